@@ -1,0 +1,10 @@
+// Umbrella header: the whole library.
+#pragma once
+
+#include "cuckoo_bloom/blocked_bloom_filter.h"
+#include "cuckoo_bloom/bloom_filter.h"
+#include "cuckoo_bloom/counting_bloom_filter.h"
+#include "cuckoo_bloom/cuckoo_filter.h"
+#include "cuckoo_bloom/format.h"
+#include "cuckoo_bloom/hashing.h"
+#include "cuckoo_bloom/status.h"

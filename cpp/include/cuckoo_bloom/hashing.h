@@ -1,0 +1,136 @@
+// The one hashing path from key bytes to filter positions.
+//
+// Every filter hashes a key exactly once, with XXH3-128 and the filter's
+// 64-bit seed, and derives all of its positions (probe indexes, block index,
+// bucket index, fingerprint) from the two 64-bit halves. XXH3's output is
+// defined on bytes and is identical on every platform and endianness, so a
+// filter built on x86-64 and one built in wasm32 set the same bits: the byte
+// format (docs/FORMAT.md) depends on that. Only fixed-width integers take part.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#ifndef XXH_INLINE_ALL
+#define XXH_INLINE_ALL
+#endif
+#include "xxhash.h"
+
+namespace cuckoo_bloom {
+
+// Hash algorithm ids stored in the byte format.
+enum class HashAlgorithm : uint8_t {
+  Xxh3_128 = 1,  // XXH3_128bits_withSeed(key, seed): low64 and high64 below
+};
+
+struct KeyHash {
+  uint64_t low;
+  uint64_t high;
+};
+
+inline KeyHash hashKey(const uint8_t* data, size_t length, uint64_t seed) {
+  const XXH128_hash_t hash = XXH3_128bits_withSeed(data, length, seed);
+  return {hash.low64, hash.high64};
+}
+
+// High 64 bits of a 64x64-bit product, portable.
+inline uint64_t multiplyHigh64(uint64_t a, uint64_t b) {
+#if defined(__SIZEOF_INT128__)
+  __extension__ typedef unsigned __int128 uint128;
+  return static_cast<uint64_t>((static_cast<uint128>(a) * b) >> 64);
+#else
+  const uint64_t aLow = a & 0xFFFFFFFFu, aHigh = a >> 32;
+  const uint64_t bLow = b & 0xFFFFFFFFu, bHigh = b >> 32;
+  const uint64_t lowLow = aLow * bLow;
+  const uint64_t highLow = aHigh * bLow;
+  const uint64_t lowHigh = aLow * bHigh;
+  const uint64_t middle = (lowLow >> 32) + (highLow & 0xFFFFFFFFu) + lowHigh;
+  return aHigh * bHigh + (highLow >> 32) + (middle >> 32);
+#endif
+}
+
+// Maps a uniform 64-bit hash onto [0, n) without a division (Lemire's
+// multiply-shift: floor(hash * n / 2^64)). Sizes up to 2^32 use only the top 32
+// bits and a 32x32->64 multiply, which is one instruction in wasm32 as well;
+// larger sizes need the full 64x64->128 product. The choice depends only on n,
+// which is stored in the format, so both paths are part of the format.
+inline uint64_t reduceRange(uint64_t hash, uint64_t n) {
+  if (n <= 0xFFFFFFFFu) return ((hash >> 32) * n) >> 32;
+  return multiplyHigh64(hash, n);
+}
+
+// A strong 64-bit mixer (the SplitMix64 finalizer). Used where a small value
+// (a cuckoo fingerprint) must be spread over all bits.
+inline uint64_t mix64(uint64_t value) {
+  value ^= value >> 30;
+  value *= 0xBF58476D1CE4E5B9ull;
+  value ^= value >> 27;
+  value *= 0x94D049BB133111EBull;
+  value ^= value >> 31;
+  return value;
+}
+
+// SplitMix64: the seeded, reproducible generator behind cuckoo eviction walks.
+// Its whole state is one uint64, which the byte format stores, so a filter
+// that is serialized and read back continues exactly the same walk.
+class SplitMix64 {
+ public:
+  explicit SplitMix64(uint64_t state = 0) : state_(state) {}
+  uint64_t next() {
+    state_ += 0x9E3779B97F4A7C15ull;
+    return mix64(state_);
+  }
+  uint64_t state() const { return state_; }
+
+ private:
+  uint64_t state_;
+};
+
+}  // namespace cuckoo_bloom
+
+namespace cuckoo_bloom {
+
+// ---- Position derivations: every filter's positions come from here. ----
+
+// Classic and counting Bloom filters: Kirsch-Mitzenmacher double hashing.
+// Probe i (0-based) is g_i = low + i * high (mod 2^64), mapped onto [0, m) by
+// reduceRange. Two independent 64-bit halves give k probes with the same
+// asymptotic false-positive rate as k independent hashes.
+inline uint64_t bloomProbeIndex(const KeyHash& hash, uint32_t probe, uint64_t slotCount) {
+  return reduceRange(hash.low + static_cast<uint64_t>(probe) * hash.high, slotCount);
+}
+
+// Blocked Bloom filter: the block is chosen from the low half; inside the
+// 512-bit block (8 words of 64 bits) one bit is set in every word, its
+// position taken from six consecutive bits of the high half (48 bits used).
+constexpr uint32_t kBlockWords = 8;
+inline uint64_t blockedBlockIndex(const KeyHash& hash, uint64_t blockCount) {
+  return reduceRange(hash.low, blockCount);
+}
+inline uint64_t blockedWordMask(const KeyHash& hash, uint32_t word) {
+  return uint64_t{1} << ((hash.high >> (6 * word)) & 63);
+}
+
+// Cuckoo filter (partial-key cuckoo hashing). The bucket count is a power of
+// two, so the primary bucket is the low half masked. The fingerprint is drawn
+// uniformly from 1..2^f-1 (0 marks an empty slot) by multiply-shift on the top
+// 32 bits of the high half.
+inline uint64_t cuckooBucketIndex(const KeyHash& hash, uint64_t bucketMask) {
+  return hash.low & bucketMask;
+}
+inline uint32_t cuckooFingerprint(const KeyHash& hash, uint32_t fingerprintBits) {
+  const uint64_t nonZeroValues = (uint64_t{1} << fingerprintBits) - 1;  // 2^f - 1
+  return static_cast<uint32_t>((((hash.high >> 32) * nonZeroValues) >> 32) + 1);
+}
+// i2 = i1 XOR offset(fp). XOR with a value that depends only on the
+// fingerprint makes the map symmetric (i1 = i2 XOR offset(fp)), so a stored
+// fingerprint can always find its other bucket without the key. The offset is
+// never 0, so the two buckets of a fingerprint are always distinct (a key then
+// really has two places, which the load factor of cuckoo hashing relies on).
+inline uint64_t cuckooAltBucketIndex(uint64_t bucket, uint32_t fingerprint, uint64_t bucketMask) {
+  uint64_t offset = mix64(fingerprint) & bucketMask;
+  if (offset == 0) offset = 1;
+  return bucket ^ offset;
+}
+
+}  // namespace cuckoo_bloom

@@ -1,0 +1,185 @@
+#include "cuckoo_bloom/format.h"
+
+#include <cstring>
+
+namespace cuckoo_bloom {
+
+const char* filterTypeName(FilterType type) {
+  switch (type) {
+    case FilterType::Bloom: return "bloom";
+    case FilterType::BlockedBloom: return "blocked-bloom";
+    case FilterType::CountingBloom: return "counting-bloom";
+    case FilterType::Cuckoo: return "cuckoo";
+  }
+  return "unknown";
+}
+
+bool isKnownFilterType(uint8_t value) { return value >= 1 && value <= 4; }
+
+void ByteWriter::f64(double value) {
+  uint64_t bits;
+  static_assert(sizeof(bits) == sizeof(value), "binary64 expected");
+  std::memcpy(&bits, &value, sizeof(bits));
+  u64(bits);
+}
+
+
+bool ByteReader::readLittleEndian(uint64_t& out, size_t byteCount) {
+  if (remaining() < byteCount) return false;
+  out = 0;
+  for (size_t i = 0; i < byteCount; ++i) out |= static_cast<uint64_t>(data_[offset_ + i]) << (8 * i);
+  offset_ += byteCount;
+  return true;
+}
+bool ByteReader::u8(uint8_t& out) {
+  uint64_t value;
+  if (!readLittleEndian(value, 1)) return false;
+  out = static_cast<uint8_t>(value);
+  return true;
+}
+bool ByteReader::u16(uint16_t& out) {
+  uint64_t value;
+  if (!readLittleEndian(value, 2)) return false;
+  out = static_cast<uint16_t>(value);
+  return true;
+}
+bool ByteReader::u32(uint32_t& out) {
+  uint64_t value;
+  if (!readLittleEndian(value, 4)) return false;
+  out = static_cast<uint32_t>(value);
+  return true;
+}
+bool ByteReader::u64(uint64_t& out) { return readLittleEndian(out, 8); }
+bool ByteReader::f64(double& out) {
+  uint64_t bits;
+  if (!readLittleEndian(bits, 8)) return false;
+  std::memcpy(&out, &bits, sizeof(out));
+  return true;
+}
+
+std::vector<uint8_t> wordsToBytes(const uint64_t* words, size_t wordCount) {
+  std::vector<uint8_t> bytes(wordCount * 8);
+  for (size_t w = 0; w < wordCount; ++w) {
+    for (int i = 0; i < 8; ++i) bytes[w * 8 + i] = static_cast<uint8_t>(words[w] >> (8 * i));
+  }
+  return bytes;
+}
+
+void bytesToWords(const uint8_t* bytes, size_t wordCount, uint64_t* words) {
+  for (size_t w = 0; w < wordCount; ++w) {
+    uint64_t value = 0;
+    for (int i = 0; i < 8; ++i) value |= static_cast<uint64_t>(bytes[w * 8 + i]) << (8 * i);
+    words[w] = value;
+  }
+}
+
+uint64_t formatChecksum(const uint8_t* data, size_t length) { return XXH3_64bits(data, length); }
+
+std::vector<uint8_t> encodeBlob(const FilterHeader& header, const std::vector<uint8_t>& params,
+                                const std::vector<uint8_t>& payload) {
+  ByteWriter writer;
+  writer.raw(kFormatMagic, sizeof(kFormatMagic));
+  writer.u16(kFormatVersion);
+  writer.u8(static_cast<uint8_t>(header.type));
+  writer.u8(static_cast<uint8_t>(header.hashAlgorithm));
+  writer.u32(0);  // flags
+  writer.u32(static_cast<uint32_t>(params.size()));
+  writer.u64(header.seed);
+  writer.u64(header.itemCount);
+  writer.u64(header.capacity);
+  writer.f64(header.targetFalsePositiveRate);
+  writer.u64(payload.size());
+  writer.raw(params.data(), params.size());
+  writer.raw(payload.data(), payload.size());
+  std::vector<uint8_t>& bytes = writer.bytes();
+  const uint64_t checksum = formatChecksum(bytes.data(), bytes.size());
+  writer.u64(checksum);
+  return std::move(writer.bytes());
+}
+
+Result<DecodedBlob> decodeBlob(const uint8_t* data, size_t length) {
+  if (data == nullptr || length < kHeaderBytes + kChecksumBytes) {
+    return Status::corrupt("truncated: " + std::to_string(length) +
+                           " bytes is shorter than the smallest filter (" +
+                           std::to_string(kHeaderBytes + kChecksumBytes) + " bytes)");
+  }
+  if (std::memcmp(data, kFormatMagic, sizeof(kFormatMagic)) != 0) {
+    return Status::corrupt("not a cuckoo-bloom filter (bad magic bytes)");
+  }
+  ByteReader reader(data + 4, kHeaderBytes - 4);
+  uint16_t version = 0;
+  uint8_t type = 0, hashAlgorithm = 0;
+  uint32_t flags = 0, paramsLength = 0;
+  DecodedBlob blob;
+  uint64_t payloadLength = 0;
+  reader.u16(version);
+  reader.u8(type);
+  reader.u8(hashAlgorithm);
+  reader.u32(flags);
+  reader.u32(paramsLength);
+  reader.u64(blob.header.seed);
+  reader.u64(blob.header.itemCount);
+  reader.u64(blob.header.capacity);
+  reader.f64(blob.header.targetFalsePositiveRate);
+  reader.u64(payloadLength);
+
+  // The version comes before the checksum: a future version may checksum
+  // differently, and deserves "unsupported version" rather than "corrupt".
+  if (version != kFormatVersion) {
+    return Status::unsupportedVersion("format version " + std::to_string(version) +
+                                      " is not supported (this build reads version " +
+                                      std::to_string(kFormatVersion) + ")");
+  }
+  // Lengths are checked in 64-bit arithmetic that cannot overflow: each part
+  // is compared with what is left.
+  const uint64_t bodyBytes = static_cast<uint64_t>(length) - kHeaderBytes - kChecksumBytes;
+  if (paramsLength > bodyBytes || payloadLength > bodyBytes - paramsLength) {
+    return Status::corrupt("truncated: the header announces " + std::to_string(paramsLength) +
+                           " parameter bytes and " + std::to_string(payloadLength) +
+                           " payload bytes, but only " + std::to_string(bodyBytes) + " follow");
+  }
+  if (paramsLength + payloadLength != bodyBytes) {
+    return Status::corrupt("inconsistent sizes: " + std::to_string(bodyBytes - paramsLength - payloadLength) +
+                           " unexpected trailing bytes");
+  }
+  const uint64_t storedChecksum = [&] {
+    ByteReader tail(data + length - kChecksumBytes, kChecksumBytes);
+    uint64_t value = 0;
+    tail.u64(value);
+    return value;
+  }();
+  if (formatChecksum(data, length - kChecksumBytes) != storedChecksum) {
+    return Status::corrupt("checksum mismatch: the bytes were altered or damaged");
+  }
+  if (!isKnownFilterType(type)) {
+    return Status::wrongType("unknown filter type " + std::to_string(type));
+  }
+  if (hashAlgorithm != static_cast<uint8_t>(HashAlgorithm::Xxh3_128)) {
+    return Status::corrupt("unknown hash algorithm " + std::to_string(hashAlgorithm));
+  }
+  if (flags != 0) return Status::corrupt("reserved flags are set");
+  if (blob.header.capacity == 0) return Status::corrupt("capacity is 0");
+  const double rate = blob.header.targetFalsePositiveRate;
+  if (!(rate > 0.0 && rate < 1.0)) return Status::corrupt("target false-positive rate outside (0, 1)");
+
+  blob.header.type = static_cast<FilterType>(type);
+  blob.header.hashAlgorithm = static_cast<HashAlgorithm>(hashAlgorithm);
+  blob.params = data + kHeaderBytes;
+  blob.paramsLength = paramsLength;
+  blob.payload = blob.params + paramsLength;
+  blob.payloadLength = static_cast<size_t>(payloadLength);
+  return blob;
+}
+
+Result<DecodedBlob> decodeBlobOfType(const uint8_t* data, size_t length, FilterType expected) {
+  Result<DecodedBlob> blob = decodeBlob(data, length);
+  if (!blob.isOk()) return blob;
+  if (blob.value().header.type != expected) {
+    return Status::wrongType(std::string("expected a ") + filterTypeName(expected) +
+                             " filter, got a " + filterTypeName(blob.value().header.type) +
+                             " filter");
+  }
+  return blob;
+}
+
+}  // namespace cuckoo_bloom
