@@ -1,0 +1,11 @@
+// Jest runs the suites in tests/ as native ES modules (node --experimental-vm-modules,
+// see the "jest" npm script) against the built package in dist/, which is what
+// users install. No transform: tests are plain .mjs.
+export default {
+  testEnvironment: 'node',
+  transform: {},
+  moduleNameMapper: { '^cuckoo-bloom-wasm$': '<rootDir>/dist/index.js' },
+  testMatch: ['<rootDir>/tests/**/*.test.mjs'],
+  testTimeout: 180000,
+  maxWorkers: 2,
+};

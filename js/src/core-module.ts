@@ -1,0 +1,87 @@
+/**
+ * The shape of the embind module built from bindings/embind.cpp. Internal:
+ * users never see these handles, only the classes in this package.
+ */
+export interface CoreHandle {
+  ok(): boolean;
+  errorCode(): number;
+  errorMessage(): string;
+  has(key: number, length: number): boolean;
+  hasMany(data: number, offsets: number, count: number, out: number): void;
+  addMany(data: number, offsets: number, count: number): number;
+  serialize(): Uint8Array;
+  releaseSerialized(): void;
+  count(): number;
+  capacity(): number;
+  seed(): number;
+  byteLength(): number;
+  targetFalsePositiveRate(): number;
+  estimatedFalsePositiveRate(): number;
+  clear(): void;
+  delete(): void;
+}
+
+export interface BloomHandle extends CoreHandle {
+  add(key: number, length: number): void;
+  bitCount(): number;
+  hashCount(): number;
+  setBitCount(): number;
+  words(): Uint8Array;
+  unionWith(other: BloomHandle): number;
+}
+
+export interface BlockedBloomHandle extends CoreHandle {
+  add(key: number, length: number): void;
+  blockCount(): number;
+  unionWith(other: BlockedBloomHandle): number;
+}
+
+export interface CountingBloomHandle extends CoreHandle {
+  add(key: number, length: number): void;
+  remove(key: number, length: number): number;
+  counterCount(): number;
+  hashCount(): number;
+  counterAt(index: number): number;
+}
+
+export interface CuckooHandle extends CoreHandle {
+  add(key: number, length: number): number;
+  remove(key: number, length: number): number;
+  bucketCount(): number;
+  bucketSize(): number;
+  fingerprintBits(): number;
+  maxKicks(): number;
+  loadFactor(): number;
+  slotAt(bucket: number, slot: number): number;
+  locate(key: number, length: number): [number, number, number];
+  lastKickPath(): number[];
+}
+
+export interface CoreModule {
+  HEAPU8: Uint8Array;
+  HEAPU32: Uint32Array;
+  _malloc(size: number): number;
+  _free(pointer: number): void;
+  formatVersion: number;
+  filterTypeOf(data: number, length: number): number;
+  createBloom(capacity: number, rate: number, seed: number): BloomHandle;
+  deserializeBloom(data: number, length: number): BloomHandle;
+  createBlockedBloom(capacity: number, rate: number, seed: number): BlockedBloomHandle;
+  deserializeBlockedBloom(data: number, length: number): BlockedBloomHandle;
+  createCountingBloom(capacity: number, rate: number, seed: number): CountingBloomHandle;
+  deserializeCountingBloom(data: number, length: number): CountingBloomHandle;
+  createCuckoo(
+    capacity: number,
+    rate: number,
+    bucketSize: number,
+    fingerprintBits: number,
+    maxKicks: number,
+    seed: number,
+  ): CuckooHandle;
+  deserializeCuckoo(data: number, length: number): CuckooHandle;
+}
+
+export type CoreFactory = (options: {
+  wasmBinary?: ArrayBuffer | Uint8Array;
+  locateFile?: (path: string, prefix: string) => string;
+}) => Promise<CoreModule>;

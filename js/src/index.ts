@@ -1,0 +1,15 @@
+/**
+ * cuckoo-bloom-wasm: Bloom, blocked Bloom, counting Bloom and cuckoo filters
+ * compiled from one C++ core to WebAssembly. Call `await init()` once, then
+ * create filters. See README.md for examples and docs/FORMAT.md for the bytes.
+ */
+export { init, isInitialized, type InitOptions, type WasmSource } from './init.js';
+export { FilterError, type FilterErrorCode } from './errors.js';
+export type { Key } from './keys.js';
+export type { FilterOptions } from './options.js';
+export { Filter } from './filter-base.js';
+export { BloomFilter, type BloomFilterOptions } from './bloom.js';
+export { BlockedBloomFilter, type BlockedBloomFilterOptions } from './blocked-bloom.js';
+export { CountingBloomFilter, type CountingBloomFilterOptions } from './counting-bloom.js';
+export { CuckooFilter, type CuckooFilterOptions, type CuckooKick } from './cuckoo.js';
+export { deserialize, type AnyFilter } from './deserialize.js';

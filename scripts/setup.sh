@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# Installs what a fresh Debian 12 machine of this project's kind lacks, and
+# nothing it already has. Safe to run again. Called by scripts/test.sh and
+# scripts/start.sh; run it alone to prepare a machine.
+#   --with-browser   also install Debian's Chromium (the web demo's tests need it)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+with_browser=0
+for arg in "$@"; do
+  case "$arg" in
+    --with-browser) with_browser=1 ;;
+    *) echo "setup.sh: unknown argument $arg" >&2; exit 2 ;;
+  esac
+done
+
+need=()
+have_cmd() { command -v "$1" >/dev/null 2>&1; }
+have_cmd cmake || need+=(cmake)
+have_cmd g++ || need+=(g++)
+have_cmd node || need+=(nodejs)
+have_cmd npm || need+=(npm)
+[ -f /usr/include/xxhash.h ] || need+=(libxxhash-dev)
+[ -f /usr/include/gtest/gtest.h ] || need+=(libgtest-dev)
+have_cmd em++ || need+=(emscripten)
+if [ "$with_browser" = 1 ] && ! have_cmd chromium; then need+=(chromium); fi
+
+if [ ${#need[@]} -gt 0 ]; then
+  echo "setup: installing ${need[*]} (Debian packages)"
+  if [ "$(id -u)" != 0 ]; then
+    if have_cmd sudo; then SUDO=sudo; else
+      echo "setup: need root to install: ${need[*]}. Run: apt-get install -y ${need[*]}" >&2
+      exit 1
+    fi
+  else SUDO=; fi
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${need[@]}" >/dev/null
+fi
+
+# npm packages, exactly as locked (reinstalled only when the lock changed).
+if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+  echo "setup: installing npm packages"
+  npm ci --no-audit --no-fund --loglevel=error
+fi
