@@ -33,9 +33,15 @@ export class BlockedBloomFilter extends Filter<BlockedBloomHandle> {
 
   /** Adds a key. @throws FilterError `INVALID_ARGUMENT` for a bad key; `FREED`. */
   add(key: Key): this {
-    const handle = this.handle;
-    handle.add(this.arena.pointer, this.arena.encode(key));
+    const address = this.address;
+    this.module._cbw_blocked_bloom_add(address, this.arena.pointer, this.arena.encode(key));
     return this;
+  }
+
+  /** {@inheritDoc Filter.has} */
+  has(key: Key): boolean {
+    const address = this.address;
+    return this.module._cbw_blocked_bloom_has(address, this.arena.pointer, this.arena.encode(key)) !== 0;
   }
 
   /** Union with a filter built with the same options. @throws FilterError `INVALID_ARGUMENT` otherwise. */

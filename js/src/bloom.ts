@@ -45,9 +45,15 @@ export class BloomFilter extends Filter<BloomHandle> {
 
   /** Adds a key. @throws FilterError `INVALID_ARGUMENT` for a bad key; `FREED`. */
   add(key: Key): this {
-    const handle = this.handle;
-    handle.add(this.arena.pointer, this.arena.encode(key));
+    const address = this.address;
+    this.module._cbw_bloom_add(address, this.arena.pointer, this.arena.encode(key));
     return this;
+  }
+
+  /** {@inheritDoc Filter.has} */
+  has(key: Key): boolean {
+    const address = this.address;
+    return this.module._cbw_bloom_has(address, this.arena.pointer, this.arena.encode(key)) !== 0;
   }
 
   /**

@@ -4,6 +4,7 @@
  */
 export interface CoreHandle {
   ok(): boolean;
+  address(): number;
   errorCode(): number;
   errorMessage(): string;
   has(key: number, length: number): boolean;
@@ -63,6 +64,15 @@ export interface CoreModule {
   _malloc(size: number): number;
   _free(pointer: number): void;
   formatVersion: number;
+  // Fast path (plain C exports): (handle address, key pointer, key length).
+  _cbw_bloom_has(handle: number, key: number, length: number): number;
+  _cbw_bloom_add(handle: number, key: number, length: number): void;
+  _cbw_blocked_bloom_has(handle: number, key: number, length: number): number;
+  _cbw_blocked_bloom_add(handle: number, key: number, length: number): void;
+  _cbw_counting_bloom_has(handle: number, key: number, length: number): number;
+  _cbw_counting_bloom_add(handle: number, key: number, length: number): void;
+  _cbw_cuckoo_has(handle: number, key: number, length: number): number;
+  _cbw_cuckoo_add(handle: number, key: number, length: number): number;
   filterTypeOf(data: number, length: number): number;
   createBloom(capacity: number, rate: number, seed: number): BloomHandle;
   deserializeBloom(data: number, length: number): BloomHandle;

@@ -34,9 +34,15 @@ export class CountingBloomFilter extends Filter<CountingBloomHandle> {
 
   /** Adds a key (again: adding twice needs two removes). @throws FilterError `INVALID_ARGUMENT`; `FREED`. */
   add(key: Key): this {
-    const handle = this.handle;
-    handle.add(this.arena.pointer, this.arena.encode(key));
+    const address = this.address;
+    this.module._cbw_counting_bloom_add(address, this.arena.pointer, this.arena.encode(key));
     return this;
+  }
+
+  /** {@inheritDoc Filter.has} */
+  has(key: Key): boolean {
+    const address = this.address;
+    return this.module._cbw_counting_bloom_has(address, this.arena.pointer, this.arena.encode(key)) !== 0;
   }
 
   /** Removes one occurrence; false (and no change) when the key is not present. */

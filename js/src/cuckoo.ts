@@ -69,11 +69,17 @@ export class CuckooFilter extends Filter<CuckooHandle> {
 
   /** Like `add`, but returns false instead of throwing when the filter is full. */
   tryAdd(key: Key): boolean {
-    const handle = this.handle;
-    const status = handle.add(this.arena.pointer, this.arena.encode(key));
+    const address = this.address;
+    const status = this.module._cbw_cuckoo_add(address, this.arena.pointer, this.arena.encode(key));
     if (status === CORE_OK) return true;
     if (status === 2) return false;
     throw coreError(status, 'cuckoo add failed');
+  }
+
+  /** {@inheritDoc Filter.has} */
+  has(key: Key): boolean {
+    const address = this.address;
+    return this.module._cbw_cuckoo_has(address, this.arena.pointer, this.arena.encode(key)) !== 0;
   }
 
   /**

@@ -43,6 +43,7 @@ export function withBytesInWasm<T>(bytes: unknown, read: (pointer: number, lengt
  */
 export abstract class Filter<H extends CoreHandle = CoreHandle> {
   #handle: H | null;
+  #address: number;
   protected readonly module: CoreModule;
   protected readonly arena: KeyArena;
 
@@ -51,6 +52,7 @@ export abstract class Filter<H extends CoreHandle = CoreHandle> {
     this.module = runtime.module;
     this.arena = runtime.arena;
     this.#handle = handle;
+    this.#address = handle.address();
     leakedHandles?.register(this, handle, this);
   }
 
@@ -58,10 +60,18 @@ export abstract class Filter<H extends CoreHandle = CoreHandle> {
   abstract get type(): 'bloom' | 'blocked-bloom' | 'counting-bloom' | 'cuckoo';
 
   protected get handle(): H {
-    if (this.#handle === null) {
-      throw new FilterError('FREED', `this ${this.type} filter was freed; create or deserialize a new one`);
-    }
+    if (this.#handle === null) throw this.#freedError();
     return this.#handle;
+  }
+
+  /** The wasm address of the live handle, for the single-key fast path. */
+  protected get address(): number {
+    if (this.#handle === null) throw this.#freedError();
+    return this.#address;
+  }
+
+  #freedError(): FilterError {
+    return new FilterError('FREED', `this ${this.type} filter was freed; create or deserialize a new one`);
   }
 
   /**
@@ -69,11 +79,7 @@ export abstract class Filter<H extends CoreHandle = CoreHandle> {
    * filter's rate); false means it certainly was not (or was removed).
    * @throws FilterError `INVALID_ARGUMENT` for a key that is not a string or Uint8Array; `FREED`.
    */
-  has(key: Key): boolean {
-    const handle = this.handle;
-    const length = this.arena.encode(key);
-    return handle.has(this.arena.pointer, length);
-  }
+  abstract has(key: Key): boolean;
 
   /**
    * `has` for many keys with one boundary crossing per batch of 16,384 keys.
@@ -134,7 +140,7 @@ export abstract class Filter<H extends CoreHandle = CoreHandle> {
   get seed(): number {
     return this.handle.seed();
   }
-  /** Bytes of the in-memory table (the serialized form adds a 64-byte header). */
+  /** Bytes of the in-memory table (the serialized form adds 72-80 bytes of header, parameters and checksum). */
   get byteLength(): number {
     return this.handle.byteLength();
   }
@@ -161,6 +167,7 @@ export abstract class Filter<H extends CoreHandle = CoreHandle> {
     leakedHandles?.unregister(this);
     this.#handle.delete();
     this.#handle = null;
+    this.#address = 0;
   }
 
   [Symbol.dispose](): void {

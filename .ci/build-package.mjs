@@ -1,6 +1,6 @@
 // Builds the npm package into dist/: the ESM and CommonJS bundles of js/src,
 // their .d.ts types, and the wasm module (core.mjs + core.wasm) beside them.
-// Run scripts/build-wasm.sh first (npm test and npm start do).
+// Run .ci/build-wasm.sh first (npm test and npm start do).
 import { execFileSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, rmSync } from 'node:fs';
 import { build } from 'esbuild';
@@ -9,7 +9,7 @@ const root = new URL('..', import.meta.url).pathname;
 const dist = `${root}dist`;
 for (const file of ['core.mjs', 'core.wasm']) {
   if (!existsSync(`${root}build-wasm/${file}`)) {
-    console.error(`build: build-wasm/${file} is missing: run scripts/build-wasm.sh first`);
+    console.error(`build: build-wasm/${file} is missing: run .ci/build-wasm.sh first`);
     process.exit(1);
   }
 }

@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Builds everything and runs every test suite: `npm test` (and CI) run this.
+#   1. native C++ library + GoogleTest suite (CTest), Release
+#   2. the same suite under AddressSanitizer + UndefinedBehaviorSanitizer
+#   3. the wasm module, the npm package (dist/), and the Jest suites against it
+set -euo pipefail
+cd "$(dirname "$0")/.."
+jobs=$(nproc)
+
+bash .ci/setup.sh
+
+echo "== native build and tests"
+cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null
+cmake --build build -j"$jobs"
+ctest --test-dir build --output-on-failure -j"$jobs"
+
+echo "== native tests under ASan + UBSan"
+cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCUCKOO_BLOOM_SANITIZE=ON >/dev/null
+cmake --build build-asan -j"$jobs"
+ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ctest --test-dir build-asan --output-on-failure -j"$jobs"
+
+echo "== wasm module and npm package"
+bash .ci/build-wasm.sh
+node .ci/build-package.mjs
+
+echo "== Jest suites (against the built package)"
+node --experimental-vm-modules node_modules/jest/bin/jest.js
