@@ -13,3 +13,4 @@ export { BlockedBloomFilter, type BlockedBloomFilterOptions } from './blocked-bl
 export { CountingBloomFilter, type CountingBloomFilterOptions } from './counting-bloom.js';
 export { CuckooFilter, type CuckooFilterOptions, type CuckooKick } from './cuckoo.js';
 export { deserialize, type AnyFilter } from './deserialize.js';
+export * from './url/index.js';

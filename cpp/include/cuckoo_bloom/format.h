@@ -52,7 +52,7 @@ bool isKnownFilterType(uint8_t value);
 // The common fields every filter stores.
 struct FilterHeader {
   FilterType type = FilterType::Bloom;
-  HashAlgorithm hashAlgorithm = HashAlgorithm::Xxh3_128;
+  HashAlgorithm hashAlgorithm = HashAlgorithm::Xxh3_64;
   uint64_t seed = 0;
   uint64_t itemCount = 0;
   uint64_t capacity = 0;

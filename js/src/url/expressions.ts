@@ -1,0 +1,83 @@
+import { canonicalizeUrlParts, type CanonicalUrlParts } from './canonicalize.js';
+
+const MAX_EXTRA_HOSTS = 4;
+const MAX_PREFIX_PATHS = 4;
+
+function isIpHost(host: string): boolean {
+  // After canonicalization an IPv4 host is always a dotted quad and an IPv6
+  // host is always bracketed; no domain name can look like either.
+  return host.startsWith('[') || /^\d+\.\d+\.\d+\.\d+$/.test(host);
+}
+
+/** @internal */
+export function hostSuffixes(host: string): string[] {
+  const hosts = [host];
+  if (isIpHost(host)) return hosts;
+  const labels = host.split('.');
+  // Start from the last five labels and drop one at a time, but never the
+  // bare TLD and never the full host again (already first).
+  const first = Math.max(1, labels.length - (MAX_EXTRA_HOSTS + 1));
+  for (let i = first; i <= labels.length - 2; i++) {
+    hosts.push(labels.slice(i).join('.'));
+  }
+  return hosts;
+}
+
+/** @internal */
+export function pathVariants(path: string, query: string | null): string[] {
+  const paths: string[] = [];
+  // An empty query ("/q?") adds nothing a lookup could distinguish from "/q",
+  // so it is not a separate expression (as in Chromium's implementation).
+  if (query) paths.push(`${path}?${query}`);
+  paths.push(path);
+  // Only directory components form prefixes: the last component is a file
+  // name unless the path ends with "/".
+  const dirs = path.split('/').slice(1, -1);
+  let prefix = '/';
+  for (let i = 0; i < MAX_PREFIX_PATHS; i++) {
+    if (!paths.includes(prefix)) paths.push(prefix);
+    if (i >= dirs.length) break;
+    prefix += dirs[i] + '/';
+  }
+  return paths;
+}
+
+/** @internal */
+export function expressionsFromParts(parts: CanonicalUrlParts): string[] {
+  const out: string[] = [];
+  const paths = pathVariants(parts.path, parts.query);
+  for (const host of hostSuffixes(parts.host)) {
+    for (const path of paths) out.push(host + path);
+  }
+  return out;
+}
+
+/**
+ * The Safe Browsing suffix/prefix expressions of a URL
+ * (https://developers.google.com/safe-browsing/v4/urls-hashing#suffixprefix-expressions),
+ * without scheme and port.
+ *
+ * The input is first canonicalized with `canonicalizeUrl`. Then:
+ * - hosts: the exact host, then up to 4 more formed from the last five labels
+ *   by successively removing the leading label, never the bare TLD; for an IP
+ *   host (IPv4 or bracketed IPv6) only the exact host;
+ * - paths: the exact path with query (only if the query is non-empty), the
+ *   exact path, then up to 4 prefixes starting at `/` and appending one
+ *   directory component at a time, each with its trailing slash.
+ *
+ * Order: hosts from most to least specific; within a host, path with query,
+ * exact path, then prefixes from the root. No duplicates.
+ *
+ * The port is left out on purpose: a host listed in a blocklist must match
+ * on every port, and Safe Browsing expressions never carry one.
+ *
+ * Example: `http://a.b.c/1/2.html?param=1` →
+ * `a.b.c/1/2.html?param=1, a.b.c/1/2.html, a.b.c/, a.b.c/1/,
+ *  b.c/1/2.html?param=1, b.c/1/2.html, b.c/, b.c/1/`;
+ * `http://1.2.3.4/1/` → `1.2.3.4/1/, 1.2.3.4/`.
+ *
+ * @throws {TypeError} for input `canonicalizeUrl` rejects.
+ */
+export function urlExpressions(input: string): string[] {
+  return expressionsFromParts(canonicalizeUrlParts(input));
+}

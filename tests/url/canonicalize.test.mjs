@@ -1,0 +1,369 @@
+import { canonicalizeUrl } from 'cuckoo-bloom-wasm';
+
+// Published table from
+// https://developers.google.com/safe-browsing/v4/urls-hashing#canonicalization
+// (input, Safe Browsing result). Rows this API deliberately answers
+// differently carry `ours` and a `why`; every other row must match exactly.
+const SAFE_BROWSING_TABLE = [
+  { input: 'http://host/%25%32%35', sb: 'http://host/%25' },
+  { input: 'http://host/%25%32%35%25%32%35', sb: 'http://host/%25%25' },
+  { input: 'http://host/%2525252525252525', sb: 'http://host/%25' },
+  { input: 'http://host/asdf%25%32%35asd', sb: 'http://host/asdf%25asd' },
+  { input: 'http://host/%%%25%32%35asd%%', sb: 'http://host/%25%25%25asd%25%25' },
+  { input: 'http://www.google.com/', sb: 'http://www.google.com/' },
+  {
+    input:
+      'http://%31%36%38%2e%31%38%38%2e%39%39%2e%32%36/%2E%73%65%63%75%72%65/%77%77%77%2E%65%62%61%79%2E%63%6F%6D/',
+    sb: 'http://168.188.99.26/.secure/www.ebay.com/',
+  },
+  {
+    input:
+      'http://195.127.0.11/uploads/%20%20%20%20/.verify/.eBaysecure=updateuserdataxplimnbqmn-xplmvalidateinfoswqpcmlx=hgplmcx/',
+    sb: 'http://195.127.0.11/uploads/%20%20%20%20/.verify/.eBaysecure=updateuserdataxplimnbqmn-xplmvalidateinfoswqpcmlx=hgplmcx/',
+  },
+  {
+    input:
+      'http://host%23.com/%257Ea%2521b%2540c%2523d%2524e%25f%255E00%252611%252A22%252833%252944_55%252B',
+    sb: 'http://host%23.com/~a!b@c%23d$e%25f^00&11*22(33)44_55+',
+    ours: TypeError,
+    why: 'the host unescapes to "host#.com"; WHATWG forbids "#" in a host',
+  },
+  { input: 'http://3279880203/blah', sb: 'http://195.127.0.11/blah' },
+  { input: 'http://www.google.com/blah/..', sb: 'http://www.google.com/' },
+  { input: 'www.google.com/', sb: 'http://www.google.com/' },
+  { input: 'www.google.com', sb: 'http://www.google.com/' },
+  { input: 'http://www.evil.com/blah#frag', sb: 'http://www.evil.com/blah' },
+  { input: 'http://www.GOOgle.com/', sb: 'http://www.google.com/' },
+  { input: 'http://www.google.com.../', sb: 'http://www.google.com/' },
+  { input: 'http://www.google.com/foo\tbar\rbaz\n2', sb: 'http://www.google.com/foobarbaz2' },
+  { input: 'http://www.google.com/q?', sb: 'http://www.google.com/q?' },
+  { input: 'http://www.google.com/q?r?', sb: 'http://www.google.com/q?r?' },
+  { input: 'http://www.google.com/q?r?s', sb: 'http://www.google.com/q?r?s' },
+  { input: 'http://evil.com/foo#bar#baz', sb: 'http://evil.com/foo' },
+  { input: 'http://evil.com/foo;', sb: 'http://evil.com/foo;' },
+  { input: 'http://evil.com/foo?bar;', sb: 'http://evil.com/foo?bar;' },
+  {
+    // The table's input is the raw bytes 0x01 0x80; a JS string can only
+    // carry U+0001 U+0080.
+    input: 'http://\x01\x80.com/',
+    sb: 'http://%01%80.com/',
+    ours: TypeError,
+    why: 'WHATWG forbids control characters in a host',
+  },
+  { input: 'http://notrailingslash.com', sb: 'http://notrailingslash.com/' },
+  {
+    input: 'http://www.gotaport.com:1234/',
+    sb: 'http://www.gotaport.com/',
+    ours: 'http://www.gotaport.com:1234/',
+    why: 'this API keeps non-default ports (contract); expressions still omit them',
+  },
+  { input: '  http://www.google.com/  ', sb: 'http://www.google.com/' },
+  {
+    input: 'http:// leadingspace.com/',
+    sb: 'http://%20leadingspace.com/',
+    ours: TypeError,
+    why: 'WHATWG forbids a space in a host',
+  },
+  {
+    input: 'http://%20leadingspace.com/',
+    sb: 'http://%20leadingspace.com/',
+    ours: TypeError,
+    why: 'WHATWG decodes %20 in the host and then forbids the space',
+  },
+  {
+    input: '%20leadingspace.com/',
+    sb: 'http://%20leadingspace.com/',
+    ours: TypeError,
+    why: 'WHATWG decodes %20 in the host and then forbids the space',
+  },
+  { input: 'https://www.securesite.com/', sb: 'https://www.securesite.com/' },
+  { input: 'http://host.com/ab%23cd', sb: 'http://host.com/ab%23cd' },
+  {
+    input: 'http://host.com//twoslashes?more//slashes',
+    sb: 'http://host.com/twoslashes?more//slashes',
+  },
+];
+
+describe('Safe Browsing published canonicalization table', () => {
+  test('has all 33 published rows', () => {
+    expect(SAFE_BROWSING_TABLE).toHaveLength(33);
+  });
+
+  const matching = SAFE_BROWSING_TABLE.filter((r) => r.ours === undefined);
+  test.each(matching.map((r) => [r.input, r.sb]))('%j → %j', (input, expected) => {
+    expect(canonicalizeUrl(input)).toBe(expected);
+  });
+
+  const deviating = SAFE_BROWSING_TABLE.filter((r) => r.ours !== undefined);
+  test.each(deviating.map((r) => [r.input, r.sb, r.ours, r.why]))(
+    '%j (Safe Browsing: %j) deviates on purpose',
+    (input, sb, ours, _why) => {
+      if (ours === TypeError) {
+        expect(() => canonicalizeUrl(input)).toThrow(TypeError);
+      } else {
+        expect(canonicalizeUrl(input)).toBe(ours);
+        expect(ours).not.toBe(sb);
+      }
+    },
+  );
+
+  test('canonical outputs of the table are fixed points', () => {
+    for (const r of matching) expect(canonicalizeUrl(r.sb)).toBe(r.sb);
+  });
+});
+
+describe('each canonicalization rule', () => {
+  test('tab, CR and LF are removed, but their escapes survive', () => {
+    expect(canonicalizeUrl('http://ex\tample.com/a\nb\rc')).toBe('http://example.com/abc');
+    expect(canonicalizeUrl('http://h/%0a%0D%09')).toBe('http://h/%0A%0D%09');
+  });
+
+  test('leading and trailing whitespace is stripped', () => {
+    expect(canonicalizeUrl(' \t http://h/x \n ')).toBe('http://h/x');
+  });
+
+  test('the fragment is removed, an escaped # is not a fragment', () => {
+    expect(canonicalizeUrl('http://h/a#b')).toBe('http://h/a');
+    expect(canonicalizeUrl('http://h/a?q=1#b')).toBe('http://h/a?q=1');
+    expect(canonicalizeUrl('http://h/a%23b')).toBe('http://h/a%23b');
+  });
+
+  test('a missing scheme means http://', () => {
+    expect(canonicalizeUrl('evil.example/path/file.exe')).toBe('http://evil.example/path/file.exe');
+    expect(canonicalizeUrl('evil.example:8080/x')).toBe('http://evil.example:8080/x');
+    expect(canonicalizeUrl('1.2.3.4')).toBe('http://1.2.3.4/');
+    expect(canonicalizeUrl('//evil.example/x')).toBe('http://evil.example/x');
+  });
+
+  test('scheme is lowercased and http, https, ftp, ws, wss are kept', () => {
+    expect(canonicalizeUrl('HTTPS://h/')).toBe('https://h/');
+    expect(canonicalizeUrl('ftp://ftp.myfiles.com/')).toBe('ftp://ftp.myfiles.com/');
+    expect(canonicalizeUrl('wss://h/x')).toBe('wss://h/x');
+  });
+
+  test('schemes without a network host are rejected', () => {
+    for (const s of ['mailto:bryner@google.com', 'file:///etc/passwd', 'javascript:alert(1)', 'data:text/html,x']) {
+      expect(() => canonicalizeUrl(s)).toThrow(TypeError);
+    }
+  });
+
+  test('percent-escapes are undone repeatedly, then % is re-escaped', () => {
+    expect(canonicalizeUrl('http://h/%2541')).toBe('http://h/A');
+    expect(canonicalizeUrl('http://h/%252541')).toBe('http://h/A');
+    // "%%34%31": the middle escapes decode to "41", which with the first "%"
+    // forms a new escape.
+    expect(canonicalizeUrl('http://h/%%34%31')).toBe('http://h/A');
+    expect(canonicalizeUrl('http://h/100%')).toBe('http://h/100%25');
+    expect(canonicalizeUrl('http://h/?a%2541')).toBe('http://h/?aA');
+  });
+
+  test('very deep escaping is handled in linear time', () => {
+    const depth = 200000;
+    const started = Date.now();
+    const out = canonicalizeUrl('http://h/' + '%25'.repeat(depth) + '41');
+    // All "%25" decode to "%", the last one joins "41" into "A"; the rest are
+    // lone "%" and get re-escaped.
+    expect(out).toBe('http://h/' + '%25'.repeat(depth - 1) + 'A');
+    expect(Date.now() - started).toBeLessThan(5000);
+  });
+
+  test('host is lowercased', () => {
+    expect(canonicalizeUrl('http://WWW.Example.COM/Path')).toBe('http://www.example.com/Path');
+  });
+
+  test('host: leading and trailing dots are removed', () => {
+    expect(canonicalizeUrl('http://..google.com/foo.html')).toBe('http://google.com/foo.html');
+    expect(canonicalizeUrl('http://google.com./foo.html')).toBe('http://google.com/foo.html');
+  });
+
+  test('host: runs of dots collapse', () => {
+    expect(canonicalizeUrl('http://google...com/foo.html')).toBe('http://google.com/foo.html');
+  });
+
+  test('host: percent-escapes in the host are decoded', () => {
+    expect(canonicalizeUrl('http://%65vil.com/')).toBe('http://evil.com/');
+  });
+
+  test('host: IDN becomes punycode', () => {
+    expect(canonicalizeUrl('http://www.\u00fcmlat.com/')).toBe('http://www.xn--mlat-zra.com/');
+  });
+
+  // Vectors from the google/safebrowsing Go client's parseIPAddress tests.
+  test.each([
+    ['http://3279880203/blah', 'http://195.127.0.11/blah'],
+    ['http://167838211/', 'http://10.1.2.3/'],
+    ['http://4294967295/', 'http://255.255.255.255/'],
+    ['http://012.034.01.055/', 'http://10.28.1.45/'],
+    ['http://0x12.0x43.0x44.0x01/', 'http://18.67.68.1/'],
+    ['http://12.0x12.01234/', 'http://12.18.2.156/'],
+    ['http://255.0.0.1/', 'http://255.0.0.1/'],
+  ])('IPv4 in any form becomes a dotted quad: %s', (input, expected) => {
+    expect(canonicalizeUrl(input)).toBe(expected);
+  });
+
+  test('IPv4 that becomes valid only after dot trimming is normalised', () => {
+    expect(canonicalizeUrl('http://0x7f.1../')).toBe('http://127.0.0.1/');
+    expect(canonicalizeUrl('http://1.2.3.4../x')).toBe('http://1.2.3.4/x');
+  });
+
+  test('IPv4-mapped and NAT64 IPv6 addresses become IPv4', () => {
+    expect(canonicalizeUrl('http://[::ffff:1.2.3.4]/')).toBe('http://1.2.3.4/');
+    expect(canonicalizeUrl('http://[64:ff9b::1.2.3.4]/x')).toBe('http://1.2.3.4/x');
+  });
+
+  test('other IPv6 literals are kept, compressed and lowercased', () => {
+    expect(canonicalizeUrl('http://[2001:470:1:18::114]/')).toBe('http://[2001:470:1:18::114]/');
+    expect(canonicalizeUrl('http://[2001:0DB8:0000::1]/')).toBe('http://[2001:db8::1]/');
+  });
+
+  test('IPv4 that WHATWG rejects throws (out-of-range or too many parts)', () => {
+    // The Go client maps 276.2.3 to 20.2.0.3; WHATWG and browsers refuse it.
+    for (const s of ['http://276.2.3/', 'http://1.2.3.256/', 'http://4294967296/', 'http://123.123.0.0.1/']) {
+      expect(() => canonicalizeUrl(s)).toThrow(TypeError);
+    }
+  });
+
+  test('path: /./ and /../ are resolved', () => {
+    expect(canonicalizeUrl('http://a.com/foo/.././bar/./../foo.html')).toBe('http://a.com/foo.html');
+    expect(canonicalizeUrl('http://a.com/foo/../../..')).toBe('http://a.com/');
+    expect(canonicalizeUrl('http://a.com/foo/.')).toBe('http://a.com/foo/');
+  });
+
+  test('path: dot segments revealed by unescaping are resolved too', () => {
+    expect(canonicalizeUrl('http://h/a/%252e%252e/b')).toBe('http://h/b');
+    expect(canonicalizeUrl('http://h/a/%2E%2E%2Fb')).toBe('http://h/b');
+  });
+
+  test('path: runs of slashes collapse, the query keeps them', () => {
+    expect(canonicalizeUrl('http://a.com//a//b///c////')).toBe('http://a.com/a/b/c/');
+    expect(canonicalizeUrl('http://h/%2F%2Fx?y//z')).toBe('http://h/x?y//z');
+  });
+
+  test('path: an empty path becomes /', () => {
+    expect(canonicalizeUrl('http://h')).toBe('http://h/');
+    expect(canonicalizeUrl('http://h?x')).toBe('http://h/?x');
+  });
+
+  test('path: backslash is a slash, as in browsers', () => {
+    expect(canonicalizeUrl('http://h/a\\b')).toBe('http://h/a/b');
+    expect(canonicalizeUrl('http://h/a%5Cb')).toBe('http://h/a/b');
+  });
+
+  test('the query is kept, including a bare "?"', () => {
+    expect(canonicalizeUrl('http://h/x?y=1&z=2')).toBe('http://h/x?y=1&z=2');
+    expect(canonicalizeUrl('http://h/x?')).toBe('http://h/x?');
+  });
+
+  test('default ports are dropped, other ports kept', () => {
+    expect(canonicalizeUrl('http://h:80/')).toBe('http://h/');
+    expect(canonicalizeUrl('https://h:443/')).toBe('https://h/');
+    expect(canonicalizeUrl('https://h:80/')).toBe('https://h:80/');
+    expect(canonicalizeUrl('http://h:8080/x')).toBe('http://h:8080/x');
+    expect(canonicalizeUrl('http://google.com.:8080/foo.html')).toBe('http://google.com:8080/foo.html');
+  });
+
+  test('user name and password are dropped', () => {
+    expect(canonicalizeUrl('http://user:pass@evil.com/x')).toBe('http://evil.com/x');
+  });
+
+  test('bytes <= 0x20, >= 0x7f, # and % are escaped with uppercase hex over UTF-8', () => {
+    expect(canonicalizeUrl('http://h/a b')).toBe('http://h/a%20b');
+    expect(canonicalizeUrl('http://h/a\x7fb')).toBe('http://h/a%7Fb');
+    expect(canonicalizeUrl('http://h/\u00e9?\u00e9')).toBe('http://h/%C3%A9?%C3%A9');
+    expect(canonicalizeUrl('http://h/\u20ac')).toBe('http://h/%E2%82%AC');
+    expect(canonicalizeUrl('http://h/%e9')).toBe('http://h/%E9');
+    expect(canonicalizeUrl('http://h/a?%23b%25')).toBe('http://h/a?%23b%25');
+    expect(canonicalizeUrl('http://h/%01')).toBe('http://h/%01');
+  });
+
+  test('characters outside the escape set stay literal after unescaping', () => {
+    expect(canonicalizeUrl('http://h/%7B%22%3C%3E%60%7D')).toBe('http://h/{"<>`}');
+  });
+});
+
+describe('errors', () => {
+  test.each([
+    [''],
+    ['   '],
+    ['#ref'],
+    ['/blah'],
+    ['?query#ref'],
+    ['http://'],
+    ['http://#ref'],
+    ['http://?query'],
+    [':'],
+    ['http://h:99999/'],
+    ['http://a b/'],
+    ['http://W!eird<>Ho$^.com/'],
+  ])('%j throws a TypeError', (input) => {
+    expect(() => canonicalizeUrl(input)).toThrow(TypeError);
+  });
+
+  test('the message names the input', () => {
+    expect(() => canonicalizeUrl('http://1.2.3.256/x')).toThrow(/"http:\/\/1\.2\.3\.256\/x"/);
+  });
+
+  test('non-string input throws a TypeError', () => {
+    for (const v of [undefined, null, 42, {}, ['http://h/']]) {
+      expect(() => canonicalizeUrl(v)).toThrow(TypeError);
+    }
+  });
+});
+
+// Small deterministic PRNG so a failure is reproducible from the seed.
+function mulberry32(seed) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const PIECES = [
+  'http://', 'https://', 'HTTP://', 'ftp://', 'ws:', 'mailto:', '//', '/', '\\', '.', '..', '...',
+  '%', '%2', '%25', '%2e', '%2E', '%2f', '%3F', '%23', '%00', '%ff', '%c3%a9', '?', '#', '@', ':',
+  ':80', ':8080', ':99999', '[', ']', '[::1]', '[::ffff:1.2.3.4]', '0x', '0x7f', '1', '2', '255', '256',
+  '4294967295', '012', 'a', 'B', 'xn--', 'evil', 'com', '-', '_', '~', ' ', '\t', '\n', '\r', '\x00',
+  '\x01', '\x7f', '\u00e9', '\u00fc', '\u200b', '\u3002', '\uff0e', '\ud800', '\udc00', '\u{1f600}',
+  '&', '=', ';', '!', '$', '^', '|', '<', '>', '"', "'", '`', '{', '}', '*', '+',
+];
+
+function randomInput(rand) {
+  const n = 1 + Math.floor(rand() * 12);
+  let s = '';
+  for (let i = 0; i < n; i++) {
+    s +=
+      rand() < 0.9
+        ? PIECES[Math.floor(rand() * PIECES.length)]
+        : String.fromCharCode(Math.floor(rand() * 0x3000));
+  }
+  return s;
+}
+
+describe('totality', () => {
+  test('random input either canonicalizes idempotently or throws TypeError', () => {
+    const rand = mulberry32(0xc0ffee);
+    let accepted = 0;
+    for (let i = 0; i < 5000; i++) {
+      const input = randomInput(rand);
+      let out;
+      try {
+        out = canonicalizeUrl(input);
+      } catch (e) {
+        if (!(e instanceof TypeError)) throw new Error(`non-TypeError for ${JSON.stringify(input)}: ${e}`);
+        continue;
+      }
+      accepted++;
+      if (canonicalizeUrl(out) !== out) {
+        throw new Error(`not idempotent for ${JSON.stringify(input)}: ${out} → ${canonicalizeUrl(out)}`);
+      }
+      // Output is printable ASCII without spaces or "#": everything else is escaped.
+      expect(out).toMatch(/^(?:https?|ftp|wss?):\/\/[\x21-\x22\x24-\x7e]+$/);
+    }
+    // Guard against a generator that only produces rejected input.
+    expect(accepted).toBeGreaterThan(500);
+  });
+});
