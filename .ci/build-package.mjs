@@ -2,7 +2,7 @@
 // their .d.ts types, and the wasm module (core.mjs + core.wasm) beside them.
 // Run .ci/build-wasm.sh first (npm test and npm start do).
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, rmSync } from 'node:fs';
+import { chmodSync, copyFileSync, existsSync, mkdirSync, rmSync } from 'node:fs';
 import { build } from 'esbuild';
 
 const root = new URL('..', import.meta.url).pathname;
@@ -35,6 +35,18 @@ await build({
   define: { 'import.meta.url': '__cbwModuleUrl' },
   banner: { js: "const __cbwModuleUrl = require('node:url').pathToFileURL(__filename).href;" },
 });
+// The CLI (`npx cuckoo-bloom-wasm ...`): an ES module for Node that loads the library bundle beside it.
+await build({
+  ...common,
+  entryPoints: [`${root}js/src/cli/main.ts`],
+  format: 'esm',
+  platform: 'node',
+  outfile: `${dist}/cli.js`,
+  external: [...common.external, './index.js'],
+  alias: { '../index.js': './index.js' },
+  banner: { js: '#!/usr/bin/env node' },
+});
+chmodSync(`${dist}/cli.js`, 0o755);
 copyFileSync(`${root}build-wasm/core.mjs`, `${dist}/core.mjs`);
 copyFileSync(`${root}build-wasm/core.wasm`, `${dist}/core.wasm`);
 execFileSync(process.execPath, [`${root}node_modules/typescript/bin/tsc`, '-p', `${root}tsconfig.json`], { stdio: 'inherit' });

@@ -203,6 +203,45 @@ CuckooHandle* deserializeCuckoo(uintptr_t data, uint32_t length) {
   return new CuckooHandle(CuckooFilter::deserialize(bytesAt(data), length));
 }
 
+// A URL blocklist envelope, encoded or decoded (see url_blocklist.h).
+class BlocklistEnvelopeHandle {
+ public:
+  static BlocklistEnvelopeHandle* encode(uintptr_t filter, uint32_t length, uint32_t scheme, double entryCount) {
+    auto* handle = new BlocklistEnvelopeHandle();
+    Result<std::vector<uint8_t>> encoded =
+        encodeUrlBlocklist(bytesAt(filter), length, scheme, static_cast<uint64_t>(entryCount));
+    if (encoded.isOk()) handle->encoded_ = std::move(encoded).value();
+    else handle->status_ = encoded.status();
+    return handle;
+  }
+  static BlocklistEnvelopeHandle* decode(uintptr_t data, uint32_t length) {
+    auto* handle = new BlocklistEnvelopeHandle();
+    Result<UrlBlocklistEnvelope> decoded = decodeUrlBlocklist(bytesAt(data), length);
+    if (decoded.isOk()) {
+      handle->decoded_ = decoded.value();
+      handle->filterOffset_ = static_cast<uint32_t>(decoded.value().filter - bytesAt(data));
+    } else {
+      handle->status_ = decoded.status();
+    }
+    return handle;
+  }
+  bool ok() const { return status_.isOk(); }
+  int errorCode() const { return static_cast<int>(status_.code()); }
+  std::string errorMessage() const { return status_.message(); }
+  val bytes() const { return val(typed_memory_view(encoded_.size(), encoded_.data())); }
+  uint32_t scheme() const { return decoded_.expressionScheme; }
+  double entryCount() const { return static_cast<double>(decoded_.entryCount); }
+  uint32_t filterType() const { return static_cast<uint32_t>(decoded_.filterType); }
+  uint32_t filterOffset() const { return filterOffset_; }
+  uint32_t filterLength() const { return static_cast<uint32_t>(decoded_.filterLength); }
+
+ private:
+  Status status_;
+  std::vector<uint8_t> encoded_;
+  UrlBlocklistEnvelope decoded_;
+  uint32_t filterOffset_ = 0;
+};
+
 // The type byte of a blob, or 0 when the bytes are too short or lack the magic.
 // Only a routing hint: the chosen deserialize() still validates everything.
 uint32_t filterTypeOf(uintptr_t data, uint32_t length) {
@@ -321,5 +360,18 @@ EMSCRIPTEN_BINDINGS(cuckoo_bloom) {
       .function("locate", &CuckooHandle::locate)
       .function("lastKickPath", &CuckooHandle::lastKickPath);
   function("createCuckoo", &createCuckoo, allow_raw_pointers());
+
+  class_<BlocklistEnvelopeHandle>("BlocklistEnvelopeHandle")
+      .function("ok", &BlocklistEnvelopeHandle::ok)
+      .function("errorCode", &BlocklistEnvelopeHandle::errorCode)
+      .function("errorMessage", &BlocklistEnvelopeHandle::errorMessage)
+      .function("bytes", &BlocklistEnvelopeHandle::bytes)
+      .function("scheme", &BlocklistEnvelopeHandle::scheme)
+      .function("entryCount", &BlocklistEnvelopeHandle::entryCount)
+      .function("filterType", &BlocklistEnvelopeHandle::filterType)
+      .function("filterOffset", &BlocklistEnvelopeHandle::filterOffset)
+      .function("filterLength", &BlocklistEnvelopeHandle::filterLength);
+  function("encodeUrlBlocklist", &BlocklistEnvelopeHandle::encode, allow_raw_pointers());
+  function("decodeUrlBlocklist", &BlocklistEnvelopeHandle::decode, allow_raw_pointers());
   function("deserializeCuckoo", &deserializeCuckoo, allow_raw_pointers());
 }

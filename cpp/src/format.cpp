@@ -10,11 +10,15 @@ const char* filterTypeName(FilterType type) {
     case FilterType::BlockedBloom: return "blocked-bloom";
     case FilterType::CountingBloom: return "counting-bloom";
     case FilterType::Cuckoo: return "cuckoo";
+    case FilterType::UrlBlocklist: return "url-blocklist";
   }
   return "unknown";
 }
 
-bool isKnownFilterType(uint8_t value) { return value >= 1 && value <= 4; }
+bool isSinglePartFilterType(uint8_t value) { return value >= 1 && value <= 4; }
+bool isKnownFilterType(uint8_t value) {
+  return isSinglePartFilterType(value) || value == static_cast<uint8_t>(FilterType::UrlBlocklist);
+}
 
 void ByteWriter::f64(double value) {
   uint64_t bits;
@@ -154,7 +158,7 @@ Result<DecodedBlob> decodeBlob(const uint8_t* data, size_t length) {
   if (!isKnownFilterType(type)) {
     return Status::wrongType("unknown filter type " + std::to_string(type));
   }
-  if (hashAlgorithm != static_cast<uint8_t>(HashAlgorithm::Xxh3_128)) {
+  if (hashAlgorithm != static_cast<uint8_t>(HashAlgorithm::Xxh3_64)) {
     return Status::corrupt("unknown hash algorithm " + std::to_string(hashAlgorithm));
   }
   if (flags != 0) return Status::corrupt("reserved flags are set");

@@ -58,6 +58,19 @@ export interface CuckooHandle extends CoreHandle {
   lastKickPath(): number[];
 }
 
+export interface BlocklistEnvelopeHandle {
+  ok(): boolean;
+  errorCode(): number;
+  errorMessage(): string;
+  bytes(): Uint8Array;
+  scheme(): number;
+  entryCount(): number;
+  filterType(): number;
+  filterOffset(): number;
+  filterLength(): number;
+  delete(): void;
+}
+
 export interface CoreModule {
   HEAPU8: Uint8Array;
   HEAPU32: Uint32Array;
@@ -89,6 +102,8 @@ export interface CoreModule {
     seed: number,
   ): CuckooHandle;
   deserializeCuckoo(data: number, length: number): CuckooHandle;
+  encodeUrlBlocklist(filter: number, length: number, scheme: number, entryCount: number): BlocklistEnvelopeHandle;
+  decodeUrlBlocklist(data: number, length: number): BlocklistEnvelopeHandle;
 }
 
 export type CoreFactory = (options: {

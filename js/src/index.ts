@@ -12,5 +12,12 @@ export { BloomFilter, type BloomFilterOptions } from './bloom.js';
 export { BlockedBloomFilter, type BlockedBloomFilterOptions } from './blocked-bloom.js';
 export { CountingBloomFilter, type CountingBloomFilterOptions } from './counting-bloom.js';
 export { CuckooFilter, type CuckooFilterOptions, type CuckooKick } from './cuckoo.js';
-export { deserialize, type AnyFilter } from './deserialize.js';
+export { deserialize, serializedType, type AnyFilter, type SerializedType } from './deserialize.js';
+export {
+  UrlBlocklist,
+  type BlocklistFilterType,
+  type UrlBlocklistOptions,
+  type UrlBlocklistReport,
+  type UrlCheck,
+} from './url-blocklist.js';
 export * from './url/index.js';

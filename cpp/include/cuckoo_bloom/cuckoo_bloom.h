@@ -8,3 +8,4 @@
 #include "cuckoo_bloom/format.h"
 #include "cuckoo_bloom/hashing.h"
 #include "cuckoo_bloom/status.h"
+#include "cuckoo_bloom/url_blocklist.h"

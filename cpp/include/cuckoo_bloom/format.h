@@ -44,10 +44,13 @@ enum class FilterType : uint8_t {
   BlockedBloom = 2,
   CountingBloom = 3,
   Cuckoo = 4,
+  UrlBlocklist = 16,  // composite: one nested filter of URL expressions
 };
 
 const char* filterTypeName(FilterType type);
 bool isKnownFilterType(uint8_t value);
+// Types 1..15: a filter whose payload is its own table (not a composite).
+bool isSinglePartFilterType(uint8_t value);
 
 // The common fields every filter stores.
 struct FilterHeader {

@@ -1,0 +1,44 @@
+// The byte envelope of a URL blocklist: a composite blob (type 16) whose
+// payload is one complete nested filter blob holding URL expressions.
+//
+// The envelope exists so blocklist bytes can never be mistaken for a plain
+// filter (reading them as a BloomFilter is WRONG_TYPE), and so the reader
+// knows which expression scheme filled the filter. Canonicalizing URLs and
+// forming expressions is the caller's job (the npm package does it with the
+// WHATWG URL parser); natively, query the nested filter with expressions.
+//
+// Parameters (8 bytes): expressionScheme u32, reserved u32 = 0.
+//   expressionScheme 1: Safe Browsing host-suffix / path-prefix expressions
+//   without scheme or port, e.g. "evil.example/" or "evil.example/a/b.exe".
+// Header: itemCount = entries in the list; capacity and target rate are the
+// nested filter's; seed 0.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "cuckoo_bloom/format.h"
+#include "cuckoo_bloom/status.h"
+
+namespace cuckoo_bloom {
+
+constexpr uint32_t kExpressionSchemeSafeBrowsingV1 = 1;
+
+struct UrlBlocklistEnvelope {
+  uint32_t expressionScheme = kExpressionSchemeSafeBrowsingV1;
+  uint64_t entryCount = 0;
+  FilterType filterType = FilterType::Bloom;
+  const uint8_t* filter = nullptr;  // the nested blob, inside the caller's bytes
+  size_t filterLength = 0;
+};
+
+// Wraps a serialized single-part filter. InvalidArgument if it is not one.
+Result<std::vector<uint8_t>> encodeUrlBlocklist(const uint8_t* filter, size_t filterLength,
+                                                uint32_t expressionScheme, uint64_t entryCount);
+
+// Validates the envelope and the nested blob's header and checksum (the
+// nested filter's own deserialize() then checks its contents).
+Result<UrlBlocklistEnvelope> decodeUrlBlocklist(const uint8_t* data, size_t length);
+
+}  // namespace cuckoo_bloom

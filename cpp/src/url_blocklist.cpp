@@ -1,0 +1,62 @@
+#include "cuckoo_bloom/url_blocklist.h"
+
+#include <string>
+
+namespace cuckoo_bloom {
+
+Result<std::vector<uint8_t>> encodeUrlBlocklist(const uint8_t* filter, size_t filterLength,
+                                                uint32_t expressionScheme, uint64_t entryCount) {
+  if (expressionScheme != kExpressionSchemeSafeBrowsingV1) {
+    return Status::invalidArgument("unknown expression scheme " + std::to_string(expressionScheme));
+  }
+  Result<DecodedBlob> inner = decodeBlob(filter, filterLength);
+  if (!inner.isOk()) return Status::invalidArgument("not a valid filter: " + inner.status().message());
+  if (!isSinglePartFilterType(static_cast<uint8_t>(inner.value().header.type))) {
+    return Status::invalidArgument("a URL blocklist wraps a single filter, not a composite");
+  }
+  ByteWriter params;
+  params.u32(expressionScheme);
+  params.u32(0);
+  FilterHeader header;
+  header.type = FilterType::UrlBlocklist;
+  header.seed = 0;
+  header.itemCount = entryCount;
+  header.capacity = inner.value().header.capacity;
+  header.targetFalsePositiveRate = inner.value().header.targetFalsePositiveRate;
+  return encodeBlob(header, params.bytes(), std::vector<uint8_t>(filter, filter + filterLength));
+}
+
+Result<UrlBlocklistEnvelope> decodeUrlBlocklist(const uint8_t* data, size_t length) {
+  Result<DecodedBlob> decoded = decodeBlobOfType(data, length, FilterType::UrlBlocklist);
+  if (!decoded.isOk()) return decoded.status();
+  const DecodedBlob& blob = decoded.value();
+  if (blob.paramsLength != 8) return Status::corrupt("URL blocklist parameters must be 8 bytes");
+  ByteReader params(blob.params, blob.paramsLength);
+  uint32_t scheme = 0, reserved = 0;
+  params.u32(scheme);
+  params.u32(reserved);
+  if (reserved != 0) return Status::corrupt("reserved parameter bytes are set");
+  if (scheme != kExpressionSchemeSafeBrowsingV1) {
+    return Status::unsupportedVersion("URL expression scheme " + std::to_string(scheme) +
+                                      " is not supported (this build knows scheme 1)");
+  }
+  Result<DecodedBlob> inner = decodeBlob(blob.payload, blob.payloadLength);
+  if (!inner.isOk()) {
+    // Damage inside a blob whose outer checksum held means it was built that way.
+    return Status(inner.status().code() == StatusCode::UnsupportedVersion ? StatusCode::UnsupportedVersion
+                                                                          : StatusCode::Corrupt,
+                  "the blocklist's nested filter is invalid: " + inner.status().message());
+  }
+  if (!isSinglePartFilterType(static_cast<uint8_t>(inner.value().header.type))) {
+    return Status::corrupt("the blocklist's nested filter is a composite");
+  }
+  UrlBlocklistEnvelope envelope;
+  envelope.expressionScheme = scheme;
+  envelope.entryCount = blob.header.itemCount;
+  envelope.filterType = inner.value().header.type;
+  envelope.filter = blob.payload;
+  envelope.filterLength = blob.payloadLength;
+  return envelope;
+}
+
+}  // namespace cuckoo_bloom

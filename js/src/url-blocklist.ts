@@ -1,0 +1,298 @@
+import { BlockedBloomFilter } from './blocked-bloom.js';
+import { BloomFilter } from './bloom.js';
+import type { BlocklistEnvelopeHandle } from './core-module.js';
+import { CountingBloomFilter } from './counting-bloom.js';
+import { CuckooFilter, type CuckooFilterOptions } from './cuckoo.js';
+import { type AnyFilter, deserialize } from './deserialize.js';
+import { coreError, FilterError } from './errors.js';
+import { withBytesInWasm } from './filter-base.js';
+import { getRuntime } from './init.js';
+import { describeValue } from './keys.js';
+import { requireInteger } from './options.js';
+import { canonicalizeUrl } from './url/canonicalize.js';
+import { urlExpressions } from './url/expressions.js';
+import { type ListFormat, type ListParseError, parseListLine, type ParsedLine } from './url/list-parser.js';
+
+export type BlocklistFilterType = 'bloom' | 'blocked-bloom' | 'counting-bloom' | 'cuckoo';
+
+export interface UrlBlocklistOptions {
+  /** The filter that stores the expressions. Default 'bloom'. */
+  type?: BlocklistFilterType;
+  /** Target false-positive rate per expression. Default 0.001. */
+  falsePositiveRate?: number;
+  /** Entries to size for. `build` defaults to the number of entries it found; `create` requires it. */
+  capacity?: number;
+  /** Line syntax of the list. Default 'auto' (decided per line). */
+  format?: ListFormat;
+  /** Hash seed. Default 0. */
+  seed?: number;
+  /** Cuckoo only: slots per bucket (2, 4, 8). */
+  bucketSize?: CuckooFilterOptions['bucketSize'];
+  /** Cuckoo only: fingerprint width in bits. */
+  fingerprintBits?: number;
+}
+
+/** What `build` made of the list. Nothing is dropped silently: every unusable line is in `errors`. */
+export interface UrlBlocklistReport {
+  /** Distinct expressions stored. */
+  entries: number;
+  /** Blank lines, comments and headers. */
+  skipped: number;
+  /** Lines that could not be read as a host or URL, with 1-based line numbers. */
+  errors: ListParseError[];
+}
+
+/** How one URL was checked. */
+export interface UrlCheck {
+  /** The canonical form of the URL (Safe Browsing rules). */
+  canonical: string;
+  /** Every host-suffix × path-prefix expression checked, in order. */
+  expressions: string[];
+  /** The first expression the filter reported, or null: certainly not listed. */
+  match: string | null;
+}
+
+const DEFAULT_BLOCKLIST_RATE = 0.001;
+const EXPRESSION_SCHEME_SAFE_BROWSING = 1;
+const KNOWN_OPTIONS = ['type', 'falsePositiveRate', 'capacity', 'format', 'seed', 'bucketSize', 'fingerprintBits'];
+
+/**
+ * A malicious-URL list as a filter of Safe Browsing expressions: the list's
+ * hosts and URLs go in as `host/` and `host/path` expressions; a URL is
+ * checked by canonicalizing it and testing its host-suffix × path-prefix
+ * expressions. `match` returning null is certain (no false negatives); a
+ * match is "possibly listed", wrong at about the filter's false-positive rate
+ * per expression checked.
+ *
+ * ```ts
+ * const list = UrlBlocklist.build('||evil.example^\n||bad.example/dl/x.exe^');
+ * list.match('https://www.evil.example/login'); // 'evil.example/'
+ * list.match('https://example.org/');           // null
+ * ```
+ */
+export class UrlBlocklist {
+  readonly #filter: AnyFilter;
+  #entryCount: number;
+  #format: ListFormat;
+  /** Set by `build`: what was made of the list. */
+  readonly report: UrlBlocklistReport;
+
+  private constructor(filter: AnyFilter, entryCount: number, format: ListFormat, report: UrlBlocklistReport) {
+    this.#filter = filter;
+    this.#entryCount = entryCount;
+    this.#format = format;
+    this.report = report;
+  }
+
+  /**
+   * Builds a blocklist from list text or lines (plain, hosts-file or
+   * Adblock/uBlock host and URL rules; see `ListFormat`). Duplicates are
+   * stored once.
+   * @throws FilterError `INVALID_ARGUMENT` (bad options or input), `FULL`
+   *   (cuckoo with a capacity too small), `NOT_INITIALIZED`.
+   */
+  static build(list: string | Iterable<string>, options: UrlBlocklistOptions = {}): UrlBlocklist {
+    checkBlocklistOptions(options);
+    const format = options.format ?? 'auto';
+    const lines = typeof list === 'string' ? list.split(/\r?\n/) : list;
+    if (typeof list !== 'string' && (list === null || typeof (list as Iterable<string>)[Symbol.iterator] !== 'function')) {
+      throw new FilterError('INVALID_ARGUMENT', `UrlBlocklist.build needs list text or an iterable of lines, got ${describeValue(list)}`);
+    }
+    const expressions = new Set<string>();
+    const errors: ListParseError[] = [];
+    let skipped = 0;
+    let lineNumber = 0;
+    for (const line of lines) {
+      lineNumber++;
+      if (typeof line !== 'string') {
+        throw new FilterError('INVALID_ARGUMENT', `list line ${lineNumber} is ${describeValue(line)}, not a string`);
+      }
+      const parsed = parseListLine(line, format);
+      if (parsed.kind === 'entry') for (const expression of parsed.expressions) expressions.add(expression);
+      else if (parsed.kind === 'skip') skipped++;
+      else errors.push({ line: lineNumber, text: line, reason: parsed.reason });
+    }
+    const blocklist = UrlBlocklist.#empty(
+      { ...options, capacity: options.capacity ?? Math.max(1, expressions.size) },
+      format,
+      { entries: expressions.size, skipped, errors },
+    );
+    try {
+      for (const expression of expressions) blocklist.#store(expression, false);
+    } catch (error) {
+      blocklist.free();
+      throw error;
+    }
+    return blocklist;
+  }
+
+  /**
+   * An empty blocklist sized for `capacity` entries, to fill line by line
+   * with `addLine` (how the CLI streams lists too large to hold as text).
+   */
+  static create(options: UrlBlocklistOptions & { capacity: number }): UrlBlocklist {
+    checkBlocklistOptions(options);
+    if (options.capacity === undefined) {
+      throw new FilterError('INVALID_ARGUMENT', 'UrlBlocklist.create needs a capacity');
+    }
+    return UrlBlocklist.#empty(options, options.format ?? 'auto', { entries: 0, skipped: 0, errors: [] });
+  }
+
+  static #empty(options: UrlBlocklistOptions, format: ListFormat, report: UrlBlocklistReport): UrlBlocklist {
+    const { type = 'bloom', falsePositiveRate = DEFAULT_BLOCKLIST_RATE, capacity = 1, seed = 0 } = options;
+    const base = { capacity, falsePositiveRate, seed };
+    let filter: AnyFilter;
+    switch (type) {
+      case 'bloom':
+        filter = new BloomFilter(base);
+        break;
+      case 'blocked-bloom':
+        filter = new BlockedBloomFilter(base);
+        break;
+      case 'counting-bloom':
+        filter = new CountingBloomFilter(base);
+        break;
+      case 'cuckoo': {
+        const cuckoo: CuckooFilterOptions = { ...base };
+        if (options.bucketSize !== undefined) cuckoo.bucketSize = options.bucketSize;
+        if (options.fingerprintBits !== undefined) cuckoo.fingerprintBits = options.fingerprintBits;
+        filter = new CuckooFilter(cuckoo);
+        break;
+      }
+    }
+    return new UrlBlocklist(filter, 0, format, report);
+  }
+
+  /**
+   * Reads bytes from `serialize()` (or the CLI's `build`).
+   * @throws FilterError `WRONG_TYPE` (a plain filter, not a blocklist), `CORRUPT`, `UNSUPPORTED_VERSION`, `INVALID_ARGUMENT`.
+   */
+  static deserialize(bytes: Uint8Array): UrlBlocklist {
+    const envelope = withBytesInWasm(bytes, (pointer, length) =>
+      adoptEnvelope(getRuntime().module.decodeUrlBlocklist(pointer, length)),
+    );
+    try {
+      const inner = bytes.subarray(envelope.filterOffset(), envelope.filterOffset() + envelope.filterLength());
+      const filter = deserialize(inner);
+      return new UrlBlocklist(filter, envelope.entryCount(), 'auto', { entries: envelope.entryCount(), skipped: 0, errors: [] });
+    } finally {
+      envelope.delete();
+    }
+  }
+
+  /**
+   * Parses one list line and stores what it lists.
+   * @returns the parse result: `entry` (stored), `skip` (comment or blank) or `error` (with a reason).
+   * @throws FilterError `FULL` (cuckoo out of room: nothing from this line was lost before it).
+   */
+  addLine(line: string, format: ListFormat = this.#format): ParsedLine {
+    if (typeof line !== 'string') {
+      throw new FilterError('INVALID_ARGUMENT', `a list line must be a string, got ${describeValue(line)}`);
+    }
+    const parsed = parseListLine(line, format);
+    if (parsed.kind === 'entry') for (const expression of parsed.expressions) this.#store(expression, true);
+    return parsed;
+  }
+
+  // Streamed lists may repeat entries. A cuckoo filter stores each copy (and
+  // holds at most 2b of one fingerprint), so there an entry already reported
+  // present is not stored again; Bloom filters take repeats at no cost.
+  #store(expression: string, mayRepeat: boolean): void {
+    if (mayRepeat && this.#filter instanceof CuckooFilter && this.#filter.has(expression)) return;
+    this.#filter.add(expression);
+    this.#entryCount++;
+  }
+
+  /**
+   * The first of the URL's expressions the filter reports, or null when none
+   * is (the URL is certainly not listed).
+   * @throws FilterError `INVALID_ARGUMENT` for a non-string or a URL that cannot be parsed.
+   */
+  match(url: string): string | null {
+    return this.check(url).match;
+  }
+
+  /** `match`, plus the canonical URL and every expression that was checked. */
+  check(url: string): UrlCheck {
+    if (typeof url !== 'string') {
+      throw new FilterError('INVALID_ARGUMENT', `a URL must be a string, got ${describeValue(url)}`);
+    }
+    let canonical: string;
+    let expressions: string[];
+    try {
+      canonical = canonicalizeUrl(url);
+      expressions = urlExpressions(url);
+    } catch (error) {
+      throw new FilterError('INVALID_ARGUMENT', error instanceof Error ? error.message : String(error), { cause: error });
+    }
+    const filter = this.#filter;
+    const match = expressions.find((expression) => filter.has(expression)) ?? null;
+    return { canonical, expressions, match };
+  }
+
+  /** The bytes: a URL-blocklist envelope around the filter (docs/FORMAT.md, type 16). */
+  serialize(): Uint8Array {
+    const inner = this.#filter.serialize();
+    const envelope = withBytesInWasm(inner, (pointer, length) =>
+      adoptEnvelope(getRuntime().module.encodeUrlBlocklist(pointer, length, EXPRESSION_SCHEME_SAFE_BROWSING, this.#entryCount)),
+    );
+    try {
+      return envelope.bytes().slice();
+    } finally {
+      envelope.delete();
+    }
+  }
+
+  /** The filter holding the expressions (for inspection; use `match` to query URLs). */
+  get filter(): AnyFilter {
+    return this.#filter;
+  }
+  /** Expressions stored (from `build`: the distinct expressions of the list). */
+  get entryCount(): number {
+    return this.#entryCount;
+  }
+  get type(): BlocklistFilterType {
+    return this.#filter.type;
+  }
+  /** Target false-positive rate per expression checked. */
+  get falsePositiveRate(): number {
+    return this.#filter.falsePositiveRate;
+  }
+  get byteLength(): number {
+    return this.#filter.byteLength;
+  }
+  free(): void {
+    this.#filter.free();
+  }
+  [Symbol.dispose](): void {
+    this.free();
+  }
+}
+
+function adoptEnvelope(handle: BlocklistEnvelopeHandle): BlocklistEnvelopeHandle {
+  if (!handle.ok()) {
+    const error = coreError(handle.errorCode(), handle.errorMessage());
+    handle.delete();
+    throw error;
+  }
+  return handle;
+}
+
+function checkBlocklistOptions(options: unknown): asserts options is UrlBlocklistOptions {
+  if (typeof options !== 'object' || options === null || Array.isArray(options)) {
+    throw new FilterError('INVALID_ARGUMENT', `UrlBlocklist options must be an object, got ${describeValue(options)}`);
+  }
+  for (const key of Object.keys(options)) {
+    if (!KNOWN_OPTIONS.includes(key)) {
+      throw new FilterError('INVALID_ARGUMENT', `UrlBlocklist: unknown option '${key}' (known options: ${KNOWN_OPTIONS.join(', ')})`);
+    }
+  }
+  const { type, format, capacity } = options as UrlBlocklistOptions;
+  if (type !== undefined && !['bloom', 'blocked-bloom', 'counting-bloom', 'cuckoo'].includes(type)) {
+    throw new FilterError('INVALID_ARGUMENT', `UrlBlocklist: type must be bloom, blocked-bloom, counting-bloom or cuckoo, got ${String(type)}`);
+  }
+  if (format !== undefined && !['auto', 'plain', 'hosts', 'adblock'].includes(format)) {
+    throw new FilterError('INVALID_ARGUMENT', `UrlBlocklist: format must be auto, plain, hosts or adblock, got ${String(format)}`);
+  }
+  if (capacity !== undefined) requireInteger(capacity, 'capacity', 'UrlBlocklist', 1, 2 ** 40);
+}
