@@ -35,18 +35,18 @@ await build({
   define: { 'import.meta.url': '__cbwModuleUrl' },
   banner: { js: "const __cbwModuleUrl = require('node:url').pathToFileURL(__filename).href;" },
 });
-// The CLI (`npx cuckoo-bloom-wasm ...`): an ES module for Node that loads the library bundle beside it.
-await build({
-  ...common,
-  entryPoints: [`${root}js/src/cli/main.ts`],
-  format: 'esm',
-  platform: 'node',
-  outfile: `${dist}/cli.js`,
-  external: [...common.external, './index.js'],
-  alias: { '../index.js': './index.js' },
-  banner: { js: '#!/usr/bin/env node' },
-});
-chmodSync(`${dist}/cli.js`, 0o755);
+// The CLI (`npx cuckoo-bloom-wasm ...`): a self-contained ES module for Node.
+if (existsSync(`${root}js/src/cli/main.ts`)) {
+  await build({
+    ...common,
+    entryPoints: [`${root}js/src/cli/main.ts`],
+    format: 'esm',
+    platform: 'node',
+    outfile: `${dist}/cli.js`,
+    banner: { js: '#!/usr/bin/env node' },
+  });
+  chmodSync(`${dist}/cli.js`, 0o755);
+}
 copyFileSync(`${root}build-wasm/core.mjs`, `${dist}/core.mjs`);
 copyFileSync(`${root}build-wasm/core.wasm`, `${dist}/core.wasm`);
 execFileSync(process.execPath, [`${root}node_modules/typescript/bin/tsc`, '-p', `${root}tsconfig.json`], { stdio: 'inherit' });
