@@ -85,6 +85,13 @@ class BloomFamilyHandle : public Handle<Filter> {
     for (uint32_t i = 0; i < count; ++i) filter().add(bytes + ends[i], ends[i + 1] - ends[i]);
     return count;
   }
+  val positions(uintptr_t key, uint32_t length) const {
+    val out = val::array();
+    for (const uint64_t position : filter().positions(bytesAt(key), length)) {
+      out.call<void>("push", static_cast<double>(position));
+    }
+    return out;
+  }
 };
 
 using BloomHandle = BloomFamilyHandle<BloomFilter>;
@@ -326,6 +333,7 @@ EMSCRIPTEN_BINDINGS(cuckoo_bloom) {
   function("filterTypeOf", &filterTypeOf);
 
   bindCommon<BloomHandle>("BloomHandle")
+      .function("positions", &BloomHandle::positions)
       .function("bitCount", &bloomBitCount)
       .function("hashCount", &bloomHashCount)
       .function("setBitCount", &bloomSetBitCount)
@@ -336,12 +344,14 @@ EMSCRIPTEN_BINDINGS(cuckoo_bloom) {
   function("deserializeBloom", &deserializeBloom, allow_raw_pointers());
 
   bindCommon<BlockedBloomHandle>("BlockedBloomHandle")
+      .function("positions", &BlockedBloomHandle::positions)
       .function("blockCount", &blockedBlockCount)
       .function("unionWith", &unionBlockedBloom);
   function("createBlockedBloom", &createBlockedBloom, allow_raw_pointers());
   function("deserializeBlockedBloom", &deserializeBlockedBloom, allow_raw_pointers());
 
   bindCommon<CountingBloomHandle>("CountingBloomHandle")
+      .function("positions", &CountingBloomHandle::positions)
       .function("remove", &countingRemove)
       .function("counterCount", &countingCounterCount)
       .function("hashCount", &countingHashCount)

@@ -172,4 +172,15 @@ Result<BlockedBloomFilter> BlockedBloomFilter::deserialize(const uint8_t* data, 
   return filter;
 }
 
+
+std::vector<uint64_t> BlockedBloomFilter::positions(const uint8_t* key, size_t length) const {
+  const KeyHash hash = hashKey(key, length, seed_);
+  const uint64_t firstBit = blockedBlockIndex(hash, blockCount_) * kWordsPerBlock * 64;
+  std::vector<uint64_t> out(kWordsPerBlock);
+  for (uint32_t word = 0; word < kWordsPerBlock; ++word) {
+    out[word] = firstBit + word * 64 + static_cast<uint64_t>(__builtin_ctzll(blockedWordMask(hash, word)));
+  }
+  return out;
+}
+
 }  // namespace cuckoo_bloom

@@ -185,4 +185,12 @@ Result<BloomFilter> BloomFilter::deserialize(const uint8_t* data, size_t length)
   return filter;
 }
 
+
+std::vector<uint64_t> BloomFilter::positions(const uint8_t* key, size_t length) const {
+  const KeyHash hash = hashKey(key, length, seed_);
+  std::vector<uint64_t> out(hashCount_);
+  for (uint32_t probe = 0; probe < hashCount_; ++probe) out[probe] = bloomProbeIndex(hash, probe, bitCount_);
+  return out;
+}
+
 }  // namespace cuckoo_bloom

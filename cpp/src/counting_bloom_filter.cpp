@@ -168,4 +168,12 @@ Result<CountingBloomFilter> CountingBloomFilter::deserialize(const uint8_t* data
   return filter;
 }
 
+
+std::vector<uint64_t> CountingBloomFilter::positions(const uint8_t* key, size_t length) const {
+  const KeyHash hash = hashKey(key, length, seed_);
+  std::vector<uint64_t> out(hashCount_);
+  for (uint32_t probe = 0; probe < hashCount_; ++probe) out[probe] = bloomProbeIndex(hash, probe, counterCount_);
+  return out;
+}
+
 }  // namespace cuckoo_bloom

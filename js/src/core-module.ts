@@ -24,6 +24,7 @@ export interface CoreHandle {
 
 export interface BloomHandle extends CoreHandle {
   add(key: number, length: number): void;
+  positions(key: number, length: number): number[];
   bitCount(): number;
   hashCount(): number;
   setBitCount(): number;
@@ -33,12 +34,14 @@ export interface BloomHandle extends CoreHandle {
 
 export interface BlockedBloomHandle extends CoreHandle {
   add(key: number, length: number): void;
+  positions(key: number, length: number): number[];
   blockCount(): number;
   unionWith(other: BlockedBloomHandle): number;
 }
 
 export interface CountingBloomHandle extends CoreHandle {
   add(key: number, length: number): void;
+  positions(key: number, length: number): number[];
   remove(key: number, length: number): number;
   counterCount(): number;
   hashCount(): number;

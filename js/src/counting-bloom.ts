@@ -39,6 +39,12 @@ export class CountingBloomFilter extends Filter<CountingBloomHandle> {
     return this;
   }
 
+  /** The counter indexes `key` maps to, in probe order (for inspection and visualisation). */
+  positions(key: Key): number[] {
+    const handle = this.handle;
+    return handle.positions(this.arena.pointer, this.arena.encode(key));
+  }
+
   /** {@inheritDoc Filter.has} */
   has(key: Key): boolean {
     const address = this.address;

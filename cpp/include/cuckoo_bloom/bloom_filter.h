@@ -33,6 +33,9 @@ class BloomFilter {
 
   void add(const uint8_t* key, size_t length);
   bool has(const uint8_t* key, size_t length) const;
+  // The bit (or counter) indexes a key maps to, in probe order; for
+  // inspection and visualisation.
+  std::vector<uint64_t> positions(const uint8_t* key, size_t length) const;
   void add(std::string_view key) { add(reinterpret_cast<const uint8_t*>(key.data()), key.size()); }
   bool has(std::string_view key) const {
     return has(reinterpret_cast<const uint8_t*>(key.data()), key.size());

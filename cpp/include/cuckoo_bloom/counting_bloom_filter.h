@@ -37,6 +37,9 @@ class CountingBloomFilter {
 
   void add(const uint8_t* key, size_t length);
   bool has(const uint8_t* key, size_t length) const;
+  // The bit (or counter) indexes a key maps to, in probe order; for
+  // inspection and visualisation.
+  std::vector<uint64_t> positions(const uint8_t* key, size_t length) const;
   // Removes one occurrence. NotFound (and no change) when the key is not present.
   Status remove(const uint8_t* key, size_t length);
   void add(std::string_view key) { add(reinterpret_cast<const uint8_t*>(key.data()), key.size()); }
