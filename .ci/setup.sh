@@ -21,6 +21,7 @@ have_cmd g++ || need+=(g++)
 have_cmd node || need+=(nodejs)
 have_cmd npm || need+=(npm)
 [ -f /usr/include/xxhash.h ] || need+=(libxxhash-dev)
+have_cmd xxhsum || need+=(xxhash)  # reference checksums for the golden-file tests
 [ -f /usr/include/gtest/gtest.h ] || need+=(libgtest-dev)
 have_cmd em++ || need+=(emscripten)
 if [ "$with_browser" = 1 ] && ! have_cmd chromium; then need+=(chromium); fi

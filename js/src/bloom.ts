@@ -46,20 +46,23 @@ export class BloomFilter extends Filter<BloomHandle> {
   /** Adds a key. @throws FilterError `INVALID_ARGUMENT` for a bad key; `FREED`. */
   add(key: Key): this {
     const address = this.address;
-    this.module._cbw_bloom_add(address, this.arena.pointer, this.arena.encode(key));
+    const length = this.arena.encode(key);
+    this.module._cbw_bloom_add(address, this.arena.pointer, length);
     return this;
   }
 
   /** The bit indexes `key` maps to, in probe order (for inspection and visualisation). */
   positions(key: Key): number[] {
     const handle = this.handle;
-    return handle.positions(this.arena.pointer, this.arena.encode(key));
+    const length = this.arena.encode(key);
+    return handle.positions(this.arena.pointer, length);
   }
 
   /** {@inheritDoc Filter.has} */
   has(key: Key): boolean {
     const address = this.address;
-    return this.module._cbw_bloom_has(address, this.arena.pointer, this.arena.encode(key)) !== 0;
+    const length = this.arena.encode(key);
+    return this.module._cbw_bloom_has(address, this.arena.pointer, length) !== 0;
   }
 
   /**

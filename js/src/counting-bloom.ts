@@ -35,26 +35,30 @@ export class CountingBloomFilter extends Filter<CountingBloomHandle> {
   /** Adds a key (again: adding twice needs two removes). @throws FilterError `INVALID_ARGUMENT`; `FREED`. */
   add(key: Key): this {
     const address = this.address;
-    this.module._cbw_counting_bloom_add(address, this.arena.pointer, this.arena.encode(key));
+    const length = this.arena.encode(key);
+    this.module._cbw_counting_bloom_add(address, this.arena.pointer, length);
     return this;
   }
 
   /** The counter indexes `key` maps to, in probe order (for inspection and visualisation). */
   positions(key: Key): number[] {
     const handle = this.handle;
-    return handle.positions(this.arena.pointer, this.arena.encode(key));
+    const length = this.arena.encode(key);
+    return handle.positions(this.arena.pointer, length);
   }
 
   /** {@inheritDoc Filter.has} */
   has(key: Key): boolean {
     const address = this.address;
-    return this.module._cbw_counting_bloom_has(address, this.arena.pointer, this.arena.encode(key)) !== 0;
+    const length = this.arena.encode(key);
+    return this.module._cbw_counting_bloom_has(address, this.arena.pointer, length) !== 0;
   }
 
   /** Removes one occurrence; false (and no change) when the key is not present. */
   remove(key: Key): boolean {
     const handle = this.handle;
-    return handle.remove(this.arena.pointer, this.arena.encode(key)) === CORE_OK;
+    const length = this.arena.encode(key);
+    return handle.remove(this.arena.pointer, length) === CORE_OK;
   }
 
   /** Number of counters (m). */

@@ -70,7 +70,8 @@ export class CuckooFilter extends Filter<CuckooHandle> {
   /** Like `add`, but returns false instead of throwing when the filter is full. */
   tryAdd(key: Key): boolean {
     const address = this.address;
-    const status = this.module._cbw_cuckoo_add(address, this.arena.pointer, this.arena.encode(key));
+    const length = this.arena.encode(key);
+    const status = this.module._cbw_cuckoo_add(address, this.arena.pointer, length);
     if (status === CORE_OK) return true;
     if (status === 2) return false;
     throw coreError(status, 'cuckoo add failed');
@@ -79,7 +80,8 @@ export class CuckooFilter extends Filter<CuckooHandle> {
   /** {@inheritDoc Filter.has} */
   has(key: Key): boolean {
     const address = this.address;
-    return this.module._cbw_cuckoo_has(address, this.arena.pointer, this.arena.encode(key)) !== 0;
+    const length = this.arena.encode(key);
+    return this.module._cbw_cuckoo_has(address, this.arena.pointer, length) !== 0;
   }
 
   /**
@@ -89,7 +91,8 @@ export class CuckooFilter extends Filter<CuckooHandle> {
    */
   remove(key: Key): boolean {
     const handle = this.handle;
-    return handle.remove(this.arena.pointer, this.arena.encode(key)) === CORE_OK;
+    const length = this.arena.encode(key);
+    return handle.remove(this.arena.pointer, length) === CORE_OK;
   }
 
   protected override onBatchFull(index: number, keys: readonly Key[]): never {
@@ -130,7 +133,8 @@ export class CuckooFilter extends Filter<CuckooHandle> {
   /** The two candidate buckets and the fingerprint of a key, without changing anything. */
   locate(key: Key): { buckets: [number, number]; fingerprint: number } {
     const handle = this.handle;
-    const [bucket1, bucket2, fingerprint] = handle.locate(this.arena.pointer, this.arena.encode(key));
+    const length = this.arena.encode(key);
+    const [bucket1, bucket2, fingerprint] = handle.locate(this.arena.pointer, length);
     return { buckets: [bucket1, bucket2], fingerprint };
   }
 

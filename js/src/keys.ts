@@ -68,7 +68,10 @@ export class KeyArena {
     return this.#view;
   }
 
-  /** Writes one key at the start of the region; returns its length in bytes. */
+  /**
+   * Writes one key at the start of the region; returns its length in bytes.
+   * Read `pointer` only after this returns: a long key grows (moves) the region.
+   */
   encode(key: Key): number {
     if (typeof key === 'string') {
       // UTF-8 needs at most 3 bytes per UTF-16 code unit.

@@ -1,0 +1,110 @@
+/**
+ * Command-line parsing: node:util parseArgs in strict mode, with its errors
+ * turned into short usage errors, and the validators for option values.
+ */
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import type { BlocklistFilterType, ListFormat } from '../index.js';
+import { usageError } from './errors.js';
+
+type OptionSpec = NonNullable<ParseArgsConfig['options']>;
+type ParsedValues = Record<string, string | boolean | undefined>;
+
+export interface ParsedCommand {
+  values: ParsedValues;
+  positionals: string[];
+}
+
+/** Parses `argv` for `command`; unknown flags, missing values and extra arguments are usage errors. */
+export function parseCommand(
+  command: string,
+  argv: string[],
+  options: OptionSpec,
+  allowPositionals: boolean,
+): ParsedCommand {
+  try {
+    const { values, positionals } = parseArgs({ args: argv, options, strict: true, allowPositionals });
+    return { values: values as ParsedValues, positionals };
+  } catch (error) {
+    throw usageError(describeParseError(error, command), command);
+  }
+}
+
+function describeParseError(error: unknown, command: string): string {
+  const code = (error as { code?: string }).code;
+  const message = error instanceof Error ? error.message : String(error);
+  const quoted = /'([^']*)'/.exec(message)?.[1] ?? '';
+  const flag = quoted.split(' ')[0] ?? quoted;
+  switch (code) {
+    case 'ERR_PARSE_ARGS_UNKNOWN_OPTION':
+      return `unknown option ${flag} for '${command}'`;
+    case 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL':
+      return `unexpected argument '${quoted}': '${command}' takes no arguments besides its options`;
+    case 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE':
+      if (message.includes('does not take an argument')) return `option ${flag} takes no value`;
+      if (message.includes('ambiguous')) {
+        return `option ${flag} needs a value (write ${flag}=<value> for a value starting with '-')`;
+      }
+      return `option ${flag} needs a value`;
+    default:
+      return message.split('\n')[0] ?? message;
+  }
+}
+
+/** The filter types `--type` takes; the library's own names work too. */
+const TYPE_NAMES: Record<string, BlocklistFilterType> = {
+  bloom: 'bloom',
+  blocked: 'blocked-bloom',
+  'blocked-bloom': 'blocked-bloom',
+  counting: 'counting-bloom',
+  'counting-bloom': 'counting-bloom',
+  cuckoo: 'cuckoo',
+};
+
+export function parseType(value: string | undefined): BlocklistFilterType {
+  if (value === undefined) return 'bloom';
+  const type = TYPE_NAMES[value];
+  if (type === undefined) {
+    throw usageError(`--type must be bloom, blocked, counting or cuckoo, got '${value}'`, 'build');
+  }
+  return type;
+}
+
+export function parseRate(value: string | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  const rate = /^\s*$/.test(value) ? Number.NaN : Number(value);
+  if (!(rate > 0 && rate < 1)) {
+    throw usageError(`--fpr must be a number between 0 and 1 (exclusive), such as 0.001; got '${value}'`, 'build');
+  }
+  return rate;
+}
+
+const MAX_CAPACITY = 2 ** 40;
+
+export function parseCapacity(value: string | undefined): number | null {
+  if (value === undefined) return null;
+  const digits = value.replace(/_/g, '');
+  const capacity = /^\d+$/.test(digits) ? Number(digits) : Number.NaN;
+  if (!(Number.isSafeInteger(capacity) && capacity >= 1 && capacity <= MAX_CAPACITY)) {
+    throw usageError(`--capacity must be a whole number from 1 to 2^40, got '${value}'`, 'build');
+  }
+  return capacity;
+}
+
+export function parseSeed(value: string | undefined): number {
+  if (value === undefined) return 0;
+  const seed = /^\d+$/.test(value) ? Number(value) : Number.NaN;
+  if (!Number.isSafeInteger(seed)) {
+    throw usageError(`--seed must be a whole number from 0 to 2^53 - 1, got '${value}'`, 'build');
+  }
+  return seed;
+}
+
+const FORMATS: readonly ListFormat[] = ['auto', 'plain', 'hosts', 'adblock'];
+
+export function parseFormat(value: string | undefined): ListFormat {
+  if (value === undefined) return 'auto';
+  if (!(FORMATS as readonly string[]).includes(value)) {
+    throw usageError(`--format must be auto, plain, hosts or adblock, got '${value}'`, 'build');
+  }
+  return value as ListFormat;
+}

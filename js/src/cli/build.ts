@@ -1,0 +1,395 @@
+/**
+ * `build`: streams keys or a URL list into a filter and writes it atomically.
+ *
+ * Without --capacity the input is read twice: a first pass counts the keys
+ * (or list expressions) to size the filter, a second fills it. Stdin cannot
+ * be read twice, so it is spooled to a temporary file during the first pass.
+ */
+import { createWriteStream } from 'node:fs';
+import { access, constants, mkdtemp, rename, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import {
+  type AnyFilter,
+  BlockedBloomFilter,
+  type BlocklistFilterType,
+  BloomFilter,
+  CountingBloomFilter,
+  CuckooFilter,
+  FilterError,
+  init,
+  type ListFormat,
+  UrlBlocklist,
+} from '../index.js';
+import { parseCapacity, parseCommand, parseFormat, parseRate, parseSeed, parseType } from './args.js';
+import { removePath, trackTemporary } from './cleanup.js';
+import { filterFacts, formatBitsPerKey, formatCount, formatRate, table } from './describe.js';
+import { CliError, EXIT_CLEAR, fileError, usageError } from './errors.js';
+import { fileLineBatches, type LineBatch, LineSplitter, lineBatches, openInputFile } from './lines.js';
+import { Progress } from './progress.js';
+import {
+  candidateCounter,
+  FilterFullError,
+  KeySink,
+  type Sink,
+  type SinkCounts,
+  skipsRepeats,
+  UrlListSink,
+} from './sinks.js';
+
+const DEFAULT_KEY_RATE = 0.01;
+const DEFAULT_URL_RATE = 0.001;
+
+export interface BuildOptions {
+  input: string;
+  output: string;
+  type: BlocklistFilterType;
+  falsePositiveRate: number;
+  capacity: number | null;
+  seed: number;
+  urls: boolean;
+  format: ListFormat;
+  json: boolean;
+  quiet: boolean;
+  debugMemory: boolean;
+}
+
+export function parseBuildOptions(argv: string[]): BuildOptions {
+  const { values } = parseCommand(
+    'build',
+    argv,
+    {
+      input: { type: 'string', short: 'i' },
+      output: { type: 'string', short: 'o' },
+      type: { type: 'string', short: 't' },
+      fpr: { type: 'string' },
+      capacity: { type: 'string', short: 'n' },
+      seed: { type: 'string' },
+      urls: { type: 'boolean' },
+      format: { type: 'string' },
+      json: { type: 'boolean' },
+      quiet: { type: 'boolean', short: 'q' },
+      // Hidden: reports the peak resident set size on stderr (used by the tests).
+      'debug-memory': { type: 'boolean' },
+    },
+    false,
+  );
+  const str = (name: string): string | undefined => values[name] as string | undefined;
+  const input = str('input');
+  const output = str('output');
+  if (input === undefined || input === '') throw usageError('build needs --input <file> (or --input - for stdin)', 'build');
+  if (output === undefined || output === '') throw usageError('build needs --output <file>', 'build');
+  if (output === '-') throw usageError('--output must be a file (filters are binary; "-" is not supported)', 'build');
+  const urls = values.urls === true;
+  if (str('format') !== undefined && !urls) throw usageError('--format applies to URL lists: add --urls', 'build');
+  return {
+    input,
+    output,
+    type: parseType(str('type')),
+    falsePositiveRate: parseRate(str('fpr'), urls ? DEFAULT_URL_RATE : DEFAULT_KEY_RATE),
+    capacity: parseCapacity(str('capacity')),
+    seed: parseSeed(str('seed')),
+    urls,
+    format: parseFormat(str('format')),
+    json: values.json === true,
+    quiet: values.quiet === true,
+    debugMemory: values['debug-memory'] === true,
+  };
+}
+
+export async function runBuild(argv: string[]): Promise<number> {
+  const options = parseBuildOptions(argv);
+  await checkOutputPath(options.output);
+  await init();
+  const stdin = options.input === '-';
+  let spoolDir: string | null = null;
+  try {
+    // Where the filling pass reads from, and the capacity it sizes for.
+    let source: string | null = stdin ? null : options.input;
+    let capacity = options.capacity;
+    const counter = candidateCounter(options.urls, options.format);
+    if (capacity === null) {
+      let counted: number;
+      if (stdin) {
+        spoolDir = await mkdtemp(join(tmpdir(), 'cuckoo-bloom-wasm-'));
+        trackTemporary(spoolDir);
+        source = join(spoolDir, 'stdin');
+        counted = await spoolAndCount(process.stdin, source, counter);
+      } else {
+        const file = await openInputFile(options.input);
+        counted = await countPass(fileLineBatches(options.input, file.stream), counter, file.size, 'counting');
+      }
+      capacity = Math.max(1, counted);
+    }
+    const made = createTarget(options, capacity);
+    try {
+      let batches: AsyncIterable<LineBatch>;
+      let size = 0;
+      if (source === null) {
+        batches = lineBatches(process.stdin);
+      } else {
+        const file = await openInputFile(source);
+        size = file.size;
+        batches = fileLineBatches(stdin ? 'stdin' : source, file.stream);
+      }
+      await fillPass(batches, made.sink, size, options, capacity);
+      const bytes = made.serialize();
+      await writeAtomically(options.output, bytes);
+      report(options, capacity, made, bytes.length);
+    } finally {
+      made.free();
+    }
+  } finally {
+    if (spoolDir !== null) removePath(spoolDir);
+  }
+  if (options.debugMemory) {
+    process.stderr.write(`cuckoo-bloom-wasm: debug-memory: max-rss-bytes=${process.resourceUsage().maxRSS * 1024}\n`);
+  }
+  return EXIT_CLEAR;
+}
+
+/** Fails early, before any reading, when the output cannot be written. */
+async function checkOutputPath(output: string): Promise<void> {
+  const dir = dirname(output);
+  const dirStats = await stat(dir).catch(() => null);
+  if (dirStats === null || !dirStats.isDirectory()) {
+    throw new CliError(`cannot write ${output}: directory ${dir} does not exist`);
+  }
+  try {
+    await access(dir, constants.W_OK);
+  } catch (error) {
+    throw fileError('write', output, error);
+  }
+  const existing = await stat(output).catch(() => null);
+  if (existing?.isDirectory()) throw new CliError(`cannot write ${output}: it is a directory`);
+}
+
+interface Target {
+  sink: Sink;
+  filter: AnyFilter;
+  blocklist: UrlBlocklist | null;
+  serialize(): Uint8Array;
+  free(): void;
+}
+
+function createTarget(options: BuildOptions, capacity: number): Target {
+  const { type, falsePositiveRate, seed } = options;
+  try {
+    if (options.urls) {
+      const blocklist = UrlBlocklist.create({ type, falsePositiveRate, capacity, seed, format: options.format });
+      return {
+        sink: new UrlListSink(blocklist, options.format),
+        filter: blocklist.filter,
+        blocklist,
+        serialize: () => blocklist.serialize(),
+        free: () => blocklist.free(),
+      };
+    }
+    const base = { capacity, falsePositiveRate, seed };
+    const filter: AnyFilter =
+      type === 'bloom'
+        ? new BloomFilter(base)
+        : type === 'blocked-bloom'
+          ? new BlockedBloomFilter(base)
+          : type === 'counting-bloom'
+            ? new CountingBloomFilter(base)
+            : new CuckooFilter(base);
+    return {
+      sink: new KeySink(filter),
+      filter,
+      blocklist: null,
+      serialize: () => filter.serialize(),
+      free: () => filter.free(),
+    };
+  } catch (error) {
+    if (error instanceof FilterError) {
+      throw new CliError(`cannot create a ${type} filter for ${formatCount(capacity)} keys: ${error.message}`);
+    }
+    throw error;
+  }
+}
+
+/** First pass over a file: how many keys/expressions to size for. */
+async function countPass(
+  batches: AsyncIterable<LineBatch>,
+  counter: (line: string) => number,
+  totalBytes: number,
+  label: string,
+): Promise<number> {
+  const progress = new Progress({ stream: process.stderr, label, totalBytes });
+  let lines = 0;
+  let candidates = 0;
+  try {
+    for await (const batch of batches) {
+      for (const line of batch.lines) candidates += counter(line);
+      lines += batch.lines.length;
+      progress.update(batch.bytesRead, lines);
+    }
+  } finally {
+    progress.finish();
+  }
+  return candidates;
+}
+
+/** First pass over stdin: copies it to `path` while counting. */
+async function spoolAndCount(input: Readable, path: string, counter: (line: string) => number): Promise<number> {
+  const progress = new Progress({ stream: process.stderr, label: 'reading stdin' });
+  const splitter = new LineSplitter();
+  let candidates = 0;
+  let lines = 0;
+  let bytes = 0;
+  const count = (batch: string[]): void => {
+    for (const line of batch) candidates += counter(line);
+    lines += batch.length;
+  };
+  const output = createWriteStream(path);
+  try {
+    await pipeline(
+      input,
+      async function* (chunks: AsyncIterable<Buffer>) {
+        for await (const chunk of chunks) {
+          bytes += chunk.length;
+          count(splitter.push(chunk));
+          progress.update(bytes, lines);
+          yield chunk;
+        }
+        count(splitter.end());
+      },
+      output,
+    );
+  } catch (error) {
+    if (error instanceof CliError) throw error;
+    throw fileError('spool stdin to', path, error);
+  } finally {
+    progress.finish();
+  }
+  return candidates;
+}
+
+/** Second pass: every line into the filter. */
+async function fillPass(
+  batches: AsyncIterable<LineBatch>,
+  sink: Sink,
+  totalBytes: number,
+  options: BuildOptions,
+  capacity: number,
+): Promise<void> {
+  const progress = new Progress({ stream: process.stderr, label: 'building', totalBytes });
+  try {
+    for await (const batch of batches) {
+      sink.addLines(batch.lines);
+      progress.update(batch.bytesRead, sink.counts.lines);
+    }
+  } catch (error) {
+    if (error instanceof FilterFullError) {
+      const hint =
+        options.capacity !== null
+          ? `--capacity ${formatCount(capacity)} is too small for this input: give a larger --capacity, or none to size the filter from the input`
+          : 'try a larger --capacity or a lower --fpr';
+      throw new CliError(
+        `the cuckoo filter ran out of room at line ${formatCount(error.line)} after storing ${formatCount(error.stored)} ${options.urls ? 'expressions' : 'keys'}; ${hint}; no output was written`,
+      );
+    }
+    if (error instanceof FilterError) throw new CliError(error.message);
+    throw error;
+  } finally {
+    progress.finish();
+  }
+}
+
+/** Writes `<output>.tmp-<pid>`, then renames it over `output`; on failure removes the temporary file. */
+async function writeAtomically(output: string, bytes: Uint8Array): Promise<void> {
+  const temporary = `${output}.tmp-${process.pid}`;
+  trackTemporary(temporary);
+  try {
+    await writeFile(temporary, bytes, { flag: 'wx' });
+    await rename(temporary, output);
+    removePath(temporary);
+  } catch (error) {
+    removePath(temporary);
+    throw fileError('write', output, error);
+  }
+}
+
+function report(options: BuildOptions, capacity: number, made: Target, fileBytes: number): void {
+  const counts = made.sink.counts;
+  const facts = filterFacts(made.filter);
+  const entries = made.blocklist?.entryCount ?? counts.stored;
+  const moreErrors = counts.errorCount - counts.errors.length;
+  if (options.json) {
+    const summary = {
+      output: options.output,
+      kind: options.urls ? 'url-blocklist' : 'filter',
+      type: facts.type,
+      lines: counts.lines,
+      [options.urls ? 'expressions' : 'keys']: counts.candidates,
+      added: counts.stored,
+      alreadyPresent: skipsRepeats(made.filter) ? counts.alreadyPresent : null,
+      ...(options.urls ? { entries } : {}),
+      skipped: counts.skipped,
+      unparseable: { count: counts.errorCount, first: counts.errors },
+      capacity,
+      capacitySource: options.capacity === null ? 'input' : 'option',
+      fileBytes,
+      tableBytes: facts.tableBytes,
+      bitsPerKey: facts.bitsPerKey,
+      falsePositiveRate: facts.falsePositiveRate,
+      estimatedFalsePositiveRate: facts.estimatedFalsePositiveRate,
+    };
+    process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
+  } else if (!options.quiet) {
+    process.stdout.write(`${textSummary(options, capacity, made, fileBytes, entries)}\n`);
+  }
+  // Unparseable lines are never silent: with --quiet they still go to stderr.
+  if (options.quiet && !options.json && counts.errorCount > 0) {
+    process.stderr.write(
+      `cuckoo-bloom-wasm: warning: ${formatCount(counts.errorCount)} unparseable line(s) not stored\n${errorLines(counts, moreErrors)}\n`,
+    );
+  }
+}
+
+function textSummary(options: BuildOptions, capacity: number, made: Target, fileBytes: number, entries: number): string {
+  const counts = made.sink.counts;
+  const facts = filterFacts(made.filter);
+  const kind = options.urls ? `URL blocklist (${facts.type} filter)` : `${facts.type} filter`;
+  const rows: Array<[string, string]> = [
+    ['lines', formatCount(counts.lines)],
+    [
+      options.urls ? 'expressions' : 'keys',
+      `${formatCount(counts.candidates)} read, ${formatCount(counts.stored)} added`,
+    ],
+    [
+      'already present',
+      skipsRepeats(made.filter)
+        ? `${formatCount(counts.alreadyPresent)} (repeats or false positives: not added again)`
+        : 'not checked (a counting filter adds every repeat)',
+    ],
+    ['skipped', `${formatCount(counts.skipped)} (${options.urls ? 'blank, comments, headers' : 'empty lines'})`],
+  ];
+  if (options.urls) {
+    rows.push(['unparseable', formatCount(counts.errorCount)], ['entries', `${formatCount(entries)} (in the file)`]);
+  }
+  rows.push(
+    ['capacity', `${formatCount(capacity)} (${options.capacity === null ? 'counted from the input' : '--capacity'})`],
+    ['size', `${formatCount(fileBytes)} bytes (table ${formatCount(facts.tableBytes)} bytes)`],
+    ['bits/key', formatBitsPerKey(facts.bitsPerKey)],
+    ['target fpr', formatRate(facts.falsePositiveRate)],
+    ['estimated fpr', formatRate(facts.estimatedFalsePositiveRate)],
+  );
+  let text = `built ${options.output}: ${kind}\n${table(rows, '  ')}`;
+  if (options.capacity !== null && facts.count > capacity) {
+    text += `\nwarning: ${formatCount(facts.count)} keys exceed --capacity ${formatCount(capacity)}: the false-positive rate is above the target`;
+  }
+  if (counts.errorCount > 0) {
+    text += `\nunparseable lines (not stored):\n${errorLines(counts, counts.errorCount - counts.errors.length)}`;
+  }
+  return text;
+}
+
+function errorLines(counts: SinkCounts, more: number): string {
+  const lines = counts.errors.map((e) => `  line ${e.line}: ${JSON.stringify(e.text)}: ${e.reason}`);
+  if (more > 0) lines.push(`  ... and ${formatCount(more)} more`);
+  return lines.join('\n');
+}

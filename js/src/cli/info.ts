@@ -1,0 +1,86 @@
+/** `info`: what a filter file holds, as text or JSON. */
+import { init } from '../index.js';
+import { parseCommand } from './args.js';
+import { type FilterFacts, filterFacts, formatBitsPerKey, formatCount, formatRate, table } from './describe.js';
+import { EXIT_CLEAR, usageError } from './errors.js';
+import { loadFilterFile } from './load.js';
+
+export interface InfoReport extends FilterFacts {
+  file: string;
+  /** "filter", or "url-blocklist" (a filter of URL expressions in an envelope). */
+  kind: 'filter' | 'url-blocklist';
+  /** Size of the file. */
+  fileBytes: number;
+  /** "ok": the structure and checksum were verified (a bad file is an error instead). */
+  checksum: 'ok';
+  /** URL blocklists: expressions stored. */
+  entries?: number;
+}
+
+const PARAMETER_LABELS: Record<string, string> = {
+  bitCount: 'bits (m)',
+  hashCount: 'hash functions (k)',
+  setBitCount: 'bits set',
+  blockCount: 'blocks (512-bit)',
+  counterCount: 'counters (m)',
+  counterBits: 'bits per counter',
+  bucketCount: 'buckets',
+  bucketSize: 'slots per bucket',
+  fingerprintBits: 'fingerprint bits',
+  maxKicks: 'max kicks',
+  loadFactor: 'load factor',
+};
+
+export async function runInfo(argv: string[]): Promise<number> {
+  const { values, positionals } = parseCommand('info', argv, { json: { type: 'boolean' } }, true);
+  if (positionals.length !== 1) {
+    throw usageError(
+      positionals.length === 0 ? 'info needs a filter file' : `info takes one file, got ${positionals.length}`,
+      'info',
+    );
+  }
+  const file = positionals[0]!;
+  await init();
+  const loaded = await loadFilterFile(file);
+  const info: InfoReport = {
+    file,
+    kind: loaded.kind,
+    fileBytes: loaded.fileBytes,
+    checksum: 'ok',
+    ...(loaded.kind === 'url-blocklist' ? { entries: loaded.blocklist.entryCount } : {}),
+    ...filterFacts(loaded.filter),
+  };
+  if (loaded.kind === 'url-blocklist') loaded.blocklist.free();
+  else loaded.filter.free();
+  process.stdout.write(values.json === true ? `${JSON.stringify(info, null, 2)}\n` : `${infoText(info)}\n`);
+  return EXIT_CLEAR;
+}
+
+function infoText(info: InfoReport): string {
+  const rows: Array<[string, string]> = [['file', info.file]];
+  if (info.kind === 'url-blocklist') {
+    rows.push(['kind', 'URL blocklist (Safe Browsing host/path expressions)']);
+    rows.push(['entries', formatCount(info.entries ?? 0)]);
+    rows.push(['filter type', info.type]);
+  } else {
+    rows.push(['type', info.type]);
+  }
+  rows.push(
+    ['keys stored', formatCount(info.count)],
+    ['capacity', formatCount(info.capacity)],
+    ['seed', String(info.seed)],
+  );
+  for (const [name, value] of Object.entries(info.parameters)) {
+    const shown = name === 'loadFactor' ? value.toFixed(4) : formatCount(value);
+    rows.push([PARAMETER_LABELS[name] ?? name, shown]);
+  }
+  rows.push(
+    ['file size', `${formatCount(info.fileBytes)} bytes`],
+    ['table size', `${formatCount(info.tableBytes)} bytes`],
+    ['bits/key', formatBitsPerKey(info.bitsPerKey)],
+    ['target fpr', formatRate(info.falsePositiveRate)],
+    ['estimated fpr', formatRate(info.estimatedFalsePositiveRate)],
+    ['checksum', info.checksum],
+  );
+  return table(rows);
+}

@@ -1,0 +1,173 @@
+/**
+ * Where `build` puts the lines it reads: a plain filter (one key per
+ * non-empty line) or a URL blocklist (list lines parsed into expressions).
+ * Both take lines a batch at a time and keep only counters and the first few
+ * unparseable lines, so memory does not grow with the input.
+ */
+import {
+  type AnyFilter,
+  CountingBloomFilter,
+  CuckooFilter,
+  FilterError,
+  type ListFormat,
+  parseListLine,
+  type UrlBlocklist,
+} from '../index.js';
+
+/** Unparseable lines kept with their text; the rest are only counted. */
+export const MAX_REPORTED_ERRORS = 10;
+
+export interface LineProblem {
+  line: number;
+  text: string;
+  reason: string;
+}
+
+export interface SinkCounts {
+  /** Lines read. */
+  lines: number;
+  /** Keys (non-empty lines), or the expressions of the list's entry lines. */
+  candidates: number;
+  /** Keys or expressions added to the filter. */
+  stored: number;
+  /** Keys or expressions not added because the filter already reported them present (repeats, or false positives). */
+  alreadyPresent: number;
+  /** Empty lines (keys), or blank/comment/header lines (lists). */
+  skipped: number;
+  /** Lines that could not be read (lists only). */
+  errorCount: number;
+  /** The first MAX_REPORTED_ERRORS of them. */
+  errors: LineProblem[];
+}
+
+/** Thrown (as a FilterError FULL from the library) when a cuckoo filter has no room; carries the line. */
+export class FilterFullError extends Error {
+  readonly line: number;
+  readonly stored: number;
+
+  constructor(line: number, stored: number, cause: unknown) {
+    super(`filter full at line ${line}`, { cause });
+    this.name = 'FilterFullError';
+    this.line = line;
+    this.stored = stored;
+  }
+}
+
+export interface Sink {
+  readonly counts: SinkCounts;
+  addLines(lines: readonly string[]): void;
+}
+
+function emptyCounts(): SinkCounts {
+  return { lines: 0, candidates: 0, stored: 0, alreadyPresent: 0, skipped: 0, errorCount: 0, errors: [] };
+}
+
+/**
+ * Whether a key the filter already reports present is skipped rather than
+ * added again. For Bloom and blocked Bloom filters adding it changes no bit,
+ * so skipping only lets us count repeats. A cuckoo filter would store every
+ * copy (and fail after 2 x bucketSize of one key), so repeats are skipped, as
+ * `UrlBlocklist.addLine` does. A counting Bloom filter counts every add: each
+ * needs its own remove, and skipping a false positive could later turn into a
+ * false negative when another key is removed, so everything is added.
+ */
+export function skipsRepeats(filter: AnyFilter): boolean {
+  return !(filter instanceof CountingBloomFilter);
+}
+
+/** One key per non-empty line. */
+export class KeySink implements Sink {
+  readonly counts = emptyCounts();
+  readonly #add: (key: string) => boolean;
+  readonly #filter: AnyFilter;
+  readonly #skipRepeats: boolean;
+
+  constructor(filter: AnyFilter) {
+    this.#filter = filter;
+    this.#skipRepeats = skipsRepeats(filter);
+    if (filter instanceof CuckooFilter) {
+      this.#add = (key) => filter.tryAdd(key);
+    } else {
+      this.#add = (key) => {
+        filter.add(key);
+        return true;
+      };
+    }
+  }
+
+  addLines(lines: readonly string[]): void {
+    const counts = this.counts;
+    const filter = this.#filter;
+    const skipRepeats = this.#skipRepeats;
+    for (const line of lines) {
+      counts.lines++;
+      if (line === '') {
+        counts.skipped++;
+        continue;
+      }
+      counts.candidates++;
+      if (skipRepeats && filter.has(line)) {
+        counts.alreadyPresent++;
+      } else if (this.#add(line)) {
+        counts.stored++;
+      } else {
+        throw new FilterFullError(counts.lines, counts.stored, null);
+      }
+    }
+  }
+}
+
+/** List lines into a URL blocklist; unparseable lines are counted and the first ones kept. */
+export class UrlListSink implements Sink {
+  readonly counts = emptyCounts();
+  readonly #blocklist: UrlBlocklist;
+  readonly #format: ListFormat;
+  readonly #skipRepeats: boolean;
+
+  constructor(blocklist: UrlBlocklist, format: ListFormat) {
+    this.#blocklist = blocklist;
+    this.#format = format;
+    this.#skipRepeats = skipsRepeats(blocklist.filter);
+  }
+
+  addLines(lines: readonly string[]): void {
+    const counts = this.counts;
+    const filter = this.#blocklist.filter;
+    for (const line of lines) {
+      counts.lines++;
+      const parsed = parseListLine(line, this.#format);
+      if (parsed.kind === 'skip') {
+        counts.skipped++;
+      } else if (parsed.kind === 'error') {
+        counts.errorCount++;
+        if (counts.errors.length < MAX_REPORTED_ERRORS) {
+          counts.errors.push({ line: counts.lines, text: line, reason: parsed.reason });
+        }
+      } else {
+        const all = parsed.expressions.length;
+        const fresh = this.#skipRepeats ? parsed.expressions.filter((expression) => !filter.has(expression)).length : all;
+        counts.candidates += all;
+        counts.alreadyPresent += all - fresh;
+        if (fresh === 0) continue;
+        try {
+          this.#blocklist.addLine(line, this.#format);
+        } catch (error) {
+          if (error instanceof FilterError && error.code === 'FULL') {
+            throw new FilterFullError(counts.lines, counts.stored, error);
+          }
+          throw error;
+        }
+        counts.stored += fresh;
+      }
+    }
+  }
+}
+
+/** What the sizing pass counts per line: a key per non-empty line, or a list line's expressions. */
+export function candidateCounter(urls: boolean, format: ListFormat): (line: string) => number {
+  if (!urls) return (line) => (line === '' ? 0 : 1);
+  return (line) => {
+    const parsed = parseListLine(line, format);
+    return parsed.kind === 'entry' ? parsed.expressions.length : 0;
+  };
+}

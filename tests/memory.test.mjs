@@ -1,0 +1,197 @@
+// The leak check: thousands of ~1 MB filters created and released must not
+// grow the wasm heap. There is no public heap-size getter; wasm memory is an
+// ArrayBuffer outside the JS heap that Node reports in
+// process.memoryUsage().external but not in .arrayBuffers (which counts
+// ordinary ArrayBuffers such as serialize() copies, freed only by GC), so
+// `external - arrayBuffers` tracks the wasm memory without GC noise.
+import { execFileSync } from 'node:child_process';
+import {
+  init,
+  FilterError,
+  BloomFilter,
+  BlockedBloomFilter,
+  CountingBloomFilter,
+  CuckooFilter,
+} from 'cuckoo-bloom-wasm';
+import { asciiKeys, longKey, thrown } from './helpers/keys.mjs';
+
+const MB = 1024 * 1024;
+const BOUND = 64 * MB;
+const ITERATIONS = 3000;
+
+function wasmishBytes() {
+  const { external, arrayBuffers } = process.memoryUsage();
+  return external - arrayBuffers;
+}
+
+function expectModuleWorks() {
+  const filter = new BloomFilter({ capacity: 1000 });
+  filter.addMany(['alive', 'well']);
+  expect(filter.add('still').has('still')).toBe(true);
+  expect(filter.hasMany(['alive', 'well', 'still'])).toEqual([true, true, true]);
+  filter.free();
+}
+
+// ~1 MB tables of each type (byteLength checked in the first test).
+const ONE_MB = {
+  bloom: () => new BloomFilter({ capacity: 830_000, falsePositiveRate: 0.01 }),
+  'blocked-bloom': () => new BlockedBloomFilter({ capacity: 700_000, falsePositiveRate: 0.01 }),
+  'counting-bloom': () => new CountingBloomFilter({ capacity: 210_000, falsePositiveRate: 0.01 }),
+  cuckoo: () => new CuckooFilter({ capacity: 500_000, falsePositiveRate: 0.01 }),
+};
+
+beforeAll(async () => {
+  await init();
+  // Warm up: the first ~1 MB filters grow the heap once; that is not a leak.
+  for (const make of Object.values(ONE_MB)) make().free();
+});
+
+test('the filters used here are about 1 MB each', () => {
+  for (const make of Object.values(ONE_MB)) {
+    const filter = make();
+    expect(filter.byteLength).toBeGreaterThan(0.75 * MB);
+    expect(filter.byteLength).toBeLessThan(1.5 * MB);
+    filter.free();
+  }
+});
+
+test(`${ITERATIONS} × create, use, free() of a 1 MB BloomFilter keeps the heap bounded`, () => {
+  const before = wasmishBytes();
+  for (let i = 0; i < ITERATIONS; i++) {
+    const filter = ONE_MB.bloom();
+    filter.add(`key-${i}`);
+    if (!filter.has(`key-${i}`)) throw new Error(`iteration ${i}: key not found`);
+    filter.free();
+  }
+  expect(wasmishBytes() - before).toBeLessThan(BOUND);
+  expectModuleWorks();
+});
+
+test(`${ITERATIONS} × create and [Symbol.dispose]() (no free() call) keeps the heap bounded`, () => {
+  const before = wasmishBytes();
+  for (let i = 0; i < ITERATIONS; i++) {
+    const filter = ONE_MB.bloom();
+    try {
+      filter.add(`key-${i}`);
+    } finally {
+      filter[Symbol.dispose]();
+    }
+    if (!filter.freed) throw new Error(`iteration ${i}: not freed by Symbol.dispose`);
+  }
+  expect(wasmishBytes() - before).toBeLessThan(BOUND);
+  expectModuleWorks();
+});
+
+test.each(['blocked-bloom', 'counting-bloom', 'cuckoo'])(
+  `${ITERATIONS} × create, use, free() of a 1 MB %s filter keeps the heap bounded`,
+  (name) => {
+    const before = wasmishBytes();
+    for (let i = 0; i < ITERATIONS; i++) {
+      const filter = ONE_MB[name]();
+      filter.addMany([`a-${i}`, `b-${i}`]);
+      if (!filter.has(`a-${i}`)) throw new Error(`iteration ${i}: key not found`);
+      filter.free();
+    }
+    expect(wasmishBytes() - before).toBeLessThan(BOUND);
+    expectModuleWorks();
+  },
+);
+
+test.each(Object.keys(ONE_MB))('%s: 1,000 × serialize + deserialize + free of a 1 MB filter', (name) => {
+  const source = ONE_MB[name]();
+  source.addMany(asciiKeys(1000, 'ser-'));
+  const before = wasmishBytes();
+  for (let i = 0; i < 1000; i++) {
+    const bytes = source.serialize();
+    const copy = source.constructor.deserialize(bytes);
+    if (!copy.has('ser-7')) throw new Error(`iteration ${i}: key lost in the round trip`);
+    copy.free();
+  }
+  expect(wasmishBytes() - before).toBeLessThan(BOUND);
+  source.free();
+  expectModuleWorks();
+});
+
+test('rejected deserializations release their copy of the bytes', () => {
+  const source = ONE_MB.bloom();
+  const damaged = source.serialize();
+  damaged[damaged.length - 1] ^= 1;
+  source.free();
+  const before = wasmishBytes();
+  for (let i = 0; i < ITERATIONS; i++) {
+    const error = thrown(() => BloomFilter.deserialize(damaged));
+    if (error.code !== 'CORRUPT') throw new Error(`iteration ${i}: ${error}`);
+  }
+  expect(wasmishBytes() - before).toBeLessThan(BOUND);
+  expectModuleWorks();
+});
+
+test('batches and long keys reuse one scratch region', () => {
+  const filter = new BloomFilter({ capacity: 100_000 });
+  const keys = asciiKeys(20_000, 'batch-');
+  const big = longKey(1024 * 1024, 'q', 'big-');
+  // One round first: the scratch region grows to its working size once.
+  filter.addMany(keys);
+  filter.hasMany(keys);
+  filter.add(big);
+  const before = wasmishBytes();
+  for (let i = 0; i < 300; i++) {
+    filter.addMany(keys);
+    if (filter.hasMany(keys).includes(false)) throw new Error(`iteration ${i}: false negative`);
+    filter.add(big);
+    filter.has(big);
+  }
+  expect(wasmishBytes() - before).toBeLessThan(BOUND);
+  filter.free();
+  expectModuleWorks();
+});
+
+describe('a filter too large for wasm32', () => {
+  test.each([
+    ['BloomFilter', BloomFilter],
+    ['BlockedBloomFilter', BlockedBloomFilter],
+    ['CountingBloomFilter', CountingBloomFilter],
+    ['CuckooFilter', CuckooFilter],
+  ])('%s capacity 2^40 at 1e-9 throws INVALID_ARGUMENT, allocates nothing', (_label, Class) => {
+    const before = wasmishBytes();
+    const error = thrown(() => new Class({ capacity: 2 ** 40, falsePositiveRate: 1e-9 }));
+    expect(error).toBeInstanceOf(FilterError);
+    expect(error.code).toBe('INVALID_ARGUMENT');
+    expect(wasmishBytes() - before).toBeLessThan(MB);
+    expectModuleWorks();
+  });
+
+  test('just above the table limit (a few GB) is INVALID_ARGUMENT too', () => {
+    // 2^31 keys at 1% need ~2.6 GB of bits: past the wasm32 table limit.
+    const error = thrown(() => new BloomFilter({ capacity: 2 ** 31, falsePositiveRate: 0.01 }));
+    expect(error).toBeInstanceOf(FilterError);
+    expect(error.code).toBe('INVALID_ARGUMENT');
+    expectModuleWorks();
+  });
+
+  // Allowed by the size limit but not by the heap left: the allocation itself
+  // fails. In a child process, so this worker's heap does not grow by 1 GB.
+  test('a second 1 GB filter fails to allocate with INVALID_ARGUMENT; after free() it fits', () => {
+    const script = `
+      const m = await import(${JSON.stringify(new URL('../dist/index.js', import.meta.url).href)});
+      await m.init();
+      const result = {};
+      const first = new m.BloomFilter({ capacity: 900000000 });
+      result.firstBytes = first.byteLength;
+      try { new m.BloomFilter({ capacity: 900000000 }); result.second = 'created'; }
+      catch (e) { result.second = e instanceof m.FilterError ? e.code : String(e); }
+      const small = new m.BloomFilter({ capacity: 100 });
+      result.smallWorks = small.add('x').has('x');
+      first.free();
+      const third = new m.BloomFilter({ capacity: 900000000 });
+      result.afterFree = third.add('y').has('y');
+      console.log(JSON.stringify(result));`;
+    const output = execFileSync(process.execPath, ['--input-type=module', '-e', script], {
+      encoding: 'utf8',
+      timeout: 120_000,
+    });
+    const result = JSON.parse(output.trim().split('\n').pop());
+    expect(result.firstBytes).toBeGreaterThan(1000 * MB);
+    expect(result).toMatchObject({ second: 'INVALID_ARGUMENT', smallWorks: true, afterFree: true });
+  });
+});

@@ -1,0 +1,296 @@
+// The package as users get it: `npm pack`, install the tarball into an empty
+// folder, and use it from ESM and CommonJS consumers (separate node processes,
+// also with the working directory elsewhere, so core.wasm must be found
+// relative to the package) and from a TypeScript consumer type-checked against
+// the installed .d.ts files.
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const REPO = fileURLToPath(new URL('..', import.meta.url));
+const TSC = join(REPO, 'node_modules/typescript/bin/tsc');
+
+let workspace; // temp root
+let consumer; // the folder the tarball is installed into
+let elsewhere; // an unrelated working directory
+let packed; // npm pack --json output for the tarball
+
+function run(command, args, options = {}) {
+  return execFileSync(command, args, {
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
+    timeout: 120_000,
+    ...options,
+  });
+}
+
+/** Runs a consumer file with node, returns the JSON it printed last. */
+function runConsumer(file, cwd) {
+  const output = run(process.execPath, [join(consumer, file)], { cwd });
+  return JSON.parse(output.trim().split('\n').pop());
+}
+
+beforeAll(() => {
+  workspace = mkdtempSync(join(tmpdir(), 'cbw-package-'));
+  consumer = join(workspace, 'consumer');
+  elsewhere = join(workspace, 'somewhere', 'else');
+  mkdirSync(consumer, { recursive: true });
+  mkdirSync(elsewhere, { recursive: true });
+
+  // --ignore-scripts: pack exactly what dist/ holds now (the suite runs against dist/).
+  const output = run('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', workspace], { cwd: REPO });
+  packed = JSON.parse(output.slice(output.indexOf('[')))[0];
+  const tarball = join(workspace, packed.filename);
+
+  writeFileSync(join(consumer, 'package.json'), JSON.stringify({ name: 'consumer', version: '1.0.0', private: true }));
+  const install = ['install', '--no-audit', '--no-fund', '--ignore-scripts', '--loglevel=error'];
+  try {
+    // No runtime dependencies, so nothing needs the network.
+    run('npm', [...install, '--offline', tarball], { cwd: consumer });
+  } catch {
+    run('npm', [...install, tarball], { cwd: consumer });
+  }
+}, 180_000);
+
+afterAll(() => {
+  if (workspace) rmSync(workspace, { recursive: true, force: true });
+});
+
+describe('the tarball', () => {
+  test('holds the built package and no sources or tests', () => {
+    const files = packed.files.map((f) => f.path);
+    for (const required of [
+      'package.json',
+      'dist/index.js',
+      'dist/index.cjs',
+      'dist/core.mjs',
+      'dist/core.wasm',
+      'dist/types/index.d.ts',
+    ]) {
+      expect(files).toContain(required);
+    }
+    expect(files.filter((f) => /^(tests|cpp|bindings|js|\.ci|build[^/]*|node_modules)\//.test(f))).toEqual([]);
+    expect(packed.name).toBe('cuckoo-bloom-wasm');
+  });
+
+  test('installs into an empty folder with no dependencies of its own', () => {
+    const installed = join(consumer, 'node_modules/cuckoo-bloom-wasm');
+    expect(existsSync(join(installed, 'dist/core.wasm'))).toBe(true);
+    const manifest = JSON.parse(readFileSync(join(installed, 'package.json'), 'utf8'));
+    expect(manifest.dependencies ?? {}).toEqual({});
+    // Nothing but the package itself was installed.
+    const lock = JSON.parse(readFileSync(join(consumer, 'package-lock.json'), 'utf8'));
+    expect(Object.keys(lock.packages).filter((p) => p !== '')).toEqual(['node_modules/cuckoo-bloom-wasm']);
+  });
+});
+
+// What each JS consumer does, and what it must report.
+const CONSUMER_BODY = `
+  const result = {};
+  await init();
+  await init(); // idempotent
+  const bloom = new BloomFilter({ capacity: 1000, falsePositiveRate: 0.01, seed: 3 });
+  bloom.add('https://example.com/a').addMany(['b', new TextEncoder().encode('c')]);
+  result.has = bloom.has('https://example.com/a') && bloom.has('c');
+  result.absent = bloom.has('never-added');
+  const copy = deserialize(bloom.serialize());
+  result.copyType = copy.type;
+  result.copyIsBloom = copy instanceof BloomFilter;
+  result.copyHas = copy.hasMany(['https://example.com/a', 'b', 'c']);
+  const cuckoo = CuckooFilter.deserialize(new CuckooFilter({ capacity: 100 }).add('k').serialize());
+  result.cuckooHas = cuckoo.has('k');
+  try { BloomFilter.deserialize(new Uint8Array(10)); } catch (e) {
+    result.error = { isFilterError: e instanceof FilterError, code: e.code };
+  }
+  bloom.free(); copy.free(); cuckoo.free();
+  result.freed = bloom.freed;
+  console.log(JSON.stringify(result));
+`;
+const EXPECTED = {
+  has: true,
+  absent: false,
+  copyType: 'bloom',
+  copyIsBloom: true,
+  copyHas: [true, true, true],
+  cuckooHas: true,
+  error: { isFilterError: true, code: 'CORRUPT' },
+  freed: true,
+};
+
+describe('JavaScript consumers', () => {
+  beforeAll(() => {
+    writeFileSync(
+      join(consumer, 'consumer.mjs'),
+      `import { init, BloomFilter, CuckooFilter, deserialize, FilterError } from 'cuckoo-bloom-wasm';\n${CONSUMER_BODY}`,
+    );
+    writeFileSync(
+      join(consumer, 'consumer.cjs'),
+      `const { init, BloomFilter, CuckooFilter, deserialize, FilterError } = require('cuckoo-bloom-wasm');\n` +
+        `(async () => {${CONSUMER_BODY}})().catch((e) => { console.error(e); process.exit(1); });`,
+    );
+    // The wasm binary is exported too, for bundlers and explicit loading.
+    writeFileSync(
+      join(consumer, 'explicit-wasm.mjs'),
+      `import { createRequire } from 'node:module';
+       import { readFileSync } from 'node:fs';
+       import { init, BloomFilter } from 'cuckoo-bloom-wasm';
+       const wasmPath = createRequire(import.meta.url).resolve('cuckoo-bloom-wasm/core.wasm');
+       await init({ wasm: readFileSync(wasmPath) });
+       const f = new BloomFilter({ capacity: 10 }).add('x');
+       const { version } = createRequire(import.meta.url)('cuckoo-bloom-wasm/package.json');
+       console.log(JSON.stringify({ has: f.has('x'), version }));`,
+    );
+  });
+
+  test('ESM (import) consumer, run from its own folder', () => {
+    expect(runConsumer('consumer.mjs', consumer)).toEqual(EXPECTED);
+  });
+
+  test('CommonJS (require) consumer, run from its own folder', () => {
+    expect(runConsumer('consumer.cjs', consumer)).toEqual(EXPECTED);
+  });
+
+  test('ESM consumer run with the working directory elsewhere', () => {
+    expect(runConsumer('consumer.mjs', elsewhere)).toEqual(EXPECTED);
+  });
+
+  test('CommonJS consumer run with the working directory elsewhere', () => {
+    expect(runConsumer('consumer.cjs', elsewhere)).toEqual(EXPECTED);
+  });
+
+  test('cuckoo-bloom-wasm/core.wasm and /package.json are exported; init({ wasm: bytes }) works', () => {
+    expect(runConsumer('explicit-wasm.mjs', elsewhere)).toEqual({
+      has: true,
+      version: JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')).version,
+    });
+  });
+
+  test('both builds write the same bytes', () => {
+    const script = (load) =>
+      `${load}
+       const main = async () => { await m.init(); const f = new m.CuckooFilter({ capacity: 500, seed: 9 });
+         for (let i = 0; i < 300; i++) f.add('k' + i);
+         console.log(JSON.stringify(Array.from(f.serialize()))); };`;
+    writeFileSync(join(consumer, 'bytes.mjs'), `${script("import * as m from 'cuckoo-bloom-wasm';")} await main();`);
+    writeFileSync(join(consumer, 'bytes.cjs'), `${script("const m = require('cuckoo-bloom-wasm');")} main();`);
+    const esm = runConsumer('bytes.mjs', elsewhere);
+    const cjs = runConsumer('bytes.cjs', elsewhere);
+    expect(esm.length).toBeGreaterThan(64);
+    expect(cjs).toEqual(esm);
+  });
+});
+
+describe('TypeScript consumer', () => {
+  const tsc = (file) =>
+    run(process.execPath, [TSC, '--noEmit', '--strict', '--module', 'nodenext', '--moduleResolution', 'nodenext', file], {
+      cwd: consumer,
+    });
+
+  // @ts-expect-error lines must be errors: the types reject what the runtime rejects.
+  const USES = `
+    await init();
+    await init({ wasm: new Uint8Array(0) });
+    const bloom: BloomFilter = new BloomFilter({ capacity: 1000, falsePositiveRate: 0.01, seed: 1 });
+    const chained: BloomFilter = bloom.add('a').add(new Uint8Array([1, 2]));
+    const found: boolean = chained.has('a');
+    const many: boolean[] = bloom.hasMany(['a', new Uint8Array([3])]);
+    bloom.addMany(['x', 'y']);
+    const bytes: Uint8Array = bloom.serialize();
+    const bits: Uint8Array = bloom.bits();
+    const probes: number[] = bloom.positions('a');
+    const sizes: number[] = [bloom.bitCount, bloom.hashCount, bloom.setBitCount, bloom.count, bloom.capacity,
+      bloom.seed, bloom.byteLength, bloom.falsePositiveRate, bloom.estimatedFalsePositiveRate, bloom.bitsPerKey];
+    bloom.union(new BloomFilter({ capacity: 1000, seed: 1 }));
+    const any: AnyFilter = deserialize(bytes);
+    if (any instanceof CuckooFilter) {
+      const removed: boolean = any.remove('a');
+    }
+    const kind: 'bloom' | 'blocked-bloom' | 'counting-bloom' | 'cuckoo' = any.type;
+    const blocked = BlockedBloomFilter.deserialize(new BlockedBloomFilter({ capacity: 10 }).serialize());
+    const counting = new CountingBloomFilter({ capacity: 10 });
+    const removedCount: boolean = counting.add('a').remove('a');
+    const cuckoo = new CuckooFilter({ capacity: 100, bucketSize: 8, fingerprintBits: 16, maxKicks: 100 });
+    const stored: boolean = cuckoo.tryAdd('k');
+    const path: CuckooKick[] = cuckoo.lastKickPath();
+    const where: { buckets: [number, number]; fingerprint: number } = cuckoo.locate('k');
+    const fp: number = cuckoo.slot(0, 0);
+    const geometry: number[] = [cuckoo.bucketCount, cuckoo.bucketSize, cuckoo.fingerprintBits, cuckoo.maxKicks,
+      cuckoo.slotCount, cuckoo.loadFactor];
+    const options: CuckooFilterOptions = { capacity: 5 };
+    const base: Filter = blocked;
+    try {
+      bloom.free();
+    } catch (error) {
+      if (error instanceof FilterError) {
+        const code: FilterErrorCode = error.code;
+      }
+    }
+    {
+      using scoped = new BloomFilter({ capacity: 10 });
+      scoped.add('disposed at the end of the block');
+    }
+    const key: Key = 'k';
+    const ready: boolean = isInitialized();
+
+    // @ts-expect-error bucketSize must be 2, 4 or 8
+    new CuckooFilter({ capacity: 10, bucketSize: 3 });
+    // @ts-expect-error keys are strings or Uint8Arrays
+    bloom.add(42);
+    // @ts-expect-error capacity is required
+    new BloomFilter({ falsePositiveRate: 0.01 });
+    // @ts-expect-error Bloom filters cannot remove
+    bloom.remove('a');
+    // @ts-expect-error not an error code
+    const wrong: FilterErrorCode = 'NOPE';
+    // @ts-expect-error a cuckoo filter is not a Bloom filter to union with
+    bloom.union(cuckoo);
+  `;
+  const IMPORTS = `{ init, isInitialized, deserialize, Filter, FilterError, BloomFilter, BlockedBloomFilter,
+    CountingBloomFilter, CuckooFilter, type AnyFilter, type CuckooKick, type CuckooFilterOptions,
+    type FilterErrorCode, type Key }`;
+
+  test('an ES module consumer (.mts) type-checks with --strict --module nodenext', () => {
+    writeFileSync(
+      join(consumer, 'consumer.mts'),
+      `import ${IMPORTS} from 'cuckoo-bloom-wasm';\n${USES}\nexport {};\n`,
+    );
+    let output = '';
+    try {
+      output = tsc('consumer.mts');
+    } catch (error) {
+      output = `${error.stdout}${error.stderr}`;
+    }
+    expect(output).toBe('');
+  });
+
+  test('a CommonJS consumer (.cts) type-checks with --strict --module nodenext', () => {
+    writeFileSync(
+      join(consumer, 'consumer.cts'),
+      `import ${IMPORTS} from 'cuckoo-bloom-wasm';\nasync function main() {\n${USES}\n}\nvoid main();\n`,
+    );
+    let output = '';
+    try {
+      output = tsc('consumer.cts');
+    } catch (error) {
+      output = `${error.stdout}${error.stderr}`;
+    }
+    expect(output).toBe('');
+  });
+
+  test('a type error in the consumer is reported (the check can fail)', () => {
+    writeFileSync(
+      join(consumer, 'broken.mts'),
+      `import { BloomFilter } from 'cuckoo-bloom-wasm';\nconst n: number = new BloomFilter({ capacity: 1 }).has('a');\n`,
+    );
+    let failed = false;
+    try {
+      tsc('broken.mts');
+    } catch (error) {
+      failed = true;
+      expect(`${error.stdout}`).toMatch(/TS2322/);
+    }
+    expect(failed).toBe(true);
+  });
+});
