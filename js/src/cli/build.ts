@@ -113,7 +113,9 @@ export async function runBuild(argv: string[]): Promise<number> {
     if (capacity === null) {
       let counted: number;
       if (stdin) {
-        spoolDir = await mkdtemp(join(tmpdir(), 'cuckoo-bloom-wasm-'));
+        spoolDir = await mkdtemp(join(tmpdir(), 'cuckoo-bloom-wasm-')).catch((error: unknown) => {
+          throw fileError('create a temporary file in', tmpdir(), error);
+        });
         trackTemporary(spoolDir);
         source = join(spoolDir, 'stdin');
         counted = await spoolAndCount(process.stdin, source, counter);

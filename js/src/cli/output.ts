@@ -31,11 +31,11 @@ export class LineWriter {
 
 /**
  * A reader of our output that went away (`... | head`) is not an error: stop
- * quietly with the status computed so far.
+ * quietly with the status computed so far (`status()`).
  */
-export function exitQuietlyOnBrokenPipe(stream: Writable): void {
+export function exitQuietlyOnBrokenPipe(stream: Writable, status: () => number): void {
   stream.on('error', (error: NodeJS.ErrnoException) => {
-    if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+    if (error.code === 'EPIPE') process.exit(status());
     throw error;
   });
 }

@@ -25,10 +25,10 @@ export async function runQuery(argv: string[]): Promise<number> {
   await init();
   const loaded = await loadFilterFile(file);
   const check = checker(loaded, values.urls === true);
-  exitQuietlyOnBrokenPipe(process.stdout);
-  const out = new LineWriter(process.stdout);
   let hits = 0;
   let invalid = 0;
+  exitQuietlyOnBrokenPipe(process.stdout, () => (invalid > 0 ? EXIT_ERROR : hits > 0 ? EXIT_HIT : EXIT_CLEAR));
+  const out = new LineWriter(process.stdout);
   const answer = async (key: string): Promise<void> => {
     const verdict = check(key);
     if (verdict.hit) hits++;

@@ -40,7 +40,7 @@ export interface SinkCounts {
   errors: LineProblem[];
 }
 
-/** Thrown (as a FilterError FULL from the library) when a cuckoo filter has no room; carries the line. */
+/** A cuckoo filter had no room for a key (the library said FULL): where, and how much was stored before. */
 export class FilterFullError extends Error {
   readonly line: number;
   readonly stored: number;

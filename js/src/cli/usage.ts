@@ -8,14 +8,14 @@ Builds a filter from a file (or stdin with "-"), one key per line, and writes it
 to --output. The input is streamed: it is never held in memory as a whole.
 
 Options:
-  --input <file|->       the keys or list to read; "-" reads stdin (required)
-  --output <file>        the filter file to write (required); it is written to
+  -i, --input <file|->   the keys or list to read; "-" reads stdin (required)
+  -o, --output <file>    the filter file to write (required); it is written to
                          <file>.tmp-<pid> and renamed, so a failed build leaves
                          no file behind
-  --type <type>          bloom (default), blocked, counting or cuckoo
+  -t, --type <type>      bloom (default), blocked, counting or cuckoo
   --fpr <rate>           target false-positive rate in (0, 1); default 0.01,
                          or 0.001 with --urls (per URL expression checked)
-  --capacity <n>         keys to size the filter for; default: counted from the
+  -n, --capacity <n>     keys to size the filter for; default: counted from the
                          input in a first pass (stdin is spooled to a temporary
                          file for that, then deleted)
   --seed <n>             hash seed (default 0)
@@ -25,7 +25,7 @@ Options:
   --format <format>      with --urls: auto (default, decided per line), plain,
                          hosts or adblock
   --json                 print the summary as JSON
-  --quiet                print no summary (unparseable lines still go to stderr)
+  -q, --quiet            print no summary (unparseable lines still go to stderr)
 
 Without --urls every non-empty line is a key (a trailing "\\r" is removed). Keys
 the filter already reports present (repeats) are not added again, except in a

@@ -1,0 +1,79 @@
+// Shared by the CLI suites: run dist/cli.js as a child process (what
+// `npx cuckoo-bloom-wasm` runs), in a private temporary directory.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+export const CLI = join(ROOT, 'dist', 'cli.js');
+export const FIXTURES = join(ROOT, 'tests', 'cli', 'fixtures');
+export const URLHAUS = join(ROOT, 'web-demo', 'data', 'urlhaus-filter-online.txt');
+
+/** A fresh directory under the system temp dir; `cleanup()` removes it. */
+export function tempDir(prefix = 'cbw-cli-test-') {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/**
+ * Runs the CLI. `input` (string or Buffer) is written to its stdin, which is
+ * then closed; without it stdin is closed at once. Resolves with
+ * { code, signal, stdout, stderr } (stdout/stderr as strings).
+ */
+export function runCli(args, { cwd, input, env, nodeArgs = [] } = {}) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [...nodeArgs, CLI, ...args], {
+      cwd,
+      env: { ...process.env, ...env },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    const out = [];
+    const err = [];
+    child.stdout.on('data', (chunk) => out.push(chunk));
+    child.stderr.on('data', (chunk) => err.push(chunk));
+    child.on('error', reject);
+    child.on('close', (code, signal) =>
+      resolve({ code, signal, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8') }),
+    );
+    child.stdin.on('error', () => {}); // the CLI may exit before reading all of it
+    if (input !== undefined) child.stdin.end(input);
+    else child.stdin.end();
+  });
+}
+
+/** `runCli` that fails the test unless the exit status is `expected`. */
+export async function runOk(args, options = {}, expected = 0) {
+  const result = await runCli(args, options);
+  if (result.code !== expected) {
+    throw new Error(
+      `cuckoo-bloom-wasm ${args.join(' ')} exited ${result.code} (expected ${expected})\nstdout: ${result.stdout}\nstderr: ${result.stderr}`,
+    );
+  }
+  return result;
+}
+
+/** Files in `dir` whose names contain ".tmp-" (what an unfinished build leaves). */
+export function tmpFilesIn(dir) {
+  return readdirSync(dir).filter((name) => name.includes('.tmp-'));
+}
+
+/** Verdict lines of `query` split into fields. */
+export function verdicts(stdout) {
+  return stdout
+    .split('\n')
+    .filter((line) => line !== '')
+    .map((line) => line.split('\t'));
+}
+
+/** Asserts the one-line error contract: exit 2, exactly one stderr line with the prefix, and returns it. */
+export function expectOneLineError(result) {
+  if (result.code !== 2) throw new Error(`expected exit 2, got ${result.code}: ${result.stderr}`);
+  const lines = result.stderr.split('\n').filter((line) => line !== '');
+  if (lines.length !== 1 || !lines[0].startsWith('cuckoo-bloom-wasm: ')) {
+    throw new Error(`expected one "cuckoo-bloom-wasm: ..." line on stderr, got:\n${result.stderr}`);
+  }
+  if (/\n\s+at /.test(result.stderr)) throw new Error(`stack trace on stderr:\n${result.stderr}`);
+  return lines[0];
+}

@@ -1,0 +1,144 @@
+// Plain key mode: every non-empty line is a key. Round trips through
+// build -> query for each filter type, from a file and from stdin.
+import { spawn } from 'node:child_process';
+import { readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { asciiKeys } from '../helpers/keys.mjs';
+import { CLI, runCli, runOk, tempDir, tmpFilesIn, verdicts } from './helpers.mjs';
+
+const TYPES = ['bloom', 'blocked', 'counting', 'cuckoo'];
+// Keys with spaces, tabs, non-ASCII text and a leading "-" are keys like any other.
+const odd = ['with space', 'tab\tinside', 'naïve café', '日本語', '-dash-first', '#not-a-comment', ' padded '];
+const keys = [...asciiKeys(5000, 'in-'), ...odd];
+const absent = asciiKeys(5000, 'out-');
+
+let work;
+beforeAll(() => {
+  work = tempDir();
+  writeFileSync(join(work.dir, 'keys.txt'), `${keys.join('\n')}\n`);
+});
+afterAll(() => work.cleanup());
+
+describe.each(TYPES)('--type %s', (type) => {
+  const file = () => join(work.dir, `keys-${type}.filter`);
+
+  beforeAll(async () => {
+    await runOk(['build', '--type', type, '--fpr', '0.01', '--input', 'keys.txt', '--output', file(), '--quiet'], {
+      cwd: work.dir,
+    });
+  });
+
+  test('every key built is present (keys from stdin)', async () => {
+    const result = await runCli(['query', file()], { cwd: work.dir, input: `${keys.join('\n')}\n` });
+    expect(result.code).toBe(1);
+    expect(verdicts(result.stdout)).toEqual(keys.map((key) => ['present', ...key.split('\t')]));
+  });
+
+  test('keys never added are mostly absent (about the target rate)', async () => {
+    const result = await runCli(['query', file()], { cwd: work.dir, input: absent.join('\n') });
+    const rows = verdicts(result.stdout);
+    expect(rows).toHaveLength(absent.length);
+    expect(rows.map((row) => row[1])).toEqual(absent);
+    const present = rows.filter(([verdict]) => verdict === 'present').length;
+    expect(present).toBeLessThan(absent.length * 0.01 * 3);
+    expect(result.code).toBe(present > 0 ? 1 : 0);
+  });
+
+  test('keys on the command line; exit 0 when none is present, 1 when one is', async () => {
+    const none = await runCli(['query', file(), 'out-1', 'out-2', 'out-3'], { cwd: work.dir });
+    expect(none.stdout).toBe('absent\tout-1\nabsent\tout-2\nabsent\tout-3\n');
+    expect(none.code).toBe(0);
+    const some = await runCli(['query', file(), 'out-1', '--', '-dash-first'], { cwd: work.dir });
+    expect(some.stdout).toBe('absent\tout-1\npresent\t-dash-first\n');
+    expect(some.code).toBe(1);
+  });
+});
+
+test('CRLF input, blank lines and repeats: keys are the lines without "\\r"', async () => {
+  writeFileSync(join(work.dir, 'crlf.txt'), '\uFEFFalpha\r\nbeta\r\n\r\nalpha\r\ngamma');
+  const { stdout } = await runOk(['build', '--input', 'crlf.txt', '--output', 'crlf.filter', '--json'], { cwd: work.dir });
+  const summary = JSON.parse(stdout);
+  expect(summary).toMatchObject({ lines: 5, keys: 4, added: 3, alreadyPresent: 1, skipped: 1, capacity: 4 });
+  const result = await runCli(['query', 'crlf.filter', 'alpha', 'beta', 'gamma', 'alpha\r', '\uFEFFalpha'], { cwd: work.dir });
+  expect(verdicts(result.stdout).map(([verdict]) => verdict)).toEqual(['present', 'present', 'present', 'absent', 'absent']);
+});
+
+describe('stdin input (--input -)', () => {
+  const input = `${keys.join('\n')}\n`;
+
+  test.each([
+    ['with --capacity', ['--capacity', '20000'], 20000],
+    ['without --capacity (spooled to a temporary file and counted)', [], keys.length],
+  ])('%s', async (_name, extra, capacity) => {
+    const spool = tempDir('cbw-cli-tmpdir-');
+    try {
+      const { stdout } = await runOk(['build', '--input', '-', '--output', 'stdin.filter', '--json', ...extra], {
+        cwd: work.dir,
+        input,
+        env: { TMPDIR: spool.dir },
+      });
+      const summary = JSON.parse(stdout);
+      expect(summary.capacity).toBe(capacity);
+      expect(summary.capacitySource).toBe(extra.length > 0 ? 'option' : 'input');
+      expect(summary.keys).toBe(keys.length);
+      expect(readdirSync(spool.dir)).toEqual([]); // the spool file is gone
+      expect(tmpFilesIn(work.dir)).toEqual([]);
+      const info = JSON.parse((await runOk(['info', 'stdin.filter', '--json'], { cwd: work.dir })).stdout);
+      expect(info.capacity).toBe(capacity);
+      const query = await runCli(['query', 'stdin.filter'], { cwd: work.dir, input });
+      expect(verdicts(query.stdout).every(([verdict]) => verdict === 'present')).toBe(true);
+      expect(verdicts(query.stdout)).toHaveLength(keys.length);
+    } finally {
+      spool.cleanup();
+    }
+  });
+
+  test('empty stdin builds an empty filter that finds nothing', async () => {
+    const { stdout } = await runOk(['build', '--input', '-', '--output', 'empty.filter', '--json'], { cwd: work.dir, input: '' });
+    expect(JSON.parse(stdout)).toMatchObject({ lines: 0, keys: 0, capacity: 1, bitsPerKey: null });
+    const result = await runCli(['query', 'empty.filter', 'anything'], { cwd: work.dir });
+    expect(result.stdout).toBe('absent\tanything\n');
+    expect(result.code).toBe(0);
+  });
+});
+
+test('query --urls on a plain filter of expressions forms each URL\'s expressions', async () => {
+  writeFileSync(join(work.dir, 'expr.txt'), 'evil.example/\nbad.example/dl/x.exe\n');
+  await runOk(['build', '--input', 'expr.txt', '--output', 'expr.filter', '--quiet'], { cwd: work.dir });
+  const result = await runCli(
+    ['query', 'expr.filter', '--urls', 'https://www.evil.example/login', 'http://bad.example/dl/x.exe', 'http://bad.example/dl/', 'https://good.example/'],
+    { cwd: work.dir },
+  );
+  expect(verdicts(result.stdout)).toEqual([
+    ['listed', 'https://www.evil.example/login', 'evil.example/'],
+    ['listed', 'http://bad.example/dl/x.exe', 'bad.example/dl/x.exe'],
+    ['clear', 'http://bad.example/dl/'],
+    ['clear', 'https://good.example/'],
+  ]);
+  expect(result.code).toBe(1);
+});
+
+test('a cuckoo build skips repeated keys instead of overflowing a bucket', async () => {
+  writeFileSync(join(work.dir, 'repeats.txt'), `${Array(50).fill('same-key').join('\n')}\nother\n`);
+  const { stdout } = await runOk(['build', '--type', 'cuckoo', '--input', 'repeats.txt', '--output', 'rep.filter', '--json'], {
+    cwd: work.dir,
+  });
+  expect(JSON.parse(stdout)).toMatchObject({ keys: 51, added: 2, alreadyPresent: 49 });
+  const info = JSON.parse((await runOk(['info', 'rep.filter', '--json'], { cwd: work.dir })).stdout);
+  expect(info.count).toBe(2);
+});
+
+test('query into a closed pipe (| head) stops quietly with the status so far', async () => {
+  const child = spawn(process.execPath, [CLI, 'query', join(work.dir, 'keys-bloom.filter')], {
+    cwd: work.dir,
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr.on('data', (chunk) => (stderr += chunk));
+  child.stdout.once('data', () => child.stdout.destroy()); // like `head -1`
+  child.stdin.on('error', () => {});
+  child.stdin.end(`${asciiKeys(200_000, 'in-').join('\n')}\n`);
+  const code = await new Promise((resolve) => child.on('close', resolve));
+  expect(code).toBe(1); // keys were present before the pipe closed
+  expect(stderr).toBe('');
+});
