@@ -1,13 +1,12 @@
 #!/usr/bin/env bash
-# `npm start`: builds the library (native and wasm) and runs the examples.
+# `npm start`: the main job. Builds the wasm module, the npm package and the web
+# demo (its preloaded blocklist is built from web-demo/data/ by the project's own
+# CLI), then serves the demo on 127.0.0.1 and prints its URL. Ctrl-C stops it.
+#   PORT=9000 npm start   to choose the port (default 8080, or a free one)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash .ci/setup.sh
-cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DCUCKOO_BLOOM_TESTS=OFF >/dev/null
-cmake --build build -j"$(nproc)" --target cuckoo_bloom_example
 bash .ci/build-wasm.sh >/dev/null
 node .ci/build-package.mjs
-echo "== native example (cpp/examples/example.cpp)"
-./build/cuckoo_bloom_example
-echo "== Node example (js/examples/quickstart.mjs)"
-node js/examples/quickstart.mjs
+node web-demo/build.mjs
+exec node web-demo/serve.mjs

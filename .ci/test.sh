@@ -3,11 +3,12 @@
 #   1. native C++ library + GoogleTest suite (CTest), Release
 #   2. the same suite under AddressSanitizer + UndefinedBehaviorSanitizer
 #   3. the wasm module, the npm package (dist/), and the Jest suites against it
+#      (API, errors, properties, golden files, CLI, web demo in headless Chromium)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 jobs=$(nproc)
 
-bash .ci/setup.sh
+bash .ci/setup.sh --with-browser   # Chromium for the web demo's end-to-end tests
 
 echo "== native build and tests"
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null
