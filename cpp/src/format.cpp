@@ -2,6 +2,8 @@
 
 #include <cstring>
 
+#include "cuckoo_bloom/limits.h"
+
 namespace cuckoo_bloom {
 
 const char* filterTypeName(FilterType type) {
@@ -162,7 +164,10 @@ Result<DecodedBlob> decodeBlob(const uint8_t* data, size_t length) {
     return Status::corrupt("unknown hash algorithm " + std::to_string(hashAlgorithm));
   }
   if (flags != 0) return Status::corrupt("reserved flags are set");
-  if (blob.header.capacity == 0) return Status::corrupt("capacity is 0");
+  if (blob.header.capacity == 0 || blob.header.capacity > kMaxCapacity) {
+    return Status::corrupt("capacity " + std::to_string(blob.header.capacity) + " is outside 1.." +
+                           std::to_string(kMaxCapacity));
+  }
   const double rate = blob.header.targetFalsePositiveRate;
   if (!(rate > 0.0 && rate < 1.0)) return Status::corrupt("target false-positive rate outside (0, 1)");
 

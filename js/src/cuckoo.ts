@@ -24,7 +24,7 @@ export interface CuckooKick {
 /**
  * Cuckoo filter (Fan et al. 2014): supports removal, and beats Bloom filters
  * on space below about 3% false positives. An insert can fail when the table
- * is nearly full: it then throws `FULL` and the filter is exactly as before
+ * is nearly full: it then throws `FULL` and its table is exactly as before
  * (no stored key is ever lost).
  *
  * ```ts
@@ -53,8 +53,8 @@ export class CuckooFilter extends Filter<CuckooHandle> {
 
   /**
    * Adds a key (a key added twice is stored twice, up to 2 × bucketSize times).
-   * @throws FilterError `FULL` when it cannot be stored: the filter is then
-   *   unchanged and every key stored before is still found. `INVALID_ARGUMENT`; `FREED`.
+   * @throws FilterError `FULL` when it cannot be stored: the filter's
+   *   table is unchanged and every key stored before is still found. `INVALID_ARGUMENT`; `FREED`.
    */
   add(key: Key): this {
     if (!this.tryAdd(key)) {

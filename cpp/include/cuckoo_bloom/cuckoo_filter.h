@@ -62,7 +62,9 @@ class CuckooFilter {
   static double maxLoadFactor(uint32_t bucketSize);
   static uint64_t bucketCountFor(uint64_t capacity, uint32_t bucketSize);
 
-  // Ok, or Full (and the filter is exactly as it was before the call).
+  // Ok, or Full: then the table and count are exactly as they were before the
+  // call (every stored key is still found); only the walk's generator has
+  // advanced, so the next insert tries a different walk.
   Status add(const uint8_t* key, size_t length);
   bool has(const uint8_t* key, size_t length) const;
   // Removes one matching fingerprint; NotFound (and no change) when none.

@@ -1,0 +1,243 @@
+// Tests for cuckoo_bloom/bloom_filter.h: the classic Bloom filter.
+#include "cuckoo_bloom/bloom_filter.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "cuckoo_bloom/limits.h"
+#include "test_keys.h"
+
+namespace cuckoo_bloom {
+namespace {
+
+using cuckoo_bloom_test::absentKey;
+using cuckoo_bloom_test::countAbsentFound;
+using cuckoo_bloom_test::otherKey;
+using cuckoo_bloom_test::presentKey;
+
+BloomFilter makeBloom(uint64_t capacity, double rate, uint64_t seed = 0) {
+  return cuckoo_bloom_test::valueOrFail(BloomFilter::create({capacity, rate, seed}), "create");
+}
+
+BloomFilter roundTrip(const BloomFilter& filter) {
+  const std::vector<uint8_t> bytes = filter.serialize();
+  return cuckoo_bloom_test::valueOrFail(BloomFilter::deserialize(bytes.data(), bytes.size()), "deserialize");
+}
+
+uint64_t countPresentMissing(const BloomFilter& filter, uint64_t count) {
+  uint64_t missing = 0;
+  for (uint64_t i = 0; i < count; ++i) missing += filter.has(presentKey(i)) ? 0 : 1;
+  return missing;
+}
+
+StatusCode createCode(uint64_t capacity, double rate) {
+  return BloomFilter::create({capacity, rate, 0}).status().code();
+}
+
+TEST(BloomFilterOptions, InvalidOptionsAreInvalidArgument) {
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  const double inf = std::numeric_limits<double>::infinity();
+  EXPECT_EQ(createCode(0, 0.01), StatusCode::InvalidArgument);
+  EXPECT_EQ(createCode(1000, 0.0), StatusCode::InvalidArgument);
+  EXPECT_EQ(createCode(1000, 1.0), StatusCode::InvalidArgument);
+  EXPECT_EQ(createCode(1000, nan), StatusCode::InvalidArgument);
+  EXPECT_EQ(createCode(1000, -0.01), StatusCode::InvalidArgument);
+  EXPECT_EQ(createCode(1000, 1.5), StatusCode::InvalidArgument);
+  EXPECT_EQ(createCode(1000, inf), StatusCode::InvalidArgument);
+  EXPECT_EQ(createCode(kMaxCapacity + 1, 0.01), StatusCode::InvalidArgument);
+  EXPECT_EQ(createCode(UINT64_MAX, 0.01), StatusCode::InvalidArgument);
+  // The smallest valid filter is fine.
+  EXPECT_EQ(createCode(1, 0.5), StatusCode::Ok);
+}
+
+// 1e12 keys at 1e-9 need ~5.4 TB. The size is rejected before any allocation:
+// the status is the size-limit message, not the "out of memory" one that a
+// failed calloc would give (and under ASan an attempted calloc of that size
+// aborts the test with allocation-size-too-big).
+TEST(BloomFilterOptions, AbsurdCapacityIsInvalidArgumentWithoutAllocating) {
+  const Result<BloomFilter> created = BloomFilter::create({1000000000000ull, 1e-9, 0});
+  ASSERT_EQ(created.status().code(), StatusCode::InvalidArgument);
+  EXPECT_EQ(created.status().message().find("out of memory"), std::string::npos)
+      << created.status().message();
+  EXPECT_NE(created.status().message().find("limit"), std::string::npos) << created.status().message();
+  EXPECT_EQ(createCode(kMaxCapacity, 1e-300), StatusCode::InvalidArgument);
+}
+
+TEST(BloomFilterSizing, OptimalBitAndHashCounts) {
+  // m = ceil(-n ln(e) / ln(2)^2), k = round(m/n ln 2).
+  EXPECT_EQ(BloomFilter::optimalBitCount(1000000, 0.01), 9585059u);
+  EXPECT_EQ(BloomFilter::optimalHashCount(9585059, 1000000), 7u);
+  EXPECT_EQ(BloomFilter::optimalBitCount(1000000, 0.001), 14377588u);
+  EXPECT_EQ(BloomFilter::optimalHashCount(14377588, 1000000), 10u);
+  EXPECT_EQ(BloomFilter::optimalBitCount(100, 0.01), 959u);
+  const BloomFilter filter = makeBloom(100, 0.01, 42);
+  EXPECT_EQ(filter.bitCount(), 959u);
+  EXPECT_EQ(filter.hashCount(), 7u);
+  EXPECT_EQ(filter.byteLength(), 15u * 8u);
+  EXPECT_EQ(filter.seed(), 42u);
+  EXPECT_EQ(filter.capacity(), 100u);
+  EXPECT_DOUBLE_EQ(filter.targetFalsePositiveRate(), 0.01);
+}
+
+TEST(BloomFilter, EmptyFilterFindsNothing) {
+  const BloomFilter filter = makeBloom(1000, 0.01);
+  EXPECT_EQ(filter.count(), 0u);
+  EXPECT_EQ(filter.setBitCount(), 0u);
+  EXPECT_EQ(countAbsentFound(filter, 10000), 0u);
+  EXPECT_EQ(filter.estimatedFalsePositiveRate(), 0.0);
+}
+
+TEST(BloomFilter, CountIgnoresRepeatedKeys) {
+  BloomFilter filter = makeBloom(1000, 0.01);
+  filter.add("a");
+  filter.add("a");
+  filter.add("b");
+  EXPECT_EQ(filter.count(), 2u);
+  EXPECT_TRUE(filter.has("a"));
+  EXPECT_TRUE(filter.has("b"));
+  // The empty key and binary keys are keys like any other.
+  filter.add(std::string("\0x\xff", 3));
+  EXPECT_TRUE(filter.has(std::string("\0x\xff", 3)));
+  filter.add("");
+  EXPECT_TRUE(filter.has(""));
+}
+
+TEST(BloomFilter, PositionsAreTheProbedBitsAndAreSetByAdd) {
+  BloomFilter filter = makeBloom(1000, 0.01, 6);
+  for (uint64_t i = 0; i < 200; ++i) {
+    const std::string key = presentKey(i);
+    const std::vector<uint64_t> positions =
+        filter.positions(reinterpret_cast<const uint8_t*>(key.data()), key.size());
+    ASSERT_EQ(positions.size(), filter.hashCount());
+    filter.add(key);
+    for (const uint64_t bit : positions) {
+      ASSERT_LT(bit, filter.bitCount());
+      ASSERT_NE(filter.words()[bit >> 6] & (uint64_t{1} << (bit & 63)), 0u) << key << " bit " << bit;
+    }
+  }
+}
+
+TEST(BloomFilter, NoFalseNegativesForOneMillionKeysAndAfterRoundTrip) {
+  constexpr uint64_t kKeys = 1000000;
+  BloomFilter filter = makeBloom(kKeys, 0.01, 7);
+  for (uint64_t i = 0; i < kKeys; ++i) filter.add(presentKey(i));
+  EXPECT_EQ(countPresentMissing(filter, kKeys), 0u);
+  const BloomFilter copy = roundTrip(filter);
+  EXPECT_EQ(countPresentMissing(copy, kKeys), 0u);
+  EXPECT_EQ(copy.count(), filter.count());
+  EXPECT_EQ(copy.serialize(), filter.serialize());
+}
+
+// Classic Bloom filter at capacity: the measured rate must be within 1.2x of
+// the target either way. With M = 1,000,000 absent probes the estimate's
+// sampling standard deviation is sqrt(e(1-e)/M): 1.0e-4 at e = 1% (1% of e, so
+// the 20% band is ~20 sd) and 3.2e-5 at e = 0.1% (3.2% of e, ~6 sd). The
+// optimal (m, k) sizing itself lands at ~1.00e (k rounding moves it a little),
+// so a fixed-seed run failing this bound means the sizing or hashing is wrong,
+// not bad luck.
+void checkClassicRate(double target) {
+  constexpr uint64_t kKeys = 1000000;
+  constexpr uint64_t kProbes = 1000000;
+  BloomFilter filter = makeBloom(kKeys, target, 1);
+  for (uint64_t i = 0; i < kKeys; ++i) filter.add(presentKey(i));
+  const double measured = static_cast<double>(countAbsentFound(filter, kProbes)) / kProbes;
+  cuckoo_bloom_test::reportMeasurement("bloom", target, kKeys, static_cast<double>(filter.bitCount()) / kKeys,
+                                       measured, filter.estimatedFalsePositiveRate());
+  EXPECT_LE(measured, 1.2 * target);
+  EXPECT_GE(measured, target / 1.2);
+}
+
+TEST(BloomFilterFalsePositiveRate, MeasuredWithin1Point2xOfOnePercent) { checkClassicRate(0.01); }
+TEST(BloomFilterFalsePositiveRate, MeasuredWithin1Point2xOfPointOnePercent) { checkClassicRate(0.001); }
+
+// estimatedFalsePositiveRate() = fill^k is the exact expected rate of this
+// filter for random absent keys; at capacity and 1% it is ~1e-2, and the
+// measurement over 1M probes has 1% relative sd, so 1.3x either way is >20 sd.
+TEST(BloomFilterFalsePositiveRate, EstimateWithin1Point3xOfMeasuredAtCapacity) {
+  constexpr uint64_t kKeys = 200000;
+  constexpr uint64_t kProbes = 1000000;
+  for (const double target : {0.01, 0.05}) {
+    BloomFilter filter = makeBloom(kKeys, target, 3);
+    for (uint64_t i = 0; i < kKeys; ++i) filter.add(presentKey(i));
+    const double measured = static_cast<double>(countAbsentFound(filter, kProbes)) / kProbes;
+    const double estimated = filter.estimatedFalsePositiveRate();
+    EXPECT_LE(estimated, 1.3 * measured) << "target " << target;
+    EXPECT_GE(estimated, measured / 1.3) << "target " << target;
+  }
+}
+
+TEST(BloomFilterUnion, UnionFindsKeysOfBoth) {
+  constexpr uint64_t kKeys = 20000;
+  BloomFilter a = makeBloom(2 * kKeys, 0.01, 9);
+  BloomFilter b = makeBloom(2 * kKeys, 0.01, 9);
+  for (uint64_t i = 0; i < kKeys; ++i) a.add(presentKey(i));
+  for (uint64_t i = 0; i < kKeys; ++i) b.add(otherKey(i));
+  ASSERT_TRUE(a.unionWith(b).isOk());
+  for (uint64_t i = 0; i < kKeys; ++i) {
+    ASSERT_TRUE(a.has(presentKey(i))) << i;
+    ASSERT_TRUE(a.has(otherKey(i))) << i;
+  }
+  // The union's count is an estimate of the distinct keys (here 2 x kKeys),
+  // between the larger input and the sum; it must be readable back.
+  EXPECT_GE(a.count(), kKeys);
+  EXPECT_LE(a.count(), 2 * kKeys);
+  EXPECT_NEAR(static_cast<double>(a.count()), 2.0 * kKeys, 0.05 * kKeys);
+  const BloomFilter copy = roundTrip(a);
+  EXPECT_EQ(copy.count(), a.count());
+  // Union with a copy of itself sets no new bit. (The count is re-estimated
+  // from the fill and clamped; it is not required to be idempotent.)
+  const std::vector<uint64_t> bitsBefore(a.words(), a.words() + a.byteLength() / 8);
+  BloomFilter same = roundTrip(a);
+  ASSERT_TRUE(a.unionWith(same).isOk());
+  EXPECT_EQ(std::vector<uint64_t>(a.words(), a.words() + a.byteLength() / 8), bitsBefore);
+}
+
+TEST(BloomFilterUnion, DifferentParametersAreInvalidArgumentAndChangeNothing) {
+  BloomFilter a = makeBloom(1000, 0.01, 1);
+  for (uint64_t i = 0; i < 100; ++i) a.add(presentKey(i));
+  const std::vector<uint8_t> before = a.serialize();
+  BloomFilter differentCapacity = makeBloom(2000, 0.01, 1);
+  BloomFilter differentRate = makeBloom(1000, 0.001, 1);
+  BloomFilter differentSeed = makeBloom(1000, 0.01, 2);
+  for (BloomFilter* other : {&differentCapacity, &differentRate, &differentSeed}) {
+    other->add("x");
+    EXPECT_EQ(a.unionWith(*other).code(), StatusCode::InvalidArgument);
+    EXPECT_EQ(a.serialize(), before);
+  }
+}
+
+TEST(BloomFilter, ClearEmptiesTheFilter) {
+  BloomFilter filter = makeBloom(1000, 0.01, 4);
+  const std::vector<uint8_t> empty = filter.serialize();
+  for (uint64_t i = 0; i < 500; ++i) filter.add(presentKey(i));
+  filter.clear();
+  EXPECT_EQ(filter.count(), 0u);
+  EXPECT_FALSE(filter.has(presentKey(0)));
+  EXPECT_EQ(filter.serialize(), empty);
+}
+
+TEST(BloomFilter, RoundTripPreservesEveryProperty) {
+  BloomFilter filter = makeBloom(5000, 0.02, 0xDEADBEEFCAFEull);
+  for (uint64_t i = 0; i < 3000; ++i) filter.add(presentKey(i));
+  const BloomFilter copy = roundTrip(filter);
+  EXPECT_EQ(copy.bitCount(), filter.bitCount());
+  EXPECT_EQ(copy.hashCount(), filter.hashCount());
+  EXPECT_EQ(copy.seed(), filter.seed());
+  EXPECT_EQ(copy.count(), filter.count());
+  EXPECT_EQ(copy.capacity(), filter.capacity());
+  EXPECT_EQ(copy.targetFalsePositiveRate(), filter.targetFalsePositiveRate());
+  EXPECT_EQ(copy.setBitCount(), filter.setBitCount());
+  // A different seed sets different bits for the same keys.
+  BloomFilter otherSeed = makeBloom(5000, 0.02, 1);
+  for (uint64_t i = 0; i < 3000; ++i) otherSeed.add(presentKey(i));
+  EXPECT_NE(std::vector<uint64_t>(otherSeed.words(), otherSeed.words() + otherSeed.byteLength() / 8),
+            std::vector<uint64_t>(filter.words(), filter.words() + filter.byteLength() / 8));
+}
+
+}  // namespace
+}  // namespace cuckoo_bloom

@@ -1,0 +1,506 @@
+// Tests for cuckoo_bloom/cuckoo_filter.h: the cuckoo filter.
+#include "cuckoo_bloom/cuckoo_filter.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <iostream>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "cuckoo_bloom/hashing.h"
+#include "cuckoo_bloom/limits.h"
+#include "test_keys.h"
+
+namespace cuckoo_bloom {
+namespace {
+
+using cuckoo_bloom_test::absentKey;
+using cuckoo_bloom_test::countAbsentFound;
+using cuckoo_bloom_test::kOffsetParams;
+using cuckoo_bloom_test::presentKey;
+
+CuckooFilterOptions options(uint64_t capacity, double rate, uint32_t bucketSize = 4, uint64_t seed = 0) {
+  CuckooFilterOptions result;
+  result.capacity = capacity;
+  result.falsePositiveRate = rate;
+  result.bucketSize = bucketSize;
+  result.seed = seed;
+  return result;
+}
+
+CuckooFilter makeCuckoo(const CuckooFilterOptions& opts) {
+  return cuckoo_bloom_test::valueOrFail(CuckooFilter::create(opts), "create");
+}
+
+CuckooFilter roundTrip(const CuckooFilter& filter) {
+  const std::vector<uint8_t> bytes = filter.serialize();
+  return cuckoo_bloom_test::valueOrFail(CuckooFilter::deserialize(bytes.data(), bytes.size()), "deserialize");
+}
+
+uint64_t countPresentMissing(const CuckooFilter& filter, uint64_t count) {
+  uint64_t missing = 0;
+  for (uint64_t i = 0; i < count; ++i) missing += filter.has(presentKey(i)) ? 0 : 1;
+  return missing;
+}
+
+uint64_t occupiedSlots(const CuckooFilter& filter) {
+  uint64_t occupied = 0;
+  for (uint64_t b = 0; b < filter.bucketCount(); ++b) {
+    for (uint32_t s = 0; s < filter.bucketSize(); ++s) occupied += filter.slotAt(b, s) != 0;
+  }
+  return occupied;
+}
+
+// serialize() with the eviction-walk generator state (params bytes 8..15) and
+// the checksum blanked. A failed add() restores the table, the item count and
+// every parameter, but its generator has moved on by the draws of the walk it
+// tried (a retry then tries another walk); the generator state is stored in
+// the params, so whole blobs differ in those 8 bytes and the checksum.
+std::vector<uint8_t> serializeWithoutWalkState(const CuckooFilter& filter) {
+  std::vector<uint8_t> bytes = filter.serialize();
+  for (size_t i = 0; i < 8; ++i) bytes[kOffsetParams + 8 + i] = 0;
+  for (size_t i = bytes.size() - 8; i < bytes.size(); ++i) bytes[i] = 0;
+  return bytes;
+}
+
+StatusCode createCode(const CuckooFilterOptions& opts) { return CuckooFilter::create(opts).status().code(); }
+
+// ---------------------------------------------------------------- options
+
+TEST(CuckooFilterOptions, InvalidOptionsAreInvalidArgument) {
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  EXPECT_EQ(createCode(options(0, 0.01)), StatusCode::InvalidArgument);
+  EXPECT_EQ(createCode(options(1000, 0.0)), StatusCode::InvalidArgument);
+  EXPECT_EQ(createCode(options(1000, 1.0)), StatusCode::InvalidArgument);
+  EXPECT_EQ(createCode(options(1000, nan)), StatusCode::InvalidArgument);
+  EXPECT_EQ(createCode(options(1000, -0.01)), StatusCode::InvalidArgument);
+  EXPECT_EQ(createCode(options(kMaxCapacity + 1, 0.01)), StatusCode::InvalidArgument);
+  for (const uint32_t bucketSize : {0u, 1u, 3u, 5u, 16u}) {
+    EXPECT_EQ(createCode(options(1000, 0.01, bucketSize)), StatusCode::InvalidArgument) << bucketSize;
+  }
+  for (const uint32_t bits : {1u, 3u, 33u, 64u}) {
+    CuckooFilterOptions opts = options(1000, 0.01);
+    opts.fingerprintBits = bits;
+    EXPECT_EQ(createCode(opts), StatusCode::InvalidArgument) << bits;
+  }
+  CuckooFilterOptions kicks = options(1000, 0.01);
+  kicks.maxKicks = CuckooFilter::kMaxKicksLimit + 1;
+  EXPECT_EQ(createCode(kicks), StatusCode::InvalidArgument);
+  kicks.maxKicks = UINT32_MAX;
+  EXPECT_EQ(createCode(kicks), StatusCode::InvalidArgument);
+  kicks.maxKicks = CuckooFilter::kMaxKicksLimit;
+  EXPECT_EQ(createCode(kicks), StatusCode::Ok);
+}
+
+// See BloomFilterOptions.AbsurdCapacityIsInvalidArgumentWithoutAllocating.
+TEST(CuckooFilterOptions, AbsurdCapacityIsInvalidArgumentWithoutAllocating) {
+  for (const uint32_t bucketSize : {2u, 4u, 8u}) {
+    const Result<CuckooFilter> created = CuckooFilter::create(options(1000000000000ull, 1e-9, bucketSize));
+    ASSERT_EQ(created.status().code(), StatusCode::InvalidArgument);
+    EXPECT_EQ(created.status().message().find("out of memory"), std::string::npos)
+        << created.status().message();
+    EXPECT_EQ(createCode(options(kMaxCapacity, 0.5, bucketSize)), StatusCode::InvalidArgument);
+  }
+}
+
+// With explicit fingerprintBits the rate option is ignored (documented), and
+// the filter records the rate a full filter of that geometry gives.
+TEST(CuckooFilterOptions, ExplicitFingerprintBitsIgnoreTheRate) {
+  CuckooFilterOptions opts = options(1000, 0.0);
+  opts.fingerprintBits = 8;
+  const CuckooFilter filter = makeCuckoo(opts);
+  EXPECT_EQ(filter.fingerprintBits(), 8u);
+  EXPECT_DOUBLE_EQ(filter.targetFalsePositiveRate(), 8.0 / 256.0);
+  opts.falsePositiveRate = 0.02;
+  EXPECT_DOUBLE_EQ(makeCuckoo(opts).targetFalsePositiveRate(), 0.02);
+}
+
+TEST(CuckooFilterSizing, FingerprintBitsAndBucketCount) {
+  // f = ceil(log2(2b / e)), clamped to 4..32.
+  EXPECT_EQ(CuckooFilter::fingerprintBitsFor(0.01, 4), 10u);
+  EXPECT_EQ(CuckooFilter::fingerprintBitsFor(0.001, 4), 13u);
+  EXPECT_EQ(CuckooFilter::fingerprintBitsFor(0.01, 2), 9u);
+  EXPECT_EQ(CuckooFilter::fingerprintBitsFor(0.01, 8), 11u);
+  EXPECT_EQ(CuckooFilter::fingerprintBitsFor(0.9, 2), 4u);
+  EXPECT_EQ(CuckooFilter::fingerprintBitsFor(1e-12, 8), 32u);
+  // buckets = nextPow2(n / (b * maxLoad(b) * 0.95)), at least 2.
+  EXPECT_EQ(CuckooFilter::bucketCountFor(1000000, 4), uint64_t{1} << 19);
+  EXPECT_EQ(CuckooFilter::bucketCountFor(100, 4), 32u);
+  EXPECT_EQ(CuckooFilter::bucketCountFor(1, 8), 2u);
+  const CuckooFilter filter = makeCuckoo(options(1000000, 0.01));
+  EXPECT_EQ(filter.bucketCount(), uint64_t{1} << 19);
+  EXPECT_EQ(filter.slotCount(), uint64_t{1} << 21);
+  EXPECT_EQ(filter.byteLength(), (uint64_t{1} << 21) * 10 / 8);
+  EXPECT_EQ(filter.bucketSize(), 4u);
+  EXPECT_EQ(filter.maxKicks(), 500u);
+}
+
+// ---------------------------------------------------------------- basics
+
+TEST(CuckooFilter, LocateGivesTwoDistinctBucketsAndANonZeroFingerprint) {
+  const CuckooFilter filter = makeCuckoo(options(10000, 0.01, 4, 3));
+  for (uint64_t i = 0; i < 10000; ++i) {
+    const std::string key = presentKey(i);
+    uint64_t b1 = 0, b2 = 0;
+    uint32_t fp = 0;
+    filter.locate(reinterpret_cast<const uint8_t*>(key.data()), key.size(), b1, b2, fp);
+    ASSERT_NE(fp, 0u);
+    ASSERT_LT(fp, 1u << filter.fingerprintBits());
+    ASSERT_NE(b1, b2);
+    ASSERT_LT(b1, filter.bucketCount());
+    ASSERT_LT(b2, filter.bucketCount());
+    ASSERT_EQ(cuckooAltBucketIndex(b2, fp, filter.bucketCount() - 1), b1);
+  }
+}
+
+TEST(CuckooFilter, EmptyFilterFindsNothingAndRemoveIsNotFound) {
+  CuckooFilter filter = makeCuckoo(options(1000, 0.01));
+  EXPECT_EQ(countAbsentFound(filter, 10000), 0u);
+  EXPECT_EQ(filter.remove("nothing").code(), StatusCode::NotFound);
+  EXPECT_EQ(filter.count(), 0u);
+  EXPECT_EQ(filter.estimatedFalsePositiveRate(), 0.0);
+}
+
+TEST(CuckooFilter, NoFalseNegativesForOneMillionKeysAndAfterRoundTrip) {
+  constexpr uint64_t kKeys = 1000000;
+  CuckooFilter filter = makeCuckoo(options(kKeys, 0.01, 4, 7));  // default bucketSize, maxKicks
+  for (uint64_t i = 0; i < kKeys; ++i) ASSERT_TRUE(filter.add(presentKey(i)).isOk()) << i;
+  EXPECT_EQ(filter.count(), kKeys);
+  EXPECT_EQ(countPresentMissing(filter, kKeys), 0u);
+  const CuckooFilter copy = roundTrip(filter);
+  EXPECT_EQ(countPresentMissing(copy, kKeys), 0u);
+  EXPECT_EQ(copy.count(), kKeys);
+  EXPECT_EQ(copy.serialize(), filter.serialize());
+}
+
+// Cuckoo at capacity: measured rate at or under the target. Sized for 1M keys
+// the table rounds up to 2^21 slots, so the load is 0.48 and the expected rate
+// 1 - (1 - 1/(2^f - 1))^(8 * 0.48) is 0.37% at e = 1% (f = 10) and 0.047% at
+// e = 0.1% (f = 13): the bounds hold by a factor of ~2.7 and ~2.1, against a
+// sampling sd of sqrt(p / 1,000,000) that is 1.6% and 4.6% of p.
+void checkCuckooRate(double target) {
+  constexpr uint64_t kKeys = 1000000;
+  constexpr uint64_t kProbes = 1000000;
+  CuckooFilter filter = makeCuckoo(options(kKeys, target, 4, 1));
+  for (uint64_t i = 0; i < kKeys; ++i) ASSERT_TRUE(filter.add(presentKey(i)).isOk()) << i;
+  const double measured = static_cast<double>(countAbsentFound(filter, kProbes)) / kProbes;
+  cuckoo_bloom_test::reportMeasurement("cuckoo(b=4)", target, kKeys,
+                                       static_cast<double>(filter.byteLength()) * 8 / kKeys, measured,
+                                       filter.estimatedFalsePositiveRate());
+  std::cout << "[measured] cuckoo(b=4) target=" << target << " fingerprintBits=" << filter.fingerprintBits()
+            << " load=" << filter.loadFactor() << " (bits/key at full load ~"
+            << filter.fingerprintBits() / 0.96 << ")" << std::endl;
+  EXPECT_LE(measured, target);
+}
+
+TEST(CuckooFilterFalsePositiveRate, MeasuredAtOrUnderOnePercent) { checkCuckooRate(0.01); }
+TEST(CuckooFilterFalsePositiveRate, MeasuredAtOrUnderPointOnePercent) { checkCuckooRate(0.001); }
+
+// At full load (first failure) the estimate must be within 1.5x of the
+// measurement either way. At f = 10 and load ~0.96 both are ~0.75%; 1M probes
+// give a sampling sd of ~1.2% of that, so 1.5x is far outside noise.
+TEST(CuckooFilterFalsePositiveRate, EstimateWithin1Point5xOfMeasuredAtFullLoad) {
+  CuckooFilter filter = makeCuckoo(options(100000, 0.01, 4, 21));
+  uint64_t added = 0;
+  while (filter.add(presentKey(added)).isOk()) ++added;
+  ASSERT_GT(filter.loadFactor(), 0.9);
+  constexpr uint64_t kProbes = 1000000;
+  const double measured = static_cast<double>(countAbsentFound(filter, kProbes)) / kProbes;
+  const double estimated = filter.estimatedFalsePositiveRate();
+  std::cout << "[measured] cuckoo(b=4) at full load " << filter.loadFactor() << ": measuredFPR=" << measured
+            << " estimatedFPR=" << estimated << std::endl;
+  EXPECT_LE(estimated, 1.5 * measured);
+  EXPECT_GE(estimated, measured / 1.5);
+}
+
+// ---------------------------------------------------------------- filling up
+
+// Fills until the first Full; returns the number of keys added before it.
+uint64_t fillUntilFull(CuckooFilter& filter) {
+  uint64_t added = 0;
+  while (filter.add(presentKey(added)).isOk()) ++added;
+  return added;
+}
+
+// Load at the first failure, 131,072 slots, maxKicks 500. Measured while
+// writing this test (three seeds each, capacities 1e3..1e6, i.e. 2^11..2^21
+// slots): b=2 0.86-0.89, b=4 0.96-0.98, b=8 0.987-0.993.
+// Bounds: b=4 >= 0.93 (the requirement); b=8 >= 0.95 and b=2 >= 0.80 are
+// comfortably under every measurement (the paper reports ~84% / 95% / 98%).
+void checkFillUntilFirstFailure(uint32_t bucketSize, double minimumLoad) {
+  const CuckooFilterOptions opts = options(100000, 0.01, bucketSize, 1234);
+  CuckooFilter probe = makeCuckoo(opts);
+  ASSERT_EQ(probe.slotCount(), 131072u);
+  const uint64_t firstFailure = fillUntilFull(probe);  // key index that failed first
+
+  // Replay to just before the failing add, and check the failing call itself.
+  CuckooFilter filter = makeCuckoo(opts);
+  for (uint64_t i = 0; i < firstFailure; ++i) ASSERT_TRUE(filter.add(presentKey(i)).isOk()) << i;
+  const std::vector<uint8_t> before = serializeWithoutWalkState(filter);
+  const Status failed = filter.add(presentKey(firstFailure));
+  ASSERT_EQ(failed.code(), StatusCode::Full);
+  EXPECT_EQ(filter.lastKickPath().size(), opts.maxKicks) << "the walk that was tried and undone";
+  EXPECT_EQ(serializeWithoutWalkState(filter), before) << "the failed add must restore the table";
+  EXPECT_EQ(filter.count(), firstFailure);
+  EXPECT_EQ(occupiedSlots(filter), firstFailure);
+
+  const double load = filter.loadFactor();
+  std::cout << "[measured] cuckoo b=" << bucketSize << " load at first failure=" << load << " ("
+            << firstFailure << " of " << filter.slotCount() << " slots, maxKicks " << opts.maxKicks << ")"
+            << std::endl;
+  ::testing::Test::RecordProperty("loadAtFirstFailure", std::to_string(load));
+  EXPECT_GE(load, minimumLoad);
+
+  // Every key added before the failure is still found.
+  EXPECT_EQ(countPresentMissing(filter, firstFailure), 0u);
+
+  // The walk's generator has moved on, so new keys may still go in; keep
+  // adding until 10 more adds have failed. Each failed add leaves the table
+  // exactly as it was, and every key that went in is found.
+  std::vector<uint64_t> extraKeys;
+  uint64_t failures = 0;
+  for (uint64_t next = firstFailure + 1; failures < 10 && next < firstFailure + 100000; ++next) {
+    const std::vector<uint8_t> previous = serializeWithoutWalkState(filter);
+    const uint64_t countBefore = filter.count();
+    const Status status = filter.add(presentKey(next));
+    if (status.code() == StatusCode::Full) {
+      ++failures;
+      ASSERT_EQ(serializeWithoutWalkState(filter), previous) << "key " << next;
+      ASSERT_EQ(filter.count(), countBefore);
+    } else {
+      ASSERT_TRUE(status.isOk()) << status.message();
+      extraKeys.push_back(next);
+    }
+  }
+  EXPECT_EQ(failures, 10u);
+  EXPECT_EQ(countPresentMissing(filter, firstFailure), 0u);
+  for (const uint64_t i : extraKeys) ASSERT_TRUE(filter.has(presentKey(i))) << i;
+
+  // The filter remains usable: remove 1% of the keys, and the key that failed
+  // first now goes in, next to everything that is left.
+  for (uint64_t i = 0; i < firstFailure; i += 100) {
+    ASSERT_TRUE(filter.remove(presentKey(i)).isOk()) << i;
+  }
+  ASSERT_TRUE(filter.add(presentKey(firstFailure)).isOk());
+  EXPECT_TRUE(filter.has(presentKey(firstFailure)));
+  uint64_t keptMissing = 0;
+  for (uint64_t i = 0; i < firstFailure; ++i) {
+    if (i % 100 != 0) keptMissing += filter.has(presentKey(i)) ? 0 : 1;
+  }
+  EXPECT_EQ(keptMissing, 0u);
+  for (const uint64_t i : extraKeys) ASSERT_TRUE(filter.has(presentKey(i))) << i;
+  EXPECT_EQ(filter.count(), occupiedSlots(filter));
+  // And the whole state still round-trips.
+  EXPECT_EQ(roundTrip(filter).serialize(), filter.serialize());
+}
+
+TEST(CuckooFilterFill, LoadAtFirstFailureBucketSize2) { checkFillUntilFirstFailure(2, 0.80); }
+TEST(CuckooFilterFill, LoadAtFirstFailureBucketSize4) { checkFillUntilFirstFailure(4, 0.93); }
+TEST(CuckooFilterFill, LoadAtFirstFailureBucketSize8) { checkFillUntilFirstFailure(8, 0.95); }
+
+// One key fits 2b times (b copies in each of its buckets); the next copy has
+// nowhere to go (every eviction moves a copy to the other full bucket).
+TEST(CuckooFilterFill, SameKeyFitsTwiceTheBucketSizeThenFull) {
+  for (const uint32_t bucketSize : {2u, 4u, 8u}) {
+    CuckooFilter filter = makeCuckoo(options(1000, 0.01, bucketSize, 5));
+    const std::string key = "https://same.example/";
+    for (uint32_t i = 0; i < 2 * bucketSize; ++i) {
+      ASSERT_TRUE(filter.add(key).isOk()) << "b=" << bucketSize << " copy " << i;
+    }
+    const std::vector<uint8_t> before = serializeWithoutWalkState(filter);
+    EXPECT_EQ(filter.add(key).code(), StatusCode::Full) << "b=" << bucketSize;
+    EXPECT_EQ(filter.count(), 2 * bucketSize);
+    EXPECT_EQ(serializeWithoutWalkState(filter), before);
+    for (uint32_t i = 0; i < 2 * bucketSize; ++i) {
+      ASSERT_TRUE(filter.remove(key).isOk()) << "b=" << bucketSize << " remove " << i;
+    }
+    EXPECT_EQ(filter.remove(key).code(), StatusCode::NotFound);
+    EXPECT_FALSE(filter.has(key));
+    EXPECT_EQ(filter.count(), 0u);
+    EXPECT_EQ(occupiedSlots(filter), 0u);
+  }
+}
+
+TEST(CuckooFilterFill, ZeroMaxKicksFailsWithoutAWalk) {
+  CuckooFilterOptions opts = options(1000, 0.01, 2, 5);
+  opts.maxKicks = 0;
+  CuckooFilter filter = makeCuckoo(opts);
+  for (int i = 0; i < 4; ++i) ASSERT_TRUE(filter.add("k").isOk());
+  EXPECT_EQ(filter.add("k").code(), StatusCode::Full);
+  EXPECT_TRUE(filter.lastKickPath().empty());
+  EXPECT_EQ(filter.count(), 4u);
+}
+
+// ---------------------------------------------------------------- kick path
+
+TEST(CuckooFilterKickPath, DescribesEveryEvictionWalk) {
+  CuckooFilter filter = makeCuckoo(options(10000, 0.01, 4, 77));
+  const uint64_t mask = filter.bucketCount() - 1;
+  uint64_t walks = 0;
+  for (uint64_t i = 0;; ++i) {
+    const std::string key = presentKey(i);
+    uint64_t b1 = 0, b2 = 0;
+    uint32_t fp = 0;
+    filter.locate(reinterpret_cast<const uint8_t*>(key.data()), key.size(), b1, b2, fp);
+    const Status status = filter.add(key);
+    const std::vector<CuckooKick>& path = filter.lastKickPath();
+    if (status.code() == StatusCode::Full) break;
+    ASSERT_TRUE(status.isOk());
+    if (path.empty()) continue;  // found room directly
+    ++walks;
+    ASSERT_GE(path.size(), 2u) << "at least one eviction and the final placement";
+    // The walk starts with the new key's fingerprint in one of its buckets.
+    EXPECT_EQ(path.front().fingerprint, fp);
+    EXPECT_TRUE(path.front().bucket == b1 || path.front().bucket == b2);
+    // Each evicted fingerprint moves to its own other bucket.
+    for (size_t step = 0; step + 1 < path.size(); ++step) {
+      ASSERT_EQ(path[step + 1].bucket,
+                cuckooAltBucketIndex(path[step].bucket, path[step + 1].fingerprint, mask))
+          << "key " << i << " step " << step;
+      ASSERT_LT(path[step].slot, filter.bucketSize());
+    }
+    // The walk ends in a free slot, which now holds the last fingerprint.
+    const CuckooKick& last = path.back();
+    ASSERT_EQ(filter.slotAt(last.bucket, last.slot), last.fingerprint) << "key " << i;
+    ASSERT_TRUE(filter.has(key));
+  }
+  EXPECT_GT(walks, 100u);
+  // A key that finds room directly leaves an empty path.
+  filter.clear();
+  ASSERT_TRUE(filter.add("fresh").isOk());
+  EXPECT_TRUE(filter.lastKickPath().empty());
+}
+
+// ---------------------------------------------------------------- remove
+
+TEST(CuckooFilterRemove, RemovedKeysAreGoneExceptFalsePositives) {
+  constexpr uint64_t kKeys = 100000;
+  CuckooFilter filter = makeCuckoo(options(kKeys, 0.01, 4, 8));
+  for (uint64_t i = 0; i < kKeys; ++i) ASSERT_TRUE(filter.add(presentKey(i)).isOk());
+  for (uint64_t i = 0; i < kKeys; i += 2) ASSERT_TRUE(filter.remove(presentKey(i)).isOk()) << i;
+  // Every key was added once, so each remove takes exactly one fingerprint.
+  EXPECT_EQ(filter.count(), kKeys / 2);
+  EXPECT_EQ(occupiedSlots(filter), kKeys / 2);
+  uint64_t keptMissing = 0, removedFound = 0;
+  for (uint64_t i = 0; i < kKeys; ++i) {
+    if (i % 2 == 1)
+      keptMissing += filter.has(presentKey(i)) ? 0 : 1;
+    else
+      removedFound += filter.has(presentKey(i)) ? 1 : 0;
+  }
+  EXPECT_EQ(keptMissing, 0u);
+  // A removed key is still found only when another key's fingerprint in its
+  // buckets matches: the same chance as for an absent key, here
+  // 1 - (1 - 1/1023)^(8 * 0.38) = 0.30%, i.e. ~150 of 50,000 (sd ~12). Allow
+  // 1.5x the filter's own estimate (~75 keys, ~6 sd).
+  const double removedRate = static_cast<double>(removedFound) / (kKeys / 2);
+  std::cout << "[measured] cuckoo removed keys still found: " << removedFound << " of " << kKeys / 2
+            << " (estimated FPR " << filter.estimatedFalsePositiveRate() << ")" << std::endl;
+  EXPECT_LE(removedRate, 1.5 * filter.estimatedFalsePositiveRate());
+}
+
+TEST(CuckooFilterRemove, RemovingAnAbsentKeyIsNotFoundAndChangesNothing) {
+  CuckooFilter filter = makeCuckoo(options(10000, 0.01, 4, 5));
+  for (uint64_t i = 0; i < 5000; ++i) ASSERT_TRUE(filter.add(presentKey(i)).isOk());
+  const std::vector<uint8_t> before = filter.serialize();
+  uint64_t notFound = 0;
+  for (uint64_t i = 0; i < 5000; ++i) {
+    const std::string key = absentKey(i);
+    if (filter.has(key)) continue;  // a false positive would be removable
+    ASSERT_EQ(filter.remove(key).code(), StatusCode::NotFound);
+    ++notFound;
+  }
+  EXPECT_GT(notFound, 4900u);
+  EXPECT_EQ(filter.serialize(), before);
+}
+
+// ---------------------------------------------------------------- widths
+
+TEST(CuckooFilterFingerprintBits, EveryWidthRoundTripsWithoutFalseNegatives) {
+  constexpr uint64_t kKeys = 2000;
+  for (uint32_t bits = 4; bits <= 32; ++bits) {
+    CuckooFilterOptions opts = options(kKeys, 0.01, 4, bits);
+    opts.fingerprintBits = bits;
+    CuckooFilter filter = makeCuckoo(opts);
+    ASSERT_EQ(filter.fingerprintBits(), bits);
+    EXPECT_EQ(filter.byteLength() * 8, (filter.slotCount() * bits + 63) / 64 * 64) << "f=" << bits;
+    for (uint64_t i = 0; i < kKeys; ++i) ASSERT_TRUE(filter.add(presentKey(i)).isOk()) << "f=" << bits;
+    ASSERT_EQ(countPresentMissing(filter, kKeys), 0u) << "f=" << bits;
+    for (uint64_t b = 0; b < filter.bucketCount(); ++b) {
+      for (uint32_t s = 0; s < filter.bucketSize(); ++s) {
+        ASSERT_LE(uint64_t{filter.slotAt(b, s)}, (uint64_t{1} << bits) - 1);
+      }
+    }
+    CuckooFilter copy = roundTrip(filter);
+    EXPECT_EQ(copy.fingerprintBits(), bits);
+    EXPECT_EQ(copy.serialize(), filter.serialize()) << "f=" << bits;
+    ASSERT_EQ(countPresentMissing(copy, kKeys), 0u) << "f=" << bits;
+    // Removing every added key (each once) always succeeds and empties the
+    // table, however often fingerprints collide (f = 4 collides a lot).
+    for (uint64_t i = 0; i < kKeys; ++i) {
+      ASSERT_TRUE(copy.remove(presentKey(i)).isOk()) << "f=" << bits << " key " << i;
+    }
+    EXPECT_EQ(copy.count(), 0u);
+    EXPECT_EQ(occupiedSlots(copy), 0u) << "f=" << bits;
+  }
+}
+
+// ---------------------------------------------------------------- reproducibility
+
+TEST(CuckooFilterReproducibility, SameSeedAndKeysGiveIdenticalBytes) {
+  constexpr uint64_t kKeys = 14500;  // ~0.89 of 16,384 slots: many eviction walks
+  const CuckooFilterOptions opts = options(10000, 0.01, 4, 99);
+  CuckooFilter a = makeCuckoo(opts);
+  CuckooFilter b = makeCuckoo(opts);
+  ASSERT_EQ(a.slotCount(), 16384u);
+  uint64_t walks = 0;
+  for (uint64_t i = 0; i < kKeys; ++i) {
+    ASSERT_TRUE(a.add(presentKey(i)).isOk());
+    ASSERT_TRUE(b.add(presentKey(i)).isOk());
+    walks += a.lastKickPath().empty() ? 0 : 1;
+  }
+  EXPECT_GT(walks, 500u);
+  EXPECT_EQ(a.serialize(), b.serialize());
+  // A different seed gives a different table.
+  CuckooFilterOptions otherOpts = opts;
+  otherOpts.seed = 100;
+  CuckooFilter c = makeCuckoo(otherOpts);
+  for (uint64_t i = 0; i < kKeys; ++i) ASSERT_TRUE(c.add(presentKey(i)).isOk());
+  EXPECT_NE(c.serialize(), a.serialize());
+}
+
+TEST(CuckooFilterReproducibility, ReadBackFilterContinuesTheSameWalks) {
+  const CuckooFilterOptions opts = options(10000, 0.01, 4, 4242);
+  CuckooFilter original = makeCuckoo(opts);
+  for (uint64_t i = 0; i < 12000; ++i) ASSERT_TRUE(original.add(presentKey(i)).isOk());
+  const std::vector<uint8_t> midway = original.serialize();
+  CuckooFilter resumed =
+      cuckoo_bloom_test::valueOrFail(CuckooFilter::deserialize(midway.data(), midway.size()), "deserialize");
+  uint64_t walks = 0;
+  for (uint64_t i = 12000;; ++i) {
+    const Status a = original.add(presentKey(i));
+    const Status b = resumed.add(presentKey(i));
+    ASSERT_EQ(a.code(), b.code()) << i;
+    ASSERT_EQ(original.lastKickPath().size(), resumed.lastKickPath().size()) << i;
+    walks += original.lastKickPath().empty() ? 0 : 1;
+    if (a.code() == StatusCode::Full) break;  // including the failed walk
+  }
+  EXPECT_GT(walks, 500u);
+  EXPECT_EQ(original.serialize(), resumed.serialize());
+}
+
+TEST(CuckooFilter, ClearEmptiesTheTable) {
+  CuckooFilter filter = makeCuckoo(options(1000, 0.01, 4, 4));
+  for (uint64_t i = 0; i < 500; ++i) ASSERT_TRUE(filter.add(presentKey(i)).isOk());
+  filter.clear();
+  EXPECT_EQ(filter.count(), 0u);
+  EXPECT_EQ(occupiedSlots(filter), 0u);
+  EXPECT_FALSE(filter.has(presentKey(0)));
+  EXPECT_TRUE(roundTrip(filter).count() == 0u);
+}
+
+}  // namespace
+}  // namespace cuckoo_bloom
