@@ -38,8 +38,11 @@ if [ ${#need[@]} -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${need[@]}" >/dev/null
 fi
 
-# npm packages, exactly as locked (reinstalled only when the lock changed).
+# npm packages at the locked versions (reinstalled only when the lock changed).
+# `npm install`, not `npm ci`: npm 11 writes lock files without the optional
+# platform packages of some dependencies (jest's unrs-resolver) and then
+# refuses them in `npm ci`; `npm install` follows the same lock without that.
 if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
   echo "setup: installing npm packages"
-  npm ci --no-audit --no-fund --loglevel=error
+  npm install --no-audit --no-fund --loglevel=error
 fi
