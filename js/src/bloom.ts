@@ -1,9 +1,7 @@
+import { BloomFamilyFilter, createFromOptions } from './bloom-family.js';
 import type { BloomHandle } from './core-module.js';
-import { coreError, CORE_OK, FilterError } from './errors.js';
-import { adoptHandle, Filter, takePendingHandle, withBytesInWasm, wrapHandle } from './filter-base.js';
-import { getRuntime } from './init.js';
-import type { Key } from './keys.js';
-import { checkOptions, DEFAULT_FALSE_POSITIVE_RATE, type FilterOptions } from './options.js';
+import { deserializeInto, takePendingHandle } from './filter-base.js';
+import type { FilterOptions } from './options.js';
 
 export type BloomFilterOptions = FilterOptions;
 
@@ -18,14 +16,17 @@ export type BloomFilterOptions = FilterOptions;
  * seen.has('https://example.com/a'); // true
  * ```
  */
-export class BloomFilter extends Filter<BloomHandle> {
+export class BloomFilter extends BloomFamilyFilter<BloomHandle> {
   /**
    * @throws FilterError `INVALID_ARGUMENT` for bad options (capacity not a
    *   positive integer, rate outside (0, 1), unknown option, too large);
    *   `NOT_INITIALIZED` before `init()` resolved.
    */
   constructor(options: BloomFilterOptions) {
-    super(takePendingHandle<BloomHandle>() ?? createBloom(options));
+    super(
+      takePendingHandle<BloomHandle>() ??
+        createFromOptions(options, 'BloomFilter', (module, capacity, rate, seed) => module.createBloom(capacity, rate, seed)),
+    );
   }
 
   /**
@@ -33,36 +34,22 @@ export class BloomFilter extends Filter<BloomHandle> {
    * @throws FilterError `CORRUPT`, `UNSUPPORTED_VERSION`, `WRONG_TYPE` (bytes of another filter type), `INVALID_ARGUMENT` (not a Uint8Array).
    */
   static deserialize(bytes: Uint8Array): BloomFilter {
-    const handle = withBytesInWasm(bytes, (pointer, length) =>
-      adoptHandle(getRuntime().module.deserializeBloom(pointer, length)),
+    return deserializeInto(
+      bytes,
+      (module, pointer, length) => module.deserializeBloom(pointer, length),
+      () => new BloomFilter(undefined as unknown as BloomFilterOptions),
     );
-    return wrapHandle(() => new BloomFilter(undefined as unknown as BloomFilterOptions), handle);
   }
 
   get type(): 'bloom' {
     return 'bloom';
   }
 
-  /** Adds a key. @throws FilterError `INVALID_ARGUMENT` for a bad key; `FREED`. */
-  add(key: Key): this {
-    const address = this.address;
-    const length = this.arena.encode(key);
-    this.module._cbw_bloom_add(address, this.arena.pointer, length);
-    return this;
+  protected fastAdd(address: number, key: number, length: number): void {
+    this.module._cbw_bloom_add(address, key, length);
   }
-
-  /** The bit indexes `key` maps to, in probe order (for inspection and visualisation). */
-  positions(key: Key): number[] {
-    const handle = this.handle;
-    const length = this.arena.encode(key);
-    return handle.positions(this.arena.pointer, length);
-  }
-
-  /** {@inheritDoc Filter.has} */
-  has(key: Key): boolean {
-    const address = this.address;
-    const length = this.arena.encode(key);
-    return this.module._cbw_bloom_has(address, this.arena.pointer, length) !== 0;
+  protected fastHas(address: number, key: number, length: number): number {
+    return this.module._cbw_bloom_has(address, key, length);
   }
 
   /**
@@ -71,14 +58,7 @@ export class BloomFilter extends Filter<BloomHandle> {
    * the same size, hash count and seed (build them with the same options).
    */
   union(other: BloomFilter): this {
-    if (!(other instanceof BloomFilter)) {
-      throw new FilterError('INVALID_ARGUMENT', 'union needs another BloomFilter');
-    }
-    const status = this.handle.unionWith(other.handle);
-    if (status !== CORE_OK) {
-      throw coreError(status, 'union needs Bloom filters built with the same capacity, falsePositiveRate and seed');
-    }
-    return this;
+    return this.unionWith(other, (self, that) => self.unionWith(that));
   }
 
   /** Size of the bit array (m). */
@@ -97,13 +77,4 @@ export class BloomFilter extends Filter<BloomHandle> {
   bits(): Uint8Array {
     return this.handle.words().slice();
   }
-}
-
-function createBloom(options: BloomFilterOptions): BloomHandle {
-  const { module } = getRuntime();
-  const { capacity, falsePositiveRate = DEFAULT_FALSE_POSITIVE_RATE, seed = 0 } = checkOptions(
-    options,
-    'BloomFilter',
-  );
-  return adoptHandle(module.createBloom(capacity, falsePositiveRate, seed));
 }

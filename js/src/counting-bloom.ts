@@ -1,9 +1,9 @@
+import { BloomFamilyFilter, createFromOptions } from './bloom-family.js';
 import type { CountingBloomHandle } from './core-module.js';
 import { CORE_OK } from './errors.js';
-import { adoptHandle, Filter, takePendingHandle, withBytesInWasm, wrapHandle } from './filter-base.js';
-import { getRuntime } from './init.js';
+import { deserializeInto, takePendingHandle } from './filter-base.js';
 import type { Key } from './keys.js';
-import { checkOptions, DEFAULT_FALSE_POSITIVE_RATE, type FilterOptions } from './options.js';
+import type { FilterOptions } from './options.js';
 
 export type CountingBloomFilterOptions = FilterOptions;
 
@@ -14,44 +14,35 @@ export type CountingBloomFilterOptions = FilterOptions;
  * Removing a key that was never added can (it takes other keys' counts):
  * remove only what you added.
  */
-export class CountingBloomFilter extends Filter<CountingBloomHandle> {
+export class CountingBloomFilter extends BloomFamilyFilter<CountingBloomHandle> {
   /** @throws FilterError `INVALID_ARGUMENT` for bad options; `NOT_INITIALIZED`. */
   constructor(options: CountingBloomFilterOptions) {
-    super(takePendingHandle<CountingBloomHandle>() ?? createCountingBloom(options));
+    super(
+      takePendingHandle<CountingBloomHandle>() ??
+        createFromOptions(options, 'CountingBloomFilter', (module, capacity, rate, seed) =>
+          module.createCountingBloom(capacity, rate, seed),
+        ),
+    );
   }
 
   /** @throws FilterError `CORRUPT`, `UNSUPPORTED_VERSION`, `WRONG_TYPE`, `INVALID_ARGUMENT`. */
   static deserialize(bytes: Uint8Array): CountingBloomFilter {
-    const handle = withBytesInWasm(bytes, (pointer, length) =>
-      adoptHandle(getRuntime().module.deserializeCountingBloom(pointer, length)),
+    return deserializeInto(
+      bytes,
+      (module, pointer, length) => module.deserializeCountingBloom(pointer, length),
+      () => new CountingBloomFilter(undefined as unknown as CountingBloomFilterOptions),
     );
-    return wrapHandle(() => new CountingBloomFilter(undefined as unknown as CountingBloomFilterOptions), handle);
   }
 
   get type(): 'counting-bloom' {
     return 'counting-bloom';
   }
 
-  /** Adds a key (again: adding twice needs two removes). @throws FilterError `INVALID_ARGUMENT`; `FREED`. */
-  add(key: Key): this {
-    const address = this.address;
-    const length = this.arena.encode(key);
-    this.module._cbw_counting_bloom_add(address, this.arena.pointer, length);
-    return this;
+  protected fastAdd(address: number, key: number, length: number): void {
+    this.module._cbw_counting_bloom_add(address, key, length);
   }
-
-  /** The counter indexes `key` maps to, in probe order (for inspection and visualisation). */
-  positions(key: Key): number[] {
-    const handle = this.handle;
-    const length = this.arena.encode(key);
-    return handle.positions(this.arena.pointer, length);
-  }
-
-  /** {@inheritDoc Filter.has} */
-  has(key: Key): boolean {
-    const address = this.address;
-    const length = this.arena.encode(key);
-    return this.module._cbw_counting_bloom_has(address, this.arena.pointer, length) !== 0;
+  protected fastHas(address: number, key: number, length: number): number {
+    return this.module._cbw_counting_bloom_has(address, key, length);
   }
 
   /** Removes one occurrence; false (and no change) when the key is not present. */
@@ -73,13 +64,4 @@ export class CountingBloomFilter extends Filter<CountingBloomHandle> {
   counterAt(index: number): number {
     return this.handle.counterAt(index);
   }
-}
-
-function createCountingBloom(options: CountingBloomFilterOptions): CountingBloomHandle {
-  const { module } = getRuntime();
-  const { capacity, falsePositiveRate = DEFAULT_FALSE_POSITIVE_RATE, seed = 0 } = checkOptions(
-    options,
-    'CountingBloomFilter',
-  );
-  return adoptHandle(module.createCountingBloom(capacity, falsePositiveRate, seed));
 }

@@ -1,6 +1,6 @@
 import type { CuckooHandle } from './core-module.js';
 import { coreError, CORE_OK, FilterError } from './errors.js';
-import { adoptHandle, Filter, takePendingHandle, withBytesInWasm, wrapHandle } from './filter-base.js';
+import { adoptHandle, deserializeInto, Filter, takePendingHandle } from './filter-base.js';
 import { getRuntime } from './init.js';
 import type { Key } from './keys.js';
 import { checkOptions, DEFAULT_FALSE_POSITIVE_RATE, type FilterOptions, requireInteger } from './options.js';
@@ -41,10 +41,11 @@ export class CuckooFilter extends Filter<CuckooHandle> {
 
   /** @throws FilterError `CORRUPT`, `UNSUPPORTED_VERSION`, `WRONG_TYPE`, `INVALID_ARGUMENT`. */
   static deserialize(bytes: Uint8Array): CuckooFilter {
-    const handle = withBytesInWasm(bytes, (pointer, length) =>
-      adoptHandle(getRuntime().module.deserializeCuckoo(pointer, length)),
+    return deserializeInto(
+      bytes,
+      (module, pointer, length) => module.deserializeCuckoo(pointer, length),
+      () => new CuckooFilter(undefined as unknown as CuckooFilterOptions),
     );
-    return wrapHandle(() => new CuckooFilter(undefined as unknown as CuckooFilterOptions), handle);
   }
 
   get type(): 'cuckoo' {
@@ -77,11 +78,8 @@ export class CuckooFilter extends Filter<CuckooHandle> {
     throw coreError(status, 'cuckoo add failed');
   }
 
-  /** {@inheritDoc Filter.has} */
-  has(key: Key): boolean {
-    const address = this.address;
-    const length = this.arena.encode(key);
-    return this.module._cbw_cuckoo_has(address, this.arena.pointer, length) !== 0;
+  protected fastHas(address: number, key: number, length: number): number {
+    return this.module._cbw_cuckoo_has(address, key, length);
   }
 
   /**

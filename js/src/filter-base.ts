@@ -75,11 +75,21 @@ export abstract class Filter<H extends CoreHandle = CoreHandle> {
   }
 
   /**
+   * The single-key fast path: a plain wasm export taking (handle address, key
+   * pointer, key length), returning non-zero when the key may be present.
+   */
+  protected abstract fastHas(address: number, key: number, length: number): number;
+
+  /**
    * True when the key may have been added (false positives at about the
    * filter's rate); false means it certainly was not (or was removed).
    * @throws FilterError `INVALID_ARGUMENT` for a key that is not a string or Uint8Array; `FREED`.
    */
-  abstract has(key: Key): boolean;
+  has(key: Key): boolean {
+    const address = this.address;
+    const length = this.arena.encode(key);
+    return this.fastHas(address, this.arena.pointer, length) !== 0;
+  }
 
   /**
    * `has` for many keys with one boundary crossing per batch of 16,384 keys.
@@ -180,6 +190,19 @@ function checkKeyArray(keys: unknown): readonly Key[] {
     throw new FilterError('INVALID_ARGUMENT', `keys must be an array, got ${describeValue(keys)}`);
   }
   return keys as readonly Key[];
+}
+
+/**
+ * Reads serialized bytes into a new handle with `read`, then builds the
+ * filter object around it with `make` (which calls the class's constructor).
+ */
+export function deserializeInto<T, H extends CoreHandle>(
+  bytes: Uint8Array,
+  read: (module: CoreModule, pointer: number, length: number) => H,
+  make: () => T,
+): T {
+  const handle = withBytesInWasm(bytes, (pointer, length) => adoptHandle(read(getRuntime().module, pointer, length)));
+  return wrapHandle(make, handle);
 }
 
 // Deserialization builds a filter around an existing handle: the public
