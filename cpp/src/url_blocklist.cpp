@@ -1,5 +1,6 @@
 #include "cuckoo_bloom/url_blocklist.h"
 
+#include <cstring>
 #include <string>
 
 namespace cuckoo_bloom {
@@ -9,6 +10,7 @@ Result<std::vector<uint8_t>> encodeUrlBlocklist(const uint8_t* filter, size_t fi
   if (expressionScheme != kExpressionSchemeSafeBrowsingV1) {
     return Status::invalidArgument("unknown expression scheme " + std::to_string(expressionScheme));
   }
+  if (entryCount > kMaxExactEntryCount) return Status::invalidArgument("entry count out of range");
   Result<DecodedBlob> inner = decodeBlob(filter, filterLength);
   if (!inner.isOk()) return Status::invalidArgument("not a valid filter: " + inner.status().message());
   if (!isSinglePartFilterType(static_cast<uint8_t>(inner.value().header.type))) {
@@ -50,6 +52,17 @@ Result<UrlBlocklistEnvelope> decodeUrlBlocklist(const uint8_t* data, size_t leng
   if (!isSinglePartFilterType(static_cast<uint8_t>(inner.value().header.type))) {
     return Status::corrupt("the blocklist's nested filter is a composite");
   }
+  // The envelope's header fields are defined by the nested filter (and seed 0):
+  // anything else is not what encodeUrlBlocklist writes, and would not survive
+  // a round trip unchanged.
+  const FilterHeader& outer = blob.header;
+  const FilterHeader& nested = inner.value().header;
+  if (outer.seed != 0 || outer.capacity != nested.capacity ||
+      std::memcmp(&outer.targetFalsePositiveRate, &nested.targetFalsePositiveRate, sizeof(double)) != 0) {
+    return Status::corrupt("the blocklist header disagrees with its nested filter (seed, capacity or rate)");
+  }
+  // Entry counts cross into JavaScript as doubles: keep them exact there.
+  if (outer.itemCount > kMaxExactEntryCount) return Status::corrupt("entry count out of range");
   UrlBlocklistEnvelope envelope;
   envelope.expressionScheme = scheme;
   envelope.entryCount = blob.header.itemCount;

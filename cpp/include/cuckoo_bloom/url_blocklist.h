@@ -24,6 +24,8 @@
 namespace cuckoo_bloom {
 
 constexpr uint32_t kExpressionSchemeSafeBrowsingV1 = 1;
+// 2^53 - 1: the largest count a JavaScript number holds exactly.
+constexpr uint64_t kMaxExactEntryCount = (uint64_t{1} << 53) - 1;
 
 struct UrlBlocklistEnvelope {
   uint32_t expressionScheme = kExpressionSchemeSafeBrowsingV1;

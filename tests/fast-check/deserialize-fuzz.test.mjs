@@ -1,0 +1,569 @@
+// deserialize never crashes and never returns garbage, whatever the bytes:
+// random bytes, random header-shaped blobs, and valid blobs of every type
+// (and URL-blocklist envelopes) with random field-aware mutations, usually
+// with the checksum recomputed so that the damage reaches the semantic checks
+// behind it. Every reader (deserialize, each Class.deserialize,
+// UrlBlocklist.deserialize, serializedType) must either throw a FilterError
+// with a format code (CORRUPT, UNSUPPORTED_VERSION, WRONG_TYPE,
+// INVALID_ARGUMENT) or return a working object whose serialize() gives back
+// exactly the input bytes. After every run, long-lived filters created before
+// the fuzzing still hold their keys and their exact bytes, and new filters
+// work: the module's memory was not damaged.
+import fc from 'fast-check';
+import {
+  init,
+  deserialize,
+  serializedType,
+  BloomFilter,
+  BlockedBloomFilter,
+  CountingBloomFilter,
+  CuckooFilter,
+  UrlBlocklist,
+  FilterError,
+} from 'cuckoo-bloom-wasm';
+
+const RUNS = Number(process.env.FC_RUNS ?? 500);
+
+beforeAll(async () => {
+  await init();
+});
+
+// ---------------------------------------------------------------------------
+// XXH3-64 (seed 0, default secret): the format's checksum (docs/FORMAT.md),
+// so that mutated blobs can carry a valid checksum. Checked below against the
+// checksums the library writes, for blobs of every XXH3 length class.
+const M = (1n << 64n) - 1n;
+const P32_1 = 0x9E3779B1n, P32_2 = 0x85EBCA77n, P32_3 = 0xC2B2AE3Dn;
+const P64_1 = 0x9E3779B185EBCA87n, P64_2 = 0xC2B2AE3D27D4EB4Fn, P64_3 = 0x165667B19E3779F9n,
+  P64_4 = 0x85EBCA77C2B2AE63n, P64_5 = 0x27D4EB2F165667C5n;
+const MX1 = 0x165667919E3779F9n, MX2 = 0x9FB21C651E98DF25n;
+const SECRET = Uint8Array.from([
+  0xb8, 0xfe, 0x6c, 0x39, 0x23, 0xa4, 0x4b, 0xbe, 0x7c, 0x01, 0x81, 0x2c, 0xf7, 0x21, 0xad, 0x1c,
+  0xde, 0xd4, 0x6d, 0xe9, 0x83, 0x90, 0x97, 0xdb, 0x72, 0x40, 0xa4, 0xa4, 0xb7, 0xb3, 0x67, 0x1f,
+  0xcb, 0x79, 0xe6, 0x4e, 0xcc, 0xc0, 0xe5, 0x78, 0x82, 0x5a, 0xd0, 0x7d, 0xcc, 0xff, 0x72, 0x21,
+  0xb8, 0x08, 0x46, 0x74, 0xf7, 0x43, 0x24, 0x8e, 0xe0, 0x35, 0x90, 0xe6, 0x81, 0x3a, 0x26, 0x4c,
+  0x3c, 0x28, 0x52, 0xbb, 0x91, 0xc3, 0x00, 0xcb, 0x88, 0xd0, 0x65, 0x8b, 0x1b, 0x53, 0x2e, 0xa3,
+  0x71, 0x64, 0x48, 0x97, 0xa2, 0x0d, 0xf9, 0x4e, 0x38, 0x19, 0xef, 0x46, 0xa9, 0xde, 0xac, 0xd8,
+  0xa8, 0xfa, 0x76, 0x3f, 0xe3, 0x9c, 0x34, 0x3f, 0xf9, 0xdc, 0xbb, 0xc7, 0xc7, 0x0b, 0x4f, 0x1d,
+  0x8a, 0x51, 0xe0, 0x4b, 0xcd, 0xb4, 0x59, 0x31, 0xc8, 0x9f, 0x7e, 0xc9, 0xd9, 0x78, 0x73, 0x64,
+  0xea, 0xc5, 0xac, 0x83, 0x34, 0xd3, 0xeb, 0xc3, 0xc5, 0x81, 0xa0, 0xff, 0xfa, 0x13, 0x63, 0xeb,
+  0x17, 0x0d, 0xdd, 0x51, 0xb7, 0xf0, 0xda, 0x49, 0xd3, 0x16, 0x55, 0x26, 0x29, 0xd4, 0x68, 0x9e,
+  0x2b, 0x16, 0xbe, 0x58, 0x7d, 0x47, 0xa1, 0xfc, 0x8f, 0xf8, 0xb8, 0xd1, 0x7a, 0xd0, 0x31, 0xce,
+  0x45, 0xcb, 0x3a, 0x8f, 0x95, 0x16, 0x04, 0x28, 0xaf, 0xd7, 0xfb, 0xca, 0xbb, 0x4b, 0x40, 0x7e,
+]);
+const SV = new DataView(SECRET.buffer);
+const s64 = (o) => SV.getBigUint64(o, true);
+const s32 = (o) => BigInt(SV.getUint32(o, true));
+const mul = (a, b) => (a * b) & M;
+const fold = (a, b) => { const p = a * b; return (p & M) ^ (p >> 64n); };
+const avalanche = (h) => { h ^= h >> 37n; h = mul(h, MX1); return h ^ (h >> 32n); };
+const xxh64Avalanche = (h) => { h ^= h >> 33n; h = mul(h, P64_2); h ^= h >> 29n; h = mul(h, P64_3); return h ^ (h >> 32n); };
+const rotl = (x, r) => ((x << BigInt(r)) | (x >> BigInt(64 - r))) & M;
+const swap64 = (x) => { let r = 0n; for (let i = 0; i < 8; i++) { r = (r << 8n) | (x & 0xffn); x >>= 8n; } return r; };
+
+/** XXH3-64 with seed 0 and the default secret (what the format's checksum is). */
+function xxh3(bytes) {
+  const v = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const r64 = (o) => v.getBigUint64(o, true);
+  const r32 = (o) => BigInt(v.getUint32(o, true));
+  const len = bytes.length;
+  const L = BigInt(len);
+  const mix16 = (i, s) => fold(r64(i) ^ s64(s), r64(i + 8) ^ s64(s + 8));
+  if (len === 0) return xxh64Avalanche(s64(56) ^ s64(64));
+  if (len <= 3) {
+    const c = (BigInt(bytes[0]) << 16n) | (BigInt(bytes[len >> 1]) << 24n) | BigInt(bytes[len - 1]) | (L << 8n);
+    return xxh64Avalanche(c ^ (s32(0) ^ s32(4)));
+  }
+  if (len <= 8) {
+    const input64 = (r32(len - 4) + (r32(0) << 32n)) & M;
+    let h = input64 ^ (s64(8) ^ s64(16));
+    h ^= rotl(h, 49) ^ rotl(h, 24);
+    h = mul(h, MX2);
+    h ^= (h >> 35n) + L;
+    h = mul(h, MX2);
+    return h ^ (h >> 28n);
+  }
+  if (len <= 16) {
+    const lo = r64(0) ^ (s64(24) ^ s64(32));
+    const hi = r64(len - 8) ^ (s64(40) ^ s64(48));
+    return avalanche((L + swap64(lo) + hi + fold(lo, hi)) & M);
+  }
+  if (len <= 128) {
+    let acc = mul(L, P64_1);
+    if (len > 32) {
+      if (len > 64) {
+        if (len > 96) acc += mix16(48, 96) + mix16(len - 64, 112);
+        acc += mix16(32, 64) + mix16(len - 48, 80);
+      }
+      acc += mix16(16, 32) + mix16(len - 32, 48);
+    }
+    acc += mix16(0, 0) + mix16(len - 16, 16);
+    return avalanche(acc & M);
+  }
+  if (len <= 240) {
+    let acc = mul(L, P64_1);
+    for (let i = 0; i < 8; i++) acc += mix16(16 * i, 16 * i);
+    acc = avalanche(acc & M);
+    const rounds = len >> 4;
+    for (let i = 8; i < rounds; i++) acc += mix16(16 * i, 16 * (i - 8) + 3);
+    acc += mix16(len - 16, 136 - 17);
+    return avalanche(acc & M);
+  }
+  const acc = [P32_3, P64_1, P64_2, P64_3, P64_4, P32_2, P64_5, P32_1];
+  const stripe = (i, s) => {
+    for (let j = 0; j < 8; j++) {
+      const d = r64(i + 8 * j);
+      const k = d ^ s64(s + 8 * j);
+      acc[j ^ 1] = (acc[j ^ 1] + d) & M;
+      acc[j] = (acc[j] + (k & 0xffffffffn) * (k >> 32n)) & M;
+    }
+  };
+  const stripesPerBlock = (192 - 64) / 8;
+  const blockLen = 64 * stripesPerBlock;
+  const blocks = Math.floor((len - 1) / blockLen);
+  for (let n = 0; n < blocks; n++) {
+    for (let s = 0; s < stripesPerBlock; s++) stripe(n * blockLen + s * 64, s * 8);
+    for (let j = 0; j < 8; j++) {
+      let a = acc[j];
+      a ^= a >> 47n;
+      a ^= s64(192 - 64 + 8 * j);
+      acc[j] = mul(a, P32_1);
+    }
+  }
+  const stripes = Math.floor((len - 1 - blockLen * blocks) / 64);
+  for (let s = 0; s < stripes; s++) stripe(blocks * blockLen + s * 64, s * 8);
+  stripe(len - 64, 192 - 64 - 7);
+  let result = mul(L, P64_1);
+  for (let i = 0; i < 4; i++) result += fold(acc[2 * i] ^ s64(11 + 16 * i), acc[2 * i + 1] ^ s64(11 + 16 * i + 8));
+  return avalanche(result & M);
+}
+
+// ---------------------------------------------------------------------------
+// Layout (docs/FORMAT.md): 56-byte header, P parameter bytes, L payload bytes, 8-byte checksum.
+
+const ALLOWED_CODES = ['CORRUPT', 'UNSUPPORTED_VERSION', 'WRONG_TYPE', 'INVALID_ARGUMENT'];
+const CLASSES = { 1: BloomFilter, 2: BlockedBloomFilter, 3: CountingBloomFilter, 4: CuckooFilter };
+const TYPE_NAMES = { 1: 'bloom', 2: 'blocked-bloom', 3: 'counting-bloom', 4: 'cuckoo', 16: 'url-blocklist' };
+
+/** [offset (from the start of the blob), size in bytes] of every field, by type id. */
+const HEADER_FIELDS = [
+  [0, 4], // magic
+  [4, 2], // version
+  [6, 1], // type
+  [7, 1], // hash algorithm
+  [8, 4], // flags
+  [12, 4], // P
+  [16, 8], // seed
+  [24, 8], // item count
+  [32, 8], // capacity
+  [40, 8], // rate (f64)
+  [48, 8], // L
+];
+const HEADER_FIELD_NAMES = ['magic', 'version', 'type', 'hash', 'flags', 'P', 'seed', 'item count', 'capacity', 'rate', 'L'];
+const PARAM_FIELDS = {
+  1: [[56, 8], [64, 4], [68, 4]], // bitCount, hashCount, reserved
+  2: [[56, 8]], // blockCount
+  3: [[56, 8], [64, 4], [68, 1], [69, 1], [70, 2]], // counterCount, hashCount, counterBits, reserved
+  4: [[56, 8], [64, 8], [72, 4], [76, 1], [77, 1], [78, 2]], // bucketCount, rngState, maxKicks, bucketSize, fingerprintBits, reserved
+  16: [[56, 4], [60, 4]], // expressionScheme, reserved
+};
+
+function sameBytes(a, b) {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+function fail(message) {
+  throw new Error(message);
+}
+
+const view = (bytes) => new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+
+/** Rewrites the trailing checksum over everything before it (no-op when too short). */
+function fixChecksum(bytes) {
+  if (bytes.length < 8) return;
+  view(bytes).setBigUint64(bytes.length - 8, xxh3(bytes.subarray(0, bytes.length - 8)), true);
+}
+
+/** For a blocklist envelope: the nested blob's checksum first, then the envelope's. */
+function fixChecksums(bytes) {
+  if (bytes.length >= 64 + 64 + 8 && bytes[6] === 16) fixChecksum(bytes.subarray(64, bytes.length - 8));
+  fixChecksum(bytes);
+}
+
+function writeField(bytes, [offset, size], value) {
+  if (offset + size > bytes.length) return;
+  const v = view(bytes);
+  const n = BigInt.asUintN(size * 8, value);
+  if (size === 8) v.setBigUint64(offset, n, true);
+  else if (size === 4) v.setUint32(offset, Number(n), true);
+  else if (size === 2) v.setUint16(offset, Number(n), true);
+  else v.setUint8(offset, Number(n));
+}
+
+function readField(bytes, [offset, size]) {
+  if (offset + size > bytes.length) return 0n;
+  const v = view(bytes);
+  if (size === 8) return v.getBigUint64(offset, true);
+  if (size === 4) return BigInt(v.getUint32(offset, true));
+  if (size === 2) return BigInt(v.getUint16(offset, true));
+  return BigInt(v.getUint8(offset));
+}
+
+// ---------------------------------------------------------------------------
+// Checking one candidate blob through every reader.
+
+const stats = { returned: 0, codes: {} };
+
+function expectFormatError(error, where) {
+  if (!(error instanceof FilterError)) fail(`${where}: threw a non-FilterError: ${error?.stack ?? error}`);
+  if (!ALLOWED_CODES.includes(error.code)) fail(`${where}: threw code ${error.code}: ${error.message}`);
+  stats.codes[error.code] = (stats.codes[error.code] ?? 0) + 1;
+}
+
+/** The object is a working filter or blocklist, and gives back exactly `bytes`. */
+function checkAccepted(object, bytes, where) {
+  stats.returned++;
+  const out = object.serialize();
+  if (!sameBytes(out, bytes)) {
+    let at = 0;
+    while (at < Math.min(out.length, bytes.length) && out[at] === bytes[at]) at++;
+    const field = HEADER_FIELD_NAMES[HEADER_FIELDS.findIndex(([o, n]) => at >= o && at < o + n)] ?? 'parameters/payload/checksum';
+    fail(
+      `${where}: accepted the bytes but serializes to different bytes ` +
+        `(${bytes.length} in, ${out.length} out; first difference at byte ${at}, in the header's ${field} field)`,
+    );
+  }
+  if (object instanceof UrlBlocklist) {
+    const m = object.match('http://example.com/a/b');
+    if (m !== null && typeof m !== 'string') fail(`${where}: match returned ${m}`);
+    const inner = object.filter;
+    if (!Number.isFinite(inner.count) || inner.count < 0) fail(`${where}: inner count ${inner.count}`);
+    return;
+  }
+  if (object.type !== TYPE_NAMES[bytes[6]]) fail(`${where}: type ${object.type} for type byte ${bytes[6]}`);
+  for (const getter of ['count', 'capacity', 'byteLength', 'falsePositiveRate', 'estimatedFalsePositiveRate']) {
+    if (typeof object[getter] !== 'number' || Number.isNaN(object[getter])) fail(`${where}: ${getter} = ${object[getter]}`);
+  }
+  if (typeof object.has('probe') !== 'boolean') fail(`${where}: has() is not a boolean`);
+  // Still a working filter: a new key is found, and the result reads back.
+  const stored = object instanceof CuckooFilter ? object.tryAdd('fuzz-new-key') : (object.add('fuzz-new-key'), true);
+  if (stored && !object.has('fuzz-new-key')) fail(`${where}: a key added to the accepted filter is not found`);
+  if (object instanceof CountingBloomFilter || object instanceof CuckooFilter) {
+    if (stored && !object.remove('fuzz-new-key')) fail(`${where}: remove of the new key failed`);
+  }
+  const again = deserialize(object.serialize());
+  again.free();
+}
+
+function checkBlob(bytes) {
+  // serializedType reads without validating: a known name or null, never a throw.
+  const named = serializedType(bytes);
+  if (named !== null && !Object.values(TYPE_NAMES).includes(named)) fail(`serializedType returned ${named}`);
+
+  const accepted = {};
+  const readers = [
+    ['deserialize', deserialize],
+    ...Object.entries(CLASSES).map(([id, Class]) => [`${Class.name}.deserialize`, (b) => Class.deserialize(b), Number(id)]),
+    ['UrlBlocklist.deserialize', (b) => UrlBlocklist.deserialize(b), 16],
+  ];
+  for (const [name, read] of readers) {
+    const input = bytes.slice(); // a reader must not depend on (or change) the caller's copy
+    let object;
+    try {
+      object = read(input);
+    } catch (error) {
+      expectFormatError(error, name);
+      continue;
+    }
+    try {
+      accepted[name] = true;
+      if (!sameBytes(input, bytes)) fail(`${name} changed its input`);
+      checkAccepted(object, bytes, name);
+    } finally {
+      object.free();
+    }
+  }
+  // The generic reader and the reader of the named type agree.
+  const typeId = bytes.length > 6 ? bytes[6] : -1;
+  const own = CLASSES[typeId] ? `${CLASSES[typeId].name}.deserialize` : null;
+  if (accepted.deserialize && !(own && accepted[own])) fail('deserialize accepted bytes its type reader rejects');
+  if (own && accepted[own] && !accepted.deserialize) fail(`${own} accepted bytes deserialize rejects`);
+  for (const [id, Class] of Object.entries(CLASSES)) {
+    if (accepted[`${Class.name}.deserialize`] && Number(id) !== typeId) fail(`${Class.name}.deserialize accepted type ${typeId}`);
+  }
+  if (accepted['UrlBlocklist.deserialize'] && typeId !== 16) fail(`UrlBlocklist.deserialize accepted type ${typeId}`);
+}
+
+// ---------------------------------------------------------------------------
+// The module still works: canaries made before any fuzzing.
+
+let canaries;
+
+beforeAll(() => {
+  const keys = Array.from({ length: 200 }, (_, i) => `canary-${i}-\u00e9`);
+  canaries = Object.values(CLASSES).map((Class) => {
+    const filter = new Class({ capacity: 300, falsePositiveRate: 0.01, seed: 7 });
+    filter.addMany(keys);
+    return { filter, keys, bytes: filter.serialize() };
+  });
+});
+
+afterAll(() => {
+  for (const { filter } of canaries) filter.free();
+  console.log('deserialize fuzzing outcomes:', JSON.stringify(stats));
+});
+
+function checkModuleStillWorks() {
+  for (const { filter, keys, bytes } of canaries) {
+    if (!filter.hasMany(keys).every(Boolean)) fail(`canary ${filter.type} lost keys`);
+    if (!sameBytes(filter.serialize(), bytes)) fail(`canary ${filter.type} bytes changed`);
+  }
+  const fresh = new BloomFilter({ capacity: 10 });
+  fresh.add('after');
+  const ok = fresh.has('after');
+  fresh.free();
+  if (!ok) fail('a new filter does not work');
+}
+
+// ---------------------------------------------------------------------------
+// Valid blobs to start from.
+
+const keyArb = fc.oneof(fc.string({ maxLength: 8 }), fc.uint8Array({ maxLength: 8 }));
+
+const filterBlobArb = fc
+  .record({
+    typeId: fc.constantFrom(1, 2, 3, 4),
+    capacity: fc.integer({ min: 1, max: 60 }),
+    falsePositiveRate: fc.constantFrom(0.3, 0.01, 0.001),
+    seed: fc.oneof(fc.constant(0), fc.nat()),
+    bucketSize: fc.constantFrom(2, 4, 8),
+    fingerprintBits: fc.integer({ min: 4, max: 32 }),
+    keys: fc.array(keyArb, { maxLength: 40 }),
+  })
+  .map(({ typeId, capacity, falsePositiveRate, seed, bucketSize, fingerprintBits, keys }) => {
+    const Class = CLASSES[typeId];
+    const options = typeId === 4 ? { capacity, seed, bucketSize, fingerprintBits } : { capacity, falsePositiveRate, seed };
+    const filter = new Class(options);
+    try {
+      for (const key of keys) {
+        if (filter instanceof CuckooFilter) filter.tryAdd(key);
+        else filter.add(key);
+      }
+      return filter.serialize();
+    } finally {
+      filter.free();
+    }
+  });
+
+const blocklistBlobArb = fc
+  .record({
+    hosts: fc.array(fc.stringMatching(/^[a-z]{1,6}\.[a-z]{2,4}$/), { maxLength: 10 }),
+    type: fc.constantFrom('bloom', 'blocked-bloom', 'counting-bloom', 'cuckoo'),
+  })
+  .map(({ hosts, type }) => {
+    const list = UrlBlocklist.build(hosts, { type });
+    try {
+      return list.serialize();
+    } finally {
+      list.free();
+    }
+  });
+
+
+// ---------------------------------------------------------------------------
+// Mutations.
+
+const U64 = (n) => BigInt.asUintN(64, BigInt(n));
+const interestingInts = [
+  0n, 1n, 2n, 3n, 4n, 5n, 7n, 8n, 9n, 15n, 16n, 17n, 31n, 32n, 33n, 63n, 64n, 65n, 127n, 128n, 255n, 256n,
+  (1n << 20n) - 1n, 1n << 20n, (1n << 20n) + 1n, (1n << 31n), (1n << 32n) - 1n, 1n << 32n,
+  (1n << 40n) - 1n, 1n << 40n, (1n << 40n) + 1n, 1n << 48n, (1n << 48n) + 1n, 1n << 53n,
+  1n << 56n, 1n << 58n, 1n << 61n, 1n << 63n, (1n << 64n) - 1n, (1n << 64n) - 64n,
+];
+const doubleBits = (x) => {
+  const b = new DataView(new ArrayBuffer(8));
+  b.setFloat64(0, x, true);
+  return b.getBigUint64(0, true);
+};
+const interestingRates = [NaN, -0, 0, 1, -0.5, 1.5, Infinity, -Infinity, Number.MIN_VALUE, 1 - 2 ** -53, 0.5, 1e-300, 2].map(doubleBits);
+
+const fieldValueArb = fc.oneof(
+  fc.constantFrom(...interestingInts),
+  fc.bigInt({ min: 0n, max: (1n << 64n) - 1n }),
+  fc.record({ delta: fc.integer({ min: -3, max: 3 }) }), // relative to the current value
+  fc.constantFrom(...interestingRates),
+);
+
+const mutationArb = fc.oneof(
+  { weight: 4, arbitrary: fc.record({ kind: fc.constant('field'), field: fc.nat(), value: fieldValueArb }) },
+  { weight: 3, arbitrary: fc.record({ kind: fc.constant('flip'), at: fc.nat(), bit: fc.nat({ max: 7 }) }) },
+  { weight: 2, arbitrary: fc.record({ kind: fc.constant('byte'), at: fc.nat(), value: fc.integer({ min: 0, max: 255 }) }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('truncate'), cut: fc.nat({ max: 80 }) }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('append'), extra: fc.uint8Array({ minLength: 1, maxLength: 24 }) }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('splice'), at: fc.nat(), remove: fc.nat({ max: 16 }), insert: fc.uint8Array({ maxLength: 16 }) }) },
+  // Keep the declared lengths consistent with the actual size after a size change.
+  { weight: 1, arbitrary: fc.constant({ kind: 'fixLengths' }) },
+);
+
+function applyMutation(bytes, m) {
+  const fields = [...HEADER_FIELDS, ...(PARAM_FIELDS[bytes[6]] ?? [])];
+  switch (m.kind) {
+    case 'field': {
+      const field = fields[m.field % fields.length];
+      let value = m.value;
+      if (typeof value === 'object') value = readField(bytes, field) + BigInt(value.delta);
+      writeField(bytes, field, value);
+      return bytes;
+    }
+    case 'flip':
+      if (bytes.length > 0) bytes[m.at % bytes.length] ^= 1 << m.bit;
+      return bytes;
+    case 'byte':
+      if (bytes.length > 0) bytes[m.at % bytes.length] = m.value;
+      return bytes;
+    case 'truncate':
+      return bytes.slice(0, Math.max(0, bytes.length - 1 - m.cut));
+    case 'append': {
+      const out = new Uint8Array(bytes.length + m.extra.length);
+      out.set(bytes);
+      out.set(m.extra, bytes.length);
+      return out;
+    }
+    case 'splice': {
+      const at = bytes.length === 0 ? 0 : m.at % bytes.length;
+      const parts = [bytes.subarray(0, at), m.insert, bytes.subarray(Math.min(bytes.length, at + m.remove))];
+      const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+      let o = 0;
+      for (const p of parts) {
+        out.set(p, o);
+        o += p.length;
+      }
+      return out;
+    }
+    case 'fixLengths': {
+      if (bytes.length < 64) return bytes;
+      const p = view(bytes).getUint32(12, true);
+      const l = bytes.length - 64 - p;
+      if (l >= 0) view(bytes).setBigUint64(48, U64(l), true);
+      return bytes;
+    }
+    default:
+      throw new Error(m.kind);
+  }
+}
+
+// ---------------------------------------------------------------------------
+
+test('the JS XXH3 used to fix checksums matches the checksums the library writes', () => {
+  // Blob lengths from 88 bytes to several KiB cover XXH3's 17-128, 129-240 and long paths.
+  const lengths = new Set();
+  for (const Class of Object.values(CLASSES)) {
+    for (const capacity of [1, 2, 3, 5, 8, 13, 40, 100, 400, 2000]) {
+      const filter = new Class({ capacity });
+      filter.add('x');
+      const bytes = filter.serialize();
+      filter.free();
+      lengths.add(bytes.length);
+      expect(xxh3(bytes.subarray(0, bytes.length - 8))).toBe(view(bytes).getBigUint64(bytes.length - 8, true));
+    }
+  }
+  expect(Math.min(...lengths)).toBeLessThanOrEqual(128);
+  expect([...lengths].some((n) => n > 128 && n <= 240)).toBe(true);
+  expect(Math.max(...lengths)).toBeGreaterThan(2048);
+});
+
+test(`arbitrary bytes: a format error or an identical round trip (${RUNS} runs)`, () => {
+  const headerShaped = fc
+    .record({
+      type: fc.constantFrom(0, 1, 2, 3, 4, 5, 15, 16, 17, 255),
+      version: fc.oneof(fc.constant(1), fc.integer({ min: 0, max: 0xffff })),
+      p: fc.oneof(fc.constantFrom(8, 16, 24), fc.nat({ max: 40 })),
+      words: fc.nat({ max: 24 }),
+      body: fc.uint8Array({ minLength: 48, maxLength: 48 }),
+      rest: fc.uint8Array({ maxLength: 300 }),
+      checksum: fc.boolean(),
+      sparse: fc.boolean(),
+    })
+    .map(({ type, version, p, words, body, rest, checksum, sparse }) => {
+      const bytes = new Uint8Array(64 + p + 8 * words);
+      bytes.set([0x43, 0x42, 0x57, 0x46]);
+      view(bytes).setUint16(4, version, true);
+      bytes[6] = type;
+      bytes.set(body.subarray(0, 48), 8);
+      bytes[7] = 1; // hash algorithm
+      view(bytes).setUint32(8, 0, true); // flags
+      view(bytes).setUint32(12, p, true);
+      view(bytes).setBigUint64(48, BigInt(8 * words), true);
+      // Parameters and payload: random, or mostly zero (which is closer to valid).
+      for (let i = 56; i < bytes.length - 8; i++) bytes[i] = sparse ? (rest[i % Math.max(1, rest.length)] ?? 0) & 1 : rest[i - 56] ?? 0;
+      if (checksum) fixChecksum(bytes);
+      return bytes;
+    });
+  fc.assert(
+    fc.property(fc.oneof(fc.uint8Array({ maxLength: 200 }), headerShaped), (bytes) => {
+      checkBlob(bytes);
+      checkModuleStillWorks();
+    }),
+    { seed: 0xf022, numRuns: RUNS },
+  );
+});
+
+function mutatedBlobProperty(validArb) {
+  return fc.property(
+    validArb,
+    fc.array(mutationArb, { minLength: 1, maxLength: 4 }),
+    fc.nat({ max: 9 }),
+    (valid, mutations, checksumChoice) => {
+      // Every valid blob reads back identically before any mutation.
+      checkBlob(valid);
+      let bytes = valid.slice();
+      for (const m of mutations) bytes = applyMutation(bytes, m);
+      // Mostly with the checksum recomputed (nested blob first): the damage
+      // then reaches the checks behind the checksum. 0 = keep it stale.
+      if (checksumChoice > 0) fixChecksums(bytes);
+      checkBlob(bytes);
+      checkModuleStillWorks();
+    },
+  );
+}
+
+test(`mutated valid filter blobs: a format error or an identical round trip (${RUNS * 3} runs)`, () => {
+  stats.returned = 0;
+  stats.codes = {};
+  fc.assert(mutatedBlobProperty(filterBlobArb), { seed: 0xf023, numRuns: RUNS * 3 });
+  // Some mutated blobs must be accepted (a changed seed, rate, count, bits...),
+  // and some rejected for each reason reachable from valid bytes.
+  expect(stats.returned).toBeGreaterThan(RUNS);
+  expect(stats.codes.CORRUPT).toBeGreaterThan(RUNS);
+  expect(stats.codes.WRONG_TYPE).toBeGreaterThan(0);
+  expect(stats.codes.UNSUPPORTED_VERSION).toBeGreaterThan(0);
+});
+
+test(`mutated valid URL-blocklist blobs: a format error or an identical round trip (${RUNS} runs)`, () => {
+  fc.assert(mutatedBlobProperty(blocklistBlobArb), { seed: 0xf024, numRuns: RUNS });
+});
+
+// The envelope's own header (docs/FORMAT.md, type 16): "seed 0; item count =
+// entries stored; capacity and target rate copied from the nested filter".
+// Bytes that break those rules must be rejected, or they would not read back
+// identically; any entry count that is accepted must survive the round trip.
+test(`URL-blocklist envelope header fields: rejected or identical (${RUNS} runs)`, () => {
+  const fieldArb = fc.oneof(
+    fc.record({ offset: fc.constant(16), value: fc.oneof(fc.constant(0n), fc.bigInt({ min: 1n, max: (1n << 64n) - 1n })) }), // seed
+    fc.record({ offset: fc.constant(24), value: fc.oneof(fc.bigInt({ min: 0n, max: 1000n }), fc.constantFrom(...interestingInts)) }), // entries
+    fc.record({ offset: fc.constant(32), value: fc.oneof(fc.bigInt({ min: 1n, max: 5000n }), fc.constantFrom(...interestingInts)) }), // capacity
+    fc.record({ offset: fc.constant(40), value: fc.oneof(fc.double({ min: 1e-9, max: 0.9, noNaN: true }).map(doubleBits), fc.constantFrom(...interestingRates)) }), // rate
+  );
+  fc.assert(
+    fc.property(blocklistBlobArb, fieldArb, (valid, { offset, value }) => {
+      const bytes = valid.slice();
+      view(bytes).setBigUint64(offset, value, true);
+      fixChecksum(bytes);
+      checkBlob(bytes);
+      checkModuleStillWorks();
+    }),
+    { seed: 0xf025, numRuns: RUNS },
+  );
+});
