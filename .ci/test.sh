@@ -2,7 +2,8 @@
 # Builds everything and runs every test suite: `npm test` (and CI) run this.
 #   1. native C++ library + GoogleTest suite (CTest), Release
 #   2. the same suite under AddressSanitizer + UndefinedBehaviorSanitizer
-#   3. the wasm module, the npm package (dist/), and the Jest suites against it
+#   3. libFuzzer targets (deserialization and operation sequences), 30 s each
+#   4. the wasm module, the npm package (dist/), and the Jest suites against it
 #      (API, errors, properties, golden files, CLI, web demo in headless Chromium)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -19,6 +20,9 @@ echo "== native tests under ASan + UBSan"
 cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCUCKOO_BLOOM_SANITIZE=ON >/dev/null
 cmake --build build-asan -j"$jobs"
 ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ctest --test-dir build-asan --output-on-failure -j"$jobs"
+
+echo "== fuzzing (cpp/fuzz, FUZZ_SECONDS per target)"
+bash .ci/fuzz.sh
 
 echo "== wasm module and npm package"
 bash .ci/build-wasm.sh
