@@ -4,7 +4,8 @@
 #   2. the same suite under AddressSanitizer + UndefinedBehaviorSanitizer
 #   3. libFuzzer targets (deserialization and operation sequences), 30 s each
 #   4. the wasm module, the npm package (dist/), and the Jest suites against it
-#      (API, errors, properties, golden files, CLI, web demo in headless Chromium)
+#      (API, errors, properties, golden files, CLI, web demo in headless Chromium),
+#      after a quick pass of the benchmark harness (bench/run.mjs --quick)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 jobs=$(nproc)
@@ -27,6 +28,9 @@ bash .ci/fuzz.sh
 echo "== wasm module and npm package"
 bash .ci/build-wasm.sh
 node .ci/build-package.mjs
+
+echo "== benchmark harness, quick pass (checks it works and that no filter loses a key)"
+node bench/run.mjs --quick > /dev/null
 
 echo "== Jest suites (against the built package)"
 node --experimental-vm-modules node_modules/jest/bin/jest.js

@@ -109,12 +109,18 @@ export class KeyArena {
     const resultsBytes = (count + 3) & ~3;
     const headerBytes = offsetsBytes + resultsBytes;
 
+    // One pass checks the keys, sums their lengths and concatenates the
+    // strings: V8 builds `+=` chains as ropes that encodeInto flattens once,
+    // which measured 50-55 ns/key against 65-100 for slice().join('').
     let allStrings = true;
     let units = 0;
+    let joined = '';
     for (let i = start; i < end; i++) {
       const key = keys[i];
-      if (typeof key === 'string') units += key.length;
-      else if (key instanceof Uint8Array) {
+      if (typeof key === 'string') {
+        units += key.length;
+        if (allStrings) joined += key;
+      } else if (key instanceof Uint8Array) {
         allStrings = false;
         units += key.length;
       } else throw invalidKey(key);
@@ -125,7 +131,6 @@ export class KeyArena {
       // exactly one byte per UTF-16 unit, every key was ASCII, and each
       // key's byte offset is its running string length.
       this.reserve(headerBytes + units * 3);
-      const joined = (start === 0 && end === keys.length ? keys : keys.slice(start, end)).join('');
       const view = this.view();
       const written = encoder.encodeInto(joined, view.subarray(headerBytes)).written;
       if (written === units) {

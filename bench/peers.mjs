@@ -1,0 +1,232 @@
+// Every implementation the benchmark runs, behind one small interface:
+//
+//   create(n, eps)              a new, empty structure sized for n keys at rate eps
+//   add(state, keys, a, b)      adds keys[a..b); returns how many adds failed
+//   has(state, keys, a, b)      queries keys[a..b); returns how many answered true
+//   tableBytes(state)           bytes of the structure in memory, or null: then the
+//                               driver measures the V8 heap growth instead
+//   serializedBytes(state)      bytes of the library's own serialized form
+//   free(state)
+//
+// Each adapter's loops are compiled from their own source text (new Function
+// with the adapter's id in it), so V8 keeps separate type feedback per
+// implementation: no loop turns polymorphic because another library ran
+// through it first, and no implementation is favoured by running in a loop
+// another one warmed up.
+
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+
+const require = createRequire(import.meta.url);
+
+/** The installed version of a package (read from its package.json on disk). */
+function installedVersion(name) {
+  const main = require.resolve(name);
+  const dir = main.slice(0, main.lastIndexOf(`node_modules/${name}/`) + `node_modules/${name}/`.length);
+  return JSON.parse(readFileSync(`${dir}package.json`, 'utf8')).version;
+}
+
+let loopCounter = 0;
+/** A loop function with its own feedback: (f, keys, start, end) => number. */
+function loop(id, body) {
+  loopCounter++;
+  // The comment makes the source unique, so V8's compilation cache cannot share it.
+  return new Function('f', 'keys', 'start', 'end', `// ${id} #${loopCounter}\n'use strict';\n${body}`);
+}
+
+const SINGLE_ADD = (call) => `let failed = 0;\nfor (let i = start; i < end; i++) ${call};\nreturn failed;`;
+const SINGLE_HAS = (call) => `let hits = 0;\nfor (let i = start; i < end; i++) if (${call}) hits++;\nreturn hits;`;
+const RANGE = 'const batch = start === 0 && end === keys.length ? keys : keys.slice(start, end);';
+
+/** Optimal Bloom sizing, as the classic formula gives it (and as this library sizes its BloomFilter). */
+export function optimalBloom(n, eps) {
+  const m = Math.ceil((-n * Math.log(eps)) / (Math.LN2 * Math.LN2));
+  const k = Math.max(1, Math.round((m / n) * Math.LN2));
+  return { m, k };
+}
+
+/**
+ * This library: every filter type, with string keys, Uint8Array keys, and the
+ * batch calls (with strings and with bytes).
+ */
+export function oursAdapters(lib) {
+  const types = [
+    { name: 'BloomFilter', short: 'bloom', Class: lib.BloomFilter },
+    { name: 'BlockedBloomFilter', short: 'blocked', Class: lib.BlockedBloomFilter },
+    { name: 'CountingBloomFilter', short: 'counting', Class: lib.CountingBloomFilter },
+    { name: 'CuckooFilter', short: 'cuckoo', Class: lib.CuckooFilter },
+  ];
+  const modes = [
+    { mode: 'string', keyKind: 'string', batch: false },
+    { mode: 'Uint8Array', keyKind: 'bytes', batch: false },
+    { mode: 'addMany/hasMany string', keyKind: 'string', batch: true },
+    { mode: 'addMany/hasMany Uint8Array', keyKind: 'bytes', batch: true },
+  ];
+  const adapters = [];
+  for (const type of types) {
+    for (const m of modes) {
+      const id = `ours-${type.short}-${m.keyKind}${m.batch ? '-batch' : ''}`;
+      let addBody;
+      let hasBody;
+      if (m.batch) {
+        // addMany stops at the first key a cuckoo filter cannot place (FULL): count the rest as failed.
+        addBody = `${RANGE}\ntry { f.addMany(batch); return 0; } catch (e) {\n  if (e && e.code === 'FULL') return batch.length - f.count; throw e;\n}`;
+        hasBody = `${RANGE}\nconst answers = f.hasMany(batch);\nlet hits = 0;\nfor (let i = 0; i < answers.length; i++) if (answers[i]) hits++;\nreturn hits;`;
+      } else if (type.short === 'cuckoo') {
+        // add() throws FULL when a key cannot be placed; count it and go on.
+        addBody = SINGLE_ADD(`{ try { f.add(keys[i]); } catch (e) { if (e && e.code === 'FULL') failed++; else throw e; } }`);
+        hasBody = SINGLE_HAS('f.has(keys[i])');
+      } else {
+        addBody = SINGLE_ADD('f.add(keys[i])');
+        hasBody = SINGLE_HAS('f.has(keys[i])');
+      }
+      adapters.push({
+        id,
+        group: 'ours',
+        impl: 'cuckoo-bloom-wasm',
+        structure: type.name,
+        type: type.short,
+        mode: m.mode,
+        keyKind: m.keyKind,
+        batch: m.batch,
+        slow: false,
+        create: (n, eps) => new type.Class({ capacity: n, falsePositiveRate: eps }),
+        add: loop(`${id} add`, addBody),
+        has: loop(`${id} has`, hasBody),
+        tableBytes: (f) => f.byteLength,
+        memoryMethod: 'byteLength',
+        serializedBytes: (f) => f.serialize().length,
+        free: (f) => f.free(),
+      });
+    }
+  }
+  return adapters;
+}
+
+/** The peers, with string keys: `bloomfilter`, `bloom-filters` (Bloom, Cuckoo, Xor) and a Set. */
+export async function peerAdapters() {
+  const { BloomFilter: FnvBloom } = await import('bloomfilter'); // an ES module
+  const bloomFilters = require('bloom-filters'); // CommonJS
+  const version = installedVersion;
+  const adapters = [];
+
+  adapters.push({
+    id: 'peer-bloomfilter',
+    group: 'peer',
+    impl: `bloomfilter ${version('bloomfilter')}`,
+    structure: 'BloomFilter',
+    type: 'bloom',
+    mode: 'string',
+    keyKind: 'string',
+    slow: false,
+    sizing: 'new BloomFilter(m, k), m = ⌈−n ln ε / ln²2⌉, k = round(m/n · ln 2)',
+    create: (n, eps) => {
+      const { m, k } = optimalBloom(n, eps);
+      return new FnvBloom(m, k);
+    },
+    add: loop('bloomfilter add', SINGLE_ADD('f.add(keys[i])')),
+    has: loop('bloomfilter has', SINGLE_HAS('f.test(keys[i])')),
+    tableBytes: (f) => f.buckets.byteLength,
+    memoryMethod: 'buckets.byteLength',
+    serializedBytes: (f) => Buffer.byteLength(JSON.stringify(f)),
+    serializedForm: 'JSON.stringify',
+    free: () => {},
+  });
+
+  adapters.push({
+    id: 'peer-bloom-filters-bloom',
+    group: 'peer',
+    impl: `bloom-filters ${version('bloom-filters')}`,
+    structure: 'BloomFilter',
+    type: 'bloom',
+    mode: 'string',
+    keyKind: 'string',
+    slow: true,
+    sizing: 'BloomFilter.create(n, ε)',
+    create: (n, eps) => bloomFilters.BloomFilter.create(n, eps),
+    add: loop('bloom-filters BloomFilter add', SINGLE_ADD('f.add(keys[i])')),
+    has: loop('bloom-filters BloomFilter has', SINGLE_HAS('f.has(keys[i])')),
+    tableBytes: (f) => f._filter.array.byteLength,
+    memoryMethod: 'BitSet byteLength',
+    serializedBytes: (f) => Buffer.byteLength(JSON.stringify(f.saveAsJSON())),
+    serializedForm: 'JSON.stringify(saveAsJSON())',
+    free: () => {},
+  });
+
+  adapters.push({
+    id: 'peer-bloom-filters-cuckoo',
+    group: 'peer',
+    impl: `bloom-filters ${version('bloom-filters')}`,
+    structure: 'CuckooFilter',
+    type: 'cuckoo',
+    mode: 'string',
+    keyKind: 'string',
+    slow: true,
+    sizing: 'CuckooFilter.create(n, ε) (bucket size 4)',
+    create: (n, eps) => bloomFilters.CuckooFilter.create(n, eps),
+    // add() returns false when it gives up (the key is then not stored).
+    add: loop('bloom-filters CuckooFilter add', SINGLE_ADD('if (!f.add(keys[i])) failed++')),
+    has: loop('bloom-filters CuckooFilter has', SINGLE_HAS('f.has(keys[i])')),
+    tableBytes: () => null,
+    heap: true,
+    memoryMethod: 'V8 heap growth',
+    serializedBytes: (f) => Buffer.byteLength(JSON.stringify(f.saveAsJSON())),
+    serializedForm: 'JSON.stringify(saveAsJSON())',
+    free: () => {},
+  });
+
+  adapters.push({
+    id: 'peer-bloom-filters-xor',
+    group: 'peer',
+    impl: `bloom-filters ${version('bloom-filters')}`,
+    structure: 'XorFilter',
+    type: 'xor',
+    mode: 'string',
+    keyKind: 'string',
+    slow: true,
+    // Static: built once from the whole key set; 8-bit fingerprints (its default),
+    // so its rate (~0.4%) does not depend on ε.
+    epsIndependent: true,
+    buildOnly: true,
+    sizing: 'XorFilter.create(keys) (8-bit fingerprints; takes no ε)',
+    create: (n) => new bloomFilters.XorFilter(n),
+    add: loop('bloom-filters XorFilter add', `${RANGE}\nf.add(batch);\nreturn 0;`),
+    has: loop('bloom-filters XorFilter has', SINGLE_HAS('f.has(keys[i])')),
+    tableBytes: () => null,
+    heap: true,
+    memoryMethod: 'V8 heap growth',
+    serializedBytes: (f) => Buffer.byteLength(JSON.stringify(f.saveAsJSON())),
+    serializedForm: 'JSON.stringify(saveAsJSON())',
+    free: () => {},
+  });
+
+  adapters.push({
+    id: 'peer-set',
+    group: 'peer',
+    impl: 'JavaScript Set',
+    structure: 'Set (exact)',
+    type: 'set',
+    mode: 'string',
+    keyKind: 'string',
+    slow: false,
+    exact: true,
+    sizing: 'new Set()',
+    create: () => new Set(),
+    add: loop('Set add', SINGLE_ADD('f.add(keys[i])')),
+    has: loop('Set has', SINGLE_HAS('f.has(keys[i])')),
+    tableBytes: () => null,
+    heap: true,
+    memoryMethod: 'V8 heap growth + the key strings',
+    // A Set keeps its keys: count them as V8 one-byte strings (16-byte header, 8-byte aligned).
+    keyBytes: (keys, n) => {
+      let total = 0;
+      for (let i = 0; i < n; i++) total += (16 + keys[i].length + 7) & ~7;
+      return total;
+    },
+    serializedBytes: (f) => Buffer.byteLength(JSON.stringify([...f])),
+    serializedForm: 'JSON.stringify([...set])',
+    free: (f) => f.clear(),
+  });
+
+  return adapters;
+}
