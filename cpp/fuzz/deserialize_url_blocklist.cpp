@@ -47,15 +47,7 @@ constexpr size_t kOffsetSeed = 16, kOffsetCapacity = 32, kOffsetRateEnd = 48;
 
 }  // namespace
 
-extern "C" int LLVMFuzzerInitialize(int*, char***) {
-  installAllocationHooks();
-  return 0;
-}
-
-extern "C" size_t LLVMFuzzerCustomMutator(uint8_t* data, size_t size, size_t maxSize,
-                                          unsigned int seed) {
-  return mutateBlob(data, size, maxSize, seed, true);
-}
+CUCKOO_BLOOM_FUZZ_BLOB_HOOKS(true)
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   AllocationMeter meter;

@@ -24,6 +24,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -236,4 +237,40 @@ inline std::vector<std::string> probeKeys(const uint8_t* data, size_t size) {
   return keys;
 }
 
+// What every deserialize target checks first: X::deserialize under the
+// allocation meter stays within the budget; a rejection is a decode error with
+// a message; an accepted blob is canonical (serialize() gives back the input).
+// Returns the filter for the target's own checks, or nullopt when rejected.
+template <typename Filter>
+std::optional<Filter> deserializeChecked(const uint8_t* data, size_t size) {
+  AllocationMeter meter;
+  meter.start();
+  cuckoo_bloom::Result<Filter> result = Filter::deserialize(data, size);
+  meter.stop();
+  FUZZ_CHECK_MSG(meter.totalBytes() <= allocationBudget(size),
+                 "deserialize of %zu bytes allocated %zu bytes (largest block %zu)", size,
+                 meter.totalBytes(), meter.largestBytes());
+  if (!result.isOk()) {
+    FUZZ_CHECK_MSG(isDecodeError(result.status().code()), "unexpected status %s: %s",
+                   cuckoo_bloom::statusCodeName(result.status().code()),
+                   result.status().message().c_str());
+    FUZZ_CHECK(!result.status().message().empty());
+    return std::nullopt;
+  }
+  FUZZ_CHECK(result.value().serialize() == Bytes(data, data + size));
+  return std::move(result).value();
+}
+
 }  // namespace cuckoo_bloom_fuzz
+
+// The libFuzzer hooks every blob target shares: allocation metering, and the
+// mutator that keeps lengths and checksums valid (nested: a composite blob).
+#define CUCKOO_BLOOM_FUZZ_BLOB_HOOKS(nested)                                                  \
+  extern "C" int LLVMFuzzerInitialize(int*, char***) {                                        \
+    cuckoo_bloom_fuzz::installAllocationHooks();                                              \
+    return 0;                                                                                 \
+  }                                                                                           \
+  extern "C" size_t LLVMFuzzerCustomMutator(uint8_t* data, size_t size, size_t maxSize,       \
+                                            unsigned int seed) {                              \
+    return cuckoo_bloom_fuzz::mutateBlob(data, size, maxSize, seed, nested);                  \
+  }
