@@ -3,13 +3,10 @@
 #include <algorithm>
 #include <cmath>
 
-#include "cuckoo_bloom/hashing.h"
-#include "cuckoo_bloom/limits.h"
 
 namespace cuckoo_bloom {
 namespace {
 
-constexpr size_t kParamsBytes = 8;  // blockCount u64
 static_assert(BlockedBloomFilter::kWordsPerBlock == kBlockWords, "one block layout");
 
 }  // namespace
@@ -56,6 +53,12 @@ uint64_t BlockedBloomFilter::blockCountFor(uint64_t capacity, double falsePositi
   return high;
 }
 
+Result<BlockedBloomFilter> BlockedBloomFilter::createFrom(const FilterOptions& options) {
+  Status valid = rejectCuckooOptions(options, kType);
+  if (!valid.isOk()) return valid;
+  return create({options.capacity, options.falsePositiveRate, options.seed});
+}
+
 Result<BlockedBloomFilter> BlockedBloomFilter::create(const BlockedBloomFilterOptions& options) {
   Status valid = validateCapacityAndRate(options.capacity, options.falsePositiveRate);
   if (!valid.isOk()) return valid;
@@ -64,31 +67,39 @@ Result<BlockedBloomFilter> BlockedBloomFilter::create(const BlockedBloomFilterOp
   valid = validateTableBytes(blockCount * kBytesPerBlock, "BlockedBloomFilter");
   if (!valid.isOk()) return valid;
   BlockedBloomFilter filter;
-  if (!filter.blocks_.allocate(static_cast<size_t>(blockCount * kWordsPerBlock))) {
-    return Status::invalidArgument("out of memory allocating a BlockedBloomFilter");
-  }
-  filter.blockCount_ = blockCount;
-  filter.seed_ = options.seed;
-  filter.capacity_ = options.capacity;
-  filter.targetFalsePositiveRate_ = options.falsePositiveRate;
+  valid = allocateWords(filter.blocks_, blockCount * kWordsPerBlock, kType);
+  if (!valid.isOk()) return valid;
+  filter.params_.blockCount = blockCount;
+  filter.header_ = newHeader(kType, options.capacity, options.falsePositiveRate, options.seed);
   return filter;
 }
 
-void BlockedBloomFilter::add(const uint8_t* key, size_t length) {
-  const KeyHash hash = hashKey(key, length, seed_);
-  uint64_t* block = blocks_.data() + blockedBlockIndex(hash, blockCount_) * kWordsPerBlock;
+Result<BlockedBloomFilter> BlockedBloomFilter::fromBlob(const DecodedBlob& blob, const Params& params) {
+  if (params.blockCount == 0) return Status::corrupt("blocked Bloom block count is 0");
+  if (params.blockCount > kMaxTableBytes / kBytesPerBlock) return Status::corrupt("blocked Bloom block count is too large");
+  BlockedBloomFilter filter;
+  const uint64_t wordCount = params.blockCount * kWordsPerBlock;
+  Status read = readPayloadWords(blob, wordCount, wordCount * 64, filter.blocks_);
+  if (!read.isOk()) return read;
+  filter.params_ = params;
+  filter.header_ = blob.header;
+  if (filter.count() > filter.setBitCount()) return Status::corrupt("item count exceeds the number of set bits");
+  return filter;
+}
+
+void BlockedBloomFilter::add(const KeyHash& hash) {
+  uint64_t* block = blocks_.data() + blockedBlockIndex(hash, params_.blockCount) * kWordsPerBlock;
   bool changed = false;
   for (uint32_t word = 0; word < kWordsPerBlock; ++word) {
     const uint64_t mask = blockedWordMask(hash, word);
     changed |= (block[word] & mask) == 0;
     block[word] |= mask;
   }
-  itemCount_ += changed;
+  header_.itemCount += changed;
 }
 
-bool BlockedBloomFilter::has(const uint8_t* key, size_t length) const {
-  const KeyHash hash = hashKey(key, length, seed_);
-  const uint64_t* block = blocks_.data() + blockedBlockIndex(hash, blockCount_) * kWordsPerBlock;
+bool BlockedBloomFilter::has(const KeyHash& hash) const {
+  const uint64_t* block = blocks_.data() + blockedBlockIndex(hash, params_.blockCount) * kWordsPerBlock;
   // Branch-free over the 8 words: one cache line is already loaded.
   uint64_t missing = 0;
   for (uint32_t word = 0; word < kWordsPerBlock; ++word) {
@@ -98,89 +109,51 @@ bool BlockedBloomFilter::has(const uint8_t* key, size_t length) const {
   return missing == 0;
 }
 
+std::vector<uint64_t> BlockedBloomFilter::positions(const KeyHash& hash) const {
+  const uint64_t firstBit = blockedBlockIndex(hash, params_.blockCount) * kWordsPerBlock * 64;
+  std::vector<uint64_t> out(kWordsPerBlock);
+  for (uint32_t word = 0; word < kWordsPerBlock; ++word) {
+    out[word] = firstBit + word * 64 + static_cast<uint64_t>(__builtin_ctzll(blockedWordMask(hash, word)));
+  }
+  return out;
+}
+
 Status BlockedBloomFilter::unionWith(const BlockedBloomFilter& other) {
-  if (other.blockCount_ != blockCount_ || other.seed_ != seed_) {
+  if (other.blockCount() != blockCount() || other.seed() != seed()) {
     return Status::invalidArgument("union needs blocked Bloom filters with the same block count and seed");
   }
   for (size_t w = 0; w < blocks_.size(); ++w) blocks_[w] |= other.blocks_[w];
   // No closed-form estimate of shared keys for blocked filters: keep the sum,
   // bounded by the set bits (each counted key set at least one).
-  uint64_t setBits = 0;
-  for (size_t w = 0; w < blocks_.size(); ++w) setBits += __builtin_popcountll(blocks_[w]);
-  itemCount_ = std::min(itemCount_ + other.itemCount_, setBits);
+  header_.itemCount = std::min(count() + other.count(), setBitCount());
   return Status::ok();
 }
 
 void BlockedBloomFilter::clear() {
   blocks_.clear();
-  itemCount_ = 0;
+  header_.itemCount = 0;
+}
+
+uint64_t BlockedBloomFilter::setBitCount() const {
+  uint64_t total = 0;
+  for (size_t w = 0; w < blocks_.size(); ++w) total += static_cast<uint64_t>(__builtin_popcountll(blocks_[w]));
+  return total;
 }
 
 double BlockedBloomFilter::estimatedFalsePositiveRate() const {
   double total = 0.0;
-  for (uint64_t b = 0; b < blockCount_; ++b) {
+  for (uint64_t b = 0; b < blockCount(); ++b) {
     double product = 1.0;
     for (uint32_t w = 0; w < kWordsPerBlock; ++w) {
       product *= __builtin_popcountll(blocks_[b * kWordsPerBlock + w]) / 64.0;
     }
     total += product;
   }
-  return total / static_cast<double>(blockCount_);
+  return total / static_cast<double>(blockCount());
 }
 
 std::vector<uint8_t> BlockedBloomFilter::serialize() const {
-  ByteWriter params;
-  params.u64(blockCount_);
-  FilterHeader header;
-  header.type = FilterType::BlockedBloom;
-  header.seed = seed_;
-  header.itemCount = itemCount_;
-  header.capacity = capacity_;
-  header.targetFalsePositiveRate = targetFalsePositiveRate_;
-  return encodeBlob(header, params.bytes(), wordsToBytes(blocks_.data(), blocks_.size()));
-}
-
-Result<BlockedBloomFilter> BlockedBloomFilter::deserialize(const uint8_t* data, size_t length) {
-  Result<DecodedBlob> decoded = decodeBlobOfType(data, length, FilterType::BlockedBloom);
-  if (!decoded.isOk()) return decoded.status();
-  const DecodedBlob& blob = decoded.value();
-  if (blob.paramsLength != kParamsBytes) {
-    return Status::corrupt("blocked Bloom parameters must be 8 bytes");
-  }
-  ByteReader params(blob.params, blob.paramsLength);
-  uint64_t blockCount = 0;
-  params.u64(blockCount);
-  if (blockCount == 0) return Status::corrupt("blocked Bloom block count is 0");
-  if (blob.payloadLength % kBytesPerBlock != 0 || blob.payloadLength / kBytesPerBlock != blockCount) {
-    return Status::corrupt("blocked Bloom payload is " + std::to_string(blob.payloadLength) +
-                           " bytes, but " + std::to_string(blockCount) + " blocks need " +
-                           std::to_string(blockCount) + " x 64");
-  }
-  BlockedBloomFilter filter;
-  if (!filter.blocks_.allocate(static_cast<size_t>(blockCount * kWordsPerBlock))) {
-    return Status::invalidArgument("out of memory allocating a BlockedBloomFilter");
-  }
-  bytesToWords(blob.payload, filter.blocks_.size(), filter.blocks_.data());
-  filter.blockCount_ = blockCount;
-  filter.seed_ = blob.header.seed;
-  filter.itemCount_ = blob.header.itemCount;
-  filter.capacity_ = blob.header.capacity;
-  filter.targetFalsePositiveRate_ = blob.header.targetFalsePositiveRate;
-  uint64_t setBits = 0;
-  for (size_t w = 0; w < filter.blocks_.size(); ++w) setBits += __builtin_popcountll(filter.blocks_[w]);
-  if (filter.itemCount_ > setBits) return Status::corrupt("item count exceeds the number of set bits");
-  return filter;
-}
-
-
-std::vector<uint64_t> BlockedBloomFilter::positions(const uint8_t* key, size_t length) const {
-  const KeyHash hash = hashKey(key, length, seed_);
-  const uint64_t firstBit = blockedBlockIndex(hash, blockCount_) * kWordsPerBlock * 64;
-  std::vector<uint64_t> out(kWordsPerBlock);
-  for (uint32_t word = 0; word < kWordsPerBlock; ++word) {
-    out[word] = firstBit + word * 64 + static_cast<uint64_t>(__builtin_ctzll(blockedWordMask(hash, word)));
-  }
-  return out;
+  return encodeBlob(header_, encodeParams(params_), wordsToBytes(blocks_.data(), blocks_.size()));
 }
 
 }  // namespace cuckoo_bloom

@@ -3,17 +3,13 @@
 #include <algorithm>
 #include <cmath>
 
-#include "cuckoo_bloom/limits.h"
-
 namespace cuckoo_bloom {
 namespace {
 
-// bucketCount u64, rngState u64, maxKicks u32, bucketSize u8, fingerprintBits u8, reserved u16
-constexpr size_t kParamsBytes = 24;
+bool isValidBucketSize(uint32_t bucketSize) { return bucketSize == 2 || bucketSize == 4 || bucketSize == 8; }
 
-bool isValidBucketSize(uint32_t bucketSize) {
-  return bucketSize == 2 || bucketSize == 4 || bucketSize == 8;
-}
+// The walk's generator is seeded from the hash seed, but decorrelated from it.
+uint64_t walkSeedFor(uint64_t hashSeed) { return mix64(hashSeed ^ 0x6A09E667F3BCC908ull); }
 
 }  // namespace
 
@@ -33,15 +29,37 @@ double CuckooFilter::maxLoadFactor(uint32_t bucketSize) {
   }
 }
 
+double CuckooFilter::sizingSlackKeys(uint64_t capacity, uint32_t bucketSize) {
+  // Small tables fill less evenly: the keys that land on a few buckets vary
+  // by about sqrt(n). Sized for n keys plus this slack, n keys fitted in every
+  // one of 32,400 trials per bucket size (n = 1..3000, 100 seeds each; see
+  // CuckooFilterFill.RatedCapacityAlwaysFits); at 100k keys it is 0.2%.
+  const double spread = bucketSize == 2 ? 3.0 : 0.5;
+  return spread * std::sqrt(static_cast<double>(capacity)) + 8.0;
+}
+
 uint64_t CuckooFilter::bucketCountFor(uint64_t capacity, uint32_t bucketSize) {
-  const double usableSlotsPerBucket = bucketSize * maxLoadFactor(bucketSize) * kLoadMargin;
-  const double needed = std::ceil(static_cast<double>(capacity) / usableSlotsPerBucket);
-  uint64_t buckets = 2;  // at least two buckets, so i1 != i2 is possible
-  while (static_cast<double>(buckets) < needed) {
-    if (buckets >= (uint64_t{1} << 62)) return UINT64_MAX;
-    buckets <<= 1;
+  const double keys = static_cast<double>(capacity) + sizingSlackKeys(capacity, bucketSize);
+  const double needed = std::ceil(keys / (bucketSize * maxLoadFactor(bucketSize)));
+  if (!(needed < 1.8e19)) return UINT64_MAX;
+  // An even count of at least 2: the alternate-bucket map needs it (hashing.h).
+  const uint64_t buckets = std::max<uint64_t>(2, static_cast<uint64_t>(needed));
+  return buckets + (buckets & 1);
+}
+
+Result<CuckooFilter> CuckooFilter::createFrom(const FilterOptions& options) {
+  if (options.semiSorted > 0) return Status::invalidArgument("semiSorted buckets are not available in this build");
+  CuckooFilterOptions cuckoo;
+  cuckoo.capacity = options.capacity;
+  cuckoo.falsePositiveRate = options.falsePositiveRate;
+  cuckoo.seed = options.seed;
+  if (options.bucketSize >= 0) cuckoo.bucketSize = static_cast<uint32_t>(std::min<int64_t>(options.bucketSize, UINT32_MAX));
+  if (options.fingerprintBits >= 0) {
+    cuckoo.fingerprintBits = static_cast<uint32_t>(std::min<int64_t>(options.fingerprintBits, UINT32_MAX));
+    if (cuckoo.fingerprintBits == 0) return Status::invalidArgument("fingerprintBits must be in 4..32, got 0");
   }
-  return buckets;
+  if (options.maxKicks >= 0) cuckoo.maxKicks = static_cast<uint32_t>(std::min<int64_t>(options.maxKicks, UINT32_MAX));
+  return create(cuckoo);
 }
 
 Result<CuckooFilter> CuckooFilter::create(const CuckooFilterOptions& options) {
@@ -76,202 +94,187 @@ Result<CuckooFilter> CuckooFilter::create(const CuckooFilterOptions& options) {
 
   CuckooFilter filter;
   if (!filter.table_.allocate(bucketCount, options.bucketSize, fingerprintBits)) {
-    return Status::invalidArgument("out of memory allocating a CuckooFilter");
+    return Status::outOfMemory("out of memory allocating a cuckoo filter of " + std::to_string(bucketCount) +
+                               " buckets");
   }
-  filter.bucketMask_ = bucketCount - 1;
-  filter.bucketSize_ = options.bucketSize;
-  filter.fingerprintBits_ = fingerprintBits;
-  filter.maxKicks_ = options.maxKicks;
-  filter.seed_ = options.seed;
-  filter.capacity_ = options.capacity;
-  filter.targetFalsePositiveRate_ = target;
-  // The walk's generator is seeded from the hash seed, but decorrelated from it.
-  filter.random_ = SplitMix64(mix64(options.seed ^ 0x6A09E667F3BCC908ull));
+  filter.params_.bucketCount = bucketCount;
+  filter.params_.maxKicks = options.maxKicks;
+  filter.params_.bucketSize = static_cast<uint8_t>(options.bucketSize);
+  filter.params_.fingerprintBits = static_cast<uint8_t>(fingerprintBits);
+  filter.params_.addressing = static_cast<uint8_t>(CuckooAddressing::SubtractModulo);
+  filter.params_.layout = static_cast<uint8_t>(CuckooSlotLayout::Packed);
+  filter.header_ = newHeader(kType, options.capacity, target, options.seed);
+  filter.random_ = SplitMix64(walkSeedFor(options.seed));
   return filter;
 }
 
-int CuckooFilter::insertIntoBucket(uint64_t bucket, uint32_t fingerprint) {
-  for (uint32_t slot = 0; slot < bucketSize_; ++slot) {
-    if (table_.get(bucket, slot) == 0) {
-      table_.set(bucket, slot, fingerprint);
-      return static_cast<int>(slot);
-    }
+Result<CuckooFilter> CuckooFilter::fromBlob(const DecodedBlob& blob, const Params& stored) {
+  Params params = stored;
+  if (blob.header.formatVersion == 1) {
+    // Version 1 had two reserved bytes where addressing and layout now are.
+    if (params.addressing != 0 || params.layout != 0) return Status::corrupt("reserved parameter bytes are set");
+    params.addressing = static_cast<uint8_t>(CuckooAddressing::XorPowerOfTwo);
+    params.layout = static_cast<uint8_t>(CuckooSlotLayout::Packed);
   }
-  return -1;
-}
-
-bool CuckooFilter::bucketContains(uint64_t bucket, uint32_t fingerprint) const {
-  for (uint32_t slot = 0; slot < bucketSize_; ++slot) {
-    if (table_.get(bucket, slot) == fingerprint) return true;
+  const uint64_t bucketCount = params.bucketCount;
+  switch (static_cast<CuckooAddressing>(params.addressing)) {
+    case CuckooAddressing::XorPowerOfTwo:
+      if (bucketCount < 2 || (bucketCount & (bucketCount - 1)) != 0) {
+        return Status::corrupt("cuckoo bucket count " + std::to_string(bucketCount) +
+                               " is not a power of two of at least 2 (XOR addressing)");
+      }
+      break;
+    case CuckooAddressing::SubtractModulo:
+      if (bucketCount < 2 || bucketCount % 2 != 0) {
+        return Status::corrupt("cuckoo bucket count " + std::to_string(bucketCount) + " is not even and at least 2");
+      }
+      break;
+    default:
+      return Status::corrupt("unknown cuckoo bucket addressing " + std::to_string(params.addressing));
   }
-  return false;
+  if (bucketCount > (uint64_t{1} << 48)) return Status::corrupt("cuckoo bucket count is too large");
+  if (params.layout != static_cast<uint8_t>(CuckooSlotLayout::Packed)) {
+    return Status::corrupt("unknown cuckoo slot layout " + std::to_string(params.layout));
+  }
+  if (!isValidBucketSize(params.bucketSize)) return Status::corrupt("cuckoo bucket size must be 2, 4 or 8");
+  if (params.fingerprintBits < kMinFingerprintBits || params.fingerprintBits > kMaxFingerprintBits) {
+    return Status::corrupt("cuckoo fingerprint bits outside 4..32");
+  }
+  if (params.maxKicks > kMaxKicksLimit) return Status::corrupt("cuckoo maxKicks out of range");
+  const uint64_t wordCount = PackedTable::payloadWordCount(bucketCount, params.bucketSize, params.fingerprintBits);
+  if (blob.payloadLength % 8 != 0 || blob.payloadLength / 8 != wordCount) {
+    return Status::corrupt("cuckoo payload is " + std::to_string(blob.payloadLength) + " bytes, but " +
+                           std::to_string(bucketCount) + " buckets need " + std::to_string(wordCount * 8));
+  }
+  Status valid = validateTableBytes(wordCount * 8, "CuckooFilter");
+  if (!valid.isOk()) return valid;
+
+  CuckooFilter filter;
+  if (!filter.table_.allocate(bucketCount, params.bucketSize, params.fingerprintBits)) {
+    return Status::outOfMemory("out of memory allocating a cuckoo filter");
+  }
+  bytesToWords(blob.payload, static_cast<size_t>(wordCount), filter.table_.words());
+  if (!filter.table_.isCanonical()) return Status::corrupt("bits beyond the last slot are set");
+  // The stored count must match the table: count the occupied slots.
+  const uint64_t occupied = filter.table_.occupiedSlots();
+  if (occupied != blob.header.itemCount) {
+    return Status::corrupt("item count " + std::to_string(blob.header.itemCount) + " disagrees with the " +
+                           std::to_string(occupied) + " occupied slots");
+  }
+  filter.params_ = params;
+  filter.header_ = blob.header;
+  filter.random_ = SplitMix64(params.randomState);
+  return filter;
 }
 
-void CuckooFilter::locate(const uint8_t* key, size_t length, uint64_t& bucket1, uint64_t& bucket2,
-                          uint32_t& fingerprint) const {
-  const KeyHash hash = hashKey(key, length, seed_);
-  fingerprint = cuckooFingerprint(hash, fingerprintBits_);
-  bucket1 = cuckooBucketIndex(hash, bucketMask_);
-  bucket2 = cuckooAltBucketIndex(bucket1, fingerprint, bucketMask_);
+uint64_t CuckooFilter::primaryBucket(const KeyHash& hash) const {
+  return addressing() == CuckooAddressing::SubtractModulo ? cuckooBucketIndexModulo(hash, bucketCount())
+                                                          : cuckooBucketIndexXor(hash, bucketCount());
 }
 
-Status CuckooFilter::add(const uint8_t* key, size_t length) {
+uint64_t CuckooFilter::alternateBucket(uint64_t bucket, uint32_t fingerprint) const {
+  return addressing() == CuckooAddressing::SubtractModulo
+             ? cuckooAltBucketIndexModulo(bucket, fingerprint, bucketCount())
+             : cuckooAltBucketIndexXor(bucket, fingerprint, bucketCount());
+}
+
+void CuckooFilter::locate(const KeyHash& hash, uint64_t& bucket1, uint64_t& bucket2, uint32_t& fingerprint) const {
+  fingerprint = cuckooFingerprint(hash, fingerprintBits());
+  bucket1 = primaryBucket(hash);
+  bucket2 = alternateBucket(bucket1, fingerprint);
+}
+
+Status CuckooFilter::add(const KeyHash& hash) {
   uint64_t bucket1 = 0, bucket2 = 0;
   uint32_t fingerprint = 0;
-  locate(key, length, bucket1, bucket2, fingerprint);
+  locate(hash, bucket1, bucket2, fingerprint);
   kickPath_.clear();
-  if (insertIntoBucket(bucket1, fingerprint) >= 0 || insertIntoBucket(bucket2, fingerprint) >= 0) {
-    ++itemCount_;
+  savedBuckets_.clear();
+  if (table_.insert(bucket1, fingerprint) || table_.insert(bucket2, fingerprint)) {
+    ++header_.itemCount;
     return Status::ok();
   }
 
   // Random walk: put the fingerprint in hand into a random slot of the
   // current bucket, pick up the one that was there, and carry it to its other
-  // bucket. kickPath_ records each (bucket, slot) written, so the walk can be
+  // bucket. Each bucket is saved before it is changed, so the walk can be
   // undone exactly.
   uint64_t bucket = (random_.next() & 1) ? bucket1 : bucket2;
   uint32_t inHand = fingerprint;
-  for (uint32_t kick = 0; kick < maxKicks_; ++kick) {
-    const uint32_t slot = static_cast<uint32_t>(random_.next() & (bucketSize_ - 1));
-    const uint32_t evicted = table_.get(bucket, slot);
-    table_.set(bucket, slot, inHand);
+  for (uint32_t kick = 0; kick < maxKicks(); ++kick) {
+    SavedBucket& saved = savedBuckets_.emplace_back();
+    saved.bucket = bucket;
+    table_.readBucket(bucket, saved.slots);
+    uint32_t slots[kMaxBucketSize];
+    std::copy(saved.slots, saved.slots + bucketSize(), slots);
+    const uint32_t slot = static_cast<uint32_t>(random_.next() & (bucketSize() - 1));
+    const uint32_t evicted = slots[slot];
+    slots[slot] = inHand;
+    table_.writeBucket(bucket, slots);
     kickPath_.push_back({bucket, slot, inHand});
     inHand = evicted;
-    bucket = cuckooAltBucketIndex(bucket, inHand, bucketMask_);
-    const int freeSlot = insertIntoBucket(bucket, inHand);
-    if (freeSlot >= 0) {
-      kickPath_.push_back({bucket, static_cast<uint32_t>(freeSlot), inHand});  // the walk's end
-      ++itemCount_;
+    bucket = alternateBucket(bucket, inHand);
+    if (table_.insert(bucket, inHand)) {
+      kickPath_.push_back({bucket, 0, inHand});  // the walk's end (slot: see below)
+      uint32_t landed[kMaxBucketSize];
+      table_.readBucket(bucket, landed);
+      kickPath_.back().slot =
+          static_cast<uint32_t>(std::find(landed, landed + bucketSize(), inHand) - landed);
+      ++header_.itemCount;
       return Status::ok();
     }
   }
+  return undoWalk();
+}
 
-  // Out of kicks. Undo the walk from its end: each step swaps back what it
-  // displaced, so afterwards the table is bit-for-bit what it was and the
-  // fingerprint in hand is the new key's own, which is simply not stored.
-  for (size_t step = kickPath_.size(); step-- > 0;) {
-    const CuckooKick& kick = kickPath_[step];
-    const uint32_t placed = table_.get(kick.bucket, kick.slot);
-    table_.set(kick.bucket, kick.slot, inHand);
-    inHand = placed;
+// Out of kicks. Write every changed bucket back as it was, last change first:
+// afterwards the table is bit for bit what it was before the add, and the
+// fingerprint in hand (some stored key's, or the new key's) is back in place,
+// except the new key's own, which is simply not stored.
+Status CuckooFilter::undoWalk() {
+  for (size_t step = savedBuckets_.size(); step-- > 0;) {
+    table_.writeBucket(savedBuckets_[step].bucket, savedBuckets_[step].slots);
   }
-  return Status::full("cuckoo filter is full: no room for the key after " + std::to_string(maxKicks_) +
+  savedBuckets_.clear();
+  return Status::full("cuckoo filter is full: no room for the key after " + std::to_string(maxKicks()) +
                       " evictions (load " + std::to_string(loadFactor()) +
                       "); every key stored before is still there");
 }
 
-bool CuckooFilter::has(const uint8_t* key, size_t length) const {
+bool CuckooFilter::has(const KeyHash& hash) const {
   uint64_t bucket1 = 0, bucket2 = 0;
   uint32_t fingerprint = 0;
-  locate(key, length, bucket1, bucket2, fingerprint);
-  return bucketContains(bucket1, fingerprint) || bucketContains(bucket2, fingerprint);
+  locate(hash, bucket1, bucket2, fingerprint);
+  return table_.containsEither(bucket1, bucket2, fingerprint);
 }
 
-Status CuckooFilter::remove(const uint8_t* key, size_t length) {
+Status CuckooFilter::remove(const KeyHash& hash) {
   uint64_t bucket1 = 0, bucket2 = 0;
   uint32_t fingerprint = 0;
-  locate(key, length, bucket1, bucket2, fingerprint);
-  for (const uint64_t bucket : {bucket1, bucket2}) {
-    for (uint32_t slot = 0; slot < bucketSize_; ++slot) {
-      if (table_.get(bucket, slot) == fingerprint) {
-        table_.set(bucket, slot, 0);
-        --itemCount_;
-        return Status::ok();
-      }
-    }
+  locate(hash, bucket1, bucket2, fingerprint);
+  if (table_.erase(bucket1, fingerprint) || table_.erase(bucket2, fingerprint)) {
+    --header_.itemCount;
+    return Status::ok();
   }
   return Status::notFound("no matching fingerprint in the key's two buckets");
 }
 
 void CuckooFilter::clear() {
   table_.clear();
-  itemCount_ = 0;
+  header_.itemCount = 0;
   kickPath_.clear();
 }
 
 double CuckooFilter::estimatedFalsePositiveRate() const {
-  const double matchChance = 1.0 / (std::ldexp(1.0, static_cast<int>(fingerprintBits_)) - 1.0);
-  const double occupiedInTwoBuckets = 2.0 * bucketSize_ * loadFactor();
+  const double matchChance = 1.0 / (std::ldexp(1.0, static_cast<int>(fingerprintBits())) - 1.0);
+  const double occupiedInTwoBuckets = 2.0 * bucketSize() * loadFactor();
   return -std::expm1(occupiedInTwoBuckets * std::log1p(-matchChance));
 }
 
 std::vector<uint8_t> CuckooFilter::serialize() const {
-  ByteWriter params;
-  params.u64(bucketCount());
-  params.u64(random_.state());
-  params.u32(maxKicks_);
-  params.u8(static_cast<uint8_t>(bucketSize_));
-  params.u8(static_cast<uint8_t>(fingerprintBits_));
-  params.u16(0);
-  FilterHeader header;
-  header.type = FilterType::Cuckoo;
-  header.seed = seed_;
-  header.itemCount = itemCount_;
-  header.capacity = capacity_;
-  header.targetFalsePositiveRate = targetFalsePositiveRate_;
-  return encodeBlob(header, params.bytes(), wordsToBytes(table_.words(), table_.payloadWords()));
-}
-
-Result<CuckooFilter> CuckooFilter::deserialize(const uint8_t* data, size_t length) {
-  Result<DecodedBlob> decoded = decodeBlobOfType(data, length, FilterType::Cuckoo);
-  if (!decoded.isOk()) return decoded.status();
-  const DecodedBlob& blob = decoded.value();
-  if (blob.paramsLength != kParamsBytes) return Status::corrupt("cuckoo parameters must be 24 bytes");
-  ByteReader params(blob.params, blob.paramsLength);
-  uint64_t bucketCount = 0, randomState = 0;
-  uint32_t maxKicks = 0;
-  uint8_t bucketSize = 0, fingerprintBits = 0;
-  uint16_t reserved = 0;
-  params.u64(bucketCount);
-  params.u64(randomState);
-  params.u32(maxKicks);
-  params.u8(bucketSize);
-  params.u8(fingerprintBits);
-  params.u16(reserved);
-  if (bucketCount < 2 || (bucketCount & (bucketCount - 1)) != 0 || bucketCount > (uint64_t{1} << 48)) {
-    return Status::corrupt("cuckoo bucket count " + std::to_string(bucketCount) +
-                           " is not a power of two of at least 2");
-  }
-  if (!isValidBucketSize(bucketSize)) return Status::corrupt("cuckoo bucket size must be 2, 4 or 8");
-  if (fingerprintBits < kMinFingerprintBits || fingerprintBits > kMaxFingerprintBits) {
-    return Status::corrupt("cuckoo fingerprint bits outside 4..32");
-  }
-  if (maxKicks > kMaxKicksLimit) return Status::corrupt("cuckoo maxKicks out of range");
-  if (reserved != 0) return Status::corrupt("reserved parameter bytes are set");
-  const uint64_t wordCount = PackedTable::payloadWordCount(bucketCount, bucketSize, fingerprintBits);
-  if (blob.payloadLength % 8 != 0 || blob.payloadLength / 8 != wordCount) {
-    return Status::corrupt("cuckoo payload is " + std::to_string(blob.payloadLength) + " bytes, but " +
-                           std::to_string(bucketCount) + " buckets need " + std::to_string(wordCount * 8));
-  }
-
-  CuckooFilter filter;
-  if (!filter.table_.allocate(bucketCount, bucketSize, fingerprintBits)) {
-    return Status::invalidArgument("out of memory allocating a CuckooFilter");
-  }
-  bytesToWords(blob.payload, static_cast<size_t>(wordCount), filter.table_.words());
-  const uint64_t usedBits = bucketCount * bucketSize * fingerprintBits;
-  if (usedBits % 64 != 0 && (filter.table_.words()[wordCount - 1] >> (usedBits % 64)) != 0) {
-    return Status::corrupt("bits beyond the last slot are set");
-  }
-  filter.bucketMask_ = bucketCount - 1;
-  filter.bucketSize_ = bucketSize;
-  filter.fingerprintBits_ = fingerprintBits;
-  filter.maxKicks_ = maxKicks;
-  filter.seed_ = blob.header.seed;
-  filter.capacity_ = blob.header.capacity;
-  filter.targetFalsePositiveRate_ = blob.header.targetFalsePositiveRate;
-  filter.random_ = SplitMix64(randomState);
-  // The stored count must match the table: count the occupied slots.
-  uint64_t occupied = 0;
-  for (uint64_t bucket = 0; bucket < bucketCount; ++bucket) {
-    for (uint32_t slot = 0; slot < bucketSize; ++slot) occupied += filter.table_.get(bucket, slot) != 0;
-  }
-  if (occupied != blob.header.itemCount) {
-    return Status::corrupt("item count " + std::to_string(blob.header.itemCount) + " disagrees with the " +
-                           std::to_string(occupied) + " occupied slots");
-  }
-  filter.itemCount_ = occupied;
-  return filter;
+  Params params = params_;
+  params.randomState = random_.state();
+  return encodeBlob(header_, encodeParams(params), wordsToBytes(table_.words(), table_.payloadWords()));
 }
 
 }  // namespace cuckoo_bloom

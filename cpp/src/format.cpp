@@ -8,16 +8,33 @@ namespace cuckoo_bloom {
 
 const char* filterTypeName(FilterType type) {
   switch (type) {
-    case FilterType::Bloom: return "bloom";
-    case FilterType::BlockedBloom: return "blocked-bloom";
-    case FilterType::CountingBloom: return "counting-bloom";
-    case FilterType::Cuckoo: return "cuckoo";
+#define CUCKOO_BLOOM_FILTER_TYPE_NAME(name, id, text, Class) \
+  case FilterType::name:                                    \
+    return text;
+    CUCKOO_BLOOM_FILTER_TYPES(CUCKOO_BLOOM_FILTER_TYPE_NAME)
+#undef CUCKOO_BLOOM_FILTER_TYPE_NAME
     case FilterType::UrlBlocklist: return "url-blocklist";
   }
   return "unknown";
 }
 
-bool isSinglePartFilterType(uint8_t value) { return value >= 1 && value <= 4; }
+bool filterTypeFromName(const char* name, FilterType& out) {
+  const std::string wanted = name == nullptr ? "" : name;
+#define CUCKOO_BLOOM_FILTER_TYPE_MATCH(enumerator, id, text, Class) \
+  if (wanted == text) {                                            \
+    out = FilterType::enumerator;                                  \
+    return true;                                                   \
+  }
+  CUCKOO_BLOOM_FILTER_TYPES(CUCKOO_BLOOM_FILTER_TYPE_MATCH)
+#undef CUCKOO_BLOOM_FILTER_TYPE_MATCH
+  return false;
+}
+
+bool isSinglePartFilterType(uint8_t value) {
+#define CUCKOO_BLOOM_FILTER_TYPE_ID(name, id, text, Class) value == id ||
+  return CUCKOO_BLOOM_FILTER_TYPES(CUCKOO_BLOOM_FILTER_TYPE_ID) false;
+#undef CUCKOO_BLOOM_FILTER_TYPE_ID
+}
 bool isKnownFilterType(uint8_t value) {
   return isSinglePartFilterType(value) || value == static_cast<uint8_t>(FilterType::UrlBlocklist);
 }
@@ -131,11 +148,13 @@ Result<DecodedBlob> decodeBlob(const uint8_t* data, size_t length) {
 
   // The version comes before the checksum: a future version may checksum
   // differently, and deserves "unsupported version" rather than "corrupt".
-  if (version != kFormatVersion) {
+  if (version < kOldestReadableFormatVersion || version > kFormatVersion) {
     return Status::unsupportedVersion("format version " + std::to_string(version) +
-                                      " is not supported (this build reads version " +
+                                      " is not supported (this build reads versions " +
+                                      std::to_string(kOldestReadableFormatVersion) + " to " +
                                       std::to_string(kFormatVersion) + ")");
   }
+  blob.header.formatVersion = version;
   // Lengths are checked in 64-bit arithmetic that cannot overflow: each part
   // is compared with what is left.
   const uint64_t bodyBytes = static_cast<uint64_t>(length) - kHeaderBytes - kChecksumBytes;

@@ -8,13 +8,11 @@ namespace cuckoo_bloom {
 
 const char* statusCodeName(StatusCode code) {
   switch (code) {
-    case StatusCode::Ok: return "OK";
-    case StatusCode::InvalidArgument: return "INVALID_ARGUMENT";
-    case StatusCode::Full: return "FULL";
-    case StatusCode::Corrupt: return "CORRUPT";
-    case StatusCode::UnsupportedVersion: return "UNSUPPORTED_VERSION";
-    case StatusCode::WrongType: return "WRONG_TYPE";
-    case StatusCode::NotFound: return "NOT_FOUND";
+#define CUCKOO_BLOOM_STATUS_CASE(name, number, text) \
+  case StatusCode::name:                             \
+    return text;
+    CUCKOO_BLOOM_STATUS_CODES(CUCKOO_BLOOM_STATUS_CASE)
+#undef CUCKOO_BLOOM_STATUS_CASE
   }
   return "UNKNOWN";
 }

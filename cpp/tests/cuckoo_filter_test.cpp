@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <algorithm>
 #include <cstdint>
 #include <iostream>
 #include <limits>
@@ -126,22 +127,25 @@ TEST(CuckooFilterSizing, FingerprintBitsAndBucketCount) {
   EXPECT_EQ(CuckooFilter::fingerprintBitsFor(0.01, 8), 11u);
   EXPECT_EQ(CuckooFilter::fingerprintBitsFor(0.9, 2), 4u);
   EXPECT_EQ(CuckooFilter::fingerprintBitsFor(1e-12, 8), 32u);
-  // buckets = nextPow2(n / (b * maxLoad(b) * 0.95)), at least 2.
-  EXPECT_EQ(CuckooFilter::bucketCountFor(1000000, 4), uint64_t{1} << 19);
-  EXPECT_EQ(CuckooFilter::bucketCountFor(100, 4), 32u);
+  // buckets = ceil((n + slack) / (b * maxLoad(b))) rounded up to even, slack =
+  // 0.5 sqrt(n) + 8 (3 sqrt(n) + 8 for b = 2): any even count (format version 2).
+  EXPECT_EQ(CuckooFilter::bucketCountFor(1000000, 4), 263292u);  // (1e6 + 508) / 3.8 = 263291.6
+  EXPECT_EQ(CuckooFilter::bucketCountFor(100, 4), 30u);          // 113 / 3.8 = 29.7
   EXPECT_EQ(CuckooFilter::bucketCountFor(1, 8), 2u);
+  EXPECT_EQ(CuckooFilter::bucketCountFor(1000, 2), 658u);  // (1000 + 102.9) / 1.68 = 656.5 -> 657 -> even
   const CuckooFilter filter = makeCuckoo(options(1000000, 0.01));
-  EXPECT_EQ(filter.bucketCount(), uint64_t{1} << 19);
-  EXPECT_EQ(filter.slotCount(), uint64_t{1} << 21);
-  EXPECT_EQ(filter.byteLength(), (uint64_t{1} << 21) * 10 / 8);
+  EXPECT_EQ(filter.bucketCount(), 263292u);
+  EXPECT_EQ(filter.slotCount(), 1053168u);
+  EXPECT_EQ(filter.byteLength(), (1053168u * 10 + 63) / 64 * 8);
   EXPECT_EQ(filter.bucketSize(), 4u);
   EXPECT_EQ(filter.maxKicks(), 500u);
 }
 
 // ---------------------------------------------------------------- basics
 
-TEST(CuckooFilter, LocateGivesTwoDistinctBucketsAndANonZeroFingerprint) {
+TEST(CuckooFilter, LocateGivesTwoBucketsLinkedByTheFingerprintAndANonZeroFingerprint) {
   const CuckooFilter filter = makeCuckoo(options(10000, 0.01, 4, 3));
+  EXPECT_EQ(filter.addressing(), CuckooAddressing::SubtractModulo);
   for (uint64_t i = 0; i < 10000; ++i) {
     const std::string key = presentKey(i);
     uint64_t b1 = 0, b2 = 0;
@@ -152,7 +156,7 @@ TEST(CuckooFilter, LocateGivesTwoDistinctBucketsAndANonZeroFingerprint) {
     ASSERT_NE(b1, b2);
     ASSERT_LT(b1, filter.bucketCount());
     ASSERT_LT(b2, filter.bucketCount());
-    ASSERT_EQ(cuckooAltBucketIndex(b2, fp, filter.bucketCount() - 1), b1);
+    ASSERT_EQ(cuckooAltBucketIndexModulo(b2, fp, filter.bucketCount()), b1);
   }
 }
 
@@ -225,15 +229,16 @@ uint64_t fillUntilFull(CuckooFilter& filter) {
   return added;
 }
 
-// Load at the first failure, 131,072 slots, maxKicks 500. Measured while
-// writing this test (three seeds each, capacities 1e3..1e6, i.e. 2^11..2^21
-// slots): b=2 0.86-0.89, b=4 0.96-0.98, b=8 0.987-0.993.
-// Bounds: b=4 >= 0.93 (the requirement); b=8 >= 0.95 and b=2 >= 0.80 are
-// comfortably under every measurement (the paper reports ~84% / 95% / 98%).
+// Load at the first failure, ~100k keys' worth of slots, maxKicks 500.
+// Measured (format v1, power-of-two tables; three seeds each, capacities
+// 1e3..1e6): b=2 0.86-0.89, b=4 0.96-0.98, b=8 0.987-0.993; the any-size
+// tables of version 2 reach the same (printed below).
+// Bounds: b=4 >= 0.95 (the requirement); b=8 >= 0.97 and b=2 >= 0.84: the
+// loads the sizing assumes (the paper reports ~84% / 95% / 98%).
 void checkFillUntilFirstFailure(uint32_t bucketSize, double minimumLoad) {
   const CuckooFilterOptions opts = options(100000, 0.01, bucketSize, 1234);
   CuckooFilter probe = makeCuckoo(opts);
-  ASSERT_EQ(probe.slotCount(), 131072u);
+  ASSERT_GE(probe.slotCount(), 100000u);
   const uint64_t firstFailure = fillUntilFull(probe);  // key index that failed first
 
   // Replay to just before the failing add, and check the failing call itself.
@@ -297,9 +302,38 @@ void checkFillUntilFirstFailure(uint32_t bucketSize, double minimumLoad) {
   EXPECT_EQ(roundTrip(filter).serialize(), filter.serialize());
 }
 
-TEST(CuckooFilterFill, LoadAtFirstFailureBucketSize2) { checkFillUntilFirstFailure(2, 0.80); }
-TEST(CuckooFilterFill, LoadAtFirstFailureBucketSize4) { checkFillUntilFirstFailure(4, 0.93); }
-TEST(CuckooFilterFill, LoadAtFirstFailureBucketSize8) { checkFillUntilFirstFailure(8, 0.95); }
+TEST(CuckooFilterFill, LoadAtFirstFailureBucketSize2) { checkFillUntilFirstFailure(2, 0.84); }
+TEST(CuckooFilterFill, LoadAtFirstFailureBucketSize4) { checkFillUntilFirstFailure(4, 0.95); }
+TEST(CuckooFilterFill, LoadAtFirstFailureBucketSize8) { checkFillUntilFirstFailure(8, 0.97); }
+
+// The rated capacity always fits: n distinct keys into a filter sized for n
+// never fail, for every small capacity (where tables are a few buckets and
+// the load varies most) and a spread of larger ones, several seeds each.
+TEST(CuckooFilterFill, RatedCapacityAlwaysFits) {
+  std::vector<uint64_t> capacities;
+  for (uint64_t n = 1; n <= 300; ++n) capacities.push_back(n);
+  for (uint64_t n = 310; n <= 5000; n = n * 11 / 10) capacities.push_back(n);
+  for (const uint64_t n : {10007u, 65536u, 123457u}) capacities.push_back(n);
+  uint64_t checked = 0;
+  double lowestHeadroom = 1.0;
+  for (const uint32_t bucketSize : {2u, 4u, 8u}) {
+    for (const uint64_t capacity : capacities) {
+      for (uint64_t seed = 0; seed < (capacity < 5000 ? 4u : 1u); ++seed) {
+        CuckooFilter filter = makeCuckoo(options(capacity, 0.01, bucketSize, seed * 7919 + capacity));
+        for (uint64_t i = 0; i < capacity; ++i) {
+          ASSERT_TRUE(filter.add(presentKey(i)).isOk())
+              << "b=" << bucketSize << " capacity " << capacity << " seed " << seed << " key " << i
+              << " load " << filter.loadFactor();
+        }
+        ASSERT_EQ(countPresentMissing(filter, capacity), 0u);
+        lowestHeadroom = std::min(lowestHeadroom, 1.0 - filter.loadFactor());
+        ++checked;
+      }
+    }
+  }
+  std::cout << "[measured] cuckoo: " << checked << " filters filled to capacity" << std::endl;
+  EXPECT_GT(checked, 3000u);
+}
 
 // One key fits 2b times (b copies in each of its buckets); the next copy has
 // nowhere to go (every eviction moves a copy to the other full bucket).
@@ -338,7 +372,6 @@ TEST(CuckooFilterFill, ZeroMaxKicksFailsWithoutAWalk) {
 
 TEST(CuckooFilterKickPath, DescribesEveryEvictionWalk) {
   CuckooFilter filter = makeCuckoo(options(10000, 0.01, 4, 77));
-  const uint64_t mask = filter.bucketCount() - 1;
   uint64_t walks = 0;
   for (uint64_t i = 0;; ++i) {
     const std::string key = presentKey(i);
@@ -358,7 +391,7 @@ TEST(CuckooFilterKickPath, DescribesEveryEvictionWalk) {
     // Each evicted fingerprint moves to its own other bucket.
     for (size_t step = 0; step + 1 < path.size(); ++step) {
       ASSERT_EQ(path[step + 1].bucket,
-                cuckooAltBucketIndex(path[step].bucket, path[step + 1].fingerprint, mask))
+                cuckooAltBucketIndexModulo(path[step].bucket, path[step + 1].fingerprint, filter.bucketCount()))
           << "key " << i << " step " << step;
       ASSERT_LT(path[step].slot, filter.bucketSize());
     }
@@ -451,11 +484,11 @@ TEST(CuckooFilterFingerprintBits, EveryWidthRoundTripsWithoutFalseNegatives) {
 // ---------------------------------------------------------------- reproducibility
 
 TEST(CuckooFilterReproducibility, SameSeedAndKeysGiveIdenticalBytes) {
-  constexpr uint64_t kKeys = 14500;  // ~0.89 of 16,384 slots: many eviction walks
+  constexpr uint64_t kKeys = 10000;  // ~0.94 of the slots: many eviction walks
   const CuckooFilterOptions opts = options(10000, 0.01, 4, 99);
   CuckooFilter a = makeCuckoo(opts);
   CuckooFilter b = makeCuckoo(opts);
-  ASSERT_EQ(a.slotCount(), 16384u);
+  ASSERT_LT(a.slotCount(), 10700u);
   uint64_t walks = 0;
   for (uint64_t i = 0; i < kKeys; ++i) {
     ASSERT_TRUE(a.add(presentKey(i)).isOk());
@@ -475,12 +508,12 @@ TEST(CuckooFilterReproducibility, SameSeedAndKeysGiveIdenticalBytes) {
 TEST(CuckooFilterReproducibility, ReadBackFilterContinuesTheSameWalks) {
   const CuckooFilterOptions opts = options(10000, 0.01, 4, 4242);
   CuckooFilter original = makeCuckoo(opts);
-  for (uint64_t i = 0; i < 12000; ++i) ASSERT_TRUE(original.add(presentKey(i)).isOk());
+  for (uint64_t i = 0; i < 8000; ++i) ASSERT_TRUE(original.add(presentKey(i)).isOk());
   const std::vector<uint8_t> midway = original.serialize();
   CuckooFilter resumed =
       cuckoo_bloom_test::valueOrFail(CuckooFilter::deserialize(midway.data(), midway.size()), "deserialize");
   uint64_t walks = 0;
-  for (uint64_t i = 12000;; ++i) {
+  for (uint64_t i = 8000;; ++i) {
     const Status a = original.add(presentKey(i));
     const Status b = resumed.add(presentKey(i));
     ASSERT_EQ(a.code(), b.code()) << i;

@@ -1,6 +1,7 @@
 // Tests for cuckoo_bloom/format.h: the byte format every filter shares, its
 // golden files, and how each filter's deserialize() treats damaged or
 // inconsistent bytes.
+#include "cuckoo_bloom/any_filter.h"
 #include "cuckoo_bloom/format.h"
 
 #include <gtest/gtest.h>
@@ -130,8 +131,13 @@ const std::vector<Kind>& kinds() {
   return all;
 }
 
+// tests/golden/*.cbf are this build's bytes (format version 2); the files of
+// format version 1 stay in tests/golden/v1/ and must always read.
 std::string goldenPath(const Kind& kind) {
   return std::string(CUCKOO_BLOOM_GOLDEN_DIR) + "/" + kind.goldenFile;
+}
+std::string goldenV1Path(const Kind& kind) {
+  return std::string(CUCKOO_BLOOM_GOLDEN_DIR) + "/v1/" + kind.goldenFile;
 }
 
 bool updateGolden() {
@@ -156,7 +162,7 @@ void reseal(Bytes& bytes) {
 // encodeBlob(), so crafted blobs do not depend on the code under test.
 struct Craft {
   uint8_t magic[4] = {'C', 'B', 'W', 'F'};
-  uint16_t version = 1;
+  uint16_t version = kFormatVersion;
   uint8_t type = 1;
   uint8_t hashAlgorithm = 1;
   uint32_t flags = 0;
@@ -212,15 +218,19 @@ Bytes countingParams(uint64_t counterCount, uint32_t hashCount, uint8_t counterB
   append(p, reserved16, 2);
   return p;
 }
+// Version 2 parameters; addressing 2 (subtract-modulo) and layout 1 (packed)
+// by default. Version 1 blobs have 0, 0 in those two bytes (then reserved).
 Bytes cuckooParams(uint64_t bucketCount, uint32_t bucketSize, uint32_t fingerprintBits,
-                   uint32_t maxKicks = 500, uint64_t rngState = 12345, uint16_t reserved = 0) {
+                   uint32_t maxKicks = 500, uint64_t rngState = 12345, uint8_t addressing = 2,
+                   uint8_t layout = 1) {
   Bytes p;
   append(p, bucketCount, 8);
   append(p, rngState, 8);
   append(p, maxKicks, 4);
   append(p, bucketSize, 1);
   append(p, fingerprintBits, 1);
-  append(p, reserved, 2);
+  append(p, addressing, 1);
+  append(p, layout, 1);
   return p;
 }
 Bytes zeroWords(uint64_t bits) { return Bytes((bits + 63) / 64 * 8, 0); }
@@ -264,12 +274,41 @@ TEST(FormatGolden, EachFileDeserializesAndFindsItsKeys) {
   }
 }
 
+// Bytes written by format version 1 (earlier releases) read, find every key,
+// and are written back in version 2. The Bloom family's tables are the same in
+// both versions, so the rewrite equals this build's golden file byte for byte;
+// a version 1 cuckoo filter keeps its power-of-two XOR addressing (its
+// fingerprints cannot be moved without their keys) and says so.
+TEST(FormatGolden, Version1FilesStillReadFindTheirKeysAndRewriteAsVersion2) {
+  for (const Kind& kind : kinds()) {
+    SCOPED_TRACE(kind.name);
+    Bytes v1;
+    ASSERT_TRUE(readFile(goldenV1Path(kind), v1)) << goldenV1Path(kind);
+    ASSERT_EQ(readLE(v1, kOffsetVersion, 2), 1u);
+    ASSERT_TRUE(kind.read(v1).isOk()) << kind.read(v1).message();
+    kind.checkGoldenKeys(v1);
+    Result<std::unique_ptr<AnyFilter>> read = deserializeFilter(v1.data(), v1.size());
+    ASSERT_TRUE(read.isOk()) << read.status().message();
+    const Bytes rewritten = read.value()->serialize();
+    EXPECT_EQ(readLE(rewritten, kOffsetVersion, 2), 2u);
+    kind.checkGoldenKeys(rewritten);
+    if (kind.type == FilterType::Cuckoo) {
+      const CuckooFilter filter = cuckoo_bloom_test::valueOrFail(
+          CuckooFilter::deserialize(rewritten.data(), rewritten.size()), "deserialize");
+      EXPECT_EQ(filter.addressing(), CuckooAddressing::XorPowerOfTwo);
+      EXPECT_EQ(filter.bucketCount(), 32u);
+    } else {
+      EXPECT_EQ(rewritten, kind.buildGolden());
+    }
+  }
+}
+
 // The documented header, field by field, on the golden Bloom filter.
 TEST(FormatLayout, HeaderFieldsAreWhereTheSpecSays) {
   const Bytes bytes = buildGoldenBloom();
   ASSERT_EQ(bytes.size(), kHeaderBytes + 16 + 15 * 8 + kChecksumBytes);  // 959 bits -> 15 words
   EXPECT_EQ(std::string(bytes.begin(), bytes.begin() + 4), "CBWF");
-  EXPECT_EQ(readLE(bytes, kOffsetVersion, 2), 1u);
+  EXPECT_EQ(readLE(bytes, kOffsetVersion, 2), 2u);
   EXPECT_EQ(bytes[kOffsetType], 1u);
   EXPECT_EQ(bytes[kOffsetHashAlgorithm], 1u);
   EXPECT_EQ(readLE(bytes, kOffsetFlags, 4), 0u);
@@ -512,7 +551,7 @@ TEST(FormatContent, CommonHeaderFieldsAreChecked) {
     EXPECT_EQ(edited([](Bytes& b) { b[kOffsetType] = 0x10; }), StatusCode::WrongType);
     EXPECT_EQ(edited([](Bytes& b) { b[kOffsetType] = 5; }), StatusCode::WrongType);
     EXPECT_EQ(edited([](Bytes& b) { b[kOffsetType] = 0xFF; }), StatusCode::WrongType);
-    EXPECT_EQ(edited([](Bytes& b) { writeLE(b, kOffsetVersion, 2, 2); }), StatusCode::UnsupportedVersion);
+    EXPECT_EQ(edited([](Bytes& b) { writeLE(b, kOffsetVersion, 2, 3); }), StatusCode::UnsupportedVersion);
     EXPECT_EQ(edited([](Bytes& b) { writeLE(b, kOffsetVersion, 2, 0); }), StatusCode::UnsupportedVersion);
     EXPECT_EQ(edited([](Bytes& b) { writeLE(b, kOffsetVersion, 2, 0x0100); }),
               StatusCode::UnsupportedVersion);
@@ -710,6 +749,24 @@ TEST(FormatContent, CountingBloomParametersAreChecked) {
   EXPECT_EQ(read(countingParams(959, 7), lastCounter), StatusCode::Ok);
 }
 
+// Version 1 cuckoo parameters: the last two bytes were reserved (0), the
+// bucket count a power of two (XOR addressing).
+TEST(FormatContent, Version1CuckooParametersAreChecked) {
+  const auto read = [](const Bytes& params, const Bytes& payload) {
+    Craft craft;
+    craft.version = 1;
+    craft.type = 4;
+    craft.params = params;
+    craft.payload = payload;
+    const Bytes bytes = craft.encode();
+    return CuckooFilter::deserialize(bytes.data(), bytes.size()).status().code();
+  };
+  EXPECT_EQ(read(cuckooParams(32, 4, 10, 500, 1, 0, 0), zeroWords(1280)), StatusCode::Ok);
+  EXPECT_EQ(read(cuckooParams(24, 4, 10, 500, 1, 0, 0), zeroWords(24 * 4 * 10)), StatusCode::Corrupt);
+  EXPECT_EQ(read(cuckooParams(32, 4, 10, 500, 1, 2, 1), zeroWords(1280)), StatusCode::Corrupt);
+  EXPECT_EQ(read(cuckooParams(32, 4, 10, 500, 1, 0, 1), zeroWords(1280)), StatusCode::Corrupt);
+}
+
 TEST(FormatContent, CuckooParametersAreChecked) {
   const auto read = [](const Bytes& params, const Bytes& payload, uint64_t itemCount = 0) {
     Craft craft;
@@ -722,11 +779,23 @@ TEST(FormatContent, CuckooParametersAreChecked) {
   };
   // Control: 32 buckets of 4 slots of 10 bits, empty.
   EXPECT_EQ(read(cuckooParams(32, 4, 10), zeroWords(32 * 4 * 10)), StatusCode::Ok);
-  // Bucket count not a power of two (payload sized to match), too small, huge.
-  EXPECT_EQ(read(cuckooParams(24, 4, 10), zeroWords(24 * 4 * 10)), StatusCode::Corrupt);
+  // Version 2 addressing takes any even bucket count of at least 2 (payload
+  // sized to match); odd, too small and huge counts are corrupt.
+  EXPECT_EQ(read(cuckooParams(24, 4, 10), zeroWords(24 * 4 * 10)), StatusCode::Ok);
   EXPECT_EQ(read(cuckooParams(16, 4, 10), zeroWords(16 * 4 * 10)), StatusCode::Ok);
+  EXPECT_EQ(read(cuckooParams(2, 4, 10), zeroWords(2 * 4 * 10)), StatusCode::Ok);
   EXPECT_EQ(read(cuckooParams(33, 4, 10), zeroWords(33 * 4 * 10)), StatusCode::Corrupt);
   EXPECT_EQ(read(cuckooParams(1, 4, 10), zeroWords(1 * 4 * 10)), StatusCode::Corrupt);
+  // XOR addressing (version 1's) needs a power of two, in either version.
+  EXPECT_EQ(read(cuckooParams(24, 4, 10, 500, 1, 1), zeroWords(24 * 4 * 10)), StatusCode::Corrupt);
+  EXPECT_EQ(read(cuckooParams(32, 4, 10, 500, 1, 1), zeroWords(32 * 4 * 10)), StatusCode::Ok);
+  // Unknown addressing and layout values.
+  for (const uint8_t addressing : {0, 3, 255}) {
+    EXPECT_EQ(read(cuckooParams(32, 4, 10, 500, 1, addressing), zeroWords(1280)), StatusCode::Corrupt);
+  }
+  for (const uint8_t layout : {0, 3, 255}) {
+    EXPECT_EQ(read(cuckooParams(32, 4, 10, 500, 1, 2, layout), zeroWords(1280)), StatusCode::Corrupt);
+  }
   EXPECT_EQ(read(cuckooParams(0, 4, 10), Bytes()), StatusCode::Corrupt);
   EXPECT_EQ(read(cuckooParams(uint64_t{1} << 63, 4, 10), zeroWords(32 * 4 * 10)), StatusCode::Corrupt);
   EXPECT_EQ(read(cuckooParams(uint64_t{1} << 49, 8, 32), zeroWords(32 * 4 * 10)), StatusCode::Corrupt);
@@ -744,7 +813,6 @@ TEST(FormatContent, CuckooParametersAreChecked) {
   EXPECT_EQ(read(cuckooParams(32, 4, 10, CuckooFilter::kMaxKicksLimit + 1), zeroWords(1280)),
             StatusCode::Corrupt);
   EXPECT_EQ(read(cuckooParams(32, 4, 10, CuckooFilter::kMaxKicksLimit), zeroWords(1280)), StatusCode::Ok);
-  EXPECT_EQ(read(cuckooParams(32, 4, 10, 500, 1, 1), zeroWords(1280)), StatusCode::Corrupt);
   // Payload disagreeing with the geometry.
   EXPECT_EQ(read(cuckooParams(64, 4, 10), zeroWords(1280)), StatusCode::Corrupt);
   EXPECT_EQ(read(cuckooParams(32, 4, 11), zeroWords(1280)), StatusCode::Corrupt);

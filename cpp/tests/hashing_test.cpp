@@ -124,32 +124,79 @@ TEST(CuckooFingerprint, NeverZeroAndFitsEveryWidth) {
   }
 }
 
-TEST(CuckooAltBucketIndex, SymmetricAndNeverTheSameBucket) {
+TEST(CuckooAltBucketIndexXor, SymmetricAndNeverTheSameBucket) {
   std::mt19937_64 random(12345);
   for (uint32_t logBuckets = 1; logBuckets <= 48; ++logBuckets) {
-    const uint64_t mask = (uint64_t{1} << logBuckets) - 1;
+    const uint64_t bucketCount = uint64_t{1} << logBuckets;
     for (int i = 0; i < 5000; ++i) {
-      const uint64_t bucket = random() & mask;
+      const uint64_t bucket = random() & (bucketCount - 1);
       // Every fingerprint value class: small ones (the 4-bit widths) and 32-bit ones.
       const uint32_t fingerprint =
           (i < 2000) ? static_cast<uint32_t>(i % 15 + 1) : static_cast<uint32_t>(random() | 1);
-      const uint64_t alt = cuckooAltBucketIndex(bucket, fingerprint, mask);
-      ASSERT_NE(alt, bucket) << "mask=" << mask << " fp=" << fingerprint;
-      ASSERT_LE(alt, mask);
-      ASSERT_EQ(cuckooAltBucketIndex(alt, fingerprint, mask), bucket)
-          << "mask=" << mask << " fp=" << fingerprint << " bucket=" << bucket;
+      const uint64_t alt = cuckooAltBucketIndexXor(bucket, fingerprint, bucketCount);
+      ASSERT_NE(alt, bucket) << "buckets=" << bucketCount << " fp=" << fingerprint;
+      ASSERT_LT(alt, bucketCount);
+      ASSERT_EQ(cuckooAltBucketIndexXor(alt, fingerprint, bucketCount), bucket)
+          << "buckets=" << bucketCount << " fp=" << fingerprint << " bucket=" << bucket;
     }
   }
   // All 2^16-1 sixteen-bit fingerprints against the smallest table (2 buckets).
   for (uint32_t fp = 1; fp < (1u << 16); ++fp) {
-    ASSERT_EQ(cuckooAltBucketIndex(0, fp, 1), 1u);
-    ASSERT_EQ(cuckooAltBucketIndex(1, fp, 1), 0u);
+    ASSERT_EQ(cuckooAltBucketIndexXor(0, fp, 2), 1u);
+    ASSERT_EQ(cuckooAltBucketIndexXor(1, fp, 2), 0u);
   }
 }
 
-TEST(CuckooBucketIndex, IsTheLowHalfMasked) {
-  EXPECT_EQ(cuckooBucketIndex({0xABCDEF12345ull, 0}, 0xFFF), 0x345u);
-  EXPECT_EQ(cuckooBucketIndex({UINT64_MAX, 0}, 1), 1u);
+TEST(CuckooBucketIndexXor, IsTheLowHalfMasked) {
+  EXPECT_EQ(cuckooBucketIndexXor({0xABCDEF12345ull, 0}, 0x1000), 0x345u);
+  EXPECT_EQ(cuckooBucketIndexXor({UINT64_MAX, 0}, 2), 1u);
+}
+
+// Version 2 addressing works for any even bucket count: the alternate bucket
+// is an involution, in range, and never the bucket itself.
+TEST(CuckooAltBucketIndexModulo, InvolutionForEveryEvenBucketCount) {
+  std::mt19937_64 random(777);
+  std::vector<uint64_t> bucketCounts = {2, 4, 6, 10, 100, 264, 1000, 65538, (uint64_t{1} << 32) + 16,
+                                        (uint64_t{1} << 40) - 2};
+  for (int i = 0; i < 40; ++i) bucketCounts.push_back(2 + 2 * (random() % 2500000));
+  for (const uint64_t bucketCount : bucketCounts) {
+    for (int i = 0; i < 3000; ++i) {
+      const uint64_t bucket = random() % bucketCount;
+      const uint32_t fingerprint =
+          (i < 1000) ? static_cast<uint32_t>(i % 15 + 1) : static_cast<uint32_t>(random() | 1);
+      const uint64_t alt = cuckooAltBucketIndexModulo(bucket, fingerprint, bucketCount);
+      ASSERT_LT(alt, bucketCount);
+      ASSERT_NE(alt, bucket) << "buckets=" << bucketCount << " fp=" << fingerprint;
+      ASSERT_EQ(cuckooAltBucketIndexModulo(alt, fingerprint, bucketCount), bucket)
+          << "buckets=" << bucketCount << " fp=" << fingerprint << " bucket=" << bucket;
+    }
+  }
+  // Exhaustively on small tables: every bucket, many fingerprints.
+  for (const uint64_t bucketCount : {uint64_t{2}, uint64_t{6}, uint64_t{100}, uint64_t{264}}) {
+    for (uint32_t fp = 1; fp < 300; ++fp) {
+      for (uint64_t bucket = 0; bucket < bucketCount; ++bucket) {
+        const uint64_t alt = cuckooAltBucketIndexModulo(bucket, fp, bucketCount);
+        ASSERT_NE(alt, bucket);
+        ASSERT_EQ(cuckooAltBucketIndexModulo(alt, fp, bucketCount), bucket);
+      }
+    }
+  }
+}
+
+TEST(CuckooBucketIndexModulo, CoversTheWholeRangeEvenly) {
+  constexpr uint64_t kBuckets = 1000;
+  std::vector<uint64_t> hits(kBuckets, 0);
+  std::mt19937_64 random(99);
+  for (int i = 0; i < 1000000; ++i) {
+    const uint64_t bucket = cuckooBucketIndexModulo({random(), 0}, kBuckets);
+    ASSERT_LT(bucket, kBuckets);
+    ++hits[bucket];
+  }
+  // 1000 hits expected per bucket; 6 standard deviations (sqrt(1000) ~ 32) either side.
+  for (const uint64_t count : hits) {
+    EXPECT_GT(count, 810u);
+    EXPECT_LT(count, 1190u);
+  }
 }
 
 TEST(BloomProbeIndex, StaysInRangeAndFollowsDoubleHashing) {

@@ -16,9 +16,7 @@
 #include <string_view>
 #include <vector>
 
-#include "cuckoo_bloom/format.h"
-#include "cuckoo_bloom/status.h"
-#include "cuckoo_bloom/word_buffer.h"
+#include "cuckoo_bloom/filter_support.h"
 
 namespace cuckoo_bloom {
 
@@ -30,51 +28,74 @@ struct BlockedBloomFilterOptions {
 
 class BlockedBloomFilter {
  public:
+  static constexpr FilterType kType = FilterType::BlockedBloom;
+  static constexpr bool kSupportsRemove = false;
+  static constexpr bool kSupportsUnion = true;
   static constexpr uint32_t kWordsPerBlock = 8;
   static constexpr uint32_t kBytesPerBlock = kWordsPerBlock * 8;
   static constexpr double kSizingMargin = 0.9;
 
+  // The parameter block (docs/FORMAT.md): blockCount u64.
+  struct Params {
+    uint64_t blockCount = 0;
+    template <typename Fields>
+    void fields(Fields& f) {
+      f(blockCount);
+    }
+  };
+
   static Result<BlockedBloomFilter> create(const BlockedBloomFilterOptions& options);
-  static Result<BlockedBloomFilter> deserialize(const uint8_t* data, size_t length);
+  static Result<BlockedBloomFilter> createFrom(const FilterOptions& options);
+  static Result<BlockedBloomFilter> deserialize(const uint8_t* data, size_t length) {
+    return readFilter<BlockedBloomFilter>(data, length);
+  }
+  static Result<BlockedBloomFilter> fromBlob(const DecodedBlob& blob, const Params& params);
 
   // Expected false-positive rate with an average of `keysPerBlock` keys per block.
   static double expectedFalsePositiveRate(double keysPerBlock);
   // Smallest block count meeting the target for `capacity` keys (see above).
   static uint64_t blockCountFor(uint64_t capacity, double falsePositiveRate);
 
-  void add(const uint8_t* key, size_t length);
-  bool has(const uint8_t* key, size_t length) const;
-  // The bit (or counter) indexes a key maps to, in probe order; for
-  // inspection and visualisation.
-  std::vector<uint64_t> positions(const uint8_t* key, size_t length) const;
-  void add(std::string_view key) { add(reinterpret_cast<const uint8_t*>(key.data()), key.size()); }
-  bool has(std::string_view key) const {
-    return has(reinterpret_cast<const uint8_t*>(key.data()), key.size());
-  }
+  KeyHash hashOf(const uint8_t* key, size_t length) const { return hashKey(key, length, header_.seed); }
+  void add(const KeyHash& hash);
+  bool has(const KeyHash& hash) const;
+  // The 8 bit indexes a key maps to (one per word of its block), for inspection.
+  std::vector<uint64_t> positions(const KeyHash& hash) const;
+
+  void add(const uint8_t* key, size_t length) { add(hashOf(key, length)); }
+  bool has(const uint8_t* key, size_t length) const { return has(hashOf(key, length)); }
+  std::vector<uint64_t> positions(const uint8_t* key, size_t length) const { return positions(hashOf(key, length)); }
+  void add(std::string_view key) { add(hashKey(key, header_.seed)); }
+  bool has(std::string_view key) const { return has(hashKey(key, header_.seed)); }
+
   Status unionWith(const BlockedBloomFilter& other);
   void clear();
 
-  uint64_t count() const { return itemCount_; }
-  uint64_t blockCount() const { return blockCount_; }
-  uint64_t bitCount() const { return blockCount_ * kWordsPerBlock * 64; }
-  uint64_t seed() const { return seed_; }
-  uint64_t capacity() const { return capacity_; }
-  double targetFalsePositiveRate() const { return targetFalsePositiveRate_; }
+  const FilterHeader& header() const { return header_; }
+  uint64_t count() const { return header_.itemCount; }
+  uint64_t seed() const { return header_.seed; }
+  uint64_t capacity() const { return header_.capacity; }
+  double targetFalsePositiveRate() const { return header_.targetFalsePositiveRate; }
+  uint64_t blockCount() const { return params_.blockCount; }
+  uint64_t bitCount() const { return params_.blockCount * kWordsPerBlock * 64; }
   // Mean over blocks of the product over words of (set bits in word / 64).
   double estimatedFalsePositiveRate() const;
   size_t byteLength() const { return blocks_.size() * sizeof(uint64_t); }
   const uint64_t* words() const { return blocks_.data(); }
+  template <typename Visit>
+  void parameters(Visit&& visit) const {
+    visit("blockCount", static_cast<double>(blockCount()));
+    visit("bitCount", static_cast<double>(bitCount()));
+  }
 
   std::vector<uint8_t> serialize() const;
 
  private:
   BlockedBloomFilter() = default;
+  uint64_t setBitCount() const;
+  FilterHeader header_;
+  Params params_;
   WordBuffer blocks_;
-  uint64_t blockCount_ = 0;
-  uint64_t seed_ = 0;
-  uint64_t itemCount_ = 0;
-  uint64_t capacity_ = 0;
-  double targetFalsePositiveRate_ = 0.0;
 };
 
 }  // namespace cuckoo_bloom

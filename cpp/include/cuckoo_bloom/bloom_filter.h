@@ -10,9 +10,7 @@
 #include <string_view>
 #include <vector>
 
-#include "cuckoo_bloom/format.h"
-#include "cuckoo_bloom/status.h"
-#include "cuckoo_bloom/word_buffer.h"
+#include "cuckoo_bloom/filter_support.h"
 
 namespace cuckoo_bloom {
 
@@ -24,52 +22,78 @@ struct BloomFilterOptions {
 
 class BloomFilter {
  public:
+  static constexpr FilterType kType = FilterType::Bloom;
+  static constexpr bool kSupportsRemove = false;
+  static constexpr bool kSupportsUnion = true;
+
+  // The parameter block (docs/FORMAT.md): bitCount u64, hashCount u32, 4 reserved bytes.
+  struct Params {
+    uint64_t bitCount = 0;
+    uint32_t hashCount = 0;
+    template <typename Fields>
+    void fields(Fields& f) {
+      f(bitCount);
+      f(hashCount);
+      f.reserved(4);
+    }
+  };
+
   static Result<BloomFilter> create(const BloomFilterOptions& options);
-  static Result<BloomFilter> deserialize(const uint8_t* data, size_t length);
+  static Result<BloomFilter> createFrom(const FilterOptions& options);
+  static Result<BloomFilter> deserialize(const uint8_t* data, size_t length) {
+    return readFilter<BloomFilter>(data, length);
+  }
+  static Result<BloomFilter> fromBlob(const DecodedBlob& blob, const Params& params);
 
   // Optimal bit and probe counts for (capacity, rate); exposed for tests and docs.
   static uint64_t optimalBitCount(uint64_t capacity, double falsePositiveRate);
   static uint32_t optimalHashCount(uint64_t bitCount, uint64_t capacity);
 
-  void add(const uint8_t* key, size_t length);
-  bool has(const uint8_t* key, size_t length) const;
-  // The bit (or counter) indexes a key maps to, in probe order; for
-  // inspection and visualisation.
-  std::vector<uint64_t> positions(const uint8_t* key, size_t length) const;
-  void add(std::string_view key) { add(reinterpret_cast<const uint8_t*>(key.data()), key.size()); }
-  bool has(std::string_view key) const {
-    return has(reinterpret_cast<const uint8_t*>(key.data()), key.size());
-  }
+  KeyHash hashOf(const uint8_t* key, size_t length) const { return hashKey(key, length, header_.seed); }
+  void add(const KeyHash& hash);
+  bool has(const KeyHash& hash) const;
+  // The bit indexes a key maps to, in probe order; for inspection and visualisation.
+  std::vector<uint64_t> positions(const KeyHash& hash) const;
+
+  void add(const uint8_t* key, size_t length) { add(hashOf(key, length)); }
+  bool has(const uint8_t* key, size_t length) const { return has(hashOf(key, length)); }
+  std::vector<uint64_t> positions(const uint8_t* key, size_t length) const { return positions(hashOf(key, length)); }
+  void add(std::string_view key) { add(hashKey(key, header_.seed)); }
+  bool has(std::string_view key) const { return has(hashKey(key, header_.seed)); }
 
   // Sets this filter to the union of both (keys of either are then found).
   // Requires equal bit count, probe count and seed.
   Status unionWith(const BloomFilter& other);
   void clear();
 
+  const FilterHeader& header() const { return header_; }
   // Keys whose add() set at least one new bit (a repeated key is not counted again).
-  uint64_t count() const { return itemCount_; }
-  uint64_t bitCount() const { return bitCount_; }
-  uint32_t hashCount() const { return hashCount_; }
-  uint64_t seed() const { return seed_; }
-  uint64_t capacity() const { return capacity_; }
-  double targetFalsePositiveRate() const { return targetFalsePositiveRate_; }
+  uint64_t count() const { return header_.itemCount; }
+  uint64_t seed() const { return header_.seed; }
+  uint64_t capacity() const { return header_.capacity; }
+  double targetFalsePositiveRate() const { return header_.targetFalsePositiveRate; }
+  uint64_t bitCount() const { return params_.bitCount; }
+  uint32_t hashCount() const { return params_.hashCount; }
   // (set bits / m)^k: the rate for a random absent key given this exact filter.
   double estimatedFalsePositiveRate() const;
   uint64_t setBitCount() const;
   size_t byteLength() const { return bits_.size() * sizeof(uint64_t); }
   const uint64_t* words() const { return bits_.data(); }
+  // The type's parameters by name, for `info` and the JS getters.
+  template <typename Visit>
+  void parameters(Visit&& visit) const {
+    visit("bitCount", static_cast<double>(bitCount()));
+    visit("hashCount", hashCount());
+    visit("setBitCount", static_cast<double>(setBitCount()));
+  }
 
   std::vector<uint8_t> serialize() const;
 
  private:
   BloomFilter() = default;
+  FilterHeader header_;
+  Params params_;
   WordBuffer bits_;
-  uint64_t bitCount_ = 0;
-  uint32_t hashCount_ = 0;
-  uint64_t seed_ = 0;
-  uint64_t itemCount_ = 0;
-  uint64_t capacity_ = 0;
-  double targetFalsePositiveRate_ = 0.0;
 };
 
 }  // namespace cuckoo_bloom

@@ -14,9 +14,7 @@
 #include <string_view>
 #include <vector>
 
-#include "cuckoo_bloom/format.h"
-#include "cuckoo_bloom/status.h"
-#include "cuckoo_bloom/word_buffer.h"
+#include "cuckoo_bloom/filter_support.h"
 
 namespace cuckoo_bloom {
 
@@ -28,53 +26,80 @@ struct CountingBloomFilterOptions {
 
 class CountingBloomFilter {
  public:
+  static constexpr FilterType kType = FilterType::CountingBloom;
+  static constexpr bool kSupportsRemove = true;
+  static constexpr bool kSupportsUnion = false;
   static constexpr uint32_t kCounterBits = 4;
   static constexpr uint32_t kCounterMax = 15;
   static constexpr uint32_t kCountersPerWord = 64 / kCounterBits;
 
-  static Result<CountingBloomFilter> create(const CountingBloomFilterOptions& options);
-  static Result<CountingBloomFilter> deserialize(const uint8_t* data, size_t length);
+  // The parameter block (docs/FORMAT.md): counterCount u64, hashCount u32,
+  // counterBits u8 (always 4), 3 reserved bytes.
+  struct Params {
+    uint64_t counterCount = 0;
+    uint32_t hashCount = 0;
+    uint8_t counterBits = kCounterBits;
+    template <typename Fields>
+    void fields(Fields& f) {
+      f(counterCount);
+      f(hashCount);
+      f(counterBits);
+      f.reserved(3);
+    }
+  };
 
-  void add(const uint8_t* key, size_t length);
-  bool has(const uint8_t* key, size_t length) const;
-  // The bit (or counter) indexes a key maps to, in probe order; for
-  // inspection and visualisation.
-  std::vector<uint64_t> positions(const uint8_t* key, size_t length) const;
+  static Result<CountingBloomFilter> create(const CountingBloomFilterOptions& options);
+  static Result<CountingBloomFilter> createFrom(const FilterOptions& options);
+  static Result<CountingBloomFilter> deserialize(const uint8_t* data, size_t length) {
+    return readFilter<CountingBloomFilter>(data, length);
+  }
+  static Result<CountingBloomFilter> fromBlob(const DecodedBlob& blob, const Params& params);
+
+  KeyHash hashOf(const uint8_t* key, size_t length) const { return hashKey(key, length, header_.seed); }
+  void add(const KeyHash& hash);
+  bool has(const KeyHash& hash) const;
   // Removes one occurrence. NotFound (and no change) when the key is not present.
-  Status remove(const uint8_t* key, size_t length);
-  void add(std::string_view key) { add(reinterpret_cast<const uint8_t*>(key.data()), key.size()); }
-  bool has(std::string_view key) const {
-    return has(reinterpret_cast<const uint8_t*>(key.data()), key.size());
-  }
-  Status remove(std::string_view key) {
-    return remove(reinterpret_cast<const uint8_t*>(key.data()), key.size());
-  }
+  Status remove(const KeyHash& hash);
+  // The counter indexes a key maps to, in probe order; for inspection and visualisation.
+  std::vector<uint64_t> positions(const KeyHash& hash) const;
+
+  void add(const uint8_t* key, size_t length) { add(hashOf(key, length)); }
+  bool has(const uint8_t* key, size_t length) const { return has(hashOf(key, length)); }
+  Status remove(const uint8_t* key, size_t length) { return remove(hashOf(key, length)); }
+  std::vector<uint64_t> positions(const uint8_t* key, size_t length) const { return positions(hashOf(key, length)); }
+  void add(std::string_view key) { add(hashKey(key, header_.seed)); }
+  bool has(std::string_view key) const { return has(hashKey(key, header_.seed)); }
+  Status remove(std::string_view key) { return remove(hashKey(key, header_.seed)); }
   void clear();
 
+  const FilterHeader& header() const { return header_; }
   // add() calls minus successful remove() calls.
-  uint64_t count() const { return itemCount_; }
-  uint64_t counterCount() const { return counterCount_; }
-  uint32_t hashCount() const { return hashCount_; }
-  uint64_t seed() const { return seed_; }
-  uint64_t capacity() const { return capacity_; }
-  double targetFalsePositiveRate() const { return targetFalsePositiveRate_; }
+  uint64_t count() const { return header_.itemCount; }
+  uint64_t seed() const { return header_.seed; }
+  uint64_t capacity() const { return header_.capacity; }
+  double targetFalsePositiveRate() const { return header_.targetFalsePositiveRate; }
+  uint64_t counterCount() const { return params_.counterCount; }
+  uint32_t hashCount() const { return params_.hashCount; }
   // (non-zero counters / m)^k.
   double estimatedFalsePositiveRate() const;
+  // The value of counter `index` (0 for an index past the end).
   uint32_t counterAt(uint64_t index) const;
   uint64_t saturatedCounterCount() const;
   size_t byteLength() const { return counters_.size() * sizeof(uint64_t); }
+  template <typename Visit>
+  void parameters(Visit&& visit) const {
+    visit("counterCount", static_cast<double>(counterCount()));
+    visit("counterBits", kCounterBits);
+    visit("hashCount", hashCount());
+  }
 
   std::vector<uint8_t> serialize() const;
 
  private:
   CountingBloomFilter() = default;
+  FilterHeader header_;
+  Params params_;
   WordBuffer counters_;
-  uint64_t counterCount_ = 0;
-  uint32_t hashCount_ = 0;
-  uint64_t seed_ = 0;
-  uint64_t itemCount_ = 0;
-  uint64_t capacity_ = 0;
-  double targetFalsePositiveRate_ = 0.0;
 };
 
 }  // namespace cuckoo_bloom

@@ -1,6 +1,7 @@
 // Umbrella header: the whole library.
 #pragma once
 
+#include "cuckoo_bloom/any_filter.h"
 #include "cuckoo_bloom/blocked_bloom_filter.h"
 #include "cuckoo_bloom/bloom_filter.h"
 #include "cuckoo_bloom/counting_bloom_filter.h"

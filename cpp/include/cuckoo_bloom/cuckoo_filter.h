@@ -1,23 +1,30 @@
 // Cuckoo filter (Fan, Andersen, Kaminsky, Mitzenmacher, CoNEXT 2014):
-// partial-key cuckoo hashing of f-bit fingerprints into 2^B buckets of b slots.
+// partial-key cuckoo hashing of f-bit fingerprints into m buckets of b slots.
 //
-// A key lives in bucket i1 or i2 = i1 XOR offset(fp) (hashing.h). When both
-// are full, insertion evicts a random resident fingerprint and moves it to its
-// own other bucket, up to maxKicks times (a seeded, reproducible random walk).
+// A key lives in one of its two buckets, i1 or i2, where each is computed from
+// the other and the fingerprint alone (hashing.h: any m since format version
+// 2; a power of two in version 1). When both are full, insertion evicts a
+// random resident fingerprint and moves it to its own other bucket, up to
+// maxKicks times (a seeded, reproducible random walk).
 //
-// A failed insert never loses a key. The walk records every slot it
-// overwrote; when the kicks run out it replays that record backwards, which
-// restores the table exactly, and reports Full. (The two published Go
-// walk-throughs drop the fingerprint in hand at that point: a key that was
-// added is then silently gone.) Every key stored before a failure is still
-// found after it, and the filter stays usable: a later key whose buckets have
-// room still goes in.
+// A failed insert never loses a key. The walk records each bucket as it was
+// before the walk changed it; when the kicks run out it writes them back in
+// reverse order, which restores the table bit for bit, and reports Full.
+// (The two published Go walk-throughs drop the fingerprint in hand at that
+// point: a key that was added is then silently gone.) Every key stored before
+// a failure is still found after it, and the filter stays usable.
+//
+// The walk only asks the table to read, write, find, insert and erase
+// fingerprints in a bucket; how slots are packed is the table's business
+// (packed_table.h: f bits per slot).
 //
 // Sizing from (capacity n, target e): a lookup compares against at most 2b
 // fingerprints, each matching by chance with probability 1/(2^f - 1), so
 //   e ~= 2b / 2^f   =>   f = ceil(log2(2b / e)), clamped to [4, 32];
-// and buckets = nextPow2(n / (b * maxLoad(b))), maxLoad = 0.84, 0.95, 0.98 for
-// b = 2, 4, 8 (the paper's measured load at first failure) times a 0.95 margin.
+// and m = ceil((n + slack) / (b * maxLoad(b))), rounded up to even, where
+// maxLoad = 0.84, 0.95, 0.98 for b = 2, 4, 8 is the load the paper measured at
+// the first failed insert and slack ~ sqrt(n) covers small tables (tests pin
+// that n keys always fit). At b = 4 that is about f / 0.95 bits per key.
 #pragma once
 
 #include <cstddef>
@@ -25,10 +32,8 @@
 #include <string_view>
 #include <vector>
 
-#include "cuckoo_bloom/format.h"
-#include "cuckoo_bloom/hashing.h"
+#include "cuckoo_bloom/filter_support.h"
 #include "cuckoo_bloom/packed_table.h"
-#include "cuckoo_bloom/status.h"
 
 namespace cuckoo_bloom {
 
@@ -41,6 +46,17 @@ struct CuckooFilterOptions {
   uint64_t seed = 0;               // hash seed and eviction-walk seed
 };
 
+// How a key's two buckets are placed (hashing.h has both formulas).
+enum class CuckooAddressing : uint8_t {
+  XorPowerOfTwo = 1,   // format version 1: power-of-two bucket counts
+  SubtractModulo = 2,  // format version 2: any bucket count
+};
+
+// How fingerprints are laid out in the payload.
+enum class CuckooSlotLayout : uint8_t {
+  Packed = 1,  // f bits per slot, end to end (packed_table.h)
+};
+
 // One step of an eviction walk: the fingerprint placed into (bucket, slot).
 struct CuckooKick {
   uint64_t bucket;
@@ -50,59 +66,101 @@ struct CuckooKick {
 
 class CuckooFilter {
  public:
+  static constexpr FilterType kType = FilterType::Cuckoo;
+  static constexpr bool kSupportsRemove = true;
+  static constexpr bool kSupportsUnion = false;
   static constexpr uint32_t kMinFingerprintBits = 4;
   static constexpr uint32_t kMaxFingerprintBits = 32;
   static constexpr uint32_t kMaxKicksLimit = 1u << 20;
-  static constexpr double kLoadMargin = 0.95;
+  static constexpr uint32_t kMaxBucketSize = 8;
+
+  // The parameter block (docs/FORMAT.md): bucketCount u64, rngState u64,
+  // maxKicks u32, bucketSize u8, fingerprintBits u8, addressing u8, layout u8.
+  // In format version 1 the last two bytes were reserved (0): such bytes are
+  // read as XorPowerOfTwo addressing and the packed layout.
+  struct Params {
+    uint64_t bucketCount = 0;
+    uint64_t randomState = 0;
+    uint32_t maxKicks = 0;
+    uint8_t bucketSize = 0;
+    uint8_t fingerprintBits = 0;
+    uint8_t addressing = 0;
+    uint8_t layout = 0;
+    template <typename Fields>
+    void fields(Fields& f) {
+      f(bucketCount);
+      f(randomState);
+      f(maxKicks);
+      f(bucketSize);
+      f(fingerprintBits);
+      f(addressing);
+      f(layout);
+    }
+  };
 
   static Result<CuckooFilter> create(const CuckooFilterOptions& options);
-  static Result<CuckooFilter> deserialize(const uint8_t* data, size_t length);
+  static Result<CuckooFilter> createFrom(const FilterOptions& options);
+  static Result<CuckooFilter> deserialize(const uint8_t* data, size_t length) {
+    return readFilter<CuckooFilter>(data, length);
+  }
+  static Result<CuckooFilter> fromBlob(const DecodedBlob& blob, const Params& params);
 
   static uint32_t fingerprintBitsFor(double falsePositiveRate, uint32_t bucketSize);
   static double maxLoadFactor(uint32_t bucketSize);
   static uint64_t bucketCountFor(uint64_t capacity, uint32_t bucketSize);
+  // Keys of headroom added to the capacity before sizing (see the .cpp).
+  static double sizingSlackKeys(uint64_t capacity, uint32_t bucketSize);
 
+  KeyHash hashOf(const uint8_t* key, size_t length) const { return hashKey(key, length, header_.seed); }
   // Ok, or Full: then the table and count are exactly as they were before the
   // call (every stored key is still found); only the walk's generator has
   // advanced, so the next insert tries a different walk.
-  Status add(const uint8_t* key, size_t length);
-  bool has(const uint8_t* key, size_t length) const;
+  Status add(const KeyHash& hash);
+  bool has(const KeyHash& hash) const;
   // Removes one matching fingerprint; NotFound (and no change) when none.
-  Status remove(const uint8_t* key, size_t length);
-  Status add(std::string_view key) {
-    return add(reinterpret_cast<const uint8_t*>(key.data()), key.size());
+  Status remove(const KeyHash& hash);
+  // Where a key's fingerprint may live, without touching the table.
+  void locate(const KeyHash& hash, uint64_t& bucket1, uint64_t& bucket2, uint32_t& fingerprint) const;
+
+  Status add(const uint8_t* key, size_t length) { return add(hashOf(key, length)); }
+  bool has(const uint8_t* key, size_t length) const { return has(hashOf(key, length)); }
+  Status remove(const uint8_t* key, size_t length) { return remove(hashOf(key, length)); }
+  void locate(const uint8_t* key, size_t length, uint64_t& bucket1, uint64_t& bucket2, uint32_t& fingerprint) const {
+    locate(hashOf(key, length), bucket1, bucket2, fingerprint);
   }
-  bool has(std::string_view key) const {
-    return has(reinterpret_cast<const uint8_t*>(key.data()), key.size());
-  }
-  Status remove(std::string_view key) {
-    return remove(reinterpret_cast<const uint8_t*>(key.data()), key.size());
-  }
+  Status add(std::string_view key) { return add(hashKey(key, header_.seed)); }
+  bool has(std::string_view key) const { return has(hashKey(key, header_.seed)); }
+  Status remove(std::string_view key) { return remove(hashKey(key, header_.seed)); }
   void clear();
 
+  const FilterHeader& header() const { return header_; }
   // Fingerprints stored (a key added twice counts twice).
-  uint64_t count() const { return itemCount_; }
-  uint64_t bucketCount() const { return bucketMask_ + 1; }
-  uint32_t bucketSize() const { return bucketSize_; }
-  uint32_t fingerprintBits() const { return fingerprintBits_; }
-  uint32_t maxKicks() const { return maxKicks_; }
-  uint64_t seed() const { return seed_; }
-  uint64_t capacity() const { return capacity_; }
-  uint64_t slotCount() const { return bucketCount() * bucketSize_; }
-  double targetFalsePositiveRate() const { return targetFalsePositiveRate_; }
-  double loadFactor() const {
-    return static_cast<double>(itemCount_) / static_cast<double>(slotCount());
-  }
+  uint64_t count() const { return header_.itemCount; }
+  uint64_t seed() const { return header_.seed; }
+  uint64_t capacity() const { return header_.capacity; }
+  double targetFalsePositiveRate() const { return header_.targetFalsePositiveRate; }
+  uint64_t bucketCount() const { return params_.bucketCount; }
+  uint32_t bucketSize() const { return params_.bucketSize; }
+  uint32_t fingerprintBits() const { return params_.fingerprintBits; }
+  uint32_t maxKicks() const { return params_.maxKicks; }
+  CuckooAddressing addressing() const { return static_cast<CuckooAddressing>(params_.addressing); }
+  uint64_t slotCount() const { return bucketCount() * bucketSize(); }
+  double loadFactor() const { return static_cast<double>(count()) / static_cast<double>(slotCount()); }
   // 1 - (1 - 1/(2^f - 1))^(2b * load): chance that one of the ~2b*load
   // fingerprints in a query's two buckets matches by accident.
   double estimatedFalsePositiveRate() const;
   size_t byteLength() const { return table_.payloadWords() * sizeof(uint64_t); }
+  template <typename Visit>
+  void parameters(Visit&& visit) const {
+    visit("bucketCount", static_cast<double>(bucketCount()));
+    visit("bucketSize", bucketSize());
+    visit("fingerprintBits", fingerprintBits());
+    visit("maxKicks", maxKicks());
+    visit("loadFactor", loadFactor());
+  }
 
   // Read-only inspection (for visualisations and tests).
   uint32_t slotAt(uint64_t bucket, uint32_t slot) const { return table_.get(bucket, slot); }
-  // Where a key's fingerprint may live, without touching the table.
-  void locate(const uint8_t* key, size_t length, uint64_t& bucket1, uint64_t& bucket2,
-              uint32_t& fingerprint) const;
   // The eviction steps of the last add(): each fingerprint written and where;
   // the last step is the free slot that ended the walk. Empty when the key
   // found room directly; on Full, the walk that was tried and then undone.
@@ -112,21 +170,21 @@ class CuckooFilter {
 
  private:
   CuckooFilter() = default;
-  // The slot used, or -1 when the bucket is full.
-  int insertIntoBucket(uint64_t bucket, uint32_t fingerprint);
-  bool bucketContains(uint64_t bucket, uint32_t fingerprint) const;
+  uint64_t primaryBucket(const KeyHash& hash) const;
+  uint64_t alternateBucket(uint64_t bucket, uint32_t fingerprint) const;
+  Status undoWalk();
 
+  FilterHeader header_;
+  Params params_;
   PackedTable table_;
-  uint64_t bucketMask_ = 0;
-  uint32_t bucketSize_ = 4;
-  uint32_t fingerprintBits_ = 0;
-  uint32_t maxKicks_ = 500;
-  uint64_t seed_ = 0;
-  uint64_t itemCount_ = 0;
-  uint64_t capacity_ = 0;
-  double targetFalsePositiveRate_ = 0.0;
   SplitMix64 random_;
   std::vector<CuckooKick> kickPath_;
+  // What each bucket the walk changed held before it (for the exact undo).
+  struct SavedBucket {
+    uint64_t bucket;
+    uint32_t slots[kMaxBucketSize];
+  };
+  std::vector<SavedBucket> savedBuckets_;
 };
 
 }  // namespace cuckoo_bloom

@@ -2,7 +2,7 @@
 //
 //   offset  size  field
 //   0       4     magic "CBWF"
-//   4       2     format version (1)
+//   4       2     format version (2; version 1 is still read)
 //   6       1     filter type (FilterType)
 //   7       1     hash algorithm (HashAlgorithm)
 //   8       4     flags (reserved, must be 0)
@@ -26,13 +26,18 @@
 #include <string>
 #include <vector>
 
+#include "cuckoo_bloom/filter_types.h"
 #include "cuckoo_bloom/hashing.h"
 #include "cuckoo_bloom/status.h"
 
 namespace cuckoo_bloom {
 
 constexpr uint8_t kFormatMagic[4] = {'C', 'B', 'W', 'F'};
-constexpr uint16_t kFormatVersion = 1;
+// The version this build writes, and the oldest it reads. Version 2 changed
+// only the cuckoo parameter block (bucket addressing and slot layout, see
+// cuckoo_filter.h); every other type's bytes are the same in both.
+constexpr uint16_t kFormatVersion = 2;
+constexpr uint16_t kOldestReadableFormatVersion = 1;
 constexpr size_t kHeaderBytes = 56;
 constexpr size_t kChecksumBytes = 8;
 
@@ -40,10 +45,9 @@ constexpr size_t kChecksumBytes = 8;
 // above are reserved for composite filters (growth, URL blocklists), whose
 // payload is a sequence of nested, complete blobs in this same format.
 enum class FilterType : uint8_t {
-  Bloom = 1,
-  BlockedBloom = 2,
-  CountingBloom = 3,
-  Cuckoo = 4,
+#define CUCKOO_BLOOM_FILTER_TYPE_ENUMERATOR(name, id, text, Class) name = id,
+  CUCKOO_BLOOM_FILTER_TYPES(CUCKOO_BLOOM_FILTER_TYPE_ENUMERATOR)
+#undef CUCKOO_BLOOM_FILTER_TYPE_ENUMERATOR
   UrlBlocklist = 16,  // composite: one nested filter of URL expressions
 };
 
@@ -52,7 +56,11 @@ bool isKnownFilterType(uint8_t value);
 // Types 1..15: a filter whose payload is its own table (not a composite).
 bool isSinglePartFilterType(uint8_t value);
 
-// The common fields every filter stores.
+// The type whose name is `name` ("bloom", "cuckoo", ...); false when none is.
+bool filterTypeFromName(const char* name, FilterType& out);
+
+// The state every filter keeps in the header, named once: filters hold one of
+// these, and the codec writes and reads it whole.
 struct FilterHeader {
   FilterType type = FilterType::Bloom;
   HashAlgorithm hashAlgorithm = HashAlgorithm::Xxh3_64;
@@ -60,6 +68,9 @@ struct FilterHeader {
   uint64_t itemCount = 0;
   uint64_t capacity = 0;
   double targetFalsePositiveRate = 0.0;
+  // The version the bytes were read in (decodeBlob sets it; writing always
+  // uses kFormatVersion). Lets a reader accept an older parameter block.
+  uint16_t formatVersion = kFormatVersion;
 };
 
 // Appends little-endian fixed-width values; used for parameter blocks.
@@ -98,6 +109,80 @@ class ByteReader {
   size_t offset_ = 0;
 };
 
+// A type's parameter block is described once, as a list of fields:
+//
+//   struct Params {
+//     uint64_t bitCount = 0;
+//     uint32_t hashCount = 0;
+//     template <typename Fields> void fields(Fields& f) { f(bitCount); f(hashCount); f.reserved(4); }
+//   };
+//
+// and that one description drives encoding (ParamsWriter), decoding
+// (ParamsReader: exact length, reserved bytes zero) and the size.
+class ParamsWriter {
+ public:
+  template <typename T>
+  void operator()(T value) {
+    writeLittleEndian(static_cast<uint64_t>(value), sizeof(T));
+  }
+  void reserved(size_t byteCount) { bytes_.insert(bytes_.end(), byteCount, 0); }
+  std::vector<uint8_t>& bytes() { return bytes_; }
+
+ private:
+  void writeLittleEndian(uint64_t value, size_t byteCount) {
+    for (size_t i = 0; i < byteCount; ++i) bytes_.push_back(static_cast<uint8_t>(value >> (8 * i)));
+  }
+  std::vector<uint8_t> bytes_;
+};
+
+class ParamsReader {
+ public:
+  ParamsReader(const uint8_t* data, size_t length) : data_(data), length_(length) {}
+  template <typename T>
+  void operator()(T& value) {
+    uint64_t raw = 0;
+    if (!read(raw, sizeof(T))) return;
+    value = static_cast<T>(raw);
+  }
+  void reserved(size_t byteCount) {
+    for (size_t i = 0; i < byteCount; ++i) {
+      uint64_t raw = 0;
+      if (read(raw, 1) && raw != 0) reservedSet_ = true;
+    }
+  }
+  bool truncated() const { return truncated_; }
+  bool reservedSet() const { return reservedSet_; }
+  size_t consumed() const { return offset_; }
+
+ private:
+  bool read(uint64_t& out, size_t byteCount) {
+    if (length_ - offset_ < byteCount) {
+      truncated_ = true;
+      return false;
+    }
+    for (size_t i = 0; i < byteCount; ++i) out |= static_cast<uint64_t>(data_[offset_ + i]) << (8 * i);
+    offset_ += byteCount;
+    return true;
+  }
+  const uint8_t* data_;
+  size_t length_;
+  size_t offset_ = 0;
+  bool truncated_ = false;
+  bool reservedSet_ = false;
+};
+
+template <typename Params>
+std::vector<uint8_t> encodeParams(Params params) {
+  ParamsWriter writer;
+  params.fields(writer);
+  return std::move(writer.bytes());
+}
+
+template <typename Params>
+size_t paramsByteCount() {
+  return encodeParams(Params{}).size();
+}
+
 // Word arrays <-> little-endian payload bytes (8 bytes per word).
 std::vector<uint8_t> wordsToBytes(const uint64_t* words, size_t wordCount);
 void bytesToWords(const uint8_t* bytes, size_t wordCount, uint64_t* words);
@@ -122,6 +207,21 @@ Result<DecodedBlob> decodeBlob(const uint8_t* data, size_t length);
 
 // Decodes and additionally requires the given type (WrongType otherwise).
 Result<DecodedBlob> decodeBlobOfType(const uint8_t* data, size_t length, FilterType expected);
+
+// Reads a decoded blob's parameter block into `params` (see Params above):
+// Corrupt unless it is exactly the described length with reserved bytes zero.
+template <typename Params>
+Status decodeParams(const DecodedBlob& blob, Params& params) {
+  const size_t expected = paramsByteCount<Params>();
+  if (blob.paramsLength != expected) {
+    return Status::corrupt(std::string(filterTypeName(blob.header.type)) + " parameters must be " +
+                           std::to_string(expected) + " bytes, got " + std::to_string(blob.paramsLength));
+  }
+  ParamsReader reader(blob.params, blob.paramsLength);
+  params.fields(reader);
+  if (reader.reservedSet()) return Status::corrupt("reserved parameter bytes are set");
+  return Status::ok();
+}
 
 // XXH3-64 (seed 0), the format's checksum.
 uint64_t formatChecksum(const uint8_t* data, size_t length);

@@ -124,26 +124,44 @@ inline uint64_t blockedWordMask(const KeyHash& hash, uint32_t word) {
   return uint64_t{1} << ((hash.high >> (6 * word)) & 63);
 }
 
-// Cuckoo filter (partial-key cuckoo hashing). The bucket count is a power of
-// two, so the primary bucket is the low half masked. The fingerprint is drawn
+// Cuckoo filter (partial-key cuckoo hashing). The fingerprint is drawn
 // uniformly from 1..2^f-1 (0 marks an empty slot) by multiply-shift on the top
 // 32 bits of the high half.
-inline uint64_t cuckooBucketIndex(const KeyHash& hash, uint64_t bucketMask) {
-  return hash.low & bucketMask;
-}
 inline uint32_t cuckooFingerprint(const KeyHash& hash, uint32_t fingerprintBits) {
   const uint64_t nonZeroValues = (uint64_t{1} << fingerprintBits) - 1;  // 2^f - 1
   return static_cast<uint32_t>((((hash.high >> 32) * nonZeroValues) >> 32) + 1);
 }
-// i2 = i1 XOR offset(fp). XOR with a value that depends only on the
-// fingerprint makes the map symmetric (i1 = i2 XOR offset(fp)), so a stored
-// fingerprint can always find its other bucket without the key. The offset is
-// never 0, so the two buckets of a fingerprint are always distinct (a key then
-// really has two places, which the load factor of cuckoo hashing relies on).
-inline uint64_t cuckooAltBucketIndex(uint64_t bucket, uint32_t fingerprint, uint64_t bucketMask) {
-  uint64_t offset = mix64(fingerprint) & bucketMask;
+
+// Two ways to place a key's two buckets. Both are involutions: the other
+// bucket of a stored fingerprint is found from its bucket and the fingerprint
+// alone (no key), which is what lets a walk move it and a lookup find it.
+//
+// Format version 1 (CuckooAddressing::XorPowerOfTwo): m = 2^B buckets,
+//   i1 = low mod m,  i2 = i1 XOR offset(fp), offset(fp) = mix64(fp) mod m, never 0.
+// It forces m to a power of two, so a filter could be up to twice its size.
+inline uint64_t cuckooBucketIndexXor(const KeyHash& hash, uint64_t bucketCount) {
+  return hash.low & (bucketCount - 1);
+}
+inline uint64_t cuckooAltBucketIndexXor(uint64_t bucket, uint32_t fingerprint, uint64_t bucketCount) {
+  uint64_t offset = mix64(fingerprint) & (bucketCount - 1);
   if (offset == 0) offset = 1;
   return bucket ^ offset;
+}
+
+// Format version 2 (CuckooAddressing::SubtractModulo): any even m >= 2,
+//   i1 = reduceRange(low, m),  i2 = (H(fp) - i1) mod m,
+//   H(fp) = 2 reduceRange(mix64(fp), m / 2) + 1  (an odd number below m).
+// (H - (H - i1)) mod m = i1, so it is an involution. Because H is odd and m
+// even, i2 - i1 is never a multiple of m: the two buckets always differ (a key
+// with one bucket would make small tables fill early). i1 and i2 then have
+// opposite parity, which is classic two-table cuckoo hashing (even buckets
+// and odd buckets), with the same load thresholds.
+inline uint64_t cuckooBucketIndexModulo(const KeyHash& hash, uint64_t bucketCount) {
+  return reduceRange(hash.low, bucketCount);
+}
+inline uint64_t cuckooAltBucketIndexModulo(uint64_t bucket, uint32_t fingerprint, uint64_t bucketCount) {
+  const uint64_t pairSum = 2 * reduceRange(mix64(fingerprint), bucketCount / 2) + 1;
+  return pairSum >= bucket ? pairSum - bucket : pairSum + bucketCount - bucket;
 }
 
 }  // namespace cuckoo_bloom

@@ -13,14 +13,23 @@
 
 namespace cuckoo_bloom {
 
+// The one list of status codes: (enumerator, number, name the JS FilterError uses).
+// The bindings export the names from here, so TypeScript never copies the numbers.
+#define CUCKOO_BLOOM_STATUS_CODES(X)                                                         \
+  X(Ok, 0, "OK")                                                                             \
+  X(InvalidArgument, 1, "INVALID_ARGUMENT")   /* bad options: capacity 0, rate outside (0, 1) */ \
+  X(Full, 2, "FULL")                          /* a cuckoo filter could not place a key (nothing lost) */ \
+  X(Corrupt, 3, "CORRUPT")                    /* truncated, inconsistent or failing the checksum */ \
+  X(UnsupportedVersion, 4, "UNSUPPORTED_VERSION") /* a format version this build does not read */ \
+  X(WrongType, 5, "WRONG_TYPE")               /* valid bytes of another filter type */      \
+  X(NotFound, 6, "NOT_FOUND")                 /* remove() of a key that is not present */   \
+  X(OutOfMemory, 7, "OUT_OF_MEMORY")          /* an allocation failed; nothing changed */   \
+  X(Unsupported, 8, "UNSUPPORTED")            /* an operation this filter type does not have */
+
 enum class StatusCode : uint8_t {
-  Ok = 0,
-  InvalidArgument = 1,     // bad options: capacity 0, rate outside (0, 1), ...
-  Full = 2,                // a cuckoo filter could not place a key (nothing was lost)
-  Corrupt = 3,             // bytes that are truncated, inconsistent or fail the checksum
-  UnsupportedVersion = 4,  // a format version this build does not read
-  WrongType = 5,           // valid bytes of another filter type
-  NotFound = 6,            // remove() of a key that is not present
+#define CUCKOO_BLOOM_STATUS_ENUMERATOR(name, number, text) name = number,
+  CUCKOO_BLOOM_STATUS_CODES(CUCKOO_BLOOM_STATUS_ENUMERATOR)
+#undef CUCKOO_BLOOM_STATUS_ENUMERATOR
 };
 
 const char* statusCodeName(StatusCode code);
@@ -46,6 +55,12 @@ class Status {
   }
   static Status notFound(std::string message) {
     return Status(StatusCode::NotFound, std::move(message));
+  }
+  static Status outOfMemory(std::string message) {
+    return Status(StatusCode::OutOfMemory, std::move(message));
+  }
+  static Status unsupported(std::string message) {
+    return Status(StatusCode::Unsupported, std::move(message));
   }
 
   bool isOk() const { return code_ == StatusCode::Ok; }

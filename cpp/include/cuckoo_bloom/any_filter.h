@@ -1,0 +1,79 @@
+// The registry of filter types: one type-erased interface over every filter
+// listed in filter_types.h, with create and read by type, and what each type
+// supports. The bindings, the fuzz targets and the typed tests use this, so a
+// new type added to the list reaches all of them without further edits.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "cuckoo_bloom/blocked_bloom_filter.h"
+#include "cuckoo_bloom/bloom_filter.h"
+#include "cuckoo_bloom/counting_bloom_filter.h"
+#include "cuckoo_bloom/cuckoo_filter.h"
+#include "cuckoo_bloom/filter_support.h"
+
+namespace cuckoo_bloom {
+
+// One registered type, as the registry describes it.
+struct FilterTypeInfo {
+  FilterType type;
+  const char* name;
+  bool supportsRemove;
+  bool supportsUnion;
+};
+
+// Every registered type, in the order of filter_types.h.
+const std::vector<FilterTypeInfo>& registeredFilterTypes();
+
+class AnyFilter {
+ public:
+  virtual ~AnyFilter() = default;
+  virtual FilterType type() const = 0;
+  virtual const FilterHeader& header() const = 0;
+  virtual KeyHash hashOf(const uint8_t* key, size_t length) const = 0;
+  // Ok, or Full (cuckoo: nothing changed, nothing lost).
+  virtual Status add(const KeyHash& hash) = 0;
+  virtual bool has(const KeyHash& hash) const = 0;
+  // Ok, NotFound, or Unsupported for types without removal.
+  virtual Status remove(const KeyHash& hash) = 0;
+  // InvalidArgument unless `other` is the same type with the same sizing and
+  // seed; Unsupported for types without union.
+  virtual Status unionWith(const AnyFilter& other) = 0;
+  // The bit or counter indexes of a key (empty for types without positions).
+  virtual std::vector<uint64_t> positions(const KeyHash& hash) const = 0;
+  virtual void clear() = 0;
+  virtual size_t byteLength() const = 0;
+  virtual double estimatedFalsePositiveRate() const = 0;
+  // The type's own parameters by name (bitCount, hashCount, bucketCount, ...).
+  virtual std::vector<std::pair<std::string, double>> parameters() const = 0;
+  virtual std::vector<uint8_t> serialize() const = 0;
+
+  Status add(const uint8_t* key, size_t length) { return add(hashOf(key, length)); }
+  bool has(const uint8_t* key, size_t length) const { return has(hashOf(key, length)); }
+  Status remove(const uint8_t* key, size_t length) { return remove(hashOf(key, length)); }
+
+  // The concrete filter, or nullptr when this is another type.
+  template <typename Filter>
+  Filter* as() {
+    return type() == Filter::kType ? static_cast<Filter*>(concrete()) : nullptr;
+  }
+  template <typename Filter>
+  const Filter* as() const {
+    return type() == Filter::kType ? static_cast<const Filter*>(concrete()) : nullptr;
+  }
+
+ protected:
+  virtual void* concrete() = 0;
+  virtual const void* concrete() const = 0;
+};
+
+Result<std::unique_ptr<AnyFilter>> createFilter(FilterType type, const FilterOptions& options);
+// Reads any registered single-part type (WrongType for a composite or unknown type).
+Result<std::unique_ptr<AnyFilter>> deserializeFilter(const uint8_t* data, size_t length);
+
+}  // namespace cuckoo_bloom

@@ -1,0 +1,101 @@
+// What every filter type shares when it is created or read, so each type's
+// own code is only its structure: the header state, the generic read path
+// (common decode, parameter block, payload words), and the capability flags
+// the registry (any_filter.h) reads.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "cuckoo_bloom/format.h"
+#include "cuckoo_bloom/hashing.h"
+#include "cuckoo_bloom/limits.h"
+#include "cuckoo_bloom/status.h"
+#include "cuckoo_bloom/word_buffer.h"
+
+namespace cuckoo_bloom {
+
+// The options every type takes, plus the cuckoo-specific ones (unset means
+// "the type's default"). A type rejects options that do not apply to it, so
+// a cuckoo option given to a Bloom filter is an error, never ignored.
+struct FilterOptions {
+  uint64_t capacity = 0;
+  double falsePositiveRate = 0.0;
+  uint64_t seed = 0;
+  int64_t bucketSize = -1;       // cuckoo: 2, 4 or 8
+  int64_t fingerprintBits = -1;  // cuckoo: 4..32
+  int64_t maxKicks = -1;         // cuckoo: 0..2^20
+  int64_t semiSorted = -1;       // cuckoo: 0 or 1 (buckets of 4 only)
+  bool hasCuckooOptions() const {
+    return bucketSize >= 0 || fingerprintBits >= 0 || maxKicks >= 0 || semiSorted >= 0;
+  }
+};
+
+inline Status rejectCuckooOptions(const FilterOptions& options, FilterType type) {
+  if (!options.hasCuckooOptions()) return Status::ok();
+  return Status::invalidArgument(std::string("bucketSize, fingerprintBits, maxKicks and semiSorted are cuckoo "
+                                             "options; a ") +
+                                 filterTypeName(type) + " filter does not take them");
+}
+
+// A fresh header for a filter being created.
+inline FilterHeader newHeader(FilterType type, uint64_t capacity, double falsePositiveRate, uint64_t seed) {
+  FilterHeader header;
+  header.type = type;
+  header.seed = seed;
+  header.capacity = capacity;
+  header.targetFalsePositiveRate = falsePositiveRate;
+  return header;
+}
+
+// Allocates `wordCount` zeroed words or reports OutOfMemory.
+inline Status allocateWords(WordBuffer& words, uint64_t wordCount, FilterType type) {
+  if (wordCount > SIZE_MAX / sizeof(uint64_t) || !words.allocate(static_cast<size_t>(wordCount))) {
+    return Status::outOfMemory(std::string("out of memory allocating ") + std::to_string(wordCount * 8) +
+                               " bytes for a " + filterTypeName(type) + " filter");
+  }
+  return Status::ok();
+}
+
+// The payload of a word-array filter: exactly wordCount little-endian words,
+// with no bit set beyond the first usedBits (bits there would be invisible to
+// every query and would not survive a round trip).
+inline Status readPayloadWords(const DecodedBlob& blob, uint64_t wordCount, uint64_t usedBits, WordBuffer& words) {
+  const FilterType type = blob.header.type;
+  if (blob.payloadLength % 8 != 0 || blob.payloadLength / 8 != wordCount) {
+    return Status::corrupt(std::string(filterTypeName(type)) + " payload is " + std::to_string(blob.payloadLength) +
+                           " bytes, but its parameters need " + std::to_string(wordCount * 8));
+  }
+  Status valid = validateTableBytes(wordCount * 8, filterTypeName(type));
+  if (!valid.isOk()) return valid;
+  Status allocated = allocateWords(words, wordCount, type);
+  if (!allocated.isOk()) return allocated;
+  bytesToWords(blob.payload, static_cast<size_t>(wordCount), words.data());
+  if (usedBits % 64 != 0 && wordCount > 0 && (words[static_cast<size_t>(wordCount - 1)] >> (usedBits % 64)) != 0) {
+    return Status::corrupt(std::string(filterTypeName(type)) + ": bits beyond the table are set");
+  }
+  return Status::ok();
+}
+
+// The generic read path of a single-part filter type: the common decode, the
+// type's parameter block, then the type's own checks and payload.
+template <typename Filter>
+Result<Filter> readFilter(const uint8_t* data, size_t length) {
+  Result<DecodedBlob> decoded = decodeBlobOfType(data, length, Filter::kType);
+  if (!decoded.isOk()) return decoded.status();
+  typename Filter::Params params;
+  Status status = decodeParams(decoded.value(), params);
+  if (!status.isOk()) return status;
+  return Filter::fromBlob(decoded.value(), params);
+}
+
+// The byte-key forms of an operation are one-liners over the KeyHash form:
+// a key is hashed once, with the filter's seed, and a chain of filters with
+// one seed hashes it once for all of them.
+inline KeyHash hashKey(std::string_view key, uint64_t seed) {
+  return hashKey(reinterpret_cast<const uint8_t*>(key.data()), key.size(), seed);
+}
+
+}  // namespace cuckoo_bloom

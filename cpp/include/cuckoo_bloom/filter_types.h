@@ -1,0 +1,19 @@
+// The one list of filter types: every place that lists types (the FilterType
+// enum, type names, the registry of create/read functions, the bindings, the
+// typed tests, the fuzz targets) is generated from this list, so a type is
+// described once and an unknown name or id is an error everywhere.
+//
+//   X(Enumerator, id, "name", Class)
+//
+// Ids are stable forever (they are stored in the byte format). 1-15 are
+// single-part filters (their payload is their own table); composite types
+// (16 and up: a payload of nested blobs) are listed in format.h.
+//
+// Adding a type: docs/ARCHITECTURE.md, "Adding a filter type".
+#pragma once
+
+#define CUCKOO_BLOOM_FILTER_TYPES(X)                              \
+  X(Bloom, 1, "bloom", BloomFilter)                               \
+  X(BlockedBloom, 2, "blocked-bloom", BlockedBloomFilter)         \
+  X(CountingBloom, 3, "counting-bloom", CountingBloomFilter)      \
+  X(Cuckoo, 4, "cuckoo", CuckooFilter)

@@ -1,0 +1,130 @@
+#include "cuckoo_bloom/any_filter.h"
+
+#include <new>
+#include <type_traits>
+
+namespace cuckoo_bloom {
+namespace {
+
+// Whether a filter type has positions(KeyHash) (the Bloom family does).
+template <typename Filter, typename = void>
+struct HasPositions : std::false_type {};
+template <typename Filter>
+struct HasPositions<Filter, std::void_t<decltype(std::declval<const Filter&>().positions(KeyHash{}))>>
+    : std::true_type {};
+
+// Adapts one concrete filter type to AnyFilter; its capability flags decide
+// which operations exist.
+template <typename Filter>
+class RegisteredFilter final : public AnyFilter {
+ public:
+  explicit RegisteredFilter(Filter filter) : filter_(std::move(filter)) {}
+
+  FilterType type() const override { return Filter::kType; }
+  const FilterHeader& header() const override { return filter_.header(); }
+  KeyHash hashOf(const uint8_t* key, size_t length) const override { return filter_.hashOf(key, length); }
+  Status add(const KeyHash& hash) override {
+    if constexpr (std::is_void_v<decltype(filter_.add(hash))>) {
+      filter_.add(hash);
+      return Status::ok();
+    } else {
+      return filter_.add(hash);
+    }
+  }
+  bool has(const KeyHash& hash) const override { return filter_.has(hash); }
+  Status remove(const KeyHash& hash) override {
+    if constexpr (Filter::kSupportsRemove) {
+      return filter_.remove(hash);
+    } else {
+      (void)hash;
+      return Status::unsupported(std::string("a ") + filterTypeName(Filter::kType) +
+                                 " filter cannot remove keys (use a counting-bloom or cuckoo filter)");
+    }
+  }
+  Status unionWith(const AnyFilter& other) override {
+    if constexpr (Filter::kSupportsUnion) {
+      const Filter* same = other.as<Filter>();
+      if (same == nullptr) {
+        return Status::invalidArgument(std::string("union needs another ") + filterTypeName(Filter::kType) +
+                                       " filter, got a " + filterTypeName(other.type()) + " filter");
+      }
+      return filter_.unionWith(*same);
+    } else {
+      (void)other;
+      return Status::unsupported(std::string("a ") + filterTypeName(Filter::kType) + " filter has no union");
+    }
+  }
+  std::vector<uint64_t> positions(const KeyHash& hash) const override {
+    if constexpr (HasPositions<Filter>::value) {
+      return filter_.positions(hash);
+    } else {
+      (void)hash;
+      return {};
+    }
+  }
+  void clear() override { filter_.clear(); }
+  size_t byteLength() const override { return filter_.byteLength(); }
+  double estimatedFalsePositiveRate() const override { return filter_.estimatedFalsePositiveRate(); }
+  std::vector<std::pair<std::string, double>> parameters() const override {
+    std::vector<std::pair<std::string, double>> out;
+    filter_.parameters([&out](const char* name, double value) { out.emplace_back(name, value); });
+    return out;
+  }
+  std::vector<uint8_t> serialize() const override { return filter_.serialize(); }
+
+ protected:
+  void* concrete() override { return &filter_; }
+  const void* concrete() const override { return &filter_; }
+
+ private:
+  Filter filter_;
+};
+
+template <typename Filter>
+Result<std::unique_ptr<AnyFilter>> adopt(Result<Filter> made) {
+  if (!made.isOk()) return made.status();
+  auto* adapted = new (std::nothrow) RegisteredFilter<Filter>(std::move(made).value());
+  if (adapted == nullptr) return Status::outOfMemory("out of memory");
+  return std::unique_ptr<AnyFilter>(adapted);
+}
+
+}  // namespace
+
+const std::vector<FilterTypeInfo>& registeredFilterTypes() {
+  static const std::vector<FilterTypeInfo> types = {
+#define CUCKOO_BLOOM_FILTER_TYPE_INFO(enumerator, id, text, Class) \
+  {FilterType::enumerator, text, Class::kSupportsRemove, Class::kSupportsUnion},
+      CUCKOO_BLOOM_FILTER_TYPES(CUCKOO_BLOOM_FILTER_TYPE_INFO)
+#undef CUCKOO_BLOOM_FILTER_TYPE_INFO
+  };
+  return types;
+}
+
+Result<std::unique_ptr<AnyFilter>> createFilter(FilterType type, const FilterOptions& options) {
+  switch (type) {
+#define CUCKOO_BLOOM_FILTER_TYPE_CREATE(enumerator, id, text, Class) \
+  case FilterType::enumerator:                                      \
+    return adopt(Class::createFrom(options));
+    CUCKOO_BLOOM_FILTER_TYPES(CUCKOO_BLOOM_FILTER_TYPE_CREATE)
+#undef CUCKOO_BLOOM_FILTER_TYPE_CREATE
+    default:
+      return Status::invalidArgument(std::string("cannot create a ") + filterTypeName(type) + " filter this way");
+  }
+}
+
+Result<std::unique_ptr<AnyFilter>> deserializeFilter(const uint8_t* data, size_t length) {
+  Result<DecodedBlob> decoded = decodeBlob(data, length);
+  if (!decoded.isOk()) return decoded.status();
+  switch (decoded.value().header.type) {
+#define CUCKOO_BLOOM_FILTER_TYPE_READ(enumerator, id, text, Class) \
+  case FilterType::enumerator:                                    \
+    return adopt(Class::deserialize(data, length));
+    CUCKOO_BLOOM_FILTER_TYPES(CUCKOO_BLOOM_FILTER_TYPE_READ)
+#undef CUCKOO_BLOOM_FILTER_TYPE_READ
+    default:
+      return Status::wrongType(std::string("these bytes are a ") + filterTypeName(decoded.value().header.type) +
+                               ", not a single filter");
+  }
+}
+
+}  // namespace cuckoo_bloom

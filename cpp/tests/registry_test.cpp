@@ -1,0 +1,198 @@
+// The contracts every registered filter type keeps, as one typed suite over
+// the list in filter_types.h: a new type added there is tested here without
+// a new test file. Type-specific behaviour stays in each type's own tests.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "cuckoo_bloom/any_filter.h"
+#include "test_keys.h"
+
+namespace {
+
+using namespace cuckoo_bloom;
+using cuckoo_bloom_test::absentKey;
+using cuckoo_bloom_test::presentKey;
+
+// ::testing::Types<every class of filter_types.h>: the macro gives a leading
+// comma before each class, which DropFirst's `void` absorbs.
+template <typename Ignored, typename... Filters>
+struct DropFirst {
+  using types = ::testing::Types<Filters...>;
+};
+#define CUCKOO_BLOOM_TYPE_LIST_ENTRY(enumerator, id, text, Class) , Class
+using RegisteredTypes = DropFirst<void CUCKOO_BLOOM_FILTER_TYPES(CUCKOO_BLOOM_TYPE_LIST_ENTRY)>::types;
+#undef CUCKOO_BLOOM_TYPE_LIST_ENTRY
+
+}  // namespace
+
+template <typename Filter>
+class RegisteredFilterType : public ::testing::Test {
+ protected:
+  static Result<std::unique_ptr<AnyFilter>> make(uint64_t capacity, double rate, uint64_t seed = 7) {
+    FilterOptions options;
+    options.capacity = capacity;
+    options.falsePositiveRate = rate;
+    options.seed = seed;
+    return createFilter(Filter::kType, options);
+  }
+};
+
+TYPED_TEST_SUITE(RegisteredFilterType, RegisteredTypes);
+
+TYPED_TEST(RegisteredFilterType, IsListedByNameAndId) {
+  {
+    const char* name = filterTypeName(TypeParam::kType);
+    FilterType parsed;
+    ASSERT_TRUE(filterTypeFromName(name, parsed)) << name;
+    EXPECT_EQ(parsed, TypeParam::kType);
+    bool listed = false;
+    for (const FilterTypeInfo& info : registeredFilterTypes()) {
+      if (info.type != TypeParam::kType) continue;
+      listed = true;
+      EXPECT_STREQ(info.name, name);
+      EXPECT_EQ(info.supportsRemove, TypeParam::kSupportsRemove);
+      EXPECT_EQ(info.supportsUnion, TypeParam::kSupportsUnion);
+    }
+    EXPECT_TRUE(listed);
+  }
+}
+
+TYPED_TEST(RegisteredFilterType, NoFalseNegativesAndFalsePositivesNearTheTarget) {
+  {
+    for (const double rate : {0.01, 0.001}) {
+      constexpr uint64_t kKeys = 50000;
+      Result<std::unique_ptr<AnyFilter>> made = TestFixture::make(kKeys, rate);
+      ASSERT_TRUE(made.isOk()) << made.status().message();
+      AnyFilter& filter = *made.value();
+      for (uint64_t i = 0; i < kKeys; ++i) {
+        const std::string key = presentKey(i);
+        ASSERT_TRUE(filter.add(reinterpret_cast<const uint8_t*>(key.data()), key.size()).isOk()) << i;
+      }
+      for (uint64_t i = 0; i < kKeys; ++i) {
+        const std::string key = presentKey(i);
+        ASSERT_TRUE(filter.has(reinterpret_cast<const uint8_t*>(key.data()), key.size())) << i;
+      }
+      // 200k absent keys: at rate 0.001 the expected count is 200 (sd ~14), so
+      // 1.3x the target is over 4 standard deviations above it.
+      constexpr uint64_t kProbes = 200000;
+      uint64_t falsePositives = 0;
+      for (uint64_t i = 0; i < kProbes; ++i) {
+        const std::string key = absentKey(i);
+        falsePositives += filter.has(reinterpret_cast<const uint8_t*>(key.data()), key.size());
+      }
+      EXPECT_LE(static_cast<double>(falsePositives) / kProbes, 1.3 * rate) << "rate " << rate;
+    }
+  }
+}
+
+TYPED_TEST(RegisteredFilterType, HashOnceThenProbeAnswersLikeTheByteKeyCalls) {
+  {
+    Result<std::unique_ptr<AnyFilter>> made = TestFixture::make(2000, 0.01);
+    ASSERT_TRUE(made.isOk());
+    AnyFilter& filter = *made.value();
+    for (uint64_t i = 0; i < 1000; ++i) {
+      const std::string key = presentKey(i);
+      ASSERT_TRUE(filter.add(filter.hashOf(reinterpret_cast<const uint8_t*>(key.data()), key.size())).isOk());
+    }
+    for (uint64_t i = 0; i < 5000; ++i) {
+      const std::string key = i < 1000 ? presentKey(i) : absentKey(i);
+      const auto* bytes = reinterpret_cast<const uint8_t*>(key.data());
+      ASSERT_EQ(filter.has(filter.hashOf(bytes, key.size())), filter.has(bytes, key.size())) << key;
+      ASSERT_EQ(filter.hashOf(bytes, key.size()).low, hashKey(bytes, key.size(), filter.header().seed).low);
+    }
+  }
+}
+
+TYPED_TEST(RegisteredFilterType, RoundTripsThroughTheRegistryByteForByte) {
+  {
+    Result<std::unique_ptr<AnyFilter>> made = TestFixture::make(3000, 0.01, 99);
+    ASSERT_TRUE(made.isOk());
+    AnyFilter& filter = *made.value();
+    for (uint64_t i = 0; i < 2500; ++i) {
+      const std::string key = presentKey(i);
+      ASSERT_TRUE(filter.add(reinterpret_cast<const uint8_t*>(key.data()), key.size()).isOk());
+    }
+    const std::vector<uint8_t> bytes = filter.serialize();
+    Result<std::unique_ptr<AnyFilter>> read = deserializeFilter(bytes.data(), bytes.size());
+    ASSERT_TRUE(read.isOk()) << read.status().message();
+    EXPECT_EQ(read.value()->type(), TypeParam::kType);
+    EXPECT_EQ(read.value()->serialize(), bytes);
+    EXPECT_EQ(read.value()->header().itemCount, filter.header().itemCount);
+    EXPECT_EQ(read.value()->parameters(), filter.parameters());
+    for (uint64_t i = 0; i < 2500; ++i) {
+      const std::string key = presentKey(i);
+      ASSERT_TRUE(read.value()->has(reinterpret_cast<const uint8_t*>(key.data()), key.size())) << i;
+    }
+    // Every proper prefix is rejected, never read as something else.
+    for (size_t length = 0; length < bytes.size(); length += 1 + length / 16) {
+      EXPECT_FALSE(deserializeFilter(bytes.data(), length).isOk()) << length;
+    }
+  }
+}
+
+TYPED_TEST(RegisteredFilterType, RemoveAndUnionExactlyWhenSupported) {
+  {
+    Result<std::unique_ptr<AnyFilter>> a = TestFixture::make(1000, 0.01, 5);
+    Result<std::unique_ptr<AnyFilter>> b = TestFixture::make(1000, 0.01, 5);
+    ASSERT_TRUE(a.isOk() && b.isOk());
+    const std::string key = "https://example.com/";
+    const auto* bytes = reinterpret_cast<const uint8_t*>(key.data());
+    ASSERT_TRUE(b.value()->add(bytes, key.size()).isOk());
+    const Status removed = a.value()->remove(bytes, key.size());
+    const Status merged = a.value()->unionWith(*b.value());
+    if constexpr (TypeParam::kSupportsRemove) {
+      EXPECT_EQ(removed.code(), StatusCode::NotFound);
+    } else {
+      EXPECT_EQ(removed.code(), StatusCode::Unsupported);
+    }
+    if constexpr (TypeParam::kSupportsUnion) {
+      EXPECT_TRUE(merged.isOk()) << merged.message();
+      EXPECT_TRUE(a.value()->has(bytes, key.size()));
+    } else {
+      EXPECT_EQ(merged.code(), StatusCode::Unsupported);
+    }
+  }
+}
+
+TYPED_TEST(RegisteredFilterType, RejectsImpossibleOptionsWithInvalidArgument) {
+  {
+    EXPECT_EQ(TestFixture::make(0, 0.01).status().code(), StatusCode::InvalidArgument);
+    EXPECT_EQ(TestFixture::make(100, 0.0).status().code(), StatusCode::InvalidArgument);
+    EXPECT_EQ(TestFixture::make(100, 1.0).status().code(), StatusCode::InvalidArgument);
+    EXPECT_EQ(TestFixture::make(100, std::nan("")).status().code(), StatusCode::InvalidArgument);
+    EXPECT_EQ(TestFixture::make(uint64_t{1} << 40, 1e-9).status().code(), StatusCode::InvalidArgument);
+  }
+}
+
+TEST(FilterRegistry, UnknownNamesAndComposites) {
+  FilterType type;
+  EXPECT_FALSE(filterTypeFromName("bloomfilter", type));
+  EXPECT_FALSE(filterTypeFromName("", type));
+  EXPECT_FALSE(filterTypeFromName(nullptr, type));
+  EXPECT_FALSE(filterTypeFromName("url-blocklist", type)) << "a composite is not a filter type";
+  FilterOptions options;
+  options.capacity = 10;
+  options.falsePositiveRate = 0.01;
+  EXPECT_EQ(createFilter(FilterType::UrlBlocklist, options).status().code(), StatusCode::InvalidArgument);
+  EXPECT_EQ(createFilter(static_cast<FilterType>(99), options).status().code(), StatusCode::InvalidArgument);
+}
+
+TEST(FilterRegistry, CuckooOptionsAreRejectedByOtherTypes) {
+  for (const FilterTypeInfo& info : registeredFilterTypes()) {
+    FilterOptions options;
+    options.capacity = 100;
+    options.falsePositiveRate = 0.01;
+    options.bucketSize = 4;
+    const StatusCode code = createFilter(info.type, options).status().code();
+    if (info.type == FilterType::Cuckoo) {
+      EXPECT_EQ(code, StatusCode::Ok);
+    } else {
+      EXPECT_EQ(code, StatusCode::InvalidArgument) << info.name;
+    }
+  }
+}
