@@ -1,18 +1,23 @@
-// Thin embind layer: binds the core's filters, converts nothing but types.
+// Thin embind layer: one handle type for every filter, dispatching in C++
+// through the registry (cuckoo_bloom/any_filter.h). It converts types and
+// nothing else; the TypeScript layer owns all ergonomics.
 //
-// Contract with js/src (the TypeScript layer owns all ergonomics):
+// Contract with js/src:
 // - Keys cross as (pointer, length) into wasm memory the caller filled; batches
 //   as one byte buffer plus a uint32 offsets array of count + 1 entries.
-// - Nothing throws. Fallible calls return a StatusCode number (0 = ok); a
-//   failed create/deserialize returns a handle whose ok() is false and whose
-//   errorCode()/errorMessage() explain why. TypeScript turns those into a
-//   FilterError and deletes the handle.
+// - Nothing throws. Fallible calls return a status code number (0 = ok) whose
+//   name statusCodeNames() gives; a failed create/deserialize returns a handle
+//   whose ok() is false and whose errorCode()/errorMessage() explain why.
+//   TypeScript turns those into a FilterError and deletes the handle.
+// - Type names, type ids and status names come from here (filterTypes(),
+//   statusCodeNames()), never copied by hand into TypeScript.
 // - 64-bit values cross as doubles (exact up to 2^53, far above any count).
 #include <emscripten/bind.h>
 #include <emscripten/emscripten.h>
 #include <emscripten/val.h>
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
@@ -25,190 +30,131 @@ using namespace cuckoo_bloom;
 namespace {
 
 const uint8_t* bytesAt(uintptr_t pointer) { return reinterpret_cast<const uint8_t*>(pointer); }
+int codeOf(const Status& status) { return static_cast<int>(status.code()); }
 
-// Everything every filter type binds the same way.
-template <typename Filter>
-class Handle {
+// Reads an optional integer option; -1 when absent (the registry's "default").
+int64_t optionalInteger(const val& options, const char* name) {
+  const val value = options[name];
+  return value.isUndefined() ? -1 : static_cast<int64_t>(value.as<double>());
+}
+
+class FilterHandle {
  public:
-  explicit Handle(Result<Filter> result) : result_(std::move(result)) {}
-
-  bool ok() const { return result_.isOk(); }
-  // The handle's address, for the plain-C fast path below.
-  uintptr_t address() const { return reinterpret_cast<uintptr_t>(this); }
-  int errorCode() const { return static_cast<int>(result_.status().code()); }
-  std::string errorMessage() const { return result_.status().message(); }
-
-  bool has(uintptr_t key, uint32_t length) const { return filter().has(bytesAt(key), length); }
-
-  void hasMany(uintptr_t data, uintptr_t offsets, uint32_t count, uintptr_t out) const {
-    const uint8_t* bytes = bytesAt(data);
-    const uint32_t* ends = reinterpret_cast<const uint32_t*>(offsets);
-    uint8_t* results = reinterpret_cast<uint8_t*>(out);
-    for (uint32_t i = 0; i < count; ++i) {
-      results[i] = filter().has(bytes + ends[i], ends[i + 1] - ends[i]) ? 1 : 0;
+  static FilterHandle* create(const std::string& typeName, const val& options) {
+    auto* handle = new FilterHandle();
+    FilterType type;
+    if (!filterTypeFromName(typeName.c_str(), type)) {
+      handle->status_ = Status::invalidArgument("unknown filter type '" + typeName + "'");
+      return handle;
     }
+    FilterOptions parsed;
+    parsed.capacity = static_cast<uint64_t>(options["capacity"].as<double>());
+    parsed.falsePositiveRate = options["falsePositiveRate"].as<double>();
+    parsed.seed = static_cast<uint64_t>(options["seed"].as<double>());
+    parsed.bucketSize = optionalInteger(options, "bucketSize");
+    parsed.fingerprintBits = optionalInteger(options, "fingerprintBits");
+    parsed.maxKicks = optionalInteger(options, "maxKicks");
+    parsed.semiSorted = optionalInteger(options, "semiSorted");
+    handle->adopt(createFilter(type, parsed));
+    return handle;
+  }
+  static FilterHandle* deserialize(uintptr_t data, uint32_t length) {
+    auto* handle = new FilterHandle();
+    handle->adopt(deserializeFilter(bytesAt(data), length));
+    return handle;
   }
 
-  // The serialized bytes stay owned here until the next serialize(); JS copies them.
+  bool ok() const { return filter_ != nullptr; }
+  std::string errorCode() const { return statusCodeName(status_.code()); }
+  std::string errorMessage() const { return status_.message(); }
+  // The handle's address, for the plain-C fast path below.
+  uintptr_t address() const { return reinterpret_cast<uintptr_t>(this); }
+  AnyFilter& filter() { return *filter_; }
+  const AnyFilter& filter() const { return *filter_; }
+
+  std::string typeName() const { return filterTypeName(filter_->type()); }
+  double count() const { return static_cast<double>(filter_->header().itemCount); }
+  double capacity() const { return static_cast<double>(filter_->header().capacity); }
+  double seed() const { return static_cast<double>(filter_->header().seed); }
+  double byteLength() const { return static_cast<double>(filter_->byteLength()); }
+  double targetFalsePositiveRate() const { return filter_->header().targetFalsePositiveRate; }
+  double estimatedFalsePositiveRate() const { return filter_->estimatedFalsePositiveRate(); }
+  void clear() { filter_->clear(); }
+  val parameters() const {
+    val out = val::object();
+    for (const auto& [name, value] : filter_->parameters()) out.set(name, value);
+    return out;
+  }
+  // The serialized bytes stay owned here until releaseSerialized(); JS copies them.
   val serialize() {
-    serialized_ = filter().serialize();
+    serialized_ = filter_->serialize();
     return val(typed_memory_view(serialized_.size(), serialized_.data()));
   }
   void releaseSerialized() { std::vector<uint8_t>().swap(serialized_); }
+  // Status code; the message of a failure is lastMessage().
+  int unionWith(FilterHandle& other) { return remember(filter_->unionWith(other.filter())); }
+  std::string lastMessage() const { return status_.message(); }
 
-  double count() const { return static_cast<double>(filter().count()); }
-  double capacity() const { return static_cast<double>(filter().capacity()); }
-  double seed() const { return static_cast<double>(filter().seed()); }
-  double byteLength() const { return static_cast<double>(filter().byteLength()); }
-  double targetFalsePositiveRate() const { return filter().targetFalsePositiveRate(); }
-  double estimatedFalsePositiveRate() const { return filter().estimatedFalsePositiveRate(); }
-  void clear() { filter().clear(); }
-
-  Filter& filter() { return result_.value(); }
-  const Filter& filter() const { return result_.value(); }
-
- protected:
-  Result<Filter> result_;
-  std::vector<uint8_t> serialized_;
-};
-
-// Bloom-family filters: add never fails.
-template <typename Filter>
-class BloomFamilyHandle : public Handle<Filter> {
- public:
-  using Handle<Filter>::Handle;
-  using Handle<Filter>::filter;
-  void add(uintptr_t key, uint32_t length) { filter().add(bytesAt(key), length); }
-  uint32_t addMany(uintptr_t data, uintptr_t offsets, uint32_t count) {
-    const uint8_t* bytes = bytesAt(data);
-    const uint32_t* ends = reinterpret_cast<const uint32_t*>(offsets);
-    for (uint32_t i = 0; i < count; ++i) filter().add(bytes + ends[i], ends[i + 1] - ends[i]);
-    return count;
-  }
+  // ---- Inspection (visualisations, tests). Each applies to the types that
+  // have the structure; on others it returns an empty answer.
   val positions(uintptr_t key, uint32_t length) const {
     val out = val::array();
-    for (const uint64_t position : filter().positions(bytesAt(key), length)) {
+    for (const uint64_t position : filter_->positions(filter_->hashOf(bytesAt(key), length))) {
       out.call<void>("push", static_cast<double>(position));
     }
     return out;
   }
-};
-
-using BloomHandle = BloomFamilyHandle<BloomFilter>;
-using BlockedBloomHandle = BloomFamilyHandle<BlockedBloomFilter>;
-using CountingBloomHandle = BloomFamilyHandle<CountingBloomFilter>;
-
-BloomHandle* createBloom(double capacity, double rate, double seed) {
-  return new BloomHandle(BloomFilter::create({static_cast<uint64_t>(capacity), rate, static_cast<uint64_t>(seed)}));
-}
-BloomHandle* deserializeBloom(uintptr_t data, uint32_t length) {
-  return new BloomHandle(BloomFilter::deserialize(bytesAt(data), length));
-}
-int unionBloom(BloomHandle& target, const BloomHandle& other) {
-  return static_cast<int>(target.filter().unionWith(other.filter()).code());
-}
-std::string unionBloomMessage(BloomHandle& target, const BloomHandle& other) {
-  return target.filter().unionWith(other.filter()).message();
-}
-double bloomBitCount(const BloomHandle& handle) { return static_cast<double>(handle.filter().bitCount()); }
-uint32_t bloomHashCount(const BloomHandle& handle) { return handle.filter().hashCount(); }
-double bloomSetBitCount(const BloomHandle& handle) { return static_cast<double>(handle.filter().setBitCount()); }
-// Read-only view of the bit array (for visualisations): valid until the filter is freed.
-val bloomWords(const BloomHandle& handle) {
-  const BloomFilter& filter = handle.filter();
-  return val(typed_memory_view(filter.byteLength(), reinterpret_cast<const uint8_t*>(filter.words())));
-}
-
-BlockedBloomHandle* createBlockedBloom(double capacity, double rate, double seed) {
-  return new BlockedBloomHandle(
-      BlockedBloomFilter::create({static_cast<uint64_t>(capacity), rate, static_cast<uint64_t>(seed)}));
-}
-BlockedBloomHandle* deserializeBlockedBloom(uintptr_t data, uint32_t length) {
-  return new BlockedBloomHandle(BlockedBloomFilter::deserialize(bytesAt(data), length));
-}
-int unionBlockedBloom(BlockedBloomHandle& target, const BlockedBloomHandle& other) {
-  return static_cast<int>(target.filter().unionWith(other.filter()).code());
-}
-double blockedBlockCount(const BlockedBloomHandle& handle) {
-  return static_cast<double>(handle.filter().blockCount());
-}
-
-CountingBloomHandle* createCountingBloom(double capacity, double rate, double seed) {
-  return new CountingBloomHandle(
-      CountingBloomFilter::create({static_cast<uint64_t>(capacity), rate, static_cast<uint64_t>(seed)}));
-}
-CountingBloomHandle* deserializeCountingBloom(uintptr_t data, uint32_t length) {
-  return new CountingBloomHandle(CountingBloomFilter::deserialize(bytesAt(data), length));
-}
-int countingRemove(CountingBloomHandle& handle, uintptr_t key, uint32_t length) {
-  return static_cast<int>(handle.filter().remove(bytesAt(key), length).code());
-}
-double countingCounterCount(const CountingBloomHandle& handle) {
-  return static_cast<double>(handle.filter().counterCount());
-}
-uint32_t countingHashCount(const CountingBloomHandle& handle) { return handle.filter().hashCount(); }
-uint32_t countingCounterAt(const CountingBloomHandle& handle, double index) {
-  return handle.filter().counterAt(static_cast<uint64_t>(index));
-}
-
-class CuckooHandle : public Handle<CuckooFilter> {
- public:
-  using Handle<CuckooFilter>::Handle;
-  int add(uintptr_t key, uint32_t length) { return static_cast<int>(filter().add(bytesAt(key), length).code()); }
-  // Adds keys in order and stops at the first that does not fit: returns how
-  // many were stored (count means all). Keys before the failure stay stored.
-  uint32_t addMany(uintptr_t data, uintptr_t offsets, uint32_t count) {
-    const uint8_t* bytes = bytesAt(data);
-    const uint32_t* ends = reinterpret_cast<const uint32_t*>(offsets);
-    for (uint32_t i = 0; i < count; ++i) {
-      if (!filter().add(bytes + ends[i], ends[i + 1] - ends[i]).isOk()) return i;
-    }
-    return count;
+  // Read-only view of a Bloom filter's bit array: valid until the filter is freed.
+  val bloomBits() const {
+    const BloomFilter* bloom = filter_->as<BloomFilter>();
+    if (bloom == nullptr) return val(typed_memory_view(size_t{0}, static_cast<const uint8_t*>(nullptr)));
+    return val(typed_memory_view(bloom->byteLength(), reinterpret_cast<const uint8_t*>(bloom->words())));
   }
-  int remove(uintptr_t key, uint32_t length) {
-    return static_cast<int>(filter().remove(bytesAt(key), length).code());
+  uint32_t counterAt(double index) const {
+    const CountingBloomFilter* counting = filter_->as<CountingBloomFilter>();
+    return counting == nullptr || index < 0 ? 0 : counting->counterAt(static_cast<uint64_t>(index));
   }
-  double bucketCount() const { return static_cast<double>(filter().bucketCount()); }
-  uint32_t bucketSize() const { return filter().bucketSize(); }
-  uint32_t fingerprintBits() const { return filter().fingerprintBits(); }
-  uint32_t maxKicks() const { return filter().maxKicks(); }
-  double loadFactor() const { return filter().loadFactor(); }
   uint32_t slotAt(double bucket, uint32_t slot) const {
-    return filter().slotAt(static_cast<uint64_t>(bucket), slot);
+    const CuckooFilter* cuckoo = filter_->as<CuckooFilter>();
+    return cuckoo == nullptr ? 0 : cuckoo->slotAt(static_cast<uint64_t>(bucket), slot);
   }
   // [bucket1, bucket2, fingerprint] of a key, without touching the table.
   val locate(uintptr_t key, uint32_t length) const {
+    val out = val::array();
+    const CuckooFilter* cuckoo = filter_->as<CuckooFilter>();
+    if (cuckoo == nullptr) return out;
     uint64_t bucket1 = 0, bucket2 = 0;
     uint32_t fingerprint = 0;
-    filter().locate(bytesAt(key), length, bucket1, bucket2, fingerprint);
-    val out = val::array();
+    cuckoo->locate(bytesAt(key), length, bucket1, bucket2, fingerprint);
     out.call<void>("push", static_cast<double>(bucket1), static_cast<double>(bucket2), fingerprint);
     return out;
   }
   // Flat [bucket, slot, fingerprint, ...] of the last add's eviction walk.
   val lastKickPath() const {
     val out = val::array();
-    for (const CuckooKick& kick : filter().lastKickPath()) {
+    const CuckooFilter* cuckoo = filter_->as<CuckooFilter>();
+    if (cuckoo == nullptr) return out;
+    for (const CuckooKick& kick : cuckoo->lastKickPath()) {
       out.call<void>("push", static_cast<double>(kick.bucket), kick.slot, kick.fingerprint);
     }
     return out;
   }
-};
 
-CuckooHandle* createCuckoo(double capacity, double rate, uint32_t bucketSize, uint32_t fingerprintBits,
-                           uint32_t maxKicks, double seed) {
-  CuckooFilterOptions options;
-  options.capacity = static_cast<uint64_t>(capacity);
-  options.falsePositiveRate = rate;
-  options.bucketSize = bucketSize;
-  options.fingerprintBits = fingerprintBits;
-  options.maxKicks = maxKicks;
-  options.seed = static_cast<uint64_t>(seed);
-  return new CuckooHandle(CuckooFilter::create(options));
-}
-CuckooHandle* deserializeCuckoo(uintptr_t data, uint32_t length) {
-  return new CuckooHandle(CuckooFilter::deserialize(bytesAt(data), length));
-}
+ private:
+  void adopt(Result<std::unique_ptr<AnyFilter>> made) {
+    if (made.isOk()) filter_ = std::move(made).value();
+    else status_ = made.status();
+  }
+  int remember(Status status) {
+    const int code = codeOf(status);
+    status_ = std::move(status);
+    return code;
+  }
+
+  Status status_;
+  std::unique_ptr<AnyFilter> filter_;
+  std::vector<uint8_t> serialized_;
+};
 
 // A URL blocklist envelope, encoded or decoded (see url_blocklist.h).
 class BlocklistEnvelopeHandle {
@@ -233,12 +179,12 @@ class BlocklistEnvelopeHandle {
     return handle;
   }
   bool ok() const { return status_.isOk(); }
-  int errorCode() const { return static_cast<int>(status_.code()); }
+  std::string errorCode() const { return statusCodeName(status_.code()); }
   std::string errorMessage() const { return status_.message(); }
   val bytes() const { return val(typed_memory_view(encoded_.size(), encoded_.data())); }
   uint32_t scheme() const { return decoded_.expressionScheme; }
   double entryCount() const { return static_cast<double>(decoded_.entryCount); }
-  uint32_t filterType() const { return static_cast<uint32_t>(decoded_.filterType); }
+  std::string filterType() const { return filterTypeName(decoded_.filterType); }
   uint32_t filterOffset() const { return filterOffset_; }
   uint32_t filterLength() const { return static_cast<uint32_t>(decoded_.filterLength); }
 
@@ -249,127 +195,111 @@ class BlocklistEnvelopeHandle {
   uint32_t filterOffset_ = 0;
 };
 
-// The type byte of a blob, or 0 when the bytes are too short or lack the magic.
-// Only a routing hint: the chosen deserialize() still validates everything.
-uint32_t filterTypeOf(uintptr_t data, uint32_t length) {
+// The type name in a blob's header, or "" when the bytes are too short or lack
+// the magic. Only a routing hint: the chosen reader still validates everything.
+std::string filterTypeOf(uintptr_t data, uint32_t length) {
   const uint8_t* bytes = bytesAt(data);
-  if (length < kHeaderBytes) return 0;
+  if (length < kHeaderBytes) return "";
   for (int i = 0; i < 4; ++i) {
-    if (bytes[i] != kFormatMagic[i]) return 0;
+    if (bytes[i] != kFormatMagic[i]) return "";
   }
-  return bytes[6];
+  if (!isKnownFilterType(bytes[6])) return "";
+  return filterTypeName(static_cast<FilterType>(bytes[6]));
 }
 
-// Methods inherited from Handle<Filter> are re-typed as members of H: embind
-// registers a method under the class its member pointer names, and the base
-// class itself is never bound.
-template <typename H, typename R, typename B, typename... Args>
-auto asMember(R (B::*method)(Args...) const) {
-  return static_cast<R (H::*)(Args...) const>(method);
-}
-template <typename H, typename R, typename B, typename... Args>
-auto asMember(R (B::*method)(Args...)) {
-  return static_cast<R (H::*)(Args...)>(method);
+// [{ name, id, supportsRemove, supportsUnion }, ...] in the registry's order.
+val filterTypes() {
+  val out = val::array();
+  for (const FilterTypeInfo& info : registeredFilterTypes()) {
+    val entry = val::object();
+    entry.set("name", std::string(info.name));
+    entry.set("id", static_cast<uint32_t>(info.type));
+    entry.set("supportsRemove", info.supportsRemove);
+    entry.set("supportsUnion", info.supportsUnion);
+    out.call<void>("push", entry);
+  }
+  return out;
 }
 
-template <typename H>
-class_<H> bindCommon(const char* name) {
-  return class_<H>(name)
-      .function("ok", asMember<H>(&H::ok))
-      .function("address", asMember<H>(&H::address))
-      .function("errorCode", asMember<H>(&H::errorCode))
-      .function("errorMessage", asMember<H>(&H::errorMessage))
-      .function("has", asMember<H>(&H::has))
-      .function("hasMany", asMember<H>(&H::hasMany))
-      .function("add", asMember<H>(&H::add))
-      .function("addMany", asMember<H>(&H::addMany))
-      .function("serialize", asMember<H>(&H::serialize))
-      .function("releaseSerialized", asMember<H>(&H::releaseSerialized))
-      .function("count", asMember<H>(&H::count))
-      .function("capacity", asMember<H>(&H::capacity))
-      .function("seed", asMember<H>(&H::seed))
-      .function("byteLength", asMember<H>(&H::byteLength))
-      .function("targetFalsePositiveRate", asMember<H>(&H::targetFalsePositiveRate))
-      .function("estimatedFalsePositiveRate", asMember<H>(&H::estimatedFalsePositiveRate))
-      .function("clear", asMember<H>(&H::clear));
+// Status names indexed by code number.
+val statusCodeNames() {
+  val out = val::array();
+#define CUCKOO_BLOOM_STATUS_NAME(name, number, text) out.set(number, std::string(text));
+  CUCKOO_BLOOM_STATUS_CODES(CUCKOO_BLOOM_STATUS_NAME)
+#undef CUCKOO_BLOOM_STATUS_NAME
+  return out;
 }
 
 }  // namespace
 
-// The fast path for single keys: plain C exports called straight from JS
-// with (handle address, key pointer, length). An embind method call costs
-// ~100 ns of argument marshalling per key; a direct wasm call costs a few.
-// Only TypeScript calls these, with addresses from handle.address() of live
-// handles of the matching type.
+// The fast path: plain C exports called straight from JS with (handle
+// address, key pointer, length). An embind method call costs ~100 ns of
+// argument marshalling per key; a direct wasm call costs a few. Only
+// TypeScript calls these, with addresses from address() of live handles.
 extern "C" {
-EMSCRIPTEN_KEEPALIVE int cbw_bloom_has(uintptr_t handle, uintptr_t key, uint32_t length) {
-  return reinterpret_cast<const BloomHandle*>(handle)->has(key, length);
+EMSCRIPTEN_KEEPALIVE int cbw_has(uintptr_t handle, uintptr_t key, uint32_t length) {
+  return reinterpret_cast<const FilterHandle*>(handle)->filter().has(bytesAt(key), length);
 }
-EMSCRIPTEN_KEEPALIVE void cbw_bloom_add(uintptr_t handle, uintptr_t key, uint32_t length) {
-  reinterpret_cast<BloomHandle*>(handle)->add(key, length);
+EMSCRIPTEN_KEEPALIVE int cbw_add(uintptr_t handle, uintptr_t key, uint32_t length) {
+  return codeOf(reinterpret_cast<FilterHandle*>(handle)->filter().add(bytesAt(key), length));
 }
-EMSCRIPTEN_KEEPALIVE int cbw_blocked_bloom_has(uintptr_t handle, uintptr_t key, uint32_t length) {
-  return reinterpret_cast<const BlockedBloomHandle*>(handle)->has(key, length);
+EMSCRIPTEN_KEEPALIVE int cbw_remove(uintptr_t handle, uintptr_t key, uint32_t length) {
+  return codeOf(reinterpret_cast<FilterHandle*>(handle)->filter().remove(bytesAt(key), length));
 }
-EMSCRIPTEN_KEEPALIVE void cbw_blocked_bloom_add(uintptr_t handle, uintptr_t key, uint32_t length) {
-  reinterpret_cast<BlockedBloomHandle*>(handle)->add(key, length);
+// Answers one byte per key (1 = may be present) at `out`.
+EMSCRIPTEN_KEEPALIVE void cbw_has_many(uintptr_t handle, uintptr_t data, uintptr_t offsets, uint32_t count,
+                                       uintptr_t out) {
+  const AnyFilter& filter = reinterpret_cast<const FilterHandle*>(handle)->filter();
+  const uint8_t* bytes = bytesAt(data);
+  const uint32_t* ends = reinterpret_cast<const uint32_t*>(offsets);
+  uint8_t* results = reinterpret_cast<uint8_t*>(out);
+  for (uint32_t i = 0; i < count; ++i) results[i] = filter.has(bytes + ends[i], ends[i + 1] - ends[i]) ? 1 : 0;
 }
-EMSCRIPTEN_KEEPALIVE int cbw_counting_bloom_has(uintptr_t handle, uintptr_t key, uint32_t length) {
-  return reinterpret_cast<const CountingBloomHandle*>(handle)->has(key, length);
-}
-EMSCRIPTEN_KEEPALIVE void cbw_counting_bloom_add(uintptr_t handle, uintptr_t key, uint32_t length) {
-  reinterpret_cast<CountingBloomHandle*>(handle)->add(key, length);
-}
-EMSCRIPTEN_KEEPALIVE int cbw_cuckoo_has(uintptr_t handle, uintptr_t key, uint32_t length) {
-  return reinterpret_cast<const CuckooHandle*>(handle)->has(key, length);
-}
-EMSCRIPTEN_KEEPALIVE int cbw_cuckoo_add(uintptr_t handle, uintptr_t key, uint32_t length) {
-  return reinterpret_cast<CuckooHandle*>(handle)->add(key, length);
+// Adds keys in order and stops at the first that is not stored (cuckoo: FULL):
+// returns how many were stored (count means all); keys before it stay stored.
+EMSCRIPTEN_KEEPALIVE uint32_t cbw_add_many(uintptr_t handle, uintptr_t data, uintptr_t offsets, uint32_t count) {
+  AnyFilter& filter = reinterpret_cast<FilterHandle*>(handle)->filter();
+  const uint8_t* bytes = bytesAt(data);
+  const uint32_t* ends = reinterpret_cast<const uint32_t*>(offsets);
+  for (uint32_t i = 0; i < count; ++i) {
+    if (!filter.add(bytes + ends[i], ends[i + 1] - ends[i]).isOk()) return i;
+  }
+  return count;
 }
 }
 
 EMSCRIPTEN_BINDINGS(cuckoo_bloom) {
   constant("formatVersion", static_cast<uint32_t>(kFormatVersion));
   function("filterTypeOf", &filterTypeOf);
+  function("filterTypes", &filterTypes);
+  function("statusCodeNames", &statusCodeNames);
 
-  bindCommon<BloomHandle>("BloomHandle")
-      .function("positions", &BloomHandle::positions)
-      .function("bitCount", &bloomBitCount)
-      .function("hashCount", &bloomHashCount)
-      .function("setBitCount", &bloomSetBitCount)
-      .function("words", &bloomWords)
-      .function("unionWith", &unionBloom)
-      .function("unionMessage", &unionBloomMessage);
-  function("createBloom", &createBloom, allow_raw_pointers());
-  function("deserializeBloom", &deserializeBloom, allow_raw_pointers());
-
-  bindCommon<BlockedBloomHandle>("BlockedBloomHandle")
-      .function("positions", &BlockedBloomHandle::positions)
-      .function("blockCount", &blockedBlockCount)
-      .function("unionWith", &unionBlockedBloom);
-  function("createBlockedBloom", &createBlockedBloom, allow_raw_pointers());
-  function("deserializeBlockedBloom", &deserializeBlockedBloom, allow_raw_pointers());
-
-  bindCommon<CountingBloomHandle>("CountingBloomHandle")
-      .function("positions", &CountingBloomHandle::positions)
-      .function("remove", &countingRemove)
-      .function("counterCount", &countingCounterCount)
-      .function("hashCount", &countingHashCount)
-      .function("counterAt", &countingCounterAt);
-  function("createCountingBloom", &createCountingBloom, allow_raw_pointers());
-  function("deserializeCountingBloom", &deserializeCountingBloom, allow_raw_pointers());
-
-  bindCommon<CuckooHandle>("CuckooHandle")
-      .function("remove", &CuckooHandle::remove)
-      .function("bucketCount", &CuckooHandle::bucketCount)
-      .function("bucketSize", &CuckooHandle::bucketSize)
-      .function("fingerprintBits", &CuckooHandle::fingerprintBits)
-      .function("maxKicks", &CuckooHandle::maxKicks)
-      .function("loadFactor", &CuckooHandle::loadFactor)
-      .function("slotAt", &CuckooHandle::slotAt)
-      .function("locate", &CuckooHandle::locate)
-      .function("lastKickPath", &CuckooHandle::lastKickPath);
-  function("createCuckoo", &createCuckoo, allow_raw_pointers());
+  class_<FilterHandle>("FilterHandle")
+      .function("ok", &FilterHandle::ok)
+      .function("errorCode", &FilterHandle::errorCode)
+      .function("errorMessage", &FilterHandle::errorMessage)
+      .function("address", &FilterHandle::address)
+      .function("typeName", &FilterHandle::typeName)
+      .function("count", &FilterHandle::count)
+      .function("capacity", &FilterHandle::capacity)
+      .function("seed", &FilterHandle::seed)
+      .function("byteLength", &FilterHandle::byteLength)
+      .function("targetFalsePositiveRate", &FilterHandle::targetFalsePositiveRate)
+      .function("estimatedFalsePositiveRate", &FilterHandle::estimatedFalsePositiveRate)
+      .function("clear", &FilterHandle::clear)
+      .function("parameters", &FilterHandle::parameters)
+      .function("serialize", &FilterHandle::serialize)
+      .function("releaseSerialized", &FilterHandle::releaseSerialized)
+      .function("unionWith", &FilterHandle::unionWith)
+      .function("lastMessage", &FilterHandle::lastMessage)
+      .function("positions", &FilterHandle::positions)
+      .function("bloomBits", &FilterHandle::bloomBits)
+      .function("counterAt", &FilterHandle::counterAt)
+      .function("slotAt", &FilterHandle::slotAt)
+      .function("locate", &FilterHandle::locate)
+      .function("lastKickPath", &FilterHandle::lastKickPath);
+  function("createFilter", &FilterHandle::create, allow_raw_pointers());
+  function("deserializeFilter", &FilterHandle::deserialize, allow_raw_pointers());
 
   class_<BlocklistEnvelopeHandle>("BlocklistEnvelopeHandle")
       .function("ok", &BlocklistEnvelopeHandle::ok)
@@ -383,5 +313,4 @@ EMSCRIPTEN_BINDINGS(cuckoo_bloom) {
       .function("filterLength", &BlocklistEnvelopeHandle::filterLength);
   function("encodeUrlBlocklist", &BlocklistEnvelopeHandle::encode, allow_raw_pointers());
   function("decodeUrlBlocklist", &BlocklistEnvelopeHandle::decode, allow_raw_pointers());
-  function("deserializeCuckoo", &deserializeCuckoo, allow_raw_pointers());
 }

@@ -452,10 +452,10 @@ describe('CORRUPT', () => {
 });
 
 describe('UNSUPPORTED_VERSION', () => {
-  test.each(TYPES)('$name bytes with version 2 (and 0, 0xffff)', ({ Class }) => {
+  test.each(TYPES)('$name bytes with version 3 (and 0, 0xffff)', ({ Class }) => {
     const bytes = serialized(Class);
     for (const [low, high] of [
-      [2, 0],
+      [3, 0],
       [0, 0],
       [0xff, 0xff],
     ]) {

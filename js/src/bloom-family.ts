@@ -1,28 +1,16 @@
-import type { CoreHandle, CoreModule } from './core-module.js';
-import { coreError, CORE_OK, FilterError } from './errors.js';
-import { adoptHandle, Filter } from './filter-base.js';
-import { getRuntime } from './init.js';
+import { coreError, FilterError, statusName } from './errors.js';
+import { Filter } from './filter-base.js';
 import type { Key } from './keys.js';
-import { checkOptions, DEFAULT_FALSE_POSITIVE_RATE, type FilterOptions } from './options.js';
-
-export interface BloomFamilyHandle extends CoreHandle {
-  add(key: number, length: number): void;
-  positions(key: number, length: number): number[];
-}
 
 /**
- * What the three Bloom filters share: `add` never fails, every key maps to a
- * set of positions, and they are all built from the same options.
+ * What the three Bloom filters share: `add` never fails, and every key maps
+ * to a set of positions (bits or counters).
  */
-export abstract class BloomFamilyFilter<H extends BloomFamilyHandle> extends Filter<H> {
-  /** The fast-path export for add: (handle address, key pointer, key length). */
-  protected abstract fastAdd(address: number, key: number, length: number): void;
-
+export abstract class BloomFamilyFilter extends Filter {
   /** Adds a key. @throws FilterError `INVALID_ARGUMENT` for a bad key; `FREED`. */
   add(key: Key): this {
-    const address = this.address;
-    const length = this.arena.encode(key);
-    this.fastAdd(address, this.arena.pointer, length);
+    const status = this.addKey(key);
+    if (status !== 'OK') throw coreError(status, `${this.type} filter: add failed (${status})`);
     return this;
   }
 
@@ -34,25 +22,18 @@ export abstract class BloomFamilyFilter<H extends BloomFamilyHandle> extends Fil
   }
 
   /** Shared body of `union`: same class, then the core checks equal sizing and seed. */
-  protected unionWith(other: unknown, merge: (self: H, other: H) => number): this {
+  protected unionWith(other: unknown): this {
     if (!(other instanceof BloomFamilyFilter) || other.type !== this.type) {
       throw new FilterError('INVALID_ARGUMENT', `union needs another ${this.type} filter`);
     }
-    const status = merge(this.handle, (other as BloomFamilyFilter<H>).handle);
-    if (status !== CORE_OK) {
-      throw coreError(status, `union needs ${this.type} filters built with the same capacity, falsePositiveRate and seed`);
+    const handle = this.handle;
+    const status = handle.unionWith((other as BloomFamilyFilter).handle);
+    if (status !== 0) {
+      throw coreError(
+        statusName(this.module, status),
+        `union needs ${this.type} filters built with the same capacity, falsePositiveRate and seed: ${handle.lastMessage()}`,
+      );
     }
     return this;
   }
-}
-
-/** Validates the shared options and creates a handle with `create`. */
-export function createFromOptions<H extends CoreHandle>(
-  options: FilterOptions,
-  filterName: string,
-  create: (module: CoreModule, capacity: number, falsePositiveRate: number, seed: number) => H,
-): H {
-  const { module } = getRuntime();
-  const { capacity, falsePositiveRate = DEFAULT_FALSE_POSITIVE_RATE, seed = 0 } = checkOptions(options, filterName);
-  return adoptHandle(create(module, capacity, falsePositiveRate, seed));
 }

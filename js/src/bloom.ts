@@ -1,9 +1,10 @@
-import { BloomFamilyFilter, createFromOptions } from './bloom-family.js';
-import type { BloomHandle } from './core-module.js';
-import { deserializeInto, takePendingHandle } from './filter-base.js';
+import { BloomFamilyFilter } from './bloom-family.js';
+import { type FilterClassInfo, readAs } from './filter-base.js';
 import type { FilterOptions } from './options.js';
 
 export type BloomFilterOptions = FilterOptions;
+
+const INFO: FilterClassInfo = { typeName: 'bloom', className: 'BloomFilter' };
 
 /**
  * Classic Bloom filter: no false negatives, no removal; about 9.6 bits per key
@@ -16,17 +17,14 @@ export type BloomFilterOptions = FilterOptions;
  * seen.has('https://example.com/a'); // true
  * ```
  */
-export class BloomFilter extends BloomFamilyFilter<BloomHandle> {
+export class BloomFilter extends BloomFamilyFilter {
   /**
    * @throws FilterError `INVALID_ARGUMENT` for bad options (capacity not a
    *   positive integer, rate outside (0, 1), unknown option, too large);
-   *   `NOT_INITIALIZED` before `init()` resolved.
+   *   `OUT_OF_MEMORY`; `NOT_INITIALIZED` before `init()` resolved.
    */
   constructor(options: BloomFilterOptions) {
-    super(
-      takePendingHandle<BloomHandle>() ??
-        createFromOptions(options, 'BloomFilter', (module, capacity, rate, seed) => module.createBloom(capacity, rate, seed)),
-    );
+    super(INFO, options);
   }
 
   /**
@@ -34,22 +32,11 @@ export class BloomFilter extends BloomFamilyFilter<BloomHandle> {
    * @throws FilterError `CORRUPT`, `UNSUPPORTED_VERSION`, `WRONG_TYPE` (bytes of another filter type), `INVALID_ARGUMENT` (not a Uint8Array).
    */
   static deserialize(bytes: Uint8Array): BloomFilter {
-    return deserializeInto(
-      bytes,
-      (module, pointer, length) => module.deserializeBloom(pointer, length),
-      () => new BloomFilter(undefined as unknown as BloomFilterOptions),
-    );
+    return readAs(bytes, INFO, (existing) => new BloomFilter(existing as never));
   }
 
   get type(): 'bloom' {
     return 'bloom';
-  }
-
-  protected fastAdd(address: number, key: number, length: number): void {
-    this.module._cbw_bloom_add(address, key, length);
-  }
-  protected fastHas(address: number, key: number, length: number): number {
-    return this.module._cbw_bloom_has(address, key, length);
   }
 
   /**
@@ -58,23 +45,23 @@ export class BloomFilter extends BloomFamilyFilter<BloomHandle> {
    * the same size, hash count and seed (build them with the same options).
    */
   union(other: BloomFilter): this {
-    return this.unionWith(other, (self, that) => self.unionWith(that));
+    return this.unionWith(other);
   }
 
   /** Size of the bit array (m). */
   get bitCount(): number {
-    return this.handle.bitCount();
+    return this.parameters.bitCount!;
   }
   /** Probes per key (k). */
   get hashCount(): number {
-    return this.handle.hashCount();
+    return this.parameters.hashCount!;
   }
   /** Bits set to 1. */
   get setBitCount(): number {
-    return this.handle.setBitCount();
+    return this.parameters.setBitCount!;
   }
   /** A copy of the bit array: bit i is `(bits[i >> 3] >> (i & 7)) & 1`. */
   bits(): Uint8Array {
-    return this.handle.words().slice();
+    return this.handle.bloomBits().slice();
   }
 }

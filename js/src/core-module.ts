@@ -1,17 +1,15 @@
 /**
  * The shape of the embind module built from bindings/embind.cpp. Internal:
- * users never see these handles, only the classes in this package.
+ * users never see these handles, only the classes in this package. One
+ * handle type serves every filter type; the C++ registry dispatches.
  */
-export interface CoreHandle {
+export interface FilterHandle {
   ok(): boolean;
-  address(): number;
-  errorCode(): number;
+  /** A status name from statusCodeNames() ('INVALID_ARGUMENT', 'OUT_OF_MEMORY', ...). */
+  errorCode(): string;
   errorMessage(): string;
-  has(key: number, length: number): boolean;
-  hasMany(data: number, offsets: number, count: number, out: number): void;
-  addMany(data: number, offsets: number, count: number): number;
-  serialize(): Uint8Array;
-  releaseSerialized(): void;
+  address(): number;
+  typeName(): string;
   count(): number;
   capacity(): number;
   seed(): number;
@@ -19,59 +17,50 @@ export interface CoreHandle {
   targetFalsePositiveRate(): number;
   estimatedFalsePositiveRate(): number;
   clear(): void;
-  delete(): void;
-}
-
-export interface BloomHandle extends CoreHandle {
-  add(key: number, length: number): void;
+  parameters(): Record<string, number>;
+  serialize(): Uint8Array;
+  releaseSerialized(): void;
+  /** A status code; the message of a failure is lastMessage(). */
+  unionWith(other: FilterHandle): number;
+  lastMessage(): string;
   positions(key: number, length: number): number[];
-  bitCount(): number;
-  hashCount(): number;
-  setBitCount(): number;
-  words(): Uint8Array;
-  unionWith(other: BloomHandle): number;
-}
-
-export interface BlockedBloomHandle extends CoreHandle {
-  add(key: number, length: number): void;
-  positions(key: number, length: number): number[];
-  blockCount(): number;
-  unionWith(other: BlockedBloomHandle): number;
-}
-
-export interface CountingBloomHandle extends CoreHandle {
-  add(key: number, length: number): void;
-  positions(key: number, length: number): number[];
-  remove(key: number, length: number): number;
-  counterCount(): number;
-  hashCount(): number;
+  bloomBits(): Uint8Array;
   counterAt(index: number): number;
-}
-
-export interface CuckooHandle extends CoreHandle {
-  add(key: number, length: number): number;
-  remove(key: number, length: number): number;
-  bucketCount(): number;
-  bucketSize(): number;
-  fingerprintBits(): number;
-  maxKicks(): number;
-  loadFactor(): number;
   slotAt(bucket: number, slot: number): number;
   locate(key: number, length: number): [number, number, number];
   lastKickPath(): number[];
+  delete(): void;
 }
 
 export interface BlocklistEnvelopeHandle {
   ok(): boolean;
-  errorCode(): number;
+  errorCode(): string;
   errorMessage(): string;
   bytes(): Uint8Array;
   scheme(): number;
   entryCount(): number;
-  filterType(): number;
+  filterType(): string;
   filterOffset(): number;
   filterLength(): number;
   delete(): void;
+}
+
+/** One registered type, as the C++ registry describes it. */
+export interface CoreFilterType {
+  name: string;
+  id: number;
+  supportsRemove: boolean;
+  supportsUnion: boolean;
+}
+
+/** The options the C++ registry reads (validated by TypeScript first). */
+export interface CoreFilterOptions {
+  capacity: number;
+  falsePositiveRate: number;
+  seed: number;
+  bucketSize?: number;
+  fingerprintBits?: number;
+  maxKicks?: number;
 }
 
 export interface CoreModule {
@@ -80,31 +69,18 @@ export interface CoreModule {
   _malloc(size: number): number;
   _free(pointer: number): void;
   formatVersion: number;
-  // Fast path (plain C exports): (handle address, key pointer, key length).
-  _cbw_bloom_has(handle: number, key: number, length: number): number;
-  _cbw_bloom_add(handle: number, key: number, length: number): void;
-  _cbw_blocked_bloom_has(handle: number, key: number, length: number): number;
-  _cbw_blocked_bloom_add(handle: number, key: number, length: number): void;
-  _cbw_counting_bloom_has(handle: number, key: number, length: number): number;
-  _cbw_counting_bloom_add(handle: number, key: number, length: number): void;
-  _cbw_cuckoo_has(handle: number, key: number, length: number): number;
-  _cbw_cuckoo_add(handle: number, key: number, length: number): number;
-  filterTypeOf(data: number, length: number): number;
-  createBloom(capacity: number, rate: number, seed: number): BloomHandle;
-  deserializeBloom(data: number, length: number): BloomHandle;
-  createBlockedBloom(capacity: number, rate: number, seed: number): BlockedBloomHandle;
-  deserializeBlockedBloom(data: number, length: number): BlockedBloomHandle;
-  createCountingBloom(capacity: number, rate: number, seed: number): CountingBloomHandle;
-  deserializeCountingBloom(data: number, length: number): CountingBloomHandle;
-  createCuckoo(
-    capacity: number,
-    rate: number,
-    bucketSize: number,
-    fingerprintBits: number,
-    maxKicks: number,
-    seed: number,
-  ): CuckooHandle;
-  deserializeCuckoo(data: number, length: number): CuckooHandle;
+  // The fast path (plain C exports, the same for every type): handle address first.
+  _cbw_has(handle: number, key: number, length: number): number;
+  _cbw_add(handle: number, key: number, length: number): number;
+  _cbw_remove(handle: number, key: number, length: number): number;
+  _cbw_has_many(handle: number, data: number, offsets: number, count: number, out: number): void;
+  _cbw_add_many(handle: number, data: number, offsets: number, count: number): number;
+  filterTypes(): CoreFilterType[];
+  statusCodeNames(): string[];
+  /** The type name in a blob's header ('' when the bytes do not start like a filter). */
+  filterTypeOf(data: number, length: number): string;
+  createFilter(typeName: string, options: CoreFilterOptions): FilterHandle;
+  deserializeFilter(data: number, length: number): FilterHandle;
   encodeUrlBlocklist(filter: number, length: number, scheme: number, entryCount: number): BlocklistEnvelopeHandle;
   decodeUrlBlocklist(data: number, length: number): BlocklistEnvelopeHandle;
 }

@@ -1,11 +1,11 @@
-import { BloomFamilyFilter, createFromOptions } from './bloom-family.js';
-import type { CountingBloomHandle } from './core-module.js';
-import { CORE_OK } from './errors.js';
-import { deserializeInto, takePendingHandle } from './filter-base.js';
+import { BloomFamilyFilter } from './bloom-family.js';
+import { type FilterClassInfo, readAs } from './filter-base.js';
 import type { Key } from './keys.js';
-import type { FilterOptions } from './options.js';
+import { type FilterOptions, requireInteger } from './options.js';
 
 export type CountingBloomFilterOptions = FilterOptions;
+
+const INFO: FilterClassInfo = { typeName: 'counting-bloom', className: 'CountingBloomFilter' };
 
 /**
  * Counting Bloom filter: 4-bit counters instead of bits (4x the memory of
@@ -14,54 +14,37 @@ export type CountingBloomFilterOptions = FilterOptions;
  * Removing a key that was never added can (it takes other keys' counts):
  * remove only what you added.
  */
-export class CountingBloomFilter extends BloomFamilyFilter<CountingBloomHandle> {
-  /** @throws FilterError `INVALID_ARGUMENT` for bad options; `NOT_INITIALIZED`. */
+export class CountingBloomFilter extends BloomFamilyFilter {
+  /** @throws FilterError `INVALID_ARGUMENT` for bad options; `OUT_OF_MEMORY`; `NOT_INITIALIZED`. */
   constructor(options: CountingBloomFilterOptions) {
-    super(
-      takePendingHandle<CountingBloomHandle>() ??
-        createFromOptions(options, 'CountingBloomFilter', (module, capacity, rate, seed) =>
-          module.createCountingBloom(capacity, rate, seed),
-        ),
-    );
+    super(INFO, options);
   }
 
   /** @throws FilterError `CORRUPT`, `UNSUPPORTED_VERSION`, `WRONG_TYPE`, `INVALID_ARGUMENT`. */
   static deserialize(bytes: Uint8Array): CountingBloomFilter {
-    return deserializeInto(
-      bytes,
-      (module, pointer, length) => module.deserializeCountingBloom(pointer, length),
-      () => new CountingBloomFilter(undefined as unknown as CountingBloomFilterOptions),
-    );
+    return readAs(bytes, INFO, (existing) => new CountingBloomFilter(existing as never));
   }
 
   get type(): 'counting-bloom' {
     return 'counting-bloom';
   }
 
-  protected fastAdd(address: number, key: number, length: number): void {
-    this.module._cbw_counting_bloom_add(address, key, length);
-  }
-  protected fastHas(address: number, key: number, length: number): number {
-    return this.module._cbw_counting_bloom_has(address, key, length);
-  }
-
   /** Removes one occurrence; false (and no change) when the key is not present. */
   remove(key: Key): boolean {
-    const handle = this.handle;
-    const length = this.arena.encode(key);
-    return handle.remove(this.arena.pointer, length) === CORE_OK;
+    return this.removeKey(key);
   }
 
   /** Number of counters (m). */
   get counterCount(): number {
-    return this.handle.counterCount();
+    return this.parameters.counterCount!;
   }
   /** Probes per key (k). */
   get hashCount(): number {
-    return this.handle.hashCount();
+    return this.parameters.hashCount!;
   }
-  /** The value (0..15) of counter `index`. */
+  /** The value (0..15) of counter `index`. @throws FilterError `INVALID_ARGUMENT` outside 0..counterCount-1. */
   counterAt(index: number): number {
+    requireInteger(index, 'index', 'CountingBloomFilter.counterAt', 0, this.counterCount - 1);
     return this.handle.counterAt(index);
   }
 }

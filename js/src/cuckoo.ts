@@ -1,9 +1,7 @@
-import type { CuckooHandle } from './core-module.js';
-import { coreError, CORE_OK, FilterError } from './errors.js';
-import { adoptHandle, deserializeInto, Filter, takePendingHandle } from './filter-base.js';
-import { getRuntime } from './init.js';
+import { coreError, FilterError } from './errors.js';
+import { ExistingHandle, type FilterClassInfo, Filter, readAs } from './filter-base.js';
 import type { Key } from './keys.js';
-import { checkOptions, DEFAULT_FALSE_POSITIVE_RATE, type FilterOptions, requireInteger } from './options.js';
+import { DEFAULT_FALSE_POSITIVE_RATE, type FilterOptions, requireInteger } from './options.js';
 
 export interface CuckooFilterOptions extends FilterOptions {
   /** Slots per bucket: 2, 4 (default) or 8. Larger buckets fill further but need longer fingerprints. */
@@ -21,6 +19,14 @@ export interface CuckooKick {
   fingerprint: number;
 }
 
+const INFO: FilterClassInfo = {
+  typeName: 'cuckoo',
+  className: 'CuckooFilter',
+  extraOptions: ['bucketSize', 'fingerprintBits', 'maxKicks'],
+  // With explicit fingerprintBits and no rate, the rate follows from the bits (the core works it out).
+  defaultRate: (options) => (options.fingerprintBits === undefined ? DEFAULT_FALSE_POSITIVE_RATE : 0),
+};
+
 /**
  * Cuckoo filter (Fan et al. 2014): supports removal, and beats Bloom filters
  * on space below about 3% false positives. An insert can fail when the table
@@ -33,19 +39,16 @@ export interface CuckooKick {
  * cf.remove('a');           // true
  * ```
  */
-export class CuckooFilter extends Filter<CuckooHandle> {
-  /** @throws FilterError `INVALID_ARGUMENT` for bad options; `NOT_INITIALIZED`. */
+export class CuckooFilter extends Filter {
+  /** @throws FilterError `INVALID_ARGUMENT` for bad options; `OUT_OF_MEMORY`; `NOT_INITIALIZED`. */
   constructor(options: CuckooFilterOptions) {
-    super(takePendingHandle<CuckooHandle>() ?? createCuckoo(options));
+    if (!((options as unknown) instanceof ExistingHandle)) checkCuckooOptions(options);
+    super(INFO, options);
   }
 
   /** @throws FilterError `CORRUPT`, `UNSUPPORTED_VERSION`, `WRONG_TYPE`, `INVALID_ARGUMENT`. */
   static deserialize(bytes: Uint8Array): CuckooFilter {
-    return deserializeInto(
-      bytes,
-      (module, pointer, length) => module.deserializeCuckoo(pointer, length),
-      () => new CuckooFilter(undefined as unknown as CuckooFilterOptions),
-    );
+    return readAs(bytes, INFO, (existing) => new CuckooFilter(existing as never));
   }
 
   get type(): 'cuckoo' {
@@ -70,16 +73,10 @@ export class CuckooFilter extends Filter<CuckooHandle> {
 
   /** Like `add`, but returns false instead of throwing when the filter is full. */
   tryAdd(key: Key): boolean {
-    const address = this.address;
-    const length = this.arena.encode(key);
-    const status = this.module._cbw_cuckoo_add(address, this.arena.pointer, length);
-    if (status === CORE_OK) return true;
-    if (status === 2) return false;
-    throw coreError(status, 'cuckoo add failed');
-  }
-
-  protected fastHas(address: number, key: number, length: number): number {
-    return this.module._cbw_cuckoo_has(address, key, length);
+    const status = this.addKey(key);
+    if (status === 'OK') return true;
+    if (status === 'FULL') return false;
+    throw coreError(status, `cuckoo add failed (${status})`);
   }
 
   /**
@@ -88,9 +85,7 @@ export class CuckooFilter extends Filter<CuckooHandle> {
    * delete the fingerprint of another key that shares it.
    */
   remove(key: Key): boolean {
-    const handle = this.handle;
-    const length = this.arena.encode(key);
-    return handle.remove(this.arena.pointer, length) === CORE_OK;
+    return this.removeKey(key);
   }
 
   protected override onBatchFull(index: number, keys: readonly Key[]): never {
@@ -102,29 +97,30 @@ export class CuckooFilter extends Filter<CuckooHandle> {
   }
 
   get bucketCount(): number {
-    return this.handle.bucketCount();
+    return this.parameters.bucketCount!;
   }
   get bucketSize(): number {
-    return this.handle.bucketSize();
+    return this.parameters.bucketSize!;
   }
   get fingerprintBits(): number {
-    return this.handle.fingerprintBits();
+    return this.parameters.fingerprintBits!;
   }
   get maxKicks(): number {
-    return this.handle.maxKicks();
+    return this.parameters.maxKicks!;
   }
   get slotCount(): number {
     return this.bucketCount * this.bucketSize;
   }
   /** Stored fingerprints / slots. */
   get loadFactor(): number {
-    return this.handle.loadFactor();
+    return this.parameters.loadFactor!;
   }
 
   /** The fingerprint in `slot` of `bucket` (0 = empty). For inspection and visualisation. */
   slot(bucket: number, slot: number): number {
-    requireInteger(bucket, 'bucket', 'CuckooFilter.slot', 0, this.bucketCount - 1);
-    requireInteger(slot, 'slot', 'CuckooFilter.slot', 0, this.bucketSize - 1);
+    const { bucketCount, bucketSize } = this.parameters;
+    requireInteger(bucket, 'bucket', 'CuckooFilter.slot', 0, bucketCount! - 1);
+    requireInteger(slot, 'slot', 'CuckooFilter.slot', 0, bucketSize! - 1);
     return this.handle.slotAt(bucket, slot);
   }
 
@@ -151,20 +147,13 @@ export class CuckooFilter extends Filter<CuckooHandle> {
   }
 }
 
-function createCuckoo(options: CuckooFilterOptions): CuckooHandle {
-  const { module } = getRuntime();
-  const checked = checkOptions<CuckooFilterOptions>(options, 'CuckooFilter', [
-    'bucketSize',
-    'fingerprintBits',
-    'maxKicks',
-  ]);
-  const { capacity, falsePositiveRate, seed = 0, bucketSize = 4, fingerprintBits, maxKicks = 500 } = checked;
-  if (bucketSize !== 2 && bucketSize !== 4 && bucketSize !== 8) {
+/** The cuckoo-specific option values (the shared ones are checked by the base). */
+function checkCuckooOptions(options: unknown): void {
+  if (typeof options !== 'object' || options === null) return; // the base names the problem
+  const { bucketSize, fingerprintBits, maxKicks } = options as CuckooFilterOptions;
+  if (bucketSize !== undefined && bucketSize !== 2 && bucketSize !== 4 && bucketSize !== 8) {
     throw new FilterError('INVALID_ARGUMENT', `CuckooFilter: bucketSize must be 2, 4 or 8, got ${String(bucketSize)}`);
   }
   if (fingerprintBits !== undefined) requireInteger(fingerprintBits, 'fingerprintBits', 'CuckooFilter', 4, 32);
-  requireInteger(maxKicks, 'maxKicks', 'CuckooFilter', 0, 1 << 20);
-  // With explicit fingerprintBits the rate follows from them (the core works it out).
-  const rate = falsePositiveRate ?? (fingerprintBits === undefined ? DEFAULT_FALSE_POSITIVE_RATE : 0);
-  return adoptHandle(module.createCuckoo(capacity, rate, bucketSize, fingerprintBits ?? 0, maxKicks, seed));
+  if (maxKicks !== undefined) requireInteger(maxKicks, 'maxKicks', 'CuckooFilter', 0, 1 << 20);
 }

@@ -1,21 +1,11 @@
-import { BlockedBloomFilter } from './blocked-bloom.js';
-import { BloomFilter } from './bloom.js';
-import { CountingBloomFilter } from './counting-bloom.js';
-import { CuckooFilter } from './cuckoo.js';
 import { FilterError } from './errors.js';
-import { withBytesInWasm } from './filter-base.js';
+import { ExistingHandle, readHandle, withBytesInWasm } from './filter-base.js';
 import { getRuntime } from './init.js';
+import { type AnyFilter, filterType, findFilterType } from './registry.js';
 
-const URL_BLOCKLIST_TYPE = 16;
-const TYPE_NAMES: Record<number, SerializedType> = {
-  1: 'bloom',
-  2: 'blocked-bloom',
-  3: 'counting-bloom',
-  4: 'cuckoo',
-  16: 'url-blocklist',
-};
+export type { AnyFilter } from './registry.js';
 
-export type SerializedType = 'bloom' | 'blocked-bloom' | 'counting-bloom' | 'cuckoo' | 'url-blocklist';
+export type SerializedType = AnyFilter['type'] | 'url-blocklist';
 
 /**
  * The type named in serialized bytes, without validating them (null when
@@ -23,34 +13,33 @@ export type SerializedType = 'bloom' | 'blocked-bloom' | 'counting-bloom' | 'cuc
  * still checks everything.
  */
 export function serializedType(bytes: Uint8Array): SerializedType | null {
-  const type = withBytesInWasm(bytes, (pointer, length) => getRuntime().module.filterTypeOf(pointer, length));
-  return TYPE_NAMES[type] ?? null;
+  const name = withBytesInWasm(bytes, (pointer, length) => getRuntime().module.filterTypeOf(pointer, length));
+  if (name === 'url-blocklist') return name;
+  return findFilterType(name)?.name ?? null;
 }
-
-export type AnyFilter = BloomFilter | BlockedBloomFilter | CountingBloomFilter | CuckooFilter;
-
-const readers: Record<number, (bytes: Uint8Array) => AnyFilter> = {
-  1: (bytes) => BloomFilter.deserialize(bytes),
-  2: (bytes) => BlockedBloomFilter.deserialize(bytes),
-  3: (bytes) => CountingBloomFilter.deserialize(bytes),
-  4: (bytes) => CuckooFilter.deserialize(bytes),
-};
 
 /**
  * Reads serialized bytes of any filter type; check the result with
  * `instanceof` or its `type`.
  * @throws FilterError `CORRUPT` (not a filter, truncated, bad checksum),
- *   `UNSUPPORTED_VERSION`, `WRONG_TYPE` (a type this build does not know),
- *   `INVALID_ARGUMENT` (not a Uint8Array), `NOT_INITIALIZED`.
+ *   `UNSUPPORTED_VERSION`, `WRONG_TYPE` (a URL blocklist, or a type this build
+ *   does not know), `INVALID_ARGUMENT` (not a Uint8Array), `OUT_OF_MEMORY`, `NOT_INITIALIZED`.
  */
 export function deserialize(bytes: Uint8Array): AnyFilter {
-  const type = withBytesInWasm(bytes, (pointer, length) => getRuntime().module.filterTypeOf(pointer, length));
-  const read = readers[type];
-  if (read !== undefined) return read(bytes);
-  if (type === URL_BLOCKLIST_TYPE) {
+  if (serializedTypeIsBlocklist(bytes)) {
     throw new FilterError('WRONG_TYPE', 'these bytes are a URL blocklist: read them with UrlBlocklist.deserialize()');
   }
-  // No magic, too short, or a type id this build does not know: the full
-  // validation names the problem precisely (CORRUPT, UNSUPPORTED_VERSION or WRONG_TYPE).
-  return BloomFilter.deserialize(bytes);
+  const handle = readHandle(bytes);
+  const entry = findFilterType(handle.typeName());
+  if (entry === null) {
+    const name = handle.typeName();
+    handle.delete();
+    // The core knows a type this package's TypeScript does not: a build mismatch.
+    return filterType(name, 'the serialized filter type') as never;
+  }
+  return entry.create(new ExistingHandle(handle) as never);
+}
+
+function serializedTypeIsBlocklist(bytes: Uint8Array): boolean {
+  return bytes instanceof Uint8Array && serializedType(bytes) === 'url-blocklist';
 }

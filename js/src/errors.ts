@@ -1,3 +1,5 @@
+import type { CoreModule } from './core-module.js';
+
 /**
  * Every error this library throws is a `FilterError` with a stable `code`.
  * Switch on `code`, not on the message: messages may improve, codes do not change.
@@ -13,6 +15,10 @@ export type FilterErrorCode =
   | 'UNSUPPORTED_VERSION'
   /** Valid bytes of another filter type (e.g. cuckoo bytes given to `BloomFilter.deserialize`). */
   | 'WRONG_TYPE'
+  /** Memory for the filter (or for copying bytes into wasm) could not be allocated; nothing changed. */
+  | 'OUT_OF_MEMORY'
+  /** An operation the filter type does not have (e.g. removing from a Bloom filter). */
+  | 'UNSUPPORTED'
   /** The filter was used after `free()`. */
   | 'FREED'
   /** A filter was created before `init()` resolved. */
@@ -30,19 +36,34 @@ export class FilterError extends Error {
   }
 }
 
-/** The core's StatusCode numbers (cpp/include/cuckoo_bloom/status.h). */
-const CORE_STATUS: Record<number, FilterErrorCode> = {
-  1: 'INVALID_ARGUMENT',
-  2: 'FULL',
-  3: 'CORRUPT',
-  4: 'UNSUPPORTED_VERSION',
-  5: 'WRONG_TYPE',
-};
+// The core's status names by code number, read once per module from C++
+// (cpp/include/cuckoo_bloom/status.h is the one list).
+const statusNamesByModule = new WeakMap<CoreModule, string[]>();
 
-export const CORE_OK = 0;
-export const CORE_NOT_FOUND = 6;
+/** The name of a core status code ('OK', 'FULL', ...). */
+export function statusName(module: CoreModule, status: number): string {
+  let names = statusNamesByModule.get(module);
+  if (names === undefined) {
+    names = module.statusCodeNames();
+    statusNamesByModule.set(module, names);
+  }
+  return names[status] ?? `UNKNOWN_STATUS_${status}`;
+}
 
-/** Turns a non-ok core status into a FilterError. */
-export function coreError(status: number, message: string): FilterError {
-  return new FilterError(CORE_STATUS[status] ?? 'CORRUPT', message);
+const CORE_ERROR_CODES: ReadonlySet<string> = new Set<FilterErrorCode>([
+  'INVALID_ARGUMENT',
+  'FULL',
+  'CORRUPT',
+  'UNSUPPORTED_VERSION',
+  'WRONG_TYPE',
+  'OUT_OF_MEMORY',
+  'UNSUPPORTED',
+]);
+
+/** Turns a failed core status (by name) into a FilterError. */
+export function coreError(statusName: string, message: string): FilterError {
+  // NOT_FOUND never reaches users as an error (remove() returns false); any
+  // name this build does not know is reported as the bytes' fault, never dropped.
+  const code = CORE_ERROR_CODES.has(statusName) ? (statusName as FilterErrorCode) : 'CORRUPT';
+  return new FilterError(code, message);
 }

@@ -1,20 +1,33 @@
-import type { CoreHandle, CoreModule } from './core-module.js';
-import { coreError, FilterError } from './errors.js';
+import type { CoreFilterOptions, CoreModule, FilterHandle } from './core-module.js';
+import { coreError, FilterError, statusName } from './errors.js';
 import { getRuntime } from './init.js';
 import { BATCH_KEYS, type Key, KeyArena, describeValue } from './keys.js';
+import { checkOptions, DEFAULT_FALSE_POSITIVE_RATE, type FilterOptions } from './options.js';
+
+/** The name of a filter type, as the byte format and the registry spell it. */
+export type FilterTypeName = 'bloom' | 'blocked-bloom' | 'counting-bloom' | 'cuckoo';
 
 // A safety net only: free() is the way to release a filter's memory promptly.
 const leakedHandles =
   typeof FinalizationRegistry === 'function'
-    ? new FinalizationRegistry<CoreHandle>((handle) => handle.delete())
+    ? new FinalizationRegistry<FilterHandle>((handle) => handle.delete())
     : null;
 
 // `using filter = new BloomFilter(...)` needs Symbol.dispose; older runtimes
 // lack it, and TypeScript's own downlevel helper looks for this same symbol.
 (Symbol as { dispose?: symbol }).dispose ??= Symbol.for('Symbol.dispose');
 
-/** Takes ownership of a freshly created handle, or throws the error it carries. */
-export function adoptHandle<H extends CoreHandle>(handle: H): H {
+/**
+ * Internal: carries a handle that already exists (read from bytes) into a
+ * filter class's constructor, which otherwise creates one from options. Not
+ * exported from the package, so users can only pass options.
+ */
+export class ExistingHandle {
+  constructor(readonly handle: FilterHandle) {}
+}
+
+/** Takes ownership of a freshly made handle, or throws the error it carries. */
+export function adoptHandle(handle: FilterHandle): FilterHandle {
   if (!handle.ok()) {
     const error = coreError(handle.errorCode(), handle.errorMessage());
     handle.delete();
@@ -37,34 +50,53 @@ export function withBytesInWasm<T>(bytes: unknown, read: (pointer: number, lengt
   }
 }
 
+/** Reads bytes of any registered filter type into a handle (the core validates everything). */
+export function readHandle(bytes: Uint8Array): FilterHandle {
+  return withBytesInWasm(bytes, (pointer, length) => adoptHandle(getRuntime().module.deserializeFilter(pointer, length)));
+}
+
+/** What a filter class tells the base about its type. */
+export interface FilterClassInfo {
+  /** The type's name in the registry and the byte format. */
+  readonly typeName: FilterTypeName;
+  /** The class name users see in errors. */
+  readonly className: string;
+  /** Options beyond capacity, falsePositiveRate and seed. */
+  readonly extraOptions?: readonly string[];
+  /** The rate to size for when the caller gave none (default 0.01). */
+  readonly defaultRate?: (options: Record<string, unknown>) => number;
+}
+
 /**
- * What every filter shares: key encoding, batch calls, serialization, and
- * ownership of the wasm-side object. Subclasses add what their structure allows.
+ * What every filter shares: key encoding, single and batch calls through the
+ * one wasm interface, serialization, and ownership of the wasm-side object.
+ * Subclasses add what their structure allows.
  */
-export abstract class Filter<H extends CoreHandle = CoreHandle> {
-  #handle: H | null;
+export abstract class Filter {
+  #handle: FilterHandle | null;
   #address: number;
   protected readonly module: CoreModule;
   protected readonly arena: KeyArena;
 
-  protected constructor(handle: H) {
+  protected constructor(info: FilterClassInfo, options: unknown) {
     const runtime = getRuntime();
     this.module = runtime.module;
     this.arena = runtime.arena;
+    const handle = options instanceof ExistingHandle ? options.handle : createHandle(info, options);
     this.#handle = handle;
     this.#address = handle.address();
     leakedHandles?.register(this, handle, this);
   }
 
   /** The filter type's name in the byte format and in `info` output. */
-  abstract get type(): 'bloom' | 'blocked-bloom' | 'counting-bloom' | 'cuckoo';
+  abstract get type(): FilterTypeName;
 
-  protected get handle(): H {
+  protected get handle(): FilterHandle {
     if (this.#handle === null) throw this.#freedError();
     return this.#handle;
   }
 
-  /** The wasm address of the live handle, for the single-key fast path. */
+  /** The wasm address of the live handle, for the fast path. */
   protected get address(): number {
     if (this.#handle === null) throw this.#freedError();
     return this.#address;
@@ -75,12 +107,6 @@ export abstract class Filter<H extends CoreHandle = CoreHandle> {
   }
 
   /**
-   * The single-key fast path: a plain wasm export taking (handle address, key
-   * pointer, key length), returning non-zero when the key may be present.
-   */
-  protected abstract fastHas(address: number, key: number, length: number): number;
-
-  /**
    * True when the key may have been added (false positives at about the
    * filter's rate); false means it certainly was not (or was removed).
    * @throws FilterError `INVALID_ARGUMENT` for a key that is not a string or Uint8Array; `FREED`.
@@ -88,7 +114,26 @@ export abstract class Filter<H extends CoreHandle = CoreHandle> {
   has(key: Key): boolean {
     const address = this.address;
     const length = this.arena.encode(key);
-    return this.fastHas(address, this.arena.pointer, length) !== 0;
+    return this.module._cbw_has(address, this.arena.pointer, length) !== 0;
+  }
+
+  /** Adds one key; returns the core's status name ('OK', 'FULL', ...). */
+  protected addKey(key: Key): string {
+    const address = this.address;
+    const length = this.arena.encode(key);
+    const status = this.module._cbw_add(address, this.arena.pointer, length);
+    return status === 0 ? 'OK' : statusName(this.module, status);
+  }
+
+  /** Removes one occurrence; false when no matching key was found. */
+  protected removeKey(key: Key): boolean {
+    const address = this.address;
+    const length = this.arena.encode(key);
+    const status = this.module._cbw_remove(address, this.arena.pointer, length);
+    if (status === 0) return true;
+    const name = statusName(this.module, status);
+    if (name === 'NOT_FOUND') return false;
+    throw coreError(name, `${this.type} filter: remove failed (${name})`);
   }
 
   /**
@@ -96,12 +141,12 @@ export abstract class Filter<H extends CoreHandle = CoreHandle> {
    * @throws FilterError `INVALID_ARGUMENT` if `keys` is not an array or holds a bad key; `FREED`.
    */
   hasMany(keys: readonly Key[]): boolean[] {
-    const handle = this.handle;
+    const address = this.address;
     const answers = new Array<boolean>(checkKeyArray(keys).length);
     for (let start = 0; start < keys.length; start += BATCH_KEYS) {
       const end = Math.min(keys.length, start + BATCH_KEYS);
       const batch = this.arena.encodeBatch(keys, start, end);
-      handle.hasMany(batch.data, batch.offsets, end - start, batch.results);
+      this.module._cbw_has_many(address, batch.data, batch.offsets, end - start, batch.results);
       const results = this.module.HEAPU8;
       for (let i = start; i < end; i++) answers[i] = results[batch.results + i - start] === 1;
     }
@@ -110,12 +155,12 @@ export abstract class Filter<H extends CoreHandle = CoreHandle> {
 
   /** Adds every key; one boundary crossing per batch. */
   addMany(keys: readonly Key[]): void {
-    const handle = this.handle;
+    const address = this.address;
     checkKeyArray(keys);
     for (let start = 0; start < keys.length; start += BATCH_KEYS) {
       const end = Math.min(keys.length, start + BATCH_KEYS);
       const batch = this.arena.encodeBatch(keys, start, end);
-      const stored = handle.addMany(batch.data, batch.offsets, end - start);
+      const stored = this.module._cbw_add_many(address, batch.data, batch.offsets, end - start);
       if (stored !== end - start) this.onBatchFull(start + stored, keys);
     }
   }
@@ -150,7 +195,7 @@ export abstract class Filter<H extends CoreHandle = CoreHandle> {
   get seed(): number {
     return this.handle.seed();
   }
-  /** Bytes of the in-memory table (the serialized form adds 72-80 bytes of header, parameters and checksum). */
+  /** Bytes of the in-memory table (the serialized form adds 80-88 bytes of header, parameters and checksum). */
   get byteLength(): number {
     return this.handle.byteLength();
   }
@@ -165,6 +210,10 @@ export abstract class Filter<H extends CoreHandle = CoreHandle> {
   /** In-memory bits per stored key (Infinity when empty). */
   get bitsPerKey(): number {
     return (this.byteLength * 8) / this.count;
+  }
+  /** The type's own parameters by name (bitCount, hashCount, bucketCount, ...), as the core reports them. */
+  get parameters(): Record<string, number> {
+    return this.handle.parameters();
   }
   /** True after `free()`. */
   get freed(): boolean {
@@ -192,35 +241,31 @@ function checkKeyArray(keys: unknown): readonly Key[] {
   return keys as readonly Key[];
 }
 
-/**
- * Reads serialized bytes into a new handle with `read`, then builds the
- * filter object around it with `make` (which calls the class's constructor).
- */
-export function deserializeInto<T, H extends CoreHandle>(
-  bytes: Uint8Array,
-  read: (module: CoreModule, pointer: number, length: number) => H,
-  make: () => T,
-): T {
-  const handle = withBytesInWasm(bytes, (pointer, length) => adoptHandle(read(getRuntime().module, pointer, length)));
-  return wrapHandle(make, handle);
-}
-
-// Deserialization builds a filter around an existing handle: the public
-// constructors take options only, so the handle waits here for the
-// constructor to pick it up (synchronously, within the same call).
-let pendingHandle: CoreHandle | null = null;
-
-export function takePendingHandle<H extends CoreHandle>(): H | null {
-  const handle = pendingHandle as H | null;
-  pendingHandle = null;
-  return handle;
-}
-
-export function wrapHandle<T>(create: () => T, handle: CoreHandle): T {
-  pendingHandle = handle;
-  try {
-    return create();
-  } finally {
-    pendingHandle = null;
+/** Validates a class's options and creates its handle through the C++ registry. */
+function createHandle(info: FilterClassInfo, options: unknown): FilterHandle {
+  const { module } = getRuntime();
+  const checked = checkOptions<FilterOptions & Record<string, unknown>>(options, info.className, info.extraOptions);
+  const core: CoreFilterOptions = {
+    capacity: checked.capacity,
+    falsePositiveRate: checked.falsePositiveRate ?? info.defaultRate?.(checked) ?? DEFAULT_FALSE_POSITIVE_RATE,
+    seed: checked.seed ?? 0,
+  };
+  for (const name of info.extraOptions ?? []) {
+    if (checked[name] !== undefined) (core as unknown as Record<string, unknown>)[name] = checked[name];
   }
+  return adoptHandle(module.createFilter(info.typeName, core));
+}
+
+/**
+ * Reads bytes as the filter class `info` describes: any registered type is
+ * read by the core, and anything but this class's type is WRONG_TYPE.
+ */
+export function readAs<T>(bytes: Uint8Array, info: FilterClassInfo, make: (existing: ExistingHandle) => T): T {
+  const handle = readHandle(bytes);
+  if (handle.typeName() !== info.typeName) {
+    const got = handle.typeName();
+    handle.delete();
+    throw new FilterError('WRONG_TYPE', `expected a ${info.typeName} filter, got a ${got} filter`);
+  }
+  return make(new ExistingHandle(handle));
 }

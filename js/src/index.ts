@@ -7,12 +7,13 @@ export { init, isInitialized, type InitOptions, type WasmSource } from './init.j
 export { FilterError, type FilterErrorCode } from './errors.js';
 export type { Key } from './keys.js';
 export type { FilterOptions } from './options.js';
-export { Filter } from './filter-base.js';
+export { Filter, type FilterTypeName } from './filter-base.js';
 export { BloomFilter, type BloomFilterOptions } from './bloom.js';
 export { BlockedBloomFilter, type BlockedBloomFilterOptions } from './blocked-bloom.js';
 export { CountingBloomFilter, type CountingBloomFilterOptions } from './counting-bloom.js';
 export { CuckooFilter, type CuckooFilterOptions, type CuckooKick } from './cuckoo.js';
 export { deserialize, serializedType, type AnyFilter, type SerializedType } from './deserialize.js';
+export { FILTER_TYPES, filterType, findFilterType, filterTypeNames, type FilterTypeEntry } from './registry.js';
 export {
   UrlBlocklist,
   type BlocklistFilterType,

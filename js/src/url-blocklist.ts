@@ -1,19 +1,18 @@
-import { BlockedBloomFilter } from './blocked-bloom.js';
-import { BloomFilter } from './bloom.js';
 import type { BlocklistEnvelopeHandle } from './core-module.js';
-import { CountingBloomFilter } from './counting-bloom.js';
-import { CuckooFilter, type CuckooFilterOptions } from './cuckoo.js';
-import { type AnyFilter, deserialize } from './deserialize.js';
+import { type CuckooFilterOptions } from './cuckoo.js';
+import { deserialize } from './deserialize.js';
 import { coreError, FilterError } from './errors.js';
 import { withBytesInWasm } from './filter-base.js';
 import { getRuntime } from './init.js';
 import { describeValue } from './keys.js';
 import { requireInteger } from './options.js';
+import { type AnyFilter, filterType } from './registry.js';
 import { canonicalizeUrl } from './url/canonicalize.js';
 import { urlExpressions } from './url/expressions.js';
 import { type ListFormat, type ListParseError, parseListLine, type ParsedLine } from './url/list-parser.js';
 
-export type BlocklistFilterType = 'bloom' | 'blocked-bloom' | 'counting-bloom' | 'cuckoo';
+/** Any filter type of the registry (`FILTER_TYPES`). */
+export type BlocklistFilterType = AnyFilter['type'];
 
 export interface UrlBlocklistOptions {
   /** The filter that stores the expressions. Default 'bloom'. */
@@ -118,7 +117,7 @@ export class UrlBlocklist {
       { entries: expressions.size, skipped, errors },
     );
     try {
-      for (const expression of expressions) blocklist.#store(expression, false);
+      for (const expression of expressions) blocklist.#store(expression);
     } catch (error) {
       blocklist.free();
       throw error;
@@ -140,27 +139,14 @@ export class UrlBlocklist {
 
   static #empty(options: UrlBlocklistOptions, format: ListFormat, report: UrlBlocklistReport): UrlBlocklist {
     const { type = 'bloom', falsePositiveRate = DEFAULT_BLOCKLIST_RATE, capacity = 1, seed = 0 } = options;
-    const base = { capacity, falsePositiveRate, seed };
-    let filter: AnyFilter;
-    switch (type) {
-      case 'bloom':
-        filter = new BloomFilter(base);
-        break;
-      case 'blocked-bloom':
-        filter = new BlockedBloomFilter(base);
-        break;
-      case 'counting-bloom':
-        filter = new CountingBloomFilter(base);
-        break;
-      case 'cuckoo': {
-        const cuckoo: CuckooFilterOptions = { ...base };
-        if (options.bucketSize !== undefined) cuckoo.bucketSize = options.bucketSize;
-        if (options.fingerprintBits !== undefined) cuckoo.fingerprintBits = options.fingerprintBits;
-        filter = new CuckooFilter(cuckoo);
-        break;
-      }
+    const entry = filterType(type, 'UrlBlocklist: type');
+    const filterOptions: Record<string, unknown> = { capacity, falsePositiveRate, seed };
+    // Type-specific options pass through to the types that take them; a
+    // type that does not take one rejects it (never ignored).
+    for (const name of ['bucketSize', 'fingerprintBits'] as const) {
+      if (options[name] !== undefined) filterOptions[name] = options[name];
     }
-    return new UrlBlocklist(filter, 0, format, report);
+    return new UrlBlocklist(entry.create(filterOptions), 0, format, report);
   }
 
   /**
@@ -190,16 +176,26 @@ export class UrlBlocklist {
       throw new FilterError('INVALID_ARGUMENT', `a list line must be a string, got ${describeValue(line)}`);
     }
     const parsed = parseListLine(line, format);
-    if (parsed.kind === 'entry') for (const expression of parsed.expressions) this.#store(expression, true);
+    if (parsed.kind === 'entry') for (const expression of parsed.expressions) this.#store(expression);
     return parsed;
   }
 
-  // Streamed lists may repeat entries. A cuckoo filter stores each copy (and
-  // holds at most 2b of one fingerprint), so there an entry already reported
-  // present is not stored again; Bloom filters take repeats at no cost.
-  #store(expression: string, mayRepeat: boolean): void {
-    if (mayRepeat && this.#filter instanceof CuckooFilter && this.#filter.has(expression)) return;
-    this.#filter.add(expression);
+  // Every expression is stored, even one the filter already reports present:
+  // in a filter with removal (counting Bloom, cuckoo) a false positive that
+  // was skipped would depend on another entry's bits or fingerprint, and
+  // removing that entry would make it a false negative. A cuckoo filter holds
+  // at most 2 x bucketSize copies of one fingerprint; a repeat refused for that
+  // reason is still found, so only a refusal of an absent expression is FULL.
+  #store(expression: string): void {
+    const filter = this.#filter;
+    if (filter.type === 'cuckoo') {
+      if (!filter.tryAdd(expression)) {
+        if (filter.has(expression)) return;
+        filter.add(expression); // throws FULL with the filter's own message
+      }
+    } else {
+      filter.add(expression);
+    }
     this.#entryCount++;
   }
 
@@ -288,9 +284,7 @@ function checkBlocklistOptions(options: unknown): asserts options is UrlBlocklis
     }
   }
   const { type, format, capacity } = options as UrlBlocklistOptions;
-  if (type !== undefined && !['bloom', 'blocked-bloom', 'counting-bloom', 'cuckoo'].includes(type)) {
-    throw new FilterError('INVALID_ARGUMENT', `UrlBlocklist: type must be bloom, blocked-bloom, counting-bloom or cuckoo, got ${String(type)}`);
-  }
+  if (type !== undefined) filterType(type, 'UrlBlocklist: type');
   if (format !== undefined && !['auto', 'plain', 'hosts', 'adblock'].includes(format)) {
     throw new FilterError('INVALID_ARGUMENT', `UrlBlocklist: format must be auto, plain, hosts or adblock, got ${String(format)}`);
   }

@@ -1,8 +1,9 @@
 // Plain key mode: every non-empty line is a key. Round trips through
 // build -> query for each filter type, from a file and from stdin.
 import { spawn } from 'node:child_process';
-import { readdirSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { deserialize, init } from 'cuckoo-bloom-wasm';
 import { asciiKeys } from '../helpers/keys.mjs';
 import { CLI, runCli, runOk, tempDir, tmpFilesIn, verdicts } from './helpers.mjs';
 
@@ -13,7 +14,8 @@ const keys = [...asciiKeys(5000, 'in-'), ...odd];
 const absent = asciiKeys(5000, 'out-');
 
 let work;
-beforeAll(() => {
+beforeAll(async () => {
+  await init();
   work = tempDir();
   writeFileSync(join(work.dir, 'keys.txt'), `${keys.join('\n')}\n`);
 });
@@ -118,14 +120,44 @@ test('query --urls on a plain filter of expressions forms each URL\'s expression
   expect(result.code).toBe(1);
 });
 
-test('a cuckoo build skips repeated keys instead of overflowing a bucket', async () => {
+test('a cuckoo build stores a repeated key up to 2 x bucketSize times, then counts it as present', async () => {
   writeFileSync(join(work.dir, 'repeats.txt'), `${Array(50).fill('same-key').join('\n')}\nother\n`);
   const { stdout } = await runOk(['build', '--type', 'cuckoo', '--input', 'repeats.txt', '--output', 'rep.filter', '--json'], {
     cwd: work.dir,
   });
-  expect(JSON.parse(stdout)).toMatchObject({ keys: 51, added: 2, alreadyPresent: 49 });
+  // 8 copies fill the key's two buckets of 4; the other 42 are found, not an overflow.
+  expect(JSON.parse(stdout)).toMatchObject({ keys: 51, added: 9, alreadyPresent: 42 });
   const info = JSON.parse((await runOk(['info', 'rep.filter', '--json'], { cwd: work.dir })).stdout);
-  expect(info.count).toBe(2);
+  expect(info.count).toBe(9);
+});
+
+// Every key of the input is stored in a filter with removal, even one the
+// filter already reported present (a false positive): otherwise removing the
+// key it collided with would make it a false negative.
+test.each(['cuckoo', 'counting'])('a %s build keeps every input key through removals of others', async (type) => {
+  const keys = asciiKeys(20_000, `rm-${type}-`);
+  const withRepeats = [...keys, ...keys.slice(0, 2_000)]; // repeats, stored again
+  writeFileSync(join(work.dir, `rm-${type}.txt`), `${withRepeats.join('\n')}\n`);
+  await runOk(['build', '--type', type, '--fpr', '0.05', '--input', `rm-${type}.txt`, '--output', `rm-${type}.filter`], {
+    cwd: work.dir,
+  });
+  const filter = deserialize(new Uint8Array(readFileSync(join(work.dir, `rm-${type}.filter`))));
+  expect(filter.count).toBe(withRepeats.length);
+  // Remove a seeded 10% of the distinct keys, once each (their repeats stay).
+  let state = 12345;
+  const removed = new Set();
+  for (const key of keys) {
+    state = (state * 1103515245 + 12345) % 2 ** 31;
+    if (state % 10 === 0) {
+      expect(filter.remove(key)).toBe(true);
+      removed.add(key);
+    }
+  }
+  expect(removed.size).toBeGreaterThan(1_500);
+  const kept = withRepeats.filter((key, i) => i >= keys.length || !removed.has(key));
+  const missing = kept.filter((key) => !filter.has(key));
+  expect(missing).toEqual([]);
+  filter.free();
 });
 
 test('query into a closed pipe (| head) stops quietly with the status so far', async () => {

@@ -3,7 +3,7 @@
  * turned into short usage errors, and the validators for option values.
  */
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import type { BlocklistFilterType, ListFormat } from '../index.js';
+import { type BlocklistFilterType, FILTER_TYPES, findFilterType, type ListFormat } from '../index.js';
 import { usageError } from './errors.js';
 
 type OptionSpec = NonNullable<ParseArgsConfig['options']>;
@@ -50,23 +50,21 @@ function describeParseError(error: unknown, command: string): string {
   }
 }
 
-/** The filter types `--type` takes; the library's own names work too. */
-const TYPE_NAMES: Record<string, BlocklistFilterType> = {
-  bloom: 'bloom',
-  blocked: 'blocked-bloom',
-  'blocked-bloom': 'blocked-bloom',
-  counting: 'counting-bloom',
-  'counting-bloom': 'counting-bloom',
-  cuckoo: 'cuckoo',
-};
-
+/** `--type`: any registered type, by name or short alias (registry.ts). */
 export function parseType(value: string | undefined): BlocklistFilterType {
   if (value === undefined) return 'bloom';
-  const type = TYPE_NAMES[value];
-  if (type === undefined) {
-    throw usageError(`--type must be bloom, blocked, counting or cuckoo, got '${value}'`, 'build');
+  const entry = findFilterType(value);
+  if (entry === null) {
+    throw usageError(`--type must be one of ${typeChoices()}, got '${value}'`, 'build');
   }
-  return type;
+  return entry.name;
+}
+
+/** "bloom, blocked (blocked-bloom), ...": what --type takes, from the registry. */
+export function typeChoices(): string {
+  return FILTER_TYPES.map((entry) => (entry.aliases.length > 0 ? `${entry.aliases[0]} (${entry.name})` : entry.name)).join(
+    ', ',
+  );
 }
 
 export function parseRate(value: string | undefined, fallback: number): number {

@@ -13,12 +13,9 @@ import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import {
   type AnyFilter,
-  BlockedBloomFilter,
   type BlocklistFilterType,
-  BloomFilter,
-  CountingBloomFilter,
-  CuckooFilter,
   FilterError,
+  filterType,
   init,
   type ListFormat,
   UrlBlocklist,
@@ -189,15 +186,7 @@ function createTarget(options: BuildOptions, capacity: number): Target {
         free: () => blocklist.free(),
       };
     }
-    const base = { capacity, falsePositiveRate, seed };
-    const filter: AnyFilter =
-      type === 'bloom'
-        ? new BloomFilter(base)
-        : type === 'blocked-bloom'
-          ? new BlockedBloomFilter(base)
-          : type === 'counting-bloom'
-            ? new CountingBloomFilter(base)
-            : new CuckooFilter(base);
+    const filter: AnyFilter = filterType(type).create({ capacity, falsePositiveRate, seed });
     return {
       sink: new KeySink(filter),
       filter,
@@ -328,7 +317,7 @@ function report(options: BuildOptions, capacity: number, made: Target, fileBytes
       lines: counts.lines,
       [options.urls ? 'expressions' : 'keys']: counts.candidates,
       added: counts.stored,
-      alreadyPresent: skipsRepeats(made.filter) ? counts.alreadyPresent : null,
+      alreadyPresent: counts.alreadyPresent,
       ...(options.urls ? { entries } : {}),
       skipped: counts.skipped,
       unparseable: { count: counts.errorCount, first: counts.errors },
@@ -366,7 +355,7 @@ function textSummary(options: BuildOptions, capacity: number, made: Target, file
       'already present',
       skipsRepeats(made.filter)
         ? `${formatCount(counts.alreadyPresent)} (repeats or false positives: not added again)`
-        : 'not checked (a counting filter adds every repeat)',
+        : `${formatCount(counts.alreadyPresent)} (a filter with removal stores every key; only copies it had no room for)`,
     ],
     ['skipped', `${formatCount(counts.skipped)} (${options.urls ? 'blank, comments, headers' : 'empty lines'})`],
   ];

@@ -2,7 +2,7 @@
  * What the CLI reports about a filter (`info`, and `build`'s summary), as
  * plain data, plus the number formatting of the text output.
  */
-import { type AnyFilter, BlockedBloomFilter, BloomFilter, CountingBloomFilter, CuckooFilter } from '../index.js';
+import type { AnyFilter } from '../index.js';
 
 export interface FilterFacts {
   type: AnyFilter['type'];
@@ -31,30 +31,8 @@ export function filterFacts(filter: AnyFilter): FilterFacts {
     bitsPerKey,
     falsePositiveRate: filter.falsePositiveRate,
     estimatedFalsePositiveRate: filter.estimatedFalsePositiveRate,
-    parameters: parametersOf(filter),
+    parameters: filter.parameters,
   };
-}
-
-function parametersOf(filter: AnyFilter): Record<string, number> {
-  if (filter instanceof BloomFilter) {
-    return { bitCount: filter.bitCount, hashCount: filter.hashCount, setBitCount: filter.setBitCount };
-  }
-  if (filter instanceof BlockedBloomFilter) {
-    return { blockCount: filter.blockCount, bitCount: filter.blockCount * 512 };
-  }
-  if (filter instanceof CountingBloomFilter) {
-    return { counterCount: filter.counterCount, counterBits: 4, hashCount: filter.hashCount };
-  }
-  if (filter instanceof CuckooFilter) {
-    return {
-      bucketCount: filter.bucketCount,
-      bucketSize: filter.bucketSize,
-      fingerprintBits: filter.fingerprintBits,
-      maxKicks: filter.maxKicks,
-      loadFactor: filter.loadFactor,
-    };
-  }
-  return {};
 }
 
 /** 1234567 → "1,234,567". */

@@ -6,9 +6,9 @@
  */
 import {
   type AnyFilter,
-  CountingBloomFilter,
   CuckooFilter,
   FilterError,
+  filterType,
   type ListFormat,
   parseListLine,
   type UrlBlocklist,
@@ -64,35 +64,40 @@ function emptyCounts(): SinkCounts {
 
 /**
  * Whether a key the filter already reports present is skipped rather than
- * added again. For Bloom and blocked Bloom filters adding it changes no bit,
- * so skipping only lets us count repeats. A cuckoo filter would store every
- * copy (and fail after 2 x bucketSize of one key), so repeats are skipped, as
- * `UrlBlocklist.addLine` does. A counting Bloom filter counts every add: each
- * needs its own remove, and skipping a false positive could later turn into a
- * false negative when another key is removed, so everything is added.
+ * added again: only for filters without removal (Bloom, blocked Bloom), where
+ * adding it would change no bit, so skipping only lets us count repeats.
+ * A filter with removal (counting Bloom, cuckoo) stores every key of the
+ * input: a key skipped because it was a false positive would depend on
+ * another key's bits or fingerprint, and removing that key would make it a
+ * false negative.
  */
 export function skipsRepeats(filter: AnyFilter): boolean {
-  return !(filter instanceof CountingBloomFilter);
+  return !filterType(filter.type).supportsRemove;
+}
+
+/**
+ * Adds a key; false when a cuckoo filter has no room for it. A key refused
+ * while the filter reports it present (its fingerprint already fills both
+ * buckets: 2 x bucketSize copies) is found all the same, and counts as present.
+ */
+function storeKey(filter: AnyFilter, key: string): 'stored' | 'present' | 'full' {
+  if (filter instanceof CuckooFilter) {
+    if (filter.tryAdd(key)) return 'stored';
+    return filter.has(key) ? 'present' : 'full';
+  }
+  filter.add(key);
+  return 'stored';
 }
 
 /** One key per non-empty line. */
 export class KeySink implements Sink {
   readonly counts = emptyCounts();
-  readonly #add: (key: string) => boolean;
   readonly #filter: AnyFilter;
   readonly #skipRepeats: boolean;
 
   constructor(filter: AnyFilter) {
     this.#filter = filter;
     this.#skipRepeats = skipsRepeats(filter);
-    if (filter instanceof CuckooFilter) {
-      this.#add = (key) => filter.tryAdd(key);
-    } else {
-      this.#add = (key) => {
-        filter.add(key);
-        return true;
-      };
-    }
   }
 
   addLines(lines: readonly string[]): void {
@@ -106,13 +111,10 @@ export class KeySink implements Sink {
         continue;
       }
       counts.candidates++;
-      if (skipRepeats && filter.has(line)) {
-        counts.alreadyPresent++;
-      } else if (this.#add(line)) {
-        counts.stored++;
-      } else {
-        throw new FilterFullError(counts.lines, counts.stored, null);
-      }
+      const outcome = skipRepeats && filter.has(line) ? 'present' : storeKey(filter, line);
+      if (outcome === 'stored') counts.stored++;
+      else if (outcome === 'present') counts.alreadyPresent++;
+      else throw new FilterFullError(counts.lines, counts.stored, null);
     }
   }
 }

@@ -1,5 +1,7 @@
 /** The help texts (`--help`, `help [command]`, no arguments). */
 
+import { typeChoices } from './args.js';
+
 const NAME = 'cuckoo-bloom-wasm';
 
 const BUILD = `Usage: ${NAME} build --input <file|-> --output <file> [options]
@@ -12,7 +14,7 @@ Options:
   -o, --output <file>    the filter file to write (required); it is written to
                          <file>.tmp-<pid> and renamed, so a failed build leaves
                          no file behind
-  -t, --type <type>      bloom (default), blocked, counting or cuckoo
+  -t, --type <type>      the filter type (default bloom): ${typeChoices()}
   --fpr <rate>           target false-positive rate in (0, 1); default 0.01,
                          or 0.001 with --urls (per URL expression checked)
   -n, --capacity <n>     keys to size the filter for; default: counted from the

@@ -1,0 +1,107 @@
+/**
+ * The one table of filter types on the TypeScript side. Everything that lists
+ * types — `deserialize`, `UrlBlocklist`'s `type` option, the CLI's `--type`
+ * and `info`, the demo's comparison, the benchmarks — reads it; an unknown
+ * name is an INVALID_ARGUMENT error everywhere, never a fallback to a default.
+ *
+ * The C++ registry (cpp/include/cuckoo_bloom/filter_types.h) is the source of
+ * the type names and ids: filters are created and read by name through it,
+ * and tests/registry.test.mjs checks that every entry here round-trips through
+ * the core under its own name with the capabilities it claims.
+ */
+import { BlockedBloomFilter } from './blocked-bloom.js';
+import { BloomFilter } from './bloom.js';
+import { CountingBloomFilter } from './counting-bloom.js';
+import { CuckooFilter } from './cuckoo.js';
+import { FilterError } from './errors.js';
+import type { FilterTypeName } from './filter-base.js';
+
+/** Any filter of this package. */
+export type AnyFilter = BloomFilter | BlockedBloomFilter | CountingBloomFilter | CuckooFilter;
+
+export interface FilterTypeEntry {
+  /** The name in the byte format, `info` output and `type` options. */
+  readonly name: FilterTypeName;
+  /** Short names the CLI's `--type` also takes. */
+  readonly aliases: readonly string[];
+  /** How people call it ("Blocked Bloom"). */
+  readonly label: string;
+  /** One line on when to choose it. */
+  readonly summary: string;
+  readonly supportsRemove: boolean;
+  readonly supportsUnion: boolean;
+  /** Options beyond capacity, falsePositiveRate and seed. */
+  readonly extraOptions: readonly string[];
+  create(options: Record<string, unknown>): AnyFilter;
+  deserialize(bytes: Uint8Array): AnyFilter;
+}
+
+export const FILTER_TYPES: readonly FilterTypeEntry[] = [
+  {
+    name: 'bloom',
+    aliases: [],
+    label: 'Bloom',
+    summary: 'the classic: fewest bits per key among the dynamic filters, union of equal filters',
+    supportsRemove: false,
+    supportsUnion: true,
+    extraOptions: [],
+    create: (options) => new BloomFilter(options as never),
+    deserialize: (bytes) => BloomFilter.deserialize(bytes),
+  },
+  {
+    name: 'blocked-bloom',
+    aliases: ['blocked'],
+    label: 'Blocked Bloom',
+    summary: 'fastest lookups (one cache line per key) for a few more bits per key',
+    supportsRemove: false,
+    supportsUnion: true,
+    extraOptions: [],
+    create: (options) => new BlockedBloomFilter(options as never),
+    deserialize: (bytes) => BlockedBloomFilter.deserialize(bytes),
+  },
+  {
+    name: 'counting-bloom',
+    aliases: ['counting'],
+    label: 'Counting Bloom',
+    summary: 'removal that never refuses an insert, at 4x the memory of Bloom',
+    supportsRemove: true,
+    supportsUnion: false,
+    extraOptions: [],
+    create: (options) => new CountingBloomFilter(options as never),
+    deserialize: (bytes) => CountingBloomFilter.deserialize(bytes),
+  },
+  {
+    name: 'cuckoo',
+    aliases: [],
+    label: 'Cuckoo',
+    summary: 'removal in about as few bits as Bloom; may refuse an insert (FULL) when nearly full',
+    supportsRemove: true,
+    supportsUnion: false,
+    extraOptions: ['bucketSize', 'fingerprintBits', 'maxKicks'],
+    create: (options) => new CuckooFilter(options as never),
+    deserialize: (bytes) => CuckooFilter.deserialize(bytes),
+  },
+];
+
+/** Every name and alias a user may write, e.g. for an error message. */
+export function filterTypeNames(withAliases = false): string[] {
+  return FILTER_TYPES.flatMap((entry) => (withAliases ? [entry.name, ...entry.aliases] : [entry.name]));
+}
+
+/** The entry a name (or alias) denotes, or null. */
+export function findFilterType(name: unknown): FilterTypeEntry | null {
+  if (typeof name !== 'string') return null;
+  return FILTER_TYPES.find((entry) => entry.name === name || entry.aliases.includes(name)) ?? null;
+}
+
+/** The entry a name (or alias) denotes. @throws FilterError `INVALID_ARGUMENT` naming the known types. */
+export function filterType(name: unknown, context = 'type'): FilterTypeEntry {
+  const entry = findFilterType(name);
+  if (entry === null) {
+    throw new FilterError(
+      'INVALID_ARGUMENT',
+      `${context} must be one of ${filterTypeNames().join(', ')}, got ${typeof name === 'string' ? `'${name}'` : String(name)}`,
+    );
+  }
+  return entry;
+}

@@ -1,0 +1,89 @@
+// The TypeScript registry of filter types (FILTER_TYPES) against the C++ one
+// behind the wasm module: every entry is created and read back under its own
+// name, does what it claims (remove, union), and unknown names are errors.
+import {
+  FILTER_TYPES,
+  FilterError,
+  UrlBlocklist,
+  deserialize,
+  filterType,
+  filterTypeNames,
+  init,
+  serializedType,
+} from 'cuckoo-bloom-wasm';
+import { asciiKeys } from './helpers/keys.mjs';
+
+beforeAll(async () => {
+  await init();
+});
+
+function expectCode(fn, code) {
+  let caught;
+  try {
+    fn();
+  } catch (error) {
+    caught = error;
+  }
+  expect(caught).toBeInstanceOf(FilterError);
+  expect(caught.code).toBe(code);
+  return caught;
+}
+
+test('the registry lists the four filter types, each once', () => {
+  expect(filterTypeNames()).toEqual(['bloom', 'blocked-bloom', 'counting-bloom', 'cuckoo']);
+  expect(new Set(filterTypeNames(true)).size).toBe(filterTypeNames(true).length);
+});
+
+describe.each(FILTER_TYPES.map((entry) => [entry.name, entry]))('%s', (name, entry) => {
+  test('is created through the core under its own name and read back as itself', () => {
+    const filter = entry.create({ capacity: 1000, falsePositiveRate: 0.01, seed: 3 });
+    expect(filter.type).toBe(name);
+    const keys = asciiKeys(500, `${name}-`);
+    filter.addMany(keys);
+    const bytes = filter.serialize();
+    expect(serializedType(bytes)).toBe(name);
+    for (const read of [deserialize(bytes), entry.deserialize(bytes)]) {
+      expect(read.type).toBe(name);
+      expect(read.hasMany(keys).every(Boolean)).toBe(true);
+      expect(read.parameters).toEqual(filter.parameters);
+      read.free();
+    }
+    filter.free();
+  });
+
+  test('has exactly the operations it claims', () => {
+    const a = entry.create({ capacity: 100 });
+    const b = entry.create({ capacity: 100 });
+    b.add('x');
+    expect(typeof a.remove === 'function').toBe(entry.supportsRemove);
+    expect(typeof a.union === 'function').toBe(entry.supportsUnion);
+    if (entry.supportsRemove) expect(a.remove('x')).toBe(false);
+    if (entry.supportsUnion) {
+      a.union(b);
+      expect(a.has('x')).toBe(true);
+    }
+    a.free();
+    b.free();
+  });
+
+  test('is found by its name and aliases, and takes only its own options', () => {
+    for (const alias of [name, ...entry.aliases]) expect(filterType(alias)).toBe(entry);
+    const other = FILTER_TYPES.flatMap((e) => e.extraOptions).find((option) => !entry.extraOptions.includes(option));
+    if (other !== undefined) expectCode(() => entry.create({ capacity: 10, [other]: 4 }), 'INVALID_ARGUMENT');
+  });
+
+  test('a URL blocklist can use it', () => {
+    const list = UrlBlocklist.build('||evil.example^\nbad.example/dl/x.exe', { type: name });
+    expect(list.type).toBe(name);
+    expect(list.match('https://www.evil.example/a')).toBe('evil.example/');
+    expect(UrlBlocklist.deserialize(list.serialize()).match('http://bad.example/dl/x.exe?q=1')).toBe('bad.example/dl/x.exe');
+    list.free();
+  });
+});
+
+test('an unknown type name is an error everywhere, never a default', () => {
+  for (const name of ['bloomfilter', 'Bloom', '', 'url-blocklist', undefined, 4]) {
+    expectCode(() => filterType(name), 'INVALID_ARGUMENT');
+  }
+  expectCode(() => UrlBlocklist.build('evil.example', { type: 'cuckoo-filter' }), 'INVALID_ARGUMENT');
+});
