@@ -1,23 +1,28 @@
 #!/usr/bin/env node
 // Builds the static web demo into web-demo/dist/ (gitignored):
-//   app.js            web-demo/src/main.ts bundled with esbuild (library from js/src + the
-//                     Emscripten glue dist/core.mjs, minified, one ES module)
+//   app.js, chunk-*   web-demo/src/main.ts bundled with esbuild against the built package
+//                     (dist/index.js + the Emscripten glue dist/core.mjs). Split: app.js holds
+//                     only what a URL check needs; the playgrounds, tune panel, comparison
+//                     and your-own-list code load after the first verdict is possible.
 //   core.wasm         the package build's dist/core.wasm, beside app.js (init() looks there)
-//   index.html, styles.css, favicon.svg
-//   data/urlhaus.filter                 the preloaded blocklist (Bloom, 0.1%), built by the CLI
-//   data/urlhaus.blocked-bloom.filter   the same list as a blocked Bloom filter (comparison)
-//   data/urlhaus.cuckoo.filter          the same list as a cuckoo filter (comparison)
+//   index.html        with the manifest inlined (no request before the first verdict) and
+//                     preload links, so the wasm and the filter download in parallel with app.js
+//   styles.css, playground.css, sections.html (the later parts' markup and styles)
+//   sw.js             the service worker: network first, the cache when offline
+//   data/*.filter     the list in each type of src/compared-types.json, built by the CLI
 //   data/manifest.json                  source, counts, date, licence, example URLs
-// and prints the transfer sizes (raw and gzip).
+//   *.br, *.gz        every compressible file precompressed (serve.mjs picks by Accept-Encoding)
+// and prints the transfer sizes (raw, gzip, brotli).
 //
 // Needs the package build first (`npm run build`: dist/core.wasm, dist/core.mjs, dist/cli.js).
 // CBW_CLI=path overrides the CLI script (default dist/cli.js).
 import { execFile } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
-import { gzipSync } from 'node:zlib';
+import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
 
 const run = promisify(execFile);
@@ -43,17 +48,22 @@ for (const [file, hint] of [
 rmSync(out, { recursive: true, force: true });
 mkdirSync(join(out, 'data'), { recursive: true });
 
-// 1. The page script. The library's init() does `import('./core.mjs')` (external in the
-// package build); here that import is resolved to dist/core.mjs and bundled in, so the
-// page loads one script and then core.wasm from beside it.
-await build({
-  entryPoints: [join(demo, 'src', 'main.ts')],
-  outfile: join(out, 'app.js'),
+// 1. The page script, built against the package as users get it (dist/index.js). The
+// library's init() does `import('./core.mjs')`; here that resolves to dist/core.mjs and is
+// bundled in, so the page loads its script and then core.wasm from beside it.
+const bundled = await build({
+  entryPoints: { app: join(demo, 'src', 'main.ts') },
+  metafile: true,
+  outdir: out,
+  // Chunks beside app.js: the library finds core.wasm beside the module (import.meta.url).
+  chunkNames: 'chunk-[name]-[hash]',
   bundle: true,
+  splitting: true,
   format: 'esm',
   platform: 'browser',
   target: 'es2022',
   external: ['node:*'],
+  alias: { 'cuckoo-bloom-wasm': join(pkg, 'index.js') },
   minify: true,
   legalComments: 'none',
   logLevel: 'warning',
@@ -66,12 +76,25 @@ await build({
     },
   ],
 });
+// The chunks a URL check waits for: those app.js imports statically (the library, shared
+// with the later chunk) and the Emscripten glue that init() imports. The page preloads
+// them with app.js instead of discovering them one after another.
+const outputName = (path) => relative(out, join(root, path)).split('\\').join('/');
+const outputs = Object.entries(bundled.metafile.outputs);
+const appOutput = outputs.find(([path]) => outputName(path) === 'app.js');
+const glue = outputs.find(([path, info]) => path.endsWith('.js') && Object.keys(info.inputs).some((input) => input.endsWith('dist/core.mjs')));
+const criticalChunks = [
+  ...(appOutput?.[1].imports ?? []).filter((entry) => entry.kind === 'import-statement').map((entry) => outputName(entry.path)),
+  ...(glue && outputName(glue[0]) !== 'app.js' ? [outputName(glue[0])] : []),
+];
 copyFileSync(join(pkg, 'core.wasm'), join(out, 'core.wasm'));
-for (const file of ['index.html', 'styles.css', 'favicon.svg']) copyFileSync(join(demo, file), join(out, file));
+for (const file of ['styles.css', 'playground.css', 'sections.html']) copyFileSync(join(demo, file), join(out, file));
 
-// 2. The blocklist, with the project's own CLI (three filter types; the page shows Bloom
-// and compares it with the other two).
-const filters = { bloom: 'urlhaus.filter', 'blocked-bloom': 'urlhaus.blocked-bloom.filter', cuckoo: 'urlhaus.cuckoo.filter' };
+// 2. The blocklist, with the project's own CLI, once per type in src/compared-types.json
+// (the page checks URLs with the preloaded one and compares it with the others).
+const compared = JSON.parse(readFileSync(join(demo, 'src', 'compared-types.json'), 'utf8'));
+const filters = Object.fromEntries(compared.types.map(({ type, file }) => [type, file]));
+if (!(compared.preloaded in filters)) fail(`src/compared-types.json: preloaded type ${compared.preloaded} is not in its list`);
 await Promise.all(
   Object.entries(filters).map(([type, name]) =>
     run(
@@ -95,7 +118,7 @@ const header = Object.fromEntries(
     return [key.toLowerCase(), value.trim()];
   }),
 );
-const blocklist = UrlBlocklist.deserialize(readFileSync(join(out, 'data', filters.bloom)));
+const blocklist = UrlBlocklist.deserialize(readFileSync(join(out, 'data', filters[compared.preloaded])));
 const examples = pickExamples(lines, blocklist, parseListLine);
 
 const sizes = Object.fromEntries(Object.entries(filters).map(([type, name]) => [type, statSync(join(out, 'data', name)).size]));
@@ -107,9 +130,12 @@ const manifest = {
   license: 'CC0 1.0 Universal (public domain dedication)',
   licenseUrl: 'https://gitlab.com/malware-filter/urlhaus-filter#license',
   updated: header.updated ?? null,
+  // How often the source refreshes the list (its own header): the verdict shows the copy's age against it.
+  refresh: header.expires ? header.expires.replace(/\s*\(.*\)$/, '') : null,
   lineCount: lines.length,
   entryCount: blocklist.entryCount,
   falsePositiveRate: RATE,
+  preloaded: compared.preloaded,
   filters: Object.fromEntries(Object.entries(filters).map(([type, name]) => [type, { file: `data/${name}`, bytes: sizes[type] }])),
   examples,
   builtWith: `cuckoo-bloom-wasm CLI: build --urls --type <type> --fpr ${RATE}`,
@@ -117,33 +143,79 @@ const manifest = {
 blocklist.free();
 writeFileSync(join(out, 'data', 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
 
-// 4. What a visitor downloads.
-const rows = [
-  ['page (index.html + styles.css + favicon.svg)', ['index.html', 'styles.css', 'favicon.svg']],
-  ['JS bundle (app.js)', ['app.js']],
-  ['wasm (core.wasm)', ['core.wasm']],
-  ['filter (data/urlhaus.filter)', [`data/${filters.bloom}`]],
-  ['manifest (data/manifest.json)', ['data/manifest.json']],
-  ['comparison filters (blocked Bloom + cuckoo)', [`data/${filters['blocked-bloom']}`, `data/${filters.cuckoo}`]],
-];
-let totalRaw = 0;
-let totalGzip = 0;
-console.log(`web-demo: built ${relative(process.cwd(), out) || '.'}/ in ${((performance.now() - started) / 1000).toFixed(1)} s`);
-console.log(`  ${'file'.padEnd(46)} ${'raw'.padStart(9)} ${'gzip'.padStart(9)}`);
-for (const [label, files] of rows) {
-  let raw = 0;
-  let gzip = 0;
-  for (const file of files) {
-    const bytes = readFileSync(join(out, file));
-    raw += bytes.length;
-    gzip += gzipSync(bytes, { level: 9 }).length;
-  }
-  totalRaw += raw;
-  totalGzip += gzip;
-  console.log(`  ${label.padEnd(46)} ${kb(raw).padStart(9)} ${kb(gzip).padStart(9)}`);
+// 4. The page: the manifest inlined as a JSON data block (not a script: the CSP allows no
+// inline script, and a data block is never executed), preload links so the wasm and the
+// filter start downloading with app.js instead of after it, the favicon as a data: URL
+// (one request fewer). `<` is escaped so no list text can close the element.
+const preloadedFile = `data/${filters[compared.preloaded]}`;
+// Only the fields the page reads are inlined (every byte here is before the first verdict);
+// data/manifest.json keeps them all.
+const { upstream: _upstream, builtWith: _builtWith, ...pageManifest } = manifest;
+pageManifest.examples = manifest.examples.map(({ kind, url, entry }) => ({ kind, url, entry }));
+const html = readFileSync(join(demo, 'index.html'), 'utf8')
+  .replace('<!-- build:manifest -->', `<script type="application/json" id="manifest">${JSON.stringify(pageManifest).replace(/</g, '\\u003c')}</script>`)
+  .replace(
+    '<!-- build:preload -->',
+    [
+      ...criticalChunks.map((chunk) => `<link rel="modulepreload" href="${chunk}">`),
+      '<link rel="preload" href="core.wasm" as="fetch" type="application/wasm" crossorigin>',
+      `<link rel="preload" href="${preloadedFile}" as="fetch" crossorigin>`,
+    ].join('\n  '),
+  )
+  .replace('<!-- build:favicon -->', `<link rel="icon" type="image/svg+xml" href="data:image/svg+xml,${encodeURIComponent(readFileSync(join(demo, 'favicon.svg'), 'utf8').trim())}">`);
+if (html.includes('<!-- build:')) fail('index.html has a build placeholder this script does not fill');
+writeFileSync(join(out, 'index.html'), html);
+
+// 5. The service worker: the file list and a version from the files' contents, so a new
+// build replaces the old cache and an unchanged one keeps it.
+const assets = listFiles(out).filter((file) => file !== 'sw.js');
+const version = createHash('sha256');
+for (const file of assets) version.update(file).update(readFileSync(join(out, file)));
+const worker = readFileSync(join(demo, 'sw.js'), 'utf8')
+  .replace("'__VERSION__'", JSON.stringify(version.digest('hex').slice(0, 16)))
+  .replace("['__ASSETS__']", JSON.stringify(['./', ...assets.filter((file) => file !== 'index.html')]));
+writeFileSync(join(out, 'sw.js'), worker);
+
+// 6. Precompressed copies, made once here so the server never compresses per request.
+// Kept only when smaller (the filters are nearly random bytes and barely shrink).
+const COMPRESSIBLE = /\.(html|css|js|mjs|json|wasm|svg|txt|filter)$/;
+for (const file of listFiles(out).filter((name) => COMPRESSIBLE.test(name))) {
+  const bytes = readFileSync(join(out, file));
+  const brotli = brotliCompressSync(bytes, { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 11, [zlibConstants.BROTLI_PARAM_SIZE_HINT]: bytes.length } });
+  const gzip = gzipSync(bytes, { level: 9 });
+  if (brotli.length < bytes.length) writeFileSync(join(out, `${file}.br`), brotli);
+  if (gzip.length < bytes.length) writeFileSync(join(out, `${file}.gz`), gzip);
 }
-console.log(`  ${'total'.padEnd(46)} ${kb(totalRaw).padStart(9)} ${kb(totalGzip).padStart(9)}`);
+
+// 7. What a visitor downloads: first what a URL check needs, then the rest.
+const chunks = listFiles(out).filter((file) => file.startsWith('chunk-') && file.endsWith('.js') && !criticalChunks.includes(file));
+const rows = [
+  ['page (index.html, manifest inlined)', ['index.html']],
+  ['styles.css', ['styles.css']],
+  ['JS for a check (app.js + the library chunk)', ['app.js', ...criticalChunks]],
+  ['wasm (core.wasm)', ['core.wasm']],
+  [`filter (${preloadedFile})`, [preloadedFile]],
+  ['-- later: playgrounds, tune, comparison (JS, CSS, HTML)', [...chunks, 'playground.css', 'sections.html']],
+  ['-- later: comparison filters', Object.entries(filters).filter(([type]) => type !== compared.preloaded).map(([, name]) => `data/${name}`)],
+];
+const size = (file, kind) => (existsSync(join(out, `${file}${kind}`)) ? statSync(join(out, `${file}${kind}`)) : statSync(join(out, file))).size;
+console.log(`web-demo: built ${relative(process.cwd(), out) || '.'}/ in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+console.log(`  ${'file'.padEnd(52)} ${'raw'.padStart(9)} ${'gzip'.padStart(9)} ${'brotli'.padStart(9)}`);
+let firstCheck = 0;
+for (const [label, files] of rows) {
+  const sum = (kind) => files.reduce((total, file) => total + size(file, kind), 0);
+  if (!label.startsWith('--')) firstCheck += sum('.br');
+  console.log(`  ${label.padEnd(52)} ${kb(sum('')).padStart(9)} ${kb(sum('.gz')).padStart(9)} ${kb(sum('.br')).padStart(9)}`);
+}
+console.log(`  before the first verdict (brotli, bodies only): ${kb(firstCheck)}`);
 console.log(`  list: ${manifest.entryCount} entries from ${manifest.lineCount} lines, updated ${manifest.updated}`);
+
+/** Every file under `dir`, as '/'-separated paths relative to it. */
+function listFiles(dir, prefix = '') {
+  return readdirSync(join(dir, prefix), { withFileTypes: true }).flatMap((entry) =>
+    entry.isDirectory() ? listFiles(dir, `${prefix}${entry.name}/`) : [`${prefix}${entry.name}`],
+  );
+}
 
 function kb(bytes) {
   return `${(bytes / 1024).toFixed(1)} KiB`;

@@ -1,5 +1,8 @@
 #!/usr/bin/env node
 // A tiny static file server for the built demo (web-demo/dist/), on 127.0.0.1 only.
+// Serves the .br/.gz copies build.mjs made when the browser accepts them (no compression
+// per request), and sends the security policy as headers: a <meta> CSP cannot carry
+// frame-ancestors, and only a header protects the page from being framed.
 //
 //   node web-demo/serve.mjs [--port N]      (or PORT=N; default 8080, a free port if busy)
 //
@@ -28,6 +31,35 @@ const MIME_TYPES = {
   '.txt': 'text/plain; charset=utf-8',
   '.map': 'application/json; charset=utf-8',
 };
+
+// Same origin only; no 'unsafe-eval' ('wasm-unsafe-eval' lets the glue compile core.wasm);
+// no inline script; the page may not be framed by anyone.
+export const CONTENT_SECURITY_POLICY = [
+  "default-src 'self'",
+  "script-src 'self' 'wasm-unsafe-eval'",
+  "style-src 'self'",
+  "img-src 'self' data:",
+  "connect-src 'self'",
+  "worker-src 'self'",
+  "object-src 'none'",
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+// Headers only documents and the worker need: a CSP on an image or a wasm file does
+// nothing, so it is not repeated on every response (bytes on the wire count).
+const DOCUMENT_HEADERS = {
+  'Content-Security-Policy': CONTENT_SECURITY_POLICY,
+  'X-Frame-Options': 'DENY',
+  'Referrer-Policy': 'no-referrer',
+};
+
+/** Encodings the server has copies for, best first, with the file suffix build.mjs uses. */
+const ENCODINGS = [
+  ['br', '.br'],
+  ['gzip', '.gz'],
+];
 
 /**
  * Serves `root` on 127.0.0.1:`port` (0 = any free port; a busy port falls back
@@ -96,19 +128,60 @@ async function handle(base, request, response) {
     return send(response, 404, 'not found');
   }
   if (!info.isFile()) return send(response, 404, 'not found');
+  const type = MIME_TYPES[extname(file).toLowerCase()] ?? 'application/octet-stream';
+  const encoding = await pickEncoding(file, request.headers['accept-encoding']);
+  const body = encoding ? `${file}${encoding.suffix}` : file;
+  const isDocument = type.startsWith('text/html') || pathname === '/sw.js';
   response.writeHead(200, {
-    'Content-Type': MIME_TYPES[extname(file).toLowerCase()] ?? 'application/octet-stream',
-    'Content-Length': info.size,
+    'Content-Type': type,
+    'Content-Length': encoding ? encoding.size : info.size,
+    ...(encoding ? { 'Content-Encoding': encoding.name } : {}),
+    // Caches must key on Accept-Encoding whenever a compressed copy exists.
+    ...(encoding || (await hasCompressedCopy(file)) ? { Vary: 'Accept-Encoding' } : {}),
     'Cache-Control': 'no-cache',
     'X-Content-Type-Options': 'nosniff',
+    ...(isDocument ? DOCUMENT_HEADERS : {}),
   });
   if (request.method === 'HEAD') return response.end();
   await new Promise((done, fail) => {
-    const stream = createReadStream(file);
+    const stream = createReadStream(body);
     stream.on('error', fail);
     stream.on('end', done);
     stream.pipe(response);
   });
+}
+
+/** Parses Accept-Encoding (q=0 refuses) and returns the best precompressed copy on disk. */
+async function pickEncoding(file, header = '') {
+  const accepted = new Map();
+  for (const part of String(header).split(',')) {
+    const [name, ...params] = part.trim().toLowerCase().split(';');
+    if (!name) continue;
+    const q = params.map((param) => /^\s*q=([\d.]+)\s*$/.exec(param)).find(Boolean);
+    accepted.set(name, q ? Number(q[1]) : 1);
+  }
+  for (const [name, suffix] of ENCODINGS) {
+    const q = accepted.get(name) ?? (accepted.get('*') ?? 0);
+    if (!(q > 0)) continue;
+    try {
+      const info = await stat(`${file}${suffix}`);
+      if (info.isFile()) return { name, suffix, size: info.size };
+    } catch {
+      // no copy in this encoding
+    }
+  }
+  return null;
+}
+
+async function hasCompressedCopy(file) {
+  for (const [, suffix] of ENCODINGS) {
+    try {
+      if ((await stat(`${file}${suffix}`)).isFile()) return true;
+    } catch {
+      // none
+    }
+  }
+  return false;
 }
 
 function send(response, status, text) {

@@ -1,12 +1,33 @@
-// A small real Bloom filter drawn bit by bit: adding a key lights the bits its hashes
-// pick (`positions`, from the wasm filter); every cell is read back from `bits()`.
-import { BloomFilter } from '../../js/src/index.ts';
-import { byTestId, describeError, formatInteger, formatRate, h } from './dom.ts';
-import { nextRandomKey } from './random-keys.ts';
+// A small real Bloom filter drawn bit by bit: a key's bits come from the wasm filter
+// (`positions`), every cell is read back from `bits()`. Names what can surprise: probes
+// that land on the same bit, the straight lines of double hashing, and a false positive
+// together with the keys that set each of its bits.
+import { BloomFilter, type BloomFilterOptions } from 'cuckoo-bloom-wasm';
+import { byTestId, describeError, formatRate, h } from './dom.ts';
+import { absentKeys, keySource } from './random-keys.ts';
 
-const OPTIONS = { capacity: 20, falsePositiveRate: 0.01 } as const;
+export type BloomToyOptions = Required<Pick<BloomFilterOptions, 'capacity' | 'falsePositiveRate'>>;
+export const DEFAULT_BLOOM: BloomToyOptions = { capacity: 20, falsePositiveRate: 0.01 };
+const KEY_SEED = 1970;
 
-export function setupBloomView(section: HTMLElement): void {
+export interface BloomToy {
+  rebuild(options: BloomToyOptions): void;
+  addQuietly(key: string): boolean;
+  redraw(): void;
+  measuredRate(probes: readonly string[]): number;
+  /** Keys added through the playground (a Bloom filter's own count is an estimate). */
+  readonly keyCount: number;
+  readonly filter: BloomFilter;
+  readonly options: BloomToyOptions;
+  onChange(listener: () => void): void;
+}
+
+const isSet = (bits: Uint8Array, bit: number): boolean => ((bits[bit >> 3]! >> (bit & 7)) & 1) === 1;
+
+/** Columns of the grid: 16 while that stays under ~16 rows, then 32. */
+const columnsFor = (bitCount: number): number => (bitCount <= 256 ? 16 : 32);
+
+export function setupBloomView(section: HTMLElement): BloomToy {
   const form = byTestId<HTMLFormElement>('bloom-form', section);
   const input = byTestId<HTMLInputElement>('bloom-key', section);
   const grid = byTestId('bloom-grid', section);
@@ -14,23 +35,37 @@ export function setupBloomView(section: HTMLElement): void {
   const stats = byTestId('bloom-stats', section);
   const keyList = byTestId('bloom-keys', section);
 
-  let filter = new BloomFilter(OPTIONS);
+  let options = DEFAULT_BLOOM;
+  let filter = new BloomFilter(options);
   let added: string[] = [];
+  let nextKey = keySource(KEY_SEED);
   let cells: HTMLElement[] = [];
+  const listeners: (() => void)[] = [];
 
   const build = (): void => {
-    cells = Array.from({ length: filter.bitCount }, (_, i) => h('span', { class: 'bit', 'data-bit': i, title: `bit ${i}` }));
-    grid.replaceChildren(...cells);
+    const columns = columnsFor(filter.bitCount);
+    grid.style.setProperty('--columns', String(columns));
+    cells = [];
+    const children: HTMLElement[] = [];
+    for (let i = 0; i < filter.bitCount; i++) {
+      // Each row starts with the index of its first bit, so "bit 37" can be found.
+      if (i % columns === 0) children.push(h('span', { class: 'bit-row-label' }, String(i)));
+      const cell = h('span', { class: 'bit', 'data-bit': i, title: `bit ${i}` });
+      cells.push(cell);
+      children.push(cell);
+    }
+    grid.replaceChildren(...children);
   };
 
   const draw = (probes: number[] = [], missing: number[] = []): void => {
     const bits = filter.bits();
     cells.forEach((cell, i) => {
-      cell.classList.toggle('is-set', ((bits[i >> 3]! >> (i & 7)) & 1) === 1);
+      cell.classList.toggle('is-set', isSet(bits, i));
       cell.classList.remove('is-probe', 'is-missing');
       cell.style.removeProperty('--order');
+      cell.textContent = '';
     });
-    // Restart the highlight animation on the probed cells.
+    // Restart the highlight animation on the probed cells; number them in probe order.
     void grid.offsetWidth;
     probes.forEach((bit, order) => {
       const cell = cells[bit]!;
@@ -39,42 +74,71 @@ export function setupBloomView(section: HTMLElement): void {
     });
     const set = filter.setBitCount;
     stats.textContent =
-      `m = ${filter.bitCount} bits, k = ${filter.hashCount} probes per key · keys added: ${added.length} · ` +
+      `m = ${filter.bitCount} bits, k = ${filter.hashCount} probes per key · keys added: ${added.length} of the ${options.capacity} it is sized for · ` +
       `bits set: ${set} (${Math.round((100 * set) / filter.bitCount)}%) · estimated false-positive rate: ${formatRate(filter.estimatedFalsePositiveRate)}`;
-    keyList.replaceChildren(...added.map((key) => h('li', {}, key)));
+    keyList.replaceChildren(...added.map((key) =>
+      h('li', {}, h('button', { type: 'button', class: 'chip-key', 'data-key': key, 'aria-pressed': 'false', 'aria-label': `${key}: show its bits` }, h('code', {}, key)))));
+    listeners.forEach((listener) => listener());
   };
 
   const say = (...parts: (string | Node)[]): void => {
     output.replaceChildren(h('p', {}, ...parts));
   };
 
+  /** "bits 3, 40, 77, 114 (the 7 probes picked 5 distinct bits: …)" */
+  const describeProbes = (probes: number[]): (string | Node)[] => {
+    const distinct = new Set(probes).size;
+    const parts: (string | Node)[] = [h('span', { 'data-testid': 'bloom-positions' }, probes.join(', '))];
+    if (distinct < probes.length) {
+      parts.push(h('span', { class: 'note', 'data-testid': 'bloom-repeats' },
+        ` — ${probes.length} probes but only ${distinct} distinct bits: probe i is h₁ + i·h₂ (double hashing), ` +
+        `so two probes can land on the same bit; this key is then a little easier to match by mistake.`));
+    }
+    return parts;
+  };
+
   const add = (key: string): void => {
     const probes = filter.positions(key);
     const before = filter.bits();
-    const alreadySet = probes.filter((bit) => ((before[bit >> 3]! >> (bit & 7)) & 1) === 1).length;
+    const alreadySet = [...new Set(probes)].filter((bit) => isSet(before, bit)).length;
     filter.add(key);
     added.push(key);
     draw(probes);
-    say(
-      'Added ', h('code', {}, key), `: its ${probes.length} hashes set bits `,
-      h('span', { 'data-testid': 'bloom-positions' }, probes.join(', ')),
-      alreadySet > 0 ? ` (${alreadySet} of them were already set by other keys).` : '.',
-    );
+    say('Added ', h('code', {}, key), `: its ${probes.length} probes set bits `, ...describeProbes(probes),
+      alreadySet > 0 ? `. ${alreadySet} of them were already 1 (set by other keys).` : '.');
   };
+
+  /** Which added keys set `bit`: the keys behind a false positive. */
+  const settersOf = (bit: number): string[] => added.filter((key) => filter.positions(key).includes(bit));
 
   const check = (key: string): void => {
     const probes = filter.positions(key);
     const bits = filter.bits();
-    const missing = probes.filter((bit) => ((bits[bit >> 3]! >> (bit & 7)) & 1) === 0);
+    const missing = probes.filter((bit) => !isSet(bits, bit));
     const present = filter.has(key);
     draw(probes, missing);
     if (!present) {
-      say(h('strong', {}, 'Definitely not added: '), h('code', {}, key), ` — bit${missing.length > 1 ? 's' : ''} ${missing.join(', ')} ${missing.length > 1 ? 'are' : 'is'} 0.`);
+      say(h('strong', {}, 'Not added (certain): '), h('code', {}, key), ` — bit${missing.length > 1 ? 's' : ''} ${[...new Set(missing)].join(', ')} ${missing.length > 1 ? 'are' : 'is'} 0, and adding it would have set ${missing.length > 1 ? 'them' : 'it'}.`);
     } else if (added.includes(key)) {
-      say(h('strong', {}, 'Possibly present: '), h('code', {}, key), ` — all ${probes.length} bits (${probes.join(', ')}) are 1. (You added it.)`);
+      say(h('strong', {}, 'Possibly present: '), h('code', {}, key), ' — all its bits are 1: ', ...describeProbes(probes), '. (You added it.)');
     } else {
-      say(h('strong', {}, 'False positive! '), h('code', {}, key), ` was never added, but all ${probes.length} of its bits (${probes.join(', ')}) were set by other keys.`);
+      const distinct = [...new Set(probes)];
+      output.replaceChildren(h('div', { class: 'verdict verdict-hit', 'data-testid': 'bloom-false-positive' },
+        h('strong', {}, 'False positive! '), h('code', { 'data-testid': 'bloom-fp-key' }, key),
+        ` was never added, but all ${distinct.length} of its bits are 1, each set by other keys:`,
+        h('ul', { class: 'setters' }, ...distinct.map((bit) =>
+          h('li', { 'data-bit': bit, 'data-testid': 'bloom-fp-bit' }, `bit ${bit}: `, ...settersOf(bit).flatMap((setter, n) => [n > 0 ? ', ' : '', h('code', {}, setter)])))),
+      ));
     }
+  };
+
+  /** Fills the filter to the size it was built for, then guesses keys until one matches. */
+  const findFalsePositive = (): void => {
+    while (added.length < options.capacity) add(nextKey(added));
+    const found = absentKeys(100_000, 'guess').find((probe) => filter.has(probe));
+    if (found === undefined) return say('No false positive in 100,000 guesses.');
+    input.value = found;
+    check(found);
   };
 
   const keyOrSay = (): string | null => {
@@ -85,6 +149,13 @@ export function setupBloomView(section: HTMLElement): void {
       return null;
     }
     return key;
+  };
+  const run = (action: () => void): void => {
+    try {
+      action();
+    } catch (error) {
+      say(`Error: ${describeError(error)}`);
+    }
   };
 
   form.addEventListener('submit', (event) => {
@@ -97,28 +168,59 @@ export function setupBloomView(section: HTMLElement): void {
     if (key !== null) run(() => check(key));
   });
   byTestId('bloom-random', section).addEventListener('click', () => {
-    const key = nextRandomKey(added);
+    const key = nextKey(added);
     input.value = key;
     run(() => add(key));
   });
-  byTestId('bloom-reset', section).addEventListener('click', () => {
-    filter.free();
-    filter = new BloomFilter(OPTIONS);
-    added = [];
-    build();
-    draw();
-    say(`Empty filter: ${formatInteger(filter.bitCount)} bits, sized for ${OPTIONS.capacity} keys at ${formatRate(OPTIONS.falsePositiveRate)}.`);
+  byTestId('bloom-find-fp', section).addEventListener('click', () => run(findFalsePositive));
+  byTestId('bloom-reset', section).addEventListener('click', () => run(() => rebuild(options)));
+  keyList.addEventListener('click', (event) => {
+    const chip = (event.target as Element).closest('button.chip-key');
+    if (!(chip instanceof HTMLButtonElement) || !chip.dataset.key) return;
+    const key = chip.dataset.key;
+    run(() => check(key));
+    for (const other of Array.from(keyList.querySelectorAll('button.chip-key'))) other.setAttribute('aria-pressed', String((other as HTMLElement).dataset.key === key));
+    keyList.querySelector<HTMLButtonElement>(`button.chip-key[data-key="${CSS.escape(key)}"]`)?.focus();
   });
 
-  function run(action: () => void): void {
-    try {
-      action();
-    } catch (error) {
-      say(`Error: ${describeError(error)}`);
-    }
-  }
+  const intro = (): void =>
+    say(`Empty filter: m = ${filter.bitCount} bits and k = ${filter.hashCount} probes, sized for ${options.capacity} keys at ${formatRate(options.falsePositiveRate)}. ` +
+      'A key’s probes are evenly spaced (probe i is h₁ + i·h₂), so in this grid they often fall on a straight line.');
+
+  const rebuild = (next: BloomToyOptions): void => {
+    const made = new BloomFilter(next);
+    filter.free();
+    filter = made;
+    options = next;
+    added = [];
+    nextKey = keySource(KEY_SEED);
+    build();
+    draw();
+    intro();
+  };
 
   build();
   draw();
-  say(`Empty filter: ${formatInteger(filter.bitCount)} bits, sized for ${OPTIONS.capacity} keys at ${formatRate(OPTIONS.falsePositiveRate)}. Add a key to see which bits it sets.`);
+  intro();
+
+  return {
+    rebuild,
+    addQuietly: (key) => {
+      filter.add(key);
+      added.push(key);
+      return true;
+    },
+    redraw: () => draw(),
+    measuredRate: (probes) => filter.hasMany(probes as string[]).filter(Boolean).length / probes.length,
+    get filter() {
+      return filter;
+    },
+    get keyCount() {
+      return added.length;
+    },
+    get options() {
+      return options;
+    },
+    onChange: (listener) => listeners.push(listener),
+  };
 }

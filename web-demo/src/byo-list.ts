@@ -1,7 +1,7 @@
 // "Bring your own list": a text file of hosts/URLs (file input or drag and drop) becomes a
 // URL blocklist built in the page, in chunks with a progress bar; check URLs against it
 // and download its bytes.
-import { parseListLine, UrlBlocklist, type BlocklistFilterType, type ListParseError } from '../../js/src/index.ts';
+import { parseListLine, UrlBlocklist, type BlocklistFilterType, type ListParseError } from 'cuckoo-bloom-wasm';
 import { byTestId, describeError, formatBytes, formatDuration, formatInteger, formatRate, h, yieldToEventLoop } from './dom.ts';
 import { attachUrlChecker } from './url-check.ts';
 
@@ -34,7 +34,8 @@ export function setupByoList(section: HTMLElement): void {
   let downloadUrl: string | null = null;
   let generation = 0;
 
-  attachUrlChecker({ form: checkForm, input: checkInput, output: byTestId('byo-check-output', section) }, () => current);
+  let listName = 'your list';
+  attachUrlChecker({ form: checkForm, input: checkInput, output: byTestId('byo-check-output', section) }, () => current, () => ({ name: listName, copy: null }));
 
   const setBuilt = (built: Built | null, name: string): void => {
     current?.free();
@@ -44,6 +45,7 @@ export function setupByoList(section: HTMLElement): void {
     checkInput.disabled = checkButton.disabled = current === null;
     download.hidden = current === null;
     if (built === null) return;
+    listName = `your list (${name})`;
     const bytes = built.list.serialize();
     downloadUrl = URL.createObjectURL(new Blob([bytes as Uint8Array<ArrayBuffer>], { type: 'application/octet-stream' }));
     download.href = downloadUrl;

@@ -1,27 +1,44 @@
 // A small real cuckoo filter drawn slot by slot. Every fingerprint shown is read back
 // from the wasm filter (`slot`), the candidate buckets come from `locate`, and the
-// eviction walk from `lastKickPath`; nothing here re-implements the filter.
-import { CuckooFilter, type CuckooKick } from '../../js/src/index.ts';
-import { byTestId, delay, describeError, formatRate, h, prefersReducedMotion, svg } from './dom.ts';
-import { nextRandomKey } from './random-keys.ts';
+// eviction walk from `lastKickPath`; the demo only adds the other-bucket formula
+// (alt-bucket.ts) to show it, and names each state: a kick, a false positive, a false
+// negative after an unsafe remove, a key that is full because of its own copies.
+import { CuckooFilter, type CuckooFilterOptions, type CuckooKick } from 'cuckoo-bloom-wasm';
+import { fingerprintOffset } from './alt-bucket.ts';
+import { byTestId, describeError, formatRate, h, prefersReducedMotion, svg } from './dom.ts';
+import { kickPlayer } from './kick-player.ts';
+import { absentKeys, keySource } from './random-keys.ts';
 
-const OPTIONS = { capacity: 16, bucketSize: 4, fingerprintBits: 8 } as const;
-const STEP_MS = 320;
-const MAX_DRAWN_STEPS = 12;
+export type CuckooToyOptions = Required<Pick<CuckooFilterOptions, 'capacity' | 'bucketSize' | 'fingerprintBits'>>;
+export const DEFAULT_CUCKOO: CuckooToyOptions = { capacity: 16, bucketSize: 4, fingerprintBits: 8 };
+const KEY_SEED = 2014;
 /** A failed walk is hundreds of steps: its first few show the idea. */
-const MAX_DRAWN_FAILED_STEPS = 8;
+const MAX_DRAWN_STEPS = 12;
 
 // Geometry of the SVG (viewBox units).
 const SLOT_W = 40;
 const SLOT_H = 26;
-const COL_GAP = 6;
+const COL_GAP = 8;
 const ROW_GAP = 4;
 const LEFT = 6;
-const TOP = 58;
+const TOP = 62;
 
 type Table = number[][];
 
-export function setupCuckooView(section: HTMLElement): void {
+export interface CuckooToy {
+  rebuild(options: CuckooToyOptions): void;
+  /** Adds a key without drawing it; false when it did not fit. */
+  addQuietly(key: string): boolean;
+  redraw(): void;
+  measuredRate(probes: readonly string[]): number;
+  /** Keys added through the playground (a Bloom filter's own count is an estimate). */
+  readonly keyCount: number;
+  readonly filter: CuckooFilter;
+  readonly options: CuckooToyOptions;
+  onChange(listener: () => void): void;
+}
+
+export function setupCuckooView(section: HTMLElement): CuckooToy {
   const form = byTestId<HTMLFormElement>('cuckoo-form', section);
   const input = byTestId<HTMLInputElement>('cuckoo-key', section);
   const figure = byTestId('cuckoo-table', section);
@@ -31,19 +48,24 @@ export function setupCuckooView(section: HTMLElement): void {
   const keyList = byTestId('cuckoo-keys', section);
   const recheck = byTestId('cuckoo-recheck', section);
 
-  let filter = new CuckooFilter(OPTIONS);
+  let options = DEFAULT_CUCKOO;
+  let filter = new CuckooFilter(options);
   let added: string[] = [];
-  let generation = 0;
+  /** Keys removed that were never added, and whom they cost: named when a check misses. */
+  let unsafeRemovals: { key: string; victims: string[] }[] = [];
+  let nextKey = keySource(KEY_SEED);
   let slotRects: SVGRectElement[][] = [];
   let slotTexts: SVGTextElement[][] = [];
   let bucketRects: SVGRectElement[] = [];
   let arrows: SVGGElement = svg('g');
   let badges: SVGGElement = svg('g');
+  const listeners: (() => void)[] = [];
+  const changed = (): void => listeners.forEach((listener) => listener());
 
   const x = (bucket: number): number => LEFT + bucket * (SLOT_W + COL_GAP);
   const y = (slot: number): number => TOP + slot * (SLOT_H + ROW_GAP);
-  const hexDigits = Math.ceil(OPTIONS.fingerprintBits / 4);
-  const hex = (fingerprint: number): string => fingerprint.toString(16).padStart(hexDigits, '0');
+  const hex = (fingerprint: number): string => fingerprint.toString(16).padStart(Math.ceil(filter.fingerprintBits / 4), '0');
+  const offsetOf = (fingerprint: number): number => fingerprintOffset(fingerprint, filter.bucketCount);
 
   const buildSvg = (): void => {
     const buckets = filter.bucketCount;
@@ -54,7 +76,7 @@ export function setupCuckooView(section: HTMLElement): void {
       viewBox: `0 0 ${width} ${height}`,
       class: 'cuckoo-svg',
       role: 'img',
-      'aria-label': `Cuckoo filter table: ${buckets} buckets of ${slots} slots; the kick chain is also listed as text below`,
+      'aria-label': `Cuckoo filter table: ${buckets} buckets of ${slots} slots; what happens is also written out below`,
     });
     root.append(
       svg('defs', {},
@@ -67,15 +89,14 @@ export function setupCuckooView(section: HTMLElement): void {
     slotRects = [];
     slotTexts = [];
     bucketRects = [];
-    // Layers: buckets and slots, then kick arrows, then the fingerprints and step badges on top.
     const slotLayer = svg('g');
     const textLayer = svg('g');
     arrows = svg('g', { class: 'kick-arrows', 'data-testid': 'cuckoo-arrows' });
     badges = svg('g', { class: 'kick-badges' });
     for (let b = 0; b < buckets; b++) {
-      const column = svg('rect', { x: x(b) - 2, y: TOP - 16, width: SLOT_W + 4, height: slots * (SLOT_H + ROW_GAP) + 14, rx: 4, class: 'bucket' });
+      const column = svg('rect', { x: x(b) - 3, y: TOP - 18, width: SLOT_W + 6, height: slots * (SLOT_H + ROW_GAP) + 16, rx: 4, class: 'bucket', 'data-bucket': b });
       bucketRects.push(column);
-      slotLayer.append(column, svg('text', { x: x(b) + SLOT_W / 2, y: TOP - 5, 'text-anchor': 'middle', class: 'bucket-label' }, `b${b}`));
+      slotLayer.append(column, svg('text', { x: x(b) + SLOT_W / 2, y: TOP - 6, 'text-anchor': 'middle', class: 'bucket-label' }, String(b)));
       const rects: SVGRectElement[] = [];
       const texts: SVGTextElement[] = [];
       for (let s = 0; s < slots; s++) {
@@ -89,23 +110,26 @@ export function setupCuckooView(section: HTMLElement): void {
       slotRects.push(rects);
       slotTexts.push(texts);
     }
-    root.append(slotLayer, arrows, textLayer, badges);
+    root.append(slotLayer, textLayer, arrows, badges);
     figure.replaceChildren(root);
   };
 
   const clearWalk = (): void => {
     arrows.replaceChildren();
     badges.replaceChildren();
+    player.clear();
   };
 
   const snapshot = (): Table =>
     Array.from({ length: filter.bucketCount }, (_, b) => Array.from({ length: filter.bucketSize }, (_, s) => filter.slot(b, s)));
 
+  const lostKeys = (): Set<string> => new Set(added.filter((key) => !filter.has(key)));
+
   const draw = (): void => {
-    const table = snapshot();
-    table.forEach((slots, b) =>
+    snapshot().forEach((slots, b) =>
       slots.forEach((fingerprint, s) => {
         slotTexts[b]![s]!.textContent = fingerprint === 0 ? '' : hex(fingerprint);
+        slotTexts[b]![s]!.classList.toggle('on-used', fingerprint !== 0);
         slotRects[b]![s]!.classList.toggle('is-used', fingerprint !== 0);
         slotRects[b]![s]!.classList.remove('is-new', 'is-kicked', 'is-cleared', 'is-found');
       }),
@@ -115,14 +139,17 @@ export function setupCuckooView(section: HTMLElement): void {
       `${filter.bucketCount} buckets × ${filter.bucketSize} slots, ${filter.fingerprintBits}-bit fingerprints (shown in hex) · ` +
       `stored ${filter.count} of ${filter.slotCount} (load ${Math.round(filter.loadFactor * 100)}%) · ` +
       `estimated false-positive rate ${formatRate(filter.estimatedFalsePositiveRate)}`;
+    const lost = lostKeys();
     keyList.replaceChildren(
       ...added.map((key, i) =>
-        h('li', {},
-          h('code', {}, key),
+        h('li', { class: lost.has(key) ? 'is-lost' : undefined },
+          h('button', { type: 'button', class: 'chip-key', 'data-key': key, 'aria-pressed': 'false', 'aria-label': `${key}: show its buckets${lost.has(key) ? ' (lost: false negative)' : ''}` },
+            h('code', {}, key), lost.has(key) ? ' ✗ lost' : ''),
           h('button', { type: 'button', class: 'chip-remove', 'data-index': i, 'aria-label': `Remove ${key}`, title: `Remove ${key}` }, '×'),
         ),
       ),
     );
+    changed();
   };
 
   const markCandidates = (buckets: [number, number]): void => {
@@ -138,54 +165,81 @@ export function setupCuckooView(section: HTMLElement): void {
     const y1 = y(from.slot) + SLOT_H / 2;
     const x2 = x(to.bucket) + SLOT_W / 2;
     const y2 = y(to.slot) + SLOT_H / 2;
-    const lift = 24 + Math.abs(x2 - x1) * 0.12;
+    const lift = 26 + Math.abs(x2 - x1) * 0.12;
     return `M${x1},${y1} Q${(x1 + x2) / 2},${Math.min(y1, y2) - lift} ${x2},${y2}`;
   };
 
-  /**
-   * Draws the walk step by step; `failed`: the walk was undone (the table shows the state
-   * before it). A long walk shows its first steps and, if it succeeded, its last one.
-   */
-  const animateKicks = async (key: string, path: CuckooKick[], failed: boolean, token: number): Promise<void> => {
-    clearWalk();
+  // ---- The kick chain, steppable -------------------------------------------------------
+  let walk: { key: string; path: CuckooKick[]; failed: boolean; shown: number[] } | null = null;
+
+  /** The text for step i of the walk: who moves where, and why that bucket. */
+  const describeStep = (path: CuckooKick[], i: number, failed: boolean, key: string): HTMLLIElement => {
+    const step = path[i]!;
+    const next = path[i + 1];
+    const parts: (string | Node)[] = [];
+    if (i === 0) {
+      parts.push(`“${key}” (fingerprint ${hex(step.fingerprint)}) goes into bucket ${step.bucket}, slot ${step.slot}`);
+    } else {
+      const from = path[i - 1]!.bucket;
+      const offset = offsetOf(step.fingerprint);
+      parts.push(`${hex(step.fingerprint)}, kicked out of bucket ${from}, moves to its other bucket: `,
+        h('span', { class: 'formula', 'data-testid': 'cuckoo-alt' }, `${from} ⊕ h(${hex(step.fingerprint)}) = ${from} ⊕ ${offset} = ${from ^ offset}`),
+        `, slot ${step.slot}`);
+    }
+    if (next !== undefined) {
+      const same = next.fingerprint === step.fingerprint;
+      parts.push(same ? ` — that slot held another copy of ${hex(next.fingerprint)} (the same fingerprint twice), which must move` : ` — that slot held ${hex(next.fingerprint)}, which must move`);
+    } else if (!failed) parts.push(' — a free slot: done ✓');
+    // data-bucket is where the filter put it; data-formula-bucket what i₁ ⊕ h(fp) gives (the tests compare them).
+    const formulaBucket = i === 0 ? step.bucket : path[i - 1]!.bucket ^ offsetOf(step.fingerprint);
+    return h('li', { value: i + 1, 'data-testid': 'cuckoo-kick-step', 'data-bucket': step.bucket, 'data-formula-bucket': formulaBucket }, ...parts);
+  };
+
+  const renderWalk = (position: number): void => {
+    if (walk === null) return;
+    const { key, path, failed, shown } = walk;
+    arrows.replaceChildren();
+    badges.replaceChildren();
     chain.replaceChildren();
-    const indexes = path.map((_, i) => i);
-    const shown =
-      path.length <= (failed ? MAX_DRAWN_FAILED_STEPS : MAX_DRAWN_STEPS) ? indexes : failed ? indexes.slice(0, MAX_DRAWN_FAILED_STEPS) : [...indexes.slice(0, MAX_DRAWN_STEPS - 1), path.length - 1];
-    const animate = !prefersReducedMotion();
+    draw();
     let previous = -1;
-    for (const i of shown) {
-      if (animate && previous >= 0) await delay(STEP_MS);
-      if (token !== generation) return;
+    for (const i of shown.slice(0, position + 1)) {
       const step = path[i]!;
-      if (previous >= 0 && i > previous + 1) {
-        chain.append(h('li', { class: 'more' }, `… ${i - previous - 1} more evictions not drawn …`));
-      }
+      if (previous >= 0 && i > previous + 1) chain.append(h('li', { class: 'more' }, `… ${i - previous - 1} more evictions not drawn …`));
       if (previous >= 0 && i === previous + 1) {
+        const from = path[previous]!;
         arrows.append(svg('path', {
-          d: arrowPath(path[previous]!, step),
+          d: arrowPath(from, step),
           class: failed ? 'kick-arrow kick-arrow-failed' : 'kick-arrow',
           'marker-end': failed ? 'url(#kick-head-failed)' : 'url(#kick-head)',
           'data-testid': 'cuckoo-kick-arrow',
-        }));
+        }, svg('title', {}, `${hex(step.fingerprint)} moves from bucket ${from.bucket} to bucket ${step.bucket}`)));
       }
       badges.append(
         svg('circle', { cx: x(step.bucket) + SLOT_W - 3, cy: y(step.slot) + 3, r: 7, class: failed ? 'kick-badge kick-badge-failed' : 'kick-badge' }),
         svg('text', { x: x(step.bucket) + SLOT_W - 3, y: y(step.slot) + 6, 'text-anchor': 'middle', class: 'kick-badge-text' }, String(i + 1)),
       );
       if (!failed) slotRects[step.bucket]![step.slot]!.classList.add(i === 0 ? 'is-new' : 'is-kicked');
-      const evicted = path[i + 1]?.fingerprint;
-      const who = i === 0 ? `new fingerprint ${hex(step.fingerprint)} of “${key}”` : `evicted ${hex(step.fingerprint)} moves to its other bucket:`;
-      const what = i === path.length - 1 && !failed ? ' — a free slot, done ✓' : evicted !== undefined ? ` — kicks out ${hex(evicted)}` : '';
-      chain.append(h('li', { value: i + 1, 'data-testid': 'cuckoo-kick-step' }, `${who} → bucket ${step.bucket}, slot ${step.slot}${what}`));
+      chain.append(describeStep(path, i, failed, key));
       previous = i;
     }
-    if (failed && path.length > shown.length) {
-      chain.append(h('li', { class: 'more' }, `… ${path.length - shown.length} more evictions not drawn`));
+    if (position === shown.length - 1 && failed) {
+      if (path.length > shown.length) chain.append(h('li', { class: 'more' }, `… ${path.length - shown.length} more evictions not drawn`));
+      chain.append(h('li', { class: 'undone' }, `After ${path.length} evictions the filter gave up and undid every move: nothing was lost.`));
     }
-    if (failed) chain.append(h('li', { class: 'undone' }, `After ${path.length} evictions the filter gave up and undid every move: nothing was lost.`));
   };
 
+  const player = kickPlayer(section, renderWalk);
+
+  const startWalk = (key: string, path: CuckooKick[], failed: boolean, paused = false): void => {
+    const indexes = path.map((_, i) => i);
+    const shown = path.length <= MAX_DRAWN_STEPS ? indexes : failed ? indexes.slice(0, MAX_DRAWN_STEPS) : [...indexes.slice(0, MAX_DRAWN_STEPS - 1), path.length - 1];
+    walk = { key, path, failed, shown };
+    player.load(shown.length, prefersReducedMotion() ? 'end' : paused ? 'paused' : 'play');
+    if (shown.length <= 1) renderWalk(0);
+  };
+
+  // ---- Operations ----------------------------------------------------------------------
   interface Attempt {
     key: string;
     located: { buckets: [number, number]; fingerprint: number };
@@ -194,7 +248,6 @@ export function setupCuckooView(section: HTMLElement): void {
     path: CuckooKick[];
   }
 
-  /** One insert into the real filter, with what is needed to show it. */
   const attempt = (key: string): Attempt => {
     const located = filter.locate(key);
     const before = snapshot();
@@ -204,34 +257,42 @@ export function setupCuckooView(section: HTMLElement): void {
     return { key, located, before, stored, path };
   };
 
-  const add = (key: string): Promise<void> => show(attempt(key));
+  /** Copies of `fingerprint` in the two buckets: a key can be stored at most 2 × bucketSize times. */
+  const copiesIn = (buckets: [number, number], fingerprint: number): number =>
+    buckets.reduce((sum, b) => sum + snapshot()[b]!.filter((value) => value === fingerprint).length, 0);
 
-  const show = async ({ key, located, before, stored, path }: Attempt): Promise<void> => {
-    const token = ++generation;
+  const show = ({ key, located, before, stored, path }: Attempt, paused = false): void => {
+    walk = null;
     recheck.replaceChildren();
+    clearWalk();
     draw();
     markCandidates(located.buckets);
-    const candidates = `candidate buckets ${located.buckets[0]} and ${located.buckets[1]}`;
+    const candidates = `buckets ${located.buckets[0]} and ${located.buckets[1]} (${located.buckets[0]} ⊕ h(${hex(located.fingerprint)}) = ${located.buckets[1]})`;
     if (!stored) {
+      const copies = copiesIn(located.buckets, located.fingerprint);
+      const ownCopies = copies === 2 * filter.bucketSize;
       output.replaceChildren(
-        h('p', { class: 'verdict verdict-hit', 'data-testid': 'cuckoo-full' },
-          h('strong', {}, 'Full: '), h('code', {}, key), ` could not be stored (fingerprint ${hex(located.fingerprint)}, ${candidates}, ` +
-          `${filter.count} of ${filter.slotCount} slots used). The table is unchanged.`),
+        h('div', { class: 'verdict verdict-hit', 'data-testid': 'cuckoo-full', 'data-reason': ownCopies ? 'copies' : 'load' },
+          h('strong', {}, ownCopies ? 'No room for another copy: ' : 'Full: '), h('code', {}, key), ' was not stored; the table is unchanged.',
+          h('p', {}, ownCopies
+            ? `Its ${candidates} already hold ${copies} copies of its fingerprint ${hex(located.fingerprint)}. A cuckoo filter stores one key at most 2 × bucketSize = ${2 * filter.bucketSize} times, ` +
+              `because a fingerprint can only live in those two buckets; kicking one copy out just moves it to the other bucket. Other keys still fit (load ${Math.round(filter.loadFactor * 100)}%).`
+            : `Its fingerprint ${hex(located.fingerprint)} and every fingerprint it kicked had both buckets full, ${path.length} times in a row, at load ${Math.round(filter.loadFactor * 100)}% ` +
+              `(${filter.count} of ${filter.slotCount} slots). Cuckoo tables with ${filter.bucketSize} slots a bucket fill to about ${filter.bucketSize === 2 ? 84 : filter.bucketSize === 4 ? 95 : 98}% before this happens.`)),
       );
       showRecheck();
-      await animateKicks(key, path, true, token);
+      if (path.length > 0) startWalk(key, path, true, paused);
       return;
     }
     if (path.length === 0) {
-      const landed = diff(before, snapshot())[0];
+      const landed = diffTables(before, snapshot())[0];
       if (landed) slotRects[landed.bucket]![landed.slot]!.classList.add('is-new');
-      clearWalk();
       chain.replaceChildren(h('li', { class: 'no-kicks' }, 'No kicks: one of the two candidate buckets had a free slot.'));
       say('Added ', h('code', {}, key), `: fingerprint ${hex(located.fingerprint)}, ${candidates}` + (landed ? ` → stored in bucket ${landed.bucket}, slot ${landed.slot}.` : '.'));
       return;
     }
-    say('Added ', h('code', {}, key), `: fingerprint ${hex(located.fingerprint)}, ${candidates} — both full, so it kicked others out (${path.length - 1} eviction${path.length > 2 ? 's' : ''}):`);
-    await animateKicks(key, path, false, token);
+    output.replaceChildren(h('p', { 'data-testid': 'cuckoo-kicked' }, 'Added ', h('code', {}, key), `: fingerprint ${hex(located.fingerprint)}, ${candidates} — both were full, so it kicked a fingerprint out (${path.length - 1} eviction${path.length > 2 ? 's' : ''}). Step through the chain:`));
+    startWalk(key, path, false, paused);
   };
 
   const showRecheck = (): void => {
@@ -247,43 +308,122 @@ export function setupCuckooView(section: HTMLElement): void {
   };
 
   const remove = (key: string, index?: number): void => {
-    ++generation;
+    walk = null;
     recheck.replaceChildren();
     const located = filter.locate(key);
     const before = snapshot();
+    const lostBefore = lostKeys();
     const removed = filter.remove(key);
     const i = index ?? added.indexOf(key);
     if (removed && i >= 0) added.splice(i, 1);
-    draw();
     clearWalk();
     chain.replaceChildren();
+    draw();
     markCandidates(located.buckets);
     if (!removed) {
       say('Nothing removed: fingerprint ', h('code', {}, hex(located.fingerprint)), ` is in neither bucket ${located.buckets[0]} nor ${located.buckets[1]}.`);
       return;
     }
-    const cleared = diff(before, snapshot())[0];
+    const cleared = diffTables(before, snapshot())[0];
     if (cleared) slotRects[cleared.bucket]![cleared.slot]!.classList.add('is-cleared');
-    say('Removed ', h('code', {}, key), `: one copy of fingerprint ${hex(located.fingerprint)} cleared` + (cleared ? ` from bucket ${cleared.bucket}, slot ${cleared.slot}.` : '.') +
-      (i < 0 ? ' (You never added this key here: removing keys that were not added can delete another key’s fingerprint.)' : ''));
+    const where = cleared ? ` from bucket ${cleared.bucket}, slot ${cleared.slot}` : '';
+    if (i >= 0) {
+      say('Removed ', h('code', {}, key), `: one copy of fingerprint ${hex(located.fingerprint)} cleared${where}.`);
+      return;
+    }
+    // Never added: the fingerprint it matched belonged to another key, which is now lost.
+    const victims = [...lostKeys()].filter((lost) => !lostBefore.has(lost));
+    unsafeRemovals.push({ key, victims });
+    output.replaceChildren(
+      h('div', { class: 'verdict verdict-hit', 'data-testid': 'cuckoo-unsafe' },
+        h('strong', {}, 'Unsafe remove: '), h('code', {}, key), ` was never added, but its fingerprint ${hex(located.fingerprint)} was in bucket ${cleared?.bucket ?? '?'}, so the filter cleared it${where}. `,
+        victims.length > 0
+          ? h('span', {}, 'That copy belonged to ', ...victims.flatMap((victim, n) => [n > 0 ? ', ' : '', h('code', { 'data-testid': 'cuckoo-victim' }, victim)]), ': checking it now gives a false negative. Only remove keys you added.')
+          : 'Another stored key with the same fingerprint still has a copy, so nothing is lost yet. Only remove keys you added.'),
+    );
   };
 
   const check = (key: string): void => {
-    ++generation;
+    walk = null;
     const located = filter.locate(key);
     const present = filter.has(key);
-    draw();
     clearWalk();
+    draw();
     markCandidates(located.buckets);
     for (const b of located.buckets) {
       for (let s = 0; s < filter.bucketSize; s++) if (filter.slot(b, s) === located.fingerprint) slotRects[b]![s]!.classList.add('is-found');
     }
     const where = `fingerprint ${hex(located.fingerprint)}, buckets ${located.buckets[0]} and ${located.buckets[1]}`;
-    if (!present) say(h('strong', {}, 'Definitely not added: '), h('code', {}, key), ` — ${where}: not there.`);
+    if (!present && added.includes(key)) {
+      const cause = unsafeRemovals.find((removal) => removal.victims.includes(key));
+      output.replaceChildren(
+        h('div', { class: 'verdict verdict-hit', 'data-testid': 'cuckoo-false-negative' },
+          h('strong', {}, 'False negative! '), h('code', {}, key), ` was added, but the filter no longer finds it (${where}: not there). `,
+          cause ? h('span', {}, 'Removing ', h('code', {}, cause.key), ', which was never added, deleted its fingerprint.') : 'Its fingerprint was deleted by a remove of another key that shares it.',
+          ' This is the one way a cuckoo filter misses a key: removing what was never added.'),
+      );
+    } else if (!present) say(h('strong', {}, 'Not added (certain): '), h('code', {}, key), ` — ${where}: not in either.`);
     else if (added.includes(key)) say(h('strong', {}, 'Possibly present: '), h('code', {}, key), ` — ${where}: found. (You added it.)`);
-    else say(h('strong', {}, 'False positive! '), h('code', {}, key), ` was never added, but another key left the same fingerprint in one of its buckets (${where}).`);
+    else {
+      const sharers = added.filter((other) => {
+        const at = filter.locate(other);
+        return at.fingerprint === located.fingerprint && at.buckets.some((b) => located.buckets.includes(b));
+      });
+      output.replaceChildren(
+        h('div', { class: 'verdict verdict-hit', 'data-testid': 'cuckoo-false-positive' },
+          h('strong', {}, 'False positive! '), h('code', { 'data-testid': 'cuckoo-fp-key' }, key), ` was never added, but its ${where} — `,
+          sharers.length > 0
+            ? h('span', {}, 'and ', ...sharers.flatMap((other, n) => [n > 0 ? ', ' : '', h('code', { 'data-testid': 'cuckoo-fp-sharer' }, other)]), ` has the same fingerprint ${hex(located.fingerprint)} in one of those buckets.`)
+            : `and a stored fingerprint ${hex(located.fingerprint)} sits in one of those buckets.`,
+          ` With ${filter.fingerprintBits}-bit fingerprints two keys share one with probability 1/${2 ** filter.fingerprintBits - 1}.`),
+      );
+    }
   };
 
+  /** Chip tap: light a key's two buckets and its fingerprint without changing anything. */
+  const highlight = (key: string): void => {
+    check(key);
+    for (const chip of Array.from(keyList.querySelectorAll('button.chip-key'))) chip.setAttribute('aria-pressed', String((chip as HTMLElement).dataset.key === key));
+  };
+
+  // ---- One-click moments -----------------------------------------------------------------
+  const addUntilKick = (): void => {
+    for (let i = 0; i < filter.slotCount * 2; i++) {
+      const result = attempt(nextKey(added));
+      input.value = result.key;
+      if (!result.stored || result.path.length > 0) return show(result, true);
+    }
+    say('No kick happened before the filter filled: press Reset and try again.');
+  };
+
+  const fillToHalf = (): void => {
+    while (filter.loadFactor < 0.5) {
+      if (!attempt(nextKey(added)).stored) break;
+    }
+  };
+
+  /** A key never added that the filter reports: its fingerprint sits in one of its buckets. */
+  const findFalsePositive = (prefix: string): string | null => {
+    fillToHalf();
+    for (const probe of absentKeys(200_000, prefix)) if (filter.has(probe)) return probe;
+    return null;
+  };
+
+  const runFalsePositive = (): void => {
+    const key = findFalsePositive('guess');
+    if (key === null) return say('No false positive in 200,000 guesses (fingerprints this long rarely collide).');
+    input.value = key;
+    check(key);
+  };
+
+  const runUnsafeRemove = (): void => {
+    const key = findFalsePositive('stranger');
+    if (key === null) return say('No key found that shares a fingerprint: add more keys first.');
+    input.value = key;
+    remove(key);
+  };
+
+  // ---- Wiring ------------------------------------------------------------------------------
   const keyOrSay = (): string | null => {
     const key = input.value.trim();
     if (key === '') {
@@ -293,17 +433,18 @@ export function setupCuckooView(section: HTMLElement): void {
     }
     return key;
   };
-
   const run = (action: () => unknown): void => {
-    Promise.resolve()
-      .then(action)
-      .catch((error: unknown) => say(`Error: ${describeError(error)}`));
+    try {
+      action();
+    } catch (error) {
+      say(`Error: ${describeError(error)}`);
+    }
   };
 
   form.addEventListener('submit', (event) => {
     event.preventDefault();
     const key = keyOrSay();
-    if (key !== null) run(() => add(key));
+    if (key !== null) run(() => show(attempt(key)));
   });
   byTestId('cuckoo-check', section).addEventListener('click', () => {
     const key = keyOrSay();
@@ -314,47 +455,91 @@ export function setupCuckooView(section: HTMLElement): void {
     if (key !== null) run(() => remove(key));
   });
   byTestId('cuckoo-random', section).addEventListener('click', () => {
-    const key = nextRandomKey(added);
+    const key = nextKey(added);
     input.value = key;
-    run(() => add(key));
+    run(() => show(attempt(key)));
   });
   byTestId('cuckoo-fill', section).addEventListener('click', () => {
-    // Adds random keys until one does not fit; only that last insert is shown.
-    run(async () => {
+    run(() => {
       let last: Attempt | null = null;
       for (let i = 0; i < filter.slotCount * 2; i++) {
-        last = attempt(nextRandomKey(added));
+        last = attempt(nextKey(added));
         input.value = last.key;
         if (!last.stored) break;
       }
-      if (last !== null) await show(last);
+      if (last !== null) show(last);
     });
   });
-  byTestId('cuckoo-reset', section).addEventListener('click', () => {
-    ++generation;
+  byTestId('cuckoo-until-kick', section).addEventListener('click', () => run(addUntilKick));
+  byTestId('cuckoo-find-fp', section).addEventListener('click', () => run(runFalsePositive));
+  byTestId('cuckoo-unsafe-remove', section).addEventListener('click', () => run(runUnsafeRemove));
+  byTestId('cuckoo-reset', section).addEventListener('click', () => run(() => rebuild(options)));
+  keyList.addEventListener('click', (event) => {
+    const target = event.target as Element;
+    const removeButton = target.closest('button.chip-remove');
+    if (removeButton instanceof HTMLButtonElement) {
+      const index = Number(removeButton.dataset.index);
+      const key = added[index];
+      if (key !== undefined) run(() => remove(key, index));
+      return;
+    }
+    const chip = target.closest('button.chip-key');
+    if (chip instanceof HTMLButtonElement && chip.dataset.key) {
+      const key = chip.dataset.key;
+      run(() => highlight(key));
+      keyList.querySelector<HTMLButtonElement>(`button.chip-key[data-key="${CSS.escape(key)}"]`)?.focus();
+    }
+  });
+
+  const rebuild = (next: CuckooToyOptions): void => {
+    walk = null;
+    const made = new CuckooFilter(next);
     filter.free();
-    filter = new CuckooFilter(OPTIONS);
+    filter = made;
+    options = next;
     added = [];
+    unsafeRemovals = [];
+    nextKey = keySource(KEY_SEED);
     buildSvg();
+    player.clear();
     draw();
     chain.replaceChildren();
     recheck.replaceChildren();
-    say('Empty filter. Add keys until both candidate buckets of a key are full to see kicks.');
-  });
-  keyList.addEventListener('click', (event) => {
-    const button = (event.target as Element).closest('button.chip-remove');
-    if (!(button instanceof HTMLButtonElement)) return;
-    const index = Number(button.dataset.index);
-    const key = added[index];
-    if (key !== undefined) run(() => remove(key, index));
-  });
+    say(`Empty filter: ${filter.bucketCount} buckets of ${filter.bucketSize} slots. Add keys until both buckets of a key are full to see kicks, or use “Add until a kick happens”.`);
+  };
 
   buildSvg();
   draw();
-  say('Empty filter. Add keys until both candidate buckets of a key are full to see kicks.');
+  say(`Empty filter: ${filter.bucketCount} buckets of ${filter.bucketSize} slots. Add keys until both buckets of a key are full to see kicks, or use “Add until a kick happens”.`);
+
+  return {
+    rebuild,
+    addQuietly: (key) => {
+      const stored = filter.tryAdd(key);
+      if (stored) added.push(key);
+      return stored;
+    },
+    redraw: () => {
+      walk = null;
+      clearWalk();
+      chain.replaceChildren();
+      draw();
+    },
+    measuredRate: (probes) => filter.hasMany(probes as string[]).filter(Boolean).length / probes.length,
+    get filter() {
+      return filter;
+    },
+    get keyCount() {
+      return added.length;
+    },
+    get options() {
+      return options;
+    },
+    onChange: (listener) => listeners.push(listener),
+  };
 }
 
-function diff(before: Table, after: Table): { bucket: number; slot: number }[] {
+function diffTables(before: Table, after: Table): { bucket: number; slot: number }[] {
   const changed: { bucket: number; slot: number }[] = [];
   before.forEach((slots, bucket) => slots.forEach((value, slot) => {
     if (after[bucket]![slot] !== value) changed.push({ bucket, slot });

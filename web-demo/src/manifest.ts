@@ -1,9 +1,9 @@
-// What build.mjs wrote about the preloaded list (data/manifest.json), and loading it.
-import type { BlocklistFilterType } from '../../js/src/index.ts';
+// What build.mjs knows about the preloaded list: inlined in index.html as a JSON data block
+// (no request before the first verdict), and how old that copy is.
+import type { BlocklistFilterType } from 'cuckoo-bloom-wasm';
 
 export interface Example {
   kind: 'listed-host' | 'listed-url' | 'ordinary';
-  label: string;
   url: string;
   /** The list entry (expression) the URL matches, or null for an ordinary site. */
   entry: string | null;
@@ -13,16 +13,24 @@ export interface Manifest {
   title: string;
   source: string;
   homepage: string;
-  upstream: string;
   license: string;
   licenseUrl: string;
+  /** When the source last updated the list (ISO 8601), from its header. */
   updated: string | null;
+  /** How often the source refreshes it ("12 hours"), from its header. */
+  refresh: string | null;
   lineCount: number;
   entryCount: number;
   falsePositiveRate: number;
+  preloaded: BlocklistFilterType;
   filters: Partial<Record<BlocklistFilterType, { file: string; bytes: number }>>;
   examples: Example[];
-  builtWith: string;
+}
+
+export function readManifest(): Manifest {
+  const element = document.getElementById('manifest');
+  if (element === null) throw new Error('index.html has no manifest: build the page with web-demo/build.mjs');
+  return JSON.parse(element.textContent ?? '') as Manifest;
 }
 
 /** Fetches a file beside the page (same origin only) and fails with its URL and status. */
@@ -32,8 +40,31 @@ export async function fetchBytes(path: string): Promise<Uint8Array> {
   return new Uint8Array(await response.arrayBuffer());
 }
 
-export async function loadManifest(): Promise<Manifest> {
-  const response = await fetch(new URL('data/manifest.json', document.baseURI));
-  if (!response.ok) throw new Error(`could not load data/manifest.json: HTTP ${response.status}`);
-  return (await response.json()) as Manifest;
+export interface ListAge {
+  /** "25 Oct 2025" (UTC), or null when the list had no date. */
+  date: string | null;
+  /** "3 hours old", "29 days old", or null. */
+  age: string | null;
+  /** True when the copy is older than the source's own refresh interval. */
+  stale: boolean;
+}
+
+const HOUR = 3_600_000;
+
+/** The copy's date and age at `now`; stale when older than the list's refresh interval. */
+export function listAge(manifest: Manifest, now = Date.now()): ListAge {
+  if (manifest.updated === null) return { date: null, age: null, stale: true };
+  const updated = Date.parse(manifest.updated);
+  if (!Number.isFinite(updated)) return { date: null, age: null, stale: true };
+  const date = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' }).format(updated);
+  const hours = Math.max(0, (now - updated) / HOUR);
+  const age = hours < 48 ? `${Math.round(hours)} hour${Math.round(hours) === 1 ? '' : 's'} old` : `${Math.floor(hours / 24)} days old`;
+  const refreshHours = parseRefreshHours(manifest.refresh);
+  return { date, age, stale: refreshHours === null ? true : hours > refreshHours };
+}
+
+function parseRefreshHours(refresh: string | null): number | null {
+  const match = refresh === null ? null : /^(\d+(?:\.\d+)?)\s*(hour|day)s?/i.exec(refresh);
+  if (match === null) return null;
+  return Number(match[1]) * (match[2]!.toLowerCase() === 'day' ? 24 : 1);
 }

@@ -1,0 +1,90 @@
+// How the demo is delivered, measured in Chromium: compressed bytes and time to the first
+// verdict on fresh loads, security headers, the filter fetched once and in parallel with
+// the wasm, and an offline reload through the service worker.
+import { execFileSync } from 'node:child_process';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { byId, DESKTOP, launchBrowser, openPage, PHONE } from './lib/browser.mjs';
+import { measureFirstVerdict } from './lib/first-verdict.mjs';
+import { startServer } from '../../web-demo/serve.mjs';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+/** Budgets from issue 17: KB here is KiB, as build.mjs and the README report sizes. */
+const MAX_BYTES_BEFORE_VERDICT = 80 * 1024;
+const MAX_MEDIAN_FIRST_VERDICT_MS = 600;
+
+let server;
+let browser;
+
+beforeAll(async () => {
+  if (process.env.DEMO_SKIP_BUILD !== '1') execFileSync(process.execPath, [join(root, 'web-demo', 'build.mjs')], { cwd: root, stdio: 'pipe' });
+  server = await startServer({ port: 0 });
+  browser = await launchBrowser();
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+
+describe('delivery', () => {
+  test.each([['desktop', DESKTOP], ['phone', PHONE]])(
+    '%s: bytes on the wire before the first verdict ≤ 80 KiB, median first verdict of 5 fresh loads ≤ 600 ms',
+    async (_, viewport) => {
+      const runs = [];
+      for (let i = 0; i < 5; i++) runs.push(await measureFirstVerdict(browser, server.url, 'https://www.wikipedia.org/', { viewport }));
+      const summary = { ms: runs.map((run) => Math.round(run.ms)), bytes: runs.map((run) => run.bytes), responses: runs[0].responses };
+      console.log(`first verdict (${viewport.width}×${viewport.height}): ${JSON.stringify(summary)}`);
+      for (const run of runs) expect(run.verdict).toBe('clear');
+      // Everything before the verdict is compressed (the filter excepted: it is random bytes).
+      expect(Math.max(...runs.map((run) => run.bytes))).toBeLessThanOrEqual(MAX_BYTES_BEFORE_VERDICT);
+      expect(median(runs.map((run) => run.ms))).toBeLessThanOrEqual(MAX_MEDIAN_FIRST_VERDICT_MS);
+      // Nothing is fetched twice before the verdict.
+      const urls = runs[0].responses.map((response) => response.url);
+      expect(new Set(urls).size).toBe(urls.length);
+    },
+    120_000,
+  );
+
+  test('the filter is fetched once, in parallel with the wasm; brotli, CSP and frame headers are sent', async () => {
+    const { page, close } = await openPage(browser, server.url, { waitReady: false });
+    const timings = [];
+    page.on('requestfinished', (request) => timings.push(request));
+    await page.reload();
+    await page.waitForSelector('body[data-comparison="done"]', { timeout: 30_000 });
+    const entries = await page.evaluate(() => performance.getEntriesByType('resource').map((entry) => ({ name: new URL(entry.name).pathname, start: entry.startTime, end: entry.responseEnd })));
+    const filter = entries.filter((entry) => entry.name === '/data/urlhaus.filter');
+    const wasm = entries.find((entry) => entry.name === '/core.wasm');
+    expect(filter).toHaveLength(1);
+    // In parallel: the filter request starts before the wasm download ends.
+    expect(filter[0].start).toBeLessThan(wasm.end);
+    const response = await page.request.get(server.url, { headers: { 'Accept-Encoding': 'br, gzip' } });
+    const headers = response.headers();
+    expect(headers['content-security-policy']).toMatch(/frame-ancestors 'none'/);
+    expect(headers['content-security-policy']).not.toMatch(/'unsafe-eval'|'unsafe-inline'/);
+    expect(headers['x-frame-options']).toBe('DENY');
+    const app = await page.request.get(new URL('app.js', server.url).href, { headers: { 'Accept-Encoding': 'br, gzip' } });
+    expect(app.headers()['content-encoding']).toBe('br');
+    await close();
+  });
+
+  test('a page reloaded offline still checks URLs (service worker)', async () => {
+    const { context, page, problems, close } = await openPage(browser, server.url);
+    await page.evaluate(() => navigator.serviceWorker.ready);
+    await page.waitForSelector('body[data-comparison="done"]', { timeout: 30_000 });
+    // The worker controls the page once it is active (clients.claim).
+    await page.waitForFunction(() => navigator.serviceWorker.controller !== null, null, { timeout: 10_000 });
+    await context.setOffline(true);
+    await page.reload();
+    await page.waitForSelector('body[data-ready="true"]', { timeout: 15_000 });
+    await page.fill(byId('url-input'), 'https://www.wikipedia.org/');
+    await page.click(byId('check-button'));
+    await expect(page.locator(byId('check-verdict')).getAttribute('data-verdict')).resolves.toBe('clear');
+    await context.setOffline(false);
+    expect(problems.filter((problem) => !problem.includes('ERR_INTERNET_DISCONNECTED'))).toEqual([]);
+    await close();
+  });
+});

@@ -1,0 +1,49 @@
+// Debian's Chromium driven by playwright-core (no browser is ever downloaded), and the
+// built demo served in-process on 127.0.0.1.
+import { existsSync } from 'node:fs';
+import { chromium } from 'playwright-core';
+
+export const CHROMIUM = '/usr/bin/chromium';
+
+export const DESKTOP = { width: 1440, height: 900 };
+export const PHONE = { width: 390, height: 844 };
+
+/** One headless browser; each test opens fresh contexts in it (no shared cache or storage). */
+export async function launchBrowser() {
+  if (!existsSync(CHROMIUM)) {
+    throw new Error(`${CHROMIUM} is missing: the e2e tests need Debian's Chromium (apt-get install -y chromium)`);
+  }
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
+  });
+}
+
+/**
+ * Opens `url` in a new context and page, recording every console error, page error, failed
+ * request, HTTP error and request to another origin in `problems`.
+ */
+export async function openPage(browser, url, { viewport = DESKTOP, reducedMotion = 'no-preference', serviceWorkers = 'allow', waitReady = true } = {}) {
+  const context = await browser.newContext({ viewport, reducedMotion, serviceWorkers, acceptDownloads: true });
+  const page = await context.newPage();
+  const origin = new URL(url).origin;
+  const problems = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error' || message.type() === 'warning') problems.push(`console ${message.type()}: ${message.text()}`);
+  });
+  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+  page.on('requestfailed', (request) => problems.push(`request failed: ${request.url()} ${request.failure()?.errorText}`));
+  page.on('response', (response) => {
+    if (response.status() >= 400) problems.push(`HTTP ${response.status()}: ${response.url()}`);
+  });
+  page.on('request', (request) => {
+    const target = request.url();
+    if (!target.startsWith(origin) && !target.startsWith('blob:') && !target.startsWith('data:')) problems.push(`request to another origin: ${target}`);
+  });
+  await page.goto(url);
+  if (waitReady) await page.waitForSelector('body[data-ready="true"]', { timeout: 15_000 });
+  return { context, page, problems, close: () => context.close() };
+}
+
+export const byId = (id) => `[data-testid="${id}"]`;
