@@ -90,11 +90,14 @@ const criticalChunks = [
 copyFileSync(join(pkg, 'core.wasm'), join(out, 'core.wasm'));
 for (const file of ['styles.css', 'playground.css', 'sections.html']) copyFileSync(join(demo, file), join(out, file));
 
-// 2. The blocklist, with the project's own CLI, once per type in src/compared-types.json
-// (the page checks URLs with the preloaded one and compares it with the others).
+// 2. The blocklist, with the project's own CLI, once per type of the library's registry
+// (the page checks URLs with the preloaded one, src/compared-types.json, and compares them all).
+const { FILTER_TYPES } = await import(pathToFileURL(join(pkg, 'index.js')).href);
 const compared = JSON.parse(readFileSync(join(demo, 'src', 'compared-types.json'), 'utf8'));
-const filters = Object.fromEntries(compared.types.map(({ type, file }) => [type, file]));
-if (!(compared.preloaded in filters)) fail(`src/compared-types.json: preloaded type ${compared.preloaded} is not in its list`);
+// The same names as src/compared-types.ts comparedFileName().
+const fileNameOf = (type) => (type === compared.preloaded ? 'urlhaus.filter' : `urlhaus.${type}.filter`);
+const filters = Object.fromEntries(FILTER_TYPES.map(({ name }) => [name, fileNameOf(name)]));
+if (!(compared.preloaded in filters)) fail(`src/compared-types.json: preloaded type ${compared.preloaded} is not a registered type`);
 await Promise.all(
   Object.entries(filters).map(([type, name]) =>
     run(

@@ -237,7 +237,7 @@ Status CuckooFilter::undoWalk() {
   }
   savedBuckets_.clear();
   return Status::full("cuckoo filter is full: no room for the key after " + std::to_string(maxKicks()) +
-                      " evictions (load " + std::to_string(loadFactor()) +
+                      " evictions (load " + formatNumber(loadFactor()) +
                       "); every key stored before is still there");
 }
 

@@ -17,6 +17,27 @@ const char* statusCodeName(StatusCode code) {
   return "UNKNOWN";
 }
 
+std::string formatNumber(double value) {
+  // Hand-rolled so the wasm build links no printf machinery (std::to_string
+  // of a double is snprintf, several KiB of wasm for two error messages).
+  if (std::isnan(value)) return "NaN";
+  if (std::isinf(value)) return value > 0 ? "Infinity" : "-Infinity";
+  std::string sign = value < 0 ? "-" : "";
+  value = std::fabs(value);
+  if (value != 0.0 && (value < 1e-4 || value >= 1e15)) {
+    int exponent = static_cast<int>(std::floor(std::log10(value)));
+    double mantissa = value / std::pow(10.0, exponent);
+    if (mantissa >= 10.0) mantissa /= 10.0, ++exponent;  // rounding in log10
+    return sign + formatNumber(std::round(mantissa * 1000.0) / 1000.0) + "e" + std::to_string(exponent);
+  }
+  // Six significant decimals at most, trailing zeros dropped.
+  const uint64_t scaled = static_cast<uint64_t>(std::llround(value * 1e6));
+  std::string fraction = std::to_string(scaled % 1000000);
+  fraction.insert(0, 6 - fraction.size(), '0');
+  while (!fraction.empty() && fraction.back() == '0') fraction.pop_back();
+  return sign + std::to_string(scaled / 1000000) + (fraction.empty() ? "" : "." + fraction);
+}
+
 Status validateCapacityAndRate(uint64_t capacity, double falsePositiveRate) {
   if (capacity == 0) return Status::invalidArgument("capacity must be at least 1");
   if (capacity > kMaxCapacity) {
@@ -26,7 +47,7 @@ Status validateCapacityAndRate(uint64_t capacity, double falsePositiveRate) {
   // Written so that NaN fails too.
   if (!(falsePositiveRate > 0.0 && falsePositiveRate < 1.0)) {
     return Status::invalidArgument("falsePositiveRate must be in (0, 1), got " +
-                                   std::to_string(falsePositiveRate));
+                                   formatNumber(falsePositiveRate));
   }
   return Status::ok();
 }

@@ -28,6 +28,8 @@ export interface FilterTypeEntry {
   readonly label: string;
   /** One line on when to choose it. */
   readonly summary: string;
+  /** What one lookup reads: a property of the structure, not a timing. */
+  readonly lookup: string;
   readonly supportsRemove: boolean;
   readonly supportsUnion: boolean;
   /** Options beyond capacity, falsePositiveRate and seed. */
@@ -42,6 +44,7 @@ export const FILTER_TYPES: readonly FilterTypeEntry[] = [
     aliases: [],
     label: 'Bloom',
     summary: 'the classic: fewest bits per key among the dynamic filters, union of equal filters',
+    lookup: 'k bits anywhere in the array (one memory access each)',
     supportsRemove: false,
     supportsUnion: true,
     extraOptions: [],
@@ -53,6 +56,7 @@ export const FILTER_TYPES: readonly FilterTypeEntry[] = [
     aliases: ['blocked'],
     label: 'Blocked Bloom',
     summary: 'fastest lookups (one cache line per key) for a few more bits per key',
+    lookup: '1 block of 512 bits (one cache line)',
     supportsRemove: false,
     supportsUnion: true,
     extraOptions: [],
@@ -64,6 +68,7 @@ export const FILTER_TYPES: readonly FilterTypeEntry[] = [
     aliases: ['counting'],
     label: 'Counting Bloom',
     summary: 'removal that never refuses an insert, at 4x the memory of Bloom',
+    lookup: 'k 4-bit counters anywhere in the array (one memory access each)',
     supportsRemove: true,
     supportsUnion: false,
     extraOptions: [],
@@ -75,6 +80,7 @@ export const FILTER_TYPES: readonly FilterTypeEntry[] = [
     aliases: [],
     label: 'Cuckoo',
     summary: 'removal in about as few bits as Bloom; may refuse an insert (FULL) when nearly full',
+    lookup: '2 buckets (two cache lines at most)',
     supportsRemove: true,
     supportsUnion: false,
     extraOptions: ['bucketSize', 'fingerprintBits', 'maxKicks'],

@@ -227,7 +227,7 @@ describe('teaching moments, one click each from a fresh page', () => {
     await close();
   });
 
-  test('cuckoo: "Add until a kick happens", stepped forward and back; each move obeys i2 = i1 XOR h(fp)', async () => {
+  test('cuckoo: "Add until a kick happens", stepped forward and back; each move obeys i2 = (h(fp) - i1) mod m', async () => {
     const { page, problems, close } = await open();
     await playgrounds(page);
     await page.click(byId('cuckoo-until-kick'));
@@ -245,7 +245,7 @@ describe('teaching moments, one click each from a fresh page', () => {
     const moves = await page.locator(byId('cuckoo-kick-step')).evaluateAll((items) => items.map((item) => [Number(item.dataset.bucket), Number(item.dataset.formulaBucket)]));
     expect(moves.length).toBeGreaterThanOrEqual(2);
     for (const [bucket, formula] of moves) expect(formula).toBe(bucket);
-    await expect(page.locator(byId('cuckoo-alt')).first().textContent()).resolves.toMatch(/^\d+ ⊕ h\([0-9a-f]+\) = \d+ ⊕ \d+ = \d+$/);
+    await expect(page.locator(byId('cuckoo-alt')).first().textContent()).resolves.toMatch(/^\(h\([0-9a-f]+\) − \d+\) mod \d+ = \(\d+ − \d+\) mod \d+ = \d+$/);
     await shot(page, 'cuckoo-kick-chain', 'cuckoo-section', { docs: true });
     expect(problems).toEqual([]);
     await close();

@@ -4,7 +4,7 @@
 // (alt-bucket.ts) to show it, and names each state: a kick, a false positive, a false
 // negative after an unsafe remove, a key that is full because of its own copies.
 import { CuckooFilter, type CuckooFilterOptions, type CuckooKick } from 'cuckoo-bloom-wasm';
-import { fingerprintOffset } from './alt-bucket.ts';
+import { fingerprintPairSum, otherBucket } from './alt-bucket.ts';
 import { byTestId, describeError, formatRate, h, prefersReducedMotion, svg } from './dom.ts';
 import { kickPlayer } from './kick-player.ts';
 import { absentKeys, keySource } from './random-keys.ts';
@@ -65,7 +65,8 @@ export function setupCuckooView(section: HTMLElement): CuckooToy {
   const x = (bucket: number): number => LEFT + bucket * (SLOT_W + COL_GAP);
   const y = (slot: number): number => TOP + slot * (SLOT_H + ROW_GAP);
   const hex = (fingerprint: number): string => fingerprint.toString(16).padStart(Math.ceil(filter.fingerprintBits / 4), '0');
-  const offsetOf = (fingerprint: number): number => fingerprintOffset(fingerprint, filter.bucketCount);
+  const pairSumOf = (fingerprint: number): number => fingerprintPairSum(fingerprint, filter.bucketCount);
+  const otherOf = (bucket: number, fingerprint: number): number => otherBucket(bucket, fingerprint, filter.bucketCount);
 
   const buildSvg = (): void => {
     const buckets = filter.bucketCount;
@@ -181,17 +182,18 @@ export function setupCuckooView(section: HTMLElement): CuckooToy {
       parts.push(`“${key}” (fingerprint ${hex(step.fingerprint)}) goes into bucket ${step.bucket}, slot ${step.slot}`);
     } else {
       const from = path[i - 1]!.bucket;
-      const offset = offsetOf(step.fingerprint);
+      const sum = pairSumOf(step.fingerprint);
       parts.push(`${hex(step.fingerprint)}, kicked out of bucket ${from}, moves to its other bucket: `,
-        h('span', { class: 'formula', 'data-testid': 'cuckoo-alt' }, `${from} ⊕ h(${hex(step.fingerprint)}) = ${from} ⊕ ${offset} = ${from ^ offset}`),
+        h('span', { class: 'formula', 'data-testid': 'cuckoo-alt' },
+          `(h(${hex(step.fingerprint)}) − ${from}) mod ${filter.bucketCount} = (${sum} − ${from}) mod ${filter.bucketCount} = ${otherOf(from, step.fingerprint)}`),
         `, slot ${step.slot}`);
     }
     if (next !== undefined) {
       const same = next.fingerprint === step.fingerprint;
       parts.push(same ? ` — that slot held another copy of ${hex(next.fingerprint)} (the same fingerprint twice), which must move` : ` — that slot held ${hex(next.fingerprint)}, which must move`);
     } else if (!failed) parts.push(' — a free slot: done ✓');
-    // data-bucket is where the filter put it; data-formula-bucket what i₁ ⊕ h(fp) gives (the tests compare them).
-    const formulaBucket = i === 0 ? step.bucket : path[i - 1]!.bucket ^ offsetOf(step.fingerprint);
+    // data-bucket is where the filter put it; data-formula-bucket what (h(fp) − i₁) mod m gives (the tests compare them).
+    const formulaBucket = i === 0 ? step.bucket : otherOf(path[i - 1]!.bucket, step.fingerprint);
     return h('li', { value: i + 1, 'data-testid': 'cuckoo-kick-step', 'data-bucket': step.bucket, 'data-formula-bucket': formulaBucket }, ...parts);
   };
 
@@ -267,7 +269,7 @@ export function setupCuckooView(section: HTMLElement): CuckooToy {
     clearWalk();
     draw();
     markCandidates(located.buckets);
-    const candidates = `buckets ${located.buckets[0]} and ${located.buckets[1]} (${located.buckets[0]} ⊕ h(${hex(located.fingerprint)}) = ${located.buckets[1]})`;
+    const candidates = `buckets ${located.buckets[0]} and ${located.buckets[1]} ((h(${hex(located.fingerprint)}) − ${located.buckets[0]}) mod ${filter.bucketCount} = ${located.buckets[1]})`;
     if (!stored) {
       const copies = copiesIn(located.buckets, located.fingerprint);
       const ownCopies = copies === 2 * filter.bucketSize;

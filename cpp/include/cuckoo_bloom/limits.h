@@ -19,6 +19,10 @@ constexpr uint64_t kMaxTableBytes =
 // sizing arithmetic cannot overflow.
 constexpr uint64_t kMaxCapacity = uint64_t{1} << 40;
 
+// A number for an error message: up to 6 decimals, or scientific when tiny or
+// huge; "NaN" and "Infinity" as such.
+std::string formatNumber(double value);
+
 // Checks the two options every filter shares.
 Status validateCapacityAndRate(uint64_t capacity, double falsePositiveRate);
 
