@@ -1,53 +1,221 @@
-// Builds the npm package into dist/: the ESM and CommonJS bundles of js/src,
-// their .d.ts types, and the wasm module (core.mjs + core.wasm) beside them.
-// Run .ci/build-wasm.sh first (npm test and npm start do).
+// `npm run build` (and `prepack`): builds the npm package into dist/ from a fresh
+// clone. First the wasm module (.ci/build-wasm.sh: Debian's Emscripten), then:
+//   browser.js   ES module for browsers and bundlers (`browser`/`default` conditions):
+//                fetches core.wasm beside itself; no `node:` import anywhere in it
+//   index.cjs    CommonJS for Node (`node` + `require`): reads core.wasm from disk
+//   index.mjs    Node's ES entry (`node` + `import`): re-exports index.cjs, so
+//                `import` and `require` in one process share one wasm instance
+//   index.js     ES module deciding Node or browser at run time (the test suites,
+//                and `<script type="module">` pointing into node_modules)
+//   inline.js / inline.cjs / inline.mjs   `cuckoo-bloom-wasm/inline`: the same API
+//                with core.wasm embedded as base64 and the glue bundled in, one file
+//   cli.js       the `cuckoo-bloom-wasm` command
+//   core.mjs + core.wasm   the Emscripten glue and module
+//   types/       .d.ts (ES) and .d.cts (CommonJS) declarations
+// Each variant is js/src/index.ts with ./init-wasm.js swapped for one loader.
 import { execFileSync } from 'node:child_process';
-import { chmodSync, copyFileSync, existsSync, mkdirSync, rmSync } from 'node:fs';
-import { build } from 'esbuild';
+import {
+  chmodSync,
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
-const root = new URL('..', import.meta.url).pathname;
-const dist = `${root}dist`;
-for (const file of ['core.mjs', 'core.wasm']) {
-  if (!existsSync(`${root}build-wasm/${file}`)) {
-    console.error(`build: build-wasm/${file} is missing: run .ci/build-wasm.sh first`);
-    process.exit(1);
-  }
+const root = fileURLToPath(new URL('..', import.meta.url));
+const src = join(root, 'js/src');
+const dist = join(root, 'dist');
+const wasmBuild = join(root, 'build-wasm');
+
+function fail(message) {
+  console.error(`build: ${message}`);
+  process.exit(1);
 }
+
+// 1. The wasm module. Say what is missing rather than let cmake fail obscurely.
+const onPath = (command) => (process.env.PATH ?? '').split(':').some((dir) => dir !== '' && existsSync(join(dir, command)));
+const missing = [
+  ['emcmake', 'emscripten'],
+  ['cmake', 'cmake'],
+].filter(([command]) => !onPath(command));
+if (!existsSync('/usr/include/xxhash.h')) missing.push(['xxhash.h', 'libxxhash-dev']);
+if (missing.length > 0) {
+  const packages = missing.map(([, pkg]) => pkg).join(' ');
+  fail(
+    `the wasm build needs ${missing.map(([what]) => what).join(', ')}, which this machine lacks.\n` +
+      `  Install them with \`bash .ci/setup.sh\` (Debian 12: apt-get, as root or with sudo),\n` +
+      `  or by hand: apt-get install -y ${packages}`,
+  );
+}
+try {
+  execFileSync('bash', [join(root, '.ci/build-wasm.sh')], { stdio: ['ignore', 'ignore', 'inherit'] });
+} catch {
+  fail('.ci/build-wasm.sh failed (its errors are above)');
+}
+for (const file of ['core.mjs', 'core.wasm']) {
+  if (!existsSync(join(wasmBuild, file))) fail(`.ci/build-wasm.sh did not produce build-wasm/${file}`);
+}
+
+// esbuild is a dev dependency: a fresh clone needs `npm install` before building.
+let esbuild;
+try {
+  esbuild = await import('esbuild');
+} catch {
+  fail('esbuild is missing: run `npm install` first');
+}
+
 rmSync(dist, { recursive: true, force: true });
 mkdirSync(dist, { recursive: true });
+
+// 2. The JavaScript variants.
+/** Resolves ./init-wasm.js to one loader, and (inline) ./core.mjs to the glue itself. */
+function variantPlugin({ loader, bundleGlue = false }) {
+  return {
+    name: 'cbw-variant',
+    setup(build) {
+      if (loader !== null) {
+        build.onResolve({ filter: /^\.\/init-wasm\.js$/ }, () => ({ path: join(src, `init-wasm-${loader}.ts`) }));
+      }
+      if (bundleGlue) {
+        build.onResolve({ filter: /^\.\/core\.mjs$/ }, () => ({ path: join(wasmBuild, 'core.mjs') }));
+      }
+    },
+  };
+}
 
 const common = {
   bundle: true,
   sourcemap: true,
   target: 'es2022',
   logLevel: 'warning',
-  // The glue is loaded at run time from beside the bundle, never bundled.
-  external: ['./core.mjs', 'node:*'],
+  metafile: true,
+  // Classes keep their names (`BloomFilter`, not esbuild's `_BloomFilter`) in stack traces and inspect output.
+  keepNames: true,
+  external: ['node:*'],
 };
-await build({ ...common, entryPoints: [`${root}js/src/index.ts`], format: 'esm', platform: 'neutral', outfile: `${dist}/index.js` });
-await build({
-  ...common,
-  entryPoints: [`${root}js/src/index.ts`],
+// CommonJS has no import.meta: the loader's `new URL('./core.wasm', import.meta.url)`
+// uses this file's URL instead; undefined once a bundler folded it into an ES module.
+// A footer, so "use strict" stays the first statement: the `var` is hoisted, and it
+// is only read when init() runs, after the whole file has been evaluated.
+const cjsModuleUrl = {
+  define: { 'import.meta.url': '__cbwModuleUrl' },
+  footer: {
+    js: "var __cbwModuleUrl = typeof __filename === 'string' ? require('node:url').pathToFileURL(__filename).href : undefined;",
+  },
+};
+const wasmBase64 = readFileSync(join(wasmBuild, 'core.wasm')).toString('base64');
+// In the single-file builds the glue's own `new URL("core.wasm", import.meta.url)` is never
+// reached (init passes locateFile); hiding it keeps webpack and Vite from copying a
+// core.wasm nobody loads.
+const inline = {
+  define: { __CBW_WASM_BASE64__: JSON.stringify(wasmBase64), 'import.meta.url': 'undefined' },
+};
+
+async function bundle(options) {
+  const result = await esbuild.build({ ...common, ...options, entryPoints: [join(src, 'index.ts')] });
+  const [output] = Object.values(result.metafile.outputs).filter((o) => o.entryPoint);
+  return output.exports;
+}
+
+const exported = await bundle({
+  format: 'esm',
+  platform: 'browser',
+  outfile: join(dist, 'browser.js'),
+  external: ['./core.mjs'],
+  plugins: [variantPlugin({ loader: 'browser' })],
+});
+await bundle({
+  format: 'esm',
+  platform: 'neutral',
+  outfile: join(dist, 'index.js'),
+  external: ['./core.mjs', 'node:*'],
+  plugins: [variantPlugin({ loader: null })],
+});
+await bundle({
   format: 'cjs',
   platform: 'node',
-  outfile: `${dist}/index.cjs`,
-  // CommonJS has no import.meta: point it at this file so core.wasm is found beside it.
-  define: { 'import.meta.url': '__cbwModuleUrl' },
-  banner: { js: "const __cbwModuleUrl = require('node:url').pathToFileURL(__filename).href;" },
+  outfile: join(dist, 'index.cjs'),
+  external: ['./core.mjs', 'node:*'],
+  plugins: [variantPlugin({ loader: 'node' })],
+  ...cjsModuleUrl,
 });
+await bundle({
+  format: 'esm',
+  platform: 'neutral',
+  outfile: join(dist, 'inline.js'),
+  plugins: [variantPlugin({ loader: 'inline', bundleGlue: true })],
+  ...inline,
+});
+await bundle({
+  format: 'cjs',
+  platform: 'node',
+  outfile: join(dist, 'inline.cjs'),
+  plugins: [variantPlugin({ loader: 'inline', bundleGlue: true })],
+  ...inline,
+});
+
+/**
+ * Node's ES entries re-export the CommonJS build (one implementation per
+ * process: `import` and `require` get the same classes and wasm instance;
+ * explicit names, since Node reads a CommonJS module's exports statically).
+ */
+function writeEsmWrapper(file, target) {
+  writeFileSync(
+    join(dist, file),
+    `// Node's ES module entry: the CommonJS build is the one implementation in a process,\n` +
+      `// so \`import\` and \`require\` share its classes and its wasm instance.\n` +
+      `import cjs from './${target}';\n` +
+      `export const {\n${exported.map((name) => `  ${name},`).join('\n')}\n} = cjs;\n`,
+  );
+}
+writeEsmWrapper('index.mjs', 'index.cjs');
+writeEsmWrapper('inline.mjs', 'inline.cjs');
+
 // The CLI (`npx cuckoo-bloom-wasm ...`): a self-contained ES module for Node.
-if (existsSync(`${root}js/src/cli/main.ts`)) {
-  await build({
+if (existsSync(join(src, 'cli/main.ts'))) {
+  await esbuild.build({
     ...common,
-    entryPoints: [`${root}js/src/cli/main.ts`],
+    entryPoints: [join(src, 'cli/main.ts')],
     format: 'esm',
     platform: 'node',
-    outfile: `${dist}/cli.js`,
+    outfile: join(dist, 'cli.js'),
+    external: ['./core.mjs', 'node:*'],
+    plugins: [variantPlugin({ loader: 'node' })],
     banner: { js: '#!/usr/bin/env node' },
   });
-  chmodSync(`${dist}/cli.js`, 0o755);
+  chmodSync(join(dist, 'cli.js'), 0o755);
 }
-copyFileSync(`${root}build-wasm/core.mjs`, `${dist}/core.mjs`);
-copyFileSync(`${root}build-wasm/core.wasm`, `${dist}/core.wasm`);
-execFileSync(process.execPath, [`${root}node_modules/typescript/bin/tsc`, '-p', `${root}tsconfig.json`], { stdio: 'inherit' });
+copyFileSync(join(wasmBuild, 'core.mjs'), join(dist, 'core.mjs'));
+copyFileSync(join(wasmBuild, 'core.wasm'), join(dist, 'core.wasm'));
+
+// What bundlers choke on must not be there: no `node:` import in what browsers get.
+for (const file of ['browser.js', 'inline.js']) {
+  if (/["']node:/.test(readFileSync(join(dist, file), 'utf8'))) fail(`dist/${file} imports a node: module`);
+}
+if (readFileSync(join(dist, 'inline.js'), 'utf8').includes('__CBW_WASM_BASE64__')) {
+  fail('dist/inline.js lacks the embedded wasm');
+}
+
+// 3. Declarations: tsc writes ES .d.ts files; each gets a CommonJS twin (.d.cts
+// importing .cjs paths), so `require` consumers under node16/nodenext resolve
+// CommonJS types instead of ES types masquerading as CommonJS (TS1479).
+execFileSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', join(root, 'tsconfig.json')], {
+  stdio: 'inherit',
+});
+function writeCommonJsTwins(folder) {
+  for (const entry of readdirSync(folder, { withFileTypes: true })) {
+    const path = join(folder, entry.name);
+    if (entry.isDirectory()) writeCommonJsTwins(path);
+    else if (entry.name.endsWith('.d.ts')) {
+      const text = readFileSync(path, 'utf8').replace(/((?:from|import)\s*\(?\s*["']\.{1,2}\/[^"']*?)\.js(["'])/g, '$1.cjs$2');
+      writeFileSync(path.replace(/\.d\.ts$/, '.d.cts'), text);
+    }
+  }
+}
+writeCommonJsTwins(join(dist, 'types'));
 console.log('build: dist/ ready');

@@ -3,7 +3,7 @@
 // also with the working directory elsewhere, so core.wasm must be found
 // relative to the package) and from a TypeScript consumer type-checked against
 // the installed .d.ts files.
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -59,20 +59,50 @@ afterAll(() => {
 });
 
 describe('the tarball', () => {
-  test('holds the built package and no sources or tests', () => {
+  test('holds the built package, its licence and docs, and no sources or tests', () => {
     const files = packed.files.map((f) => f.path);
     for (const required of [
       'package.json',
+      'LICENSE',
+      'README.md',
+      'CONTRIBUTING.md',
+      'dist/browser.js',
       'dist/index.js',
       'dist/index.cjs',
+      'dist/index.mjs',
+      'dist/inline.js',
+      'dist/inline.cjs',
+      'dist/inline.mjs',
+      'dist/cli.js',
       'dist/core.mjs',
       'dist/core.wasm',
       'dist/types/index.d.ts',
+      'dist/types/index.d.cts',
     ]) {
       expect(files).toContain(required);
     }
-    expect(files.filter((f) => /^(tests|cpp|bindings|js|\.ci|build[^/]*|node_modules)\//.test(f))).toEqual([]);
+    expect(files.filter((f) => /^(tests|cpp|bindings|js|web-demo|bench|\.ci|build[^/]*|node_modules)\//.test(f))).toEqual([]);
     expect(packed.name).toBe('cuckoo-bloom-wasm');
+  });
+
+  test('ships every file the README links to', () => {
+    const readme = readFileSync(join(REPO, 'README.md'), 'utf8');
+    // Markdown links and images with a relative target: [text](path) or [text](path#anchor).
+    const linked = [...readme.matchAll(/\]\(([^)#\s]+)(?:#[^)]*)?\)/g)]
+      .map((match) => match[1])
+      .filter((target) => !/^[a-z][a-z0-9+.-]*:/i.test(target));
+    expect(linked.length).toBeGreaterThan(0);
+    const files = packed.files.map((f) => f.path);
+    expect(linked.filter((target) => !files.includes(target.replace(/^\.\//, '')))).toEqual([]);
+  });
+
+  test('says MIT in the manifest and in a LICENSE file, and where the project lives', () => {
+    const manifest = JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8'));
+    expect(manifest.license).toBe('MIT');
+    expect(readFileSync(join(REPO, 'LICENSE'), 'utf8')).toMatch(/^MIT License/);
+    for (const url of [manifest.repository.url, manifest.homepage, manifest.bugs.url]) {
+      expect(url).toMatch(/github\.com\/cuckoo-bloom-wasm\/cuckoo-bloom-wasm/);
+    }
   });
 
   test('installs into an empty folder with no dependencies of its own', () => {
@@ -83,6 +113,36 @@ describe('the tarball', () => {
     // Nothing but the package itself was installed.
     const lock = JSON.parse(readFileSync(join(consumer, 'package-lock.json'), 'utf8'));
     expect(Object.keys(lock.packages).filter((p) => p !== '')).toEqual(['node_modules/cuckoo-bloom-wasm']);
+  });
+
+  test('what browsers and bundlers get imports no node: module', () => {
+    const installed = join(consumer, 'node_modules/cuckoo-bloom-wasm/dist');
+    for (const file of ['browser.js', 'inline.js', 'core.mjs']) {
+      expect(readFileSync(join(installed, file), 'utf8')).not.toMatch(/["']node:/);
+    }
+  });
+});
+
+describe('the build', () => {
+  test('`npm run build` says which tools are missing and how to install them', () => {
+    let failure;
+    try {
+      run(process.execPath, [join(REPO, '.ci/build-package.mjs')], { env: { ...process.env, PATH: '/nonexistent' } });
+    } catch (error) {
+      failure = error;
+    }
+    expect(failure?.status).toBe(1);
+    expect(failure.stderr).toMatch(/needs emcmake, cmake/);
+    expect(failure.stderr).toMatch(/bash \.ci\/setup\.sh/);
+    expect(failure.stderr).toMatch(/apt-get install -y emscripten cmake/);
+    // It stopped before touching dist/.
+    expect(existsSync(join(REPO, 'dist/core.wasm'))).toBe(true);
+  });
+
+  test('`npm pack` builds first (prepack), so a packed fresh clone is never empty', () => {
+    const { scripts } = JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8'));
+    expect(scripts.prepack).toBe('npm run build');
+    expect(scripts.build).toBe('node .ci/build-package.mjs');
   });
 });
 
@@ -292,5 +352,23 @@ describe('TypeScript consumer', () => {
       expect(`${error.stdout}`).toMatch(/TS2322/);
     }
     expect(failed).toBe(true);
+  });
+});
+
+describe('README examples', () => {
+  // Every ```js block whose first line names a Node file (`// app.mjs`, `// app.cjs`)
+  // is saved under that name in the consumer folder and run as it stands.
+  const readme = readFileSync(join(REPO, 'README.md'), 'utf8');
+  const examples = [...readme.matchAll(/```js\n\/\/ ([\w-]+\.[cm]js)\n([\s\S]*?)```/g)].map(([, name, body]) => [name, body]);
+
+  test('there are Node examples to run', () => {
+    expect(examples.map(([name]) => name)).toEqual(expect.arrayContaining(['app.mjs', 'app.cjs', 'serverless.mjs']));
+  });
+
+  test.each(examples)('%s runs verbatim in an empty project, printing nothing on stderr', (name, body) => {
+    writeFileSync(join(consumer, name), body);
+    const child = spawnSync(process.execPath, [name], { cwd: consumer, encoding: 'utf8', timeout: 60_000 });
+    expect({ status: child.status, stderr: child.stderr }).toEqual({ status: 0, stderr: '' });
+    expect(child.stdout).not.toBe('');
   });
 });

@@ -1,18 +1,37 @@
 import type { CoreModule } from './core-module.js';
 import { FilterError } from './errors.js';
-import { KeyArena } from './keys.js';
+import { startCore } from './init-glue.js';
+import { compileCore } from './init-wasm.js';
+import { KeyArena, describeValue } from './keys.js';
 
-/** Where the WebAssembly binary comes from. */
-export type WasmSource = URL | string | ArrayBuffer | Uint8Array;
+// The shipped typings must not need the consumer's `esnext.disposable` lib (or
+// @types/node) for `[Symbol.dispose]()`: declare the symbol the way both of
+// them do, so any set of libs type-checks with skipLibCheck off.
+declare global {
+  interface SymbolConstructor {
+    readonly dispose: unique symbol;
+  }
+}
+
+/**
+ * Where the WebAssembly binary comes from: its bytes, or a URL (a `URL` object
+ * or anything with an `href`) or a path / URL string. Structural rather than
+ * `URL` so the typings need no DOM or Node lib.
+ */
+export type WasmSource = string | { readonly href: string } | ArrayBuffer | Uint8Array;
 
 export interface InitOptions {
   /**
    * The `core.wasm` to load: its bytes, or a URL / path to it. Default: the
    * `core.wasm` shipped next to this module (read from disk in Node, fetched in
-   * browsers). Nothing is ever loaded from the network unless you say so.
+   * browsers; embedded in `cuckoo-bloom-wasm/inline`). Nothing is ever loaded
+   * from the network unless you say so.
    */
-  wasm?: WasmSource;
+  wasm?: WasmSource | undefined;
 }
+
+/** Every option init() reads: anything else is a typo to report, not ignore. */
+const KNOWN_OPTIONS: readonly string[] = ['wasm'];
 
 interface Runtime {
   module: CoreModule;
@@ -22,20 +41,25 @@ interface Runtime {
 let runtime: Runtime | null = null;
 let loading: Promise<void> | null = null;
 
-const isNode =
-  typeof process !== 'undefined' && typeof process.versions === 'object' && !!process.versions.node;
-
 /**
  * Loads the WebAssembly module once. Idempotent: later calls return the first
- * call's promise (their options are ignored once loading has started). Must
- * resolve before any filter is created.
+ * call's promise (their options are checked, then ignored once loading has
+ * started). Must resolve before any filter is created.
  *
- * @throws FilterError `LOAD_FAILED` when the binary cannot be read or compiled
- *   (a failed load may be retried with another call).
+ * Rejects with FilterError `INVALID_ARGUMENT` for an unknown option or a
+ * `wasm` of the wrong type; `LOAD_FAILED` when the binary cannot be read,
+ * compiled or started, naming the file or URL tried (a failed load may be
+ * retried with another call). Never prints: the glue's output goes into the error.
  */
-export function init(options: InitOptions = {}): Promise<void> {
+export function init(options?: InitOptions): Promise<void> {
+  let source: WasmSource | undefined;
+  try {
+    source = checkOptions(options);
+  } catch (error) {
+    return Promise.reject(error);
+  }
   if (loading === null) {
-    loading = load(options).catch((error: unknown) => {
+    loading = load(source).catch((error: unknown) => {
       loading = null;
       throw error instanceof FilterError
         ? error
@@ -63,27 +87,42 @@ export function getRuntime(): Runtime {
   return runtime;
 }
 
-async function load(options: InitOptions): Promise<void> {
-  const { default: createCoreModule } = await import('./core.mjs');
-  const source = options.wasm ?? new URL('./core.wasm', import.meta.url);
-  const module =
-    source instanceof Uint8Array || source instanceof ArrayBuffer
-      ? await createCoreModule({ wasmBinary: source })
-      : isNode
-        ? await createCoreModule({ wasmBinary: await readInNode(source) })
-        : await createCoreModule({ locateFile: () => new URL(source, globalThis.location?.href).href });
-  runtime = { module, arena: new KeyArena(module) };
+function checkOptions(options: unknown): WasmSource | undefined {
+  if (options === undefined) return undefined;
+  // A plain object only: `init(new URL(...))` or `init('core.wasm')` is a slip for `init({ wasm })`.
+  const prototype = typeof options === 'object' && options !== null ? Object.getPrototypeOf(options) : undefined;
+  if (prototype !== Object.prototype && prototype !== null) {
+    throw new FilterError(
+      'INVALID_ARGUMENT',
+      `init options must be a plain object such as { wasm }, got ${describeValue(options)}`,
+    );
+  }
+  for (const name of Object.keys(options as object)) {
+    if (!KNOWN_OPTIONS.includes(name)) {
+      throw new FilterError(
+        'INVALID_ARGUMENT',
+        `unknown init option ${JSON.stringify(name)} (known: ${KNOWN_OPTIONS.join(', ')})`,
+      );
+    }
+  }
+  const { wasm } = options as { wasm?: unknown };
+  if (wasm === undefined) return undefined;
+  const isSource =
+    (typeof wasm === 'string' && wasm.length > 0) ||
+    wasm instanceof Uint8Array ||
+    wasm instanceof ArrayBuffer ||
+    (typeof wasm === 'object' && wasm !== null && typeof (wasm as { href?: unknown }).href === 'string');
+  if (!isSource) {
+    throw new FilterError(
+      'INVALID_ARGUMENT',
+      'init option "wasm" must be a URL, a non-empty path or URL string, an ArrayBuffer or a Uint8Array, ' +
+        `got ${typeof wasm === 'string' ? 'an empty string' : describeValue(wasm)}`,
+    );
+  }
+  return wasm as WasmSource;
 }
 
-// Emscripten 3.1.6's web glue would fetch() a file path in Node 20 and fail,
-// so Node always gets the bytes handed over.
-async function readInNode(source: URL | string): Promise<Uint8Array> {
-  const url = typeof source === 'string' && !/^[a-z][a-z0-9+.-]*:/i.test(source) ? null : new URL(source);
-  if (url !== null && url.protocol !== 'file:') {
-    const response = await fetch(url);
-    if (!response.ok) throw new Error(`${url.href}: HTTP ${response.status}`);
-    return new Uint8Array(await response.arrayBuffer());
-  }
-  const { readFile } = await import('node:fs/promises');
-  return readFile(url ?? (source as string));
+async function load(source: WasmSource | undefined): Promise<void> {
+  const module = await startCore(await compileCore(source));
+  runtime = { module, arena: new KeyArena(module) };
 }

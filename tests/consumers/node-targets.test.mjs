@@ -1,0 +1,84 @@
+// Node consumers of the packed package, each in its own process: plain ESM,
+// plain CommonJS, both at once, a TypeScript (CommonJS, nodenext) project, and
+// serverless-style single-file bundles made by esbuild --platform=node and run
+// from a folder with no node_modules. Each app prints one JSON line; its
+// stderr must stay empty (the library never writes there).
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, cpSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { bundle, packAndInstall, REPO, run } from './tools/package.mjs';
+
+const FIXTURES = new URL('./fixtures/', import.meta.url).pathname;
+const EXPECTED = { has: true, many: [true, true, false], copyHas: true, removed: true, afterRemove: false };
+
+let installed;
+
+/**
+ * Runs `file` with Node in `cwd` and returns the JSON it printed last. The
+ * app must exit 0 and print nothing on stderr: the library never writes there.
+ */
+function runApp(file, cwd) {
+  const { status, stdout, stderr } = spawnSync(process.execPath, [file], { cwd, encoding: 'utf8', timeout: 60_000 });
+  expect({ status, stderr }).toEqual({ status: 0, stderr: '' });
+  return JSON.parse(stdout.trim().split('\n').pop());
+}
+
+beforeAll(() => {
+  installed = packAndInstall('cbw-node-targets-');
+  for (const file of ['node-app.mjs', 'node-app.cjs', 'mixed-app.mjs', 'serverless-app.mjs', 'bundled-main-app.mjs']) {
+    copyFileSync(join(FIXTURES, file), join(installed.consumer, file));
+  }
+  cpSync(join(FIXTURES, 'ts-app'), join(installed.consumer, 'ts-app'), { recursive: true });
+}, 120_000);
+
+afterAll(() => installed?.remove());
+
+describe('Node, no bundler', () => {
+  test('an ES module app (import) creates, adds, checks, round-trips', () => {
+    expect(runApp('node-app.mjs', installed.consumer)).toEqual(EXPECTED);
+  });
+
+  test('a CommonJS app (require) does the same', () => {
+    expect(runApp('node-app.cjs', installed.consumer)).toEqual(EXPECTED);
+  });
+
+  test('import and require in one process share one implementation, one wasm instance, real class names', () => {
+    expect(runApp('mixed-app.mjs', installed.consumer)).toEqual({
+      sameClass: true,
+      initializedForBoth: true,
+      instanceOfEither: true,
+      unionHas: [true, true],
+      classNames: ['BloomFilter', 'CuckooFilter', 'FilterError'],
+    });
+  });
+
+  test('a TypeScript project (CommonJS, module nodenext, skipLibCheck off) compiles and runs', () => {
+    const project = join(installed.consumer, 'ts-app');
+    run(process.execPath, [join(REPO, 'node_modules/typescript/bin/tsc'), '-p', project]);
+    expect(runApp(join(project, 'out/main.js'), project)).toEqual({ freedCode: 'FREED', typed: true });
+  });
+});
+
+describe('esbuild --bundle --platform=node, run from a folder without node_modules', () => {
+  test("cuckoo-bloom-wasm/inline: the wasm travels inside the one file", () => {
+    const out = join(installed.workspace, 'out-serverless');
+    expect(bundle('esbuild-node', installed.consumer, 'serverless-app.mjs', out)).toEqual({ warnings: [] });
+    const lambda = join(installed.workspace, 'lambda');
+    mkdirSync(lambda);
+    copyFileSync(join(out, 'app.mjs'), join(lambda, 'index.mjs'));
+    expect(runApp('index.mjs', lambda)).toEqual({ has: true, absent: false });
+  });
+
+  test('the main entry, bundled: init() fails with LOAD_FAILED naming the file and the way out', () => {
+    const out = join(installed.workspace, 'out-bundled-main');
+    expect(bundle('esbuild-node', installed.consumer, 'bundled-main-app.mjs', out)).toEqual({ warnings: [] });
+    const lambda = join(installed.workspace, 'lambda-main');
+    mkdirSync(lambda);
+    copyFileSync(join(out, 'app.mjs'), join(lambda, 'index.mjs'));
+    const { code, message } = runApp('index.mjs', lambda);
+    expect(code).toBe('LOAD_FAILED');
+    expect(message).toMatch(/core\.wasm/);
+    expect(message).toContain("'cuckoo-bloom-wasm/inline'");
+  });
+});
