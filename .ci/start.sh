@@ -6,7 +6,6 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash .ci/setup.sh
-bash .ci/build-wasm.sh >/dev/null
-node .ci/build-package.mjs
+node .ci/build-package.mjs  # builds the wasm module first
 node web-demo/build.mjs
 exec node web-demo/serve.mjs

@@ -25,8 +25,7 @@ ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ctest --test-dir bu
 echo "== fuzzing (cpp/fuzz, FUZZ_SECONDS per target)"
 bash .ci/fuzz.sh
 
-echo "== wasm module and npm package"
-bash .ci/build-wasm.sh
+echo "== wasm module and npm package (build-package.mjs builds the wasm first)"
 node .ci/build-package.mjs
 
 echo "== benchmark harness, quick pass (checks it works and that no filter loses a key)"

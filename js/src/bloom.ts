@@ -1,5 +1,6 @@
 import { BloomFamilyFilter } from './bloom-family.js';
 import { type FilterClassInfo, readAs } from './filter-base.js';
+import type { OwnedBytes } from './keys.js';
 import type { FilterOptions } from './options.js';
 
 export type BloomFilterOptions = FilterOptions;
@@ -61,7 +62,7 @@ export class BloomFilter extends BloomFamilyFilter {
     return this.parameters.setBitCount!;
   }
   /** A copy of the bit array: bit i is `(bits[i >> 3] >> (i & 7)) & 1`. */
-  bits(): Uint8Array {
+  bits(): OwnedBytes {
     return this.handle.bloomBits().slice();
   }
 }

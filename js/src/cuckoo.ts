@@ -5,11 +5,11 @@ import { DEFAULT_FALSE_POSITIVE_RATE, type FilterOptions, requireInteger } from 
 
 export interface CuckooFilterOptions extends FilterOptions {
   /** Slots per bucket: 2, 4 (default) or 8. Larger buckets fill further but need longer fingerprints. */
-  bucketSize?: 2 | 4 | 8;
+  bucketSize?: 2 | 4 | 8 | undefined;
   /** Fingerprint width, 4..32 bits. Default: derived from falsePositiveRate (ε ≈ 2b / 2^f). */
-  fingerprintBits?: number;
+  fingerprintBits?: number | undefined;
   /** Evictions tried before an insert fails with `FULL`. Default 500. */
-  maxKicks?: number;
+  maxKicks?: number | undefined;
 }
 
 /** One step of a cuckoo eviction walk: `fingerprint` was written to `slot` of `bucket`. */

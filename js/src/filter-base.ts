@@ -1,7 +1,7 @@
 import type { CoreFilterOptions, CoreModule, FilterHandle } from './core-module.js';
 import { coreError, FilterError, statusName } from './errors.js';
 import { getRuntime } from './init.js';
-import { BATCH_KEYS, type Key, KeyArena, describeValue } from './keys.js';
+import { BATCH_KEYS, type Key, KeyArena, describeValue, type OwnedBytes } from './keys.js';
 import { checkOptions, DEFAULT_FALSE_POSITIVE_RATE, type FilterOptions } from './options.js';
 
 /** The name of a filter type, as the byte format and the registry spell it. */
@@ -73,6 +73,13 @@ export interface FilterClassInfo {
  * Subclasses add what their structure allows.
  */
 export abstract class Filter {
+  /**
+   * structuredClone() and postMessage() cannot copy a filter (it lives in
+   * wasm memory). Their DataCloneError quotes the first value they cannot
+   * clone, this function, so the message says what to do instead. (First
+   * own property: declared before every other field.)
+   */
+  readonly cannotClone = function useSerializeToCopyAFilterThenDeserialize(): void {};
   #handle: FilterHandle | null;
   #address: number;
   protected readonly module: CoreModule;
@@ -170,8 +177,8 @@ export abstract class Filter {
     throw new FilterError('FULL', `filter is full at key ${index}`);
   }
 
-  /** The filter in the documented byte format (docs/FORMAT.md). */
-  serialize(): Uint8Array {
+  /** The filter in the documented byte format (docs/FORMAT.md): a fresh copy the caller owns. */
+  serialize(): OwnedBytes {
     const handle = this.handle;
     const bytes = handle.serialize().slice();
     handle.releaseSerialized();
@@ -231,6 +238,28 @@ export abstract class Filter {
 
   [Symbol.dispose](): void {
     this.free();
+  }
+
+  /** What `console.log(filter)` and `util.inspect` show: a summary, not wasm internals. */
+  [Symbol.for('nodejs.util.inspect.custom')](): string {
+    const name = this.constructor.name;
+    if (this.freed) return `${name} { freed }`;
+    const rate = (value: number): string => Number(value.toPrecision(3)).toString();
+    return (
+      `${name} { count: ${this.count}, capacity: ${this.capacity}, falsePositiveRate: ${rate(this.falsePositiveRate)}, ` +
+      `estimatedFalsePositiveRate: ${rate(this.estimatedFalsePositiveRate)}, byteLength: ${this.byteLength} }`
+    );
+  }
+
+  /**
+   * A filter has no JSON form: `JSON.stringify(filter)` throws this instead of
+   * dumping wasm internals. @throws FilterError `UNSUPPORTED`, pointing to `serialize()`.
+   */
+  toJSON(): never {
+    throw new FilterError(
+      'UNSUPPORTED',
+      `a ${this.type} filter has no JSON form: store filter.serialize() (bytes; base64 them for JSON) and read them back with deserialize()`,
+    );
   }
 }
 

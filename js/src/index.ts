@@ -5,7 +5,7 @@
  */
 export { init, isInitialized, type InitOptions, type WasmSource } from './init.js';
 export { FilterError, type FilterErrorCode } from './errors.js';
-export type { Key } from './keys.js';
+export type { Key, OwnedBytes } from './keys.js';
 export type { FilterOptions } from './options.js';
 export { Filter, type FilterTypeName } from './filter-base.js';
 export { BloomFilter, type BloomFilterOptions } from './bloom.js';

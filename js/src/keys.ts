@@ -9,11 +9,29 @@ const encoder = new TextEncoder();
 /** Keys per boundary crossing in batch calls: bounds the scratch memory a batch needs. */
 export const BATCH_KEYS = 16384;
 
+/**
+ * Bytes this package returns and owns no longer: a fresh copy with its own
+ * ArrayBuffer. On TypeScript >= 5.7 this is `Uint8Array<ArrayBuffer>`, which
+ * `new Blob([bytes])`, `new Response(bytes)` and `bytes.buffer` as an
+ * `ArrayBuffer` accept; on older TypeScript it is plain `Uint8Array`.
+ */
+export type OwnedBytes = ReturnType<Uint8Array['slice']>;
+
+/** A value as an error message names it: "undefined", "a string ('0.01')", "an Object", "an ArrayBuffer". */
 export function describeValue(value: unknown): string {
   if (value === null) return 'null';
+  if (value === undefined) return 'undefined';
   if (Array.isArray(value)) return 'an array';
-  if (typeof value === 'object') return `a ${(value as object).constructor?.name ?? 'object'}`;
-  return `a ${typeof value}`;
+  if (typeof value === 'string') return `a string (${JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value)})`;
+  if (typeof value === 'number' || typeof value === 'bigint' || typeof value === 'boolean') {
+    return `${article(typeof value)} ${typeof value} (${String(value)})`;
+  }
+  const name = typeof value === 'object' ? ((value as object).constructor?.name ?? 'object') : typeof value;
+  return `${article(name)} ${name}`;
+}
+
+function article(word: string): string {
+  return /^[aeiou]/i.test(word) ? 'an' : 'a';
 }
 
 export function invalidKey(key: unknown): FilterError {

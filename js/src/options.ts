@@ -6,9 +6,9 @@ export interface FilterOptions {
   /** Keys the filter is sized for: a positive integer. */
   capacity: number;
   /** Target false-positive rate, in (0, 1). Default 0.01. */
-  falsePositiveRate?: number;
+  falsePositiveRate?: number | undefined;
   /** Hash seed, a non-negative safe integer. Default 0. Filters to be unioned must share it. */
-  seed?: number;
+  seed?: number | undefined;
 }
 
 export const DEFAULT_FALSE_POSITIVE_RATE = 0.01;
@@ -45,7 +45,7 @@ export function checkOptions<T extends FilterOptions>(
     if (typeof falsePositiveRate !== 'number' || !(falsePositiveRate > 0 && falsePositiveRate < 1)) {
       throw new FilterError(
         'INVALID_ARGUMENT',
-        `${filterName}: falsePositiveRate must be a number in (0, 1), got ${String(falsePositiveRate)}`,
+        `${filterName}: falsePositiveRate must be a number in (0, 1), got ${typeof falsePositiveRate === 'number' ? falsePositiveRate : describeValue(falsePositiveRate)}`,
       );
     }
   }

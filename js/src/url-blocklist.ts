@@ -4,7 +4,7 @@ import { deserialize } from './deserialize.js';
 import { coreError, FilterError } from './errors.js';
 import { withBytesInWasm } from './filter-base.js';
 import { getRuntime } from './init.js';
-import { describeValue } from './keys.js';
+import { describeValue, type OwnedBytes } from './keys.js';
 import { requireInteger } from './options.js';
 import { type AnyFilter, filterType } from './registry.js';
 import { canonicalizeUrl } from './url/canonicalize.js';
@@ -16,19 +16,19 @@ export type BlocklistFilterType = AnyFilter['type'];
 
 export interface UrlBlocklistOptions {
   /** The filter that stores the expressions. Default 'bloom'. */
-  type?: BlocklistFilterType;
+  type?: BlocklistFilterType | undefined;
   /** Target false-positive rate per expression. Default 0.001. */
-  falsePositiveRate?: number;
+  falsePositiveRate?: number | undefined;
   /** Entries to size for. `build` defaults to the number of entries it found; `create` requires it. */
-  capacity?: number;
+  capacity?: number | undefined;
   /** Line syntax of the list. Default 'auto' (decided per line). */
-  format?: ListFormat;
+  format?: ListFormat | undefined;
   /** Hash seed. Default 0. */
-  seed?: number;
+  seed?: number | undefined;
   /** Cuckoo only: slots per bucket (2, 4, 8). */
-  bucketSize?: CuckooFilterOptions['bucketSize'];
+  bucketSize?: CuckooFilterOptions['bucketSize'] | undefined;
   /** Cuckoo only: fingerprint width in bits. */
-  fingerprintBits?: number;
+  fingerprintBits?: number | undefined;
 }
 
 /** What `build` made of the list. Nothing is dropped silently: every unusable line is in `errors`. */
@@ -227,7 +227,7 @@ export class UrlBlocklist {
   }
 
   /** The bytes: a URL-blocklist envelope around the filter (docs/FORMAT.md, type 16). */
-  serialize(): Uint8Array {
+  serialize(): OwnedBytes {
     const inner = this.#filter.serialize();
     const envelope = withBytesInWasm(inner, (pointer, length) =>
       adoptEnvelope(getRuntime().module.encodeUrlBlocklist(pointer, length, EXPRESSION_SCHEME_SAFE_BROWSING, this.#entryCount)),

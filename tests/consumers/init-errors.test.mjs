@@ -38,7 +38,7 @@ test('an unknown option is INVALID_ARGUMENT naming it and the known ones', () =>
 
 test('a wasm option of the wrong type is INVALID_ARGUMENT naming the option', () => {
   expect(results.wrongType.code).toBe('INVALID_ARGUMENT');
-  expect(results.wrongType.message).toMatch(/^init option "wasm" must be .* got a number$/);
+  expect(results.wrongType.message).toMatch(/^init option "wasm" must be .* got a number \(42\)$/);
   expect(results.notAnObject.code).toBe('INVALID_ARGUMENT');
   expect(results.notAnObject.message).toMatch(/^init options must be a plain object/);
 });
