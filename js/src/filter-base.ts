@@ -4,8 +4,9 @@ import { getRuntime } from './init.js';
 import { BATCH_KEYS, type Key, KeyArena, describeValue, type OwnedBytes } from './keys.js';
 import { checkOptions, DEFAULT_FALSE_POSITIVE_RATE, type FilterOptions } from './options.js';
 
-/** The name of a filter type, as the byte format and the registry spell it. */
-export type FilterTypeName = 'bloom' | 'blocked-bloom' | 'counting-bloom' | 'cuckoo';
+import type { FilterTypeName } from './registry.js';
+
+export type { FilterTypeName } from './registry.js';
 
 // A safety net only: free() is the way to release a filter's memory promptly.
 const leakedHandles =

@@ -13,7 +13,7 @@ export { BlockedBloomFilter, type BlockedBloomFilterOptions } from './blocked-bl
 export { CountingBloomFilter, type CountingBloomFilterOptions } from './counting-bloom.js';
 export { CuckooFilter, type CuckooFilterOptions, type CuckooKick } from './cuckoo.js';
 export { deserialize, serializedType, type AnyFilter, type SerializedType } from './deserialize.js';
-export { FILTER_TYPES, filterType, findFilterType, filterTypeNames, type FilterTypeEntry } from './registry.js';
+export { FILTER_TYPES, filterType, findFilterType, filterTypeNames, tryAddKey, type FilterTypeEntry } from './registry.js';
 export {
   UrlBlocklist,
   type BlocklistFilterType,

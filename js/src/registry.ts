@@ -14,10 +14,13 @@ import { BloomFilter } from './bloom.js';
 import { CountingBloomFilter } from './counting-bloom.js';
 import { CuckooFilter } from './cuckoo.js';
 import { FilterError } from './errors.js';
-import type { FilterTypeName } from './filter-base.js';
+import type { Key } from './keys.js';
 
 /** Any filter of this package. */
 export type AnyFilter = BloomFilter | BlockedBloomFilter | CountingBloomFilter | CuckooFilter;
+
+/** The name of a filter type, as the byte format and the registry spell it. */
+export type FilterTypeName = AnyFilter['type'];
 
 export interface FilterTypeEntry {
   /** The name in the byte format, `info` output and `type` options. */
@@ -88,6 +91,16 @@ export const FILTER_TYPES: readonly FilterTypeEntry[] = [
     deserialize: (bytes) => CuckooFilter.deserialize(bytes),
   },
 ];
+
+/**
+ * Adds a key to any filter; false when the filter had no room for it (only a
+ * type that can refuse an insert, i.e. one with `tryAdd`, ever says so).
+ */
+export function tryAddKey(filter: AnyFilter, key: Key): boolean {
+  if ('tryAdd' in filter) return filter.tryAdd(key);
+  filter.add(key);
+  return true;
+}
 
 /** Every name and alias a user may write, e.g. for an error message. */
 export function filterTypeNames(withAliases = false): string[] {

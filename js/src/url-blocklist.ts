@@ -6,7 +6,7 @@ import { withBytesInWasm } from './filter-base.js';
 import { getRuntime } from './init.js';
 import { describeValue, type OwnedBytes } from './keys.js';
 import { requireInteger } from './options.js';
-import { type AnyFilter, filterType } from './registry.js';
+import { type AnyFilter, filterType, tryAddKey } from './registry.js';
 import { canonicalizeUrl } from './url/canonicalize.js';
 import { urlExpressions } from './url/expressions.js';
 import { type ListFormat, type ListParseError, parseListLine, type ParsedLine } from './url/list-parser.js';
@@ -188,13 +188,9 @@ export class UrlBlocklist {
   // reason is still found, so only a refusal of an absent expression is FULL.
   #store(expression: string): void {
     const filter = this.#filter;
-    if (filter.type === 'cuckoo') {
-      if (!filter.tryAdd(expression)) {
-        if (filter.has(expression)) return;
-        filter.add(expression); // throws FULL with the filter's own message
-      }
-    } else {
-      filter.add(expression);
+    if (!tryAddKey(filter, expression)) {
+      if (filter.has(expression)) return;
+      filter.add(expression); // throws FULL with the filter's own message
     }
     this.#entryCount++;
   }

@@ -6,7 +6,7 @@
  */
 import {
   type AnyFilter,
-  CuckooFilter,
+  tryAddKey,
   FilterError,
   filterType,
   type ListFormat,
@@ -81,12 +81,8 @@ export function skipsRepeats(filter: AnyFilter): boolean {
  * buckets: 2 x bucketSize copies) is found all the same, and counts as present.
  */
 function storeKey(filter: AnyFilter, key: string): 'stored' | 'present' | 'full' {
-  if (filter instanceof CuckooFilter) {
-    if (filter.tryAdd(key)) return 'stored';
-    return filter.has(key) ? 'present' : 'full';
-  }
-  filter.add(key);
-  return 'stored';
+  if (tryAddKey(filter, key)) return 'stored';
+  return filter.has(key) ? 'present' : 'full';
 }
 
 /** One key per non-empty line. */
