@@ -60,7 +60,7 @@ const GOLDEN_FILES = [
     typeId: 4,
     options: { ...OPTIONS, bucketSize: 4, maxKicks: 500 },
     removed: [],
-    size: 240,
+    size: 224,
     shape: (f) => ({
       bucketCount: f.bucketCount,
       bucketSize: f.bucketSize,

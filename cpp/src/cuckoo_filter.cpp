@@ -47,9 +47,26 @@ uint64_t CuckooFilter::bucketCountFor(uint64_t capacity, uint32_t bucketSize) {
   return buckets + (buckets & 1);
 }
 
+// Words of payload for a geometry in a layout (the two tables pack differently).
+uint64_t payloadWordsFor(CuckooSlotLayout layout, uint64_t bucketCount, uint32_t bucketSize, uint32_t fingerprintBits) {
+  return layout == CuckooSlotLayout::SemiSorted
+             ? SemiSortedTable::payloadWordCount(bucketCount, bucketSize, fingerprintBits)
+             : PackedTable::payloadWordCount(bucketCount, bucketSize, fingerprintBits);
+}
+
+Status CuckooFilter::allocateTable() {
+  const bool allocated = withTable([this](auto& table) {
+    return table.allocate(params_.bucketCount, params_.bucketSize, params_.fingerprintBits);
+  });
+  if (allocated) return Status::ok();
+  return Status::outOfMemory("out of memory allocating a cuckoo filter of " + std::to_string(params_.bucketCount) +
+                             " buckets");
+}
+
 Result<CuckooFilter> CuckooFilter::createFrom(const FilterOptions& options) {
-  if (options.semiSorted > 0) return Status::invalidArgument("semiSorted buckets are not available in this build");
   CuckooFilterOptions cuckoo;
+  if (options.semiSorted > 1) return Status::invalidArgument("semiSorted must be true or false");
+  if (options.semiSorted >= 0) cuckoo.semiSorted = options.semiSorted == 1;
   cuckoo.capacity = options.capacity;
   cuckoo.falsePositiveRate = options.falsePositiveRate;
   cuckoo.seed = options.seed;
@@ -86,23 +103,26 @@ Result<CuckooFilter> CuckooFilter::create(const CuckooFilterOptions& options) {
   if (options.maxKicks > kMaxKicksLimit) {
     return Status::invalidArgument("maxKicks must be at most " + std::to_string(kMaxKicksLimit));
   }
+  const bool semiSorted = options.semiSorted.value_or(options.bucketSize == SemiSortedTable::kBucketSize);
+  const CuckooSlotLayout layout = semiSorted ? CuckooSlotLayout::SemiSorted : CuckooSlotLayout::Packed;
+  if (semiSorted && !SemiSortedTable::supports(options.bucketSize, fingerprintBits)) {
+    return Status::invalidArgument("semiSorted buckets need bucketSize 4, got " + std::to_string(options.bucketSize));
+  }
   const uint64_t bucketCount = bucketCountFor(options.capacity, options.bucketSize);
   if (bucketCount == UINT64_MAX) return validateTableBytes(UINT64_MAX, "CuckooFilter");
   Status valid = validateTableBytes(
-      PackedTable::payloadWordCount(bucketCount, options.bucketSize, fingerprintBits) * 8, "CuckooFilter");
+      payloadWordsFor(layout, bucketCount, options.bucketSize, fingerprintBits) * 8, "CuckooFilter");
   if (!valid.isOk()) return valid;
 
   CuckooFilter filter;
-  if (!filter.table_.allocate(bucketCount, options.bucketSize, fingerprintBits)) {
-    return Status::outOfMemory("out of memory allocating a cuckoo filter of " + std::to_string(bucketCount) +
-                               " buckets");
-  }
   filter.params_.bucketCount = bucketCount;
   filter.params_.maxKicks = options.maxKicks;
   filter.params_.bucketSize = static_cast<uint8_t>(options.bucketSize);
   filter.params_.fingerprintBits = static_cast<uint8_t>(fingerprintBits);
   filter.params_.addressing = static_cast<uint8_t>(CuckooAddressing::SubtractModulo);
-  filter.params_.layout = static_cast<uint8_t>(CuckooSlotLayout::Packed);
+  filter.params_.layout = static_cast<uint8_t>(layout);
+  valid = filter.allocateTable();
+  if (!valid.isOk()) return valid;
   filter.header_ = newHeader(kType, options.capacity, target, options.seed);
   filter.random_ = SplitMix64(walkSeedFor(options.seed));
   return filter;
@@ -133,15 +153,19 @@ Result<CuckooFilter> CuckooFilter::fromBlob(const DecodedBlob& blob, const Param
       return Status::corrupt("unknown cuckoo bucket addressing " + std::to_string(params.addressing));
   }
   if (bucketCount > (uint64_t{1} << 48)) return Status::corrupt("cuckoo bucket count is too large");
-  if (params.layout != static_cast<uint8_t>(CuckooSlotLayout::Packed)) {
-    return Status::corrupt("unknown cuckoo slot layout " + std::to_string(params.layout));
-  }
   if (!isValidBucketSize(params.bucketSize)) return Status::corrupt("cuckoo bucket size must be 2, 4 or 8");
   if (params.fingerprintBits < kMinFingerprintBits || params.fingerprintBits > kMaxFingerprintBits) {
     return Status::corrupt("cuckoo fingerprint bits outside 4..32");
   }
+  const CuckooSlotLayout layout = static_cast<CuckooSlotLayout>(params.layout);
+  if (layout != CuckooSlotLayout::Packed && layout != CuckooSlotLayout::SemiSorted) {
+    return Status::corrupt("unknown cuckoo slot layout " + std::to_string(params.layout));
+  }
+  if (layout == CuckooSlotLayout::SemiSorted && !SemiSortedTable::supports(params.bucketSize, params.fingerprintBits)) {
+    return Status::corrupt("semi-sorted cuckoo buckets must hold 4 slots");
+  }
   if (params.maxKicks > kMaxKicksLimit) return Status::corrupt("cuckoo maxKicks out of range");
-  const uint64_t wordCount = PackedTable::payloadWordCount(bucketCount, params.bucketSize, params.fingerprintBits);
+  const uint64_t wordCount = payloadWordsFor(layout, bucketCount, params.bucketSize, params.fingerprintBits);
   if (blob.payloadLength % 8 != 0 || blob.payloadLength / 8 != wordCount) {
     return Status::corrupt("cuckoo payload is " + std::to_string(blob.payloadLength) + " bytes, but " +
                            std::to_string(bucketCount) + " buckets need " + std::to_string(wordCount * 8));
@@ -150,18 +174,20 @@ Result<CuckooFilter> CuckooFilter::fromBlob(const DecodedBlob& blob, const Param
   if (!valid.isOk()) return valid;
 
   CuckooFilter filter;
-  if (!filter.table_.allocate(bucketCount, params.bucketSize, params.fingerprintBits)) {
-    return Status::outOfMemory("out of memory allocating a cuckoo filter");
-  }
-  bytesToWords(blob.payload, static_cast<size_t>(wordCount), filter.table_.words());
-  if (!filter.table_.isCanonical()) return Status::corrupt("bits beyond the last slot are set");
+  filter.params_ = params;
+  valid = filter.allocateTable();
+  if (!valid.isOk()) return valid;
+  const bool canonical = filter.withTable([&](auto& table) {
+    bytesToWords(blob.payload, static_cast<size_t>(wordCount), table.words());
+    return table.isCanonical();
+  });
+  if (!canonical) return Status::corrupt("the cuckoo table is not in canonical form (bits beyond the last slot, or a bucket encoding no writer produces)");
   // The stored count must match the table: count the occupied slots.
-  const uint64_t occupied = filter.table_.occupiedSlots();
+  const uint64_t occupied = filter.withTable([](const auto& table) { return table.occupiedSlots(); });
   if (occupied != blob.header.itemCount) {
     return Status::corrupt("item count " + std::to_string(blob.header.itemCount) + " disagrees with the " +
                            std::to_string(occupied) + " occupied slots");
   }
-  filter.params_ = params;
   filter.header_ = blob.header;
   filter.random_ = SplitMix64(params.randomState);
   return filter;
@@ -185,12 +211,17 @@ void CuckooFilter::locate(const KeyHash& hash, uint64_t& bucket1, uint64_t& buck
 }
 
 Status CuckooFilter::add(const KeyHash& hash) {
+  return withTable([&](auto& table) { return addTo(table, hash); });
+}
+
+template <typename Table>
+Status CuckooFilter::addTo(Table& table, const KeyHash& hash) {
   uint64_t bucket1 = 0, bucket2 = 0;
   uint32_t fingerprint = 0;
   locate(hash, bucket1, bucket2, fingerprint);
   kickPath_.clear();
   savedBuckets_.clear();
-  if (table_.insert(bucket1, fingerprint) || table_.insert(bucket2, fingerprint)) {
+  if (table.insert(bucket1, fingerprint) || table.insert(bucket2, fingerprint)) {
     ++header_.itemCount;
     return Status::ok();
   }
@@ -204,22 +235,22 @@ Status CuckooFilter::add(const KeyHash& hash) {
   for (uint32_t kick = 0; kick < maxKicks(); ++kick) {
     SavedBucket& saved = savedBuckets_.emplace_back();
     saved.bucket = bucket;
-    table_.readBucket(bucket, saved.slots);
+    table.readBucket(bucket, saved.slots);
     uint32_t slots[kMaxBucketSize];
     std::copy(saved.slots, saved.slots + bucketSize(), slots);
     const uint32_t slot = static_cast<uint32_t>(random_.next() & (bucketSize() - 1));
     const uint32_t evicted = slots[slot];
     slots[slot] = inHand;
-    table_.writeBucket(bucket, slots);
+    table.writeBucket(bucket, slots);
     kickPath_.push_back({bucket, slot, inHand});
     inHand = evicted;
     bucket = alternateBucket(bucket, inHand);
-    if (table_.insert(bucket, inHand)) {
-      kickPath_.push_back({bucket, 0, inHand});  // the walk's end (slot: see below)
+    if (table.insert(bucket, inHand)) {
+      // The walk's end: where the fingerprint landed (in the bucket's own order).
       uint32_t landed[kMaxBucketSize];
-      table_.readBucket(bucket, landed);
-      kickPath_.back().slot =
-          static_cast<uint32_t>(std::find(landed, landed + bucketSize(), inHand) - landed);
+      table.readBucket(bucket, landed);
+      const auto at = static_cast<uint32_t>(std::find(landed, landed + bucketSize(), inHand) - landed);
+      kickPath_.push_back({bucket, at, inHand});
       ++header_.itemCount;
       return Status::ok();
     }
@@ -232,9 +263,11 @@ Status CuckooFilter::add(const KeyHash& hash) {
 // fingerprint in hand (some stored key's, or the new key's) is back in place,
 // except the new key's own, which is simply not stored.
 Status CuckooFilter::undoWalk() {
-  for (size_t step = savedBuckets_.size(); step-- > 0;) {
-    table_.writeBucket(savedBuckets_[step].bucket, savedBuckets_[step].slots);
-  }
+  withTable([this](auto& table) {
+    for (size_t step = savedBuckets_.size(); step-- > 0;) {
+      table.writeBucket(savedBuckets_[step].bucket, savedBuckets_[step].slots);
+    }
+  });
   savedBuckets_.clear();
   return Status::full("cuckoo filter is full: no room for the key after " + std::to_string(maxKicks()) +
                       " evictions (load " + formatNumber(loadFactor()) +
@@ -245,22 +278,34 @@ bool CuckooFilter::has(const KeyHash& hash) const {
   uint64_t bucket1 = 0, bucket2 = 0;
   uint32_t fingerprint = 0;
   locate(hash, bucket1, bucket2, fingerprint);
-  return table_.containsEither(bucket1, bucket2, fingerprint);
+  return withTable([&](const auto& table) { return table.containsEither(bucket1, bucket2, fingerprint); });
 }
 
 Status CuckooFilter::remove(const KeyHash& hash) {
   uint64_t bucket1 = 0, bucket2 = 0;
   uint32_t fingerprint = 0;
   locate(hash, bucket1, bucket2, fingerprint);
-  if (table_.erase(bucket1, fingerprint) || table_.erase(bucket2, fingerprint)) {
+  const bool erased = withTable([&](auto& table) { return table.erase(bucket1, fingerprint) || table.erase(bucket2, fingerprint); });
+  if (erased) {
     --header_.itemCount;
     return Status::ok();
   }
   return Status::notFound("no matching fingerprint in the key's two buckets");
 }
 
+size_t CuckooFilter::byteLength() const {
+  return withTable([](const auto& table) { return table.payloadWords() * sizeof(uint64_t); });
+}
+
+uint32_t CuckooFilter::slotAt(uint64_t bucket, uint32_t slot) const {
+  if (bucket >= bucketCount() || slot >= bucketSize()) return 0;
+  uint32_t slots[kMaxBucketSize];
+  withTable([&](const auto& table) { table.readBucket(bucket, slots); });
+  return slots[slot];
+}
+
 void CuckooFilter::clear() {
-  table_.clear();
+  withTable([](auto& table) { table.clear(); });
   header_.itemCount = 0;
   kickPath_.clear();
 }
@@ -274,7 +319,9 @@ double CuckooFilter::estimatedFalsePositiveRate() const {
 std::vector<uint8_t> CuckooFilter::serialize() const {
   Params params = params_;
   params.randomState = random_.state();
-  return encodeBlob(header_, encodeParams(params), wordsToBytes(table_.words(), table_.payloadWords()));
+  const std::vector<uint8_t> payload =
+      withTable([](const auto& table) { return wordsToBytes(table.words(), table.payloadWords()); });
+  return encodeBlob(header_, encodeParams(params), payload);
 }
 
 }  // namespace cuckoo_bloom

@@ -61,6 +61,7 @@ export interface CoreFilterOptions {
   bucketSize?: number;
   fingerprintBits?: number;
   maxKicks?: number;
+  semiSorted?: number;
 }
 
 export interface CoreModule {

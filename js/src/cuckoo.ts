@@ -1,6 +1,6 @@
 import { coreError, FilterError } from './errors.js';
 import { ExistingHandle, type FilterClassInfo, Filter, readAs } from './filter-base.js';
-import type { Key } from './keys.js';
+import { describeValue, type Key } from './keys.js';
 import { DEFAULT_FALSE_POSITIVE_RATE, type FilterOptions, requireInteger } from './options.js';
 
 export interface CuckooFilterOptions extends FilterOptions {
@@ -10,6 +10,12 @@ export interface CuckooFilterOptions extends FilterOptions {
   fingerprintBits?: number | undefined;
   /** Evictions tried before an insert fails with `FULL`. Default 500. */
   maxKicks?: number | undefined;
+  /**
+   * Semi-sorted buckets (bucketSize 4 only): one bit less per slot (about 9.5
+   * bits/key at 1%) for lookups a little slower (the table part measured
+   * 1.3-1.45x) and inserts about 3x. Default false.
+   */
+  semiSorted?: boolean | undefined;
 }
 
 /** One step of a cuckoo eviction walk: `fingerprint` was written to `slot` of `bucket`. */
@@ -22,7 +28,7 @@ export interface CuckooKick {
 const INFO: FilterClassInfo = {
   typeName: 'cuckoo',
   className: 'CuckooFilter',
-  extraOptions: ['bucketSize', 'fingerprintBits', 'maxKicks'],
+  extraOptions: ['bucketSize', 'fingerprintBits', 'maxKicks', 'semiSorted'],
   // With explicit fingerprintBits and no rate, the rate follows from the bits (the core works it out).
   defaultRate: (options) => (options.fingerprintBits === undefined ? DEFAULT_FALSE_POSITIVE_RATE : 0),
 };
@@ -115,6 +121,10 @@ export class CuckooFilter extends Filter {
   get loadFactor(): number {
     return this.parameters.loadFactor!;
   }
+  /** True when the buckets are semi-sorted (one bit less per slot). */
+  get semiSorted(): boolean {
+    return this.parameters.semiSorted === 1;
+  }
 
   /** The fingerprint in `slot` of `bucket` (0 = empty). For inspection and visualisation. */
   slot(bucket: number, slot: number): number {
@@ -150,7 +160,13 @@ export class CuckooFilter extends Filter {
 /** The cuckoo-specific option values (the shared ones are checked by the base). */
 function checkCuckooOptions(options: unknown): void {
   if (typeof options !== 'object' || options === null) return; // the base names the problem
-  const { bucketSize, fingerprintBits, maxKicks } = options as CuckooFilterOptions;
+  const { bucketSize, fingerprintBits, maxKicks, semiSorted } = options as CuckooFilterOptions;
+  if (semiSorted !== undefined && typeof semiSorted !== 'boolean') {
+    throw new FilterError('INVALID_ARGUMENT', `CuckooFilter: semiSorted must be true or false, got ${describeValue(semiSorted)}`);
+  }
+  if (semiSorted === true && bucketSize !== undefined && bucketSize !== 4) {
+    throw new FilterError('INVALID_ARGUMENT', `CuckooFilter: semiSorted buckets need bucketSize 4, got ${String(bucketSize)}`);
+  }
   if (bucketSize !== undefined && bucketSize !== 2 && bucketSize !== 4 && bucketSize !== 8) {
     throw new FilterError('INVALID_ARGUMENT', `CuckooFilter: bucketSize must be 2, 4 or 8, got ${String(bucketSize)}`);
   }

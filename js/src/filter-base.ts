@@ -281,7 +281,9 @@ function createHandle(info: FilterClassInfo, options: unknown): FilterHandle {
     seed: checked.seed ?? 0,
   };
   for (const name of info.extraOptions ?? []) {
-    if (checked[name] !== undefined) (core as unknown as Record<string, unknown>)[name] = checked[name];
+    const value = checked[name];
+    // The core takes numbers; a flag crosses as 0 or 1.
+    if (value !== undefined) (core as unknown as Record<string, unknown>)[name] = typeof value === 'boolean' ? Number(value) : value;
   }
   return adoptHandle(module.createFilter(info.typeName, core));
 }

@@ -49,7 +49,9 @@ export function setupCuckooView(section: HTMLElement): CuckooToy {
   const recheck = byTestId('cuckoo-recheck', section);
 
   let options = DEFAULT_CUCKOO;
-  let filter = new CuckooFilter(options);
+  // Packed slots (not the default semi-sorted buckets): a fingerprint keeps its slot, so
+  // kicks can be drawn slot by slot.
+  let filter = new CuckooFilter({ ...options, semiSorted: false });
   let added: string[] = [];
   /** Keys removed that were never added, and whom they cost: named when a check misses. */
   let unsafeRemovals: { key: string; victims: string[] }[] = [];
@@ -495,7 +497,7 @@ export function setupCuckooView(section: HTMLElement): CuckooToy {
 
   const rebuild = (next: CuckooToyOptions): void => {
     walk = null;
-    const made = new CuckooFilter(next);
+    const made = new CuckooFilter({ ...next, semiSorted: false });
     filter.free();
     filter = made;
     options = next;
