@@ -7,8 +7,16 @@ beforeAll(async () => {
   await init();
 });
 
+test('semi-sorted buckets are the default for buckets of 4, and only for them', () => {
+  const byDefault = new CuckooFilter({ capacity: 1000 });
+  const twos = new CuckooFilter({ capacity: 1000, bucketSize: 2 });
+  expect([byDefault.semiSorted, twos.semiSorted]).toEqual([true, false]);
+  byDefault.free();
+  twos.free();
+});
+
 test('semiSorted: one bit less per slot, the same answers, and the bytes say so', () => {
-  const packed = new CuckooFilter({ capacity: 50_000, falsePositiveRate: 0.001, seed: 9 });
+  const packed = new CuckooFilter({ capacity: 50_000, falsePositiveRate: 0.001, seed: 9, semiSorted: false });
   const semi = new CuckooFilter({ capacity: 50_000, falsePositiveRate: 0.001, seed: 9, semiSorted: true });
   expect([packed.semiSorted, semi.semiSorted]).toEqual([false, true]);
   expect(semi.byteLength / packed.byteLength).toBeCloseTo((semi.fingerprintBits - 1) / semi.fingerprintBits, 2);

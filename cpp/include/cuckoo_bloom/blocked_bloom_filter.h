@@ -26,8 +26,11 @@ struct BlockedBloomFilterOptions {
   uint64_t seed = 0;
 };
 
-class BlockedBloomFilter {
+class BlockedBloomFilter : public KeyedFilter<BlockedBloomFilter> {
  public:
+  using KeyedFilter::add;
+  using KeyedFilter::has;
+  using KeyedFilter::positions;
   static constexpr FilterType kType = FilterType::BlockedBloom;
   static constexpr bool kSupportsRemove = false;
   static constexpr bool kSupportsUnion = true;
@@ -56,26 +59,15 @@ class BlockedBloomFilter {
   // Smallest block count meeting the target for `capacity` keys (see above).
   static uint64_t blockCountFor(uint64_t capacity, double falsePositiveRate);
 
-  KeyHash hashOf(const uint8_t* key, size_t length) const { return hashKey(key, length, header_.seed); }
   void add(const KeyHash& hash);
   bool has(const KeyHash& hash) const;
   // The 8 bit indexes a key maps to (one per word of its block), for inspection.
   std::vector<uint64_t> positions(const KeyHash& hash) const;
 
-  void add(const uint8_t* key, size_t length) { add(hashOf(key, length)); }
-  bool has(const uint8_t* key, size_t length) const { return has(hashOf(key, length)); }
-  std::vector<uint64_t> positions(const uint8_t* key, size_t length) const { return positions(hashOf(key, length)); }
-  void add(std::string_view key) { add(hashKey(key, header_.seed)); }
-  bool has(std::string_view key) const { return has(hashKey(key, header_.seed)); }
 
   Status unionWith(const BlockedBloomFilter& other);
   void clear();
 
-  const FilterHeader& header() const { return header_; }
-  uint64_t count() const { return header_.itemCount; }
-  uint64_t seed() const { return header_.seed; }
-  uint64_t capacity() const { return header_.capacity; }
-  double targetFalsePositiveRate() const { return header_.targetFalsePositiveRate; }
   uint64_t blockCount() const { return params_.blockCount; }
   uint64_t bitCount() const { return params_.blockCount * kWordsPerBlock * 64; }
   // Mean over blocks of the product over words of (set bits in word / 64).
@@ -93,7 +85,6 @@ class BlockedBloomFilter {
  private:
   BlockedBloomFilter() = default;
   uint64_t setBitCount() const;
-  FilterHeader header_;
   Params params_;
   WordBuffer blocks_;
 };

@@ -20,8 +20,11 @@ struct BloomFilterOptions {
   uint64_t seed = 0;               // hash seed; filters to be unioned need the same seed
 };
 
-class BloomFilter {
+class BloomFilter : public KeyedFilter<BloomFilter> {
  public:
+  using KeyedFilter::add;
+  using KeyedFilter::has;
+  using KeyedFilter::positions;
   static constexpr FilterType kType = FilterType::Bloom;
   static constexpr bool kSupportsRemove = false;
   static constexpr bool kSupportsUnion = true;
@@ -49,29 +52,18 @@ class BloomFilter {
   static uint64_t optimalBitCount(uint64_t capacity, double falsePositiveRate);
   static uint32_t optimalHashCount(uint64_t bitCount, uint64_t capacity);
 
-  KeyHash hashOf(const uint8_t* key, size_t length) const { return hashKey(key, length, header_.seed); }
   void add(const KeyHash& hash);
   bool has(const KeyHash& hash) const;
   // The bit indexes a key maps to, in probe order; for inspection and visualisation.
   std::vector<uint64_t> positions(const KeyHash& hash) const;
 
-  void add(const uint8_t* key, size_t length) { add(hashOf(key, length)); }
-  bool has(const uint8_t* key, size_t length) const { return has(hashOf(key, length)); }
-  std::vector<uint64_t> positions(const uint8_t* key, size_t length) const { return positions(hashOf(key, length)); }
-  void add(std::string_view key) { add(hashKey(key, header_.seed)); }
-  bool has(std::string_view key) const { return has(hashKey(key, header_.seed)); }
 
   // Sets this filter to the union of both (keys of either are then found).
   // Requires equal bit count, probe count and seed.
   Status unionWith(const BloomFilter& other);
   void clear();
 
-  const FilterHeader& header() const { return header_; }
   // Keys whose add() set at least one new bit (a repeated key is not counted again).
-  uint64_t count() const { return header_.itemCount; }
-  uint64_t seed() const { return header_.seed; }
-  uint64_t capacity() const { return header_.capacity; }
-  double targetFalsePositiveRate() const { return header_.targetFalsePositiveRate; }
   uint64_t bitCount() const { return params_.bitCount; }
   uint32_t hashCount() const { return params_.hashCount; }
   // (set bits / m)^k: the rate for a random absent key given this exact filter.
@@ -91,7 +83,6 @@ class BloomFilter {
 
  private:
   BloomFilter() = default;
-  FilterHeader header_;
   Params params_;
   WordBuffer bits_;
 };

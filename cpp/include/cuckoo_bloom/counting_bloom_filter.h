@@ -24,8 +24,12 @@ struct CountingBloomFilterOptions {
   uint64_t seed = 0;
 };
 
-class CountingBloomFilter {
+class CountingBloomFilter : public KeyedFilter<CountingBloomFilter> {
  public:
+  using KeyedFilter::add;
+  using KeyedFilter::has;
+  using KeyedFilter::remove;
+  using KeyedFilter::positions;
   static constexpr FilterType kType = FilterType::CountingBloom;
   static constexpr bool kSupportsRemove = true;
   static constexpr bool kSupportsUnion = false;
@@ -55,7 +59,6 @@ class CountingBloomFilter {
   }
   static Result<CountingBloomFilter> fromBlob(const DecodedBlob& blob, const Params& params);
 
-  KeyHash hashOf(const uint8_t* key, size_t length) const { return hashKey(key, length, header_.seed); }
   void add(const KeyHash& hash);
   bool has(const KeyHash& hash) const;
   // Removes one occurrence. NotFound (and no change) when the key is not present.
@@ -63,21 +66,9 @@ class CountingBloomFilter {
   // The counter indexes a key maps to, in probe order; for inspection and visualisation.
   std::vector<uint64_t> positions(const KeyHash& hash) const;
 
-  void add(const uint8_t* key, size_t length) { add(hashOf(key, length)); }
-  bool has(const uint8_t* key, size_t length) const { return has(hashOf(key, length)); }
-  Status remove(const uint8_t* key, size_t length) { return remove(hashOf(key, length)); }
-  std::vector<uint64_t> positions(const uint8_t* key, size_t length) const { return positions(hashOf(key, length)); }
-  void add(std::string_view key) { add(hashKey(key, header_.seed)); }
-  bool has(std::string_view key) const { return has(hashKey(key, header_.seed)); }
-  Status remove(std::string_view key) { return remove(hashKey(key, header_.seed)); }
   void clear();
 
-  const FilterHeader& header() const { return header_; }
   // add() calls minus successful remove() calls.
-  uint64_t count() const { return header_.itemCount; }
-  uint64_t seed() const { return header_.seed; }
-  uint64_t capacity() const { return header_.capacity; }
-  double targetFalsePositiveRate() const { return header_.targetFalsePositiveRate; }
   uint64_t counterCount() const { return params_.counterCount; }
   uint32_t hashCount() const { return params_.hashCount; }
   // (non-zero counters / m)^k.
@@ -97,7 +88,6 @@ class CountingBloomFilter {
 
  private:
   CountingBloomFilter() = default;
-  FilterHeader header_;
   Params params_;
   WordBuffer counters_;
 };

@@ -74,8 +74,11 @@ struct CuckooKick {
   uint32_t fingerprint;
 };
 
-class CuckooFilter {
+class CuckooFilter : public KeyedFilter<CuckooFilter> {
  public:
+  using KeyedFilter::add;
+  using KeyedFilter::has;
+  using KeyedFilter::remove;
   static constexpr FilterType kType = FilterType::Cuckoo;
   static constexpr bool kSupportsRemove = true;
   static constexpr bool kSupportsUnion = false;
@@ -121,7 +124,6 @@ class CuckooFilter {
   // Keys of headroom added to the capacity before sizing (see the .cpp).
   static double sizingSlackKeys(uint64_t capacity, uint32_t bucketSize);
 
-  KeyHash hashOf(const uint8_t* key, size_t length) const { return hashKey(key, length, header_.seed); }
   // Ok, or Full: then the table and count are exactly as they were before the
   // call (every stored key is still found); only the walk's generator has
   // advanced, so the next insert tries a different walk.
@@ -132,23 +134,12 @@ class CuckooFilter {
   // Where a key's fingerprint may live, without touching the table.
   void locate(const KeyHash& hash, uint64_t& bucket1, uint64_t& bucket2, uint32_t& fingerprint) const;
 
-  Status add(const uint8_t* key, size_t length) { return add(hashOf(key, length)); }
-  bool has(const uint8_t* key, size_t length) const { return has(hashOf(key, length)); }
-  Status remove(const uint8_t* key, size_t length) { return remove(hashOf(key, length)); }
   void locate(const uint8_t* key, size_t length, uint64_t& bucket1, uint64_t& bucket2, uint32_t& fingerprint) const {
     locate(hashOf(key, length), bucket1, bucket2, fingerprint);
   }
-  Status add(std::string_view key) { return add(hashKey(key, header_.seed)); }
-  bool has(std::string_view key) const { return has(hashKey(key, header_.seed)); }
-  Status remove(std::string_view key) { return remove(hashKey(key, header_.seed)); }
   void clear();
 
-  const FilterHeader& header() const { return header_; }
   // Fingerprints stored (a key added twice counts twice).
-  uint64_t count() const { return header_.itemCount; }
-  uint64_t seed() const { return header_.seed; }
-  uint64_t capacity() const { return header_.capacity; }
-  double targetFalsePositiveRate() const { return header_.targetFalsePositiveRate; }
   uint64_t bucketCount() const { return params_.bucketCount; }
   uint32_t bucketSize() const { return params_.bucketSize; }
   uint32_t fingerprintBits() const { return params_.fingerprintBits; }
@@ -202,7 +193,6 @@ class CuckooFilter {
   // Allocates the table of params_' layout and geometry (OutOfMemory on failure).
   Status allocateTable();
 
-  FilterHeader header_;
   Params params_;
   // Only the table of the filter's layout is allocated.
   PackedTable packedTable_;

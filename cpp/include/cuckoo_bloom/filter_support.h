@@ -91,11 +91,43 @@ Result<Filter> readFilter(const uint8_t* data, size_t length) {
   return Filter::fromBlob(decoded.value(), params);
 }
 
-// The byte-key forms of an operation are one-liners over the KeyHash form:
-// a key is hashed once, with the filter's seed, and a chain of filters with
-// one seed hashes it once for all of them.
 inline KeyHash hashKey(std::string_view key, uint64_t seed) {
   return hashKey(reinterpret_cast<const uint8_t*>(key.data()), key.size(), seed);
 }
+
+// What every filter type has around its structure: the header state (named
+// once, in FilterHeader) and the byte-key forms of its operations, each a
+// one-liner over the KeyHash form the type defines (hash once, probe many:
+// a chain of filters with one seed hashes a key once for all of them).
+// A type brings the forms it has into scope with `using KeyedFilter::add;`
+// etc.; a form whose KeyHash operation the type lacks does not compile.
+template <typename Derived>
+class KeyedFilter {
+ public:
+  const FilterHeader& header() const { return header_; }
+  // What count() means is the type's (see each type's header).
+  uint64_t count() const { return header_.itemCount; }
+  uint64_t seed() const { return header_.seed; }
+  uint64_t capacity() const { return header_.capacity; }
+  double targetFalsePositiveRate() const { return header_.targetFalsePositiveRate; }
+
+  KeyHash hashOf(const uint8_t* key, size_t length) const { return hashKey(key, length, header_.seed); }
+  KeyHash hashOf(std::string_view key) const { return hashKey(key, header_.seed); }
+
+  auto add(const uint8_t* key, size_t length) { return self().add(hashOf(key, length)); }
+  auto add(std::string_view key) { return self().add(hashOf(key)); }
+  bool has(const uint8_t* key, size_t length) const { return self().has(hashOf(key, length)); }
+  bool has(std::string_view key) const { return self().has(hashOf(key)); }
+  auto remove(const uint8_t* key, size_t length) { return self().remove(hashOf(key, length)); }
+  auto remove(std::string_view key) { return self().remove(hashOf(key)); }
+  auto positions(const uint8_t* key, size_t length) const { return self().positions(hashOf(key, length)); }
+
+ protected:
+  FilterHeader header_;
+
+ private:
+  Derived& self() { return static_cast<Derived&>(*this); }
+  const Derived& self() const { return static_cast<const Derived&>(*this); }
+};
 
 }  // namespace cuckoo_bloom
