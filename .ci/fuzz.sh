@@ -4,7 +4,8 @@
 #
 #   FUZZ_SECONDS=30   seconds per target (default 30)
 #   FUZZ_JOBS=2       targets run at once (default: nproc, at most 2)
-#   FUZZ_TARGETS="deserialize_cuckoo ops_cuckoo"   a subset (default: all)
+#   FUZZ_TARGETS="deserialize_filter ops_filter"   a subset (default: all, from
+#                 build-fuzz/fuzz-targets.txt, which cpp/fuzz/CMakeLists.txt writes)
 #
 # Exits non-zero if any target finds a crash, sanitizer report, failed
 # invariant, leak, timeout or out-of-memory; the input that did it is saved in

@@ -1,13 +1,19 @@
 // decodeUrlBlocklist on arbitrary bytes (the type-16 envelope around one
-// nested filter), then the nested filter's own deserialize().
+// nested filter), then the nested filter through the registry's
+// deserializeFilter (every type in filter_types.h).
 //
 // Checks: never crashes; fails only with CORRUPT / UNSUPPORTED_VERSION /
 // WRONG_TYPE; the decoded view of the nested blob lies inside the input; the
 // nested filter deserializes with the type the envelope reports or fails
-// cleanly; and when everything succeeds the envelope is canonical:
-// encodeUrlBlocklist(nested bytes, scheme, entry count) gives back exactly the
-// input, as UrlBlocklist.deserialize(bytes).serialize() does in the npm
-// package. Allocation stays within ~1.5x the input (+4 KiB).
+// with CORRUPT, and is canonical (the version-1 rule of deserialize_filter:
+// version-2 bytes are written back byte for byte, version-1 bytes as version
+// 2 with only the version field, the checksum and the type's upgrade bytes
+// changed); and the envelope is canonical: encodeUrlBlocklist(nested bytes,
+// scheme, entry count) gives back exactly a version-2 input (a version-1
+// envelope comes back as version 2, differing only in the version field and
+// the checksum, and that encodes back to itself), as
+// UrlBlocklist.deserialize(bytes).serialize() does in the npm package.
+// Allocation stays within ~1.5x the input (+4 KiB).
 //
 // The custom mutator repairs the nested blob's length and checksum as well as
 // the outer ones, so mutations reach the nested filter's checks.
@@ -16,31 +22,27 @@
 // first finding: envelopes whose header seed was not 0, or whose capacity or
 // rate differed from the nested filter's, were accepted (fixed in
 // url_blocklist.cpp, which now rejects them as CORRUPT).
-#include "cuckoo_bloom/blocked_bloom_filter.h"
-#include "cuckoo_bloom/bloom_filter.h"
-#include "cuckoo_bloom/counting_bloom_filter.h"
-#include "cuckoo_bloom/cuckoo_filter.h"
 #include "cuckoo_bloom/url_blocklist.h"
-#include "fuzz_common.h"
+#include "filter_checks.h"
 
 using namespace cuckoo_bloom;
 using namespace cuckoo_bloom_fuzz;
 
 namespace {
 
-template <typename Filter>
-bool checkNested(const uint8_t* data, size_t size, const std::vector<std::string>& keys) {
-  Result<Filter> nested = Filter::deserialize(data, size);
+// The nested filter through the registry. Returns it, or nullptr when the
+// nested bytes are rejected (only CORRUPT can be left: the envelope already
+// checked the nested header and checksum).
+std::unique_ptr<AnyFilter> readNested(const UrlBlocklistEnvelope& envelope, const std::vector<std::string>& keys) {
+  Result<std::unique_ptr<AnyFilter>> nested = deserializeFilter(envelope.filter, envelope.filterLength);
   if (!nested.isOk()) {
-    // The envelope already checked the nested header and checksum, so only
-    // the type-specific checks can fail here.
     FUZZ_CHECK_MSG(nested.status().code() == StatusCode::Corrupt, "nested: %s %s",
                    statusCodeName(nested.status().code()), nested.status().message().c_str());
-    return false;
+    return nullptr;
   }
-  FUZZ_CHECK(nested.value().serialize() == Bytes(data, data + size));
-  for (const std::string& key : keys) (void)nested.value().has(key);
-  return true;
+  FUZZ_CHECK(nested.value()->type() == envelope.filterType);
+  for (const std::string& key : keys) (void)nested.value()->has(bytesOf(key), key.size());
+  return std::move(nested).value();
 }
 
 constexpr size_t kOffsetSeed = 16, kOffsetCapacity = 32, kOffsetRateEnd = 48;
@@ -72,29 +74,21 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
 
   const std::vector<std::string> keys = probeKeys(data, size);
   meter.start();
-  switch (envelope.filterType) {
-    case FilterType::Bloom:
-      checkNested<BloomFilter>(envelope.filter, envelope.filterLength, keys);
-      break;
-    case FilterType::BlockedBloom:
-      checkNested<BlockedBloomFilter>(envelope.filter, envelope.filterLength, keys);
-      break;
-    case FilterType::CountingBloom:
-      checkNested<CountingBloomFilter>(envelope.filter, envelope.filterLength, keys);
-      break;
-    case FilterType::Cuckoo:
-      checkNested<CuckooFilter>(envelope.filter, envelope.filterLength, keys);
-      break;
-    case FilterType::UrlBlocklist:
-      FUZZ_CHECK(!"a composite nested filter was accepted");
-  }
+  std::unique_ptr<AnyFilter> nested = readNested(envelope, keys);
+  const Bytes nestedWritten = nested ? nested->serialize() : Bytes();
   meter.stop();
   // Nested deserialize + serialize + probe keys: the table, its serialized
   // copy and a little more.
   FUZZ_CHECK_MSG(meter.totalBytes() <= 3 * size + 8192, "nested filter of %zu bytes: %zu bytes",
                  envelope.filterLength, meter.totalBytes());
 
-  // Canonical envelope: re-encoding what was decoded gives the same bytes.
+  if (nested) {
+    const Bytes nestedInput(envelope.filter, envelope.filter + envelope.filterLength);
+    checkWrittenBack(nested->type(), nestedInput, nestedWritten);
+  }
+
+  // Canonical envelope: re-encoding what was decoded gives the same bytes
+  // (a version-1 envelope: the same bytes as version 2).
   Result<Bytes> encoded = encodeUrlBlocklist(envelope.filter, envelope.filterLength,
                                              envelope.expressionScheme, envelope.entryCount);
   FUZZ_CHECK_MSG(encoded.isOk(), "%s", encoded.status().message().c_str());
@@ -105,7 +99,19 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
                             envelope.filter + kOffsetCapacity),
                  "decodeUrlBlocklist accepted an envelope whose capacity or rate differ from "
                  "the nested filter's");
-  FUZZ_CHECK_MSG(encoded.value() == input,
-                 "decodeUrlBlocklist accepted a non-canonical envelope (re-encoding differs)");
+  if (readLE(data + 4, 2) == kFormatVersion) {
+    FUZZ_CHECK_MSG(encoded.value() == input,
+                   "decodeUrlBlocklist accepted a non-canonical envelope (re-encoding differs)");
+  } else {
+    const Bytes& upgraded = encoded.value();
+    FUZZ_CHECK(readLE(upgraded.data() + 4, 2) == kFormatVersion);
+    FUZZ_CHECK_MSG(differOnlyIn(input, upgraded, {kVersionField}),
+                   "a version-1 envelope re-encoded as version 2 changed more than its version");
+    Result<UrlBlocklistEnvelope> again = decodeUrlBlocklist(upgraded.data(), upgraded.size());
+    FUZZ_CHECK_MSG(again.isOk(), "the re-encoded envelope: %s", again.status().message().c_str());
+    Result<Bytes> twice = encodeUrlBlocklist(again.value().filter, again.value().filterLength,
+                                             again.value().expressionScheme, again.value().entryCount);
+    FUZZ_CHECK(twice.isOk() && twice.value() == upgraded);
+  }
   return 0;
 }

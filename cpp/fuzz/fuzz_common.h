@@ -14,6 +14,8 @@
 //                         checksum instead of all dying at it.
 //   KeyStream             reads an op stream: bytes, and short keys over a
 //                         4-letter alphabet so that keys repeat.
+//
+// filter_checks.h builds on this: the registry dispatch and each type's checks.
 #pragma once
 
 #include <sanitizer/allocator_interface.h>
@@ -24,7 +26,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <optional>
 #include <string>
 #include <vector>
 
@@ -235,30 +236,6 @@ inline std::vector<std::string> probeKeys(const uint8_t* data, size_t size) {
     keys.emplace_back(reinterpret_cast<const char*>(data + i * 16), length);
   }
   return keys;
-}
-
-// What every deserialize target checks first: X::deserialize under the
-// allocation meter stays within the budget; a rejection is a decode error with
-// a message; an accepted blob is canonical (serialize() gives back the input).
-// Returns the filter for the target's own checks, or nullopt when rejected.
-template <typename Filter>
-std::optional<Filter> deserializeChecked(const uint8_t* data, size_t size) {
-  AllocationMeter meter;
-  meter.start();
-  cuckoo_bloom::Result<Filter> result = Filter::deserialize(data, size);
-  meter.stop();
-  FUZZ_CHECK_MSG(meter.totalBytes() <= allocationBudget(size),
-                 "deserialize of %zu bytes allocated %zu bytes (largest block %zu)", size,
-                 meter.totalBytes(), meter.largestBytes());
-  if (!result.isOk()) {
-    FUZZ_CHECK_MSG(isDecodeError(result.status().code()), "unexpected status %s: %s",
-                   cuckoo_bloom::statusCodeName(result.status().code()),
-                   result.status().message().c_str());
-    FUZZ_CHECK(!result.status().message().empty());
-    return std::nullopt;
-  }
-  FUZZ_CHECK(result.value().serialize() == Bytes(data, data + size));
-  return std::move(result).value();
 }
 
 }  // namespace cuckoo_bloom_fuzz

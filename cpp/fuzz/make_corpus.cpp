@@ -1,18 +1,29 @@
-// Writes the seed corpora of the fuzz targets (cpp/fuzz/corpus/<target>/).
+// Writes the seed corpora of the fuzz targets (cpp/fuzz/corpus/<target>/),
+// for every type of filter_types.h, through the registry (any_filter.h):
 //
 //   build-fuzz/make_corpus tests/golden cpp/fuzz/corpus
 //
-// Deserialization targets get the golden blob of their type, small filters of
-// that type in several geometries (empty, partly filled, saturated), and a few
-// damaged blobs; the URL blocklist target gets envelopes around small filters
-// of every type. Op-stream targets get deterministic op streams that reach
-// the interesting states: saturated counters, a full cuckoo filter, unions,
-// round trips. Output is deterministic, so rerunning changes nothing unless the
-// library's bytes changed. Existing files with other names (regression inputs)
-// are left alone.
+// deserialize_filter gets, per type: the golden blob (tests/golden/<name>.cbf,
+// format version 2) and its version-1 original (tests/golden/v1/<name>.cbf)
+// when they exist, small filters in several geometries (empty, partly filled,
+// saturated, full; more geometries for types taking the cuckoo options), and
+// damaged blobs. deserialize_url_blocklist gets envelopes around the golden
+// filter and two small ones of each type. ops_filter gets op streams (first
+// byte: the type's index in registeredFilterTypes()) chosen by what the type
+// supports: unions and round trips without removal; saturation, churn and
+// remove-all with removal; a full table, duplicates and wide fingerprints for
+// types taking the cuckoo options; a raw-options stream for every type.
+//
+// Output is deterministic, so rerunning changes nothing unless the library's
+// bytes changed. Files with other names are left alone: the regression-*
+// inputs, and the v1-* blobs and envelopes that earlier builds (format
+// version 1) wrote, kept as version-1 seeds.
 #include <cstdio>
+#include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -31,22 +42,20 @@ std::string root;
 int written = 0;
 
 void write(const std::string& target, const std::string& name, const Bytes& bytes) {
+  std::filesystem::create_directories(root + "/" + target);
   const std::string path = root + "/" + target + "/" + name;
   std::ofstream out(path, std::ios::binary);
   if (!out) {
-    std::fprintf(stderr, "make_corpus: cannot write %s (create the folder first)\n", path.c_str());
+    std::fprintf(stderr, "make_corpus: cannot write %s\n", path.c_str());
     std::exit(1);
   }
   out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
   ++written;
 }
 
-Bytes readFile(const std::string& path) {
+std::optional<Bytes> readIfPresent(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    std::fprintf(stderr, "make_corpus: cannot read %s\n", path.c_str());
-    std::exit(1);
-  }
+  if (!in) return std::nullopt;
   return Bytes(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
 }
 
@@ -61,17 +70,20 @@ T must(Result<T> result) {
   return std::move(result).value();
 }
 
-// A few damaged variants of a valid blob (the targets also reach these by
-// mutation; seeding them covers every early rejection from the start).
-void writeDamaged(const std::string& target, const Bytes& valid) {
-  write(target, "damaged-truncated", Bytes(valid.begin(), valid.begin() + 63));
-  Bytes flipped = valid;
-  flipped[flipped.size() / 2] ^= 0x10;
-  write(target, "damaged-checksum", flipped);
-  Bytes version = valid;
-  version[4] = 2;
-  write(target, "damaged-version", version);
+void addKey(AnyFilter& filter, const std::string& k) {
+  (void)filter.add(reinterpret_cast<const uint8_t*>(k.data()), k.size());  // may be FULL
 }
+
+// Whether a type takes the cuckoo options (asked of create itself, as ops_filter does).
+bool takesCuckooOptions(FilterType type) {
+  FilterOptions probe;
+  probe.capacity = 1;
+  probe.falsePositiveRate = 0.5;
+  probe.bucketSize = 4;
+  return createFilter(type, probe).isOk();
+}
+
+// ------------------------------------------------------------------ blobs
 
 struct Geometry {
   const char* name;
@@ -85,66 +97,66 @@ const Geometry kGeometries[] = {
     {"cap64-full", 64, 0.01, 9, 64}, {"cap16-tiny-rate", 16, 1e-6, 3, 10},
 };
 
-std::vector<Named> bloomBlobs() {
+std::vector<Named> blobsOf(const FilterTypeInfo& info) {
   std::vector<Named> out;
   for (const Geometry& g : kGeometries) {
-    BloomFilter f = must(BloomFilter::create({g.capacity, g.rate, g.seed}));
-    for (int i = 0; i < g.keys; ++i) f.add(key(i));
-    out.push_back({g.name, f.serialize()});
+    FilterOptions options;
+    options.capacity = g.capacity;
+    options.falsePositiveRate = g.rate;
+    options.seed = g.seed;
+    std::unique_ptr<AnyFilter> f = must(createFilter(info.type, options));
+    for (int i = 0; i < g.keys; ++i) addKey(*f, key(i));
+    if (info.supportsRemove) {
+      for (int i = 0; i < g.keys; i += 3) (void)f->remove(reinterpret_cast<const uint8_t*>(key(i).data()), key(i).size());
+      for (int r = 0; r < 20 && g.keys > 30; ++r) addKey(*f, key(0));  // saturate key-0 (or its copies)
+    }
+    out.push_back({g.name, f->serialize()});
   }
-  return out;
-}
-std::vector<Named> blockedBlobs() {
-  std::vector<Named> out;
-  for (const Geometry& g : kGeometries) {
-    BlockedBloomFilter f = must(BlockedBloomFilter::create({g.capacity, g.rate, g.seed}));
-    for (int i = 0; i < g.keys; ++i) f.add(key(i));
-    out.push_back({g.name, f.serialize()});
-  }
-  return out;
-}
-std::vector<Named> countingBlobs() {
-  std::vector<Named> out;
-  for (const Geometry& g : kGeometries) {
-    CountingBloomFilter f = must(CountingBloomFilter::create({g.capacity, g.rate, g.seed}));
-    for (int i = 0; i < g.keys; ++i) f.add(key(i));
-    for (int i = 0; i < g.keys; i += 3) (void)f.remove(key(i));
-    for (int r = 0; r < 20 && g.keys > 30; ++r) f.add(key(0));  // saturate key-0's counters
-    out.push_back({g.name, f.serialize()});
-  }
-  return out;
-}
-std::vector<Named> cuckooBlobs() {
-  struct C {
-    const char* name;
-    uint64_t capacity;
-    uint32_t bucketSize, fingerprintBits, maxKicks;
-    int keys;
-  };
-  const C kCuckoo[] = {{"empty-b2-f4-nokicks", 1, 2, 4, 0, 0},
-                       {"cap8-b4-half", 8, 4, 0, 500, 6},
-                       {"cap8-b2-f13-full", 8, 2, 13, 20, 40},
-                       {"cap16-b8-f32", 16, 8, 32, 5, 20},
-                       {"cap64-b4-f7-full", 64, 4, 7, 100, 90}};
-  std::vector<Named> out;
-  uint64_t seed = 5;
-  for (const C& c : kCuckoo) {
-    CuckooFilterOptions o;
-    o.capacity = c.capacity;
-    o.falsePositiveRate = 0.01;
-    o.bucketSize = c.bucketSize;
-    o.fingerprintBits = c.fingerprintBits;
-    o.maxKicks = c.maxKicks;
-    o.seed = seed++;
-    CuckooFilter f = must(CuckooFilter::create(o));
-    for (int i = 0; i < c.keys; ++i) (void)f.add(key(i));  // the later ones may be FULL
-    out.push_back({c.name, f.serialize()});
+  if (takesCuckooOptions(info.type)) {
+    struct C {
+      const char* name;
+      uint64_t capacity;
+      int64_t bucketSize, fingerprintBits, maxKicks;
+      int keys;
+    };
+    const C kCuckoo[] = {{"empty-b2-f4-nokicks", 1, 2, 4, 0, 0},
+                         {"cap8-b4-half", 8, 4, -1, 500, 6},
+                         {"cap8-b2-f13-full", 8, 2, 13, 20, 40},
+                         {"cap16-b8-f32", 16, 8, 32, 5, 20},
+                         {"cap64-b4-f7-full", 64, 4, 7, 100, 90}};
+    uint64_t seed = 5;
+    for (const C& c : kCuckoo) {
+      FilterOptions o;
+      o.capacity = c.capacity;
+      o.falsePositiveRate = 0.01;
+      o.bucketSize = c.bucketSize;
+      o.fingerprintBits = c.fingerprintBits;
+      o.maxKicks = c.maxKicks;
+      o.seed = seed++;
+      std::unique_ptr<AnyFilter> f = must(createFilter(info.type, o));
+      for (int i = 0; i < c.keys; ++i) addKey(*f, key(i));  // the later ones may be FULL
+      out.push_back({c.name, f->serialize()});
+    }
   }
   return out;
 }
 
-// Op streams: see each ops_*.cpp for the layout. Keys are 0..3 letters; the
-// letter bytes follow the op byte.
+// A few damaged variants of a valid blob (the target also reaches these by
+// mutation; seeding them covers every early rejection from the start).
+void writeDamaged(const std::string& target, const std::string& type, const Bytes& valid) {
+  write(target, "damaged-" + type + "-truncated", Bytes(valid.begin(), valid.begin() + 63));
+  Bytes flipped = valid;
+  flipped[flipped.size() / 2] ^= 0x10;
+  write(target, "damaged-" + type + "-checksum", flipped);
+  Bytes version = valid;
+  version[4] = static_cast<uint8_t>(kFormatVersion + 1);
+  write(target, "damaged-" + type + "-version", version);
+}
+
+// ------------------------------------------------------------------ op streams
+
+// See ops_filter.cpp for the layout. Keys are 0..3 letters; the letter bytes
+// follow the op byte. `kind` is the op's low 4 bits (bit 3: the other table).
 class Ops {
  public:
   explicit Ops(std::initializer_list<uint8_t> config) : bytes_(config) {}
@@ -167,87 +179,108 @@ std::string letters(int i) {  // the i-th key of the alphabet, 1..3 letters
   return s;
 }
 
-// A pseudo-random stream over all ops (xorshift, fixed seed).
-Bytes randomOps(uint32_t state, std::initializer_list<uint8_t> config, int count) {
+// A pseudo-random stream over the ops (xorshift, fixed seed); kindMask 15
+// includes the other table's ops.
+Bytes randomOps(uint32_t state, std::initializer_list<uint8_t> config, int count, uint8_t kindMask = 7) {
   Ops ops(config);
   for (int i = 0; i < count; ++i) {
     state ^= state << 13;
     state ^= state >> 17;
     state ^= state << 5;
-    ops.op(static_cast<uint8_t>(state & 7), letters(static_cast<int>((state >> 8) % 40)),
+    ops.op(static_cast<uint8_t>(state & kindMask), letters(static_cast<int>((state >> 8) % 40)),
            static_cast<uint8_t>((state >> 16) & 3) == 3 ? 2 : (state >> 16) & 1);
   }
   return ops.bytes();
 }
 
-void bloomLikeOps(const std::string& target) {
-  // config: capacity-1 (bit 7 = raw mode), rate index, seed byte.
+Bytes rawOptions(uint8_t config, uint8_t capacityLess1, double rate, std::initializer_list<uint8_t> extras) {
+  Bytes raw = {config, capacityLess1};
+  const auto* r = reinterpret_cast<const uint8_t*>(&rate);
+  raw.insert(raw.end(), r, r + 8);
+  raw.insert(raw.end(), extras);
+  raw.insert(raw.end(), 8, 0);  // seed
+  return raw;
+}
+
+// Writes the stream with the type's index in front.
+void writeOps(uint8_t index, const std::string& type, const std::string& name, const Bytes& stream) {
+  Bytes bytes = {index};
+  bytes.insert(bytes.end(), stream.begin(), stream.end());
+  write("ops_filter", "seed-" + type + "-" + name, bytes);
+}
+
+// Types without removal (the Bloom filters): config = capacity-1 (bit 7 raw
+// mode), rate index, seed byte.
+void opsWithoutRemoval(uint8_t index, const std::string& type) {
   Ops fill({7, 1, 3});  // capacity 8, rate 0.3: saturates
   for (int i = 0; i < 40; ++i) fill.op(0, letters(i));
   fill.op(4, "");
-  write(target, "seed-fill-and-roundtrip", fill.bytes());
+  writeOps(index, type, "fill-and-roundtrip", fill.bytes());
   Ops unite({15, 4, 9});
   for (int i = 0; i < 10; ++i) unite.op(0, letters(i)).op(5, letters(i + 5));
   unite.op(6, "").op(3, "a").op(7, "", 3).op(0, "b").op(6, "");
-  write(target, "seed-union-clear", unite.bytes());
-  write(target, "seed-random-1", randomOps(1, {3, 0, 1}, 60));
-  write(target, "seed-random-2", randomOps(2, {63, 5, 2}, 120));
-  write(target, "seed-random-3", randomOps(3, {0, 7, 0}, 30));
-  const double rate = 1e-300;  // raw mode: a valid but extreme rate
-  Bytes raw = {0x80, 200};
-  const auto* r = reinterpret_cast<const uint8_t*>(&rate);
-  raw.insert(raw.end(), r, r + 8);
-  raw.insert(raw.end(), 8, 0);
-  write(target, "seed-raw-options", raw);
+  writeOps(index, type, "union-clear", unite.bytes());
+  writeOps(index, type, "random-1", randomOps(1, {3, 0, 1}, 60));
+  writeOps(index, type, "random-2", randomOps(2, {63, 5, 2}, 120));
+  writeOps(index, type, "random-3", randomOps(3, {0, 7, 0}, 30));
+  writeOps(index, type, "raw-options", rawOptions(0x80, 200, 1e-300, {}));  // a valid but extreme rate
 }
 
-void countingOps() {
-  const std::string target = "ops_counting_bloom";
+// Types with removal and without the cuckoo options (the counting Bloom filter).
+void opsWithRemoval(uint8_t index, const std::string& type) {
   Ops saturate({3, 0, 5});  // capacity 4, rate 0.5
   saturate.op(6, "a", 3).op(6, "a", 3).op(0, "b").op(2, "a").op(7, "a").op(4, "b").op(5, "");
-  write(target, "seed-saturate-remove-all", saturate.bytes());
+  writeOps(index, type, "saturate-remove-all", saturate.bytes());
   Ops churn({15, 2, 1});
   for (int i = 0; i < 30; ++i) churn.op(0, letters(i));
   for (int i = 0; i < 30; i += 2) churn.op(2, letters(i));
   churn.op(5, "");
-  write(target, "seed-churn", churn.bytes());
-  write(target, "seed-random-1", randomOps(11, {7, 1, 4}, 80));
-  write(target, "seed-random-2", randomOps(12, {31, 4, 0}, 150));
-  write(target, "seed-random-3", randomOps(13, {1, 0, 2}, 40));
-  Bytes raw = {0x80, 17};
-  const double rate = 5e-324;
-  const auto* r = reinterpret_cast<const uint8_t*>(&rate);
-  raw.insert(raw.end(), r, r + 8);
-  raw.insert(raw.end(), 8, 0);
-  write(target, "seed-raw-options", raw);
+  writeOps(index, type, "churn", churn.bytes());
+  writeOps(index, type, "random-1", randomOps(11, {7, 1, 4}, 80));
+  writeOps(index, type, "random-2", randomOps(12, {31, 4, 0}, 150));
+  writeOps(index, type, "random-3", randomOps(13, {1, 0, 2}, 40));
+  writeOps(index, type, "raw-options", rawOptions(0x80, 17, 5e-324, {}));
 }
 
-void cuckooOps() {
-  const std::string target = "ops_cuckoo";
-  // config: capacity-1, geometry (bucket size index, kicks index << 2, rate << 5),
-  // fingerprint bits selector, seed byte.
+// Types taking the cuckoo options: config = capacity-1, geometry (bucket size
+// index, kicks index << 2, rate << 5), fingerprint bits selector, seed byte.
+void opsCuckooOptions(uint8_t index, const std::string& type) {
   Ops full({3, 0 | (6 << 2), 0, 1});  // capacity 4, b = 2, 500 kicks
   for (int i = 0; i < 30; ++i) full.op(0, letters(i));
   full.op(5, "", 2).op(2, "a").op(0, "dd");
-  write(target, "seed-fill-until-full", full.bytes());
+  writeOps(index, type, "fill-until-full", full.bytes());
   Ops dup({7, 1 | (0 << 2), 3, 2});  // capacity 8, b = 4, 0 kicks, 4-bit fingerprints
   dup.op(6, "a", 3).op(6, "b", 3).op(7, "a").op(5, "").op(2, "b");
-  write(target, "seed-duplicates-4bit", dup.bytes());
+  writeOps(index, type, "duplicates-4bit", dup.bytes());
   Ops wide({63, 2 | (5 << 2), 31, 3});  // capacity 64, b = 8, 100 kicks, 32-bit fingerprints
   for (int i = 0; i < 64; ++i) wide.op(i % 5 == 4 ? 2 : 0, letters(i));
   wide.op(5, "", 2).op(7, "", 3);
-  write(target, "seed-wide-32bit", wide.bytes());
-  write(target, "seed-random-1", randomOps(21, {5, 1 | (4 << 2), 10, 0}, 100));
-  write(target, "seed-random-2", randomOps(22, {15, 0 | (1 << 2), 0, 7}, 150));
-  write(target, "seed-random-3", randomOps(23, {1, 2 | (7 << 2), 20, 5}, 60));
-  Bytes raw = {0x80, 9};
-  const double rate = 0.02;
-  const auto* r = reinterpret_cast<const uint8_t*>(&rate);
-  raw.insert(raw.end(), r, r + 8);
-  raw.insert(raw.end(), {4, 31, 10, 0, 0, 0});  // bucketSize 4, 31-bit fingerprints, 10 kicks
-  raw.insert(raw.end(), 8, 0);
+  writeOps(index, type, "wide-32bit", wide.bytes());
+  writeOps(index, type, "random-1", randomOps(21, {5, 1 | (4 << 2), 10, 0}, 100));
+  writeOps(index, type, "random-2", randomOps(22, {15, 0 | (1 << 2), 0, 7}, 150));
+  writeOps(index, type, "random-3", randomOps(23, {1, 2 | (7 << 2), 20, 5}, 60));
+  // bucketSize 4, 31-bit fingerprints, 10 kicks, then a few ops
+  Bytes raw = rawOptions(0x80, 9, 0.02, {4, 31, 10, 0, 0, 0});
   for (int i = 0; i < 12; ++i) raw.push_back(static_cast<uint8_t>(i * 16 + (i & 1 ? 2 : 0)));
-  write(target, "seed-raw-options", raw);
+  writeOps(index, type, "raw-options", raw);
+  // semiSorted = 1 on buckets of 4 (accepted where the build has it)
+  Bytes semi = rawOptions(0x82, 30, 0.01, {4, 0, 100, 0, 0, 0});
+  for (int i = 0; i < 40; ++i) {
+    semi.push_back(static_cast<uint8_t>((i % 3 == 2 ? 2 : 0) | 0x10));  // add or remove, a 1-letter key
+    semi.push_back(static_cast<uint8_t>(i & 3));
+  }
+  writeOps(index, type, "raw-semi-sorted", semi);
+}
+
+// Every type: the other table's ops (UNSUPPORTED where the type lacks them),
+// and for types without the cuckoo options, cuckoo options given anyway.
+void opsForEveryType(uint8_t index, const std::string& type, bool cuckooOptions) {
+  if (cuckooOptions) {
+    writeOps(index, type, "other-ops", randomOps(31, {11, 1 | (3 << 2), 0, 4}, 120, 15));
+  } else {
+    writeOps(index, type, "other-ops", randomOps(31, {11, 2, 4}, 120, 15));
+    writeOps(index, type, "raw-foreign-options", rawOptions(0x88, 9, 0.01, {4, 0, 10, 0, 0, 0}));
+  }
 }
 
 }  // namespace
@@ -259,38 +292,45 @@ int main(int argc, char** argv) {
   }
   const std::string golden = argv[1];
   root = argv[2];
+  const std::string blobs = "deserialize_filter";
+  const std::string url = "deserialize_url_blocklist";
 
-  const struct {
-    const char* target;
-    const char* goldenFile;
-    std::vector<Named> blobs;
-  } types[] = {
-      {"deserialize_bloom", "bloom.cbf", bloomBlobs()},
-      {"deserialize_blocked_bloom", "blocked-bloom.cbf", blockedBlobs()},
-      {"deserialize_counting_bloom", "counting-bloom.cbf", countingBlobs()},
-      {"deserialize_cuckoo", "cuckoo.cbf", cuckooBlobs()},
-  };
-  for (const auto& t : types) {
-    const Bytes goldenBytes = readFile(golden + "/" + t.goldenFile);
-    write(t.target, std::string("golden-") + t.goldenFile, goldenBytes);
-    for (const Named& blob : t.blobs) write(t.target, "seed-" + blob.name, blob.bytes);
-    writeDamaged(t.target, goldenBytes);
+  const std::vector<FilterTypeInfo>& types = registeredFilterTypes();
+  for (size_t index = 0; index < types.size(); ++index) {
+    const FilterTypeInfo& info = types[index];
+    const std::string type = info.name;
+    const std::vector<Named> small = blobsOf(info);
+    for (const Named& blob : small) write(blobs, "seed-" + type + "-" + blob.name, blob.bytes);
+
+    const std::optional<Bytes> goldenV2 = readIfPresent(golden + "/" + type + ".cbf");
+    const std::optional<Bytes> goldenV1 = readIfPresent(golden + "/v1/" + type + ".cbf");
+    if (goldenV2) write(blobs, "golden-" + type + ".cbf", *goldenV2);
+    if (goldenV1) write(blobs, "golden-v1-" + type + ".cbf", *goldenV1);
+    if (!goldenV2) std::fprintf(stderr, "make_corpus: no %s/%s.cbf (seeding without it)\n", golden.c_str(), type.c_str());
+    writeDamaged(blobs, type, goldenV2 ? *goldenV2 : small[3].bytes);
+
     // The URL blocklist target: an envelope around the golden filter and
     // around two small ones of each type.
-    const std::string url = "deserialize_url_blocklist";
-    const std::string type = std::string(t.goldenFile).substr(0, std::string(t.goldenFile).size() - 4);
-    for (const Named& inner : {Named{"golden", goldenBytes}, t.blobs[0], t.blobs[2]}) {
-      write(url, "seed-" + type + "-" + inner.name,
-            must(encodeUrlBlocklist(inner.bytes.data(), inner.bytes.size(), kExpressionSchemeSafeBrowsingV1, 3)));
+    std::vector<Named> inner = {small[0], small[2]};
+    if (goldenV2) inner.insert(inner.begin(), Named{"golden", *goldenV2});
+    for (const Named& nested : inner) {
+      write(url, "seed-" + type + "-" + nested.name,
+            must(encodeUrlBlocklist(nested.bytes.data(), nested.bytes.size(), kExpressionSchemeSafeBrowsingV1, 3)));
     }
-  }
-  // A bloom blob under the blocklist target: WRONG_TYPE at the envelope.
-  write("deserialize_url_blocklist", "seed-plain-filter", types[0].blobs[1].bytes);
+    // A plain filter under the blocklist target: WRONG_TYPE at the envelope.
+    if (index == 0) write(url, "seed-plain-filter", small[1].bytes);
 
-  bloomLikeOps("ops_bloom");
-  bloomLikeOps("ops_blocked_bloom");
-  countingOps();
-  cuckooOps();
+    const uint8_t selector = static_cast<uint8_t>(index);
+    const bool cuckooOptions = takesCuckooOptions(info.type);
+    if (cuckooOptions) {
+      opsCuckooOptions(selector, type);
+    } else if (info.supportsRemove) {
+      opsWithRemoval(selector, type);
+    } else {
+      opsWithoutRemoval(selector, type);
+    }
+    opsForEveryType(selector, type, cuckooOptions);
+  }
   std::printf("make_corpus: wrote %d files under %s\n", written, root.c_str());
   return 0;
 }

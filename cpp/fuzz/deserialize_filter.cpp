@@ -1,0 +1,149 @@
+// deserializeFilter (the registry's reader of every type in filter_types.h)
+// on arbitrary bytes.
+//
+// Checks, for every registered type:
+//   - never a crash or sanitizer report; a rejection is CORRUPT /
+//     UNSUPPORTED_VERSION / WRONG_TYPE with a message; reading allocates at
+//     most ~1.5x the input (+4 KiB);
+//   - accepted bytes are of a registered type with a readable version (that
+//     type's own reader reads the same filter, every other type's reader
+//     says WRONG_TYPE), and are canonical: version-2 input is written back
+//     byte for byte; version-1 input is written back as version 2 with only
+//     the version field, the checksum and the type's upgrade bytes changed
+//     (cuckoo: addressing and layout), and that reads back byte for byte and
+//     answers every probe key as the original did (no false negative across
+//     v1 -> v2);
+//   - the shared read-only invariants (rate estimate in [0, 1], finite
+//     parameters, the KeyHash form equals the byte form) and the type's own
+//     (TypeChecks::inspect: bits, counters, buckets and positions agree);
+//   - keys added afterwards are found (a FULL add changes nothing but the
+//     walk state), with the type's add checks; the result reads back;
+//   - union with the original bytes where the type has union (keys still
+//     found, the type's count rule, the result reads back), UNSUPPORTED and
+//     no change where it has not;
+//   - removal of the added keys where the type has removal (each Ok, the
+//     count back where it started, the result reads back), UNSUPPORTED and no
+//     change where it has not.
+#include "filter_checks.h"
+
+using namespace cuckoo_bloom;
+using namespace cuckoo_bloom_fuzz;
+
+namespace {
+
+// Cuckoo walks cost up to maxKicks steps per add; above this the target only
+// reads (2^20 kicks per add would make every input slow).
+constexpr uint32_t kWalkBudget = 2048;
+
+}  // namespace
+
+CUCKOO_BLOOM_FUZZ_BLOB_HOOKS(false)
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  AllocationMeter meter;
+  meter.start();
+  Result<std::unique_ptr<AnyFilter>> result = deserializeFilter(data, size);
+  meter.stop();
+  FUZZ_CHECK_MSG(meter.totalBytes() <= allocationBudget(size),
+                 "deserialize of %zu bytes allocated %zu bytes (largest block %zu)", size, meter.totalBytes(),
+                 meter.largestBytes());
+  if (!result.isOk()) {
+    FUZZ_CHECK_MSG(isDecodeError(result.status().code()), "unexpected status %s: %s",
+                   statusCodeName(result.status().code()), result.status().message().c_str());
+    FUZZ_CHECK(!result.status().message().empty());
+    return 0;
+  }
+  AnyFilter& filter = *result.value();
+  const FilterTypeInfo* info = registeredInfo(filter.type());
+  FUZZ_CHECK(info != nullptr);
+  FUZZ_CHECK(data[kOffsetType] == static_cast<uint8_t>(filter.type()));
+  FUZZ_CHECK(filter.byteLength() == readLE(data + kOffsetPayloadLength, 8));
+
+  // Canonical encoding (with the version-1 rule), and the same answers after.
+  const Bytes input(data, data + size);
+  const std::unique_ptr<AnyFilter> written = checkWrittenBack(filter.type(), input, filter.serialize());
+  const std::vector<std::string> keys = probeKeys(data, size);
+  for (const std::string& key : keys) {
+    FUZZ_CHECK_MSG(written->has(bytesOf(key), key.size()) == filter.has(bytesOf(key), key.size()),
+                   "a probe key answers differently after the write-back");
+  }
+
+  // Each type's own reader: the registry's choice reads the same filter,
+  // every other type's says WRONG_TYPE.
+  for (const FilterTypeInfo& other : registeredFilterTypes()) {
+    withFilterClass(other.type, [&](auto tag) {
+      using Filter = typename decltype(tag)::Filter;
+      Result<Filter> direct = Filter::deserialize(data, size);
+      if (other.type == filter.type()) {
+        FUZZ_CHECK_MSG(direct.isOk(), "%s reader: %s", other.name, direct.status().message().c_str());
+        FUZZ_CHECK(direct.value().serialize() == filter.serialize());
+      } else {
+        FUZZ_CHECK_MSG(direct.status().code() == StatusCode::WrongType, "%s reader on %s bytes: %s", other.name,
+                       info->name, statusCodeName(direct.status().code()));
+      }
+    });
+  }
+
+  inspectFilter(filter, keys);
+
+  bool exercisable = true;
+  withConcrete(filter, [&](auto& concrete) {
+    using Filter = ClassOf<decltype(concrete)>;
+    exercisable = TypeChecks<Filter>::exercisable(concrete, kWalkBudget);
+    if (exercisable) TypeChecks<Filter>::exerciseRead(concrete, keys);
+  });
+  if (!exercisable) return 0;
+
+  // A filter read from bytes behaves like any other: what is added is found
+  // (or FULL changed nothing but the walk state), and its bytes read back.
+  const Range walk = walkStateOf(filter.type());
+  const uint64_t countAtStart = filter.header().itemCount;
+  std::vector<std::string> added;
+  for (const std::string& key : keys) {
+    const KeyHash h = hashOf(filter, key);
+    const Bytes before = filter.serialize();
+    const Status status = checkedAdd(filter, h);
+    if (status.isOk()) {
+      added.push_back(key);
+    } else {
+      FUZZ_CHECK_MSG(differOnlyIn(before, filter.serialize(), {walk}), "a FULL add changed the filter");
+    }
+  }
+  for (const std::string& key : added) FUZZ_CHECK_MSG(filter.has(bytesOf(key), key.size()), "an added key was lost");
+  readBack(filter.serialize(), "after adds");
+
+  // Union with the filter of the original bytes (same geometry and seed).
+  Result<std::unique_ptr<AnyFilter>> original = deserializeFilter(data, size);
+  FUZZ_CHECK(original.isOk());
+  if (info->supportsUnion) {
+    const uint64_t countA = filter.header().itemCount, countB = original.value()->header().itemCount;
+    const Status status = filter.unionWith(*original.value());
+    FUZZ_CHECK_MSG(status.isOk(), "union with the original: %s", status.message().c_str());
+    for (const std::string& key : keys) FUZZ_CHECK(filter.has(bytesOf(key), key.size()));
+    withConcrete(filter, [&](const auto& concrete) {
+      TypeChecks<ClassOf<decltype(concrete)>>::afterUnion(concrete, countA, countB);
+    });
+    readBack(filter.serialize(), "after union");
+  } else {
+    const Bytes before = filter.serialize();
+    FUZZ_CHECK(filter.unionWith(*original.value()).code() == StatusCode::Unsupported);
+    FUZZ_CHECK(filter.serialize() == before);
+  }
+
+  // Remove what was added: each remove Ok, the count back where it started.
+  if (info->supportsRemove) {
+    for (const std::string& key : added) {
+      FUZZ_CHECK(filter.has(bytesOf(key), key.size()));
+      const Status status = filter.remove(bytesOf(key), key.size());
+      FUZZ_CHECK_MSG(status.isOk(), "remove of an added key: %s", status.message().c_str());
+    }
+    // (A count read as near UINT64_MAX wraps on add; see exerciseRead.)
+    if (countAtStart <= UINT64_MAX - added.size()) FUZZ_CHECK(filter.header().itemCount == countAtStart);
+    readBack(filter.serialize(), "after removes");
+  } else if (!keys.empty()) {
+    const Bytes before = filter.serialize();
+    FUZZ_CHECK(filter.remove(bytesOf(keys[0]), keys[0].size()).code() == StatusCode::Unsupported);
+    FUZZ_CHECK(filter.serialize() == before);
+  }
+  return 0;
+}
