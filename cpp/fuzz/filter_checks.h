@@ -506,7 +506,8 @@ struct TypeChecks<cb::CuckooFilter> : DefaultChecks<cb::CuckooFilter> {
 
   // Exactly the documented ranges: bucket size 2, 4 or 8; fingerprint bits
   // 4..32, or derived from a valid rate; maxKicks up to 2^20. Semi-sorted
-  // buckets (semiSorted = 1) need buckets of 4, and may not be in this build.
+  // buckets (semiSorted = 1) need buckets of 4; buckets of 4 are semi-sorted
+  // unless semiSorted = 0.
   static Expect expectCreate(const cb::FilterOptions& o) {
     const int64_t b = o.bucketSize < 0 ? 4 : o.bucketSize;
     const bool bucketOk = b == 2 || b == 4 || b == 8;
@@ -516,7 +517,7 @@ struct TypeChecks<cb::CuckooFilter> : DefaultChecks<cb::CuckooFilter> {
     const bool kicksOk = o.maxKicks <= static_cast<int64_t>(Filter::kMaxKicksLimit);
     const bool semiOk = o.semiSorted <= 0 || (o.semiSorted == 1 && b == 4);
     if (!(bucketOk && bitsOk && kicksOk && semiOk)) return Expect::Reject;
-    return o.semiSorted == 1 ? Expect::Either : Expect::Accept;
+    return Expect::Accept;
   }
   static void afterCreate(const Filter& f, const cb::FilterOptions& o) {
     FUZZ_CHECK(f.bucketSize() == (o.bucketSize < 0 ? 4u : static_cast<uint32_t>(o.bucketSize)));
@@ -525,6 +526,7 @@ struct TypeChecks<cb::CuckooFilter> : DefaultChecks<cb::CuckooFilter> {
     if (o.fingerprintBits > 0) FUZZ_CHECK(f.fingerprintBits() == o.fingerprintBits);
     if (o.maxKicks >= 0) FUZZ_CHECK(f.maxKicks() == o.maxKicks);
     FUZZ_CHECK(f.addressing() == cb::CuckooAddressing::SubtractModulo);
+    FUZZ_CHECK(f.semiSorted() == (o.semiSorted == 1 || (o.semiSorted < 0 && f.bucketSize() == 4)));
     FUZZ_CHECK(f.targetFalsePositiveRate() > 0.0 && f.targetFalsePositiveRate() < 1.0);
   }
 };

@@ -29,6 +29,7 @@
 #include <string>
 #include <vector>
 
+#include "cuckoo_bloom/cuckoo_filter.h"
 #include "cuckoo_bloom/format.h"
 #include "cuckoo_bloom/status.h"
 
@@ -69,6 +70,25 @@ inline void mallocHook(const volatile void*, size_t size) {
 }
 inline void freeHook(const volatile void*) {}
 }  // namespace detail
+
+// The library's lookup tables built once on first use (semi-sorted cuckoo
+// buckets: an 8 KiB decode table and a 32 KiB table per fingerprint width
+// 8..16). Built here, before metering, so the allocation budget of a
+// deserialize() measures what that input made it allocate, not a one-time cost.
+inline void warmUpLazyTables() {
+  for (uint32_t bits = cuckoo_bloom::CuckooFilter::kMinFingerprintBits;
+       bits <= cuckoo_bloom::CuckooFilter::kMaxFingerprintBits; ++bits) {
+    cuckoo_bloom::CuckooFilterOptions options;
+    options.capacity = 8;
+    options.fingerprintBits = bits;
+    options.semiSorted = true;
+    cuckoo_bloom::Result<cuckoo_bloom::CuckooFilter> filter = cuckoo_bloom::CuckooFilter::create(options);
+    if (filter.isOk()) {
+      (void)filter.value().add("warm-up");
+      (void)filter.value().has("warm-up");
+    }
+  }
+}
 
 // Install once (LLVMFuzzerInitialize); libFuzzer's own hooks stay installed.
 inline void installAllocationHooks() {
@@ -244,6 +264,7 @@ inline std::vector<std::string> probeKeys(const uint8_t* data, size_t size) {
 // mutator that keeps lengths and checksums valid (nested: a composite blob).
 #define CUCKOO_BLOOM_FUZZ_BLOB_HOOKS(nested)                                                  \
   extern "C" int LLVMFuzzerInitialize(int*, char***) {                                        \
+    cuckoo_bloom_fuzz::warmUpLazyTables();                                                    \
     cuckoo_bloom_fuzz::installAllocationHooks();                                              \
     return 0;                                                                                 \
   }                                                                                           \

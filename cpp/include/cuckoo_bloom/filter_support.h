@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <utility>
 
 #include "cuckoo_bloom/format.h"
 #include "cuckoo_bloom/hashing.h"
@@ -114,13 +115,31 @@ class KeyedFilter {
   KeyHash hashOf(const uint8_t* key, size_t length) const { return hashKey(key, length, header_.seed); }
   KeyHash hashOf(std::string_view key) const { return hashKey(key, header_.seed); }
 
-  auto add(const uint8_t* key, size_t length) { return self().add(hashOf(key, length)); }
-  auto add(std::string_view key) { return self().add(hashOf(key)); }
+  // Return types spelled as "whatever the KeyHash form returns", so that a form
+  // the type lacks is simply not there (SFINAE), rather than a deduction error.
+  template <typename D = Derived>
+  auto add(const uint8_t* key, size_t length) -> decltype(std::declval<D&>().add(KeyHash{})) {
+    return self().add(hashOf(key, length));
+  }
+  template <typename D = Derived>
+  auto add(std::string_view key) -> decltype(std::declval<D&>().add(KeyHash{})) {
+    return self().add(hashOf(key));
+  }
   bool has(const uint8_t* key, size_t length) const { return self().has(hashOf(key, length)); }
   bool has(std::string_view key) const { return self().has(hashOf(key)); }
-  auto remove(const uint8_t* key, size_t length) { return self().remove(hashOf(key, length)); }
-  auto remove(std::string_view key) { return self().remove(hashOf(key)); }
-  auto positions(const uint8_t* key, size_t length) const { return self().positions(hashOf(key, length)); }
+  template <typename D = Derived>
+  auto remove(const uint8_t* key, size_t length) -> decltype(std::declval<D&>().remove(KeyHash{})) {
+    return self().remove(hashOf(key, length));
+  }
+  template <typename D = Derived>
+  auto remove(std::string_view key) -> decltype(std::declval<D&>().remove(KeyHash{})) {
+    return self().remove(hashOf(key));
+  }
+  template <typename D = Derived>
+  auto positions(const uint8_t* key, size_t length) const
+      -> decltype(std::declval<const D&>().positions(KeyHash{})) {
+    return self().positions(hashOf(key, length));
+  }
 
  protected:
   FilterHeader header_;
