@@ -243,6 +243,14 @@ EMSCRIPTEN_KEEPALIVE int cbw_has(uintptr_t handle, uintptr_t key, uint32_t lengt
 EMSCRIPTEN_KEEPALIVE int cbw_add(uintptr_t handle, uintptr_t key, uint32_t length) {
   return codeOf(reinterpret_cast<FilterHandle*>(handle)->filter().add(bytesAt(key), length));
 }
+// 1: added (new); 0: already reported present, nothing stored; negative: minus
+// the failure's status code (-2: FULL).
+EMSCRIPTEN_KEEPALIVE int cbw_add_if_new(uintptr_t handle, uintptr_t key, uint32_t length) {
+  AnyFilter& filter = reinterpret_cast<FilterHandle*>(handle)->filter();
+  bool added = false;
+  const Status status = filter.addIfNew(filter.hashOf(bytesAt(key), length), added);
+  return status.isOk() ? (added ? 1 : 0) : -codeOf(status);
+}
 EMSCRIPTEN_KEEPALIVE int cbw_remove(uintptr_t handle, uintptr_t key, uint32_t length) {
   return codeOf(reinterpret_cast<FilterHandle*>(handle)->filter().remove(bytesAt(key), length));
 }

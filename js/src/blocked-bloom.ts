@@ -1,5 +1,5 @@
 import { BloomFamilyFilter } from './bloom-family.js';
-import { type FilterClassInfo, readAs } from './filter-base.js';
+import { type FilterClassInfo, readAs, type SerializedBytes } from './filter-base.js';
 import type { FilterOptions } from './options.js';
 
 export type BlockedBloomFilterOptions = FilterOptions;
@@ -19,7 +19,7 @@ export class BlockedBloomFilter extends BloomFamilyFilter {
   }
 
   /** @throws FilterError `CORRUPT`, `UNSUPPORTED_VERSION`, `WRONG_TYPE`, `INVALID_ARGUMENT`. */
-  static deserialize(bytes: Uint8Array): BlockedBloomFilter {
+  static deserialize(bytes: SerializedBytes): BlockedBloomFilter {
     return readAs(bytes, INFO, (existing) => new BlockedBloomFilter(existing as never));
   }
 

@@ -1,5 +1,5 @@
 import { BloomFamilyFilter } from './bloom-family.js';
-import { type FilterClassInfo, readAs } from './filter-base.js';
+import { type FilterClassInfo, readAs, type SerializedBytes } from './filter-base.js';
 import type { OwnedBytes } from './keys.js';
 import type { FilterOptions } from './options.js';
 
@@ -32,7 +32,7 @@ export class BloomFilter extends BloomFamilyFilter {
    * Reads bytes produced by `serialize()` (here or by the C++ library).
    * @throws FilterError `CORRUPT`, `UNSUPPORTED_VERSION`, `WRONG_TYPE` (bytes of another filter type), `INVALID_ARGUMENT` (not a Uint8Array).
    */
-  static deserialize(bytes: Uint8Array): BloomFilter {
+  static deserialize(bytes: SerializedBytes): BloomFilter {
     return readAs(bytes, INFO, (existing) => new BloomFilter(existing as never));
   }
 

@@ -74,6 +74,8 @@ export interface CoreModule {
   _cbw_has(handle: number, key: number, length: number): number;
   _cbw_add(handle: number, key: number, length: number): number;
   _cbw_remove(handle: number, key: number, length: number): number;
+  /** 1 added, 0 already present, negative: minus the failure's status code. */
+  _cbw_add_if_new(handle: number, key: number, length: number): number;
   _cbw_has_many(handle: number, data: number, offsets: number, count: number, out: number): void;
   _cbw_add_many(handle: number, data: number, offsets: number, count: number): number;
   filterTypes(): CoreFilterType[];

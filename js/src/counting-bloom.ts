@@ -1,5 +1,5 @@
 import { BloomFamilyFilter } from './bloom-family.js';
-import { type FilterClassInfo, readAs } from './filter-base.js';
+import { type FilterClassInfo, readAs, type SerializedBytes } from './filter-base.js';
 import type { Key } from './keys.js';
 import { type FilterOptions, requireInteger } from './options.js';
 
@@ -21,7 +21,7 @@ export class CountingBloomFilter extends BloomFamilyFilter {
   }
 
   /** @throws FilterError `CORRUPT`, `UNSUPPORTED_VERSION`, `WRONG_TYPE`, `INVALID_ARGUMENT`. */
-  static deserialize(bytes: Uint8Array): CountingBloomFilter {
+  static deserialize(bytes: SerializedBytes): CountingBloomFilter {
     return readAs(bytes, INFO, (existing) => new CountingBloomFilter(existing as never));
   }
 

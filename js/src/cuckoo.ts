@@ -1,5 +1,5 @@
 import { coreError, FilterError } from './errors.js';
-import { ExistingHandle, type FilterClassInfo, Filter, readAs } from './filter-base.js';
+import { ExistingHandle, type FilterClassInfo, Filter, readAs, type SerializedBytes } from './filter-base.js';
 import { describeValue, type Key } from './keys.js';
 import { DEFAULT_FALSE_POSITIVE_RATE, type FilterOptions, requireInteger } from './options.js';
 
@@ -53,7 +53,7 @@ export class CuckooFilter extends Filter {
   }
 
   /** @throws FilterError `CORRUPT`, `UNSUPPORTED_VERSION`, `WRONG_TYPE`, `INVALID_ARGUMENT`. */
-  static deserialize(bytes: Uint8Array): CuckooFilter {
+  static deserialize(bytes: SerializedBytes): CuckooFilter {
     return readAs(bytes, INFO, (existing) => new CuckooFilter(existing as never));
   }
 
@@ -99,6 +99,7 @@ export class CuckooFilter extends Filter {
       'FULL',
       `cuckoo filter is full: stored keys 0..${index - 1} of ${keys.length}; key ${index} and later were not added ` +
         '(every key stored before is still there)',
+      { index },
     );
   }
 

@@ -1,5 +1,5 @@
 import { FilterError } from './errors.js';
-import { ExistingHandle, readHandle, withBytesInWasm } from './filter-base.js';
+import { ExistingHandle, readHandle, type SerializedBytes, withBytesInWasm } from './filter-base.js';
 import { getRuntime } from './init.js';
 import { type AnyFilter, filterType, findFilterType } from './registry.js';
 
@@ -12,7 +12,7 @@ export type SerializedType = AnyFilter['type'] | 'url-blocklist';
  * they do not start like a filter). Use it to pick a reader; the reader
  * still checks everything.
  */
-export function serializedType(bytes: Uint8Array): SerializedType | null {
+export function serializedType(bytes: SerializedBytes): SerializedType | null {
   const name = withBytesInWasm(bytes, (pointer, length) => getRuntime().module.filterTypeOf(pointer, length));
   if (name === 'url-blocklist') return name;
   return findFilterType(name)?.name ?? null;
@@ -25,7 +25,7 @@ export function serializedType(bytes: Uint8Array): SerializedType | null {
  *   `UNSUPPORTED_VERSION`, `WRONG_TYPE` (a URL blocklist, or a type this build
  *   does not know), `INVALID_ARGUMENT` (not a Uint8Array), `OUT_OF_MEMORY`, `NOT_INITIALIZED`.
  */
-export function deserialize(bytes: Uint8Array): AnyFilter {
+export function deserialize(bytes: SerializedBytes): AnyFilter {
   if (serializedTypeIsBlocklist(bytes)) {
     throw new FilterError('WRONG_TYPE', 'these bytes are a URL blocklist: read them with UrlBlocklist.deserialize()');
   }
@@ -40,6 +40,6 @@ export function deserialize(bytes: Uint8Array): AnyFilter {
   return entry.create(new ExistingHandle(handle) as never);
 }
 
-function serializedTypeIsBlocklist(bytes: Uint8Array): boolean {
-  return bytes instanceof Uint8Array && serializedType(bytes) === 'url-blocklist';
+function serializedTypeIsBlocklist(bytes: SerializedBytes): boolean {
+  return (bytes instanceof Uint8Array || bytes instanceof ArrayBuffer) && serializedType(bytes) === 'url-blocklist';
 }

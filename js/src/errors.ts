@@ -28,11 +28,17 @@ export type FilterErrorCode =
 
 export class FilterError extends Error {
   readonly code: FilterErrorCode;
+  /**
+   * For a batch that stopped early (`addMany` on a full cuckoo filter): the
+   * index of the first key that was not stored; every key before it was.
+   */
+  readonly index?: number;
 
-  constructor(code: FilterErrorCode, message: string, options?: { cause?: unknown }) {
-    super(message, options);
+  constructor(code: FilterErrorCode, message: string, options?: { cause?: unknown; index?: number }) {
+    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'FilterError';
     this.code = code;
+    if (options?.index !== undefined) this.index = options.index;
   }
 }
 

@@ -37,10 +37,17 @@ export function adoptHandle(handle: FilterHandle): FilterHandle {
   return handle;
 }
 
+/** Serialized bytes as the readers accept them: a Uint8Array or an ArrayBuffer. */
+export type SerializedBytes = Uint8Array | ArrayBuffer;
+
 /** Copies `bytes` into wasm, runs `read` on them, frees the copy. */
-export function withBytesInWasm<T>(bytes: unknown, read: (pointer: number, length: number) => T): T {
+export function withBytesInWasm<T>(input: unknown, read: (pointer: number, length: number) => T): T {
+  const bytes = input instanceof ArrayBuffer ? new Uint8Array(input) : input;
   if (!(bytes instanceof Uint8Array)) {
-    throw new FilterError('INVALID_ARGUMENT', `serialized filter must be a Uint8Array, got ${describeValue(bytes)}`);
+    throw new FilterError(
+      'INVALID_ARGUMENT',
+      `serialized filter must be a Uint8Array or an ArrayBuffer, got ${describeValue(input)}`,
+    );
   }
   const { module, arena } = getRuntime();
   const pointer = arena.copyIn(bytes);
@@ -52,7 +59,7 @@ export function withBytesInWasm<T>(bytes: unknown, read: (pointer: number, lengt
 }
 
 /** Reads bytes of any registered filter type into a handle (the core validates everything). */
-export function readHandle(bytes: Uint8Array): FilterHandle {
+export function readHandle(bytes: SerializedBytes): FilterHandle {
   return withBytesInWasm(bytes, (pointer, length) => adoptHandle(getRuntime().module.deserializeFilter(pointer, length)));
 }
 
@@ -145,12 +152,34 @@ export abstract class Filter {
   }
 
   /**
-   * `has` for many keys with one boundary crossing per batch of 16,384 keys.
-   * @throws FilterError `INVALID_ARGUMENT` if `keys` is not an array or holds a bad key; `FREED`.
+   * The dedupe step: adds `key` unless the filter already reports it present,
+   * with one hash and one wasm call. Returns true when the key was new (and
+   * is now stored), false when it may have been seen before (nothing stored).
+   * In a filter with removal, a new key reported present by a false positive
+   * is not stored: do not remove keys from a filter you deduplicate into.
+   * @throws FilterError `FULL` (cuckoo: no room; nothing changed), `INVALID_ARGUMENT`, `FREED`.
    */
-  hasMany(keys: readonly Key[]): boolean[] {
+  addIfNew(key: Key): boolean {
     const address = this.address;
-    const answers = new Array<boolean>(checkKeyArray(keys).length);
+    const length = this.arena.encode(key);
+    const outcome = this.module._cbw_add_if_new(address, this.arena.pointer, length);
+    if (outcome >= 0) return outcome === 1;
+    const name = statusName(this.module, -outcome);
+    if (name === 'FULL') {
+      throw new FilterError('FULL', `${this.type} filter is full: the key was not stored; every key stored before is still there`);
+    }
+    throw coreError(name, `${this.type} filter: add failed (${name})`);
+  }
+
+  /**
+   * `has` for many keys with one boundary crossing per batch of 16,384 keys.
+   * `keys`: an array, or any iterable (read into an array first).
+   * @throws FilterError `INVALID_ARGUMENT` if `keys` is not iterable or holds a bad key; `FREED`.
+   */
+  hasMany(keysIn: Iterable<Key>): boolean[] {
+    const address = this.address;
+    const keys = keyArray(keysIn);
+    const answers = new Array<boolean>(keys.length);
     for (let start = 0; start < keys.length; start += BATCH_KEYS) {
       const end = Math.min(keys.length, start + BATCH_KEYS);
       const batch = this.arena.encodeBatch(keys, start, end);
@@ -161,10 +190,13 @@ export abstract class Filter {
     return answers;
   }
 
-  /** Adds every key; one boundary crossing per batch. */
-  addMany(keys: readonly Key[]): void {
+  /**
+   * Adds every key (an array or any iterable); one boundary crossing per batch.
+   * @throws FilterError `FULL` with `index`: the first key not stored (all before it are).
+   */
+  addMany(keysIn: Iterable<Key>): void {
     const address = this.address;
-    checkKeyArray(keys);
+    const keys = keyArray(keysIn);
     for (let start = 0; start < keys.length; start += BATCH_KEYS) {
       const end = Math.min(keys.length, start + BATCH_KEYS);
       const batch = this.arena.encodeBatch(keys, start, end);
@@ -175,7 +207,47 @@ export abstract class Filter {
 
   /** Called when a batch add stopped early (cuckoo only). */
   protected onBatchFull(index: number, _keys: readonly Key[]): never {
-    throw new FilterError('FULL', `filter is full at key ${index}`);
+    throw new FilterError('FULL', `filter is full at key ${index}`, { index });
+  }
+
+  /**
+   * A filter holding `keys` (an array or any iterable), sized for them unless
+   * `options.capacity` says otherwise: `BloomFilter.from(urls, { falsePositiveRate: 0.001 })`.
+   * Duplicates count towards the sizing (a safe overestimate).
+   * @throws FilterError as the constructor and `addMany` do.
+   */
+  static from<T extends Filter, O extends { capacity?: number | undefined }>(
+    this: new (options: O & { capacity: number }) => T,
+    keys: Iterable<Key>,
+    options?: O,
+  ): T {
+    const list = keyArray(keys);
+    const filter = new this({ ...(options as O), capacity: options?.capacity ?? Math.max(1, list.length) });
+    try {
+      filter.addMany(list);
+    } catch (error) {
+      filter.free();
+      throw error;
+    }
+    return filter;
+  }
+
+  /** An independent copy (its own wasm memory; free it too). */
+  clone(): this {
+    const copy = readHandle(this.serialize());
+    return new (this.constructor as new (existing: ExistingHandle) => this)(new ExistingHandle(copy));
+  }
+
+  /**
+   * True when `other` is a filter of the same type whose serialized bytes are
+   * identical: same parameters, seed, count and table (for a cuckoo filter,
+   * also the same eviction-walk state).
+   */
+  equals(other: unknown): boolean {
+    if (!(other instanceof Filter) || other.type !== this.type) return false;
+    const mine = this.serialize();
+    const theirs = other.serialize();
+    return mine.length === theirs.length && mine.every((byte, i) => byte === theirs[i]);
   }
 
   /** The filter in the documented byte format (docs/FORMAT.md): a fresh copy the caller owns. */
@@ -264,11 +336,16 @@ export abstract class Filter {
   }
 }
 
-function checkKeyArray(keys: unknown): readonly Key[] {
-  if (!Array.isArray(keys)) {
-    throw new FilterError('INVALID_ARGUMENT', `keys must be an array, got ${describeValue(keys)}`);
+/** The keys of a batch as an array: an array as it is, any other iterable read into one. */
+export function keyArray(keys: unknown): readonly Key[] {
+  if (Array.isArray(keys)) return keys as readonly Key[];
+  if (keys !== null && typeof keys === 'object' && typeof (keys as Iterable<Key>)[Symbol.iterator] === 'function' && !(keys instanceof Uint8Array)) {
+    return Array.from(keys as Iterable<Key>);
   }
-  return keys as readonly Key[];
+  throw new FilterError(
+    'INVALID_ARGUMENT',
+    `keys must be an array or another iterable of keys, got ${typeof keys === 'string' ? 'a string (one key: use add/has)' : describeValue(keys)}`,
+  );
 }
 
 /** Validates a class's options and creates its handle through the C++ registry. */
@@ -292,7 +369,7 @@ function createHandle(info: FilterClassInfo, options: unknown): FilterHandle {
  * Reads bytes as the filter class `info` describes: any registered type is
  * read by the core, and anything but this class's type is WRONG_TYPE.
  */
-export function readAs<T>(bytes: Uint8Array, info: FilterClassInfo, make: (existing: ExistingHandle) => T): T {
+export function readAs<T>(bytes: SerializedBytes, info: FilterClassInfo, make: (existing: ExistingHandle) => T): T {
   const handle = readHandle(bytes);
   if (handle.typeName() !== info.typeName) {
     const got = handle.typeName();

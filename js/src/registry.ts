@@ -38,7 +38,7 @@ export interface FilterTypeEntry {
   /** Options beyond capacity, falsePositiveRate and seed. */
   readonly extraOptions: readonly string[];
   create(options: Record<string, unknown>): AnyFilter;
-  deserialize(bytes: Uint8Array): AnyFilter;
+  deserialize(bytes: Uint8Array | ArrayBuffer): AnyFilter;
 }
 
 export const FILTER_TYPES: readonly FilterTypeEntry[] = [

@@ -153,7 +153,8 @@ export class UrlBlocklist {
    * Reads bytes from `serialize()` (or the CLI's `build`).
    * @throws FilterError `WRONG_TYPE` (a plain filter, not a blocklist), `CORRUPT`, `UNSUPPORTED_VERSION`, `INVALID_ARGUMENT`.
    */
-  static deserialize(bytes: Uint8Array): UrlBlocklist {
+  static deserialize(input: Uint8Array | ArrayBuffer): UrlBlocklist {
+    const bytes = input instanceof ArrayBuffer ? new Uint8Array(input) : input;
     const envelope = withBytesInWasm(bytes, (pointer, length) =>
       adoptEnvelope(getRuntime().module.decodeUrlBlocklist(pointer, length)),
     );

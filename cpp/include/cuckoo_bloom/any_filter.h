@@ -53,6 +53,17 @@ class AnyFilter {
   virtual std::vector<std::pair<std::string, double>> parameters() const = 0;
   virtual std::vector<uint8_t> serialize() const = 0;
 
+  // The dedupe step, on one hash: adds the key unless the filter already
+  // reports it present. `added` says which; the status is add()'s (Full).
+  // In a filter with removal a key skipped as a false positive is not stored.
+  Status addIfNew(const KeyHash& hash, bool& added) {
+    added = false;
+    if (has(hash)) return Status::ok();
+    Status status = add(hash);
+    added = status.isOk();
+    return status;
+  }
+
   Status add(const uint8_t* key, size_t length) { return add(hashOf(key, length)); }
   bool has(const uint8_t* key, size_t length) const { return has(hashOf(key, length)); }
   Status remove(const uint8_t* key, size_t length) { return remove(hashOf(key, length)); }

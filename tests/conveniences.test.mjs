@@ -1,0 +1,119 @@
+// What users of other filter packages reach for: from(iterable), batches over
+// any iterable, a one-hash dedupe step, ArrayBuffer input, clone and equals,
+// and the index of the first key a batch could not store.
+import { BloomFilter, CuckooFilter, FILTER_TYPES, FilterError, UrlBlocklist, deserialize, init } from 'cuckoo-bloom-wasm';
+import { asciiKeys } from './helpers/keys.mjs';
+
+beforeAll(async () => {
+  await init();
+});
+
+/** The class behind a registry entry (created once to ask it). */
+function classOf(entry) {
+  const probe = entry.create({ capacity: 1 });
+  probe.free();
+  return probe.constructor;
+}
+
+describe.each(FILTER_TYPES.map((entry) => [entry.name, entry]))('%s', (name, entry) => {
+
+  test('from(iterable) sizes for the keys and holds them all', () => {
+    const keys = asciiKeys(3000, `from-${name}-`);
+    const Class = classOf(entry);
+    const filter = Class.from(new Set(keys), { falsePositiveRate: 0.001 });
+    expect(filter).toBeInstanceOf(Class);
+    expect(filter.capacity).toBe(3000);
+    expect(filter.falsePositiveRate).toBe(0.001);
+    expect(filter.hasMany(keys).every(Boolean)).toBe(true);
+    filter.free();
+  });
+
+  test('addMany and hasMany take any iterable; a string is refused as a batch', () => {
+    const filter = entry.create({ capacity: 1000 });
+    function* generated() {
+      for (let i = 0; i < 100; i++) yield `gen-${i}`;
+    }
+    filter.addMany(generated());
+    expect(filter.hasMany(generated()).every(Boolean)).toBe(true);
+    expect(filter.hasMany(new Set(['gen-1', 'gen-2']))).toEqual([true, true]);
+    let caught;
+    try {
+      filter.hasMany('gen-1');
+    } catch (error) {
+      caught = error;
+    }
+    expect(caught).toBeInstanceOf(FilterError);
+    expect(caught.message).toMatch(/one key: use add\/has/);
+    filter.free();
+  });
+
+  test('addIfNew says whether the key was new, in one call', () => {
+    const filter = entry.create({ capacity: 10_000, falsePositiveRate: 0.001 });
+    const keys = asciiKeys(5000, `dedupe-${name}-`);
+    const firstPass = keys.map((key) => filter.addIfNew(key));
+    // New keys come back true except for false positives (~0.1% at most here).
+    expect(firstPass.filter((added) => !added).length).toBeLessThan(25);
+    expect(keys.every((key) => filter.has(key) || !firstPass[keys.indexOf(key)])).toBe(true);
+    const countAfterFirst = filter.count;
+    expect(keys.map((key) => filter.addIfNew(key)).some(Boolean)).toBe(false);
+    expect(filter.count).toBe(countAfterFirst);
+    filter.free();
+  });
+
+  test('clone is independent; equals compares type and bytes', () => {
+    const filter = entry.create({ capacity: 1000, seed: 5 });
+    filter.addMany(['a', 'b']);
+    const copy = filter.clone();
+    expect(copy).toBeInstanceOf(classOf(entry));
+    expect(copy.equals(filter)).toBe(true);
+    copy.add('c');
+    expect(copy.has('c')).toBe(true);
+    expect(filter.has('c')).toBe(false); // fixed seed: not a false positive here
+    expect(copy.equals(filter)).toBe(false);
+    expect(filter.equals('a filter')).toBe(false);
+    filter.free();
+    copy.free();
+  });
+
+  test('deserialize takes an ArrayBuffer too', () => {
+    const filter = entry.create({ capacity: 100 });
+    filter.add('x');
+    const bytes = filter.serialize();
+    const buffer = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength);
+    for (const read of [deserialize(buffer), classOf(entry).deserialize(buffer)]) {
+      expect(read.has('x')).toBe(true);
+      read.free();
+    }
+    filter.free();
+  });
+});
+
+test('a cuckoo batch that runs out of room says where it stopped (index), and nothing before it is lost', () => {
+  const filter = new CuckooFilter({ capacity: 100 });
+  const keys = asciiKeys(1000, 'overflow-');
+  let caught;
+  try {
+    filter.addMany(keys);
+  } catch (error) {
+    caught = error;
+  }
+  expect(caught).toBeInstanceOf(FilterError);
+  expect(caught.code).toBe('FULL');
+  expect(caught.index).toBeGreaterThanOrEqual(100);
+  expect(filter.hasMany(keys.slice(0, caught.index)).every(Boolean)).toBe(true);
+  expect(filter.count).toBe(caught.index);
+  filter.free();
+});
+
+test('UrlBlocklist.deserialize takes an ArrayBuffer', () => {
+  const list = UrlBlocklist.build('evil.example');
+  const bytes = list.serialize();
+  expect(UrlBlocklist.deserialize(bytes.buffer).match('http://evil.example/')).toBe('evil.example/');
+  list.free();
+});
+
+test('from() with no options sizes for the keys at the default rate', () => {
+  const filter = BloomFilter.from(['a', 'b']);
+  expect([filter.capacity, filter.falsePositiveRate, filter.has('a')]).toEqual([2, 0.01, true]);
+  filter.free();
+});
