@@ -53,12 +53,6 @@ uint64_t BlockedBloomFilter::blockCountFor(uint64_t capacity, double falsePositi
   return high;
 }
 
-Result<BlockedBloomFilter> BlockedBloomFilter::createFrom(const FilterOptions& options) {
-  Status valid = rejectCuckooOptions(options, kType);
-  if (!valid.isOk()) return valid;
-  return create({options.capacity, options.falsePositiveRate, options.seed});
-}
-
 Result<BlockedBloomFilter> BlockedBloomFilter::create(const BlockedBloomFilterOptions& options) {
   Status valid = validateCapacityAndRate(options.capacity, options.falsePositiveRate);
   if (!valid.isOk()) return valid;

@@ -28,12 +28,6 @@ uint32_t BloomFilter::optimalHashCount(uint64_t bitCount, uint64_t capacity) {
   return static_cast<uint32_t>(std::clamp(k, 1.0, static_cast<double>(kMaxHashCount)));
 }
 
-Result<BloomFilter> BloomFilter::createFrom(const FilterOptions& options) {
-  Status valid = rejectCuckooOptions(options, kType);
-  if (!valid.isOk()) return valid;
-  return create({options.capacity, options.falsePositiveRate, options.seed});
-}
-
 Result<BloomFilter> BloomFilter::create(const BloomFilterOptions& options) {
   Status valid = validateCapacityAndRate(options.capacity, options.falsePositiveRate);
   if (!valid.isOk()) return valid;

@@ -25,12 +25,6 @@ inline void writeCounter(uint64_t* words, uint64_t index, uint32_t value) {
 
 }  // namespace
 
-Result<CountingBloomFilter> CountingBloomFilter::createFrom(const FilterOptions& options) {
-  Status valid = rejectCuckooOptions(options, kType);
-  if (!valid.isOk()) return valid;
-  return create({options.capacity, options.falsePositiveRate, options.seed});
-}
-
 Result<CountingBloomFilter> CountingBloomFilter::create(const CountingBloomFilterOptions& options) {
   Status valid = validateCapacityAndRate(options.capacity, options.falsePositiveRate);
   if (!valid.isOk()) return valid;

@@ -20,11 +20,7 @@
 
 namespace cuckoo_bloom {
 
-struct BlockedBloomFilterOptions {
-  uint64_t capacity = 0;
-  double falsePositiveRate = 0.0;
-  uint64_t seed = 0;
-};
+using BlockedBloomFilterOptions = SharedFilterOptions;
 
 class BlockedBloomFilter : public KeyedFilter<BlockedBloomFilter> {
  public:
@@ -48,7 +44,7 @@ class BlockedBloomFilter : public KeyedFilter<BlockedBloomFilter> {
   };
 
   static Result<BlockedBloomFilter> create(const BlockedBloomFilterOptions& options);
-  static Result<BlockedBloomFilter> createFrom(const FilterOptions& options);
+  static Result<BlockedBloomFilter> createFrom(const FilterOptions& options) { return createFromSharedOptions<BlockedBloomFilter>(options); }
   static Result<BlockedBloomFilter> deserialize(const uint8_t* data, size_t length) {
     return readFilter<BlockedBloomFilter>(data, length);
   }

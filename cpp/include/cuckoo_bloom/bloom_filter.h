@@ -14,11 +14,7 @@
 
 namespace cuckoo_bloom {
 
-struct BloomFilterOptions {
-  uint64_t capacity = 0;           // keys the filter is sized for (>= 1)
-  double falsePositiveRate = 0.0;  // target rate in (0, 1)
-  uint64_t seed = 0;               // hash seed; filters to be unioned need the same seed
-};
+using BloomFilterOptions = SharedFilterOptions;
 
 class BloomFilter : public KeyedFilter<BloomFilter> {
  public:
@@ -42,7 +38,7 @@ class BloomFilter : public KeyedFilter<BloomFilter> {
   };
 
   static Result<BloomFilter> create(const BloomFilterOptions& options);
-  static Result<BloomFilter> createFrom(const FilterOptions& options);
+  static Result<BloomFilter> createFrom(const FilterOptions& options) { return createFromSharedOptions<BloomFilter>(options); }
   static Result<BloomFilter> deserialize(const uint8_t* data, size_t length) {
     return readFilter<BloomFilter>(data, length);
   }

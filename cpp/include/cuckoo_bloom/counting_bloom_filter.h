@@ -18,11 +18,7 @@
 
 namespace cuckoo_bloom {
 
-struct CountingBloomFilterOptions {
-  uint64_t capacity = 0;
-  double falsePositiveRate = 0.0;
-  uint64_t seed = 0;
-};
+using CountingBloomFilterOptions = SharedFilterOptions;
 
 class CountingBloomFilter : public KeyedFilter<CountingBloomFilter> {
  public:
@@ -53,7 +49,7 @@ class CountingBloomFilter : public KeyedFilter<CountingBloomFilter> {
   };
 
   static Result<CountingBloomFilter> create(const CountingBloomFilterOptions& options);
-  static Result<CountingBloomFilter> createFrom(const FilterOptions& options);
+  static Result<CountingBloomFilter> createFrom(const FilterOptions& options) { return createFromSharedOptions<CountingBloomFilter>(options); }
   static Result<CountingBloomFilter> deserialize(const uint8_t* data, size_t length) {
     return readFilter<CountingBloomFilter>(data, length);
   }

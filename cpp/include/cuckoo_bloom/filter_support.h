@@ -34,11 +34,27 @@ struct FilterOptions {
   }
 };
 
+// The options of the types that take only the shared three (the Bloom family).
+struct SharedFilterOptions {
+  uint64_t capacity = 0;           // keys the filter is sized for (>= 1)
+  double falsePositiveRate = 0.0;  // target rate in (0, 1)
+  uint64_t seed = 0;               // hash seed; filters to be unioned need the same seed
+};
+
 inline Status rejectCuckooOptions(const FilterOptions& options, FilterType type) {
   if (!options.hasCuckooOptions()) return Status::ok();
   return Status::invalidArgument(std::string("bucketSize, fingerprintBits, maxKicks and semiSorted are cuckoo "
                                              "options; a ") +
                                  filterTypeName(type) + " filter does not take them");
+}
+
+// createFrom() of a type that takes only the shared options: anything else is
+// an error (a cuckoo option given to a Bloom filter), never ignored.
+template <typename Filter>
+Result<Filter> createFromSharedOptions(const FilterOptions& options) {
+  Status valid = rejectCuckooOptions(options, Filter::kType);
+  if (!valid.isOk()) return valid;
+  return Filter::create({options.capacity, options.falsePositiveRate, options.seed});
 }
 
 // A fresh header for a filter being created.

@@ -25,6 +25,12 @@ namespace cuckoo_bloom {
 // Shared by PackedTable and SemiSortedTable.
 namespace bit_fields {
 
+// No bit set past the first usedBits of a payload of payloadWords words.
+inline bool paddingIsZero(const uint64_t* words, size_t payloadWords, uint64_t usedBits) {
+  const uint32_t usedInLastWord = static_cast<uint32_t>(usedBits & 63);
+  return usedInLastWord == 0 || payloadWords == 0 || (words[payloadWords - 1] >> usedInLastWord) == 0;
+}
+
 inline uint64_t lowBitMask(uint32_t width) {
   return width >= 64 ? ~uint64_t{0} : (uint64_t{1} << width) - 1;
 }
@@ -198,9 +204,7 @@ class PackedTable {
   // Every slot of this layout is a valid fingerprint or 0; the only way to be
   // non-canonical is a set bit past the last slot in the last payload word.
   bool isCanonical() const {
-    const uint64_t usedBits = bucketCount_ * bucketBits_;
-    const uint32_t usedInLastWord = static_cast<uint32_t>(usedBits & 63);
-    return usedInLastWord == 0 || (words_[payloadWords_ - 1] >> usedInLastWord) == 0;
+    return bit_fields::paddingIsZero(words_.data(), payloadWords_, bucketCount_ * bucketBits_);
   }
 
   void clear() { words_.clear(); }

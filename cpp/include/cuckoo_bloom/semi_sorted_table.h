@@ -281,9 +281,7 @@ class SemiSortedTable {
         if (sameNibble && highPart(bits, slot) > highPart(bits, slot + 1)) return false;
       }
     }
-    const uint64_t usedBits = bucketCount_ * bucketBits_;
-    const uint32_t usedInLastWord = static_cast<uint32_t>(usedBits & 63);
-    return usedInLastWord == 0 || (words_[payloadWords_ - 1] >> usedInLastWord) == 0;
+    return bit_fields::paddingIsZero(words_.data(), payloadWords_, bucketCount_ * bucketBits_);
   }
 
   void clear() { words_.clear(); }
