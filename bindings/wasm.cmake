@@ -15,6 +15,9 @@ target_link_options(cuckoo_bloom_core PRIVATE
   -sEXPORT_NAME=createCoreModule
   -sENVIRONMENT=web
   -sALLOW_MEMORY_GROWTH=1
+  # emmalloc: a few KiB of wasm against dlmalloc's ~10; filters make few, large
+  # allocations, so allocation speed does not matter here.
+  -sMALLOC=emmalloc
   -sMAXIMUM_MEMORY=2147483648
   -sFILESYSTEM=0
   -sDYNAMIC_EXECUTION=0

@@ -19,23 +19,25 @@ const char* statusCodeName(StatusCode code) {
 
 std::string formatNumber(double value) {
   // Hand-rolled so the wasm build links no printf machinery (std::to_string
-  // of a double is snprintf, several KiB of wasm for two error messages).
+  // of a double is snprintf, several KiB of wasm for two error messages):
+  // up to 6 decimals, or d.ddde+-x when tiny or huge.
   if (std::isnan(value)) return "NaN";
   if (std::isinf(value)) return value > 0 ? "Infinity" : "-Infinity";
-  std::string sign = value < 0 ? "-" : "";
+  std::string out = value < 0 ? "-" : "";
   value = std::fabs(value);
+  int exponent = 0;
   if (value != 0.0 && (value < 1e-4 || value >= 1e15)) {
-    int exponent = static_cast<int>(std::floor(std::log10(value)));
-    double mantissa = value / std::pow(10.0, exponent);
-    if (mantissa >= 10.0) mantissa /= 10.0, ++exponent;  // rounding in log10
-    return sign + formatNumber(std::round(mantissa * 1000.0) / 1000.0) + "e" + std::to_string(exponent);
+    exponent = static_cast<int>(std::floor(std::log10(value)));
+    value /= std::pow(10.0, exponent);
   }
-  // Six significant decimals at most, trailing zeros dropped.
-  const uint64_t scaled = static_cast<uint64_t>(std::llround(value * 1e6));
-  std::string fraction = std::to_string(scaled % 1000000);
-  fraction.insert(0, 6 - fraction.size(), '0');
+  uint64_t scaled = static_cast<uint64_t>(std::llround(value * 1e6));
+  if (exponent != 0 && scaled >= 10000000) scaled /= 10, ++exponent;  // 9.9999999e-5 rounds to 1e-4
+  out += std::to_string(scaled / 1000000);
+  std::string fraction = std::to_string(1000000 + scaled % 1000000).substr(1);  // six digits
   while (!fraction.empty() && fraction.back() == '0') fraction.pop_back();
-  return sign + std::to_string(scaled / 1000000) + (fraction.empty() ? "" : "." + fraction);
+  if (!fraction.empty()) out += "." + fraction;
+  if (exponent != 0) out += "e" + std::to_string(exponent);
+  return out;
 }
 
 Status validateCapacityAndRate(uint64_t capacity, double falsePositiveRate) {
