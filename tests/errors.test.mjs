@@ -170,9 +170,9 @@ describe('INVALID_ARGUMENT: keys', () => {
       filter.free();
     });
 
-    test.each(['addMany', 'hasMany'])('%s rejects a keys argument that is not an array', (method) => {
+    test.each(['addMany', 'hasMany'])('%s rejects a keys argument that is not an iterable of keys', (method) => {
       const filter = smallFilter(Class);
-      for (const keys of ['abc', new Set(['a']), undefined, null, 5, { length: 1, 0: 'a' }, utf8.encode('abc')]) {
+      for (const keys of ['abc', undefined, null, 5, { length: 1, 0: 'a' }, utf8.encode('abc'), new Set([5])]) {
         expectCode(() => filter[method](keys), 'INVALID_ARGUMENT');
       }
       filter.free();
@@ -200,7 +200,6 @@ describe('INVALID_ARGUMENT: keys', () => {
 
 describe('INVALID_ARGUMENT: other arguments', () => {
   const notBytes = [
-    ['an ArrayBuffer', new ArrayBuffer(100)],
     ['a string', 'CBWF'],
     ['a number', 1],
     ['null', null],

@@ -3,10 +3,10 @@
 // every depth, dots, IPv4 in all its spellings, IPv6, IDN, ports, userinfo,
 // backslashes, whitespace and control characters):
 //
-// - canonicalizeUrl throws only TypeError; on what it accepts it is
+// - canonicalizeUrl throws only FilterError INVALID_ARGUMENT; on what it accepts it is
 //   idempotent, and its output has the documented shape (scheme://host/path,
 //   printable ASCII, every % an uppercase escape, no #);
-// - urlExpressions throws only TypeError (exactly when canonicalizeUrl does),
+// - urlExpressions throws only FilterError INVALID_ARGUMENT (exactly when canonicalizeUrl does),
 //   returns at most 30 distinct expressions, each `host/path` without scheme
 //   or port, with the host a suffix of the canonical host and the path the
 //   canonical path (with or without its query) or a directory prefix of it;
@@ -114,12 +114,12 @@ const anyStringArb = fc.oneof(
 
 // ---------------------------------------------------------------------------
 
-/** Runs `f`; returns its value, or null when it threw a TypeError. Anything else thrown fails. */
-function onlyTypeError(f, what, input) {
+/** Runs `f`; returns its value, or null when it threw FilterError INVALID_ARGUMENT. Anything else thrown fails. */
+function onlyInvalidArgument(f, what, input) {
   try {
     return f();
   } catch (error) {
-    if (error instanceof TypeError && !(error instanceof FilterError)) return null;
+    if (error instanceof FilterError && error.code === 'INVALID_ARGUMENT') return null;
     fail(`${what}(${JSON.stringify(input)}) threw ${error?.constructor?.name}: ${error?.message ?? error}`);
   }
 }
@@ -150,19 +150,19 @@ function checkCanonicalShape(c, input) {
 
 const stats = { accepted: 0, rejected: 0 };
 
-test(`canonicalizeUrl: only TypeError, idempotent, documented shape (${RUNS} runs)`, () => {
+test(`canonicalizeUrl: only INVALID_ARGUMENT, idempotent, documented shape (${RUNS} runs)`, () => {
   fc.assert(
     fc.property(anyStringArb, (input) => {
-      const c = onlyTypeError(() => canonicalizeUrl(input), 'canonicalizeUrl', input);
+      const c = onlyInvalidArgument(() => canonicalizeUrl(input), 'canonicalizeUrl', input);
       if (c === null) {
         stats.rejected++;
         return;
       }
       stats.accepted++;
       checkCanonicalShape(c, input);
-      const again = onlyTypeError(() => canonicalizeUrl(c), 'canonicalizeUrl', c);
+      const again = onlyInvalidArgument(() => canonicalizeUrl(c), 'canonicalizeUrl', c);
       if (again !== c) {
-        fail(`not idempotent: ${JSON.stringify(input)} -> ${JSON.stringify(c)} -> ${again === null ? 'TypeError' : JSON.stringify(again)}`);
+        fail(`not idempotent: ${JSON.stringify(input)} -> ${JSON.stringify(c)} -> ${again === null ? 'INVALID_ARGUMENT' : JSON.stringify(again)}`);
       }
     }),
     { seed: 0x0c01, numRuns: RUNS },
@@ -173,8 +173,8 @@ test(`canonicalizeUrl: only TypeError, idempotent, documented shape (${RUNS} run
 });
 
 function checkExpressions(input) {
-  const c = onlyTypeError(() => canonicalizeUrl(input), 'canonicalizeUrl', input);
-  const expressions = onlyTypeError(() => urlExpressions(input), 'urlExpressions', input);
+  const c = onlyInvalidArgument(() => canonicalizeUrl(input), 'canonicalizeUrl', input);
+  const expressions = onlyInvalidArgument(() => urlExpressions(input), 'urlExpressions', input);
   if ((c === null) !== (expressions === null)) {
     fail(`canonicalizeUrl and urlExpressions disagree on accepting ${JSON.stringify(input)}`);
   }
@@ -208,7 +208,7 @@ function checkExpressions(input) {
   return expressions;
 }
 
-test(`urlExpressions: only TypeError, ≤ 30 distinct host-suffix × path-prefix expressions (${RUNS} runs)`, () => {
+test(`urlExpressions: only INVALID_ARGUMENT, ≤ 30 distinct host-suffix × path-prefix expressions (${RUNS} runs)`, () => {
   fc.assert(
     fc.property(anyStringArb, (input) => {
       checkExpressions(input);
@@ -290,7 +290,7 @@ test(`parseListLine never throws, and every stored expression is one some URL pr
       if (parsed.kind !== 'entry') return;
       if (parsed.expression !== parsed.expressions[0]) fail('expression !== expressions[0]');
       for (const e of parsed.expressions) {
-        const produced = onlyTypeError(() => urlExpressions('http://' + e), 'urlExpressions', 'http://' + e);
+        const produced = onlyInvalidArgument(() => urlExpressions('http://' + e), 'urlExpressions', 'http://' + e);
         if (produced === null || !produced.includes(e)) {
           fail(`parseListLine(${JSON.stringify(line)}, '${format}') stored ${JSON.stringify(e)}, which no URL produces: urlExpressions('http://${e}') = ${JSON.stringify(produced)}`);
         }

@@ -1,4 +1,4 @@
-import { canonicalizeUrl } from 'cuckoo-bloom-wasm';
+import { FilterError, canonicalizeUrl } from 'cuckoo-bloom-wasm';
 
 // Published table from
 // https://developers.google.com/safe-browsing/v4/urls-hashing#canonicalization
@@ -25,7 +25,7 @@ const SAFE_BROWSING_TABLE = [
     input:
       'http://host%23.com/%257Ea%2521b%2540c%2523d%2524e%25f%255E00%252611%252A22%252833%252944_55%252B',
     sb: 'http://host%23.com/~a!b@c%23d$e%25f^00&11*22(33)44_55+',
-    ours: TypeError,
+    ours: FilterError,
     why: 'the host unescapes to "host#.com"; WHATWG forbids "#" in a host',
   },
   { input: 'http://3279880203/blah', sb: 'http://195.127.0.11/blah' },
@@ -47,7 +47,7 @@ const SAFE_BROWSING_TABLE = [
     // carry U+0001 U+0080.
     input: 'http://\x01\x80.com/',
     sb: 'http://%01%80.com/',
-    ours: TypeError,
+    ours: FilterError,
     why: 'WHATWG forbids control characters in a host',
   },
   { input: 'http://notrailingslash.com', sb: 'http://notrailingslash.com/' },
@@ -61,19 +61,19 @@ const SAFE_BROWSING_TABLE = [
   {
     input: 'http:// leadingspace.com/',
     sb: 'http://%20leadingspace.com/',
-    ours: TypeError,
+    ours: FilterError,
     why: 'WHATWG forbids a space in a host',
   },
   {
     input: 'http://%20leadingspace.com/',
     sb: 'http://%20leadingspace.com/',
-    ours: TypeError,
+    ours: FilterError,
     why: 'WHATWG decodes %20 in the host and then forbids the space',
   },
   {
     input: '%20leadingspace.com/',
     sb: 'http://%20leadingspace.com/',
-    ours: TypeError,
+    ours: FilterError,
     why: 'WHATWG decodes %20 in the host and then forbids the space',
   },
   { input: 'https://www.securesite.com/', sb: 'https://www.securesite.com/' },
@@ -98,8 +98,8 @@ describe('Safe Browsing published canonicalization table', () => {
   test.each(deviating.map((r) => [r.input, r.sb, r.ours, r.why]))(
     '%j (Safe Browsing: %j) deviates on purpose',
     (input, sb, ours, _why) => {
-      if (ours === TypeError) {
-        expect(() => canonicalizeUrl(input)).toThrow(TypeError);
+      if (ours === FilterError) {
+        expect(() => canonicalizeUrl(input)).toThrow(FilterError);
       } else {
         expect(canonicalizeUrl(input)).toBe(ours);
         expect(ours).not.toBe(sb);
@@ -143,7 +143,7 @@ describe('each canonicalization rule', () => {
 
   test('schemes without a network host are rejected', () => {
     for (const s of ['mailto:bryner@google.com', 'file:///etc/passwd', 'javascript:alert(1)', 'data:text/html,x']) {
-      expect(() => canonicalizeUrl(s)).toThrow(TypeError);
+      expect(() => canonicalizeUrl(s)).toThrow(FilterError);
     }
   });
 
@@ -219,7 +219,7 @@ describe('each canonicalization rule', () => {
   test('IPv4 that WHATWG rejects throws (out-of-range or too many parts)', () => {
     // The Go client maps 276.2.3 to 20.2.0.3; WHATWG and browsers refuse it.
     for (const s of ['http://276.2.3/', 'http://1.2.3.256/', 'http://4294967296/', 'http://123.123.0.0.1/']) {
-      expect(() => canonicalizeUrl(s)).toThrow(TypeError);
+      expect(() => canonicalizeUrl(s)).toThrow(FilterError);
     }
   });
 
@@ -295,17 +295,17 @@ describe('errors', () => {
     ['http://h:99999/'],
     ['http://a b/'],
     ['http://W!eird<>Ho$^.com/'],
-  ])('%j throws a TypeError', (input) => {
-    expect(() => canonicalizeUrl(input)).toThrow(TypeError);
+  ])('%j throws FilterError INVALID_ARGUMENT', (input) => {
+    expect(() => canonicalizeUrl(input)).toThrow(FilterError);
   });
 
   test('the message names the input', () => {
     expect(() => canonicalizeUrl('http://1.2.3.256/x')).toThrow(/"http:\/\/1\.2\.3\.256\/x"/);
   });
 
-  test('non-string input throws a TypeError', () => {
+  test('non-string input throws FilterError INVALID_ARGUMENT', () => {
     for (const v of [undefined, null, 42, {}, ['http://h/']]) {
-      expect(() => canonicalizeUrl(v)).toThrow(TypeError);
+      expect(() => canonicalizeUrl(v)).toThrow(FilterError);
     }
   });
 });
@@ -344,7 +344,7 @@ function randomInput(rand) {
 }
 
 describe('totality', () => {
-  test('random input either canonicalizes idempotently or throws TypeError', () => {
+  test('random input either canonicalizes idempotently or throws FilterError INVALID_ARGUMENT', () => {
     const rand = mulberry32(0xc0ffee);
     let accepted = 0;
     for (let i = 0; i < 5000; i++) {
@@ -353,7 +353,7 @@ describe('totality', () => {
       try {
         out = canonicalizeUrl(input);
       } catch (e) {
-        if (!(e instanceof TypeError)) throw new Error(`non-TypeError for ${JSON.stringify(input)}: ${e}`);
+        if (!(e instanceof FilterError && e.code === 'INVALID_ARGUMENT')) throw new Error(`not INVALID_ARGUMENT for ${JSON.stringify(input)}: ${e}`);
         continue;
       }
       accepted++;

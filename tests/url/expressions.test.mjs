@@ -1,4 +1,4 @@
-import { canonicalizeUrl, urlExpressions } from 'cuckoo-bloom-wasm';
+import { FilterError, canonicalizeUrl, urlExpressions } from 'cuckoo-bloom-wasm';
 
 describe('published Safe Browsing examples, in documented order', () => {
   // https://developers.google.com/safe-browsing/v4/urls-hashing#suffixprefix-expressions
@@ -147,10 +147,10 @@ describe('rules', () => {
     }
   });
 
-  test('invalid input throws TypeError', () => {
+  test('invalid input throws FilterError', () => {
     for (const s of ['', '/blah', 'mailto:x@y.z', 'http://1.2.3.256/', 'http://a b/']) {
-      expect(() => urlExpressions(s)).toThrow(TypeError);
+      expect(() => urlExpressions(s)).toThrow(FilterError);
     }
-    expect(() => urlExpressions(undefined)).toThrow(TypeError);
+    expect(() => urlExpressions(undefined)).toThrow(FilterError);
   });
 });
