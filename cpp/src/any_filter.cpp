@@ -32,6 +32,9 @@ class RegisteredFilter final : public AnyFilter {
     }
   }
   bool has(const KeyHash& hash) const override { return filter_.has(hash); }
+  Status add(const uint8_t* key, size_t length) override { return add(filter_.hashOf(key, length)); }
+  bool has(const uint8_t* key, size_t length) const override { return filter_.has(filter_.hashOf(key, length)); }
+  Status remove(const uint8_t* key, size_t length) override { return remove(filter_.hashOf(key, length)); }
   Status remove(const KeyHash& hash) override {
     if constexpr (Filter::kSupportsRemove) {
       return filter_.remove(hash);

@@ -64,9 +64,11 @@ class AnyFilter {
     return status;
   }
 
-  Status add(const uint8_t* key, size_t length) { return add(hashOf(key, length)); }
-  bool has(const uint8_t* key, size_t length) const { return has(hashOf(key, length)); }
-  Status remove(const uint8_t* key, size_t length) { return remove(hashOf(key, length)); }
+  // The byte-key forms: one virtual call each (hash and probe inlined behind
+  // it), the path every key from JavaScript takes.
+  virtual Status add(const uint8_t* key, size_t length) = 0;
+  virtual bool has(const uint8_t* key, size_t length) const = 0;
+  virtual Status remove(const uint8_t* key, size_t length) = 0;
 
   // The concrete filter, or nullptr when this is another type.
   template <typename Filter>
