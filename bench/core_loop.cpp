@@ -8,9 +8,14 @@
 // "CBWK", uint32 count, uint32 offsets[count + 1], then the key bytes, all
 // little-endian. Keys are pre-encoded: no string handling is timed here.
 //
-// Output: one JSON object per line, per (N, eps, filter): the per-repetition
-// ns/op of add, has on added keys and has on absent keys, plus false
-// negatives, false positives, table bytes and serialized bytes.
+// Every filter type of the C++ registry (registeredFilterTypes(), from
+// filter_types.h) runs, created with createFilter and timed through AnyFilter:
+// a type added to the registry is benchmarked with no edit here.
+//
+// Output: one JSON object per line, per (N, eps, filter): the filter's
+// registry name, the per-repetition ns/op of add, has on added keys and has
+// on absent keys, plus false negatives, false positives, table bytes and
+// serialized bytes.
 //
 // V8 has no on-stack replacement for wasm: a hot loop that never returns stays
 // in the baseline (Liftoff) tier. So every timed loop lives in its own
@@ -25,7 +30,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <string>
-#include <type_traits>
+#include <memory>
 #include <vector>
 
 #include "cuckoo_bloom/cuckoo_bloom.h"
@@ -87,23 +92,20 @@ double nowNs() {
           .count());
 }
 
-// ---- The timed loops: one non-inlined function per filter type and operation. ----
+// ---- The timed loops: one non-inlined function per operation. ----
+//
+// Every filter is reached through the registry's type-erased AnyFilter (a
+// virtual call per key), exactly as the wasm bindings' cbw_has/cbw_add reach
+// it, so the wasm row here is the JavaScript rows minus the JS/wasm boundary.
 
-template <typename F>
-__attribute__((noinline)) uint64_t addRange(F& filter, const Keys& keys, size_t begin, size_t end) {
+__attribute__((noinline)) uint64_t addRange(AnyFilter& filter, const Keys& keys, size_t begin, size_t end) {
   uint64_t failed = 0;
-  for (size_t i = begin; i < end; ++i) {
-    if constexpr (std::is_same_v<F, CuckooFilter>) {
-      failed += !filter.add(keys.key(i), keys.length(i)).isOk();
-    } else {
-      filter.add(keys.key(i), keys.length(i));
-    }
-  }
+  // Ok, or Full (cuckoo: the key was not stored): counted as a failed add.
+  for (size_t i = begin; i < end; ++i) failed += !filter.add(keys.key(i), keys.length(i)).isOk();
   return failed;
 }
 
-template <typename F>
-__attribute__((noinline)) uint64_t hasRange(const F& filter, const Keys& keys, size_t begin, size_t end) {
+__attribute__((noinline)) uint64_t hasRange(const AnyFilter& filter, const Keys& keys, size_t begin, size_t end) {
   uint64_t hits = 0;
   for (size_t i = begin; i < end; ++i) hits += filter.has(keys.key(i), keys.length(i));
   return hits;
@@ -119,8 +121,7 @@ __attribute__((noinline)) uint64_t hashRange(const Keys& keys, size_t begin, siz
   return sink;
 }
 
-template <typename F>
-uint64_t addAll(F& filter, const Keys& keys, size_t count) {
+uint64_t addAll(AnyFilter& filter, const Keys& keys, size_t count) {
   uint64_t failed = 0;
   for (size_t begin = 0; begin < count; begin += kBatch) {
     failed += addRange(filter, keys, begin, std::min(count, begin + kBatch));
@@ -128,8 +129,7 @@ uint64_t addAll(F& filter, const Keys& keys, size_t count) {
   return failed;
 }
 
-template <typename F>
-uint64_t hasAll(const F& filter, const Keys& keys, size_t count) {
+uint64_t hasAll(const AnyFilter& filter, const Keys& keys, size_t count) {
   uint64_t hits = 0;
   for (size_t begin = 0; begin < count; begin += kBatch) {
     hits += hasRange(filter, keys, begin, std::min(count, begin + kBatch));
@@ -137,30 +137,24 @@ uint64_t hasAll(const F& filter, const Keys& keys, size_t count) {
   return hits;
 }
 
-Result<BloomFilter> make(BloomFilter*, uint64_t n, double eps) { return BloomFilter::create({n, eps, 0}); }
-Result<BlockedBloomFilter> make(BlockedBloomFilter*, uint64_t n, double eps) {
-  return BlockedBloomFilter::create({n, eps, 0});
-}
-Result<CountingBloomFilter> make(CountingBloomFilter*, uint64_t n, double eps) {
-  return CountingBloomFilter::create({n, eps, 0});
-}
-Result<CuckooFilter> make(CuckooFilter*, uint64_t n, double eps) {
-  CuckooFilterOptions options;
+// A new filter of a registered type, sized for n keys at eps with the type's
+// default options (the same as the JavaScript rows' { capacity, falsePositiveRate }).
+Result<std::unique_ptr<AnyFilter>> make(const FilterTypeInfo& info, uint64_t n, double eps) {
+  FilterOptions options;
   options.capacity = n;
   options.falsePositiveRate = eps;
-  return CuckooFilter::create(options);
+  return createFilter(info.type, options);
 }
 
 // Runs the batch functions of one filter type for at least `milliseconds`,
 // on small batches: enough calls that V8 has tiered every one of them up to
 // TurboFan (compiled in the background) before anything is timed. Natively
 // it only warms the caches and the branch predictors.
-template <typename F>
-void warmUp(const Keys& present, const Keys& absent, double milliseconds) {
+void warmUp(const FilterTypeInfo& info, const Keys& present, const Keys& absent, double milliseconds) {
   const size_t n = std::min<size_t>(present.count(), 20000);
-  Result<F> created = make(static_cast<F*>(nullptr), n, 0.01);
+  Result<std::unique_ptr<AnyFilter>> created = make(info, n, 0.01);
   if (!created.isOk()) return;
-  F filter = std::move(created).value();
+  AnyFilter& filter = *created.value();
   const double start = nowNs();
   uint64_t sink = 0;
   do {
@@ -179,19 +173,18 @@ void printList(const std::vector<double>& values) {
   std::printf("]");
 }
 
-template <typename F>
-bool run(const char* name, const Keys& present, const Keys& absent, size_t n, size_t absentCount, double eps,
+bool run(const FilterTypeInfo& info, const Keys& present, const Keys& absent, size_t n, size_t absentCount, double eps,
          int reps, int warmup) {
   std::vector<double> addNs, hasNs, missNs;
   uint64_t falseNegatives = 0, falsePositives = 0, addFailures = 0;
   size_t byteLength = 0, serializedBytes = 0;
   for (int rep = -warmup; rep < reps; ++rep) {
-    Result<F> created = make(static_cast<F*>(nullptr), n, eps);
+    Result<std::unique_ptr<AnyFilter>> created = make(info, n, eps);
     if (!created.isOk()) {
-      std::fprintf(stderr, "%s: create failed: %s\n", name, created.status().message().c_str());
+      std::fprintf(stderr, "%s: create failed: %s\n", info.name, created.status().message().c_str());
       return false;
     }
-    F filter = std::move(created).value();
+    AnyFilter& filter = *created.value();
     double t0 = nowNs();
     const uint64_t failed = addAll(filter, present, n);
     double t1 = nowNs();
@@ -210,7 +203,7 @@ bool run(const char* name, const Keys& present, const Keys& absent, size_t n, si
     byteLength = filter.byteLength();
     serializedBytes = filter.serialize().size();
   }
-  std::printf("{\"filter\":\"%s\",\"n\":%zu,\"eps\":%g,\"absent\":%zu,\"addNs\":", name, n, eps, absentCount);
+  std::printf("{\"filter\":\"%s\",\"n\":%zu,\"eps\":%g,\"absent\":%zu,\"addNs\":", info.name, n, eps, absentCount);
   printList(addNs);
   std::printf(",\"hasNs\":");
   printList(hasNs);
@@ -258,10 +251,7 @@ int main(int argc, char** argv) {
     // Twice round: a function's optimized code is only used from its next
     // call on, and a busy machine delays the background compiler.
     for (int round = 0; round < 2; ++round) {
-      warmUp<BloomFilter>(present, absent, 150);
-      warmUp<BlockedBloomFilter>(present, absent, 150);
-      warmUp<CountingBloomFilter>(present, absent, 150);
-      warmUp<CuckooFilter>(present, absent, 150);
+      for (const FilterTypeInfo& info : registeredFilterTypes()) warmUp(info, present, absent, 150);
     }
   }
   for (const std::string& nText : split(argv[3])) {
@@ -274,11 +264,10 @@ int main(int argc, char** argv) {
     runHashOnly(present, n, reps, warmup);
     for (const std::string& epsText : split(argv[4])) {
       const double eps = std::strtod(epsText.c_str(), nullptr);
-      bool ok = run<BloomFilter>("bloom", present, absent, n, absentCount, eps, reps, warmup) &&
-                run<BlockedBloomFilter>("blocked-bloom", present, absent, n, absentCount, eps, reps, warmup) &&
-                run<CountingBloomFilter>("counting-bloom", present, absent, n, absentCount, eps, reps, warmup) &&
-                run<CuckooFilter>("cuckoo", present, absent, n, absentCount, eps, reps, warmup);
-      if (!ok) return 1;
+      // Every type of the registry (filter_types.h), in its order, under its own name.
+      for (const FilterTypeInfo& info : registeredFilterTypes()) {
+        if (!run(info, present, absent, n, absentCount, eps, reps, warmup)) return 1;
+      }
     }
   }
   return 0;

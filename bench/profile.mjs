@@ -2,7 +2,8 @@
 // Where the time of has(string) and hasMany(string) goes: each stage of the
 // JavaScript path timed alone, on the same keys as bench/run.mjs.
 //
-//   node bench/profile.mjs [N] [type]      (defaults: 1000000 bloom; types: bloom blocked counting cuckoo)
+//   node bench/profile.mjs [N] [type]      (defaults: 1000000 bloom; type: any name or alias of the
+//                                          package's FILTER_TYPES, e.g. bloom, blocked-bloom, cuckoo)
 //
 // It reaches into the built package's internals (the filter's wasm module,
 // its handle address and key arena) to time the stages separately; those are
@@ -18,17 +19,13 @@ const lib = await import(pathToFileURL(path.join(root, 'dist', 'index.js')).href
 await lib.init();
 
 const N = Number(process.argv[2] ?? 1_000_000);
-const TYPE = process.argv[3] ?? 'bloom';
-const classes = {
-  bloom: [lib.BloomFilter, '_cbw_bloom_has'],
-  blocked: [lib.BlockedBloomFilter, '_cbw_blocked_bloom_has'],
-  counting: [lib.CountingBloomFilter, '_cbw_counting_bloom_has'],
-  cuckoo: [lib.CuckooFilter, '_cbw_cuckoo_has'],
-};
-const [Class, exportName] = classes[TYPE];
+const entry = lib.filterType(process.argv[3] ?? 'bloom'); // throws INVALID_ARGUMENT naming the known types
+const TYPE = entry.name;
+// One export for every type: it dispatches on the handle (through the C++ registry's AnyFilter).
+const exportName = '_cbw_has';
 const { strings: keys } = makeKeys(N, 0x5eed0001);
 const bytes = encodeKeys(keys);
-const filter = new Class({ capacity: N, falsePositiveRate: 0.01 });
+const filter = entry.create({ capacity: N, falsePositiveRate: 0.01 });
 filter.addMany(keys);
 
 const module = filter.module;

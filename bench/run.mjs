@@ -39,7 +39,7 @@ if (typeof globalThis.gc !== 'function') {
 }
 
 const { makeKeys, encodeKeys, writeKeyFile, meanLength, MIN_KEY_BYTES, MAX_KEY_BYTES } = await import('./keys.mjs');
-const { oursAdapters, peerAdapters, optimalBloom } = await import('./peers.mjs');
+const { oursAdapters, ourFilterTypes, peerAdapters, optimalBloom } = await import('./peers.mjs');
 
 // ---- Options ----
 const argv = process.argv.slice(2);
@@ -76,6 +76,14 @@ mkdirSync(resultsDir, { recursive: true });
 mkdirSync(buildDir, { recursive: true });
 
 const log = (...a) => console.log(...a);
+// The 1-minute load average, sampled at the start, at every repetition of the
+// fast rows and at the end: the report says when other processes shared the CPU.
+const loadSamples = [];
+const sampleLoad = () => {
+  const load = os.loadavg()[0];
+  loadSamples.push(load);
+  return load;
+};
 const nowNs = () => process.hrtime.bigint();
 const elapsed = (t0, t1) => Number(t1 - t0);
 function heapBytes() {
@@ -109,6 +117,7 @@ const machine = {
   gxx: toolVersion('g++', ['--version']),
   emxx: toolVersion('em++', ['--version']),
 };
+sampleLoad();
 
 // ---- The library ----
 const distIndex = path.join(root, 'dist', 'index.js');
@@ -118,6 +127,14 @@ if (!existsSync(distIndex)) {
 }
 const lib = await import(pathToFileURL(distIndex).href);
 await lib.init();
+
+// ---- The filter types: this library's registry (FILTER_TYPES), in its order ----
+// Every row, table and target is keyed by the registry's name ('bloom',
+// 'blocked-bloom', ...); nothing below lists the types. The C++ core loop runs
+// the C++ registry's types (filter_types.h) under the same names; a type only
+// one registry has yet is still shown, after the others (see typeNames()).
+const OUR_TYPES = ourFilterTypes(lib);
+const structureOf = (type) => OUR_TYPES.find((t) => t.name === type)?.structure ?? type;
 
 // ---- Keys ----
 const maxN = Math.max(...NS);
@@ -172,14 +189,11 @@ function epsLabel(eps) {
 }
 
 // ---- The C++ core, natively and in wasm (same source, same keys) ----
-const CORE_SOURCES = [
-  'cpp/src/status.cpp',
-  'cpp/src/format.cpp',
-  'cpp/src/bloom_filter.cpp',
-  'cpp/src/blocked_bloom_filter.cpp',
-  'cpp/src/counting_bloom_filter.cpp',
-  'cpp/src/cuckoo_filter.cpp',
-];
+// Every source of the core, as CMakeLists.txt globs them: a new filter type's .cpp comes in by itself.
+const CORE_SOURCES = readdirSync(path.join(root, 'cpp/src'))
+  .filter((file) => file.endsWith('.cpp'))
+  .sort()
+  .map((file) => `cpp/src/${file}`);
 const CXXFLAGS = ['-O3', '-std=c++17', '-fno-exceptions', '-DNDEBUG'];
 const EMFLAGS = ['-sSINGLE_FILE=1', '-sALLOW_MEMORY_GROWTH=1', '-sNODERAWFS=1', '-sENVIRONMENT=node', '-sEXIT_RUNTIME=1'];
 
@@ -283,14 +297,6 @@ async function runCoreLoops() {
   return out;
 }
 
-const CORE_STRUCTURE = {
-  bloom: 'BloomFilter',
-  'blocked-bloom': 'BlockedBloomFilter',
-  'counting-bloom': 'CountingBloomFilter',
-  cuckoo: 'CuckooFilter',
-};
-const CORE_TYPE = { bloom: 'bloom', 'blocked-bloom': 'blocked', 'counting-bloom': 'counting', cuckoo: 'cuckoo' };
-
 const hashOnly = {}; // "native/N" or "wasm/N" -> stats of ns per hashKey call
 
 function coreRows(core) {
@@ -303,12 +309,12 @@ function coreRows(core) {
         continue;
       }
       rows.push({
-        id: `core-${name}-${CORE_TYPE[r.filter]}`,
+        id: `core-${name}-${r.filter}`,
         group: 'core',
         impl: name === 'native' ? 'C++ core, native (g++ -O3)' : 'C++ core in wasm (em++ -O3, Node)',
         coreKind: name,
-        structure: CORE_STRUCTURE[r.filter],
-        type: CORE_TYPE[r.filter],
+        structure: structureOf(r.filter),
+        type: r.filter, // the C++ registry's name, the same as the TypeScript registry's
         mode: 'pre-encoded bytes, C++ loop',
         n: r.n,
         eps: r.eps,
@@ -411,6 +417,7 @@ function runFast(adapters, n, eps) {
     // Rotate the order every repetition: no implementation always runs right after the same one.
     const shift = ((rep % adapters.length) + adapters.length) % adapters.length;
     const order = [...adapters.slice(shift), ...adapters.slice(0, shift)];
+    sampleLoad();
     // One full collection per round (a full GC costs ~0.5 s with 2M keys on the heap):
     // garbage left by one implementation's round is then not collected on another's time.
     fullGc();
@@ -594,7 +601,7 @@ for (const n of NS) {
   for (const eps of EPSS) {
     const key = `${n}/${eps}`;
     const t0 = Date.now();
-    const loadBefore = os.loadavg()[0];
+    const loadBefore = sampleLoad();
     log(`bench: N = ${int(n)}, ε = ${epsLabel(eps)}: ${fastAdapters.length} fast rows × ${REPS + WARMUP} repetitions...`);
     rows.push(...runFast(fastAdapters, n, eps));
     log(`bench:   fast rows done in ${Math.round((Date.now() - t0) / 1000)} s`);
@@ -611,15 +618,27 @@ for (const n of NS) {
       if (adapter.epsIndependent) epsIndependentRows.set(`${adapter.id}/${n}`, row);
       rows.push(row);
     }
-    loadByConfig[key] = { before: +loadBefore.toFixed(2), after: +os.loadavg()[0].toFixed(2), seconds: Math.round((Date.now() - t0) / 1000) };
+    loadByConfig[key] = { before: +loadBefore.toFixed(2), after: +sampleLoad().toFixed(2), seconds: Math.round((Date.now() - t0) / 1000) };
     log(`bench:   done in ${loadByConfig[key].seconds} s (1-min load ${loadByConfig[key].before} → ${loadByConfig[key].after})`);
   }
 }
 machine.loadEnd = os.loadavg().map((x) => +x.toFixed(2));
+sampleLoad();
+machine.loadMax = +Math.max(...loadSamples).toFixed(2);
+// This run itself keeps about one core busy; more than half a core's worth of
+// other runnable processes at some point is said in the report.
+machine.loaded = machine.loadMax - 1 >= 0.5;
 const totalSeconds = Math.round((Date.now() - started) / 1000);
 
 // ---- Targets ----
 const find = (n, eps, pred) => rows.find((r) => r.n === n && r.eps === eps && pred(r));
+// The types of this library that have rows: the TypeScript registry's order,
+// then any type only the C++ core loop ran (in the C++ registry, not yet in FILTER_TYPES).
+function typeNames() {
+  const names = OUR_TYPES.map((t) => t.name);
+  for (const r of rows) if (r.group === 'core' && !names.includes(r.type)) names.push(r.type);
+  return names;
+}
 // "Equal or smaller", allowing for rounding the table up to whole 64-bit words.
 const bitsOk = (ours, peer) => ours.memBits <= peer.memBits + 64 / ours.n + 1e-9;
 const targets = [];
@@ -627,12 +646,10 @@ for (const n of NS) {
   for (const eps of EPSS) {
     const fnv = find(n, eps, (r) => r.id === 'peer-bloomfilter');
     const bfBloom = find(n, eps, (r) => r.id === 'peer-bloom-filters-bloom');
-    const bfCuckoo = find(n, eps, (r) => r.id === 'peer-bloom-filters-cuckoo');
-    for (const type of ['bloom', 'blocked', 'counting', 'cuckoo']) {
+    for (const type of typeNames()) {
       const o = find(n, eps, (r) => r.group === 'ours' && r.type === type && r.mode === 'string');
-      if (!o?.has) continue;
-      const where = `N=${int(n)} ε=${epsLabel(eps)} ${o.structure}`;
-      if (fnv?.has) {
+      const where = `N=${int(n)} ε=${epsLabel(eps)} ${structureOf(type)}`;
+      if (o?.has && fnv?.has) {
         const r = o.has.median / fnv.has.median;
         const bits = bitsOk(o, fnv);
         targets.push({
@@ -643,8 +660,9 @@ for (const n of NS) {
           why: r > 0.6 ? 'time' : bits ? '' : 'bits/key',
         });
       }
-      const peer = type === 'cuckoo' ? bfCuckoo : bfBloom;
-      if (peer?.has) {
+      // bloom-filters' structure of the same kind (its CuckooFilter for ours), else its BloomFilter.
+      const peer = find(n, eps, (r) => r.id.startsWith('peer-bloom-filters-') && r.structure === structureOf(type)) ?? bfBloom;
+      if (o?.has && peer?.has) {
         const r = o.has.median / peer.has.median;
         const bits = bitsOk(o, peer);
         targets.push({
@@ -660,7 +678,7 @@ for (const n of NS) {
         if (batch?.has) {
           targets.push({
             target: `hasMany(string) ≤ 60 ns/key${QUICK ? ' (quick: N is small)' : ''}`,
-            where: `N=${int(n)} ε=${epsLabel(eps)} ${o.structure}`,
+            where,
             value: `${batch.has.median.toFixed(1)} ns/key (min ${batch.has.min.toFixed(1)})`,
             pass: batch.has.median <= 60,
             why: batch.has.median <= 60 ? '' : 'time',
@@ -727,7 +745,7 @@ function headlineTable(n, eps) {
   ].map(([label, pred]) => [label, find(n, eps, pred)]);
   const head = `| ours (string keys) | bits/key | ${peerList.map(([l, p]) => `vs ${l}${p ? ` (${Number.isFinite(p.memBits) ? p.memBits.toFixed(1) : '–'} b/k)` : ''}`).join(' | ')} |`;
   const lines = [head, `|---|--:|${peerList.map(() => '--:').join('|')}|`];
-  for (const type of ['bloom', 'blocked', 'counting', 'cuckoo']) {
+  for (const type of typeNames()) {
     const single = find(n, eps, (r) => r.group === 'ours' && r.type === type && r.mode === 'string');
     const batch = find(n, eps, (r) => r.group === 'ours' && r.type === type && r.mode === 'addMany/hasMany string');
     if (!single) continue;
@@ -749,7 +767,7 @@ function layersTable(n, eps) {
     '| structure | C++ native has | C++ in wasm has | wasm ÷ native | JS has(Uint8Array) | JS has(string) | JS hasMany(string) per key | JS hasMany(Uint8Array) per key |',
     '|---|--:|--:|--:|--:|--:|--:|--:|',
   ];
-  for (const type of ['bloom', 'blocked', 'counting', 'cuckoo']) {
+  for (const type of typeNames()) {
     const get = (pred) => find(n, eps, (r) => r.type === type && pred(r))?.has?.median;
     const native = get((r) => r.group === 'core' && r.coreKind === 'native');
     const wasm = get((r) => r.group === 'core' && r.coreKind === 'wasm');
@@ -757,7 +775,8 @@ function layersTable(n, eps) {
     const str = get((r) => r.group === 'ours' && r.mode === 'string');
     const many = get((r) => r.group === 'ours' && r.mode === 'addMany/hasMany string');
     const manyBytes = get((r) => r.group === 'ours' && r.mode === 'addMany/hasMany Uint8Array');
-    lines.push(`| ${CORE_STRUCTURE[{ bloom: 'bloom', blocked: 'blocked-bloom', counting: 'counting-bloom', cuckoo: 'cuckoo' }[type]]} | ${num(native)} | ${num(wasm)} | ${ratio(wasm, native)} | ${num(bytes)} | ${num(str)} | ${num(many)} | ${num(manyBytes)} |`);
+    if ([native, wasm, bytes, str, many, manyBytes].every((x) => x === undefined)) continue;
+    lines.push(`| ${structureOf(type)} | ${num(native)} | ${num(wasm)} | ${ratio(wasm, native)} | ${num(bytes)} | ${num(str)} | ${num(many)} | ${num(manyBytes)} |`);
   }
   return hashLine + lines.join('\n');
 }
@@ -796,6 +815,11 @@ const machineLines = [
   `- CPU: ${machine.cpu}, ${machine.cores} cores; ${machine.memoryGiB} GiB; ${machine.os}`,
   `- Node ${machine.node} (V8 ${machine.v8}); ${machine.gxx ?? 'g++ not found'}; ${machine.emxx ?? 'em++ not found'}`,
   `- Date: ${machine.date}; 1-minute load average at start ${machine.loadStart.join(' / ')}, at end ${machine.loadEnd.join(' / ')}`,
+  ...(machine.loaded
+    ? [
+        `- **Loaded machine**: the 1-minute load average reached ${machine.loadMax} on ${machine.cores} cores during this run (which itself accounts for about 1): other processes shared the CPU, so absolute times are inflated and noisier than on an idle machine; the ratios between implementations, measured round-robin in this one run, are the numbers to quote.`,
+      ]
+    : []),
   `- Run: ${QUICK ? 'QUICK (harness check only: numbers meaningless)' : 'full'}; N = ${NS.map(int).join(', ')}; ε = ${EPSS.map(epsLabel).join(', ')}; ${REPS} repetition(s)${WARMUP ? ' after 1 warm-up' : ''}; keys ${keyStats.min}–${keyStats.max} bytes (mean ${keyStats.mean.toFixed(1)}); ${totalSeconds} s in all`,
 ];
 const body = [];
