@@ -254,25 +254,31 @@ EMSCRIPTEN_KEEPALIVE int cbw_add_if_new(uintptr_t handle, uintptr_t key, uint32_
 EMSCRIPTEN_KEEPALIVE int cbw_remove(uintptr_t handle, uintptr_t key, uint32_t length) {
   return codeOf(reinterpret_cast<FilterHandle*>(handle)->filter().remove(bytesAt(key), length));
 }
-// Answers one byte per key (1 = may be present) at `out`.
+// Batches (AnyFilter::hasMany and friends): `count` keys, key i the bytes
+// [data + offsets[i] - offsets[0], data + offsets[i + 1] - offsets[0]).
+// One byte per key at `out` (1 = may be present).
 EMSCRIPTEN_KEEPALIVE void cbw_has_many(uintptr_t handle, uintptr_t data, uintptr_t offsets, uint32_t count,
                                        uintptr_t out) {
-  const AnyFilter& filter = reinterpret_cast<const FilterHandle*>(handle)->filter();
-  const uint8_t* bytes = bytesAt(data);
-  const uint32_t* ends = reinterpret_cast<const uint32_t*>(offsets);
-  uint8_t* results = reinterpret_cast<uint8_t*>(out);
-  for (uint32_t i = 0; i < count; ++i) results[i] = filter.has(bytes + ends[i], ends[i + 1] - ends[i]) ? 1 : 0;
+  reinterpret_cast<const FilterHandle*>(handle)->filter().hasMany(bytesAt(data), reinterpret_cast<const uint32_t*>(offsets),
+                                                                   count, reinterpret_cast<uint8_t*>(out));
 }
 // Adds keys in order and stops at the first that is not stored (cuckoo: FULL):
 // returns how many were stored (count means all); keys before it stay stored.
 EMSCRIPTEN_KEEPALIVE uint32_t cbw_add_many(uintptr_t handle, uintptr_t data, uintptr_t offsets, uint32_t count) {
-  AnyFilter& filter = reinterpret_cast<FilterHandle*>(handle)->filter();
-  const uint8_t* bytes = bytesAt(data);
-  const uint32_t* ends = reinterpret_cast<const uint32_t*>(offsets);
-  for (uint32_t i = 0; i < count; ++i) {
-    if (!filter.add(bytes + ends[i], ends[i + 1] - ends[i]).isOk()) return i;
-  }
-  return count;
+  return static_cast<uint32_t>(reinterpret_cast<FilterHandle*>(handle)->filter().addMany(
+      bytesAt(data), reinterpret_cast<const uint32_t*>(offsets), count));
+}
+// Removes each key once: 1 per key removed, 0 per key not found, at `out`.
+// Returns the status code (UNSUPPORTED for types without removal).
+EMSCRIPTEN_KEEPALIVE int cbw_remove_many(uintptr_t handle, uintptr_t data, uintptr_t offsets, uint32_t count,
+                                         uintptr_t out) {
+  return codeOf(reinterpret_cast<FilterHandle*>(handle)->filter().removeMany(
+      bytesAt(data), reinterpret_cast<const uint32_t*>(offsets), count, reinterpret_cast<uint8_t*>(out)));
+}
+// A batch of strings encoded in one TextEncoder call: UTF-16 unit offsets to
+// byte offsets, in place (utf8_offsets.h). 1 on success, 0: encode key by key.
+EMSCRIPTEN_KEEPALIVE int cbw_utf8_offsets(uintptr_t data, uint32_t byteLength, uintptr_t offsets, uint32_t count) {
+  return utf16OffsetsToUtf8(bytesAt(data), byteLength, reinterpret_cast<uint32_t*>(offsets), count) ? 1 : 0;
 }
 }
 

@@ -44,6 +44,39 @@ class RegisteredFilter final : public AnyFilter {
                                  " filter cannot remove keys (use a counting-bloom or cuckoo filter)");
     }
   }
+  void hasMany(const uint8_t* data, const uint32_t* offsets, size_t count, uint8_t* out) const override {
+    KeyHash hashes[kBatchGroup];
+    for (size_t start = 0; start < count; start += kBatchGroup) {
+      const size_t group = count - start < kBatchGroup ? count - start : kBatchGroup;
+      hashGroup(data, offsets, start, group, hashes);
+      for (size_t j = 0; j < group; ++j) out[start + j] = filter_.has(hashes[j]) ? 1 : 0;
+    }
+  }
+  size_t addMany(const uint8_t* data, const uint32_t* offsets, size_t count) override {
+    KeyHash hashes[kBatchGroup];
+    for (size_t start = 0; start < count; start += kBatchGroup) {
+      const size_t group = count - start < kBatchGroup ? count - start : kBatchGroup;
+      hashGroup(data, offsets, start, group, hashes);
+      for (size_t j = 0; j < group; ++j) {
+        if (!add(hashes[j]).isOk()) return start + j;
+      }
+    }
+    return count;
+  }
+  Status removeMany(const uint8_t* data, const uint32_t* offsets, size_t count, uint8_t* out) override {
+    if constexpr (Filter::kSupportsRemove) {
+      for (size_t i = 0; i < count; ++i) {
+        const uint8_t* key = data + (offsets[i] - offsets[0]);
+        const Status status = filter_.remove(filter_.hashOf(key, offsets[i + 1] - offsets[i]));
+        if (!status.isOk() && status.code() != StatusCode::NotFound) return status;
+        out[i] = status.isOk() ? 1 : 0;
+      }
+      return Status::ok();
+    } else {
+      (void)data, (void)offsets, (void)count, (void)out;
+      return remove(KeyHash{});  // the Unsupported status with its message
+    }
+  }
   Status unionWith(const AnyFilter& other) override {
     if constexpr (Filter::kSupportsUnion) {
       const Filter* same = other.as<Filter>();
@@ -80,6 +113,16 @@ class RegisteredFilter final : public AnyFilter {
   const void* concrete() const override { return &filter_; }
 
  private:
+  // Keys hashed before any is probed. 8 keeps the hashes in registers and
+  // cache while giving the memory system several independent reads.
+  static constexpr size_t kBatchGroup = 8;
+  void hashGroup(const uint8_t* data, const uint32_t* offsets, size_t start, size_t group, KeyHash* hashes) const {
+    for (size_t j = 0; j < group; ++j) {
+      const size_t i = start + j;
+      hashes[j] = filter_.hashOf(data + (offsets[i] - offsets[0]), offsets[i + 1] - offsets[i]);
+    }
+  }
+
   Filter filter_;
 };
 

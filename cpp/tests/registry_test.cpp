@@ -108,6 +108,75 @@ TYPED_TEST(RegisteredFilterType, HashOnceThenProbeAnswersLikeTheByteKeyCalls) {
   }
 }
 
+// A batch in the layout JavaScript hands over, placed as a window of a larger
+// layout (offsets[0] != 0), so the relative addressing is exercised too.
+struct KeyBatchLayout {
+  std::string bytes;
+  std::vector<uint32_t> offsets;
+  const uint8_t* dataAt(size_t first) const { return reinterpret_cast<const uint8_t*>(bytes.data()) + offsets[first]; }
+};
+KeyBatchLayout layoutOf(const std::vector<std::string>& keys) {
+  KeyBatchLayout layout;
+  layout.offsets.push_back(0);
+  for (const std::string& key : keys) {
+    layout.bytes += key;
+    layout.offsets.push_back(static_cast<uint32_t>(layout.bytes.size()));
+  }
+  return layout;
+}
+
+TYPED_TEST(RegisteredFilterType, BatchesAnswerAndStoreExactlyLikeSingleCalls) {
+  {
+    std::vector<std::string> keys;
+    for (uint64_t i = 0; i < 1500; ++i) keys.push_back(i % 3 == 0 ? absentKey(i) : presentKey(i));
+    keys.push_back("");  // an empty key is a key
+    const KeyBatchLayout layout = layoutOf(keys);
+    Result<std::unique_ptr<AnyFilter>> batched = TestFixture::make(2000, 0.01, 3);
+    Result<std::unique_ptr<AnyFilter>> single = TestFixture::make(2000, 0.01, 3);
+    ASSERT_TRUE(batched.isOk() && single.isOk());
+    // Two windows, [0, 700) and [700, n), as two calls.
+    const size_t split = 700, count = keys.size();
+    ASSERT_EQ(batched.value()->addMany(layout.dataAt(0), layout.offsets.data(), split), split);
+    ASSERT_EQ(batched.value()->addMany(layout.dataAt(split), layout.offsets.data() + split, count - split), count - split);
+    for (const std::string& key : keys) {
+      ASSERT_TRUE(single.value()->add(reinterpret_cast<const uint8_t*>(key.data()), key.size()).isOk());
+    }
+    EXPECT_EQ(batched.value()->serialize(), single.value()->serialize());
+
+    std::vector<uint8_t> answers(count, 2);
+    batched.value()->hasMany(layout.dataAt(split), layout.offsets.data() + split, count - split, answers.data() + split);
+    batched.value()->hasMany(layout.dataAt(0), layout.offsets.data(), split, answers.data());
+    std::vector<std::string> probes;
+    for (uint64_t i = 0; i < 3000; ++i) probes.push_back(absentKey(100000 + i));
+    const KeyBatchLayout probeLayout = layoutOf(probes);
+    std::vector<uint8_t> probeAnswers(probes.size(), 2);
+    batched.value()->hasMany(probeLayout.dataAt(0), probeLayout.offsets.data(), probes.size(), probeAnswers.data());
+    for (size_t i = 0; i < count; ++i) ASSERT_EQ(answers[i], 1) << i;  // every added key
+    for (size_t i = 0; i < probes.size(); ++i) {
+      const auto* bytes = reinterpret_cast<const uint8_t*>(probes[i].data());
+      ASSERT_EQ(probeAnswers[i], single.value()->has(bytes, probes[i].size()) ? 1 : 0) << i;
+    }
+
+    // Remove every other key once; the rest stay found.
+    std::vector<std::string> removing;
+    for (size_t i = 0; i < count; i += 2) removing.push_back(keys[i]);
+    const KeyBatchLayout removeLayout = layoutOf(removing);
+    std::vector<uint8_t> removed(removing.size(), 2);
+    const Status status =
+        batched.value()->removeMany(removeLayout.dataAt(0), removeLayout.offsets.data(), removing.size(), removed.data());
+    if constexpr (TypeParam::kSupportsRemove) {
+      ASSERT_TRUE(status.isOk()) << status.message();
+      for (size_t i = 0; i < removing.size(); ++i) ASSERT_EQ(removed[i], 1) << i;
+      for (size_t i = 1; i < count; i += 2) {
+        ASSERT_TRUE(batched.value()->has(reinterpret_cast<const uint8_t*>(keys[i].data()), keys[i].size())) << i;
+      }
+    } else {
+      EXPECT_EQ(status.code(), StatusCode::Unsupported);
+      EXPECT_EQ(removed[0], 2);  // nothing written
+    }
+  }
+}
+
 TYPED_TEST(RegisteredFilterType, RoundTripsThroughTheRegistryByteForByte) {
   {
     Result<std::unique_ptr<AnyFilter>> made = TestFixture::make(3000, 0.01, 99);

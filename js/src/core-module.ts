@@ -78,6 +78,8 @@ export interface CoreModule {
   _cbw_add_if_new(handle: number, key: number, length: number): number;
   _cbw_has_many(handle: number, data: number, offsets: number, count: number, out: number): void;
   _cbw_add_many(handle: number, data: number, offsets: number, count: number): number;
+  _cbw_remove_many(handle: number, data: number, offsets: number, count: number, out: number): number;
+  _cbw_utf8_offsets(data: number, byteLength: number, offsets: number, count: number): number;
   filterTypes(): CoreFilterType[];
   statusCodeNames(): string[];
   /** The type name in a blob's header ('' when the bytes do not start like a filter). */

@@ -1,5 +1,6 @@
 import { BloomFamilyFilter } from './bloom-family.js';
 import { type FilterClassInfo, readAs, type SerializedBytes } from './filter-base.js';
+import type { KeyBatch } from './key-batch.js';
 import type { Key } from './keys.js';
 import { type FilterOptions, requireInteger } from './options.js';
 
@@ -32,6 +33,14 @@ export class CountingBloomFilter extends BloomFamilyFilter {
   /** Removes one occurrence; false (and no change) when the key is not present. */
   remove(key: Key): boolean {
     return this.removeKey(key);
+  }
+
+  /**
+   * Removes each key once (an array, any iterable, or a KeyBatch); returns
+   * how many were found and removed. Same caution as `remove`.
+   */
+  removeMany(keys: Iterable<Key> | KeyBatch): number {
+    return this.removeKeys(keys);
   }
 
   /** Number of counters (m). */

@@ -1,5 +1,6 @@
 import { coreError, FilterError } from './errors.js';
 import { ExistingHandle, type FilterClassInfo, Filter, readAs, type SerializedBytes } from './filter-base.js';
+import type { KeyBatch } from './key-batch.js';
 import { describeValue, type Key } from './keys.js';
 import { DEFAULT_FALSE_POSITIVE_RATE, type FilterOptions, requireInteger } from './options.js';
 
@@ -94,10 +95,18 @@ export class CuckooFilter extends Filter {
     return this.removeKey(key);
   }
 
-  protected override onBatchFull(index: number, keys: readonly Key[]): never {
+  /**
+   * Removes each key once (an array, any iterable, or a KeyBatch); returns
+   * how many were found and removed. Same caution as `remove`.
+   */
+  removeMany(keys: Iterable<Key> | KeyBatch): number {
+    return this.removeKeys(keys);
+  }
+
+  protected override onBatchFull(index: number, total: number): never {
     throw new FilterError(
       'FULL',
-      `cuckoo filter is full: stored keys 0..${index - 1} of ${keys.length}; key ${index} and later were not added ` +
+      `cuckoo filter is full: stored keys 0..${index - 1} of ${total}; key ${index} and later were not added ` +
         '(every key stored before is still there)',
       { index },
     );

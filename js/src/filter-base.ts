@@ -1,7 +1,8 @@
 import type { CoreFilterOptions, CoreModule, FilterHandle } from './core-module.js';
 import { coreError, FilterError, statusName } from './errors.js';
 import { getRuntime } from './init.js';
-import { BATCH_KEYS, type Key, KeyArena, describeValue, type OwnedBytes } from './keys.js';
+import { KeyBatch } from './key-batch.js';
+import { type Key, KeyArena, describeValue, type OwnedBytes } from './keys.js';
 import { checkOptions, DEFAULT_FALSE_POSITIVE_RATE, type FilterOptions } from './options.js';
 
 import type { FilterTypeName } from './registry.js';
@@ -172,41 +173,77 @@ export abstract class Filter {
   }
 
   /**
-   * `has` for many keys with one boundary crossing per batch of 16,384 keys.
-   * `keys`: an array, or any iterable (read into an array first).
-   * @throws FilterError `INVALID_ARGUMENT` if `keys` is not iterable or holds a bad key; `FREED`.
+   * `has` for many keys, one boundary crossing per batch (up to 16,384 keys
+   * or 32 Ki characters). `keys`: an array, any iterable (read into an array
+   * first), or a pre-encoded {@link KeyBatch} (fastest: no string encoding).
+   * Returns `boolean[]`, or with `{ as: 'Uint8Array' }` one byte per key
+   * (1 = may be present, 0 = certainly absent), which skips building the
+   * array of booleans.
+   * @throws FilterError `INVALID_ARGUMENT` (with `index` for a bad key); `FREED`.
    */
-  hasMany(keysIn: Iterable<Key>): boolean[] {
+  hasMany(keys: Iterable<Key> | KeyBatch): boolean[];
+  hasMany(keys: Iterable<Key> | KeyBatch, options: { as: 'Uint8Array' }): Uint8Array;
+  hasMany(keys: Iterable<Key> | KeyBatch, options: { as: 'boolean[]' }): boolean[];
+  hasMany(keysIn: Iterable<Key> | KeyBatch, options?: HasManyOptions): boolean[] | Uint8Array {
+    const asBytes = resultForm(options) === 'Uint8Array';
     const address = this.address;
-    const keys = keyArray(keysIn);
-    const answers = new Array<boolean>(keys.length);
-    for (let start = 0; start < keys.length; start += BATCH_KEYS) {
-      const end = Math.min(keys.length, start + BATCH_KEYS);
-      const batch = this.arena.encodeBatch(keys, start, end);
-      this.module._cbw_has_many(address, batch.data, batch.offsets, end - start, batch.results);
-      const results = this.module.HEAPU8;
-      for (let i = start; i < end; i++) answers[i] = results[batch.results + i - start] === 1;
+    const keys = keySource(keysIn);
+    const total = keys instanceof KeyBatch ? keys.count : keys.length;
+    const answers = new Uint8Array(total);
+    for (let start = 0; start < total; ) {
+      const batch = keys instanceof KeyBatch ? this.arena.copyBatch(keys, start) : this.arena.encodeBatch(keys, start);
+      this.module._cbw_has_many(address, batch.data, batch.offsets, batch.count, batch.results);
+      answers.set(this.module.HEAPU8.subarray(batch.results, batch.results + batch.count), start);
+      start = batch.end;
     }
-    return answers;
+    if (asBytes) return answers;
+    const booleans = new Array<boolean>(total);
+    for (let i = 0; i < total; i++) booleans[i] = answers[i] === 1;
+    return booleans;
   }
 
   /**
-   * Adds every key (an array or any iterable); one boundary crossing per batch.
+   * Adds every key (an array, any iterable, or a {@link KeyBatch}); one
+   * boundary crossing per batch.
    * @throws FilterError `FULL` with `index`: the first key not stored (all before it are).
    */
-  addMany(keysIn: Iterable<Key>): void {
+  addMany(keysIn: Iterable<Key> | KeyBatch): void {
     const address = this.address;
-    const keys = keyArray(keysIn);
-    for (let start = 0; start < keys.length; start += BATCH_KEYS) {
-      const end = Math.min(keys.length, start + BATCH_KEYS);
-      const batch = this.arena.encodeBatch(keys, start, end);
-      const stored = this.module._cbw_add_many(address, batch.data, batch.offsets, end - start);
-      if (stored !== end - start) this.onBatchFull(start + stored, keys);
+    const keys = keySource(keysIn);
+    const total = keys instanceof KeyBatch ? keys.count : keys.length;
+    for (let start = 0; start < total; ) {
+      const batch = keys instanceof KeyBatch ? this.arena.copyBatch(keys, start) : this.arena.encodeBatch(keys, start);
+      const stored = this.module._cbw_add_many(address, batch.data, batch.offsets, batch.count);
+      if (stored !== batch.count) this.onBatchFull(start + stored, total);
+      start = batch.end;
     }
   }
 
+  /**
+   * Removes each key once (types with removal expose this as `removeMany`);
+   * returns how many were found and removed.
+   */
+  protected removeKeys(keysIn: Iterable<Key> | KeyBatch): number {
+    const address = this.address;
+    const keys = keySource(keysIn);
+    const total = keys instanceof KeyBatch ? keys.count : keys.length;
+    let removed = 0;
+    for (let start = 0; start < total; ) {
+      const batch = keys instanceof KeyBatch ? this.arena.copyBatch(keys, start) : this.arena.encodeBatch(keys, start);
+      const status = this.module._cbw_remove_many(address, batch.data, batch.offsets, batch.count, batch.results);
+      if (status !== 0) {
+        const name = statusName(this.module, status);
+        throw coreError(name, `${this.type} filter: remove failed at key ${start} (${name}); keys before it were removed`);
+      }
+      const outcomes = this.module.HEAPU8;
+      for (let i = 0; i < batch.count; i++) removed += outcomes[batch.results + i]!;
+      start = batch.end;
+    }
+    return removed;
+  }
+
   /** Called when a batch add stopped early (cuckoo only). */
-  protected onBatchFull(index: number, _keys: readonly Key[]): never {
+  protected onBatchFull(index: number, _total: number): never {
     throw new FilterError('FULL', `filter is full at key ${index}`, { index });
   }
 
@@ -334,6 +371,28 @@ export abstract class Filter {
       `a ${this.type} filter has no JSON form: store filter.serialize() (bytes; base64 them for JSON) and read them back with deserialize()`,
     );
   }
+}
+
+/** What `hasMany` returns: `boolean[]` (the default) or one byte per key. */
+export interface HasManyOptions {
+  readonly as?: 'boolean[]' | 'Uint8Array';
+}
+
+function resultForm(options: unknown): 'boolean[]' | 'Uint8Array' {
+  if (options === undefined) return 'boolean[]';
+  const as = options !== null && typeof options === 'object' ? (options as { as?: unknown }).as : undefined;
+  if (options === null || typeof options !== 'object' || (as !== undefined && as !== 'boolean[]' && as !== 'Uint8Array')) {
+    throw new FilterError(
+      'INVALID_ARGUMENT',
+      `hasMany options: expected { as: 'boolean[]' | 'Uint8Array' }, got ${options !== null && typeof options === 'object' ? `as: ${describeValue(as)}` : describeValue(options)}`,
+    );
+  }
+  return as ?? 'boolean[]';
+}
+
+/** Batch input: a KeyBatch as it is, otherwise an array of keys. */
+function keySource(keys: unknown): readonly Key[] | KeyBatch {
+  return keys instanceof KeyBatch ? keys : keyArray(keys);
 }
 
 /** The keys of a batch as an array: an array as it is, any other iterable read into one. */

@@ -6,8 +6,9 @@
 export { init, isInitialized, type InitOptions, type WasmSource } from './init.js';
 export { FilterError, type FilterErrorCode } from './errors.js';
 export type { Key, OwnedBytes } from './keys.js';
+export { KeyBatch } from './key-batch.js';
 export type { FilterOptions } from './options.js';
-export { Filter, type FilterTypeName, type SerializedBytes } from './filter-base.js';
+export { Filter, type FilterTypeName, type HasManyOptions, type SerializedBytes } from './filter-base.js';
 export { BloomFilter, type BloomFilterOptions } from './bloom.js';
 export { BlockedBloomFilter, type BlockedBloomFilterOptions } from './blocked-bloom.js';
 export { CountingBloomFilter, type CountingBloomFilterOptions } from './counting-bloom.js';

@@ -70,6 +70,22 @@ class AnyFilter {
   virtual bool has(const uint8_t* key, size_t length) const = 0;
   virtual Status remove(const uint8_t* key, size_t length) = 0;
 
+  // Batches, the layout JavaScript hands over in one call: `count` keys whose
+  // bytes lie one after another from `data`; key i is the bytes
+  // [data + offsets[i] - offsets[0], data + offsets[i + 1] - offsets[0]), so
+  // `offsets` (count + 1 entries) may be a window of a larger offsets array.
+  // Keys are hashed a small group at a time, then probed: the group's table
+  // reads are independent, so their cache misses overlap.
+  //
+  // hasMany writes one byte per key to `out` (1: may be present, 0: absent).
+  virtual void hasMany(const uint8_t* data, const uint32_t* offsets, size_t count, uint8_t* out) const = 0;
+  // Adds keys in order and stops at the first that is not stored (cuckoo:
+  // Full; nothing of that key changed): returns how many were stored.
+  virtual size_t addMany(const uint8_t* data, const uint32_t* offsets, size_t count) = 0;
+  // Removes each key once; writes 1 per key removed, 0 per key not found.
+  // Unsupported (nothing written) for types without removal.
+  virtual Status removeMany(const uint8_t* data, const uint32_t* offsets, size_t count, uint8_t* out) = 0;
+
   // The concrete filter, or nullptr when this is another type.
   template <typename Filter>
   Filter* as() {

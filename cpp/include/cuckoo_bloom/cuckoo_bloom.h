@@ -10,3 +10,4 @@
 #include "cuckoo_bloom/hashing.h"
 #include "cuckoo_bloom/status.h"
 #include "cuckoo_bloom/url_blocklist.h"
+#include "cuckoo_bloom/utf8_offsets.h"
