@@ -18,6 +18,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <new>
 #include <string>
 #include <utility>
 #include <vector>
@@ -63,6 +64,14 @@ class FilterHandle {
     handle->adopt(deserializeFilter(bytesAt(data), length));
     return handle;
   }
+  // Reads the bytes JS copied into a BlobBuffer (cbw_blob_buffer_new), and
+  // deletes the buffer: a word-array filter keeps its memory as the table.
+  static FilterHandle* deserializeBuffer(uintptr_t buffer) {
+    std::unique_ptr<BlobBuffer> owned(reinterpret_cast<BlobBuffer*>(buffer));
+    auto* handle = new FilterHandle();
+    handle->adopt(deserializeFilter(*owned));
+    return handle;
+  }
 
   bool ok() const { return filter_ != nullptr; }
   std::string errorCode() const { return statusCodeName(status_.code()); }
@@ -85,12 +94,22 @@ class FilterHandle {
     for (const auto& [name, value] : filter_->parameters()) out.set(name, value);
     return out;
   }
-  // The serialized bytes stay owned here until releaseSerialized(); JS copies them.
-  val serialize() {
-    serialized_ = filter_->serialize();
-    return val(typed_memory_view(serialized_.size(), serialized_.data()));
+  // The serialized bytes in parts (AnyFilter::serializedParts): `head` is a
+  // view of the header and parameters followed by the 8 checksum bytes, and
+  // the payload is the filter's table itself, at `payload` (an address) for
+  // `payloadLength` bytes. JavaScript assembles head + payload + checksum
+  // into its own buffer, so wasm memory never holds a second copy of the
+  // table. Valid until releaseSerialized() or the next change to the filter.
+  val serializeParts() {
+    parts_ = filter_->serializedParts();
+    for (size_t i = 0; i < 8; ++i) parts_.head.push_back(static_cast<uint8_t>(parts_.checksum >> (8 * i)));
+    val out = val::object();
+    out.set("head", val(typed_memory_view(parts_.head.size(), parts_.head.data())));
+    out.set("payload", static_cast<double>(reinterpret_cast<uintptr_t>(parts_.payload)));
+    out.set("payloadLength", static_cast<double>(parts_.payloadLength));
+    return out;
   }
-  void releaseSerialized() { std::vector<uint8_t>().swap(serialized_); }
+  void releaseSerialized() { parts_ = SerializedParts(); }
   // Status code; the message of a failure is lastMessage().
   int unionWith(FilterHandle& other) { return remember(filter_->unionWith(other.filter())); }
   std::string lastMessage() const { return status_.message(); }
@@ -153,7 +172,7 @@ class FilterHandle {
 
   Status status_;
   std::unique_ptr<AnyFilter> filter_;
-  std::vector<uint8_t> serialized_;
+  SerializedParts parts_;
 };
 
 // A URL blocklist envelope, encoded or decoded (see url_blocklist.h).
@@ -275,6 +294,23 @@ EMSCRIPTEN_KEEPALIVE int cbw_remove_many(uintptr_t handle, uintptr_t data, uintp
   return codeOf(reinterpret_cast<FilterHandle*>(handle)->filter().removeMany(
       bytesAt(data), reinterpret_cast<const uint32_t*>(offsets), count, reinterpret_cast<uint8_t*>(out)));
 }
+// A BlobBuffer for `length` bytes of a blob whose payload starts at
+// `payloadOffset` (0 on failure: out of memory). JS copies the bytes to
+// cbw_blob_buffer_data(), then hands it to deserializeBuffer (which frees it)
+// or frees it with cbw_blob_buffer_free.
+EMSCRIPTEN_KEEPALIVE uintptr_t cbw_blob_buffer_new(uint32_t length, uint32_t payloadOffset) {
+  auto* buffer = new (std::nothrow) BlobBuffer();
+  if (buffer == nullptr) return 0;
+  if (!buffer->allocate(length, payloadOffset)) {
+    delete buffer;
+    return 0;
+  }
+  return reinterpret_cast<uintptr_t>(buffer);
+}
+EMSCRIPTEN_KEEPALIVE uintptr_t cbw_blob_buffer_data(uintptr_t buffer) {
+  return reinterpret_cast<uintptr_t>(reinterpret_cast<BlobBuffer*>(buffer)->data());
+}
+EMSCRIPTEN_KEEPALIVE void cbw_blob_buffer_free(uintptr_t buffer) { delete reinterpret_cast<BlobBuffer*>(buffer); }
 // A batch of strings encoded in one TextEncoder call: UTF-16 unit offsets to
 // byte offsets, in place (utf8_offsets.h). 1 on success, 0: encode key by key.
 EMSCRIPTEN_KEEPALIVE int cbw_utf8_offsets(uintptr_t data, uint32_t byteLength, uintptr_t offsets, uint32_t count) {
@@ -302,7 +338,7 @@ EMSCRIPTEN_BINDINGS(cuckoo_bloom) {
       .function("estimatedFalsePositiveRate", &FilterHandle::estimatedFalsePositiveRate)
       .function("clear", &FilterHandle::clear)
       .function("parameters", &FilterHandle::parameters)
-      .function("serialize", &FilterHandle::serialize)
+      .function("serializeParts", &FilterHandle::serializeParts)
       .function("releaseSerialized", &FilterHandle::releaseSerialized)
       .function("unionWith", &FilterHandle::unionWith)
       .function("lastMessage", &FilterHandle::lastMessage)
@@ -313,6 +349,7 @@ EMSCRIPTEN_BINDINGS(cuckoo_bloom) {
       .function("locate", &FilterHandle::locate)
       .function("lastKickPath", &FilterHandle::lastKickPath);
   function("createFilter", &FilterHandle::create, allow_raw_pointers());
+  function("deserializeBuffer", &FilterHandle::deserializeBuffer, allow_raw_pointers());
   function("deserializeFilter", &FilterHandle::deserialize, allow_raw_pointers());
 
   class_<BlocklistEnvelopeHandle>("BlocklistEnvelopeHandle")

@@ -195,3 +195,54 @@ describe('a filter too large for wasm32', () => {
     expect(result).toMatchObject({ second: 'OUT_OF_MEMORY', smallWorks: true, afterFree: true });
   });
 });
+
+// Serializing copies the table straight from wasm memory into the result, and
+// reading keeps the copied bytes as the table (Bloom, blocked, counting): a
+// filter of half the wasm memory limit round-trips, and running out of memory
+// on the way is OUT_OF_MEMORY with every filter intact. In a child process:
+// its heap grows to ~2 GB.
+test('a 1 GiB filter serializes and reads back; near the memory limit failures are OUT_OF_MEMORY and lose nothing', () => {
+  const script = `
+    const m = await import(${JSON.stringify(new URL('../dist/index.js', import.meta.url).href)});
+    await m.init();
+    const result = {};
+    const keys = Array.from({ length: 1000 }, (_, i) => 'big-' + i);
+    const big = new m.BloomFilter({ capacity: 900000000, falsePositiveRate: 0.01, seed: 7 });
+    big.addMany(keys);
+    result.bigBytes = big.byteLength;
+    const canary = new m.CuckooFilter({ capacity: 1000 });
+    canary.addMany(keys);
+    // Serializing needs no wasm memory beyond the table, even with a second large filter alive.
+    const other = new m.BlockedBloomFilter({ capacity: 500000000, falsePositiveRate: 0.01 });
+    other.add('other');
+    let bytes = big.serialize();
+    result.serializedBytes = bytes.length;
+    // Reading it back while both are alive does not fit in 2 GiB.
+    try { m.deserialize(bytes); result.tooMuch = 'read'; } catch (e) { result.tooMuch = e instanceof m.FilterError ? e.code : String(e); }
+    result.intactAfterFailure = big.hasMany(keys).every(Boolean) && canary.hasMany(keys).every(Boolean) && other.has('other');
+    const otherBytes = other.serialize();
+    other.free();
+    big.free();
+    const back = m.BloomFilter.deserialize(bytes);
+    bytes = null;
+    result.readBack = back.hasMany(keys).every(Boolean) && back.byteLength === result.bigBytes;
+    back.free();
+    const otherBack = m.deserialize(otherBytes);
+    result.otherBack = otherBack.has('other');
+    result.canary = canary.hasMany(keys).every(Boolean);
+    console.log(JSON.stringify(result));`;
+  const output = execFileSync(process.execPath, ['--max-old-space-size=4096', '--input-type=module', '-e', script], {
+    encoding: 'utf8',
+    timeout: 240_000,
+  });
+  const result = JSON.parse(output.trim().split('\n').pop());
+  expect(result.bigBytes).toBeGreaterThan(1024 * MB);
+  expect(result.serializedBytes).toBeGreaterThan(result.bigBytes);
+  expect(result).toMatchObject({
+    tooMuch: 'OUT_OF_MEMORY',
+    intactAfterFailure: true,
+    readBack: true,
+    otherBack: true,
+    canary: true,
+  });
+}, 300_000);

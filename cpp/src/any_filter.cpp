@@ -13,6 +13,13 @@ template <typename Filter>
 struct HasPositions<Filter, std::void_t<decltype(std::declval<const Filter&>().positions(KeyHash{}))>>
     : std::true_type {};
 
+// Whether a filter type exposes its payload words for serializing (visitBlob).
+template <typename Filter, typename = void>
+struct ExposesPayload : std::false_type {};
+template <typename Filter>
+struct ExposesPayload<Filter, std::void_t<decltype(std::declval<const Filter&>().serializedParts())>>
+    : std::true_type {};
+
 // Adapts one concrete filter type to AnyFilter; its capability flags decide
 // which operations exist.
 template <typename Filter>
@@ -107,6 +114,13 @@ class RegisteredFilter final : public AnyFilter {
     return out;
   }
   std::vector<uint8_t> serialize() const override { return filter_.serialize(); }
+  SerializedParts serializedParts() const override {
+    if constexpr (ExposesPayload<Filter>::value) {
+      return filter_.serializedParts();
+    } else {
+      return blobParts(filter_.serialize());  // a type without payload words: one more copy
+    }
+  }
 
  protected:
   void* concrete() override { return &filter_; }
@@ -125,6 +139,24 @@ class RegisteredFilter final : public AnyFilter {
 
   Filter filter_;
 };
+
+// Whether a type reads through readFilter<F> (a fromBlob over a DecodedBlob).
+template <typename Filter, typename = void>
+struct ReadsFromBlob : std::false_type {};
+template <typename Filter>
+struct ReadsFromBlob<Filter, std::void_t<decltype(Filter::fromBlob(std::declval<const DecodedBlob&>(),
+                                                                   std::declval<const typename Filter::Params&>()))>>
+    : std::true_type {};
+
+template <typename Filter>
+Result<Filter> readDecoded(const DecodedBlob& decoded, const uint8_t* data, size_t length) {
+  if constexpr (ReadsFromBlob<Filter>::value) {
+    return readFilter<Filter>(decoded);
+  } else {
+    (void)decoded;
+    return Filter::deserialize(data, length);
+  }
+}
 
 template <typename Filter>
 Result<std::unique_ptr<AnyFilter>> adopt(Result<Filter> made) {
@@ -169,6 +201,23 @@ Result<std::unique_ptr<AnyFilter>> deserializeFilter(const uint8_t* data, size_t
 #undef CUCKOO_BLOOM_FILTER_TYPE_READ
     default:
       return Status::wrongType(std::string("these bytes are a ") + filterTypeName(decoded.value().header.type) +
+                               ", not a single filter");
+  }
+}
+
+Result<std::unique_ptr<AnyFilter>> deserializeFilter(BlobBuffer& buffer) {
+  Result<DecodedBlob> decoded = decodeBlob(buffer.data(), buffer.length());
+  if (!decoded.isOk()) return decoded.status();
+  DecodedBlob blob = decoded.value();
+  blob.owner = &buffer;
+  switch (blob.header.type) {
+#define CUCKOO_BLOOM_FILTER_TYPE_READ_BUFFER(enumerator, id, text, Class) \
+  case FilterType::enumerator:                                           \
+    return adopt(readDecoded<Class>(blob, buffer.data(), buffer.length()));
+    CUCKOO_BLOOM_FILTER_TYPES(CUCKOO_BLOOM_FILTER_TYPE_READ_BUFFER)
+#undef CUCKOO_BLOOM_FILTER_TYPE_READ_BUFFER
+    default:
+      return Status::wrongType(std::string("these bytes are a ") + filterTypeName(blob.header.type) +
                                ", not a single filter");
   }
 }

@@ -146,8 +146,4 @@ double BlockedBloomFilter::estimatedFalsePositiveRate() const {
   return total / static_cast<double>(blockCount());
 }
 
-std::vector<uint8_t> BlockedBloomFilter::serialize() const {
-  return encodeBlob(header_, encodeParams(params_), wordsToBytes(blocks_.data(), blocks_.size()));
-}
-
 }  // namespace cuckoo_bloom

@@ -131,8 +131,4 @@ double BloomFilter::estimatedFalsePositiveRate() const {
   return std::pow(fill, hashCount());
 }
 
-std::vector<uint8_t> BloomFilter::serialize() const {
-  return encodeBlob(header_, encodeParams(params_), wordsToBytes(bits_.data(), bits_.size()));
-}
-
 }  // namespace cuckoo_bloom

@@ -124,8 +124,4 @@ double CountingBloomFilter::estimatedFalsePositiveRate() const {
   return std::pow(static_cast<double>(nonZero) / static_cast<double>(counterCount()), hashCount());
 }
 
-std::vector<uint8_t> CountingBloomFilter::serialize() const {
-  return encodeBlob(header_, encodeParams(params_), wordsToBytes(counters_.data(), counters_.size()));
-}
-
 }  // namespace cuckoo_bloom

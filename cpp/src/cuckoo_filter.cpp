@@ -316,12 +316,4 @@ double CuckooFilter::estimatedFalsePositiveRate() const {
   return -std::expm1(occupiedInTwoBuckets * std::log1p(-matchChance));
 }
 
-std::vector<uint8_t> CuckooFilter::serialize() const {
-  Params params = params_;
-  params.randomState = random_.state();
-  const std::vector<uint8_t> payload =
-      withTable([](const auto& table) { return wordsToBytes(table.words(), table.payloadWords()); });
-  return encodeBlob(header_, encodeParams(params), payload);
-}
-
 }  // namespace cuckoo_bloom

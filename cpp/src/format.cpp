@@ -98,26 +98,112 @@ void bytesToWords(const uint8_t* bytes, size_t wordCount, uint64_t* words) {
 
 uint64_t formatChecksum(const uint8_t* data, size_t length) { return XXH3_64bits(data, length); }
 
-std::vector<uint8_t> encodeBlob(const FilterHeader& header, const std::vector<uint8_t>& params,
-                                const std::vector<uint8_t>& payload) {
-  ByteWriter writer;
+namespace {
+
+// Little-endian stores into memory the caller sized (blobByteCount).
+class PlacedWriter {
+ public:
+  explicit PlacedWriter(uint8_t* at) : at_(at) {}
+  void u8(uint8_t value) { *at_++ = value; }
+  void u16(uint16_t value) { put(value, 2); }
+  void u32(uint32_t value) { put(value, 4); }
+  void u64(uint64_t value) { put(value, 8); }
+  void f64(double value) {
+    uint64_t bits;
+    std::memcpy(&bits, &value, sizeof(bits));
+    put(bits, 8);
+  }
+  void raw(const uint8_t* data, size_t length) {
+    if (length != 0) std::memcpy(at_, data, length);
+    at_ += length;
+  }
+  void words(const uint64_t* words, size_t count) {
+    for (size_t w = 0; w < count; ++w) put(words[w], 8);
+  }
+  uint8_t* position() const { return at_; }
+
+ private:
+  void put(uint64_t value, int byteCount) {
+    for (int i = 0; i < byteCount; ++i) *at_++ = static_cast<uint8_t>(value >> (8 * i));
+  }
+  uint8_t* at_;
+};
+
+void writeHeader(PlacedWriter& writer, const FilterHeader& header, size_t paramsLength, size_t payloadLength) {
   writer.raw(kFormatMagic, sizeof(kFormatMagic));
   writer.u16(kFormatVersion);
   writer.u8(static_cast<uint8_t>(header.type));
   writer.u8(static_cast<uint8_t>(header.hashAlgorithm));
   writer.u32(0);  // flags
-  writer.u32(static_cast<uint32_t>(params.size()));
+  writer.u32(static_cast<uint32_t>(paramsLength));
   writer.u64(header.seed);
   writer.u64(header.itemCount);
   writer.u64(header.capacity);
   writer.f64(header.targetFalsePositiveRate);
-  writer.u64(payload.size());
+  writer.u64(payloadLength);
+}
+
+void writeChecksum(uint8_t* blob, PlacedWriter& writer) {
+  const size_t covered = static_cast<size_t>(writer.position() - blob);
+  writer.u64(formatChecksum(blob, covered));
+}
+
+}  // namespace
+
+size_t blobByteCount(size_t paramsLength, size_t payloadLength) {
+  return kHeaderBytes + paramsLength + payloadLength + kChecksumBytes;
+}
+
+void writeBlob(const FilterHeader& header, const std::vector<uint8_t>& params, const uint64_t* payloadWords,
+               size_t payloadWordCount, uint8_t* out) {
+  PlacedWriter writer(out);
+  writeHeader(writer, header, params.size(), payloadWordCount * 8);
+  writer.raw(params.data(), params.size());
+  writer.words(payloadWords, payloadWordCount);
+  writeChecksum(out, writer);
+}
+
+SerializedParts blobParts(const FilterHeader& header, const std::vector<uint8_t>& params, const uint64_t* payloadWords,
+                          size_t payloadWordCount) {
+  SerializedParts parts;
+  parts.head.resize(kHeaderBytes + params.size());
+  PlacedWriter writer(parts.head.data());
+  writeHeader(writer, header, params.size(), payloadWordCount * 8);
+  writer.raw(params.data(), params.size());
+  parts.payload = reinterpret_cast<const uint8_t*>(payloadWords);
+  parts.payloadLength = payloadWordCount * 8;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+  XXH3_state_t state;
+  XXH3_64bits_reset(&state);
+  XXH3_64bits_update(&state, parts.head.data(), parts.head.size());
+  XXH3_64bits_update(&state, parts.payload, parts.payloadLength);
+  parts.checksum = XXH3_64bits_digest(&state);
+#else
+  // Big-endian hosts: the words' memory is not the format's byte order.
+  std::vector<uint8_t> blob = encodeBlob(header, params, wordsToBytes(payloadWords, payloadWordCount));
+  return blobParts(std::move(blob));
+#endif
+  return parts;
+}
+
+SerializedParts blobParts(std::vector<uint8_t> blob) {
+  SerializedParts parts;
+  const size_t covered = blob.size() - kChecksumBytes;
+  for (size_t i = 0; i < kChecksumBytes; ++i) parts.checksum |= static_cast<uint64_t>(blob[covered + i]) << (8 * i);
+  blob.resize(covered);
+  parts.head = std::move(blob);
+  return parts;
+}
+
+std::vector<uint8_t> encodeBlob(const FilterHeader& header, const std::vector<uint8_t>& params,
+                                const std::vector<uint8_t>& payload) {
+  std::vector<uint8_t> bytes(blobByteCount(params.size(), payload.size()));
+  PlacedWriter writer(bytes.data());
+  writeHeader(writer, header, params.size(), payload.size());
   writer.raw(params.data(), params.size());
   writer.raw(payload.data(), payload.size());
-  std::vector<uint8_t>& bytes = writer.bytes();
-  const uint64_t checksum = formatChecksum(bytes.data(), bytes.size());
-  writer.u64(checksum);
-  return std::move(writer.bytes());
+  writeChecksum(bytes.data(), writer);
+  return bytes;
 }
 
 Result<DecodedBlob> decodeBlob(const uint8_t* data, size_t length) {

@@ -204,6 +204,49 @@ TYPED_TEST(RegisteredFilterType, RoundTripsThroughTheRegistryByteForByte) {
   }
 }
 
+TYPED_TEST(RegisteredFilterType, ReadsFromABlobBufferLikeFromBytes) {
+  {
+    Result<std::unique_ptr<AnyFilter>> made = TestFixture::make(3000, 0.01, 42);
+    ASSERT_TRUE(made.isOk());
+    for (uint64_t i = 0; i < 2000; ++i) {
+      const std::string key = presentKey(i);
+      ASSERT_TRUE(made.value()->add(reinterpret_cast<const uint8_t*>(key.data()), key.size()).isOk());
+    }
+    const std::vector<uint8_t> bytes = made.value()->serialize();
+    const SerializedParts parts = made.value()->serializedParts();
+    std::vector<uint8_t> assembled = parts.head;
+    assembled.insert(assembled.end(), parts.payload, parts.payload + parts.payloadLength);
+    for (size_t i = 0; i < 8; ++i) assembled.push_back(static_cast<uint8_t>(parts.checksum >> (8 * i)));
+    EXPECT_EQ(assembled, bytes);  // the parts are the blob
+
+    // Aligned for adoption (the payload's true offset) and deliberately not (offset 1): same filter either way.
+    for (const size_t payloadOffset : {parts.head.size(), size_t{1}}) {
+      BlobBuffer buffer;
+      ASSERT_TRUE(buffer.allocate(bytes.size(), payloadOffset));
+      std::copy(bytes.begin(), bytes.end(), buffer.data());
+      Result<std::unique_ptr<AnyFilter>> read = deserializeFilter(buffer);
+      ASSERT_TRUE(read.isOk()) << read.status().message();
+      EXPECT_EQ(read.value()->serialize(), bytes);
+      // The word-array types keep the buffer as their table when it is aligned: no copy.
+      const FilterType type = TypeParam::kType;
+      const bool wordArray = type == FilterType::Bloom || type == FilterType::BlockedBloom || type == FilterType::CountingBloom;
+      const uint8_t* table = read.value()->serializedParts().payload;
+      const bool inBuffer = table >= buffer.data() && table < buffer.data() + bytes.size();
+      EXPECT_EQ(inBuffer, wordArray && payloadOffset == parts.head.size()) << payloadOffset;
+      for (uint64_t i = 0; i < 2000; ++i) {
+        const std::string key = presentKey(i);
+        ASSERT_TRUE(read.value()->has(reinterpret_cast<const uint8_t*>(key.data()), key.size())) << i;
+      }
+    }
+    // A corrupted byte in the buffer is rejected like in plain bytes.
+    BlobBuffer corrupted;
+    ASSERT_TRUE(corrupted.allocate(bytes.size(), parts.head.size()));
+    std::copy(bytes.begin(), bytes.end(), corrupted.data());
+    corrupted.data()[bytes.size() / 2] ^= 0x10;
+    EXPECT_FALSE(deserializeFilter(corrupted).isOk());
+  }
+}
+
 TYPED_TEST(RegisteredFilterType, RemoveAndUnionExactlyWhenSupported) {
   {
     Result<std::unique_ptr<AnyFilter>> a = TestFixture::make(1000, 0.01, 5);

@@ -18,7 +18,12 @@ export interface FilterHandle {
   estimatedFalsePositiveRate(): number;
   clear(): void;
   parameters(): Record<string, number>;
-  serialize(): Uint8Array;
+  /**
+   * The serialized bytes in parts, valid until releaseSerialized(): `head` is
+   * the header and parameters followed by the 8 checksum bytes; the payload
+   * is the table itself, `payloadLength` bytes at address `payload`.
+   */
+  serializeParts(): { head: Uint8Array; payload: number; payloadLength: number };
   releaseSerialized(): void;
   /** A status code; the message of a failure is lastMessage(). */
   unionWith(other: FilterHandle): number;
@@ -80,6 +85,12 @@ export interface CoreModule {
   _cbw_add_many(handle: number, data: number, offsets: number, count: number): number;
   _cbw_remove_many(handle: number, data: number, offsets: number, count: number, out: number): number;
   _cbw_utf8_offsets(data: number, byteLength: number, offsets: number, count: number): number;
+  /** A BlobBuffer for reading a blob in place (0: out of memory). */
+  _cbw_blob_buffer_new(length: number, payloadOffset: number): number;
+  _cbw_blob_buffer_data(buffer: number): number;
+  _cbw_blob_buffer_free(buffer: number): void;
+  /** Reads a BlobBuffer's bytes and frees the buffer (its memory may become the filter's table). */
+  deserializeBuffer(buffer: number): FilterHandle;
   filterTypes(): CoreFilterType[];
   statusCodeNames(): string[];
   /** The type name in a blob's header ('' when the bytes do not start like a filter). */

@@ -2,7 +2,7 @@ import type { CoreFilterOptions, CoreModule, FilterHandle } from './core-module.
 import { coreError, FilterError, statusName } from './errors.js';
 import { getRuntime } from './init.js';
 import { KeyBatch } from './key-batch.js';
-import { type Key, KeyArena, describeValue, type OwnedBytes } from './keys.js';
+import { type Key, KeyArena, MAX_ARENA_BYTES, describeValue, isDetached, type OwnedBytes } from './keys.js';
 import { checkOptions, DEFAULT_FALSE_POSITIVE_RATE, type FilterOptions } from './options.js';
 
 import type { FilterTypeName } from './registry.js';
@@ -59,9 +59,41 @@ export function withBytesInWasm<T>(input: unknown, read: (pointer: number, lengt
   }
 }
 
-/** Reads bytes of any registered filter type into a handle (the core validates everything). */
-export function readHandle(bytes: SerializedBytes): FilterHandle {
-  return withBytesInWasm(bytes, (pointer, length) => adoptHandle(getRuntime().module.deserializeFilter(pointer, length)));
+/** Where a blob's payload starts: after the 56-byte header and the parameter block (its length is the u32 at byte 12). */
+const HEADER_BYTES = 56;
+function payloadOffsetOf(bytes: Uint8Array): number {
+  if (bytes.length < HEADER_BYTES) return 0;
+  const paramsLength = bytes[12]! | (bytes[13]! << 8) | (bytes[14]! << 16) | (bytes[15]! * 2 ** 24);
+  return paramsLength <= bytes.length - HEADER_BYTES ? HEADER_BYTES + paramsLength : 0;
+}
+
+/**
+ * Reads bytes of any registered filter type into a handle (the core
+ * validates everything). The bytes go into one buffer in wasm memory placed
+ * so that the payload is word-aligned; a Bloom, blocked or counting filter
+ * then keeps that memory as its table, so reading needs one copy of the
+ * filter in wasm memory, not two.
+ */
+export function readHandle(input: SerializedBytes): FilterHandle {
+  const bytes = input instanceof ArrayBuffer ? new Uint8Array(input) : input;
+  if (!(bytes instanceof Uint8Array)) {
+    throw new FilterError('INVALID_ARGUMENT', `serialized filter must be a Uint8Array or an ArrayBuffer, got ${describeValue(input)}`);
+  }
+  if (bytes.length === 0 && isDetached(bytes)) {
+    throw new FilterError('INVALID_ARGUMENT', 'the bytes are a Uint8Array whose ArrayBuffer was transferred or detached');
+  }
+  const { module } = getRuntime();
+  const buffer = bytes.length <= MAX_ARENA_BYTES ? module._cbw_blob_buffer_new(bytes.length, payloadOffsetOf(bytes)) : 0;
+  if (buffer === 0) {
+    throw new FilterError('OUT_OF_MEMORY', `out of wasm memory: cannot hold ${bytes.length} bytes of a serialized filter`);
+  }
+  try {
+    module.HEAPU8.set(bytes, module._cbw_blob_buffer_data(buffer));
+  } catch (error) {
+    module._cbw_blob_buffer_free(buffer);
+    throw error;
+  }
+  return adoptHandle(module.deserializeBuffer(buffer));
 }
 
 /** What a filter class tells the base about its type. */
@@ -290,10 +322,31 @@ export abstract class Filter {
   /** The filter in the documented byte format (docs/FORMAT.md): a fresh copy the caller owns. */
   serialize(): OwnedBytes {
     const handle = this.handle;
-    const bytes = handle.serialize().slice();
-    handle.releaseSerialized();
-    return bytes;
+    // Head, payload and checksum straight into one JavaScript buffer: the
+    // payload is copied from the table itself, so serializing needs no
+    // memory inside wasm beyond the filter (a filter near the wasm memory
+    // limit still serializes).
+    const parts = handle.serializeParts();
+    try {
+      const headLength = parts.head.length - 8;
+      const total = headLength + parts.payloadLength + 8;
+      let bytes: OwnedBytes;
+      try {
+        bytes = new Uint8Array(total);
+      } catch (error) {
+        throw new FilterError('OUT_OF_MEMORY', `${this.type} filter: cannot allocate ${total} bytes for the serialized copy; the filter is unchanged`, {
+          cause: error,
+        });
+      }
+      bytes.set(parts.head.subarray(0, headLength));
+      bytes.set(this.module.HEAPU8.subarray(parts.payload, parts.payload + parts.payloadLength), headLength);
+      bytes.set(parts.head.subarray(headLength), headLength + parts.payloadLength);
+      return bytes;
+    } finally {
+      handle.releaseSerialized();
+    }
   }
+
 
   /** Removes every key (the sizing and seed stay). */
   clear(): void {

@@ -52,6 +52,10 @@ class AnyFilter {
   // The type's own parameters by name (bitCount, hashCount, bucketCount, ...).
   virtual std::vector<std::pair<std::string, double>> parameters() const = 0;
   virtual std::vector<uint8_t> serialize() const = 0;
+  // The same bytes in parts whose payload is the table's own memory (valid
+  // until the filter changes): the bindings copy it straight out, so
+  // serializing needs no second copy of the table in wasm memory.
+  virtual SerializedParts serializedParts() const = 0;
 
   // The dedupe step, on one hash: adds the key unless the filter already
   // reports it present. `added` says which; the status is add()'s (Full).
@@ -104,5 +108,8 @@ class AnyFilter {
 Result<std::unique_ptr<AnyFilter>> createFilter(FilterType type, const FilterOptions& options);
 // Reads any registered single-part type (WrongType for a composite or unknown type).
 Result<std::unique_ptr<AnyFilter>> deserializeFilter(const uint8_t* data, size_t length);
+// The same, from bytes in a BlobBuffer: a word-array filter (Bloom, blocked,
+// counting) keeps the buffer's allocation as its table instead of copying it.
+Result<std::unique_ptr<AnyFilter>> deserializeFilter(BlobBuffer& buffer);
 
 }  // namespace cuckoo_bloom

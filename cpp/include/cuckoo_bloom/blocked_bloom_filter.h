@@ -76,7 +76,12 @@ class BlockedBloomFilter : public KeyedFilter<BlockedBloomFilter> {
     visit("bitCount", static_cast<double>(bitCount()));
   }
 
-  std::vector<uint8_t> serialize() const;
+  // What the byte format holds (KeyedFilter serializes from it): the
+  // header, the parameter block and the payload words.
+  template <typename Visit>
+  auto visitBlob(Visit&& visit) const {
+    return visit(header_, encodeParams(params_), blocks_.data(), blocks_.size());
+  }
 
  private:
   BlockedBloomFilter() = default;

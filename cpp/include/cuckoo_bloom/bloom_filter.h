@@ -75,7 +75,12 @@ class BloomFilter : public KeyedFilter<BloomFilter> {
     visit("setBitCount", static_cast<double>(setBitCount()));
   }
 
-  std::vector<uint8_t> serialize() const;
+  // What the byte format holds (KeyedFilter serializes from it): the
+  // header, the parameter block and the payload words.
+  template <typename Visit>
+  auto visitBlob(Visit&& visit) const {
+    return visit(header_, encodeParams(params_), bits_.data(), bits_.size());
+  }
 
  private:
   BloomFilter() = default;

@@ -80,7 +80,12 @@ class CountingBloomFilter : public KeyedFilter<CountingBloomFilter> {
     visit("hashCount", hashCount());
   }
 
-  std::vector<uint8_t> serialize() const;
+  // What the byte format holds (KeyedFilter serializes from it): the
+  // header, the parameter block and the payload words.
+  template <typename Visit>
+  auto visitBlob(Visit&& visit) const {
+    return visit(header_, encodeParams(params_), counters_.data(), counters_.size());
+  }
 
  private:
   CountingBloomFilter() = default;

@@ -171,7 +171,15 @@ class CuckooFilter : public KeyedFilter<CuckooFilter> {
   // found room directly; on Full, the walk that was tried and then undone.
   const std::vector<CuckooKick>& lastKickPath() const { return kickPath_; }
 
-  std::vector<uint8_t> serialize() const;
+  // What the byte format holds (KeyedFilter serializes from it): the
+  // header, the parameter block with the walk's random state, and the table's words.
+  template <typename Visit>
+  auto visitBlob(Visit&& visit) const {
+    Params params = params_;
+    params.randomState = random_.state();
+    const std::vector<uint8_t> encoded = encodeParams(params);
+    return withTable([&](const auto& table) { return visit(header_, encoded, table.words(), table.payloadWords()); });
+  }
 
  private:
   CuckooFilter() = default;

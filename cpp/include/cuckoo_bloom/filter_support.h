@@ -87,9 +87,11 @@ inline Status readPayloadWords(const DecodedBlob& blob, uint64_t wordCount, uint
   }
   Status valid = validateTableBytes(wordCount * 8, filterTypeName(type));
   if (!valid.isOk()) return valid;
-  Status allocated = allocateWords(words, wordCount, type);
-  if (!allocated.isOk()) return allocated;
-  bytesToWords(blob.payload, static_cast<size_t>(wordCount), words.data());
+  if (blob.owner == nullptr || !blob.owner->adoptInto(blob.payload, static_cast<size_t>(wordCount), words)) {
+    Status allocated = allocateWords(words, wordCount, type);
+    if (!allocated.isOk()) return allocated;
+    bytesToWords(blob.payload, static_cast<size_t>(wordCount), words.data());
+  }
   if (usedBits % 64 != 0 && wordCount > 0 && (words[static_cast<size_t>(wordCount - 1)] >> (usedBits % 64)) != 0) {
     return Status::corrupt(std::string(filterTypeName(type)) + ": bits beyond the table are set");
   }
@@ -99,18 +101,27 @@ inline Status readPayloadWords(const DecodedBlob& blob, uint64_t wordCount, uint
 // The generic read path of a single-part filter type: the common decode, the
 // type's parameter block, then the type's own checks and payload.
 template <typename Filter>
+Result<Filter> readFilter(const DecodedBlob& decoded) {
+  typename Filter::Params params;
+  Status status = decodeParams(decoded, params);
+  if (!status.isOk()) return status;
+  return Filter::fromBlob(decoded, params);
+}
+template <typename Filter>
 Result<Filter> readFilter(const uint8_t* data, size_t length) {
   Result<DecodedBlob> decoded = decodeBlobOfType(data, length, Filter::kType);
   if (!decoded.isOk()) return decoded.status();
-  typename Filter::Params params;
-  Status status = decodeParams(decoded.value(), params);
-  if (!status.isOk()) return status;
-  return Filter::fromBlob(decoded.value(), params);
+  return readFilter<Filter>(decoded.value());
 }
 
 inline KeyHash hashKey(std::string_view key, uint64_t seed) {
   return hashKey(reinterpret_cast<const uint8_t*>(key.data()), key.size(), seed);
 }
+
+// A stand-in visitor, only to ask (SFINAE) whether a type has visitBlob.
+struct BlobVisitorProbe {
+  int operator()(const FilterHeader&, const std::vector<uint8_t>&, const uint64_t*, size_t) const { return 0; }
+};
 
 // What every filter type has around its structure: the header state (named
 // once, in FilterHeader) and the byte-key forms of its operations, each a
@@ -151,6 +162,32 @@ class KeyedFilter {
   auto remove(std::string_view key) -> decltype(std::declval<D&>().remove(KeyHash{})) {
     return self().remove(hashOf(key));
   }
+  // The byte format, from the type's visitBlob (header, parameter block,
+  // payload words): as a fresh vector, written into caller memory of
+  // serializedSize() bytes, or in parts whose payload is the table itself.
+  template <typename D = Derived>
+  auto serializedSize() const -> decltype(std::declval<const D&>().visitBlob(BlobVisitorProbe{}), size_t()) {
+    return self().visitBlob([](const FilterHeader&, const std::vector<uint8_t>& params, const uint64_t*, size_t words) {
+      return blobByteCount(params.size(), words * 8);
+    });
+  }
+  template <typename D = Derived>
+  auto serializeInto(uint8_t* out) const -> decltype(std::declval<const D&>().visitBlob(BlobVisitorProbe{}), void()) {
+    self().visitBlob([out](const FilterHeader& header, const std::vector<uint8_t>& params, const uint64_t* words,
+                           size_t count) { writeBlob(header, params, words, count, out); });
+  }
+  template <typename D = Derived>
+  auto serialize() const -> decltype(std::declval<const D&>().visitBlob(BlobVisitorProbe{}), std::vector<uint8_t>()) {
+    std::vector<uint8_t> out(serializedSize());
+    serializeInto(out.data());
+    return out;
+  }
+  template <typename D = Derived>
+  auto serializedParts() const -> decltype(std::declval<const D&>().visitBlob(BlobVisitorProbe{}), SerializedParts()) {
+    return self().visitBlob([](const FilterHeader& header, const std::vector<uint8_t>& params, const uint64_t* words,
+                               size_t count) { return blobParts(header, params, words, count); });
+  }
+
   template <typename D = Derived>
   auto positions(const uint8_t* key, size_t length) const
       -> decltype(std::declval<const D&>().positions(KeyHash{})) {

@@ -187,6 +187,8 @@ size_t paramsByteCount() {
 std::vector<uint8_t> wordsToBytes(const uint64_t* words, size_t wordCount);
 void bytesToWords(const uint8_t* bytes, size_t wordCount, uint64_t* words);
 
+class BlobBuffer;  // word_buffer.h
+
 // A decoded blob: the header plus views into the caller's bytes.
 struct DecodedBlob {
   FilterHeader header;
@@ -194,11 +196,40 @@ struct DecodedBlob {
   size_t paramsLength = 0;
   const uint8_t* payload = nullptr;
   size_t payloadLength = 0;
+  // Set when the bytes live in a BlobBuffer the filter may take over (its payload then becomes the table).
+  BlobBuffer* owner = nullptr;
 };
 
 // Builds a complete blob: header, params, payload, checksum.
 std::vector<uint8_t> encodeBlob(const FilterHeader& header, const std::vector<uint8_t>& params,
                                 const std::vector<uint8_t>& payload);
+
+// The same blob written in place, for payloads held as 64-bit words (every
+// single-part filter): the caller allocates blobByteCount() bytes once, and
+// writeBlob() fills them in one pass (header, parameters, the words as
+// little-endian bytes, then the checksum over all of it). Serializing then
+// needs the output and nothing else: no payload copy, no growing buffer.
+size_t blobByteCount(size_t paramsLength, size_t payloadLength);
+void writeBlob(const FilterHeader& header, const std::vector<uint8_t>& params, const uint64_t* payloadWords,
+               size_t payloadWordCount, uint8_t* out);
+
+// A blob in three parts, for a writer that copies the payload straight from
+// the filter's table (the bindings: wasm is little-endian, so the table's
+// memory is the payload's bytes, and serializing needs no second copy of a
+// table inside wasm memory). The blob is head + payload + checksum (8 bytes,
+// little-endian), the checksum computed over head and payload in one pass.
+struct SerializedParts {
+  std::vector<uint8_t> head;  // header and parameter block
+  const uint8_t* payload = nullptr;
+  size_t payloadLength = 0;
+  uint64_t checksum = 0;
+};
+// For payload words in host memory; on a big-endian host the payload
+// pointer is not the format's bytes, so this is little-endian only.
+SerializedParts blobParts(const FilterHeader& header, const std::vector<uint8_t>& params, const uint64_t* payloadWords,
+                          size_t payloadWordCount);
+// For any complete blob (a type without words to expose): head is every byte before the checksum.
+SerializedParts blobParts(std::vector<uint8_t> blob);
 
 // Validates everything that is common to all types (magic, version, checksum,
 // known type and hash algorithm, reserved flags, lengths, capacity and rate).
