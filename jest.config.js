@@ -4,7 +4,10 @@
 export default {
   testEnvironment: 'node',
   transform: {},
-  moduleNameMapper: { '^cuckoo-bloom-wasm$': '<rootDir>/dist/index.js' },
+  moduleNameMapper: {
+    '^cuckoo-bloom-wasm$': '<rootDir>/dist/index.js',
+    '^cuckoo-bloom-wasm/redis$': '<rootDir>/dist/redis.mjs',
+  },
   testMatch: ['<rootDir>/tests/**/*.test.mjs'],
   testTimeout: 180000,
   maxWorkers: 2,

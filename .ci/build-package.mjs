@@ -9,6 +9,8 @@
 //                and `<script type="module">` pointing into node_modules)
 //   inline.js / inline.cjs / inline.mjs   `cuckoo-bloom-wasm/inline`: the same API
 //                with core.wasm embedded as base64 and the glue bundled in, one file
+//   redis.cjs / redis.mjs   `cuckoo-bloom-wasm/redis` (Node only): the Redis-backed
+//                filter, using index.cjs's classes and wasm instance
 //   cli.js       the `cuckoo-bloom-wasm` command
 //   core.mjs + core.wasm   the Emscripten glue and module
 //   types/       .d.ts (ES) and .d.cts (CommonJS) declarations
@@ -24,6 +26,7 @@ import {
   rmSync,
   writeFileSync,
 } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -164,17 +167,47 @@ await bundle({
  * process: `import` and `require` get the same classes and wasm instance;
  * explicit names, since Node reads a CommonJS module's exports statically).
  */
-function writeEsmWrapper(file, target) {
+function writeEsmWrapper(file, target, names = exported) {
   writeFileSync(
     join(dist, file),
     `// Node's ES module entry: the CommonJS build is the one implementation in a process,\n` +
       `// so \`import\` and \`require\` share its classes and its wasm instance.\n` +
       `import cjs from './${target}';\n` +
-      `export const {\n${exported.map((name) => `  ${name},`).join('\n')}\n} = cjs;\n`,
+      `export const {\n${names.map((name) => `  ${name},`).join('\n')}\n} = cjs;\n`,
   );
 }
 writeEsmWrapper('index.mjs', 'index.cjs');
 writeEsmWrapper('inline.mjs', 'inline.cjs');
+
+// `cuckoo-bloom-wasm/redis` (Node only): its own code bundled, the package's classes and
+// wasm instance taken from index.cjs at run time, so one init() serves both entries and
+// a FilterError from either is the same class. Every import that reaches the main
+// entry, errors.ts or init.ts (directly or through a bundled helper) becomes that require.
+const sharedWithMain = new Set(['index.ts', 'errors.ts', 'init.ts'].map((file) => join(src, file)));
+await esbuild.build({
+  ...common,
+  entryPoints: [join(src, 'redis/index.ts')],
+  format: 'cjs',
+  platform: 'node',
+  outfile: join(dist, 'redis.cjs'),
+  plugins: [
+    {
+      name: 'cbw-redis-shares-main',
+      setup(build) {
+        build.onResolve({ filter: /^\.\.?\/.*\.js$/ }, (args) => {
+          const target = join(args.resolveDir, args.path).replace(/\.js$/, '.ts');
+          return sharedWithMain.has(target) ? { path: './index.cjs', external: true } : undefined;
+        });
+      },
+    },
+  ],
+});
+// esbuild lists no exports for CommonJS output: ask the module itself (loading it runs no filter code).
+const redisExports = Object.keys(createRequire(import.meta.url)(join(dist, 'redis.cjs'))).filter((name) => name !== '__esModule');
+if (redisExports.length === 0) fail('dist/redis.cjs exports nothing');
+if (!readFileSync(join(dist, 'redis.cjs'), 'utf8').includes('require("./index.cjs")')) {
+  fail('dist/redis.cjs does not take the main entry from ./index.cjs');
+}
 
 // The CLI (`npx cuckoo-bloom-wasm ...`): a self-contained ES module for Node.
 if (existsSync(join(src, 'cli/main.ts'))) {
@@ -190,6 +223,7 @@ if (existsSync(join(src, 'cli/main.ts'))) {
   });
   chmodSync(join(dist, 'cli.js'), 0o755);
 }
+writeEsmWrapper('redis.mjs', 'redis.cjs', redisExports);
 copyFileSync(join(wasmBuild, 'core.mjs'), join(dist, 'core.mjs'));
 copyFileSync(join(wasmBuild, 'core.wasm'), join(dist, 'core.wasm'));
 

@@ -3,13 +3,16 @@
 # nothing it already has. Safe to run again. Called by scripts/test.sh and
 # scripts/start.sh; run it alone to prepare a machine.
 #   --with-browser   also install Debian's Chromium (the web demo's tests need it)
+#   --with-redis     also install Debian's redis-server (the Redis filter's tests start their own)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 with_browser=0
+with_redis=0
 for arg in "$@"; do
   case "$arg" in
     --with-browser) with_browser=1 ;;
+    --with-redis) with_redis=1 ;;
     *) echo "setup.sh: unknown argument $arg" >&2; exit 2 ;;
   esac
 done
@@ -25,6 +28,7 @@ have_cmd xxhsum || need+=(xxhash)  # reference checksums for the golden-file tes
 [ -f /usr/include/gtest/gtest.h ] || need+=(libgtest-dev)
 have_cmd em++ || need+=(emscripten)
 if [ "$with_browser" = 1 ] && ! have_cmd chromium; then need+=(chromium); fi
+if [ "$with_redis" = 1 ] && ! have_cmd redis-server; then need+=(redis-server); fi
 
 if [ ${#need[@]} -gt 0 ]; then
   echo "setup: installing ${need[*]} (Debian packages)"

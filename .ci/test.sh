@@ -4,13 +4,14 @@
 #   2. the same suite under AddressSanitizer + UndefinedBehaviorSanitizer
 #   3. libFuzzer targets (deserialization and operation sequences), 30 s each
 #   4. the wasm module, the npm package (dist/), and the Jest suites against it
-#      (API, errors, properties, golden files, CLI, web demo in headless Chromium),
+#      (API, errors, properties, golden files, CLI, web demo in headless Chromium,
+#      the Redis filter against private redis-server processes),
 #      after a quick pass of the benchmark harness (bench/run.mjs --quick)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 jobs=$(nproc)
 
-bash .ci/setup.sh --with-browser   # Chromium for the web demo's end-to-end tests
+bash .ci/setup.sh --with-browser --with-redis   # Chromium for the web demo's end-to-end tests, redis-server for tests/redis
 
 echo "== native build and tests"
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null

@@ -2,7 +2,7 @@
 # One build serves browsers and Node: an ES module for the web environment;
 # in Node the TypeScript loader passes the .wasm bytes itself (wasmBinary),
 # which avoids Emscripten 3.1.6's fetch()-on-a-path and __dirname bugs there.
-add_executable(cuckoo_bloom_core bindings/embind.cpp)
+add_executable(cuckoo_bloom_core bindings/embind.cpp bindings/redis_positions.cpp)
 target_link_libraries(cuckoo_bloom_core PRIVATE cuckoo_bloom)
 set_target_properties(cuckoo_bloom_core PROPERTIES OUTPUT_NAME "core" SUFFIX ".mjs")
 target_compile_options(cuckoo_bloom_core PRIVATE -fno-exceptions)

@@ -197,11 +197,16 @@ SerializedParts blobParts(std::vector<uint8_t> blob) {
 
 std::vector<uint8_t> encodeBlob(const FilterHeader& header, const std::vector<uint8_t>& params,
                                 const std::vector<uint8_t>& payload) {
-  std::vector<uint8_t> bytes(blobByteCount(params.size(), payload.size()));
+  return encodeBlob(header, params, payload.data(), payload.size());
+}
+
+std::vector<uint8_t> encodeBlob(const FilterHeader& header, const std::vector<uint8_t>& params,
+                                const uint8_t* payload, size_t payloadLength) {
+  std::vector<uint8_t> bytes(blobByteCount(params.size(), payloadLength));
   PlacedWriter writer(bytes.data());
-  writeHeader(writer, header, params.size(), payload.size());
+  writeHeader(writer, header, params.size(), payloadLength);
   writer.raw(params.data(), params.size());
-  writer.raw(payload.data(), payload.size());
+  writer.raw(payload, payloadLength);
   writeChecksum(bytes.data(), writer);
   return bytes;
 }

@@ -24,7 +24,13 @@ export type FilterErrorCode =
   /** A filter was created before `init()` resolved. */
   | 'NOT_INITIALIZED'
   /** The WebAssembly module could not be loaded. */
-  | 'LOAD_FAILED';
+  | 'LOAD_FAILED'
+  /**
+   * A remote store (Redis, `cuckoo-bloom-wasm/redis`) failed, timed out or could not be
+   * reached. No answer was given; an add may or may not have been applied (adds are
+   * idempotent: retry the same batch).
+   */
+  | 'UNAVAILABLE';
 
 export class FilterError extends Error {
   readonly code: FilterErrorCode;

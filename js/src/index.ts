@@ -23,3 +23,10 @@ export {
   type UrlCheck,
 } from './url-blocklist.js';
 export * from './url/index.js';
+
+/**
+ * @internal Not part of the API (it may change in any release): lets this
+ * package's other entry points (`cuckoo-bloom-wasm/redis`) use this entry's
+ * wasm instance, so one `init()` serves both and errors are one FilterError class.
+ */
+export { getRuntime as internalRuntime } from './init.js';

@@ -203,6 +203,10 @@ struct DecodedBlob {
 // Builds a complete blob: header, params, payload, checksum.
 std::vector<uint8_t> encodeBlob(const FilterHeader& header, const std::vector<uint8_t>& params,
                                 const std::vector<uint8_t>& payload);
+// The same, from a payload the caller holds (no copy of it into a vector first:
+// a table read from elsewhere, e.g. Redis, may be most of the memory there is).
+std::vector<uint8_t> encodeBlob(const FilterHeader& header, const std::vector<uint8_t>& params,
+                                const uint8_t* payload, size_t payloadLength);
 
 // The same blob written in place, for payloads held as 64-bit words (every
 // single-part filter): the caller allocates blobByteCount() bytes once, and

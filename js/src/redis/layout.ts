@@ -1,0 +1,133 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { FilterError } from '../index.js';
+
+/**
+ * How one filter is laid out in Redis, named once: the parameters hash stored
+ * under the filter's own key, and the names of its shard strings.
+ *
+ *   <key>                      hash: the fields of RedisFilterLayout (below)
+ *   shard i (slots 'single')   {<key>}:<id>:<i>        string of shardBlocks × 64 bytes
+ *   shard i (slots 'spread')   {<key>:<id>:<i>}        (the last shard may be shorter)
+ *   its item counter           <shard name>:count      integer
+ *
+ * Shard i holds blocks [i shardBlocks, (i + 1) shardBlocks) of the table, each
+ * 64 bytes exactly as docs/FORMAT.md lays out a blocked Bloom payload, so the
+ * shards end to end are the payload of a snapshot.
+ *
+ * The hash tag (the part in braces) decides the cluster slot. 'single' puts
+ * every shard in one slot, so one script sees a whole batch (atomic per batch);
+ * 'spread' gives every shard its own slot, so a filter spreads over a
+ * cluster's nodes (atomic per shard within a batch).
+ *
+ * `id` is random per filter: a client still holding a filter that was deleted
+ * and created again under the same key finds its shards missing (an error),
+ * never the new filter's bits under old parameters.
+ */
+export interface RedisFilterLayout {
+  capacity: number;
+  falsePositiveRate: number;
+  seed: number;
+  blockCount: number;
+  shardBlocks: number;
+  slots: SlotLayout;
+  id: string;
+}
+
+export type SlotLayout = 'single' | 'spread';
+
+/** The value of the hash's `format` field: bump when this layout changes. */
+export const LAYOUT_FORMAT = 'cuckoo-bloom-wasm/redis blocked-bloom 1';
+export const BYTES_PER_BLOCK = 64;
+/** Redis's default limit for one string (proto-max-bulk-len) is 512 MiB. */
+export const MAX_SHARD_BYTES = 512 * 1024 * 1024;
+/**
+ * Default shard size. Smaller than Redis's limit because one string is one unit
+ * for replication, migration between cluster nodes and DEL (UNLINK frees it in
+ * the background); 64 MiB holds 2^29 bits, ~50M keys at 1%.
+ */
+export const DEFAULT_SHARD_BYTES = 64 * 1024 * 1024;
+
+export function shardCountOf(layout: RedisFilterLayout): number {
+  return Math.ceil(layout.blockCount / layout.shardBlocks);
+}
+
+/** Byte length of shard `index` (every shard is full but maybe the last). */
+export function shardBytesOf(layout: RedisFilterLayout, index: number): number {
+  const blocks = Math.min(layout.shardBlocks, layout.blockCount - index * layout.shardBlocks);
+  return blocks * BYTES_PER_BLOCK;
+}
+
+export function newFilterId(): string {
+  return randomBytes(6).toString('hex');
+}
+
+/** The text in a shard name's hash tag for `key`: the key itself, or a digest if it holds braces. */
+function tagText(key: string): string {
+  return /[{}]/.test(key) ? `h${createHash('sha1').update(key).digest('hex').slice(0, 16)}` : key;
+}
+
+export function shardKey(key: string, layout: RedisFilterLayout, index: number): string {
+  const tag = tagText(key);
+  return layout.slots === 'single' ? `{${tag}}:${layout.id}:${index}` : `{${tag}:${layout.id}:${index}}`;
+}
+
+export function counterKey(shard: string): string {
+  return `${shard}:count`;
+}
+
+export function stagingKey(shard: string): string {
+  return `${shard}:loading`;
+}
+
+/** The hash's fields, as HSET takes them (numbers written so that they read back exactly). */
+export function layoutFields(layout: RedisFilterLayout): string[] {
+  return [
+    'format', LAYOUT_FORMAT,
+    'type', 'blocked-bloom',
+    'capacity', String(layout.capacity),
+    'falsePositiveRate', String(layout.falsePositiveRate),
+    'seed', String(layout.seed),
+    'blockCount', String(layout.blockCount),
+    'shardBlocks', String(layout.shardBlocks),
+    'slots', layout.slots,
+    'id', layout.id,
+  ];
+}
+
+/** Reads an HGETALL reply (a flat array or an object, by client) back; CORRUPT when anything is off. */
+export function parseLayout(reply: unknown, key: string): RedisFilterLayout {
+  const fields = new Map<string, string>();
+  if (Array.isArray(reply)) {
+    for (let i = 0; i + 1 < reply.length; i += 2) fields.set(String(reply[i]), String(reply[i + 1]));
+  } else if (typeof reply === 'object' && reply !== null) {
+    for (const [name, value] of Object.entries(reply)) fields.set(name, String(value));
+  }
+  const corrupt = (what: string) =>
+    new FilterError('CORRUPT', `Redis key '${key}' is not a filter of this package's layout: ${what}`);
+  if (fields.get('format') !== LAYOUT_FORMAT) {
+    throw corrupt(`format is ${JSON.stringify(fields.get('format') ?? null)}, expected ${JSON.stringify(LAYOUT_FORMAT)}`);
+  }
+  const integer = (name: string, min: number, max: number): number => {
+    const text = fields.get(name) ?? '';
+    const value = Number(text);
+    if (!/^\d+$/.test(text) || !Number.isSafeInteger(value) || value < min || value > max) {
+      throw corrupt(`${name} is ${JSON.stringify(text)}`);
+    }
+    return value;
+  };
+  const falsePositiveRate = Number(fields.get('falsePositiveRate'));
+  if (!(falsePositiveRate > 0 && falsePositiveRate < 1)) throw corrupt('falsePositiveRate is not in (0, 1)');
+  const slots = fields.get('slots');
+  if (slots !== 'single' && slots !== 'spread') throw corrupt(`slots is ${JSON.stringify(slots ?? null)}`);
+  const id = fields.get('id') ?? '';
+  if (!/^[0-9a-f]{1,64}$/.test(id)) throw corrupt(`id is ${JSON.stringify(id)}`);
+  return {
+    capacity: integer('capacity', 1, 2 ** 40),
+    falsePositiveRate,
+    seed: integer('seed', 0, Number.MAX_SAFE_INTEGER),
+    blockCount: integer('blockCount', 1, 2 ** 46),
+    shardBlocks: integer('shardBlocks', 1, MAX_SHARD_BYTES / BYTES_PER_BLOCK),
+    slots,
+    id,
+  };
+}

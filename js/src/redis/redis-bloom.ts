@@ -1,0 +1,593 @@
+// The package's own classes and wasm instance come through its main entry (an
+// external of the built redis bundle: .ci/build-package.mjs), never a copy.
+import { BlockedBloomFilter, FilterError, init, internalRuntime as getRuntime } from '../index.js';
+import { describeValue, type Key, type OwnedBytes } from '../keys.js';
+import { DEFAULT_FALSE_POSITIVE_RATE, requireInteger } from '../options.js';
+import { adaptClient, errorText, isReplyError, type RedisArgument, type RedisCommandRunner, withDeadline } from './clients.js';
+import {
+  BYTES_PER_BLOCK,
+  counterKey,
+  DEFAULT_SHARD_BYTES,
+  layoutFields,
+  MAX_SHARD_BYTES,
+  newFilterId,
+  parseLayout,
+  type RedisFilterLayout,
+  shardBytesOf,
+  shardCountOf,
+  shardKey,
+  type SlotLayout,
+  stagingKey,
+} from './layout.js';
+import { PositionEncoder, type RedisCore, type ShardGroup } from './positions.js';
+import { ADD_SCRIPT, COMMIT_LOAD_SCRIPT, CREATE_SCRIPT, HAS_SCRIPT, type Script } from './scripts.js';
+
+/** How a filter talks to Redis (create and open both take these). */
+export interface RedisConnectionOptions {
+  /**
+   * Milliseconds to wait for Redis before an operation fails with
+   * `UNAVAILABLE` (default 10,000; 0 waits as long as the client does).
+   */
+  timeoutMs?: number | undefined;
+}
+
+export interface RedisBloomFilterOptions extends RedisConnectionOptions {
+  /** Keys the filter is sized for: a positive integer. */
+  capacity: number;
+  /** Target false-positive rate, in (0, 1). Default 0.01. */
+  falsePositiveRate?: number | undefined;
+  /** Hash seed, a non-negative safe integer. Default 0. A local filter with the same options sets the same bits. */
+  seed?: number | undefined;
+  /** Bytes per Redis string, a multiple of 64 up to 512 MiB. Default 64 MiB. */
+  shardBytes?: number | undefined;
+  /**
+   * Cluster hash slots: 'single' (default) keeps every shard in one slot, so
+   * each batch is one atomic script call; 'spread' gives each shard its own
+   * slot, so a large filter spreads over a cluster's nodes (atomic per shard).
+   */
+  slots?: SlotLayout | undefined;
+}
+
+export interface RedisTransferOptions {
+  /** Bytes per command when copying the table out of or into Redis (default 4 MiB). */
+  chunkBytes?: number | undefined;
+}
+
+const CREATE_OPTIONS = ['capacity', 'falsePositiveRate', 'seed', 'shardBytes', 'slots', 'timeoutMs'];
+const DEFAULT_TIMEOUT_MS = 10_000;
+const DEFAULT_CHUNK_BYTES = 4 * 1024 * 1024;
+/** Commands in flight at once while copying a table (bounds memory held for replies). */
+const TRANSFER_CONCURRENCY = 4;
+/**
+ * Keys per script call. A script blocks Redis while it runs (~1 µs a key), so
+ * larger batches are split into calls of this many keys, sent together (one
+ * round trip); each call is atomic on its own.
+ */
+export const KEYS_PER_SCRIPT = 4096;
+
+/**
+ * A blocked Bloom filter whose table lives in Redis, shared by every process
+ * that opens it: positions are computed here by the same core as the local
+ * `BlockedBloomFilter` (same seed and size → same bits), the bits are read and
+ * set by Lua scripts in Redis, one round trip per batch.
+ *
+ * Consistency: every batch sent to one script call is atomic (in the 'single'
+ * slot layout, a whole batch of up to 4,096 keys). An add that resolved is
+ * seen by every later `has` from any process. A call that fails rejects with
+ * a FilterError and reports nothing: after `UNAVAILABLE`, retry the batch
+ * (adds are idempotent). No false negatives, across processes and across a
+ * Redis restart with persistence on (see the README for the settings).
+ */
+export class RedisBloomFilter {
+  readonly #redis: RedisCommandRunner;
+  readonly #key: string;
+  readonly #layout: RedisFilterLayout;
+  readonly #timeoutMs: number;
+  readonly #shardKeys: string[];
+  readonly #encoder: PositionEncoder;
+
+  private constructor(redis: RedisCommandRunner, key: string, layout: RedisFilterLayout, timeoutMs: number, core: RedisCore) {
+    this.#redis = redis;
+    this.#key = key;
+    this.#layout = layout;
+    this.#timeoutMs = timeoutMs;
+    this.#shardKeys = Array.from({ length: shardCountOf(layout) }, (_, i) => shardKey(key, layout, i));
+    this.#encoder = new PositionEncoder(core);
+  }
+
+  /**
+   * Creates the filter under `key`, or opens it if it already exists with the
+   * same capacity, rate and seed (so every instance of a service may call
+   * create at start-up; the first one creates it). The whole table is
+   * allocated in Redis now.
+   *
+   * @throws FilterError `INVALID_ARGUMENT` for bad options, or when `key` holds
+   *   a filter with other parameters (named in the message); `CORRUPT` when it
+   *   holds something else; `UNAVAILABLE` when Redis fails.
+   */
+  static async create(client: unknown, key: string, options: RedisBloomFilterOptions): Promise<RedisBloomFilter> {
+    const redis = adaptClient(client);
+    checkKey(key);
+    const checked = checkCreateOptions(options);
+    const core = await loadCore();
+    const blockCount = core._cbw_redis_block_count(checked.capacity, checked.falsePositiveRate);
+    if (blockCount === 0) {
+      throw new FilterError(
+        'INVALID_ARGUMENT',
+        `RedisBloomFilter: a filter for ${checked.capacity} keys at ${checked.falsePositiveRate} would be too large`,
+      );
+    }
+    const layout: RedisFilterLayout = {
+      capacity: checked.capacity,
+      falsePositiveRate: checked.falsePositiveRate,
+      seed: checked.seed,
+      blockCount,
+      shardBlocks: checked.shardBytes / BYTES_PER_BLOCK,
+      slots: checked.slots,
+      id: newFilterId(),
+    };
+    const filter = new RedisBloomFilter(redis, key, layout, checked.timeoutMs, core);
+    // Allocate the shards first (under a fresh id nobody else uses), then
+    // commit by writing the parameters hash: if another process committed
+    // first, drop ours and open theirs. A crash between the two leaves
+    // unreferenced shards under a random id, never a half-made filter.
+    await filter.#allocateShards();
+    const existing = await filter.#command(['EVALSHA', CREATE_SCRIPT.sha, '1', key, ...layoutFields(layout)], 'create', CREATE_SCRIPT);
+    if (Array.isArray(existing) && existing.length === 0) return filter;
+    await filter.#unlinkShards();
+    const stored = parseLayout(existing, key);
+    const mismatches = differences(stored, checked);
+    if (mismatches.length > 0) {
+      throw new FilterError(
+        'INVALID_ARGUMENT',
+        `Redis key '${key}' holds a filter with other parameters (${mismatches.join('; ')}): ` +
+          'open it with RedisBloomFilter.open(), or use another key',
+      );
+    }
+    return new RedisBloomFilter(redis, key, stored, checked.timeoutMs, core);
+  }
+
+  /**
+   * Opens the filter stored under `key`, with the parameters stored beside it.
+   * @throws FilterError `INVALID_ARGUMENT` when there is none; `CORRUPT` when the
+   *   key holds something else; `UNAVAILABLE` when Redis fails.
+   */
+  static async open(client: unknown, key: string, options: RedisConnectionOptions = {}): Promise<RedisBloomFilter> {
+    const redis = adaptClient(client);
+    checkKey(key);
+    const timeoutMs = checkTimeout(options?.timeoutMs, 'open');
+    const core = await loadCore();
+    const reply = await runCommand(redis, ['HGETALL', key], timeoutMs, `HGETALL ${key}`);
+    const empty = Array.isArray(reply) ? reply.length === 0 : Object.keys(reply as object).length === 0;
+    if (empty) throw new FilterError('INVALID_ARGUMENT', `Redis key '${key}' holds no filter (create it with RedisBloomFilter.create())`);
+    return new RedisBloomFilter(redis, key, parseLayout(reply, key), timeoutMs, core);
+  }
+
+  /**
+   * Creates a filter under `key` from a snapshot's bytes (a blocked Bloom
+   * blob, e.g. from `snapshot()` or `BlockedBloomFilter.serialize()`).
+   * @throws FilterError as `create`, plus `CORRUPT` / `WRONG_TYPE` for bad bytes.
+   */
+  static async fromSnapshot(
+    client: unknown,
+    key: string,
+    bytes: Uint8Array,
+    options: Omit<RedisBloomFilterOptions, 'capacity' | 'falsePositiveRate' | 'seed'> & RedisTransferOptions = {},
+  ): Promise<RedisBloomFilter> {
+    await loadCore();
+    const { capacity, falsePositiveRate, seed } = readSnapshot(bytes);
+    const { chunkBytes, ...rest } = options;
+    const filter = await RedisBloomFilter.create(client, key, { ...rest, capacity, falsePositiveRate, seed });
+    await filter.load(bytes, { chunkBytes });
+    return filter;
+  }
+
+  get key(): string {
+    return this.#key;
+  }
+  get capacity(): number {
+    return this.#layout.capacity;
+  }
+  get falsePositiveRate(): number {
+    return this.#layout.falsePositiveRate;
+  }
+  get seed(): number {
+    return this.#layout.seed;
+  }
+  get blockCount(): number {
+    return this.#layout.blockCount;
+  }
+  /** Bytes of the table (all shards). */
+  get byteLength(): number {
+    return this.#layout.blockCount * BYTES_PER_BLOCK;
+  }
+  get shardBytes(): number {
+    return this.#layout.shardBlocks * BYTES_PER_BLOCK;
+  }
+  get shardCount(): number {
+    return this.#shardKeys.length;
+  }
+  get slots(): SlotLayout {
+    return this.#layout.slots;
+  }
+
+  /** Adds a key; true when it was new (not reported present before). One round trip. */
+  async add(key: Key): Promise<boolean> {
+    return (await this.addMany([key]))[0] as boolean;
+  }
+
+  /** True when the key may have been added; false when it certainly was not. One round trip. */
+  async has(key: Key): Promise<boolean> {
+    return (await this.hasMany([key]))[0] as boolean;
+  }
+
+  /**
+   * Adds keys; for each, whether it was new. One round trip; atomic per script
+   * call (see KEYS_PER_SCRIPT and `slots`). If it rejects, some keys may have
+   * been added: retry the batch (adding a key twice changes nothing).
+   */
+  async addMany(keys: readonly Key[]): Promise<boolean[]> {
+    return this.#run(keys, ADD_SCRIPT);
+  }
+
+  /** For each key, `has(key)`. One round trip; each script call answers from one state of the table. */
+  async hasMany(keys: readonly Key[]): Promise<boolean[]> {
+    return this.#run(keys, HAS_SCRIPT);
+  }
+
+  /** Keys counted as new by `add` (an estimate, as the local filter's `count`). */
+  async count(): Promise<number> {
+    const replies = await Promise.all(
+      this.#shardKeys.map((shard) => this.#command(['GET', counterKey(shard)], 'count')),
+    );
+    return replies.reduce<number>((sum, reply) => sum + (reply === null || reply === undefined ? 0 : Number(reply)), 0);
+  }
+
+  /**
+   * The filter as bytes in this package's format (a blocked Bloom blob):
+   * `deserialize(bytes)` reads it in Node or a browser and answers exactly
+   * as this filter does. Read in chunks; it holds every key whose add
+   * resolved before the call (keys added meanwhile may or may not be in it).
+   * @throws FilterError `CORRUPT` when a shard is missing; `UNAVAILABLE`; `OUT_OF_MEMORY`.
+   */
+  async snapshot(options: RedisTransferOptions = {}): Promise<OwnedBytes> {
+    const chunkBytes = checkChunkBytes(options?.chunkBytes);
+    // The count first: every key it counts has its bits in the table read after.
+    const itemCount = await this.count();
+    const core = getRuntime().module as RedisCore;
+    const tableBytes = this.byteLength;
+    const table = core._malloc(tableBytes);
+    if (table === 0) throw new FilterError('OUT_OF_MEMORY', `cannot hold a ${tableBytes}-byte table in wasm memory`);
+    try {
+      const reads: Array<() => Promise<void>> = [];
+      this.#shardKeys.forEach((shard, index) => {
+        const length = shardBytesOf(this.#layout, index);
+        const shardStart = index * this.#layout.shardBlocks * BYTES_PER_BLOCK;
+        for (let offset = 0; offset < length; offset += chunkBytes) {
+          const end = Math.min(length, offset + chunkBytes);
+          reads.push(async () => {
+            const reply = await this.#command(['GETRANGE', shard, String(offset), String(end - 1)], 'snapshot', undefined, true);
+            const bytes = reply as Uint8Array | null;
+            if (!(bytes instanceof Uint8Array) || bytes.length !== end - offset) throw missingShard(shard, this.#key);
+            core.HEAPU8.set(bytes, table + shardStart + offset);
+          });
+        }
+      });
+      await runBounded(reads, TRANSFER_CONCURRENCY);
+      const { seed, capacity, falsePositiveRate, blockCount } = this.#layout;
+      const blob = core._cbw_redis_blob(seed, capacity, falsePositiveRate, itemCount, blockCount, table);
+      if (blob === 0) throw new FilterError('OUT_OF_MEMORY', `cannot build a ${tableBytes}-byte snapshot in wasm memory`);
+      try {
+        return core.HEAPU8.slice(blob, blob + 72 + tableBytes);
+      } finally {
+        core._cbw_redis_blob_release();
+      }
+    } finally {
+      core._free(table);
+    }
+  }
+
+  /**
+   * Replaces the filter's contents with a snapshot's (same capacity, rate and
+   * seed). The bytes are written to staging keys in chunks, then swapped in by
+   * one script ('single' slots: in one step, so readers see the old table or
+   * the new one; 'spread': shard by shard).
+   * @throws FilterError `INVALID_ARGUMENT` for a snapshot of other parameters;
+   *   `CORRUPT` / `WRONG_TYPE` for bad bytes; `UNAVAILABLE`.
+   */
+  async load(bytes: Uint8Array, options: RedisTransferOptions = {}): Promise<void> {
+    const chunkBytes = checkChunkBytes(options?.chunkBytes);
+    const snapshot = readSnapshot(bytes);
+    const mismatches = differences(this.#layout, snapshot);
+    if (snapshot.blockCount !== this.#layout.blockCount) mismatches.push(`blockCount ${this.#layout.blockCount} here, ${snapshot.blockCount} in the snapshot`);
+    if (mismatches.length > 0) {
+      throw new FilterError('INVALID_ARGUMENT', `load needs a snapshot of a filter with the same parameters (${mismatches.join('; ')})`);
+    }
+    // The payload follows the 56-byte header and the 8-byte parameter block (docs/FORMAT.md).
+    const payload = bytes.subarray(64, 64 + this.byteLength);
+    // Staging keys start empty (a failed earlier load may have left one), then fill in chunks.
+    await runBounded(
+      this.#shardKeys.map((shard) => () => this.#command(['UNLINK', stagingKey(shard)], 'load')),
+      TRANSFER_CONCURRENCY,
+    );
+    const writes: Array<() => Promise<unknown>> = [];
+    this.#shardKeys.forEach((shard, index) => {
+      const staging = stagingKey(shard);
+      const length = shardBytesOf(this.#layout, index);
+      const shardStart = index * this.#layout.shardBlocks * BYTES_PER_BLOCK;
+      for (let offset = 0; offset < length; offset += chunkBytes) {
+        const chunk = payload.subarray(shardStart + offset, shardStart + Math.min(length, offset + chunkBytes));
+        writes.push(() => this.#command(['SETRANGE', staging, String(offset), toBuffer(chunk)], 'load'));
+      }
+    });
+    await runBounded(writes, TRANSFER_CONCURRENCY);
+    const groups = this.#slotGroups(this.#shardKeys.map((_, index) => index));
+    await Promise.all(
+      groups.map((indexes) => {
+        const shards = indexes.map((i) => this.#shardKeys[i] as string);
+        const counts = indexes.map((i) => (i === 0 ? String(snapshot.itemCount) : '0'));
+        return this.#command(
+          [
+            'EVALSHA', COMMIT_LOAD_SCRIPT.sha, String(shards.length * 3),
+            ...shards, ...shards.map(stagingKey), ...shards.map(counterKey),
+            String(shards.length), ...indexes.map((i) => String(shardBytesOf(this.#layout, i))), ...counts,
+          ],
+          'load',
+          COMMIT_LOAD_SCRIPT,
+        );
+      }),
+    );
+  }
+
+  /** Deletes the filter: its parameters first (so no one opens it again), then its shards. */
+  async delete(): Promise<void> {
+    await this.#command(['UNLINK', this.#key], 'delete');
+    await this.#unlinkShards();
+  }
+
+  // ---- internals
+
+  async #run(keys: readonly Key[], script: Script): Promise<boolean[]> {
+    if (!Array.isArray(keys)) {
+      throw new FilterError('INVALID_ARGUMENT', `expected an array of keys, got ${describeValue(keys)}`);
+    }
+    const answers = new Array<boolean>(keys.length);
+    if (keys.length === 0) return answers;
+    const { seed, blockCount, shardBlocks } = this.#layout;
+    const calls: Promise<void>[] = [];
+    for (let start = 0; start < keys.length; start += KEYS_PER_SCRIPT) {
+      const end = Math.min(keys.length, start + KEYS_PER_SCRIPT);
+      const groups = this.#encoder.encode(keys, start, end, seed, blockCount, shardBlocks);
+      const perCall = this.#layout.slots === 'single' ? [groups] : groups.map((group) => [group]);
+      for (const callGroups of perCall) calls.push(this.#runScript(script, callGroups, answers));
+    }
+    await Promise.all(calls);
+    return answers;
+  }
+
+  async #runScript(script: Script, groups: ShardGroup[], answers: boolean[]): Promise<void> {
+    const shards = groups.map((group) => this.#shardKeys[group.shard] as string);
+    const keyNames = script === ADD_SCRIPT ? [...shards, ...shards.map(counterKey)] : shards;
+    const args: RedisArgument[] = [
+      'EVALSHA', script.sha, String(keyNames.length), ...keyNames,
+      String(groups.length), ...groups.map((group) => group.records),
+      ...groups.map((group) => String(shardBytesOf(this.#layout, group.shard))),
+    ];
+    const reply = await this.#command(args, script.name, script);
+    const text = typeof reply === 'string' ? reply : Buffer.isBuffer(reply) ? reply.toString('latin1') : '';
+    const expected = groups.reduce((sum, group) => sum + group.keyIndexes.length, 0);
+    if (text.length !== expected) {
+      throw new FilterError('UNAVAILABLE', `Redis answered ${text.length} of ${expected} keys (${describeValue(reply)})`);
+    }
+    let position = 0;
+    for (const group of groups) {
+      for (const index of group.keyIndexes) answers[index] = text.charCodeAt(position++) === 49; // '1'
+    }
+  }
+
+  /** Shard indexes grouped by the script calls that may touch them together. */
+  #slotGroups(indexes: number[]): number[][] {
+    return this.#layout.slots === 'single' ? [indexes] : indexes.map((index) => [index]);
+  }
+
+  async #allocateShards(): Promise<void> {
+    // SETRANGE at the last byte makes Redis allocate the whole zeroed string.
+    await runBounded(
+      this.#shardKeys.map((shard, index) => () =>
+        this.#command(['SETRANGE', shard, String(shardBytesOf(this.#layout, index) - 1), '\0'], 'create'),
+      ),
+      TRANSFER_CONCURRENCY,
+    );
+  }
+
+  async #unlinkShards(): Promise<void> {
+    await runBounded(
+      this.#shardKeys.map((shard) => () =>
+        this.#command(['UNLINK', shard, counterKey(shard), stagingKey(shard)], 'delete'),
+      ),
+      TRANSFER_CONCURRENCY,
+    );
+  }
+
+  /** Sends one command; a script by EVALSHA, resent as EVAL after NOSCRIPT. */
+  async #command(args: RedisArgument[], what: string, script?: Script, bytes = false): Promise<unknown> {
+    try {
+      return await runCommand(this.#redis, args, this.#timeoutMs, what, bytes);
+    } catch (error) {
+      if (script === undefined || !(error instanceof FilterError) || !/NOSCRIPT/.test(errorText(error.cause))) throw error;
+      // The script cache was flushed (SCRIPT FLUSH, a restart, a failover):
+      // EVAL sends the source, and caches it again for the next EVALSHA.
+      return runCommand(this.#redis, ['EVAL', script.source, ...args.slice(2)], this.#timeoutMs, what, bytes);
+    }
+  }
+}
+
+async function loadCore(): Promise<RedisCore> {
+  await init();
+  return getRuntime().module as RedisCore;
+}
+
+/** One command with a deadline; every failure becomes a FilterError. */
+async function runCommand(
+  redis: RedisCommandRunner,
+  args: readonly RedisArgument[],
+  timeoutMs: number,
+  what: string,
+  bytes = false,
+): Promise<unknown> {
+  try {
+    const sent = bytes ? redis.sendForBytes(args) : redis.send(args);
+    return await withDeadline(Promise.resolve(sent), timeoutMs, what);
+  } catch (error) {
+    if (error instanceof FilterError) throw error;
+    const text = errorText(error);
+    const missing = /CBW_MISSING_SHARD (\S+)/.exec(text);
+    if (missing !== null) throw missingShard(missing[1] as string, null, error);
+    if (isReplyError(error) && /^WRONGTYPE/.test(text)) {
+      throw new FilterError('CORRUPT', `a key of this filter holds another Redis type (${what}): ${text}`, { cause: error });
+    }
+    throw new FilterError('UNAVAILABLE', `Redis failed during ${what}: ${text}`, { cause: error });
+  }
+}
+
+function missingShard(shard: string, key: string | null, cause?: unknown): FilterError {
+  return new FilterError(
+    'CORRUPT',
+    `the filter's shard '${shard}' is missing or truncated in Redis (deleted, flushed, evicted, or lost in a restart ` +
+      `without persistence)${key === null ? '' : ` for '${key}'`}: no answer is given, since it would read as zeros`,
+    cause === undefined ? undefined : { cause },
+  );
+}
+
+/** Runs the tasks with at most `limit` in flight; the first failure rejects (after the rest settle). */
+async function runBounded(tasks: Array<() => Promise<unknown>>, limit: number): Promise<void> {
+  let next = 0;
+  let failure: unknown = null;
+  const worker = async () => {
+    while (next < tasks.length && failure === null) {
+      const task = tasks[next++] as () => Promise<unknown>;
+      try {
+        await task();
+      } catch (error) {
+        failure ??= error;
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, tasks.length) }, worker));
+  if (failure !== null) throw failure;
+}
+
+function toBuffer(bytes: Uint8Array): Buffer {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+}
+
+interface SnapshotInfo {
+  capacity: number;
+  falsePositiveRate: number;
+  seed: number;
+  blockCount: number;
+  itemCount: number;
+}
+
+/** Validates a blocked Bloom blob with the core (checksum, every field) and reads its parameters. */
+function readSnapshot(bytes: unknown): SnapshotInfo {
+  if (!(bytes instanceof Uint8Array)) {
+    throw new FilterError('INVALID_ARGUMENT', `a snapshot must be a Uint8Array, got ${describeValue(bytes)}`);
+  }
+  const filter = BlockedBloomFilter.deserialize(bytes);
+  try {
+    return {
+      capacity: filter.capacity,
+      falsePositiveRate: filter.falsePositiveRate,
+      seed: filter.seed,
+      blockCount: filter.blockCount,
+      itemCount: filter.count,
+    };
+  } finally {
+    filter.free();
+  }
+}
+
+interface CheckedOptions {
+  capacity: number;
+  falsePositiveRate: number;
+  seed: number;
+  shardBytes: number;
+  slots: SlotLayout;
+  timeoutMs: number;
+  /** Which of shardBytes and slots the caller set (only those are compared with a stored filter). */
+  explicit: { shardBytes: boolean; slots: boolean };
+}
+
+function checkKey(key: unknown): asserts key is string {
+  if (typeof key !== 'string' || key.length === 0) {
+    throw new FilterError('INVALID_ARGUMENT', `a Redis key must be a non-empty string, got ${describeValue(key)}`);
+  }
+}
+
+function checkTimeout(value: unknown, where: string): number {
+  if (value === undefined) return DEFAULT_TIMEOUT_MS;
+  requireInteger(value, 'timeoutMs', `RedisBloomFilter.${where}`, 0, 2 ** 31 - 1);
+  return value;
+}
+
+function checkChunkBytes(value: unknown): number {
+  if (value === undefined) return DEFAULT_CHUNK_BYTES;
+  requireInteger(value, 'chunkBytes', 'RedisBloomFilter', 64, MAX_SHARD_BYTES);
+  return value;
+}
+
+function checkCreateOptions(options: unknown): CheckedOptions {
+  const name = 'RedisBloomFilter.create';
+  if (typeof options !== 'object' || options === null || Array.isArray(options)) {
+    throw new FilterError('INVALID_ARGUMENT', `${name} needs an options object such as { capacity: 1000000 }, got ${describeValue(options)}`);
+  }
+  for (const option of Object.keys(options)) {
+    if (!CREATE_OPTIONS.includes(option)) {
+      throw new FilterError('INVALID_ARGUMENT', `${name}: unknown option '${option}' (known options: ${CREATE_OPTIONS.join(', ')})`);
+    }
+  }
+  const given = options as RedisBloomFilterOptions;
+  requireInteger(given.capacity, 'capacity', name, 1, 2 ** 40);
+  const falsePositiveRate = given.falsePositiveRate ?? DEFAULT_FALSE_POSITIVE_RATE;
+  if (typeof falsePositiveRate !== 'number' || !(falsePositiveRate > 0 && falsePositiveRate < 1)) {
+    throw new FilterError('INVALID_ARGUMENT', `${name}: falsePositiveRate must be a number in (0, 1), got ${describeValue(falsePositiveRate)}`);
+  }
+  const seed = given.seed ?? 0;
+  requireInteger(seed, 'seed', name, 0, Number.MAX_SAFE_INTEGER);
+  const shardBytes = given.shardBytes ?? DEFAULT_SHARD_BYTES;
+  requireInteger(shardBytes, 'shardBytes', name, BYTES_PER_BLOCK, MAX_SHARD_BYTES);
+  if (shardBytes % BYTES_PER_BLOCK !== 0) {
+    throw new FilterError('INVALID_ARGUMENT', `${name}: shardBytes must be a multiple of ${BYTES_PER_BLOCK} (one block), got ${shardBytes}`);
+  }
+  const slots = given.slots ?? 'single';
+  if (slots !== 'single' && slots !== 'spread') {
+    throw new FilterError('INVALID_ARGUMENT', `${name}: slots must be 'single' or 'spread', got ${describeValue(slots)}`);
+  }
+  return {
+    capacity: given.capacity,
+    falsePositiveRate,
+    seed,
+    shardBytes,
+    slots,
+    timeoutMs: checkTimeout(given.timeoutMs, 'create'),
+    explicit: { shardBytes: given.shardBytes !== undefined, slots: given.slots !== undefined },
+  };
+}
+
+/** What differs between a stored filter and the parameters asked for, in words. */
+function differences(
+  stored: RedisFilterLayout,
+  wanted: Pick<CheckedOptions, 'capacity' | 'falsePositiveRate' | 'seed'> & Partial<CheckedOptions>,
+): string[] {
+  const out: string[] = [];
+  const compare = (name: string, have: unknown, want: unknown) => {
+    if (have !== want) out.push(`${name} ${String(have)} stored, ${String(want)} asked`);
+  };
+  compare('capacity', stored.capacity, wanted.capacity);
+  compare('falsePositiveRate', stored.falsePositiveRate, wanted.falsePositiveRate);
+  compare('seed', stored.seed, wanted.seed);
+  if (wanted.explicit?.shardBytes) compare('shardBytes', stored.shardBlocks * BYTES_PER_BLOCK, wanted.shardBytes);
+  if (wanted.explicit?.slots) compare('slots', stored.slots, wanted.slots);
+  return out;
+}

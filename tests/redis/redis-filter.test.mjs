@@ -1,0 +1,202 @@
+// RedisBloomFilter against a private redis-server, with node-redis and ioredis:
+// answers, sharding, snapshots read by deserialize(), parameters checked on
+// open, and failures reported as FilterError (never as an answer).
+import { BlockedBloomFilter as LocalBlockedBloom, deserialize as deserializeInBrowserBuild, init as initBrowserBuild } from 'cuckoo-bloom-wasm';
+import { RedisBloomFilter } from 'cuckoo-bloom-wasm/redis';
+import { FilterError, deserialize } from '../../dist/index.mjs';
+import { CLIENT_NAMES, connect } from './lib/clients.mjs';
+import { redisAvailable, startRedis } from './lib/redis-server.mjs';
+
+const describeIfRedis = redisAvailable() ? describe : describe.skip;
+/** A raw command through either client (ioredis also has a sendCommand, of another shape). */
+const run = (client, args) => (client.callBuffer ? client.call(...args) : client.sendCommand(args));
+const keysOf = (prefix, count) => Array.from({ length: count }, (_, i) => `${prefix}${i}`);
+
+async function expectFilterError(promise, code, pattern) {
+  const error = await promise.then(
+    () => null,
+    (caught) => caught,
+  );
+  expect(error).toBeInstanceOf(FilterError);
+  expect(error.code).toBe(code);
+  if (pattern) expect(error.message).toMatch(pattern);
+}
+
+describeIfRedis.each(CLIENT_NAMES)('RedisBloomFilter with %s', (clientName) => {
+  let server;
+  let client;
+  let close;
+  beforeAll(async () => {
+    server = await startRedis();
+    ({ client, close } = await connect(clientName, server));
+    await initBrowserBuild();
+  });
+  afterAll(async () => {
+    await close?.();
+    await server?.stop();
+  });
+
+  test('add says whether a key was new; has finds every added key and few others', async () => {
+    const filter = await RedisBloomFilter.create(client, 'basic', { capacity: 20_000, falsePositiveRate: 0.01 });
+    expect(await filter.add('first')).toBe(true);
+    expect(await filter.add('first')).toBe(false);
+    expect(await filter.has('first')).toBe(true);
+    const keys = keysOf('key:', 20_000);
+    const added = await filter.addMany(keys);
+    expect(added.filter(Boolean).length).toBeGreaterThan(19_500); // a few collide with earlier keys' bits
+    expect((await filter.hasMany(keys)).every(Boolean)).toBe(true);
+    const absent = await filter.hasMany(keysOf('absent:', 20_000));
+    // Seeded keys, honest bound: target 1%, measured well under 2% over 20,000 probes.
+    expect(absent.filter(Boolean).length / absent.length).toBeLessThan(0.02);
+    expect(await filter.count()).toBe(added.filter(Boolean).length + 1);
+    // Byte keys are their UTF-8 string.
+    expect(await filter.has(new TextEncoder().encode('key:7'))).toBe(true);
+    await filter.delete();
+  });
+
+  test('sets exactly the bits of a local BlockedBloomFilter with the same options: snapshot bytes are equal', async () => {
+    const options = { capacity: 5000, falsePositiveRate: 0.001, seed: 42 };
+    const filter = await RedisBloomFilter.create(client, 'same-bits', options);
+    const keys = keysOf('url:', 5000);
+    await filter.addMany(keys);
+    const local = new LocalBlockedBloom(options);
+    local.addMany(keys);
+    expect(Buffer.from(await filter.snapshot()).equals(Buffer.from(local.serialize()))).toBe(true);
+    local.free();
+    await filter.delete();
+  });
+
+  test('snapshot → deserialize (Node and browser builds) answers exactly as the Redis filter', async () => {
+    const filter = await RedisBloomFilter.create(client, 'snapshot', { capacity: 30_000, falsePositiveRate: 0.01, shardBytes: 64 * 64 });
+    await filter.addMany(keysOf('in:', 30_000));
+    const probes = [...keysOf('in:', 30_000), ...keysOf('out:', 30_000)];
+    const remote = await filter.hasMany(probes);
+    const bytes = await filter.snapshot({ chunkBytes: 1000 });
+    for (const read of [deserialize, deserializeInBrowserBuild]) {
+      const local = read(bytes);
+      expect(local.type).toBe('blocked-bloom');
+      expect(local.hasMany(probes)).toEqual(remote);
+      local.free();
+    }
+    await filter.delete();
+  });
+
+  test('a filter sharded over many small keys answers exactly like an unsharded one (both slot layouts)', async () => {
+    const options = { capacity: 20_000, falsePositiveRate: 0.01, seed: 7 };
+    const whole = await RedisBloomFilter.create(client, 'whole', options);
+    const sharded = await RedisBloomFilter.create(client, 'sharded', { ...options, shardBytes: 1024 });
+    const spread = await RedisBloomFilter.create(client, 'spread', { ...options, shardBytes: 4096, slots: 'spread' });
+    expect(whole.shardCount).toBe(1);
+    expect(sharded.shardCount).toBeGreaterThan(20);
+    expect(sharded.blockCount).toBe(whole.blockCount);
+    const keys = keysOf('k', 20_000);
+    const newInWhole = await whole.addMany(keys);
+    expect(await sharded.addMany(keys)).toEqual(newInWhole);
+    expect(await spread.addMany(keys)).toEqual(newInWhole);
+    const probes = [...keys, ...keysOf('other', 20_000)];
+    const answers = await whole.hasMany(probes);
+    expect(await sharded.hasMany(probes)).toEqual(answers);
+    expect(await spread.hasMany(probes)).toEqual(answers);
+    const bytes = Buffer.from(await whole.snapshot());
+    expect(Buffer.from(await sharded.snapshot()).equals(bytes)).toBe(true);
+    expect(Buffer.from(await spread.snapshot()).equals(bytes)).toBe(true);
+    await Promise.all([whole.delete(), sharded.delete(), spread.delete()]);
+  });
+
+  test('load and fromSnapshot restore a snapshot in chunks', async () => {
+    const source = await RedisBloomFilter.create(client, 'load-source', { capacity: 10_000, shardBytes: 2048 });
+    await source.addMany(keysOf('s', 10_000));
+    const bytes = await source.snapshot();
+    const restored = await RedisBloomFilter.fromSnapshot(client, 'load-copy', bytes, { shardBytes: 4096, chunkBytes: 500 });
+    expect(Buffer.from(await restored.snapshot()).equals(Buffer.from(bytes))).toBe(true);
+    expect((await restored.hasMany(keysOf('s', 10_000))).every(Boolean)).toBe(true);
+    expect(await restored.count()).toBe(await source.count());
+    const other = await RedisBloomFilter.create(client, 'load-other', { capacity: 999 });
+    await expectFilterError(other.load(bytes), 'INVALID_ARGUMENT', /same parameters/);
+    await expectFilterError(other.load(bytes.subarray(0, 100)), 'CORRUPT');
+    await Promise.all([source.delete(), restored.delete(), other.delete()]);
+  });
+
+  test('parameters are stored beside the filter and checked: other parameters are refused', async () => {
+    const filter = await RedisBloomFilter.create(client, 'params', { capacity: 1000, falsePositiveRate: 0.01, seed: 3 });
+    await filter.add('x');
+    // The same parameters open the same filter (every process may call create).
+    const again = await RedisBloomFilter.create(client, 'params', { capacity: 1000, falsePositiveRate: 0.01, seed: 3 });
+    expect(await again.has('x')).toBe(true);
+    await expectFilterError(
+      RedisBloomFilter.create(client, 'params', { capacity: 1000, falsePositiveRate: 0.001, seed: 3 }),
+      'INVALID_ARGUMENT',
+      /other parameters.*falsePositiveRate 0\.01 stored, 0\.001 asked/,
+    );
+    await expectFilterError(RedisBloomFilter.create(client, 'params', { capacity: 1000, seed: 4 }), 'INVALID_ARGUMENT', /seed 3 stored, 4 asked/);
+    const opened = await RedisBloomFilter.open(client, 'params');
+    expect([opened.capacity, opened.falsePositiveRate, opened.seed]).toEqual([1000, 0.01, 3]);
+    await expectFilterError(RedisBloomFilter.open(client, 'no-such-filter'), 'INVALID_ARGUMENT', /holds no filter/);
+    await run(client, ['SET', 'plain-string', 'x']);
+    await expectFilterError(RedisBloomFilter.open(client, 'plain-string'), 'CORRUPT');
+    await filter.delete();
+  });
+
+  test('bad options and keys are INVALID_ARGUMENT before Redis is touched', async () => {
+    await expectFilterError(RedisBloomFilter.create(client, 'bad', { capacity: 0 }), 'INVALID_ARGUMENT', /capacity/);
+    await expectFilterError(RedisBloomFilter.create(client, 'bad', { capacity: 10, fpr: 0.1 }), 'INVALID_ARGUMENT', /unknown option 'fpr'/);
+    await expectFilterError(RedisBloomFilter.create(client, 'bad', { capacity: 10, shardBytes: 100 }), 'INVALID_ARGUMENT', /multiple of 64/);
+    await expectFilterError(RedisBloomFilter.create({}, 'bad', { capacity: 10 }), 'INVALID_ARGUMENT', /client/);
+    const filter = await RedisBloomFilter.create(client, 'keys', { capacity: 10 });
+    await expectFilterError(filter.hasMany(['ok', 42]), 'INVALID_ARGUMENT', /a key must be/);
+    await filter.delete();
+  });
+
+  test('a missing shard is an error, never a "not present" answer', async () => {
+    const filter = await RedisBloomFilter.create(client, 'lost', { capacity: 10_000, shardBytes: 1024 });
+    await filter.addMany(keysOf('k', 1000));
+    const shards = await run(client, ['KEYS', '{lost}:*']);
+    await run(client, ['DEL', shards.find((name) => !name.endsWith(':count'))]);
+    await expectFilterError(filter.hasMany(keysOf('k', 1000)), 'CORRUPT', /missing/);
+    // (A script checks the shards its keys fall in: these 1,000 keys cover every shard.)
+    await expectFilterError(filter.addMany(keysOf('k', 1000)), 'CORRUPT', /missing/);
+    await expectFilterError(filter.snapshot(), 'CORRUPT', /missing/);
+    // After delete() and a new create under the same key, the old handle cannot read the new filter.
+    await filter.delete();
+    await RedisBloomFilter.create(client, 'lost', { capacity: 10_000, shardBytes: 1024 });
+    await expectFilterError(filter.has('k1'), 'CORRUPT');
+  });
+
+  test('a flushed script cache (NOSCRIPT) is reloaded transparently', async () => {
+    const filter = await RedisBloomFilter.create(client, 'noscript', { capacity: 1000 });
+    await filter.add('a');
+
+    await run(client, ['SCRIPT', 'FLUSH']);
+    expect(await filter.hasMany(['a', 'b'])).toEqual([true, false]);
+    await run(client, ['SCRIPT', 'FLUSH']);
+    expect(await filter.add('b')).toBe(true);
+    await filter.delete();
+  });
+});
+
+describeIfRedis('RedisBloomFilter when Redis is down', () => {
+  test.each(CLIENT_NAMES)('%s: calls reject with UNAVAILABLE (no answer), and work again after a restart', async (clientName) => {
+    const server = await startRedis();
+    const { client, close } = await connect(clientName, server, { failFast: true });
+    try {
+      const filter = await RedisBloomFilter.create(client, 'down', { capacity: 1000, timeoutMs: 1000 });
+      await filter.add('kept');
+      await server.kill('SIGKILL');
+      await expectFilterError(filter.has('kept'), 'UNAVAILABLE');
+      await expectFilterError(filter.addMany(['a', 'b']), 'UNAVAILABLE');
+      await server.start(); // no persistence: the restarted server is empty
+      let error = null;
+      for (let attempt = 0; attempt < 100; attempt++) {
+        error = await filter.has('kept').then(() => null, (caught) => caught);
+        if (error?.code !== 'UNAVAILABLE') break;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      // The data is gone with the server: reported as such, not as "not present".
+      expect(error).toBeInstanceOf(FilterError);
+      expect(error.code).toBe('CORRUPT');
+    } finally {
+      await close();
+      await server.stop();
+    }
+  });
+});
