@@ -12,6 +12,10 @@
 // filter_types.h) runs, created with createFilter and timed through AnyFilter:
 // a type added to the registry is benchmarked with no edit here.
 //
+// A type that grows (takes the growth option) runs twice: sized for N, and
+// grown from N / 10,000 to N (its line has "grownFrom"), to compare with the
+// static filter of the same final size.
+//
 // Output: one JSON object per line, per (N, eps, filter): the filter's
 // registry name, the per-repetition ns/op of add, has on added keys and has
 // on absent keys, plus false negatives, false positives, table bytes and
@@ -139,12 +143,28 @@ uint64_t hasAll(const AnyFilter& filter, const Keys& keys, size_t count) {
 
 // A new filter of a registered type, sized for n keys at eps with the type's
 // default options (the same as the JavaScript rows' { capacity, falsePositiveRate }).
-Result<std::unique_ptr<AnyFilter>> make(const FilterTypeInfo& info, uint64_t n, double eps) {
+// growFrom > 0: a growing type started at that capacity instead (it grows to n).
+Result<std::unique_ptr<AnyFilter>> make(const FilterTypeInfo& info, uint64_t n, double eps, uint64_t growFrom = 0) {
   FilterOptions options;
-  options.capacity = n;
+  options.capacity = growFrom > 0 ? growFrom : n;
   options.falsePositiveRate = eps;
   return createFilter(info.type, options);
 }
+
+// A type grows when it takes the growth option (the others refuse it): asked
+// of the registry, so a growing type added to filter_types.h is timed grown
+// with no edit here.
+bool grows(const FilterTypeInfo& info) {
+  FilterOptions options;
+  options.capacity = 1;
+  options.falsePositiveRate = 0.01;
+  options.growth = 2.0;
+  return createFilter(info.type, options).isOk();
+}
+
+// Growing types are also timed from 1/kGrowthFactor of n up to n: the same
+// final size as the rows sized for n, to compare with the static filter.
+constexpr uint64_t kGrowthFactor = 10000;
 
 // Runs the batch functions of one filter type for at least `milliseconds`,
 // on small batches: enough calls that V8 has tiered every one of them up to
@@ -174,12 +194,12 @@ void printList(const std::vector<double>& values) {
 }
 
 bool run(const FilterTypeInfo& info, const Keys& present, const Keys& absent, size_t n, size_t absentCount, double eps,
-         int reps, int warmup) {
+         int reps, int warmup, uint64_t growFrom = 0) {
   std::vector<double> addNs, hasNs, missNs;
   uint64_t falseNegatives = 0, falsePositives = 0, addFailures = 0;
   size_t byteLength = 0, serializedBytes = 0;
   for (int rep = -warmup; rep < reps; ++rep) {
-    Result<std::unique_ptr<AnyFilter>> created = make(info, n, eps);
+    Result<std::unique_ptr<AnyFilter>> created = make(info, n, eps, growFrom);
     if (!created.isOk()) {
       std::fprintf(stderr, "%s: create failed: %s\n", info.name, created.status().message().c_str());
       return false;
@@ -203,7 +223,9 @@ bool run(const FilterTypeInfo& info, const Keys& present, const Keys& absent, si
     byteLength = filter.byteLength();
     serializedBytes = filter.serialize().size();
   }
-  std::printf("{\"filter\":\"%s\",\"n\":%zu,\"eps\":%g,\"absent\":%zu,\"addNs\":", info.name, n, eps, absentCount);
+  std::printf("{\"filter\":\"%s\",", info.name);
+  if (growFrom > 0) std::printf("\"grownFrom\":%" PRIu64 ",", growFrom);
+  std::printf("\"n\":%zu,\"eps\":%g,\"absent\":%zu,\"addNs\":", n, eps, absentCount);
   printList(addNs);
   std::printf(",\"hasNs\":");
   printList(hasNs);
@@ -267,6 +289,11 @@ int main(int argc, char** argv) {
       // Every type of the registry (filter_types.h), in its order, under its own name.
       for (const FilterTypeInfo& info : registeredFilterTypes()) {
         if (!run(info, present, absent, n, absentCount, eps, reps, warmup)) return 1;
+      }
+      for (const FilterTypeInfo& info : registeredFilterTypes()) {
+        if (!grows(info)) continue;
+        const uint64_t growFrom = std::max<uint64_t>(1, n / kGrowthFactor);
+        if (!run(info, present, absent, n, absentCount, eps, reps, warmup, growFrom)) return 1;
       }
     }
   }

@@ -273,7 +273,7 @@ async function runCoreLoops() {
       }
       for (const line of result.stdout.trim().split('\n')) {
         const r = JSON.parse(line);
-        const key = `${r.filter}/${r.n}/${r.eps}`;
+        const key = `${r.filter}${r.grownFrom ? `@${r.grownFrom}` : ''}/${r.n}/${r.eps}`;
         const seen = merged[name].get(key);
         if (!seen) {
           merged[name].set(key, r);
@@ -309,8 +309,11 @@ function coreRows(core) {
         continue;
       }
       rows.push({
-        id: `core-${name}-${r.filter}`,
-        group: 'core',
+        id: `core-${name}-${r.filter}${r.grownFrom ? '-grown' : ''}`,
+        // A growing type timed from N / 10,000 up to N: its own group, compared
+        // with the static type of the same final size under Targets.
+        group: r.grownFrom ? 'core-grown' : 'core',
+        grownFrom: r.grownFrom,
         impl: name === 'native' ? 'C++ core, native (g++ -O3)' : 'C++ core in wasm (em++ -O3, Node)',
         coreKind: name,
         structure: structureOf(r.filter),
@@ -682,6 +685,23 @@ for (const n of NS) {
             value: `${batch.has.median.toFixed(1)} ns/key (min ${batch.has.min.toFixed(1)})`,
             pass: batch.has.median <= 60,
             why: batch.has.median <= 60 ? '' : 'time',
+          });
+        }
+      }
+      // A growing type grown to N against the static type it chains
+      // ('scalable-bloom' -> 'bloom'), in the same C++ loop.
+      for (const kind of ['native', 'wasm']) {
+        const grown = find(n, eps, (r) => r.group === 'core-grown' && r.coreKind === kind && r.type === type);
+        const flat = find(n, eps, (r) => r.group === 'core' && r.coreKind === kind && r.type === type.replace(/^scalable-/, ''));
+        if (!grown?.has || !flat?.has) continue;
+        for (const op of ['add', 'has', 'miss']) {
+          const r = grown[op].median / flat[op].median;
+          targets.push({
+            target: `grown from N/10,000: ${op === 'miss' ? 'has(absent)' : op} ≤ 2× the static filter of size N`,
+            where: `${where} (${kind})`,
+            value: `${r.toFixed(2)}× (${num(grown[op].median)} vs ${num(flat[op].median)} ns); ${grown.memBits.toFixed(2)} vs ${flat.memBits.toFixed(2)} bits/key`,
+            pass: r <= 2,
+            why: r <= 2 ? '' : 'time',
           });
         }
       }

@@ -38,6 +38,11 @@ int64_t optionalInteger(const val& options, const char* name) {
   const val value = options[name];
   return value.isUndefined() ? -1 : static_cast<int64_t>(value.as<double>());
 }
+// Reads an optional number option; 0 when absent (the registry's "default").
+double optionalNumber(const val& options, const char* name) {
+  const val value = options[name];
+  return value.isUndefined() ? 0.0 : value.as<double>();
+}
 
 class FilterHandle {
  public:
@@ -56,6 +61,8 @@ class FilterHandle {
     parsed.fingerprintBits = optionalInteger(options, "fingerprintBits");
     parsed.maxKicks = optionalInteger(options, "maxKicks");
     parsed.semiSorted = optionalInteger(options, "semiSorted");
+    parsed.growth = optionalNumber(options, "growth");
+    parsed.tightening = optionalNumber(options, "tightening");
     handle->adopt(createFilter(type, parsed));
     return handle;
   }

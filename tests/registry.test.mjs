@@ -29,8 +29,8 @@ function expectCode(fn, code) {
   return caught;
 }
 
-test('the registry lists the four filter types, each once', () => {
-  expect(filterTypeNames()).toEqual(['bloom', 'blocked-bloom', 'counting-bloom', 'cuckoo']);
+test('the registry lists the six filter types, each once', () => {
+  expect(filterTypeNames()).toEqual(['bloom', 'blocked-bloom', 'counting-bloom', 'cuckoo', 'scalable-bloom', 'scalable-cuckoo']);
   expect(new Set(filterTypeNames(true)).size).toBe(filterTypeNames(true).length);
 });
 

@@ -132,13 +132,19 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
 
   // Remove what was added: each remove Ok, the count back where it started.
   if (info->supportsRemove) {
+    uint64_t keptAmbiguous = 0;
     for (const std::string& key : added) {
       FUZZ_CHECK(filter.has(bytesOf(key), key.size()));
       const Status status = filter.remove(bytesOf(key), key.size());
+      // A growing chain keeps a key matching in several links (nothing removed).
+      if (status.code() == StatusCode::Unsupported && filter.has(bytesOf(key), key.size())) {
+        ++keptAmbiguous;
+        continue;
+      }
       FUZZ_CHECK_MSG(status.isOk(), "remove of an added key: %s", status.message().c_str());
     }
     // (A count read as near UINT64_MAX wraps on add; see exerciseRead.)
-    if (countAtStart <= UINT64_MAX - added.size()) FUZZ_CHECK(filter.header().itemCount == countAtStart);
+    if (countAtStart <= UINT64_MAX - added.size()) FUZZ_CHECK(filter.header().itemCount == countAtStart + keptAmbiguous);
     readBack(filter.serialize(), "after removes");
   } else if (!keys.empty()) {
     const Bytes before = filter.serialize();

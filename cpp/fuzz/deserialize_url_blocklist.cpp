@@ -69,7 +69,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   FUZZ_CHECK(envelope.filter != nullptr && envelope.filter >= data &&
              envelope.filterLength <= size &&
              envelope.filter + envelope.filterLength <= data + size);
-  FUZZ_CHECK(isSinglePartFilterType(static_cast<uint8_t>(envelope.filterType)));
+  FUZZ_CHECK(isRegisteredFilterType(static_cast<uint8_t>(envelope.filterType)));
   FUZZ_CHECK(envelope.entryCount <= kMaxExactEntryCount);  // exact as a JS number
 
   const std::vector<std::string> keys = probeKeys(data, size);

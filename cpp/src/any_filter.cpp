@@ -201,7 +201,7 @@ Result<std::unique_ptr<AnyFilter>> deserializeFilter(const uint8_t* data, size_t
 #undef CUCKOO_BLOOM_FILTER_TYPE_READ
     default:
       return Status::wrongType(std::string("these bytes are a ") + filterTypeName(decoded.value().header.type) +
-                               ", not a single filter");
+                               ", not a filter of the registry");
   }
 }
 

@@ -65,6 +65,8 @@ Status CuckooFilter::allocateTable() {
 
 Result<CuckooFilter> CuckooFilter::createFrom(const FilterOptions& options) {
   CuckooFilterOptions cuckoo;
+  Status growthless = rejectGrowthOptions(options, kType);
+  if (!growthless.isOk()) return growthless;
   if (options.semiSorted > 1) return Status::invalidArgument("semiSorted must be true or false");
   if (options.semiSorted >= 0) cuckoo.semiSorted = options.semiSorted == 1;
   cuckoo.capacity = options.capacity;

@@ -30,13 +30,14 @@ bool filterTypeFromName(const char* name, FilterType& out) {
   return false;
 }
 
-bool isSinglePartFilterType(uint8_t value) {
+bool isRegisteredFilterType(uint8_t value) {
 #define CUCKOO_BLOOM_FILTER_TYPE_ID(name, id, text, Class) value == id ||
   return CUCKOO_BLOOM_FILTER_TYPES(CUCKOO_BLOOM_FILTER_TYPE_ID) false;
 #undef CUCKOO_BLOOM_FILTER_TYPE_ID
 }
+bool isSinglePartFilterType(uint8_t value) { return value < 16 && isRegisteredFilterType(value); }
 bool isKnownFilterType(uint8_t value) {
-  return isSinglePartFilterType(value) || value == static_cast<uint8_t>(FilterType::UrlBlocklist);
+  return isRegisteredFilterType(value) || value == static_cast<uint8_t>(FilterType::UrlBlocklist);
 }
 
 void ByteWriter::f64(double value) {

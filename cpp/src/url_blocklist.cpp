@@ -13,8 +13,8 @@ Result<std::vector<uint8_t>> encodeUrlBlocklist(const uint8_t* filter, size_t fi
   if (entryCount > kMaxExactEntryCount) return Status::invalidArgument("entry count out of range");
   Result<DecodedBlob> inner = decodeBlob(filter, filterLength);
   if (!inner.isOk()) return Status::invalidArgument("not a valid filter: " + inner.status().message());
-  if (!isSinglePartFilterType(static_cast<uint8_t>(inner.value().header.type))) {
-    return Status::invalidArgument("a URL blocklist wraps a single filter, not a composite");
+  if (!isRegisteredFilterType(static_cast<uint8_t>(inner.value().header.type))) {
+    return Status::invalidArgument("a URL blocklist wraps a filter, not another blocklist");
   }
   ByteWriter params;
   params.u32(expressionScheme);
@@ -49,8 +49,8 @@ Result<UrlBlocklistEnvelope> decodeUrlBlocklist(const uint8_t* data, size_t leng
                                                                           : StatusCode::Corrupt,
                   "the blocklist's nested filter is invalid: " + inner.status().message());
   }
-  if (!isSinglePartFilterType(static_cast<uint8_t>(inner.value().header.type))) {
-    return Status::corrupt("the blocklist's nested filter is a composite");
+  if (!isRegisteredFilterType(static_cast<uint8_t>(inner.value().header.type))) {
+    return Status::corrupt("the blocklist's nested filter is another blocklist");
   }
   // The envelope's header fields are defined by the nested filter (and seed 0):
   // anything else is not what encodeUrlBlocklist writes, and would not survive

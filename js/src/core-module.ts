@@ -67,6 +67,8 @@ export interface CoreFilterOptions {
   fingerprintBits?: number;
   maxKicks?: number;
   semiSorted?: number;
+  growth?: number;
+  tightening?: number;
 }
 
 export interface CoreModule {

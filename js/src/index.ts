@@ -13,6 +13,9 @@ export { BloomFilter, type BloomFilterOptions } from './bloom.js';
 export { BlockedBloomFilter, type BlockedBloomFilterOptions } from './blocked-bloom.js';
 export { CountingBloomFilter, type CountingBloomFilterOptions } from './counting-bloom.js';
 export { CuckooFilter, type CuckooFilterOptions, type CuckooKick } from './cuckoo.js';
+export { ScalableBloomFilter, type ScalableBloomFilterOptions } from './scalable-bloom.js';
+export { ScalableCuckooFilter, type ScalableCuckooFilterOptions } from './scalable-cuckoo.js';
+export type { GrowthOptions } from './scalable-options.js';
 export { deserialize, serializedType, type AnyFilter, type SerializedType } from './deserialize.js';
 export { FILTER_TYPES, filterType, findFilterType, filterTypeNames, tryAddKey, type FilterTypeEntry } from './registry.js';
 export {

@@ -14,10 +14,18 @@ import { BloomFilter } from './bloom.js';
 import { CountingBloomFilter } from './counting-bloom.js';
 import { CuckooFilter } from './cuckoo.js';
 import { FilterError } from './errors.js';
+import { ScalableBloomFilter } from './scalable-bloom.js';
+import { ScalableCuckooFilter } from './scalable-cuckoo.js';
 import type { Key } from './keys.js';
 
 /** Any filter of this package. */
-export type AnyFilter = BloomFilter | BlockedBloomFilter | CountingBloomFilter | CuckooFilter;
+export type AnyFilter =
+  | BloomFilter
+  | BlockedBloomFilter
+  | CountingBloomFilter
+  | CuckooFilter
+  | ScalableBloomFilter
+  | ScalableCuckooFilter;
 
 /** The name of a filter type, as the byte format and the registry spell it. */
 export type FilterTypeName = AnyFilter['type'];
@@ -89,6 +97,30 @@ export const FILTER_TYPES: readonly FilterTypeEntry[] = [
     extraOptions: ['bucketSize', 'fingerprintBits', 'maxKicks', 'semiSorted'],
     create: (options) => new CuckooFilter(options as never),
     deserialize: (bytes) => CuckooFilter.deserialize(bytes),
+  },
+  {
+    name: 'scalable-bloom',
+    aliases: ['scalable'],
+    label: 'Scalable Bloom',
+    summary: 'grows with its keys (no capacity to guess) and stays under its rate, for 2-3x the bytes of a Bloom filter of the final size',
+    lookup: 'k bits in each link, newest first (about log2(n / initialCapacity) links)',
+    supportsRemove: false,
+    supportsUnion: true,
+    extraOptions: ['initialCapacity', 'growth', 'tightening'],
+    create: (options) => new ScalableBloomFilter(options as never),
+    deserialize: (bytes) => ScalableBloomFilter.deserialize(bytes),
+  },
+  {
+    name: 'scalable-cuckoo',
+    aliases: [],
+    label: 'Scalable Cuckoo',
+    summary: 'grows with its keys, with removal; 2-2.5x the bytes of a cuckoo filter of the final size',
+    lookup: '2 buckets in each link, newest first',
+    supportsRemove: true,
+    supportsUnion: false,
+    extraOptions: ['initialCapacity', 'growth', 'tightening', 'bucketSize'],
+    create: (options) => new ScalableCuckooFilter(options as never),
+    deserialize: (bytes) => ScalableCuckooFilter.deserialize(bytes),
   },
 ];
 

@@ -16,6 +16,8 @@
 #include "cuckoo_bloom/counting_bloom_filter.h"
 #include "cuckoo_bloom/cuckoo_filter.h"
 #include "cuckoo_bloom/filter_support.h"
+#include "cuckoo_bloom/scalable_bloom_filter.h"
+#include "cuckoo_bloom/scalable_cuckoo_filter.h"
 
 namespace cuckoo_bloom {
 
@@ -106,7 +108,7 @@ class AnyFilter {
 };
 
 Result<std::unique_ptr<AnyFilter>> createFilter(FilterType type, const FilterOptions& options);
-// Reads any registered single-part type (WrongType for a composite or unknown type).
+// Reads any registered type (WrongType for a URL blocklist or an unknown type).
 Result<std::unique_ptr<AnyFilter>> deserializeFilter(const uint8_t* data, size_t length);
 // The same, from bytes in a BlobBuffer: a word-array filter (Bloom, blocked,
 // counting) keeps the buffer's allocation as its table instead of copying it.

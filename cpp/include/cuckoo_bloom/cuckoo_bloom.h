@@ -8,6 +8,8 @@
 #include "cuckoo_bloom/cuckoo_filter.h"
 #include "cuckoo_bloom/format.h"
 #include "cuckoo_bloom/hashing.h"
+#include "cuckoo_bloom/scalable_bloom_filter.h"
+#include "cuckoo_bloom/scalable_cuckoo_filter.h"
 #include "cuckoo_bloom/status.h"
 #include "cuckoo_bloom/url_blocklist.h"
 #include "cuckoo_bloom/utf8_offsets.h"

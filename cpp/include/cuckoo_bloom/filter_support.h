@@ -29,6 +29,9 @@ struct FilterOptions {
   int64_t fingerprintBits = -1;  // cuckoo: 4..32
   int64_t maxKicks = -1;         // cuckoo: 0..2^20
   int64_t semiSorted = -1;       // cuckoo: 0 or 1 (buckets of 4 only)
+  double growth = 0.0;           // growing chains: link size ratio, 0 = the type's default
+  double tightening = 0.0;       // growing chains: link rate ratio, 0 = the type's default
+  bool hasGrowthOptions() const { return growth != 0.0 || tightening != 0.0; }
   bool hasCuckooOptions() const {
     return bucketSize >= 0 || fingerprintBits >= 0 || maxKicks >= 0 || semiSorted >= 0;
   }
@@ -48,11 +51,20 @@ inline Status rejectCuckooOptions(const FilterOptions& options, FilterType type)
                                  filterTypeName(type) + " filter does not take them");
 }
 
+// growth and tightening belong to the growing chains (scalable_*_filter.h).
+inline Status rejectGrowthOptions(const FilterOptions& options, FilterType type) {
+  if (!options.hasGrowthOptions()) return Status::ok();
+  return Status::invalidArgument(std::string("growth and tightening are options of the scalable filters; a ") +
+                                 filterTypeName(type) + " filter does not take them");
+}
+
 // createFrom() of a type that takes only the shared options: anything else is
 // an error (a cuckoo option given to a Bloom filter), never ignored.
 template <typename Filter>
 Result<Filter> createFromSharedOptions(const FilterOptions& options) {
   Status valid = rejectCuckooOptions(options, Filter::kType);
+  if (!valid.isOk()) return valid;
+  valid = rejectGrowthOptions(options, Filter::kType);
   if (!valid.isOk()) return valid;
   return Filter::create({options.capacity, options.falsePositiveRate, options.seed});
 }

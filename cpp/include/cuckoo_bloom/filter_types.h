@@ -7,7 +7,8 @@
 //
 // Ids are stable forever (they are stored in the byte format). 1-15 are
 // single-part filters (their payload is their own table); composite types
-// (16 and up: a payload of nested blobs) are listed in format.h.
+// (16 and up: a payload of nested blobs) are listed here when they are
+// filters of their own (17, 18: growing chains), else in format.h (16).
 //
 // Adding a type: docs/ARCHITECTURE.md, "Adding a filter type".
 #pragma once
@@ -16,4 +17,6 @@
   X(Bloom, 1, "bloom", BloomFilter)                               \
   X(BlockedBloom, 2, "blocked-bloom", BlockedBloomFilter)         \
   X(CountingBloom, 3, "counting-bloom", CountingBloomFilter)      \
-  X(Cuckoo, 4, "cuckoo", CuckooFilter)
+  X(Cuckoo, 4, "cuckoo", CuckooFilter)                            \
+  X(ScalableBloom, 17, "scalable-bloom", ScalableBloomFilter)     \
+  X(ScalableCuckoo, 18, "scalable-cuckoo", ScalableCuckooFilter)

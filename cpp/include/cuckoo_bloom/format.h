@@ -42,8 +42,8 @@ constexpr size_t kHeaderBytes = 56;
 constexpr size_t kChecksumBytes = 8;
 
 // Type ids are stable forever. 0x01-0x0F are single-part filters; 0x10 and
-// above are reserved for composite filters (growth, URL blocklists), whose
-// payload is a sequence of nested, complete blobs in this same format.
+// above are composite filters (URL blocklists 16, growing chains 17 and 18),
+// whose payload is a sequence of nested, complete blobs in this same format.
 enum class FilterType : uint8_t {
 #define CUCKOO_BLOOM_FILTER_TYPE_ENUMERATOR(name, id, text, Class) name = id,
   CUCKOO_BLOOM_FILTER_TYPES(CUCKOO_BLOOM_FILTER_TYPE_ENUMERATOR)
@@ -55,6 +55,9 @@ const char* filterTypeName(FilterType type);
 bool isKnownFilterType(uint8_t value);
 // Types 1..15: a filter whose payload is its own table (not a composite).
 bool isSinglePartFilterType(uint8_t value);
+// Any type of filter_types.h: single-part, or a composite that is a filter of
+// its own (a growing chain); not the URL blocklist envelope.
+bool isRegisteredFilterType(uint8_t value);
 
 // The type whose name is `name` ("bloom", "cuckoo", ...); false when none is.
 bool filterTypeFromName(const char* name, FilterType& out);

@@ -1,5 +1,6 @@
 // The byte envelope of a URL blocklist: a composite blob (type 16) whose
-// payload is one complete nested filter blob holding URL expressions.
+// payload is one complete nested filter blob (any type of filter_types.h,
+// a growing chain included) holding URL expressions.
 //
 // The envelope exists so blocklist bytes can never be mistaken for a plain
 // filter (reading them as a BloomFilter is WRONG_TYPE), and so the reader

@@ -1,0 +1,198 @@
+#include "cuckoo_bloom/scalable_cuckoo_filter.h"
+
+#include <cmath>
+
+namespace cuckoo_bloom {
+
+double ScalableCuckooFilter::worstLinkRate(uint32_t fingerprintBits, uint32_t bucketSize) {
+  return 2.0 * bucketSize / (std::ldexp(1.0, static_cast<int>(fingerprintBits)) - 1.0);
+}
+
+bool ScalableCuckooFilter::linkSchedule(double rate, double tightening, uint32_t bucketSize, uint32_t index,
+                                        double& budget, uint32_t& fingerprintBits) {
+  double remaining = rate;
+  for (uint32_t i = 0;; ++i) {
+    budget = remaining * (1.0 - tightening);
+    fingerprintBits = CuckooFilter::kMinFingerprintBits;
+    while (worstLinkRate(fingerprintBits, bucketSize) > budget) {
+      if (++fingerprintBits > CuckooFilter::kMaxFingerprintBits) return false;
+    }
+    if (i == index) return true;
+    remaining -= worstLinkRate(fingerprintBits, bucketSize);
+  }
+}
+
+Result<ScalableCuckooFilter> ScalableCuckooFilter::createFrom(const FilterOptions& options) {
+  if (options.fingerprintBits >= 0 || options.maxKicks >= 0 || options.semiSorted >= 0) {
+    return Status::invalidArgument(
+        "a scalable-cuckoo filter takes bucketSize only of the cuckoo options: each link's fingerprint bits come "
+        "from the false-positive budget");
+  }
+  ScalableCuckooFilterOptions chain;
+  chain.initialCapacity = options.capacity;
+  chain.falsePositiveRate = options.falsePositiveRate;
+  chain.seed = options.seed;
+  if (options.bucketSize >= 0) chain.bucketSize = static_cast<uint32_t>(std::min<int64_t>(options.bucketSize, 255));
+  if (options.growth != 0.0) chain.growth = options.growth;
+  if (options.tightening != 0.0) chain.tightening = options.tightening;
+  return create(chain);
+}
+
+Result<ScalableCuckooFilter> ScalableCuckooFilter::create(const ScalableCuckooFilterOptions& options) {
+  Status valid = validateCapacityAndRate(options.initialCapacity, options.falsePositiveRate);
+  if (!valid.isOk()) return valid;
+  valid = validateGrowth(options.growth, options.tightening, "scalable-cuckoo");
+  if (!valid.isOk()) return valid;
+  if (options.bucketSize != 2 && options.bucketSize != 4 && options.bucketSize != 8) {
+    return Status::invalidArgument("bucketSize must be 2, 4 or 8, got " + std::to_string(options.bucketSize));
+  }
+  ScalableCuckooFilter filter;
+  filter.params_ = {options.initialCapacity, doubleBits(options.growth), doubleBits(options.tightening), 0,
+                    static_cast<uint8_t>(options.bucketSize)};
+  filter.header_ = newHeader(kType, options.initialCapacity, options.falsePositiveRate, options.seed);
+  valid = filter.appendLink();
+  // A first link that cannot be made is an impossible set of options.
+  if (!valid.isOk()) return Status(valid.code() == StatusCode::Full ? StatusCode::InvalidArgument : valid.code(), valid.message());
+  return filter;
+}
+
+Result<CuckooFilter> ScalableCuckooFilter::makeLink(uint32_t index, uint64_t capacity) const {
+  double budget = 0.0;
+  uint32_t fingerprintBits = 0;
+  if (!linkSchedule(targetFalsePositiveRate(), tightening(), bucketSize(), index, budget, fingerprintBits)) {
+    return Status::full("scalable-cuckoo filter: link " + std::to_string(index) +
+                        " would need fingerprints of more than 32 bits to stay within the target rate");
+  }
+  CuckooFilterOptions options;
+  options.capacity = capacity;
+  options.falsePositiveRate = budget;
+  options.bucketSize = bucketSize();
+  options.fingerprintBits = fingerprintBits;
+  options.maxKicks = kLinkMaxKicks;
+  options.seed = seed();
+  return CuckooFilter::create(options);
+}
+
+Status ScalableCuckooFilter::appendLink() {
+  std::vector<CuckooFilter>& links = chain_.links();
+  const uint32_t index = linkCount();
+  if (index >= kMaxChainLinks) {
+    return Status::full("scalable-cuckoo filter reached its maximum of " + std::to_string(kMaxChainLinks) +
+                        " links: the key was not stored; every key stored before is still found");
+  }
+  const uint64_t capacity = index == 0 ? params_.initialCapacity : nextLinkCapacity(links.back().capacity(), growth());
+  if (capacity == 0 || header_.capacity + (index == 0 ? 0 : capacity) > kMaxCapacity) {
+    return Status::full("scalable-cuckoo filter cannot grow beyond " + std::to_string(kMaxCapacity) + " keys");
+  }
+  Result<CuckooFilter> made = makeLink(index, capacity);
+  if (!made.isOk()) return made.status();
+  if (byteLength() + made.value().byteLength() > kMaxTableBytes) {
+    return Status::outOfMemory("scalable-cuckoo filter: link " + std::to_string(index) +
+                               " would bring the chain beyond the table limit of " + std::to_string(kMaxTableBytes) +
+                               " bytes");
+  }
+  links.push_back(std::move(made).value());
+  header_.capacity = chain_.totalCapacity();
+  return Status::ok();
+}
+
+Status ScalableCuckooFilter::add(const KeyHash& hash) {
+  Status added = chain_.links().back().add(hash);
+  if (added.code() == StatusCode::Full) {
+    // The newest link undid its walk exactly; the key goes into a new, empty
+    // link, where its first bucket has room.
+    Status grown = appendLink();
+    if (!grown.isOk()) return grown;
+    added = chain_.links().back().add(hash);
+  }
+  if (added.isOk()) ++header_.itemCount;
+  return added;
+}
+
+Status ScalableCuckooFilter::remove(const KeyHash& hash) {
+  std::vector<CuckooFilter>& links = chain_.links();
+  size_t matching = links.size();
+  uint32_t matches = 0;
+  for (size_t i = 0; i < links.size(); ++i) {
+    if (links[i].has(hash)) {
+      matching = i;
+      ++matches;
+    }
+  }
+  if (matches == 0) return Status::notFound("no matching fingerprint in any link");
+  if (matches > 1) {
+    return Status::unsupported("the key matches in " + std::to_string(matches) +
+                               " links of the chain; which is its own copy is unknowable, and deleting another "
+                               "key's only copy would make it a false negative, so nothing was removed (the key is "
+                               "still reported present)");
+  }
+  Status removed = links[matching].remove(hash);
+  if (removed.isOk()) --header_.itemCount;
+  return removed;
+}
+
+void ScalableCuckooFilter::clear() {
+  chain_.clearToFirstLink();
+  header_.itemCount = 0;
+  header_.capacity = chain_.totalCapacity();
+}
+
+std::vector<uint8_t> ScalableCuckooFilter::serialize() const {
+  Params params = params_;
+  params.linkCount = linkCount();
+  return encodeBlob(header_, encodeParams(params), chain_.serializeLinks());
+}
+
+Result<ScalableCuckooFilter> ScalableCuckooFilter::fromBlob(const DecodedBlob& blob, const Params& params) {
+  const double growth = doubleFromBits(params.growthBits);
+  const double tightening = doubleFromBits(params.tighteningBits);
+  Status valid = validateGrowth(growth, tightening, "scalable-cuckoo");
+  if (!valid.isOk()) return Status::corrupt(valid.message());
+  if (params.initialCapacity == 0 || params.initialCapacity > kMaxCapacity) {
+    return Status::corrupt("scalable-cuckoo initial capacity is outside 1.." + std::to_string(kMaxCapacity));
+  }
+  if (params.bucketSize != 2 && params.bucketSize != 4 && params.bucketSize != 8) {
+    return Status::corrupt("scalable-cuckoo bucket size must be 2, 4 or 8");
+  }
+  std::vector<std::pair<const uint8_t*, size_t>> blobs;
+  valid = splitLinkBlobs(blob, params.linkCount, blobs);
+  if (!valid.isOk()) return valid;
+
+  ScalableCuckooFilter filter;
+  filter.params_ = params;
+  filter.header_ = blob.header;
+  uint64_t expectedCapacity = params.initialCapacity;
+  uint64_t tableBytes = 0;
+  for (uint32_t i = 0; i < params.linkCount; ++i) {
+    Result<CuckooFilter> link = CuckooFilter::deserialize(blobs[i].first, blobs[i].second);
+    if (!link.isOk()) return linkError(kType, i, link.status());
+    if (i > 0) expectedCapacity = nextLinkCapacity(expectedCapacity, growth);
+    // The link the schedule makes, geometry and all (computed, not allocated:
+    // hostile parameters must not make the reader allocate).
+    const CuckooFilter& read = link.value();
+    double budget = 0.0;
+    uint32_t fingerprintBits = 0;
+    const bool scheduled =
+        linkSchedule(blob.header.targetFalsePositiveRate, tightening, params.bucketSize, i, budget, fingerprintBits);
+    if (!scheduled || expectedCapacity == 0 || read.seed() != blob.header.seed || read.capacity() != expectedCapacity ||
+        doubleBits(read.targetFalsePositiveRate()) != doubleBits(budget) || read.bucketSize() != params.bucketSize ||
+        read.bucketCount() != CuckooFilter::bucketCountFor(expectedCapacity, params.bucketSize) ||
+        read.fingerprintBits() != fingerprintBits || read.maxKicks() != kLinkMaxKicks ||
+        read.semiSorted() != (params.bucketSize == 4) || read.addressing() != CuckooAddressing::SubtractModulo) {
+      return Status::corrupt("scalable-cuckoo link " + std::to_string(i) +
+                             " is not the link its chain makes (seed, capacity, rate or geometry differ)");
+    }
+    tableBytes += read.byteLength();
+    if (tableBytes > kMaxTableBytes) return Status::corrupt("scalable-cuckoo links exceed the table limit");
+    filter.chain_.links().push_back(std::move(link).value());
+  }
+  if (blob.header.capacity != filter.chain_.totalCapacity()) {
+    return Status::corrupt("scalable-cuckoo capacity is not the sum of its links' capacities");
+  }
+  if (blob.header.itemCount != filter.chain_.totalCount()) {
+    return Status::corrupt("scalable-cuckoo item count is not the sum of its links' counts");
+  }
+  return filter;
+}
+
+}  // namespace cuckoo_bloom

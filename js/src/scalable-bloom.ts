@@ -1,0 +1,94 @@
+import { coreError, FilterError, statusName } from './errors.js';
+import { ExistingHandle, type FilterClassInfo, Filter, readAs, type SerializedBytes } from './filter-base.js';
+import type { Key } from './keys.js';
+import { growthOptionsForCore, type GrowthOptions } from './scalable-options.js';
+
+/** Options of `ScalableBloomFilter`; `tightening` defaults to 0.9. */
+export type ScalableBloomFilterOptions = GrowthOptions;
+
+const INFO: FilterClassInfo = {
+  typeName: 'scalable-bloom',
+  className: 'ScalableBloomFilter',
+  extraOptions: ['growth', 'tightening'],
+};
+
+/**
+ * A Bloom filter that grows (Almeida et al. 2007): a chain of Bloom filters,
+ * each `growth` times larger than the one before, with rates tightened so
+ * that the whole chain stays under `falsePositiveRate` however many keys
+ * arrive. Use it when the number of keys is not known in advance; when it
+ * is, a `BloomFilter` of that size takes 2-3x fewer bytes (docs/SCALABLE.md).
+ *
+ * ```ts
+ * const seen = new ScalableBloomFilter({ initialCapacity: 1000, falsePositiveRate: 0.001 });
+ * for (const url of stream) if (!seen.has(url)) seen.add(url);
+ * seen.links; // grows as keys arrive
+ * ```
+ */
+export class ScalableBloomFilter extends Filter {
+  /** @throws FilterError `INVALID_ARGUMENT` for bad or contradictory options; `OUT_OF_MEMORY`; `NOT_INITIALIZED`. */
+  constructor(options?: ScalableBloomFilterOptions) {
+    super(INFO, options instanceof ExistingHandle ? options : growthOptionsForCore(options, INFO.className));
+  }
+
+  /** @throws FilterError `CORRUPT`, `UNSUPPORTED_VERSION`, `WRONG_TYPE`, `INVALID_ARGUMENT`. */
+  static deserialize(bytes: SerializedBytes): ScalableBloomFilter {
+    return readAs(bytes, INFO, (existing) => new ScalableBloomFilter(existing as never));
+  }
+
+  get type(): 'scalable-bloom' {
+    return 'scalable-bloom';
+  }
+
+  /**
+   * Adds a key (a key already reported present is not stored again); a new
+   * link is made when the newest is full.
+   * @throws FilterError `FULL` (the chain reached its 32 links) or
+   *   `OUT_OF_MEMORY` (the next link does not fit): nothing changed, every
+   *   key added before is still found. `INVALID_ARGUMENT`; `FREED`.
+   */
+  add(key: Key): this {
+    const status = this.addKey(key);
+    if (status !== 'OK') throw coreError(status, `scalable-bloom filter cannot grow further (${status}): the key was not added; every key added before is still found`);
+    return this;
+  }
+
+  /**
+   * Makes this filter the union of itself and `other`, link by link.
+   * @throws FilterError `INVALID_ARGUMENT` unless both were built with the same
+   *   options and seed and have the same number of links.
+   */
+  union(other: ScalableBloomFilter): this {
+    if (!(other instanceof ScalableBloomFilter)) throw new FilterError('INVALID_ARGUMENT', 'union needs another scalable-bloom filter');
+    const handle = this.handle;
+    const status = handle.unionWith(other.handle);
+    if (status !== 0) throw coreError(statusName(this.module, status), handle.lastMessage());
+    return this;
+  }
+
+  /** Keys added that were new to the chain (a key reported present is not counted again). */
+  override get count(): number {
+    return super.count;
+  }
+  /** Keys the chain holds before it makes its next link: the sum of its links' capacities. */
+  override get capacity(): number {
+    return super.capacity;
+  }
+  /** Number of Bloom filters in the chain. */
+  get links(): number {
+    return this.parameters.links!;
+  }
+  get initialCapacity(): number {
+    return this.parameters.initialCapacity!;
+  }
+  get growth(): number {
+    return this.parameters.growth!;
+  }
+  get tightening(): number {
+    return this.parameters.tightening!;
+  }
+
+  protected override onBatchFull(index: number): never {
+    throw new FilterError('FULL', `scalable-bloom filter cannot grow further: stored keys 0..${index - 1}; key ${index} and later were not added`, { index });
+  }
+}

@@ -1,0 +1,112 @@
+import { coreError, FilterError, statusName } from './errors.js';
+import { ExistingHandle, type FilterClassInfo, Filter, readAs, type SerializedBytes } from './filter-base.js';
+import type { Key } from './keys.js';
+import { growthOptionsForCore, type GrowthOptions } from './scalable-options.js';
+
+/** Options of `ScalableCuckooFilter`; `tightening` defaults to 0.85. */
+export interface ScalableCuckooFilterOptions extends GrowthOptions {
+  /** Slots per bucket of every link: 2, 4 (default, semi-sorted) or 8. */
+  bucketSize?: 2 | 4 | 8 | undefined;
+}
+
+const INFO: FilterClassInfo = {
+  typeName: 'scalable-cuckoo',
+  className: 'ScalableCuckooFilter',
+  extraOptions: ['growth', 'tightening', 'bucketSize'],
+};
+
+/**
+ * A cuckoo filter that grows: when the newest link refuses an insert (its
+ * table is restored exactly, nothing is lost), a link `growth` times larger
+ * is made, with longer fingerprints so the chain stays under
+ * `falsePositiveRate`. Supports removal.
+ *
+ * ```ts
+ * const live = new ScalableCuckooFilter({ initialCapacity: 1000, falsePositiveRate: 0.001 });
+ * live.add('session-1');
+ * live.remove('session-1'); // true
+ * ```
+ */
+export class ScalableCuckooFilter extends Filter {
+  /** @throws FilterError `INVALID_ARGUMENT` for bad or contradictory options; `OUT_OF_MEMORY`; `NOT_INITIALIZED`. */
+  constructor(options?: ScalableCuckooFilterOptions) {
+    if (!((options as unknown) instanceof ExistingHandle)) checkBucketSize(options);
+    super(INFO, options instanceof ExistingHandle ? options : growthOptionsForCore(options, INFO.className));
+  }
+
+  /** @throws FilterError `CORRUPT`, `UNSUPPORTED_VERSION`, `WRONG_TYPE`, `INVALID_ARGUMENT`. */
+  static deserialize(bytes: SerializedBytes): ScalableCuckooFilter {
+    return readAs(bytes, INFO, (existing) => new ScalableCuckooFilter(existing as never));
+  }
+
+  get type(): 'scalable-cuckoo' {
+    return 'scalable-cuckoo';
+  }
+
+  /**
+   * Adds a key (a key added twice is stored twice).
+   * @throws FilterError `FULL` (the chain reached its 32 links, or a link
+   *   would need fingerprints over 32 bits) or `OUT_OF_MEMORY`: nothing
+   *   changed, every key stored before is still found. `INVALID_ARGUMENT`; `FREED`.
+   */
+  add(key: Key): this {
+    const status = this.addKey(key);
+    if (status !== 'OK') throw coreError(status, `scalable-cuckoo filter cannot grow further (${status}): the key was not stored; every key stored before is still found`);
+    return this;
+  }
+
+  /**
+   * Removes one copy of a key you added. True when a copy was removed; false
+   * when nothing was: no link matches the key, or (rarely: with probability
+   * at most the false-positive rate for a key added once, always for a key
+   * added twice across a growth) it matches in several links, where deleting
+   * the wrong copy would delete another key's only copy. The key is then kept
+   * and `has` still reports it: a false positive, never a false negative.
+   */
+  remove(key: Key): boolean {
+    const address = this.address;
+    const length = this.arena.encode(key);
+    const status = this.module._cbw_remove(address, this.arena.pointer, length);
+    if (status === 0) return true;
+    const name = statusName(this.module, status);
+    if (name === 'NOT_FOUND' || name === 'UNSUPPORTED') return false;
+    throw coreError(name, `scalable-cuckoo filter: remove failed (${name})`);
+  }
+
+  /** Fingerprints stored (a key added twice counts twice). */
+  override get count(): number {
+    return super.count;
+  }
+  /** The sum of its links' capacities (each link holds a little more before it refuses an insert). */
+  override get capacity(): number {
+    return super.capacity;
+  }
+  /** Number of cuckoo filters in the chain. */
+  get links(): number {
+    return this.parameters.links!;
+  }
+  get initialCapacity(): number {
+    return this.parameters.initialCapacity!;
+  }
+  get growth(): number {
+    return this.parameters.growth!;
+  }
+  get tightening(): number {
+    return this.parameters.tightening!;
+  }
+  get bucketSize(): number {
+    return this.parameters.bucketSize!;
+  }
+
+  protected override onBatchFull(index: number): never {
+    throw new FilterError('FULL', `scalable-cuckoo filter cannot grow further: stored keys 0..${index - 1}; key ${index} and later were not added`, { index });
+  }
+}
+
+function checkBucketSize(options: unknown): void {
+  if (typeof options !== 'object' || options === null) return;
+  const { bucketSize } = options as ScalableCuckooFilterOptions;
+  if (bucketSize !== undefined && bucketSize !== 2 && bucketSize !== 4 && bucketSize !== 8) {
+    throw new FilterError('INVALID_ARGUMENT', `ScalableCuckooFilter: bucketSize must be 2, 4 or 8, got ${String(bucketSize)}`);
+  }
+}

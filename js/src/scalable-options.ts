@@ -1,0 +1,62 @@
+import { FilterError } from './errors.js';
+import { describeValue } from './keys.js';
+import { requireInteger } from './options.js';
+
+/** Options every growing filter takes. */
+export interface GrowthOptions {
+  /** Keys the first link is sized for: a positive integer. Default 1000. (`capacity` is accepted as a synonym.) */
+  initialCapacity?: number | undefined;
+  /** Synonym of `initialCapacity` (what `Filter.from`, `UrlBlocklist` and the CLI pass). Give one, not both. */
+  capacity?: number | undefined;
+  /** The compound false-positive target, in (0, 1): the whole chain stays under it however far it grows. Default 0.01. */
+  falsePositiveRate?: number | undefined;
+  /** Each link holds `growth` times the keys of the one before: a number in [1, 1024]. Default 2. */
+  growth?: number | undefined;
+  /** Each link's rate budget is `tightening` times the one before: a number in (0, 1). */
+  tightening?: number | undefined;
+  /** Hash seed, a non-negative safe integer (one seed for every link). Default 0. */
+  seed?: number | undefined;
+}
+
+export const DEFAULT_INITIAL_CAPACITY = 1000;
+const MAX_GROWTH = 1024;
+
+/**
+ * The options as the base class and the core take them: the initial capacity
+ * travels as `capacity`. Unknown keys are kept, so the base names them.
+ * @throws FilterError `INVALID_ARGUMENT` for contradictory or impossible values.
+ */
+export function growthOptionsForCore(options: unknown, className: string): Record<string, unknown> {
+  if (typeof options !== 'object' || options === null || Array.isArray(options)) {
+    if (options === undefined) return { capacity: DEFAULT_INITIAL_CAPACITY };
+    throw new FilterError(
+      'INVALID_ARGUMENT',
+      `${className} needs an options object such as { initialCapacity: 1000, falsePositiveRate: 0.01 }, got ${describeValue(options)}`,
+    );
+  }
+  const { initialCapacity, capacity, growth, tightening, ...rest } = options as GrowthOptions & Record<string, unknown>;
+  if (initialCapacity !== undefined && capacity !== undefined && initialCapacity !== capacity) {
+    throw new FilterError(
+      'INVALID_ARGUMENT',
+      `${className}: initialCapacity (${String(initialCapacity)}) and capacity (${String(capacity)}) are the same option; give one`,
+    );
+  }
+  const first = initialCapacity ?? capacity ?? DEFAULT_INITIAL_CAPACITY;
+  requireInteger(first, initialCapacity !== undefined ? 'initialCapacity' : 'capacity', className, 1, 2 ** 40);
+  if (growth !== undefined && (typeof growth !== 'number' || !(growth >= 1 && growth <= MAX_GROWTH))) {
+    throw new FilterError(
+      'INVALID_ARGUMENT',
+      `${className}: growth must be a number in [1, ${MAX_GROWTH}] (each link holds growth times the keys of the one before), got ${typeof growth === 'number' ? growth : describeValue(growth)}`,
+    );
+  }
+  if (tightening !== undefined && (typeof tightening !== 'number' || !(tightening > 0 && tightening < 1))) {
+    throw new FilterError(
+      'INVALID_ARGUMENT',
+      `${className}: tightening must be a number in (0, 1) (below 1, the links' rates add up to at most the target), got ${typeof tightening === 'number' ? tightening : describeValue(tightening)}`,
+    );
+  }
+  const core: Record<string, unknown> = { ...rest, capacity: first };
+  if (growth !== undefined) core.growth = growth;
+  if (tightening !== undefined) core.tightening = tightening;
+  return core;
+}
