@@ -52,10 +52,17 @@ const median = (values) => {
   return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 };
 
-/** `count` distinct keys of exactly `bytes` UTF-8 bytes; non-ASCII ones mix 1-, 2- and 3-byte characters. */
+/**
+ * `count` distinct keys of exactly `bytes` UTF-8 bytes; non-ASCII ones mix 1-,
+ * 2- and 3-byte characters. Decoded from bytes, so each is a flat V8 string,
+ * as strings read from files, sockets or JSON are (a string built one `+=` at
+ * a time is a rope that every encoder walks piece by piece).
+ */
 function keysOf(count, bytes, nonAscii, seed) {
   const random = rng(seed);
   const wide = ['é', 'ß', 'Ж', '€', '日', '한'];
+  const utf8 = new TextEncoder();
+  const decoder = new TextDecoder();
   const keys = new Array(count);
   for (let i = 0; i < count; i++) {
     let key = `${i.toString(36)}:`;
@@ -74,7 +81,7 @@ function keysOf(count, bytes, nonAscii, seed) {
       key += String.fromCharCode(97 + Math.floor(random() * 26));
       size += 1;
     }
-    keys[i] = key;
+    keys[i] = decoder.decode(utf8.encode(key));
   }
   return keys;
 }
