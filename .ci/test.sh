@@ -31,6 +31,8 @@ node .ci/build-package.mjs
 
 echo "== benchmark harness, quick pass (checks it works and that no filter loses a key)"
 node bench/run.mjs --quick > /dev/null
+node --expose-gc bench/batches.mjs --quick > /dev/null
+node bench/startup.mjs --quick > /dev/null
 
 echo "== Jest suites (against the built package)"
 node --experimental-vm-modules node_modules/jest/bin/jest.js
