@@ -34,6 +34,6 @@ export class BlockedBloomFilter extends BloomFamilyFilter {
 
   /** Number of 512-bit blocks. */
   get blockCount(): number {
-    return this.parameters.blockCount!;
+    return this.sizing('blockCount');
   }
 }

@@ -51,11 +51,11 @@ export class BloomFilter extends BloomFamilyFilter {
 
   /** Size of the bit array (m). */
   get bitCount(): number {
-    return this.parameters.bitCount!;
+    return this.sizing('bitCount');
   }
   /** Probes per key (k). */
   get hashCount(): number {
-    return this.parameters.hashCount!;
+    return this.sizing('hashCount');
   }
   /** Bits set to 1. */
   get setBitCount(): number {

@@ -45,11 +45,11 @@ export class CountingBloomFilter extends BloomFamilyFilter {
 
   /** Number of counters (m). */
   get counterCount(): number {
-    return this.parameters.counterCount!;
+    return this.sizing('counterCount');
   }
   /** Probes per key (k). */
   get hashCount(): number {
-    return this.parameters.hashCount!;
+    return this.sizing('hashCount');
   }
   /** The value (0..15) of counter `index`. @throws FilterError `INVALID_ARGUMENT` outside 0..counterCount-1. */
   counterAt(index: number): number {

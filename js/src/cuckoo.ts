@@ -113,16 +113,16 @@ export class CuckooFilter extends Filter {
   }
 
   get bucketCount(): number {
-    return this.parameters.bucketCount!;
+    return this.sizing('bucketCount');
   }
   get bucketSize(): number {
-    return this.parameters.bucketSize!;
+    return this.sizing('bucketSize');
   }
   get fingerprintBits(): number {
-    return this.parameters.fingerprintBits!;
+    return this.sizing('fingerprintBits');
   }
   get maxKicks(): number {
-    return this.parameters.maxKicks!;
+    return this.sizing('maxKicks');
   }
   get slotCount(): number {
     return this.bucketCount * this.bucketSize;
@@ -133,12 +133,13 @@ export class CuckooFilter extends Filter {
   }
   /** True when the buckets are semi-sorted (one bit less per slot). */
   get semiSorted(): boolean {
-    return this.parameters.semiSorted === 1;
+    return this.sizing('semiSorted') === 1;
   }
 
   /** The fingerprint in `slot` of `bucket` (0 = empty). For inspection and visualisation. */
   slot(bucket: number, slot: number): number {
-    const { bucketCount, bucketSize } = this.parameters;
+    const bucketCount = this.sizing('bucketCount');
+    const bucketSize = this.sizing('bucketSize');
     requireInteger(bucket, 'bucket', 'CuckooFilter.slot', 0, bucketCount! - 1);
     requireInteger(slot, 'slot', 'CuckooFilter.slot', 0, bucketSize! - 1);
     return this.handle.slotAt(bucket, slot);

@@ -123,6 +123,7 @@ export abstract class Filter {
   readonly cannotClone = function useSerializeToCopyAFilterThenDeserialize(): void {};
   #handle: FilterHandle | null;
   #address: number;
+  #sizing: Record<string, number> | null = null;
   protected readonly module: CoreModule;
   protected readonly arena: KeyArena;
 
@@ -384,6 +385,17 @@ export abstract class Filter {
   /** The type's own parameters by name (bitCount, hashCount, bucketCount, ...), as the core reports them. */
   get parameters(): Record<string, number> {
     return this.handle.parameters();
+  }
+
+  /**
+   * A parameter fixed for the filter's lifetime (its sizing: bit count,
+   * hash count, bucket size, ...), read once: `parameters` also computes the
+   * ones that change (set bits, load), which costs a pass over the table.
+   */
+  protected sizing(name: string): number {
+    const handle = this.handle; // FREED after free(), cached or not
+    this.#sizing ??= handle.parameters();
+    return this.#sizing[name]!;
   }
   /** True after `free()`. */
   get freed(): boolean {
