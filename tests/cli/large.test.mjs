@@ -74,3 +74,19 @@ test('1,000,000 lines: built in seconds, peak memory far below the input size, e
   expect(query.code).toBe(1);
   expect(verdicts(query.stdout)).toEqual(sample.map((k) => ['present', k]));
 });
+
+// One line of 40 MB: split once, not re-joined at every 256 KiB chunk (that
+// took ~53 s at 40 MB); past 64 MiB a line is an error that names it.
+test('a single 40 MB line is one key; a line past 64 MiB is a clear error (exit 2)', async () => {
+  const long = 'k'.repeat(40 * 1024 * 1024);
+  const { writeFileSync } = await import('node:fs');
+  writeFileSync(join(work.dir, 'long.txt'), `short\n${long}\nlast\n`);
+  await runOk(['build', '--input', 'long.txt', '--output', 'long.filter', '--quiet'], { cwd: work.dir });
+  const query = await runCli(['query', 'long.filter'], { cwd: work.dir, input: `short\nlast\n${long}\n` });
+  expect(verdicts(query.stdout).map(([verdict]) => verdict)).toEqual(['present', 'present', 'present']);
+
+  writeFileSync(join(work.dir, 'huge.txt'), `a\n${'h'.repeat(65 * 1024 * 1024)}\nb\n`);
+  const huge = await runCli(['build', '--input', 'huge.txt', '--output', 'huge.filter', '--quiet'], { cwd: work.dir });
+  expect(huge.code).toBe(2);
+  expect(huge.stderr).toMatch(/line 2 is longer than 64 MiB/);
+}, 180_000);

@@ -7,41 +7,88 @@
  */
 import { open } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
-import { StringDecoder } from 'node:string_decoder';
-import { fileError } from './errors.js';
+import { CliError, fileError } from './errors.js';
 
 /** Bytes per read: big enough that per-chunk work is negligible, small enough to bound memory. */
 export const CHUNK_BYTES = 256 * 1024;
 
-/** Splits a byte stream into lines incrementally. */
+/**
+ * The longest line read: a key or list line longer than this is an error
+ * that names it, not a silent multi-gigabyte string (a binary file or a
+ * list with its newlines lost).
+ */
+export const MAX_LINE_BYTES = 64 * 1024 * 1024;
+
+const NEWLINE = 0x0a;
+const utf8 = new TextDecoder('utf-8');
+
+/**
+ * Splits a byte stream into lines incrementally, in time linear in the input:
+ * each chunk is searched for newlines once, and the bytes of an unfinished
+ * line are kept as a list of pieces, joined once when its newline arrives
+ * (re-joining a growing string at every chunk made one long line quadratic).
+ */
 export class LineSplitter {
-  readonly #decoder = new StringDecoder('utf8');
-  #partial = '';
+  #pieces: Uint8Array[] = [];
+  #pendingBytes = 0;
+  #lineNumber = 0;
   #atStart = true;
 
   /** The lines completed by `chunk` (the unfinished tail is kept for the next call). */
   push(chunk: Buffer | string): string[] {
-    let text = this.#partial + (typeof chunk === 'string' ? chunk : this.#decoder.write(chunk));
-    if (this.#atStart && text !== '') {
-      if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-      this.#atStart = false;
+    const bytes = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk;
+    const lines: string[] = [];
+    let from = 0;
+    for (let newline = bytes.indexOf(NEWLINE, from); newline !== -1; newline = bytes.indexOf(NEWLINE, from)) {
+      this.#keep(bytes.subarray(from, newline));
+      lines.push(this.#takeLine());
+      from = newline + 1;
     }
-    const lines = text.split('\n');
-    this.#partial = lines.pop() ?? '';
-    for (let i = 0; i < lines.length; i++) {
-      const line = lines[i]!;
-      if (line.endsWith('\r')) lines[i] = line.slice(0, -1);
-    }
+    // Copied: a stream may reuse its chunk's memory.
+    if (from < bytes.length) this.#keep(Uint8Array.prototype.slice.call(bytes, from));
     return lines;
   }
 
   /** The last line, if the input did not end with a newline. */
   end(): string[] {
-    let rest = this.#partial + this.#decoder.end();
-    this.#partial = '';
-    if (this.#atStart && rest.charCodeAt(0) === 0xfeff) rest = rest.slice(1);
-    if (rest === '') return [];
-    return [rest.endsWith('\r') ? rest.slice(0, -1) : rest];
+    if (this.#pendingBytes === 0 && this.#pieces.length === 0) return [];
+    return [this.#takeLine()];
+  }
+
+  #keep(piece: Uint8Array): void {
+    if (this.#pendingBytes + piece.length > MAX_LINE_BYTES) {
+      throw new CliError(
+        `line ${this.#lineNumber + 1} is longer than ${MAX_LINE_BYTES / (1024 * 1024)} MiB: is the input a binary file, ` +
+          'or a list whose line breaks were lost? Each key or list entry must be on its own line',
+      );
+    }
+    this.#pieces.push(piece);
+    this.#pendingBytes += piece.length;
+  }
+
+  /** The pending pieces as one line: "\r\n" endings and a leading byte-order mark removed. */
+  #takeLine(): string {
+    let bytes: Uint8Array;
+    if (this.#pieces.length === 1) bytes = this.#pieces[0]!;
+    else {
+      bytes = new Uint8Array(this.#pendingBytes);
+      let offset = 0;
+      for (const piece of this.#pieces) {
+        bytes.set(piece, offset);
+        offset += piece.length;
+      }
+    }
+    this.#pieces = [];
+    this.#pendingBytes = 0;
+    this.#lineNumber++;
+    let start = 0;
+    let end = bytes.length;
+    if (this.#atStart) {
+      this.#atStart = false;
+      if (end >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) start = 3;
+    }
+    if (end > start && bytes[end - 1] === 0x0d) end--;
+    return utf8.decode(bytes.subarray(start, end));
   }
 }
 
