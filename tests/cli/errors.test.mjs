@@ -49,6 +49,16 @@ test.each([
   expect(tmpFilesIn(work.dir)).toEqual([]);
 });
 
+test('an output path that is the input file (by any path) is refused and the list is untouched', async () => {
+  const before = readFileSync(join(work.dir, 'keys.txt'));
+  for (const output of ['keys.txt', './keys.txt', join(work.dir, 'keys.txt')]) {
+    const result = await runCli(['build', '--input', 'keys.txt', '--output', output], { cwd: work.dir });
+    expect(expectOneLineError(result)).toMatch(/is the input file/);
+  }
+  expect(readFileSync(join(work.dir, 'keys.txt')).equals(before)).toBe(true);
+  expect(tmpFilesIn(work.dir)).toEqual([]);
+});
+
 describe('a cuckoo filter that runs out of room', () => {
   test.each([
     ['keys', ['build', '--type', 'cuckoo', '--capacity', '100', '--input', 'keys.txt', '--output', 'full.filter']],

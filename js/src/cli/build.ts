@@ -98,7 +98,7 @@ export function parseBuildOptions(argv: string[]): BuildOptions {
 
 export async function runBuild(argv: string[]): Promise<number> {
   const options = parseBuildOptions(argv);
-  await checkOutputPath(options.output);
+  await checkOutputPath(options.output, options.input);
   await init();
   const stdin = options.input === '-';
   let spoolDir: string | null = null;
@@ -150,7 +150,7 @@ export async function runBuild(argv: string[]): Promise<number> {
 }
 
 /** Fails early, before any reading, when the output cannot be written. */
-async function checkOutputPath(output: string): Promise<void> {
+async function checkOutputPath(output: string, input: string): Promise<void> {
   const dir = dirname(output);
   const dirStats = await stat(dir).catch(() => null);
   if (dirStats === null || !dirStats.isDirectory()) {
@@ -163,6 +163,12 @@ async function checkOutputPath(output: string): Promise<void> {
   }
   const existing = await stat(output).catch(() => null);
   if (existing?.isDirectory()) throw new CliError(`cannot write ${output}: it is a directory`);
+  // The same file by any path (a link, ./x, a hard link): writing the filter
+  // over it would replace the list with the filter built from it.
+  const source = input === '-' ? null : await stat(input).catch(() => null);
+  if (existing !== null && source !== null && existing.dev === source.dev && existing.ino === source.ino) {
+    throw usageError(`--output ${output} is the input file: choose another output path (the list would be replaced by its filter)`, 'build');
+  }
 }
 
 interface Target {
