@@ -185,10 +185,11 @@ class FilterHandle {
 // A URL blocklist envelope, encoded or decoded (see url_blocklist.h).
 class BlocklistEnvelopeHandle {
  public:
-  static BlocklistEnvelopeHandle* encode(uintptr_t filter, uint32_t length, uint32_t scheme, double entryCount) {
+  static BlocklistEnvelopeHandle* encode(uintptr_t filter, uint32_t length, uint32_t scheme, double entryCount,
+                                         uint32_t depth) {
     auto* handle = new BlocklistEnvelopeHandle();
     Result<std::vector<uint8_t>> encoded =
-        encodeUrlBlocklist(bytesAt(filter), length, scheme, static_cast<uint64_t>(entryCount));
+        encodeUrlBlocklist(bytesAt(filter), length, scheme, static_cast<uint64_t>(entryCount), depth);
     if (encoded.isOk()) handle->encoded_ = std::move(encoded).value();
     else handle->status_ = encoded.status();
     return handle;
@@ -209,6 +210,7 @@ class BlocklistEnvelopeHandle {
   std::string errorMessage() const { return status_.message(); }
   val bytes() const { return val(typed_memory_view(encoded_.size(), encoded_.data())); }
   uint32_t scheme() const { return decoded_.expressionScheme; }
+  uint32_t depth() const { return decoded_.depth; }
   double entryCount() const { return static_cast<double>(decoded_.entryCount); }
   std::string filterType() const { return filterTypeName(decoded_.filterType); }
   uint32_t filterOffset() const { return filterOffset_; }
@@ -365,6 +367,7 @@ EMSCRIPTEN_BINDINGS(cuckoo_bloom) {
       .function("errorMessage", &BlocklistEnvelopeHandle::errorMessage)
       .function("bytes", &BlocklistEnvelopeHandle::bytes)
       .function("scheme", &BlocklistEnvelopeHandle::scheme)
+      .function("depth", &BlocklistEnvelopeHandle::depth)
       .function("entryCount", &BlocklistEnvelopeHandle::entryCount)
       .function("filterType", &BlocklistEnvelopeHandle::filterType)
       .function("filterOffset", &BlocklistEnvelopeHandle::filterOffset)

@@ -65,7 +65,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     return 0;
   }
   const UrlBlocklistEnvelope& envelope = result.value();
-  FUZZ_CHECK(envelope.expressionScheme == kExpressionSchemeSafeBrowsingV1);
+  FUZZ_CHECK(envelope.expressionScheme == kExpressionSchemeSafeBrowsingV1 ||
+             envelope.expressionScheme == kExpressionSchemeListDepth);
+  FUZZ_CHECK(envelope.expressionScheme != kExpressionSchemeSafeBrowsingV1 || envelope.depth == 0);
   FUZZ_CHECK(envelope.filter != nullptr && envelope.filter >= data &&
              envelope.filterLength <= size &&
              envelope.filter + envelope.filterLength <= data + size);
@@ -90,7 +92,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   // Canonical envelope: re-encoding what was decoded gives the same bytes
   // (a version-1 envelope: the same bytes as version 2).
   Result<Bytes> encoded = encodeUrlBlocklist(envelope.filter, envelope.filterLength,
-                                             envelope.expressionScheme, envelope.entryCount);
+                                             envelope.expressionScheme, envelope.entryCount, envelope.depth);
   FUZZ_CHECK_MSG(encoded.isOk(), "%s", encoded.status().message().c_str());
   const Bytes input(data, data + size);
   FUZZ_CHECK_MSG(readLE(data + kOffsetSeed, 8) == 0,
@@ -110,7 +112,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     Result<UrlBlocklistEnvelope> again = decodeUrlBlocklist(upgraded.data(), upgraded.size());
     FUZZ_CHECK_MSG(again.isOk(), "the re-encoded envelope: %s", again.status().message().c_str());
     Result<Bytes> twice = encodeUrlBlocklist(again.value().filter, again.value().filterLength,
-                                             again.value().expressionScheme, again.value().entryCount);
+                                             again.value().expressionScheme, again.value().entryCount,
+                                             again.value().depth);
     FUZZ_CHECK(twice.isOk() && twice.value() == upgraded);
   }
   return 0;

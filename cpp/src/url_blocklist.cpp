@@ -6,9 +6,12 @@
 namespace cuckoo_bloom {
 
 Result<std::vector<uint8_t>> encodeUrlBlocklist(const uint8_t* filter, size_t filterLength,
-                                                uint32_t expressionScheme, uint64_t entryCount) {
-  if (expressionScheme != kExpressionSchemeSafeBrowsingV1) {
+                                                uint32_t expressionScheme, uint64_t entryCount, uint32_t depth) {
+  if (expressionScheme != kExpressionSchemeSafeBrowsingV1 && expressionScheme != kExpressionSchemeListDepth) {
     return Status::invalidArgument("unknown expression scheme " + std::to_string(expressionScheme));
+  }
+  if (expressionScheme == kExpressionSchemeSafeBrowsingV1 && depth != 0) {
+    return Status::invalidArgument("expression scheme 1 has fixed depths: depth must be 0");
   }
   if (entryCount > kMaxExactEntryCount) return Status::invalidArgument("entry count out of range");
   Result<DecodedBlob> inner = decodeBlob(filter, filterLength);
@@ -18,7 +21,7 @@ Result<std::vector<uint8_t>> encodeUrlBlocklist(const uint8_t* filter, size_t fi
   }
   ByteWriter params;
   params.u32(expressionScheme);
-  params.u32(0);
+  params.u32(depth);
   FilterHeader header;
   header.type = FilterType::UrlBlocklist;
   header.seed = 0;
@@ -34,14 +37,14 @@ Result<UrlBlocklistEnvelope> decodeUrlBlocklist(const uint8_t* data, size_t leng
   const DecodedBlob& blob = decoded.value();
   if (blob.paramsLength != 8) return Status::corrupt("URL blocklist parameters must be 8 bytes");
   ByteReader params(blob.params, blob.paramsLength);
-  uint32_t scheme = 0, reserved = 0;
+  uint32_t scheme = 0, depth = 0;
   params.u32(scheme);
-  params.u32(reserved);
-  if (reserved != 0) return Status::corrupt("reserved parameter bytes are set");
-  if (scheme != kExpressionSchemeSafeBrowsingV1) {
+  params.u32(depth);
+  if (scheme != kExpressionSchemeSafeBrowsingV1 && scheme != kExpressionSchemeListDepth) {
     return Status::unsupportedVersion("URL expression scheme " + std::to_string(scheme) +
-                                      " is not supported (this build knows scheme 1)");
+                                      " is not supported (this build knows schemes 1 and 2)");
   }
+  if (scheme == kExpressionSchemeSafeBrowsingV1 && depth != 0) return Status::corrupt("reserved parameter bytes are set");
   Result<DecodedBlob> inner = decodeBlob(blob.payload, blob.payloadLength);
   if (!inner.isOk()) {
     // Damage inside a blob whose outer checksum held means it was built that way.
@@ -65,6 +68,7 @@ Result<UrlBlocklistEnvelope> decodeUrlBlocklist(const uint8_t* data, size_t leng
   if (outer.itemCount > kMaxExactEntryCount) return Status::corrupt("entry count out of range");
   UrlBlocklistEnvelope envelope;
   envelope.expressionScheme = scheme;
+  envelope.depth = depth;
   envelope.entryCount = blob.header.itemCount;
   envelope.filterType = inner.value().header.type;
   envelope.filter = blob.payload;

@@ -69,8 +69,22 @@ TEST(UrlBlocklistEnvelope, EncodeRejectsWhatIsNotASingleValidFilter) {
   const std::vector<uint8_t> envelope = envelopeOf(inner, 2);
   EXPECT_EQ(encodeUrlBlocklist(envelope.data(), envelope.size(), 1, 2).status().code(), StatusCode::InvalidArgument)
       << "an envelope inside an envelope";
-  EXPECT_EQ(encodeUrlBlocklist(inner.data(), inner.size(), 2, 2).status().code(), StatusCode::InvalidArgument)
+  EXPECT_EQ(encodeUrlBlocklist(inner.data(), inner.size(), 3, 2).status().code(), StatusCode::InvalidArgument)
       << "unknown expression scheme";
+  EXPECT_EQ(encodeUrlBlocklist(inner.data(), inner.size(), 1, 2, 5).status().code(), StatusCode::InvalidArgument)
+      << "scheme 1 has fixed depths";
+}
+
+TEST(UrlBlocklistEnvelope, Scheme2CarriesTheListsDepths) {
+  const std::vector<uint8_t> inner = smallBloomBlob();
+  const uint32_t depth = 7u | (12u << 16);  // hosts of up to 7 labels, prefixes of up to 12 directories
+  Result<std::vector<uint8_t>> encoded = encodeUrlBlocklist(inner.data(), inner.size(), kExpressionSchemeListDepth, 3, depth);
+  ASSERT_TRUE(encoded.isOk()) << encoded.status().message();
+  Result<UrlBlocklistEnvelope> decoded = decodeUrlBlocklist(encoded.value().data(), encoded.value().size());
+  ASSERT_TRUE(decoded.isOk()) << decoded.status().message();
+  EXPECT_EQ(decoded.value().expressionScheme, kExpressionSchemeListDepth);
+  EXPECT_EQ(decoded.value().depth, depth);
+  EXPECT_EQ(decoded.value().entryCount, 3u);
 }
 
 TEST(UrlBlocklistEnvelope, DecodeRejectsHeaderFieldsTheWriterNeverProduces) {
@@ -85,7 +99,7 @@ TEST(UrlBlocklistEnvelope, DecodeRejectsHeaderFieldsTheWriterNeverProduces) {
             StatusCode::Corrupt);
   EXPECT_EQ(decodeUrlBlocklist(withField(bytes, 24, 8, uint64_t{1} << 53).data(), bytes.size()).status().code(),
             StatusCode::Corrupt);
-  EXPECT_EQ(decodeUrlBlocklist(withField(bytes, 56, 4, 2).data(), bytes.size()).status().code(),
+  EXPECT_EQ(decodeUrlBlocklist(withField(bytes, 56, 4, 3).data(), bytes.size()).status().code(),
             StatusCode::UnsupportedVersion);
   EXPECT_EQ(decodeUrlBlocklist(withField(bytes, 60, 4, 1).data(), bytes.size()).status().code(), StatusCode::Corrupt);
 }

@@ -43,6 +43,8 @@ export interface BlocklistEnvelopeHandle {
   errorMessage(): string;
   bytes(): Uint8Array;
   scheme(): number;
+  /** Scheme 2: hostLabels | pathDepth << 16. */
+  depth(): number;
   entryCount(): number;
   filterType(): string;
   filterOffset(): number;
@@ -99,7 +101,7 @@ export interface CoreModule {
   filterTypeOf(data: number, length: number): string;
   createFilter(typeName: string, options: CoreFilterOptions): FilterHandle;
   deserializeFilter(data: number, length: number): FilterHandle;
-  encodeUrlBlocklist(filter: number, length: number, scheme: number, entryCount: number): BlocklistEnvelopeHandle;
+  encodeUrlBlocklist(filter: number, length: number, scheme: number, entryCount: number, depth: number): BlocklistEnvelopeHandle;
   decodeUrlBlocklist(data: number, length: number): BlocklistEnvelopeHandle;
 }
 

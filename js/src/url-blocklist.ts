@@ -8,7 +8,7 @@ import { describeValue, type OwnedBytes } from './keys.js';
 import { requireInteger } from './options.js';
 import { type AnyFilter, filterType, tryAddKey } from './registry.js';
 import { canonicalizeUrl } from './url/canonicalize.js';
-import { urlExpressions } from './url/expressions.js';
+import { type ExpressionDepth, expressionDepth, SAFE_BROWSING_DEPTH, urlExpressionsTo } from './url/expressions.js';
 import { type ListFormat, type ListParseError, parseListLine, type ParsedLine } from './url/list-parser.js';
 
 /** Any filter type of the registry (`FILTER_TYPES`). */
@@ -52,7 +52,10 @@ export interface UrlCheck {
 }
 
 const DEFAULT_BLOCKLIST_RATE = 0.001;
-const EXPRESSION_SCHEME_SAFE_BROWSING = 1;
+/** Safe Browsing expressions to the depths the list's own entries need (docs/FORMAT.md). */
+const EXPRESSION_SCHEME_LIST_DEPTH = 2;
+/** Each depth crosses the byte format as 16 bits. */
+const MAX_DEPTH = 0xffff;
 const KNOWN_OPTIONS = ['type', 'falsePositiveRate', 'capacity', 'format', 'seed', 'bucketSize', 'fingerprintBits'];
 
 /**
@@ -73,14 +76,22 @@ export class UrlBlocklist {
   readonly #filter: AnyFilter;
   #entryCount: number;
   #format: ListFormat;
+  #depth: ExpressionDepth;
   /** Set by `build`: what was made of the list. */
   readonly report: UrlBlocklistReport;
 
-  private constructor(filter: AnyFilter, entryCount: number, format: ListFormat, report: UrlBlocklistReport) {
+  private constructor(
+    filter: AnyFilter,
+    entryCount: number,
+    format: ListFormat,
+    report: UrlBlocklistReport,
+    depth: ExpressionDepth = { hostLabels: 0, pathDepth: 0 },
+  ) {
     this.#filter = filter;
     this.#entryCount = entryCount;
     this.#format = format;
     this.report = report;
+    this.#depth = depth;
   }
 
   /**
@@ -161,7 +172,13 @@ export class UrlBlocklist {
     try {
       const inner = bytes.subarray(envelope.filterOffset(), envelope.filterOffset() + envelope.filterLength());
       const filter = deserialize(inner);
-      return new UrlBlocklist(filter, envelope.entryCount(), 'auto', { entries: envelope.entryCount(), skipped: 0, errors: [] });
+      // Scheme 1 (written before lists recorded their depths): Safe Browsing's fixed limits.
+      const depth =
+        envelope.scheme() === EXPRESSION_SCHEME_LIST_DEPTH
+          ? { hostLabels: envelope.depth() & MAX_DEPTH, pathDepth: envelope.depth() >>> 16 }
+          : SAFE_BROWSING_DEPTH;
+      const report = { entries: envelope.entryCount(), skipped: 0, errors: [] };
+      return new UrlBlocklist(filter, envelope.entryCount(), 'auto', report, depth);
     } finally {
       envelope.delete();
     }
@@ -187,13 +204,26 @@ export class UrlBlocklist {
   // removing that entry would make it a false negative. A cuckoo filter holds
   // at most 2 x bucketSize copies of one fingerprint; a repeat refused for that
   // reason is still found, so only a refusal of an absent expression is FULL.
+  //
+  // The depth of URL expressions checked grows to cover every stored entry
+  // (host labels, directory levels), so no entry is ever out of reach.
   #store(expression: string): void {
+    const needed = expressionDepth(expression);
+    if (needed.hostLabels > MAX_DEPTH || needed.pathDepth > MAX_DEPTH) {
+      throw new FilterError('INVALID_ARGUMENT', `list entry ${JSON.stringify(expression.slice(0, 80))} is deeper than ${MAX_DEPTH} labels or directories`);
+    }
     const filter = this.#filter;
     if (!tryAddKey(filter, expression)) {
       if (filter.has(expression)) return;
       filter.add(expression); // throws FULL with the filter's own message
     }
     this.#entryCount++;
+    if (needed.hostLabels > this.#depth.hostLabels || needed.pathDepth > this.#depth.pathDepth) {
+      this.#depth = {
+        hostLabels: Math.max(this.#depth.hostLabels, needed.hostLabels),
+        pathDepth: Math.max(this.#depth.pathDepth, needed.pathDepth),
+      };
+    }
   }
 
   /**
@@ -214,7 +244,7 @@ export class UrlBlocklist {
     let expressions: string[];
     try {
       canonical = canonicalizeUrl(url);
-      expressions = urlExpressions(url);
+      expressions = urlExpressionsTo(url, this.#depth);
     } catch (error) {
       throw new FilterError('INVALID_ARGUMENT', error instanceof Error ? error.message : String(error), { cause: error });
     }
@@ -227,7 +257,15 @@ export class UrlBlocklist {
   serialize(): OwnedBytes {
     const inner = this.#filter.serialize();
     const envelope = withBytesInWasm(inner, (pointer, length) =>
-      adoptEnvelope(getRuntime().module.encodeUrlBlocklist(pointer, length, EXPRESSION_SCHEME_SAFE_BROWSING, this.#entryCount)),
+      adoptEnvelope(
+        getRuntime().module.encodeUrlBlocklist(
+          pointer,
+          length,
+          EXPRESSION_SCHEME_LIST_DEPTH,
+          this.#entryCount,
+          (this.#depth.hostLabels | (this.#depth.pathDepth << 16)) >>> 0,
+        ),
+      ),
     );
     try {
       return envelope.bytes().slice();
@@ -239,6 +277,15 @@ export class UrlBlocklist {
   /** The filter holding the expressions (for inspection; use `match` to query URLs). */
   get filter(): AnyFilter {
     return this.#filter;
+  }
+  /**
+   * How deep URLs are checked: host suffixes of up to `hostLabels` labels and
+   * path prefixes of up to `pathDepth` directories, the most any stored entry
+   * needs (the exact host and path are always checked). Blocklists written
+   * before depths were recorded read with Safe Browsing's 5 and 3.
+   */
+  get expressionDepth(): ExpressionDepth {
+    return this.#depth;
   }
   /** Expressions stored (from `build`: the distinct expressions of the list). */
   get entryCount(): number {

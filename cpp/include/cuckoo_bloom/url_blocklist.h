@@ -8,9 +8,18 @@
 // forming expressions is the caller's job (the npm package does it with the
 // WHATWG URL parser); natively, query the nested filter with expressions.
 //
-// Parameters (8 bytes): expressionScheme u32, reserved u32 = 0.
+// Parameters (8 bytes): expressionScheme u32, then u32 depth.
 //   expressionScheme 1: Safe Browsing host-suffix / path-prefix expressions
-//   without scheme or port, e.g. "evil.example/" or "evil.example/a/b.exe".
+//   without scheme or port, e.g. "evil.example/" or "evil.example/a/b.exe",
+//   with Safe Browsing's fixed limits (host suffixes of at most 5 labels,
+//   path prefixes of at most 3 directories); depth must be 0.
+//   expressionScheme 2: the same expressions, with the limits the list
+//   itself needs: depth = hostLabels (u16, low half) | pathDepth (u16, high
+//   half), the most labels of any listed host and the most directories of any
+//   listed path prefix. A URL is checked against its exact host and its host
+//   suffixes of 2..hostLabels labels, and its exact path (with and without
+//   query) and its prefixes of 0..pathDepth directories: every listed entry
+//   that covers the URL is among them, and nothing deeper than any entry is.
 // Header: itemCount = entries in the list; capacity and target rate are the
 // nested filter's; seed 0.
 #pragma once
@@ -25,11 +34,13 @@
 namespace cuckoo_bloom {
 
 constexpr uint32_t kExpressionSchemeSafeBrowsingV1 = 1;
+constexpr uint32_t kExpressionSchemeListDepth = 2;
 // 2^53 - 1: the largest count a JavaScript number holds exactly.
 constexpr uint64_t kMaxExactEntryCount = (uint64_t{1} << 53) - 1;
 
 struct UrlBlocklistEnvelope {
   uint32_t expressionScheme = kExpressionSchemeSafeBrowsingV1;
+  uint32_t depth = 0;  // scheme 2: hostLabels | pathDepth << 16
   uint64_t entryCount = 0;
   FilterType filterType = FilterType::Bloom;
   const uint8_t* filter = nullptr;  // the nested blob, inside the caller's bytes
@@ -38,7 +49,7 @@ struct UrlBlocklistEnvelope {
 
 // Wraps a serialized single-part filter. InvalidArgument if it is not one.
 Result<std::vector<uint8_t>> encodeUrlBlocklist(const uint8_t* filter, size_t filterLength,
-                                                uint32_t expressionScheme, uint64_t entryCount);
+                                                uint32_t expressionScheme, uint64_t entryCount, uint32_t depth = 0);
 
 // Validates the envelope and the nested blob's header and checksum (the
 // nested filter's own deserialize() then checks its contents).

@@ -1,7 +1,17 @@
 import { canonicalizeUrlParts, type CanonicalUrlParts } from './canonicalize.js';
 
-const MAX_EXTRA_HOSTS = 4;
-const MAX_PREFIX_PATHS = 4;
+/**
+ * How deep a URL's expressions go: host suffixes of at most `hostLabels`
+ * labels and path prefixes of at most `pathDepth` directories (the exact host
+ * and the exact path are always checked).
+ */
+export interface ExpressionDepth {
+  readonly hostLabels: number;
+  readonly pathDepth: number;
+}
+
+/** Safe Browsing's fixed limits: suffixes from the last five labels, prefixes of up to three directories. */
+export const SAFE_BROWSING_DEPTH: ExpressionDepth = { hostLabels: 5, pathDepth: 3 };
 
 function isIpHost(host: string): boolean {
   // After canonicalization an IPv4 host is always a dotted quad and an IPv6
@@ -10,13 +20,13 @@ function isIpHost(host: string): boolean {
 }
 
 /** @internal */
-export function hostSuffixes(host: string): string[] {
+export function hostSuffixes(host: string, hostLabels = SAFE_BROWSING_DEPTH.hostLabels): string[] {
   const hosts = [host];
   if (isIpHost(host)) return hosts;
   const labels = host.split('.');
-  // Start from the last five labels and drop one at a time, but never the
-  // bare TLD and never the full host again (already first).
-  const first = Math.max(1, labels.length - (MAX_EXTRA_HOSTS + 1));
+  // Start from the last `hostLabels` labels and drop one at a time, but never
+  // the bare TLD and never the full host again (already first).
+  const first = Math.max(1, labels.length - hostLabels);
   for (let i = first; i <= labels.length - 2; i++) {
     hosts.push(labels.slice(i).join('.'));
   }
@@ -24,7 +34,7 @@ export function hostSuffixes(host: string): string[] {
 }
 
 /** @internal */
-export function pathVariants(path: string, query: string | null): string[] {
+export function pathVariants(path: string, query: string | null, pathDepth = SAFE_BROWSING_DEPTH.pathDepth): string[] {
   const paths: string[] = [];
   // An empty query ("/q?") adds nothing a lookup could distinguish from "/q",
   // so it is not a separate expression (as in Chromium's implementation).
@@ -34,7 +44,7 @@ export function pathVariants(path: string, query: string | null): string[] {
   // name unless the path ends with "/".
   const dirs = path.split('/').slice(1, -1);
   let prefix = '/';
-  for (let i = 0; i < MAX_PREFIX_PATHS; i++) {
+  for (let i = 0; i <= pathDepth; i++) {
     if (!paths.includes(prefix)) paths.push(prefix);
     if (i >= dirs.length) break;
     prefix += dirs[i] + '/';
@@ -43,10 +53,10 @@ export function pathVariants(path: string, query: string | null): string[] {
 }
 
 /** @internal */
-export function expressionsFromParts(parts: CanonicalUrlParts): string[] {
+export function expressionsFromParts(parts: CanonicalUrlParts, depth: ExpressionDepth = SAFE_BROWSING_DEPTH): string[] {
   const out: string[] = [];
-  const paths = pathVariants(parts.path, parts.query);
-  for (const host of hostSuffixes(parts.host)) {
+  const paths = pathVariants(parts.path, parts.query, depth.pathDepth);
+  for (const host of hostSuffixes(parts.host, depth.hostLabels)) {
     for (const path of paths) out.push(host + path);
   }
   return out;
@@ -80,4 +90,35 @@ export function expressionsFromParts(parts: CanonicalUrlParts): string[] {
  */
 export function urlExpressions(input: string): string[] {
   return expressionsFromParts(canonicalizeUrlParts(input));
+}
+
+/**
+ * The depth one listed expression needs (`host/` or `host/path`): its host's
+ * label count, unless the host is an IP address (only ever matched exactly),
+ * and, for a directory prefix (a path ending in "/"), its directory count.
+ * An exact path (a file, or a path with a query) is matched exactly and
+ * needs no prefix depth. A blocklist checks URLs to the deepest of these
+ * over its entries, so no entry is ever out of reach.
+ * @internal
+ */
+export function expressionDepth(expression: string): ExpressionDepth {
+  const slash = expression.indexOf('/');
+  const host = slash < 0 ? expression : expression.slice(0, slash);
+  const path = slash < 0 ? '/' : expression.slice(slash);
+  let hostLabels = 0;
+  if (!isIpHost(host)) {
+    hostLabels = 1;
+    for (let i = 0; i < host.length; i++) if (host.charCodeAt(i) === 0x2e) hostLabels++;
+  }
+  let pathDepth = 0;
+  if (path.endsWith('/') && !path.includes('?')) {
+    // Slashes after the leading one: "/" has no directory, "/a/" one, "/a/b/" two.
+    for (let i = 1; i < path.length; i++) if (path.charCodeAt(i) === 0x2f) pathDepth++;
+  }
+  return { hostLabels, pathDepth };
+}
+
+/** The expressions of a URL to the given depth (see `urlExpressions`). @internal */
+export function urlExpressionsTo(input: string, depth: ExpressionDepth): string[] {
+  return expressionsFromParts(canonicalizeUrlParts(input), depth);
 }
