@@ -66,6 +66,32 @@ class FilterHandle {
     handle->adopt(createFilter(type, parsed));
     return handle;
   }
+  // A filter of the keys whose hashes (cbw_hash_many with options.seed) are
+  // at `hashes`: a static type is built from them; any other type is created
+  // and given them (buildFilter in any_filter.h). Options as create()'s, all
+  // optional (capacity 0: the key count), plus `arity` (binary fuse).
+  static FilterHandle* build(const std::string& typeName, const val& options, uintptr_t hashes, uint32_t count) {
+    auto* handle = new FilterHandle();
+    FilterType type;
+    if (!filterTypeFromName(typeName.c_str(), type)) {
+      handle->status_ = Status::invalidArgument("unknown filter type '" + typeName + "'");
+      return handle;
+    }
+    FilterOptions parsed;
+    const int64_t capacity = optionalInteger(options, "capacity");
+    parsed.capacity = capacity < 0 ? 0 : static_cast<uint64_t>(capacity);
+    const val rate = options["falsePositiveRate"];
+    parsed.falsePositiveRate = rate.isUndefined() ? 0.0 : rate.as<double>();
+    const int64_t seed = optionalInteger(options, "seed");
+    parsed.seed = seed < 0 ? 0 : static_cast<uint64_t>(seed);
+    parsed.bucketSize = optionalInteger(options, "bucketSize");
+    parsed.fingerprintBits = optionalInteger(options, "fingerprintBits");
+    parsed.maxKicks = optionalInteger(options, "maxKicks");
+    parsed.semiSorted = optionalInteger(options, "semiSorted");
+    parsed.arity = optionalInteger(options, "arity");
+    handle->adopt(buildFilter(type, parsed, reinterpret_cast<const KeyHash*>(hashes), count));
+    return handle;
+  }
   static FilterHandle* deserialize(uintptr_t data, uint32_t length) {
     auto* handle = new FilterHandle();
     handle->adopt(deserializeFilter(bytesAt(data), length));
@@ -244,6 +270,7 @@ val filterTypes() {
     entry.set("id", static_cast<uint32_t>(info.type));
     entry.set("supportsRemove", info.supportsRemove);
     entry.set("supportsUnion", info.supportsUnion);
+    entry.set("isStatic", info.isStatic);
     out.call<void>("push", entry);
   }
   return out;
@@ -289,6 +316,17 @@ EMSCRIPTEN_KEEPALIVE void cbw_has_many(uintptr_t handle, uintptr_t data, uintptr
                                        uintptr_t out) {
   reinterpret_cast<const FilterHandle*>(handle)->filter().hasMany(bytesAt(data), reinterpret_cast<const uint32_t*>(offsets),
                                                                    count, reinterpret_cast<uint8_t*>(out));
+}
+// Hashes a batch (the cbw_has_many layout) with `seed` (a safe integer, as
+// JS numbers are) into count KeyHash values at `out` (16 bytes each, low
+// then high): how keys reach buildFilter, a batch at a time.
+EMSCRIPTEN_KEEPALIVE void cbw_hash_many(double seed, uintptr_t data, uintptr_t offsets, uint32_t count,
+                                        uintptr_t out) {
+  const uint8_t* bytes = bytesAt(data);
+  const uint32_t* ends = reinterpret_cast<const uint32_t*>(offsets);
+  KeyHash* hashes = reinterpret_cast<KeyHash*>(out);
+  const uint64_t seedValue = static_cast<uint64_t>(seed);
+  for (uint32_t i = 0; i < count; ++i) hashes[i] = hashKey(bytes + (ends[i] - ends[0]), ends[i + 1] - ends[i], seedValue);
 }
 // Adds keys in order and stops at the first that is not stored (cuckoo: FULL):
 // returns how many were stored (count means all); keys before it stay stored.
@@ -360,6 +398,7 @@ EMSCRIPTEN_BINDINGS(cuckoo_bloom) {
   function("createFilter", &FilterHandle::create, allow_raw_pointers());
   function("deserializeBuffer", &FilterHandle::deserializeBuffer, allow_raw_pointers());
   function("deserializeFilter", &FilterHandle::deserialize, allow_raw_pointers());
+  function("buildFilter", &FilterHandle::build, allow_raw_pointers());
 
   class_<BlocklistEnvelopeHandle>("BlocklistEnvelopeHandle")
       .function("ok", &BlocklistEnvelopeHandle::ok)

@@ -29,17 +29,25 @@ function expectCode(fn, code) {
   return caught;
 }
 
-test('the registry lists the six filter types, each once', () => {
-  expect(filterTypeNames()).toEqual(['bloom', 'blocked-bloom', 'counting-bloom', 'cuckoo', 'scalable-bloom', 'scalable-cuckoo']);
+test('the registry lists the seven filter types, each once', () => {
+  expect(filterTypeNames()).toEqual(['bloom', 'blocked-bloom', 'counting-bloom', 'cuckoo', 'binary-fuse', 'scalable-bloom', 'scalable-cuckoo']);
   expect(new Set(filterTypeNames(true)).size).toBe(filterTypeNames(true).length);
 });
 
 describe.each(FILTER_TYPES.map((entry) => [entry.name, entry]))('%s', (name, entry) => {
-  test('is created through the core under its own name and read back as itself', () => {
-    const filter = entry.create({ capacity: 1000, falsePositiveRate: 0.01, seed: 3 });
-    expect(filter.type).toBe(name);
-    const keys = asciiKeys(500, `${name}-`);
+  // A filter of the type holding `keys`: a dynamic type is created and filled
+  // with addMany; a static one (binary fuse) is built from them, as it must be.
+  function holding(keys, options) {
+    if (entry.isStatic) return entry.from(keys, options);
+    const filter = entry.create({ capacity: 1000, ...options });
     filter.addMany(keys);
+    return filter;
+  }
+
+  test('is created (or, static, built) through the core under its own name and read back as itself', () => {
+    const keys = asciiKeys(500, `${name}-`);
+    const filter = holding(keys, { falsePositiveRate: 0.01, seed: 3 });
+    expect(filter.type).toBe(name);
     const bytes = filter.serialize();
     expect(serializedType(bytes)).toBe(name);
     for (const read of [deserialize(bytes), entry.deserialize(bytes)]) {
@@ -52,11 +60,20 @@ describe.each(FILTER_TYPES.map((entry) => [entry.name, entry]))('%s', (name, ent
   });
 
   test('has exactly the operations it claims', () => {
-    const a = entry.create({ capacity: 100 });
-    const b = entry.create({ capacity: 100 });
-    b.add('x');
-    expect(typeof a.remove === 'function').toBe(entry.supportsRemove);
+    const a = holding([], {});
+    const b = holding(['x'], {});
     expect(typeof a.union === 'function').toBe(entry.supportsUnion);
+    if (entry.isStatic) {
+      // Static: no create, and add / remove say so (UNSUPPORTED) without changing anything.
+      expectCode(() => entry.create({ capacity: 100 }), 'UNSUPPORTED');
+      const before = b.serialize();
+      for (const change of [() => b.add('y'), () => b.addMany(['y']), () => b.remove('x'), () => b.addIfNew('y')]) {
+        expectCode(change, 'UNSUPPORTED');
+      }
+      expect(b.serialize()).toEqual(before);
+    } else {
+      expect(typeof a.remove === 'function').toBe(entry.supportsRemove);
+    }
     if (entry.supportsRemove) expect(a.remove('x')).toBe(false);
     if (entry.supportsUnion) {
       a.union(b);
@@ -69,7 +86,11 @@ describe.each(FILTER_TYPES.map((entry) => [entry.name, entry]))('%s', (name, ent
   test('is found by its name and aliases, and takes only its own options', () => {
     for (const alias of [name, ...entry.aliases]) expect(filterType(alias)).toBe(entry);
     const other = FILTER_TYPES.flatMap((e) => e.extraOptions).find((option) => !entry.extraOptions.includes(option));
-    if (other !== undefined) expectCode(() => entry.create({ capacity: 10, [other]: 4 }), 'INVALID_ARGUMENT');
+    if (other !== undefined) expectCode(() => holding(['k'], { [other]: 4 }), 'INVALID_ARGUMENT');
+    // `from` works for every type (a dynamic type is sized for the keys).
+    const built = entry.from(['k1', 'k2'], {});
+    expect(built.hasMany(['k1', 'k2'])).toEqual([true, true]);
+    built.free();
   });
 
   test('a URL blocklist can use it', () => {

@@ -214,6 +214,9 @@ struct DefaultChecks {
   static Expect expectCreate(const cb::FilterOptions&) { return Expect::Either; }
   // A filter just created from `options`.
   static void afterCreate(const Filter&, const cb::FilterOptions&) {}
+
+  // Static types: whether buildFilter accepts raw options (Accept or Reject).
+  static Expect expectBuild(const cb::FilterOptions&) { return Expect::Either; }
 };
 
 // Registered types with no specialization get the shared checks only.
@@ -533,6 +536,46 @@ struct TypeChecks<cb::CuckooFilter> : DefaultChecks<cb::CuckooFilter> {
 
 // ------------------------------------------------------------------ shared checks
 
+// ---- the binary fuse filter: static, a geometry and packed fingerprints
+
+template <>
+struct TypeChecks<cb::BinaryFuseFilter> : DefaultChecks<cb::BinaryFuseFilter> {
+  using Filter = cb::BinaryFuseFilter;
+  // The geometry a reader accepted is one every lookup stays inside (the
+  // sanitizers catch a read past the table); the rate is 2^-f, 0 when empty.
+  static void inspect(const Filter& f, const std::vector<std::string>& keys) {
+    FUZZ_CHECK(f.arity() == 3 || f.arity() == 4);
+    FUZZ_CHECK(f.fingerprintBits() >= 4 && f.fingerprintBits() <= 32);
+    const uint32_t length = f.segmentLength();
+    FUZZ_CHECK(length >= 1 && length <= Filter::kMaxSegmentLength && (length & (length - 1)) == 0);
+    FUZZ_CHECK(f.count() <= f.slotCount());
+    FUZZ_CHECK(f.byteLength() * 8 >= f.slotCount() * f.fingerprintBits());
+    FUZZ_CHECK(f.byteLength() * 8 < f.slotCount() * f.fingerprintBits() + 64);
+    if (f.segmentCount() == 0) {
+      FUZZ_CHECK(f.slotCount() == 0 && f.estimatedFalsePositiveRate() == 0.0);
+      for (const std::string& key : keys) FUZZ_CHECK(!f.has(key));
+    } else {
+      FUZZ_CHECK(f.estimatedFalsePositiveRate() == std::ldexp(1.0, -static_cast<int>(f.fingerprintBits())));
+      for (const std::string& key : keys) (void)f.has(key);
+    }
+    FUZZ_CHECK(f.slotAt(f.slotCount()) == 0);  // out of range reads 0
+  }
+  static void afterClear(const Filter& f) { FUZZ_CHECK(f.segmentCount() == 0 && f.count() == 0); }
+  // fingerprintBits 4..32, or unset with a rate in [2^-32, 1); with bits
+  // set, a rate is optional (0) but must be a rate if given; arity 3 or 4 or
+  // unset; no cuckoo option.
+  static Expect expectBuild(const cb::FilterOptions& o) {
+    if (o.bucketSize >= 0 || o.maxKicks >= 0 || o.semiSorted >= 0) return Expect::Reject;
+    if (o.arity >= 0 && o.arity != 3 && o.arity != 4) return Expect::Reject;
+    if (o.fingerprintBits >= 0) {
+      if (o.fingerprintBits < 4 || o.fingerprintBits > 32) return Expect::Reject;
+      return o.falsePositiveRate == 0.0 || validRate(o.falsePositiveRate) ? Expect::Accept : Expect::Reject;
+    }
+    if (!validRate(o.falsePositiveRate)) return Expect::Reject;
+    return Filter::fingerprintBitsFor(o.falsePositiveRate) == 0 ? Expect::Reject : Expect::Accept;
+  }
+};
+
 inline Range walkStateOf(cb::FilterType type) {
   Range range;
   withFilterClass(type, [&](auto tag) { range = TypeChecks<typename decltype(tag)::Filter>::kWalkState; });
@@ -566,16 +609,21 @@ inline void inspectFilter(const cb::AnyFilter& filter, const std::vector<std::st
 }
 
 // One add through AnyFilter with the type's checks around it. The status is
-// Ok (the key is then found) or Full; the caller checks what a Full add may
-// change (walkStateOf).
+// Ok (the key is then found) or Full, or Unsupported for a static type; the
+// caller checks what a Full add may change (walkStateOf) and that an
+// Unsupported one changed nothing.
 inline cb::Status checkedAdd(cb::AnyFilter& filter, const cb::KeyHash& h) {
   cb::Status status;
   withConcrete(filter, [&](auto& concrete) {
     using Filter = ClassOf<decltype(concrete)>;
     const auto before = TypeChecks<Filter>::beforeAdd(concrete, h);
     status = filter.add(h);
-    FUZZ_CHECK_MSG(status.isOk() || status.code() == cb::StatusCode::Full, "add: %s %s",
-                   cb::statusCodeName(status.code()), status.message().c_str());
+    // A static type (binary fuse) has no add: Unsupported, and the caller
+    // checks that nothing changed, as for Full.
+    const bool staticType = cb::IsStaticFilter<Filter>::value;
+    FUZZ_CHECK_MSG(staticType ? status.code() == cb::StatusCode::Unsupported
+                              : status.isOk() || status.code() == cb::StatusCode::Full,
+                   "add: %s %s", cb::statusCodeName(status.code()), status.message().c_str());
     if (status.isOk()) FUZZ_CHECK(filter.has(h));
     TypeChecks<Filter>::afterAdd(concrete, h, before, status);
   });

@@ -104,6 +104,12 @@ std::vector<Named> blobsOf(const FilterTypeInfo& info) {
     options.capacity = g.capacity;
     options.falsePositiveRate = g.rate;
     options.seed = g.seed;
+    if (info.isStatic) {  // built from the geometry's keys (a static type has no add)
+      std::vector<KeyHash> hashes;
+      for (int i = 0; i < g.keys; ++i) hashes.push_back(hashKey(key(i), g.seed));
+      out.push_back({g.name, must(buildFilter(info.type, options, hashes.data(), hashes.size()))->serialize()});
+      continue;
+    }
     std::unique_ptr<AnyFilter> f = must(createFilter(info.type, options));
     for (int i = 0; i < g.keys; ++i) addKey(*f, key(i));
     if (info.supportsRemove) {
@@ -272,6 +278,29 @@ void opsCuckooOptions(uint8_t index, const std::string& type) {
   writeOps(index, type, "raw-semi-sorted", semi);
 }
 
+// Static types (ops_filter.cpp, runStatic): config, then the stream's keys
+// (a length byte, then its letters) are the set; bit 7 of config: raw options.
+void opsStatic(uint8_t index, const std::string& type) {
+  const auto keysAfter = [](Bytes bytes, int count) {
+    for (int i = 0; i < count; ++i) {
+      const std::string k = letters(i % 40);
+      bytes.push_back(static_cast<uint8_t>(k.size()));
+      for (char c : k) bytes.push_back(static_cast<uint8_t>(c - 'a'));
+    }
+    return bytes;
+  };
+  writeOps(index, type, "small-set", keysAfter({4, 7}, 20));                   // rate 0.01, default arity
+  writeOps(index, type, "four-wise-bits", keysAfter({4 | 8 | 16, 28, 3}, 60));  // arity 4, 32 bits
+  writeOps(index, type, "repeats", keysAfter({2, 1}, 120));                     // every key 3 times
+  writeOps(index, type, "empty", {4, 0});
+  Bytes raw = {0x80};
+  const double rate = 0.001;
+  const auto* r = reinterpret_cast<const uint8_t*>(&rate);
+  raw.insert(raw.end(), r, r + 8);
+  raw.insert(raw.end(), {0, 4, 9, 0, 0, 0, 0, 0, 0, 0});  // bits unset, arity 4, seed 9
+  writeOps(index, type, "raw-options", keysAfter(raw, 30));
+}
+
 // Every type: the other table's ops (UNSUPPORTED where the type lacks them),
 // and for types without the cuckoo options, cuckoo options given anyway.
 void opsForEveryType(uint8_t index, const std::string& type, bool cuckooOptions) {
@@ -322,6 +351,10 @@ int main(int argc, char** argv) {
 
     const uint8_t selector = static_cast<uint8_t>(index);
     const bool cuckooOptions = takesCuckooOptions(info.type);
+    if (info.isStatic) {
+      opsStatic(selector, type);
+      continue;
+    }
     if (cuckooOptions) {
       opsCuckooOptions(selector, type);
     } else if (info.supportsRemove) {

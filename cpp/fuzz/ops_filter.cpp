@@ -308,6 +308,76 @@ FilterOptions smallOptions(KeyStream& in, uint8_t config, const TypeSetup& setup
   return options;
 }
 
+// A static type (binary fuse) has no op stream to replay: the stream's keys
+// are its set. Config bit 7: raw options (rate f64, fingerprintBits byte,
+// arity byte, 0 meaning unset, seed u64), accepted exactly when
+// TypeChecks::expectBuild says; else a rate from the config byte, arity 4
+// when bit 3, explicit fingerprint bits (4..32) when bit 4. Then: every key
+// is found, the count is the distinct keys, the bytes read back and do not
+// depend on the keys' order or repeats, add / remove / union are
+// UNSUPPORTED and change nothing, and clear leaves a filter that finds
+// nothing and reads back.
+int runStatic(KeyStream& in, uint8_t config, const TypeSetup& setup) {
+  FilterOptions options;
+  if (config & 0x80) {
+    options.falsePositiveRate = in.f64();
+    const uint8_t bits = in.byte(), arity = in.byte();
+    options.fingerprintBits = bits == 0 ? -1 : bits;
+    options.arity = arity == 0 ? -1 : arity;
+    options.seed = in.u64(8);
+  } else {
+    options.falsePositiveRate = rateFromByte(config);
+    if (config & 8) options.arity = 4;
+    if (config & 16) options.fingerprintBits = 4 + in.byte() % 29;
+    options.seed = in.byte() * 0x9E3779B97F4A7C15ull;
+  }
+  std::vector<std::string> keys;
+  std::set<std::string> distinct;
+  while (!in.empty()) {
+    keys.push_back(in.key(in.byte()));
+    distinct.insert(keys.back());
+  }
+  const auto build = [&](const std::vector<std::string>& set) {
+    std::vector<KeyHash> hashes;
+    for (const std::string& key : set) hashes.push_back(hashKey(bytesOf(key), key.size(), options.seed));
+    return buildFilter(setup.info.type, options, hashes.data(), hashes.size());
+  };
+  Result<std::unique_ptr<AnyFilter>> built = build(keys);
+  Expect expect = Expect::Either;
+  withFilterClass(setup.info.type,
+                  [&](auto tag) { expect = TypeChecks<typename decltype(tag)::Filter>::expectBuild(options); });
+  if (expect == Expect::Accept) FUZZ_CHECK_MSG(built.isOk(), "build: %s", built.status().message().c_str());
+  if (expect == Expect::Reject) FUZZ_CHECK_MSG(!built.isOk(), "build accepted invalid options");
+  if (!built.isOk()) {
+    FUZZ_CHECK_MSG(built.status().code() == StatusCode::InvalidArgument, "build: %s %s",
+                   statusCodeName(built.status().code()), built.status().message().c_str());
+    return 0;
+  }
+  AnyFilter& filter = *built.value();
+  FUZZ_CHECK(filter.type() == setup.info.type && filter.header().seed == options.seed);
+  FUZZ_CHECK(filter.header().itemCount == distinct.size());
+  for (const std::string& key : keys) FUZZ_CHECK_MSG(filter.has(bytesOf(key), key.size()), "false negative");
+  inspectFilter(filter, allKeys());
+  const Bytes bytes = filter.serialize();
+  readBack(bytes, "a built filter");
+  // The set, not its order or repeats, decides the bytes.
+  const std::vector<std::string> sorted(distinct.begin(), distinct.end());
+  Result<std::unique_ptr<AnyFilter>> again = build(std::vector<std::string>(sorted.rbegin(), sorted.rend()));
+  FUZZ_CHECK(again.isOk() && again.value()->serialize() == bytes);
+  // Static: nothing changes it.
+  const std::string probe = keys.empty() ? std::string("a") : keys[0];
+  FUZZ_CHECK(filter.add(bytesOf(probe), probe.size()).code() == StatusCode::Unsupported);
+  FUZZ_CHECK(filter.remove(bytesOf(probe), probe.size()).code() == StatusCode::Unsupported);
+  FUZZ_CHECK(filter.unionWith(*again.value()).code() == StatusCode::Unsupported);
+  FUZZ_CHECK(filter.serialize() == bytes);
+  filter.clear();
+  FUZZ_CHECK(filter.header().itemCount == 0);
+  for (const std::string& key : allKeys()) FUZZ_CHECK(!filter.has(bytesOf(key), key.size()));
+  withConcrete(filter, [&](const auto& concrete) { TypeChecks<ClassOf<decltype(concrete)>>::afterClear(concrete); });
+  readBack(filter.serialize(), "a cleared filter");
+  return 0;
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
@@ -316,6 +386,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   FUZZ_CHECK(!setups.empty());
   const TypeSetup& setup = setups[in.byte() % setups.size()];
   const uint8_t config = in.byte();
+  if (setup.info.isStatic) return runStatic(in, config, setup);
 
   FilterOptions options;
   Result<std::unique_ptr<AnyFilter>> created = Status::invalidArgument("not created");

@@ -31,7 +31,11 @@ class RegisteredFilter final : public AnyFilter {
   const FilterHeader& header() const override { return filter_.header(); }
   KeyHash hashOf(const uint8_t* key, size_t length) const override { return filter_.hashOf(key, length); }
   Status add(const KeyHash& hash) override {
-    if constexpr (std::is_void_v<decltype(filter_.add(hash))>) {
+    if constexpr (IsStaticFilter<Filter>::value) {
+      (void)hash;
+      return Status::unsupported(std::string("a ") + filterTypeName(Filter::kType) +
+                                 " filter is static: it is built once from its keys; build a new one to change them");
+    } else if constexpr (std::is_void_v<decltype(filter_.add(hash))>) {
       filter_.add(hash);
       return Status::ok();
     } else {
@@ -171,7 +175,7 @@ Result<std::unique_ptr<AnyFilter>> adopt(Result<Filter> made) {
 const std::vector<FilterTypeInfo>& registeredFilterTypes() {
   static const std::vector<FilterTypeInfo> types = {
 #define CUCKOO_BLOOM_FILTER_TYPE_INFO(enumerator, id, text, Class) \
-  {FilterType::enumerator, text, Class::kSupportsRemove, Class::kSupportsUnion},
+  {FilterType::enumerator, text, Class::kSupportsRemove, Class::kSupportsUnion, IsStaticFilter<Class>::value},
       CUCKOO_BLOOM_FILTER_TYPES(CUCKOO_BLOOM_FILTER_TYPE_INFO)
 #undef CUCKOO_BLOOM_FILTER_TYPE_INFO
   };
@@ -187,6 +191,42 @@ Result<std::unique_ptr<AnyFilter>> createFilter(FilterType type, const FilterOpt
 #undef CUCKOO_BLOOM_FILTER_TYPE_CREATE
     default:
       return Status::invalidArgument(std::string("cannot create a ") + filterTypeName(type) + " filter this way");
+  }
+}
+
+namespace {
+
+// A static type: its own build from the hashes.
+template <typename Filter>
+Result<std::unique_ptr<AnyFilter>> buildAs(const FilterOptions& options, const KeyHash* hashes, size_t count) {
+  if constexpr (IsStaticFilter<Filter>::value) {
+    return adopt(Filter::buildFrom(options, hashes, count));
+  } else {
+    FilterOptions sized = options;
+    if (sized.capacity == 0) sized.capacity = count == 0 ? 1 : count;
+    Result<std::unique_ptr<AnyFilter>> made = adopt(Filter::createFrom(sized));
+    if (!made.isOk()) return made;
+    if (count > 0 && hashes == nullptr) return Status::invalidArgument("no key hashes given");
+    for (size_t i = 0; i < count; ++i) {
+      Status added = made.value()->add(hashes[i]);
+      if (!added.isOk()) return added;
+    }
+    return made;
+  }
+}
+
+}  // namespace
+
+Result<std::unique_ptr<AnyFilter>> buildFilter(FilterType type, const FilterOptions& options, const KeyHash* hashes,
+                                               size_t count) {
+  switch (type) {
+#define CUCKOO_BLOOM_FILTER_TYPE_BUILD(enumerator, id, text, Class) \
+  case FilterType::enumerator:                                     \
+    return buildAs<Class>(options, hashes, count);
+    CUCKOO_BLOOM_FILTER_TYPES(CUCKOO_BLOOM_FILTER_TYPE_BUILD)
+#undef CUCKOO_BLOOM_FILTER_TYPE_BUILD
+    default:
+      return Status::invalidArgument(std::string("cannot build a ") + filterTypeName(type) + " filter this way");
   }
 }
 

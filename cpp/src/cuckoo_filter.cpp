@@ -67,6 +67,8 @@ Result<CuckooFilter> CuckooFilter::createFrom(const FilterOptions& options) {
   CuckooFilterOptions cuckoo;
   Status growthless = rejectGrowthOptions(options, kType);
   if (!growthless.isOk()) return growthless;
+  Status valid = rejectFuseOptions(options, kType);
+  if (!valid.isOk()) return valid;
   if (options.semiSorted > 1) return Status::invalidArgument("semiSorted must be true or false");
   if (options.semiSorted >= 0) cuckoo.semiSorted = options.semiSorted == 1;
   cuckoo.capacity = options.capacity;

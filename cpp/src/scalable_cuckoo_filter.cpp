@@ -28,6 +28,8 @@ Result<ScalableCuckooFilter> ScalableCuckooFilter::createFrom(const FilterOption
         "a scalable-cuckoo filter takes bucketSize only of the cuckoo options: each link's fingerprint bits come "
         "from the false-positive budget");
   }
+  Status noFuse = rejectFuseOptions(options, kType);
+  if (!noFuse.isOk()) return noFuse;
   ScalableCuckooFilterOptions chain;
   chain.initialCapacity = options.capacity;
   chain.falsePositiveRate = options.falsePositiveRate;

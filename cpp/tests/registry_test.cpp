@@ -33,12 +33,46 @@ using RegisteredTypes = DropFirst<void CUCKOO_BLOOM_FILTER_TYPES(CUCKOO_BLOOM_TY
 template <typename Filter>
 class RegisteredFilterType : public ::testing::Test {
  protected:
-  static Result<std::unique_ptr<AnyFilter>> make(uint64_t capacity, double rate, uint64_t seed = 7) {
+  static constexpr bool kStatic = IsStaticFilter<Filter>::value;
+
+  static FilterOptions options(uint64_t capacity, double rate, uint64_t seed) {
     FilterOptions options;
     options.capacity = capacity;
     options.falsePositiveRate = rate;
     options.seed = seed;
-    return createFilter(Filter::kType, options);
+    return options;
+  }
+  static Result<std::unique_ptr<AnyFilter>> make(uint64_t capacity, double rate, uint64_t seed = 7) {
+    return createFilter(Filter::kType, options(capacity, rate, seed));
+  }
+
+  // A filter sized for `capacity` holding keys first .. first + count - 1 of
+  // `key`: a dynamic type is created and each key added through the
+  // registry's byte-key add (the test fails on any add that is not Ok); a
+  // static type is built from the keys' hashes (buildFilter), since it has
+  // no add.
+  template <typename KeyOf>
+  static std::unique_ptr<AnyFilter> filled(uint64_t capacity, double rate, uint64_t seed, uint64_t count,
+                                           KeyOf key) {
+    if constexpr (kStatic) {
+      std::vector<KeyHash> hashes;
+      for (uint64_t i = 0; i < count; ++i) hashes.push_back(hashKey(key(i), seed));
+      Result<std::unique_ptr<AnyFilter>> built =
+          buildFilter(Filter::kType, options(capacity, rate, seed), hashes.data(), hashes.size());
+      EXPECT_TRUE(built.isOk()) << built.status().message();
+      return built.isOk() ? std::move(built).value() : nullptr;
+    } else {
+      Result<std::unique_ptr<AnyFilter>> made = make(capacity, rate, seed);
+      EXPECT_TRUE(made.isOk()) << made.status().message();
+      if (!made.isOk()) return nullptr;
+      for (uint64_t i = 0; i < count; ++i) {
+        const std::string k = key(i);
+        const Status added = made.value()->add(reinterpret_cast<const uint8_t*>(k.data()), k.size());
+        EXPECT_TRUE(added.isOk()) << i << ": " << added.message();
+        if (!added.isOk()) return nullptr;
+      }
+      return std::move(made).value();
+    }
   }
 };
 
@@ -66,13 +100,9 @@ TYPED_TEST(RegisteredFilterType, NoFalseNegativesAndFalsePositivesNearTheTarget)
   {
     for (const double rate : {0.01, 0.001}) {
       constexpr uint64_t kKeys = 50000;
-      Result<std::unique_ptr<AnyFilter>> made = TestFixture::make(kKeys, rate);
-      ASSERT_TRUE(made.isOk()) << made.status().message();
-      AnyFilter& filter = *made.value();
-      for (uint64_t i = 0; i < kKeys; ++i) {
-        const std::string key = presentKey(i);
-        ASSERT_TRUE(filter.add(reinterpret_cast<const uint8_t*>(key.data()), key.size()).isOk()) << i;
-      }
+      const std::unique_ptr<AnyFilter> made = TestFixture::filled(kKeys, rate, 7, kKeys, presentKey);
+      ASSERT_NE(made, nullptr);
+      AnyFilter& filter = *made;
       for (uint64_t i = 0; i < kKeys; ++i) {
         const std::string key = presentKey(i);
         ASSERT_TRUE(filter.has(reinterpret_cast<const uint8_t*>(key.data()), key.size())) << i;
@@ -92,13 +122,20 @@ TYPED_TEST(RegisteredFilterType, NoFalseNegativesAndFalsePositivesNearTheTarget)
 
 TYPED_TEST(RegisteredFilterType, HashOnceThenProbeAnswersLikeTheByteKeyCalls) {
   {
-    Result<std::unique_ptr<AnyFilter>> made = TestFixture::make(2000, 0.01);
-    ASSERT_TRUE(made.isOk());
-    AnyFilter& filter = *made.value();
-    for (uint64_t i = 0; i < 1000; ++i) {
-      const std::string key = presentKey(i);
-      ASSERT_TRUE(filter.add(filter.hashOf(reinterpret_cast<const uint8_t*>(key.data()), key.size())).isOk());
+    std::unique_ptr<AnyFilter> made;
+    if constexpr (TestFixture::kStatic) {
+      made = TestFixture::filled(2000, 0.01, 7, 1000, presentKey);  // built from hashKey's hashes
+    } else {
+      Result<std::unique_ptr<AnyFilter>> created = TestFixture::make(2000, 0.01);
+      ASSERT_TRUE(created.isOk());
+      made = std::move(created).value();
+      for (uint64_t i = 0; i < 1000; ++i) {
+        const std::string key = presentKey(i);
+        ASSERT_TRUE(made->add(made->hashOf(reinterpret_cast<const uint8_t*>(key.data()), key.size())).isOk());
+      }
     }
+    ASSERT_NE(made, nullptr);
+    AnyFilter& filter = *made;
     for (uint64_t i = 0; i < 5000; ++i) {
       const std::string key = i < 1000 ? presentKey(i) : absentKey(i);
       const auto* bytes = reinterpret_cast<const uint8_t*>(key.data());
@@ -131,30 +168,42 @@ TYPED_TEST(RegisteredFilterType, BatchesAnswerAndStoreExactlyLikeSingleCalls) {
     for (uint64_t i = 0; i < 1500; ++i) keys.push_back(i % 3 == 0 ? absentKey(i) : presentKey(i));
     keys.push_back("");  // an empty key is a key
     const KeyBatchLayout layout = layoutOf(keys);
-    Result<std::unique_ptr<AnyFilter>> batched = TestFixture::make(2000, 0.01, 3);
-    Result<std::unique_ptr<AnyFilter>> single = TestFixture::make(2000, 0.01, 3);
-    ASSERT_TRUE(batched.isOk() && single.isOk());
-    // Two windows, [0, 700) and [700, n), as two calls.
     const size_t split = 700, count = keys.size();
-    ASSERT_EQ(batched.value()->addMany(layout.dataAt(0), layout.offsets.data(), split), split);
-    ASSERT_EQ(batched.value()->addMany(layout.dataAt(split), layout.offsets.data() + split, count - split), count - split);
-    for (const std::string& key : keys) {
-      ASSERT_TRUE(single.value()->add(reinterpret_cast<const uint8_t*>(key.data()), key.size()).isOk());
+    std::unique_ptr<AnyFilter> batched, single;
+    if constexpr (TestFixture::kStatic) {
+      // Built from the keys (no add): addMany stores nothing and says so.
+      const auto keyAt = [&keys](uint64_t i) { return keys[i]; };
+      batched = TestFixture::filled(2000, 0.01, 3, count, keyAt);
+      single = TestFixture::filled(2000, 0.01, 3, count, keyAt);
+      ASSERT_TRUE(batched && single);
+      EXPECT_EQ(batched->addMany(layout.dataAt(0), layout.offsets.data(), split), 0u);
+    } else {
+      Result<std::unique_ptr<AnyFilter>> a = TestFixture::make(2000, 0.01, 3);
+      Result<std::unique_ptr<AnyFilter>> b = TestFixture::make(2000, 0.01, 3);
+      ASSERT_TRUE(a.isOk() && b.isOk());
+      batched = std::move(a).value();
+      single = std::move(b).value();
+      // Two windows, [0, 700) and [700, n), as two calls.
+      ASSERT_EQ(batched->addMany(layout.dataAt(0), layout.offsets.data(), split), split);
+      ASSERT_EQ(batched->addMany(layout.dataAt(split), layout.offsets.data() + split, count - split), count - split);
+      for (const std::string& key : keys) {
+        ASSERT_TRUE(single->add(reinterpret_cast<const uint8_t*>(key.data()), key.size()).isOk());
+      }
     }
-    EXPECT_EQ(batched.value()->serialize(), single.value()->serialize());
+    EXPECT_EQ(batched->serialize(), single->serialize());
 
     std::vector<uint8_t> answers(count, 2);
-    batched.value()->hasMany(layout.dataAt(split), layout.offsets.data() + split, count - split, answers.data() + split);
-    batched.value()->hasMany(layout.dataAt(0), layout.offsets.data(), split, answers.data());
+    batched->hasMany(layout.dataAt(split), layout.offsets.data() + split, count - split, answers.data() + split);
+    batched->hasMany(layout.dataAt(0), layout.offsets.data(), split, answers.data());
     std::vector<std::string> probes;
     for (uint64_t i = 0; i < 3000; ++i) probes.push_back(absentKey(100000 + i));
     const KeyBatchLayout probeLayout = layoutOf(probes);
     std::vector<uint8_t> probeAnswers(probes.size(), 2);
-    batched.value()->hasMany(probeLayout.dataAt(0), probeLayout.offsets.data(), probes.size(), probeAnswers.data());
-    for (size_t i = 0; i < count; ++i) ASSERT_EQ(answers[i], 1) << i;  // every added key
+    batched->hasMany(probeLayout.dataAt(0), probeLayout.offsets.data(), probes.size(), probeAnswers.data());
+    for (size_t i = 0; i < count; ++i) ASSERT_EQ(answers[i], 1) << i;  // every key
     for (size_t i = 0; i < probes.size(); ++i) {
       const auto* bytes = reinterpret_cast<const uint8_t*>(probes[i].data());
-      ASSERT_EQ(probeAnswers[i], single.value()->has(bytes, probes[i].size()) ? 1 : 0) << i;
+      ASSERT_EQ(probeAnswers[i], single->has(bytes, probes[i].size()) ? 1 : 0) << i;
     }
 
     // Remove every other key once; the rest stay found.
@@ -162,13 +211,12 @@ TYPED_TEST(RegisteredFilterType, BatchesAnswerAndStoreExactlyLikeSingleCalls) {
     for (size_t i = 0; i < count; i += 2) removing.push_back(keys[i]);
     const KeyBatchLayout removeLayout = layoutOf(removing);
     std::vector<uint8_t> removed(removing.size(), 2);
-    const Status status =
-        batched.value()->removeMany(removeLayout.dataAt(0), removeLayout.offsets.data(), removing.size(), removed.data());
+    const Status status = batched->removeMany(removeLayout.dataAt(0), removeLayout.offsets.data(), removing.size(), removed.data());
     if constexpr (TypeParam::kSupportsRemove) {
       ASSERT_TRUE(status.isOk()) << status.message();
       for (size_t i = 0; i < removing.size(); ++i) ASSERT_EQ(removed[i], 1) << i;
       for (size_t i = 1; i < count; i += 2) {
-        ASSERT_TRUE(batched.value()->has(reinterpret_cast<const uint8_t*>(keys[i].data()), keys[i].size())) << i;
+        ASSERT_TRUE(batched->has(reinterpret_cast<const uint8_t*>(keys[i].data()), keys[i].size())) << i;
       }
     } else {
       EXPECT_EQ(status.code(), StatusCode::Unsupported);
@@ -179,13 +227,9 @@ TYPED_TEST(RegisteredFilterType, BatchesAnswerAndStoreExactlyLikeSingleCalls) {
 
 TYPED_TEST(RegisteredFilterType, RoundTripsThroughTheRegistryByteForByte) {
   {
-    Result<std::unique_ptr<AnyFilter>> made = TestFixture::make(3000, 0.01, 99);
-    ASSERT_TRUE(made.isOk());
-    AnyFilter& filter = *made.value();
-    for (uint64_t i = 0; i < 2500; ++i) {
-      const std::string key = presentKey(i);
-      ASSERT_TRUE(filter.add(reinterpret_cast<const uint8_t*>(key.data()), key.size()).isOk());
-    }
+    const std::unique_ptr<AnyFilter> made = TestFixture::filled(3000, 0.01, 99, 2500, presentKey);
+    ASSERT_NE(made, nullptr);
+    AnyFilter& filter = *made;
     const std::vector<uint8_t> bytes = filter.serialize();
     Result<std::unique_ptr<AnyFilter>> read = deserializeFilter(bytes.data(), bytes.size());
     ASSERT_TRUE(read.isOk()) << read.status().message();
@@ -206,14 +250,10 @@ TYPED_TEST(RegisteredFilterType, RoundTripsThroughTheRegistryByteForByte) {
 
 TYPED_TEST(RegisteredFilterType, ReadsFromABlobBufferLikeFromBytes) {
   {
-    Result<std::unique_ptr<AnyFilter>> made = TestFixture::make(3000, 0.01, 42);
-    ASSERT_TRUE(made.isOk());
-    for (uint64_t i = 0; i < 2000; ++i) {
-      const std::string key = presentKey(i);
-      ASSERT_TRUE(made.value()->add(reinterpret_cast<const uint8_t*>(key.data()), key.size()).isOk());
-    }
-    const std::vector<uint8_t> bytes = made.value()->serialize();
-    const SerializedParts parts = made.value()->serializedParts();
+    const std::unique_ptr<AnyFilter> made = TestFixture::filled(3000, 0.01, 42, 2000, presentKey);
+    ASSERT_TRUE(made);
+    const std::vector<uint8_t> bytes = made->serialize();
+    const SerializedParts parts = made->serializedParts();
     std::vector<uint8_t> assembled = parts.head;
     assembled.insert(assembled.end(), parts.payload, parts.payload + parts.payloadLength);
     for (size_t i = 0; i < 8; ++i) assembled.push_back(static_cast<uint8_t>(parts.checksum >> (8 * i)));
@@ -249,14 +289,14 @@ TYPED_TEST(RegisteredFilterType, ReadsFromABlobBufferLikeFromBytes) {
 
 TYPED_TEST(RegisteredFilterType, RemoveAndUnionExactlyWhenSupported) {
   {
-    Result<std::unique_ptr<AnyFilter>> a = TestFixture::make(1000, 0.01, 5);
-    Result<std::unique_ptr<AnyFilter>> b = TestFixture::make(1000, 0.01, 5);
-    ASSERT_TRUE(a.isOk() && b.isOk());
+    // a: empty; b: holding one key.
     const std::string key = "https://example.com/";
+    const std::unique_ptr<AnyFilter> a = TestFixture::filled(1000, 0.01, 5, 0, presentKey);
+    const std::unique_ptr<AnyFilter> b = TestFixture::filled(1000, 0.01, 5, 1, [&key](uint64_t) { return key; });
+    ASSERT_TRUE(a != nullptr && b != nullptr);
     const auto* bytes = reinterpret_cast<const uint8_t*>(key.data());
-    ASSERT_TRUE(b.value()->add(bytes, key.size()).isOk());
-    const Status removed = a.value()->remove(bytes, key.size());
-    const Status merged = a.value()->unionWith(*b.value());
+    const Status removed = a->remove(bytes, key.size());
+    const Status merged = a->unionWith(*b);
     if constexpr (TypeParam::kSupportsRemove) {
       EXPECT_EQ(removed.code(), StatusCode::NotFound);
     } else {
@@ -264,15 +304,46 @@ TYPED_TEST(RegisteredFilterType, RemoveAndUnionExactlyWhenSupported) {
     }
     if constexpr (TypeParam::kSupportsUnion) {
       EXPECT_TRUE(merged.isOk()) << merged.message();
-      EXPECT_TRUE(a.value()->has(bytes, key.size()));
+      EXPECT_TRUE(a->has(bytes, key.size()));
     } else {
       EXPECT_EQ(merged.code(), StatusCode::Unsupported);
     }
   }
 }
 
+TYPED_TEST(RegisteredFilterType, StaticTypesAreBuiltNotCreatedAndHaveNoAdd) {
+  const std::unique_ptr<AnyFilter> filter = TestFixture::filled(100, 0.01, 3, 50, presentKey);
+  ASSERT_NE(filter, nullptr);
+  const std::string key = absentKey(1);
+  const Status added = filter->add(reinterpret_cast<const uint8_t*>(key.data()), key.size());
+  if constexpr (TestFixture::kStatic) {
+    const Result<std::unique_ptr<AnyFilter>> created = TestFixture::make(100, 0.01);
+    EXPECT_EQ(created.status().code(), StatusCode::Unsupported);
+    EXPECT_NE(created.status().message().find("build"), std::string::npos) << created.status().message();
+    EXPECT_EQ(added.code(), StatusCode::Unsupported);
+    EXPECT_EQ(filter->add(hashKey(key, 3)).code(), StatusCode::Unsupported);
+  } else {
+    EXPECT_TRUE(added.isOk()) << added.message();
+  }
+  // buildFilter gives every type the keys (capacity from the key count when 0).
+  std::vector<KeyHash> hashes;
+  for (uint64_t i = 0; i < 300; ++i) hashes.push_back(hashKey(presentKey(i), 3));
+  Result<std::unique_ptr<AnyFilter>> built =
+      buildFilter(TypeParam::kType, TestFixture::options(0, 0.01, 3), hashes.data(), hashes.size());
+  ASSERT_TRUE(built.isOk()) << built.status().message();
+  for (uint64_t i = 0; i < 300; ++i) ASSERT_TRUE(built.value()->has(hashes[i])) << i;
+}
+
 TYPED_TEST(RegisteredFilterType, RejectsImpossibleOptionsWithInvalidArgument) {
-  {
+  if constexpr (TestFixture::kStatic) {
+    // Sized by its keys (capacity does not apply); the rate is checked.
+    const KeyHash one = hashKey("k", 0);
+    for (const double rate : {0.0, 1.0, std::nan(""), -0.5}) {
+      EXPECT_EQ(buildFilter(TypeParam::kType, TestFixture::options(100, rate, 0), &one, 1).status().code(),
+                StatusCode::InvalidArgument)
+          << rate;
+    }
+  } else {
     EXPECT_EQ(TestFixture::make(0, 0.01).status().code(), StatusCode::InvalidArgument);
     EXPECT_EQ(TestFixture::make(100, 0.0).status().code(), StatusCode::InvalidArgument);
     EXPECT_EQ(TestFixture::make(100, 1.0).status().code(), StatusCode::InvalidArgument);
@@ -300,7 +371,9 @@ TEST(FilterRegistry, CuckooOptionsAreRejectedByOtherTypes) {
     options.capacity = 100;
     options.falsePositiveRate = 0.01;
     options.bucketSize = 4;
-    const StatusCode code = createFilter(info.type, options).status().code();
+    const KeyHash one = hashKey("k", 0);
+    const StatusCode code = info.isStatic ? buildFilter(info.type, options, &one, 1).status().code()
+                                          : createFilter(info.type, options).status().code();
     if (info.type == FilterType::Cuckoo || info.type == FilterType::ScalableCuckoo) {
       EXPECT_EQ(code, StatusCode::Ok);
     } else {

@@ -58,6 +58,8 @@ export interface CoreFilterType {
   id: number;
   supportsRemove: boolean;
   supportsUnion: boolean;
+  /** Built once from its keys (buildFilter), then read-only. */
+  isStatic: boolean;
 }
 
 /** The options the C++ registry reads (validated by TypeScript first). */
@@ -71,6 +73,7 @@ export interface CoreFilterOptions {
   semiSorted?: number;
   growth?: number;
   tightening?: number;
+  arity?: number;
 }
 
 export interface CoreModule {
@@ -95,12 +98,16 @@ export interface CoreModule {
   _cbw_blob_buffer_free(buffer: number): void;
   /** Reads a BlobBuffer's bytes and frees the buffer (its memory may become the filter's table). */
   deserializeBuffer(buffer: number): FilterHandle;
+  /** Hashes a batch (the _cbw_has_many layout) with `seed` into count 16-byte key hashes at `out`. */
+  _cbw_hash_many(seed: number, data: number, offsets: number, count: number, out: number): void;
   filterTypes(): CoreFilterType[];
   statusCodeNames(): string[];
   /** The type name in a blob's header ('' when the bytes do not start like a filter). */
   filterTypeOf(data: number, length: number): string;
   createFilter(typeName: string, options: CoreFilterOptions): FilterHandle;
   deserializeFilter(data: number, length: number): FilterHandle;
+  /** A filter of `count` key hashes at `hashes` (a static type is built from them; others get them added). */
+  buildFilter(typeName: string, options: CoreFilterOptions, hashes: number, count: number): FilterHandle;
   encodeUrlBlocklist(filter: number, length: number, scheme: number, entryCount: number, depth: number): BlocklistEnvelopeHandle;
   decodeUrlBlocklist(data: number, length: number): BlocklistEnvelopeHandle;
 }

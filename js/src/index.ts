@@ -1,5 +1,5 @@
 /**
- * cuckoo-bloom-wasm: Bloom, blocked Bloom, counting Bloom and cuckoo filters
+ * cuckoo-bloom-wasm: Bloom, blocked Bloom, counting Bloom, cuckoo and binary fuse filters
  * compiled from one C++ core to WebAssembly. Call `await init()` once, then
  * create filters. See README.md for examples and docs/FORMAT.md for the bytes.
  */
@@ -13,6 +13,7 @@ export { BloomFilter, type BloomFilterOptions } from './bloom.js';
 export { BlockedBloomFilter, type BlockedBloomFilterOptions } from './blocked-bloom.js';
 export { CountingBloomFilter, type CountingBloomFilterOptions } from './counting-bloom.js';
 export { CuckooFilter, type CuckooFilterOptions, type CuckooKick } from './cuckoo.js';
+export { BinaryFuseFilter, type BinaryFuseFilterOptions } from './binary-fuse.js';
 export { ScalableBloomFilter, type ScalableBloomFilterOptions } from './scalable-bloom.js';
 export { ScalableCuckooFilter, type ScalableCuckooFilterOptions } from './scalable-cuckoo.js';
 export type { GrowthOptions } from './scalable-options.js';

@@ -9,6 +9,7 @@
  * and tests/registry.test.mjs checks that every entry here round-trips through
  * the core under its own name with the capabilities it claims.
  */
+import { BinaryFuseFilter } from './binary-fuse.js';
 import { BlockedBloomFilter } from './blocked-bloom.js';
 import { BloomFilter } from './bloom.js';
 import { CountingBloomFilter } from './counting-bloom.js';
@@ -24,6 +25,7 @@ export type AnyFilter =
   | BlockedBloomFilter
   | CountingBloomFilter
   | CuckooFilter
+  | BinaryFuseFilter
   | ScalableBloomFilter
   | ScalableCuckooFilter;
 
@@ -43,9 +45,17 @@ export interface FilterTypeEntry {
   readonly lookup: string;
   readonly supportsRemove: boolean;
   readonly supportsUnion: boolean;
-  /** Options beyond capacity, falsePositiveRate and seed. */
+  /**
+   * Built once from the whole key set, then read-only (binary fuse): `create`
+   * throws UNSUPPORTED, `from` builds it, and it has no add or remove.
+   */
+  readonly isStatic: boolean;
+  /** Options beyond capacity, falsePositiveRate and seed (a static type takes no capacity). */
   readonly extraOptions: readonly string[];
+  /** An empty filter to add keys to. @throws FilterError `UNSUPPORTED` for a static type. */
   create(options: Record<string, unknown>): AnyFilter;
+  /** A filter holding `keys`, for every type (a dynamic type is sized for them unless `capacity` is given). */
+  from(keys: Iterable<Key>, options: Record<string, unknown>): AnyFilter;
   deserialize(bytes: Uint8Array | ArrayBuffer): AnyFilter;
 }
 
@@ -59,7 +69,9 @@ export const FILTER_TYPES: readonly FilterTypeEntry[] = [
     supportsRemove: false,
     supportsUnion: true,
     extraOptions: [],
+    isStatic: false,
     create: (options) => new BloomFilter(options as never),
+    from: (keys, options) => BloomFilter.from(keys, options as never),
     deserialize: (bytes) => BloomFilter.deserialize(bytes),
   },
   {
@@ -71,7 +83,9 @@ export const FILTER_TYPES: readonly FilterTypeEntry[] = [
     supportsRemove: false,
     supportsUnion: true,
     extraOptions: [],
+    isStatic: false,
     create: (options) => new BlockedBloomFilter(options as never),
+    from: (keys, options) => BlockedBloomFilter.from(keys, options as never),
     deserialize: (bytes) => BlockedBloomFilter.deserialize(bytes),
   },
   {
@@ -83,7 +97,9 @@ export const FILTER_TYPES: readonly FilterTypeEntry[] = [
     supportsRemove: true,
     supportsUnion: false,
     extraOptions: [],
+    isStatic: false,
     create: (options) => new CountingBloomFilter(options as never),
+    from: (keys, options) => CountingBloomFilter.from(keys, options as never),
     deserialize: (bytes) => CountingBloomFilter.deserialize(bytes),
   },
   {
@@ -95,8 +111,26 @@ export const FILTER_TYPES: readonly FilterTypeEntry[] = [
     supportsRemove: true,
     supportsUnion: false,
     extraOptions: ['bucketSize', 'fingerprintBits', 'maxKicks', 'semiSorted'],
+    isStatic: false,
     create: (options) => new CuckooFilter(options as never),
+    from: (keys, options) => CuckooFilter.from(keys, options as never),
     deserialize: (bytes) => CuckooFilter.deserialize(bytes),
+  },
+  {
+    name: 'binary-fuse',
+    aliases: ['fuse'],
+    label: 'Binary fuse',
+    summary: 'static: built once from a fixed list, the fewest bits per key (~1.13 f for a rate of 2^-f); no add or remove',
+    lookup: '3 (or 4) fingerprints in 3 (or 4) neighbouring segments',
+    supportsRemove: false,
+    supportsUnion: false,
+    isStatic: true,
+    extraOptions: ['fingerprintBits', 'arity'],
+    // Options: the constructor throws UNSUPPORTED (build it with `from`); a
+    // handle read from bytes (deserialize) is wrapped.
+    create: (options) => new BinaryFuseFilter(options as never),
+    from: (keys, options) => BinaryFuseFilter.from(keys, options as never),
+    deserialize: (bytes) => BinaryFuseFilter.deserialize(bytes),
   },
   {
     name: 'scalable-bloom',
@@ -107,7 +141,9 @@ export const FILTER_TYPES: readonly FilterTypeEntry[] = [
     supportsRemove: false,
     supportsUnion: true,
     extraOptions: ['initialCapacity', 'growth', 'tightening'],
+    isStatic: false,
     create: (options) => new ScalableBloomFilter(options as never),
+    from: (keys, options) => ScalableBloomFilter.from(keys, options as never),
     deserialize: (bytes) => ScalableBloomFilter.deserialize(bytes),
   },
   {
@@ -119,7 +155,9 @@ export const FILTER_TYPES: readonly FilterTypeEntry[] = [
     supportsRemove: true,
     supportsUnion: false,
     extraOptions: ['initialCapacity', 'growth', 'tightening', 'bucketSize'],
+    isStatic: false,
     create: (options) => new ScalableCuckooFilter(options as never),
+    from: (keys, options) => ScalableCuckooFilter.from(keys, options as never),
     deserialize: (bytes) => ScalableCuckooFilter.deserialize(bytes),
   },
 ];
@@ -130,6 +168,7 @@ export const FILTER_TYPES: readonly FilterTypeEntry[] = [
  */
 export function tryAddKey(filter: AnyFilter, key: Key): boolean {
   if ('tryAdd' in filter) return filter.tryAdd(key);
+  if (filter instanceof BinaryFuseFilter) return filter.add(key); // throws UNSUPPORTED: a static filter
   filter.add(key);
   return true;
 }

@@ -15,11 +15,17 @@ import { type ListFormat, type ListParseError, parseListLine, type ParsedLine } 
 export type BlocklistFilterType = AnyFilter['type'];
 
 export interface UrlBlocklistOptions {
-  /** The filter that stores the expressions. Default 'bloom'. */
+  /**
+   * The filter that stores the expressions. Default: 'binary-fuse' for `build`
+   * (a static list: the smallest on the wire; no `addLine` after), 'bloom' for `create`.
+   */
   type?: BlocklistFilterType | undefined;
   /** Target false-positive rate per expression. Default 0.001. */
   falsePositiveRate?: number | undefined;
-  /** Entries to size for. `build` defaults to the number of entries it found; `create` requires it. */
+  /**
+   * Entries to size for. `build` defaults to the number of entries it found; `create` requires it.
+   * A static type (binary fuse) is sized by its entries and takes none.
+   */
   capacity?: number | undefined;
   /** Line syntax of the list. Default 'auto' (decided per line). */
   format?: ListFormat | undefined;
@@ -27,7 +33,7 @@ export interface UrlBlocklistOptions {
   seed?: number | undefined;
   /** Cuckoo only: slots per bucket (2, 4, 8). */
   bucketSize?: CuckooFilterOptions['bucketSize'] | undefined;
-  /** Cuckoo only: fingerprint width in bits. */
+  /** Cuckoo and binary fuse: fingerprint width in bits. */
   fingerprintBits?: number | undefined;
 }
 
@@ -52,6 +58,8 @@ export interface UrlCheck {
 }
 
 const DEFAULT_BLOCKLIST_RATE = 0.001;
+// `build` has the whole list: the static type, smallest on the wire. `create` needs a type with add.
+const DEFAULT_BUILD_TYPE = 'binary-fuse';
 /** Safe Browsing expressions to the depths the list's own entries need (docs/FORMAT.md). */
 const EXPRESSION_SCHEME_LIST_DEPTH = 2;
 /** Each depth crosses the byte format as 16 bits. */
@@ -97,7 +105,8 @@ export class UrlBlocklist {
   /**
    * Builds a blocklist from list text or lines (plain, hosts-file or
    * Adblock/uBlock host and URL rules; see `ListFormat`). Duplicates are
-   * stored once.
+   * stored once. The default type is 'binary-fuse' (static: `addLine`
+   * then throws UNSUPPORTED; pass a dynamic `type` such as 'bloom' to add later).
    * @throws FilterError `INVALID_ARGUMENT` (bad options or input), `FULL`
    *   (cuckoo with a capacity too small), `NOT_INITIALIZED`.
    */
@@ -122,10 +131,26 @@ export class UrlBlocklist {
       else if (parsed.kind === 'skip') skipped++;
       else errors.push({ line: lineNumber, text: line, reason: parsed.reason });
     }
+    const report = { entries: expressions.size, skipped, errors };
+    const entry = filterType(options.type ?? DEFAULT_BUILD_TYPE, 'UrlBlocklist: type');
+    if (entry.isStatic) {
+      // Built once from every distinct expression (it has no add).
+      if (options.capacity !== undefined) {
+        throw new FilterError(
+          'INVALID_ARGUMENT',
+          `UrlBlocklist: a ${entry.name} filter${options.type === undefined ? " (build's default type)" : ''} is sized by its entries: ` +
+            "give no capacity, or a type that takes one, such as { type: 'bloom' }",
+        );
+      }
+      let depth: ExpressionDepth = { hostLabels: 0, pathDepth: 0 };
+      for (const expression of expressions) depth = deeperOf(depth, depthNeededBy(expression));
+      const filter = entry.from(expressions, filterOptionsOf(options));
+      return new UrlBlocklist(filter, expressions.size, format, report, depth);
+    }
     const blocklist = UrlBlocklist.#empty(
       { ...options, capacity: options.capacity ?? Math.max(1, expressions.size) },
       format,
-      { entries: expressions.size, skipped, errors },
+      report,
     );
     try {
       for (const expression of expressions) blocklist.#store(expression);
@@ -139,6 +164,7 @@ export class UrlBlocklist {
   /**
    * An empty blocklist sized for `capacity` entries, to fill line by line
    * with `addLine` (how the CLI streams lists too large to hold as text).
+   * @throws FilterError `UNSUPPORTED` for a static type (binary fuse): use `build`.
    */
   static create(options: UrlBlocklistOptions & { capacity: number }): UrlBlocklist {
     checkBlocklistOptions(options);
@@ -149,15 +175,15 @@ export class UrlBlocklist {
   }
 
   static #empty(options: UrlBlocklistOptions, format: ListFormat, report: UrlBlocklistReport): UrlBlocklist {
-    const { type = 'bloom', falsePositiveRate = DEFAULT_BLOCKLIST_RATE, capacity = 1, seed = 0 } = options;
+    const { type = 'bloom', capacity = 1 } = options;
     const entry = filterType(type, 'UrlBlocklist: type');
-    const filterOptions: Record<string, unknown> = { capacity, falsePositiveRate, seed };
-    // Type-specific options pass through to the types that take them; a
-    // type that does not take one rejects it (never ignored).
-    for (const name of ['bucketSize', 'fingerprintBits'] as const) {
-      if (options[name] !== undefined) filterOptions[name] = options[name];
+    if (entry.isStatic) {
+      throw new FilterError(
+        'UNSUPPORTED',
+        `UrlBlocklist: a ${entry.name} filter is static (built once from the whole list): use UrlBlocklist.build(list, { type: '${entry.name}' })`,
+      );
     }
-    return new UrlBlocklist(entry.create(filterOptions), 0, format, report);
+    return new UrlBlocklist(entry.create({ capacity, ...filterOptionsOf(options) }), 0, format, report);
   }
 
   /**
@@ -208,22 +234,14 @@ export class UrlBlocklist {
   // The depth of URL expressions checked grows to cover every stored entry
   // (host labels, directory levels), so no entry is ever out of reach.
   #store(expression: string): void {
-    const needed = expressionDepth(expression);
-    if (needed.hostLabels > MAX_DEPTH || needed.pathDepth > MAX_DEPTH) {
-      throw new FilterError('INVALID_ARGUMENT', `list entry ${JSON.stringify(expression.slice(0, 80))} is deeper than ${MAX_DEPTH} labels or directories`);
-    }
+    const needed = depthNeededBy(expression);
     const filter = this.#filter;
     if (!tryAddKey(filter, expression)) {
       if (filter.has(expression)) return;
       filter.add(expression); // throws FULL with the filter's own message
     }
     this.#entryCount++;
-    if (needed.hostLabels > this.#depth.hostLabels || needed.pathDepth > this.#depth.pathDepth) {
-      this.#depth = {
-        hostLabels: Math.max(this.#depth.hostLabels, needed.hostLabels),
-        pathDepth: Math.max(this.#depth.pathDepth, needed.pathDepth),
-      };
-    }
+    this.#depth = deeperOf(this.#depth, needed);
   }
 
   /**
@@ -309,6 +327,18 @@ export class UrlBlocklist {
   }
 }
 
+/** The filter options of blocklist options (without capacity). */
+function filterOptionsOf(options: UrlBlocklistOptions): Record<string, unknown> {
+  const { falsePositiveRate = DEFAULT_BLOCKLIST_RATE, seed = 0 } = options;
+  const filterOptions: Record<string, unknown> = { falsePositiveRate, seed };
+  // Type-specific options pass through to the types that take them; a
+  // type that does not take one rejects it (never ignored).
+  for (const name of ['bucketSize', 'fingerprintBits'] as const) {
+    if (options[name] !== undefined) filterOptions[name] = options[name];
+  }
+  return filterOptions;
+}
+
 function adoptEnvelope(handle: BlocklistEnvelopeHandle): BlocklistEnvelopeHandle {
   if (!handle.ok()) {
     const error = coreError(handle.errorCode(), handle.errorMessage());
@@ -333,4 +363,22 @@ function checkBlocklistOptions(options: unknown): asserts options is UrlBlocklis
     throw new FilterError('INVALID_ARGUMENT', `UrlBlocklist: format must be auto, plain, hosts or adblock, got ${String(format)}`);
   }
   if (capacity !== undefined) requireInteger(capacity, 'capacity', 'UrlBlocklist', 1, 2 ** 40);
+}
+
+/** The depth one entry needs; INVALID_ARGUMENT past what the byte format records (16 bits each). */
+function depthNeededBy(expression: string): ExpressionDepth {
+  const needed = expressionDepth(expression);
+  if (needed.hostLabels > MAX_DEPTH || needed.pathDepth > MAX_DEPTH) {
+    throw new FilterError('INVALID_ARGUMENT', `list entry ${JSON.stringify(expression.slice(0, 80))} is deeper than ${MAX_DEPTH} labels or directories`);
+  }
+  return needed;
+}
+
+/** The deeper of two depths, field by field (the same object when nothing grows). */
+function deeperOf(current: ExpressionDepth, needed: ExpressionDepth): ExpressionDepth {
+  if (needed.hostLabels <= current.hostLabels && needed.pathDepth <= current.pathDepth) return current;
+  return {
+    hostLabels: Math.max(current.hostLabels, needed.hostLabels),
+    pathDepth: Math.max(current.pathDepth, needed.pathDepth),
+  };
 }

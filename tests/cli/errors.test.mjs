@@ -24,7 +24,7 @@ test.each([
   ['--fpr 1', [...BUILD, '--fpr', '1'], /--fpr/],
   ['--fpr abc', [...BUILD, '--fpr', 'abc'], /--fpr/],
   ['--fpr without a value', [...BUILD, '--fpr'], /--fpr needs a value/],
-  ['--type foo', [...BUILD, '--type', 'foo'], /--type must be one of bloom, blocked \(blocked-bloom\), counting \(counting-bloom\), cuckoo, scalable \(scalable-bloom\), scalable-cuckoo, got 'foo'/],
+  ['--type foo', [...BUILD, '--type', 'foo'], /--type must be one of bloom, blocked \(blocked-bloom\), counting \(counting-bloom\), cuckoo, fuse \(binary-fuse\), scalable \(scalable-bloom\), scalable-cuckoo, got 'foo'/],
   ['--capacity 0', [...BUILD, '--capacity', '0'], /--capacity must be a whole number.*'0'/],
   ['--capacity 1.5', [...BUILD, '--capacity', '1.5'], /--capacity/],
   ['--capacity=-5', [...BUILD, '--capacity=-5'], /--capacity/],

@@ -7,7 +7,7 @@ import { deserialize, init } from 'cuckoo-bloom-wasm';
 import { asciiKeys } from '../helpers/keys.mjs';
 import { CLI, runCli, runOk, tempDir, tmpFilesIn, verdicts } from './helpers.mjs';
 
-const TYPES = ['bloom', 'blocked', 'counting', 'cuckoo'];
+const TYPES = ['bloom', 'blocked', 'counting', 'cuckoo', 'fuse'];
 // Keys with spaces, tabs, non-ASCII text and a leading "-" are keys like any other.
 const odd = ['with space', 'tab\tinside', 'naïve café', '日本語', '-dash-first', '#not-a-comment', ' padded '];
 const keys = [...asciiKeys(5000, 'in-'), ...odd];
@@ -118,6 +118,29 @@ test('query --urls on a plain filter of expressions forms each URL\'s expression
     ['clear', 'https://good.example/'],
   ]);
   expect(result.code).toBe(1);
+});
+
+test('a fuse build reads the input once, stores each key once, and takes no --capacity', async () => {
+  writeFileSync(join(work.dir, 'fuse.txt'), `${[...keys, ...keys.slice(0, 100), ''].join('\n')}\n`);
+  const { stdout } = await runOk(['build', '--type', 'fuse', '--fpr', '0.001', '--input', 'fuse.txt', '--output', 'fuse.filter', '--json'], {
+    cwd: work.dir,
+  });
+  expect(JSON.parse(stdout)).toMatchObject({
+    type: 'binary-fuse',
+    keys: keys.length + 100,
+    added: keys.length,
+    alreadyPresent: 100,
+    skipped: 1,
+    capacity: keys.length,
+  });
+  const info = JSON.parse((await runOk(['info', 'fuse.filter', '--json'], { cwd: work.dir })).stdout);
+  expect(info).toMatchObject({ type: 'binary-fuse', count: keys.length });
+  expect(info.parameters).toMatchObject({ fingerprintBits: 10, arity: 3 });
+  const refused = await runCli(['build', '--type', 'fuse', '--capacity', '10', '--input', 'fuse.txt', '--output', 'no.filter'], {
+    cwd: work.dir,
+  });
+  expect(refused.code).toBe(2);
+  expect(refused.stderr).toMatch(/--capacity does not apply/);
 });
 
 test('a cuckoo build stores a repeated key up to 2 x bucketSize times, then counts it as present', async () => {

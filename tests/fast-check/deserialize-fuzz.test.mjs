@@ -18,6 +18,10 @@ import {
   BlockedBloomFilter,
   CountingBloomFilter,
   CuckooFilter,
+  BinaryFuseFilter,
+  ScalableBloomFilter,
+  ScalableCuckooFilter,
+  filterTypeNames,
   UrlBlocklist,
   FilterError,
 } from 'cuckoo-bloom-wasm';
@@ -142,8 +146,43 @@ function xxh3(bytes) {
 // Layout (docs/FORMAT.md): 56-byte header, P parameter bytes, L payload bytes, 8-byte checksum.
 
 const ALLOWED_CODES = ['CORRUPT', 'UNSUPPORTED_VERSION', 'WRONG_TYPE', 'INVALID_ARGUMENT'];
-const CLASSES = { 1: BloomFilter, 2: BlockedBloomFilter, 3: CountingBloomFilter, 4: CuckooFilter };
-const TYPE_NAMES = { 1: 'bloom', 2: 'blocked-bloom', 3: 'counting-bloom', 4: 'cuckoo', 16: 'url-blocklist' };
+const CLASSES = {
+  1: BloomFilter,
+  2: BlockedBloomFilter,
+  3: CountingBloomFilter,
+  4: CuckooFilter,
+  5: BinaryFuseFilter,
+  17: ScalableBloomFilter,
+  18: ScalableCuckooFilter,
+};
+const TYPE_NAMES = {
+  1: 'bloom',
+  2: 'blocked-bloom',
+  3: 'counting-bloom',
+  4: 'cuckoo',
+  5: 'binary-fuse',
+  16: 'url-blocklist',
+  17: 'scalable-bloom',
+  18: 'scalable-cuckoo',
+};
+
+test('the fuzzing tables know every registered type (a new type must be added here)', () => {
+  expect(Object.values(TYPE_NAMES).filter((name) => name !== 'url-blocklist').sort()).toEqual([...filterTypeNames()].sort());
+});
+
+/** A filter of `Class` holding `keys` (the static BinaryFuseFilter is built from them; it has no add). */
+function filterOf(Class, options, keys) {
+  if (Class === BinaryFuseFilter) {
+    const { capacity: _capacity, ...rest } = options;
+    return BinaryFuseFilter.from(keys, rest);
+  }
+  const filter = new Class(options);
+  for (const key of keys) {
+    if (filter instanceof CuckooFilter) filter.tryAdd(key);
+    else filter.add(key);
+  }
+  return filter;
+}
 
 /** [offset (from the start of the blob), size in bytes] of every field, by type id. */
 const HEADER_FIELDS = [
@@ -267,6 +306,18 @@ function checkAccepted(object, bytes, where) {
     if (typeof object[getter] !== 'number' || Number.isNaN(object[getter])) fail(`${where}: ${getter} = ${object[getter]}`);
   }
   if (typeof object.has('probe') !== 'boolean') fail(`${where}: has() is not a boolean`);
+  // A static filter has no add: it says so (UNSUPPORTED) and keeps its bytes.
+  if (object instanceof BinaryFuseFilter) {
+    let caught;
+    try {
+      object.add('fuzz-new-key');
+    } catch (error) {
+      caught = error;
+    }
+    if (!(caught instanceof FilterError) || caught.code !== 'UNSUPPORTED') fail(`${where}: add on a static filter: ${caught}`);
+    if (!sameBytes(object.serialize(), out)) fail(`${where}: a refused add changed the bytes`);
+    return;
+  }
   // Still a working filter: a new key is found, and the result reads back.
   const stored = object instanceof CuckooFilter ? object.tryAdd('fuzz-new-key') : (object.add('fuzz-new-key'), true);
   if (stored && !object.has('fuzz-new-key')) fail(`${where}: a key added to the accepted filter is not found`);
@@ -324,8 +375,7 @@ let canaries;
 beforeAll(() => {
   const keys = Array.from({ length: 200 }, (_, i) => `canary-${i}-\u00e9`);
   canaries = Object.values(CLASSES).map((Class) => {
-    const filter = new Class({ capacity: 300, falsePositiveRate: 0.01, seed: 7 });
-    filter.addMany(keys);
+    const filter = filterOf(Class, { capacity: 300, falsePositiveRate: 0.01, seed: 7 }, keys);
     return { filter, keys, bytes: filter.serialize() };
   });
 });
@@ -354,7 +404,7 @@ const keyArb = fc.oneof(fc.string({ maxLength: 8 }), fc.uint8Array({ maxLength: 
 
 const filterBlobArb = fc
   .record({
-    typeId: fc.constantFrom(1, 2, 3, 4),
+    typeId: fc.constantFrom(1, 2, 3, 4, 5),
     capacity: fc.integer({ min: 1, max: 60 }),
     falsePositiveRate: fc.constantFrom(0.3, 0.01, 0.001),
     seed: fc.oneof(fc.constant(0), fc.nat()),
@@ -364,13 +414,14 @@ const filterBlobArb = fc
   })
   .map(({ typeId, capacity, falsePositiveRate, seed, bucketSize, fingerprintBits, keys }) => {
     const Class = CLASSES[typeId];
-    const options = typeId === 4 ? { capacity, seed, bucketSize, fingerprintBits } : { capacity, falsePositiveRate, seed };
-    const filter = new Class(options);
+    const options =
+      typeId === 4
+        ? { capacity, seed, bucketSize, fingerprintBits }
+        : typeId === 5
+          ? { seed, fingerprintBits, arity: bucketSize === 8 ? 4 : 3 }
+          : { capacity, falsePositiveRate, seed };
+    const filter = filterOf(Class, options, keys);
     try {
-      for (const key of keys) {
-        if (filter instanceof CuckooFilter) filter.tryAdd(key);
-        else filter.add(key);
-      }
       return filter.serialize();
     } finally {
       filter.free();
@@ -380,7 +431,7 @@ const filterBlobArb = fc
 const blocklistBlobArb = fc
   .record({
     hosts: fc.array(fc.stringMatching(/^[a-z]{1,6}\.[a-z]{2,4}$/), { maxLength: 10 }),
-    type: fc.constantFrom('bloom', 'blocked-bloom', 'counting-bloom', 'cuckoo'),
+    type: fc.constantFrom('bloom', 'blocked-bloom', 'counting-bloom', 'cuckoo', 'binary-fuse'),
   })
   .map(({ hosts, type }) => {
     const list = UrlBlocklist.build(hosts, { type });
@@ -481,8 +532,7 @@ test('the JS XXH3 used to fix checksums matches the checksums the library writes
   const lengths = new Set();
   for (const Class of Object.values(CLASSES)) {
     for (const capacity of [1, 2, 3, 5, 8, 13, 40, 100, 400, 2000]) {
-      const filter = new Class({ capacity });
-      filter.add('x');
+      const filter = filterOf(Class, { capacity }, Array.from({ length: capacity }, (_, i) => `x${i}`));
       const bytes = filter.serialize();
       filter.free();
       lengths.add(bytes.length);
@@ -499,7 +549,7 @@ test(`arbitrary bytes: a format error or an identical round trip (${RUNS} runs)`
     .record({
       type: fc.constantFrom(0, 1, 2, 3, 4, 5, 15, 16, 17, 255),
       version: fc.oneof(fc.constant(1), fc.integer({ min: 0, max: 0xffff })),
-      p: fc.oneof(fc.constantFrom(8, 16, 24), fc.nat({ max: 40 })),
+      p: fc.oneof(fc.constantFrom(8, 16, 20, 24), fc.nat({ max: 40 })),
       words: fc.nat({ max: 24 }),
       body: fc.uint8Array({ minLength: 48, maxLength: 48 }),
       rest: fc.uint8Array({ maxLength: 300 }),

@@ -27,7 +27,7 @@ test('a host of 6+ labels matches its subdomains; a directory 5 deep matches fil
 });
 
 test('the depth travels in the bytes, and shallow lists check fewer expressions', () => {
-  const list = UrlBlocklist.build('evil.example\nbad.example/dl/', { capacity: 100 });
+  const list = UrlBlocklist.build('evil.example\nbad.example/dl/', { type: 'bloom', capacity: 100 });
   expect(list.expressionDepth).toEqual({ hostLabels: 2, pathDepth: 1 });
   const url = 'http://a.b.c.d.evil.example/dl/x/y/z/file.exe?q=1';
   const checked = list.check(url).expressions;

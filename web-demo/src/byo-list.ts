@@ -1,7 +1,7 @@
 // "Bring your own list": a text file of hosts/URLs (file input or drag and drop) becomes a
 // URL blocklist built in the page, in chunks with a progress bar; check URLs against it
 // and download its bytes.
-import { parseListLine, UrlBlocklist, type BlocklistFilterType, type ListParseError } from 'cuckoo-bloom-wasm';
+import { filterType, parseListLine, UrlBlocklist, type BlocklistFilterType, type ListParseError } from 'cuckoo-bloom-wasm';
 import { byTestId, describeError, formatBytes, formatDuration, formatInteger, formatRate, h, yieldToEventLoop } from './dom.ts';
 import { attachUrlChecker } from './url-check.ts';
 
@@ -131,7 +131,7 @@ export function setupByoList(section: HTMLElement): void {
 /**
  * Two passes over the lines, each in time slices: the first parses and counts distinct
  * expressions (to size the filter), the second feeds the lines to `UrlBlocklist.create` +
- * `addLine`. Returns null if cancelled.
+ * `addLine` (a static type: one `UrlBlocklist.build` of all the lines). Returns null if cancelled.
  */
 async function buildInChunks(
   text: string,
@@ -170,6 +170,15 @@ async function buildInChunks(
   }))) return null;
   if (distinct.size === 0) {
     throw new Error(`no host or URL found in ${formatInteger(lines.length)} lines${errors[0] ? ` (line ${errors[0].line}: ${errors[0].reason})` : ''}`);
+  }
+  if (filterType(type).isStatic) {
+    // A static filter (binary fuse) is built once from the whole list: one step, not sliced.
+    onProgress(0.4, 'Building');
+    await yieldToEventLoop();
+    if (cancelled()) return null;
+    const list = UrlBlocklist.build(lines, { type, falsePositiveRate });
+    onProgress(1, 'Building');
+    return { list, lines: lines.length, distinct: distinct.size, skipped, errors, milliseconds: performance.now() - start };
   }
   const list = UrlBlocklist.create({ capacity: distinct.size, type, falsePositiveRate });
   try {

@@ -8,9 +8,11 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
+#include "cuckoo_bloom/binary_fuse_filter.h"
 #include "cuckoo_bloom/blocked_bloom_filter.h"
 #include "cuckoo_bloom/bloom_filter.h"
 #include "cuckoo_bloom/counting_bloom_filter.h"
@@ -27,7 +29,17 @@ struct FilterTypeInfo {
   const char* name;
   bool supportsRemove;
   bool supportsUnion;
+  // Built once from its keys (buildFilter), then read-only: createFilter
+  // refuses it and add() is Unsupported.
+  bool isStatic;
 };
+
+// Whether a filter class is static (declares kIsStatic = true).
+template <typename Filter, typename = void>
+struct IsStaticFilter : std::false_type {};
+template <typename Filter>
+struct IsStaticFilter<Filter, std::void_t<decltype(Filter::kIsStatic)>>
+    : std::integral_constant<bool, Filter::kIsStatic> {};
 
 // Every registered type, in the order of filter_types.h.
 const std::vector<FilterTypeInfo>& registeredFilterTypes();
@@ -38,7 +50,8 @@ class AnyFilter {
   virtual FilterType type() const = 0;
   virtual const FilterHeader& header() const = 0;
   virtual KeyHash hashOf(const uint8_t* key, size_t length) const = 0;
-  // Ok, or Full (cuckoo: nothing changed, nothing lost).
+  // Ok, or Full (cuckoo: nothing changed, nothing lost); Unsupported for a
+  // static type.
   virtual Status add(const KeyHash& hash) = 0;
   virtual bool has(const KeyHash& hash) const = 0;
   // Ok, NotFound, or Unsupported for types without removal.
@@ -107,7 +120,15 @@ class AnyFilter {
   virtual const void* concrete() const = 0;
 };
 
+// An empty filter of a dynamic type; Unsupported for a static type (build it
+// from its keys).
 Result<std::unique_ptr<AnyFilter>> createFilter(FilterType type, const FilterOptions& options);
+// A filter holding the keys whose hashes (hashKey with options.seed) are
+// given. A static type is built from them (duplicates stored once); a dynamic
+// type is created (capacity: options.capacity, or the key count when 0) and
+// each key added in order, the first failure (cuckoo: Full) returned.
+Result<std::unique_ptr<AnyFilter>> buildFilter(FilterType type, const FilterOptions& options, const KeyHash* hashes,
+                                               size_t count);
 // Reads any registered type (WrongType for a URL blocklist or an unknown type).
 Result<std::unique_ptr<AnyFilter>> deserializeFilter(const uint8_t* data, size_t length);
 // The same, from bytes in a BlobBuffer: a word-array filter (Bloom, blocked,

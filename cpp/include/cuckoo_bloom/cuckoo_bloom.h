@@ -2,6 +2,7 @@
 #pragma once
 
 #include "cuckoo_bloom/any_filter.h"
+#include "cuckoo_bloom/binary_fuse_filter.h"
 #include "cuckoo_bloom/blocked_bloom_filter.h"
 #include "cuckoo_bloom/bloom_filter.h"
 #include "cuckoo_bloom/counting_bloom_filter.h"

@@ -18,9 +18,11 @@
 
 namespace cuckoo_bloom {
 
-// The options every type takes, plus the cuckoo-specific ones (unset means
-// "the type's default"). A type rejects options that do not apply to it, so
-// a cuckoo option given to a Bloom filter is an error, never ignored.
+// The options every type takes, plus the cuckoo-specific and binary-fuse
+// ones (unset means "the type's default"). A type rejects options that do not
+// apply to it, so a cuckoo option given to a Bloom filter is an error, never
+// ignored. A static type (binary fuse) is sized by its keys: it ignores
+// capacity, and fingerprintBits is shared by cuckoo and binary fuse.
 struct FilterOptions {
   uint64_t capacity = 0;
   double falsePositiveRate = 0.0;
@@ -29,13 +31,22 @@ struct FilterOptions {
   int64_t fingerprintBits = -1;  // cuckoo: 4..32
   int64_t maxKicks = -1;         // cuckoo: 0..2^20
   int64_t semiSorted = -1;       // cuckoo: 0 or 1 (buckets of 4 only)
+  int64_t arity = -1;            // binary fuse: 3 or 4
   double growth = 0.0;           // growing chains: link size ratio, 0 = the type's default
   double tightening = 0.0;       // growing chains: link rate ratio, 0 = the type's default
   bool hasGrowthOptions() const { return growth != 0.0 || tightening != 0.0; }
   bool hasCuckooOptions() const {
     return bucketSize >= 0 || fingerprintBits >= 0 || maxKicks >= 0 || semiSorted >= 0;
   }
+  bool hasFuseOptions() const { return arity >= 0; }
 };
+
+// Types other than binary fuse reject its arity option.
+inline Status rejectFuseOptions(const FilterOptions& options, FilterType type) {
+  if (!options.hasFuseOptions()) return Status::ok();
+  return Status::invalidArgument(std::string("arity is a binary-fuse option; a ") + filterTypeName(type) +
+                                 " filter does not take it");
+}
 
 // The options of the types that take only the shared three (the Bloom family).
 struct SharedFilterOptions {
@@ -45,7 +56,7 @@ struct SharedFilterOptions {
 };
 
 inline Status rejectCuckooOptions(const FilterOptions& options, FilterType type) {
-  if (!options.hasCuckooOptions()) return Status::ok();
+  if (!options.hasCuckooOptions()) return rejectFuseOptions(options, type);
   return Status::invalidArgument(std::string("bucketSize, fingerprintBits, maxKicks and semiSorted are cuckoo "
                                              "options; a ") +
                                  filterTypeName(type) + " filter does not take them");

@@ -18,5 +18,6 @@
   X(BlockedBloom, 2, "blocked-bloom", BlockedBloomFilter)         \
   X(CountingBloom, 3, "counting-bloom", CountingBloomFilter)      \
   X(Cuckoo, 4, "cuckoo", CuckooFilter)                            \
+  X(BinaryFuse, 5, "binary-fuse", BinaryFuseFilter)               \
   X(ScalableBloom, 17, "scalable-bloom", ScalableBloomFilter)     \
   X(ScalableCuckoo, 18, "scalable-cuckoo", ScalableCuckooFilter)

@@ -50,9 +50,12 @@ function describeParseError(error: unknown, command: string): string {
   }
 }
 
-/** `--type`: any registered type, by name or short alias (registry.ts). */
-export function parseType(value: string | undefined): BlocklistFilterType {
-  if (value === undefined) return 'bloom';
+/**
+ * `--type`: any registered type, by name or short alias (registry.ts). Default:
+ * 'binary-fuse' for a URL list (static, the smallest on the wire), 'bloom' for keys.
+ */
+export function parseType(value: string | undefined, urls = false): BlocklistFilterType {
+  if (value === undefined) return urls ? 'binary-fuse' : 'bloom';
   const entry = findFilterType(value);
   if (entry === null) {
     throw usageError(`--type must be one of ${typeChoices()}, got '${value}'`, 'build');

@@ -4,6 +4,9 @@
  * Without --capacity the input is read twice: a first pass counts the keys
  * (or list expressions) to size the filter, a second fills it. Stdin cannot
  * be read twice, so it is spooled to a temporary file during the first pass.
+ * A static type (binary fuse) is sized by its keys and built once from all of
+ * them: the input is read once, every distinct key (or list expression) is
+ * kept in memory, and the filter is built at the end.
  */
 import { createWriteStream } from 'node:fs';
 import { access, constants, mkdtemp, rename, stat, writeFile } from 'node:fs/promises';
@@ -28,6 +31,7 @@ import { fileLineBatches, type LineBatch, LineSplitter, lineBatches, openInputFi
 import { Progress } from './progress.js';
 import {
   candidateCounter,
+  CollectingSink,
   FilterFullError,
   KeySink,
   type Sink,
@@ -43,6 +47,8 @@ export interface BuildOptions {
   input: string;
   output: string;
   type: BlocklistFilterType;
+  /** Whether --type was given (with --urls the default is the static fuse type). */
+  typeGiven: boolean;
   falsePositiveRate: number;
   capacity: number | null;
   seed: number;
@@ -84,7 +90,8 @@ export function parseBuildOptions(argv: string[]): BuildOptions {
   return {
     input,
     output,
-    type: parseType(str('type')),
+    type: parseType(str('type'), urls),
+    typeGiven: str('type') !== undefined,
     falsePositiveRate: parseRate(str('fpr'), urls ? DEFAULT_URL_RATE : DEFAULT_KEY_RATE),
     capacity: parseCapacity(str('capacity')),
     seed: parseSeed(str('seed')),
@@ -106,8 +113,13 @@ export async function runBuild(argv: string[]): Promise<number> {
     // Where the filling pass reads from, and the capacity it sizes for.
     let source: string | null = stdin ? null : options.input;
     let capacity = options.capacity;
+    const isStatic = filterType(options.type).isStatic;
+    if (isStatic && capacity !== null) {
+      const hint = options.typeGiven ? '' : ' (the default type with --urls; give --type bloom, or another type, to size by --capacity)';
+      throw usageError(`--capacity does not apply to a ${options.type} filter${hint}: it is built from, and sized by, all its keys`, 'build');
+    }
     const counter = candidateCounter(options.urls, options.format);
-    if (capacity === null) {
+    if (capacity === null && !isStatic) {
       let counted: number;
       if (stdin) {
         spoolDir = await mkdtemp(join(tmpdir(), 'cuckoo-bloom-wasm-')).catch((error: unknown) => {
@@ -122,7 +134,7 @@ export async function runBuild(argv: string[]): Promise<number> {
       }
       capacity = Math.max(1, counted);
     }
-    const made = createTarget(options, capacity);
+    const made = createTarget(options, capacity ?? 0);
     try {
       let batches: AsyncIterable<LineBatch>;
       let size = 0;
@@ -133,10 +145,11 @@ export async function runBuild(argv: string[]): Promise<number> {
         size = file.size;
         batches = fileLineBatches(stdin ? 'stdin' : source, file.stream);
       }
-      await fillPass(batches, made.sink, size, options, capacity);
+      await fillPass(batches, made.sink, size, options, capacity ?? 0);
+      made.finish();
       const bytes = made.serialize();
       await writeAtomically(options.output, bytes);
-      report(options, capacity, made, bytes.length);
+      report(options, capacity ?? made.filter.capacity, made, bytes.length);
     } finally {
       made.free();
     }
@@ -173,14 +186,52 @@ async function checkOutputPath(output: string, input: string): Promise<void> {
 
 interface Target {
   sink: Sink;
-  filter: AnyFilter;
-  blocklist: UrlBlocklist | null;
+  readonly filter: AnyFilter;
+  readonly blocklist: UrlBlocklist | null;
+  /** After the last line: a static type's filter is built here. */
+  finish(): void;
   serialize(): Uint8Array;
   free(): void;
 }
 
+/** A static type: lines are collected, and the filter (or blocklist) is built by finish(). */
+function staticTarget(options: BuildOptions): Target {
+  const { type, falsePositiveRate, seed, format } = options;
+  const sink = new CollectingSink(options.urls, format);
+  let filter: AnyFilter | null = null;
+  let blocklist: UrlBlocklist | null = null;
+  return {
+    sink,
+    get filter(): AnyFilter {
+      if (filter === null) throw new CliError(`internal: the ${type} filter is built after the input is read`);
+      return filter;
+    },
+    get blocklist(): UrlBlocklist | null {
+      return blocklist;
+    },
+    finish(): void {
+      try {
+        if (options.urls) {
+          blocklist = UrlBlocklist.build(sink.entryLines, { type, falsePositiveRate, seed, format });
+          filter = blocklist.filter;
+        } else {
+          filter = filterType(type).from(sink.distinct, { falsePositiveRate, seed });
+        }
+      } catch (error) {
+        if (error instanceof FilterError) {
+          throw new CliError(`cannot build a ${type} filter of ${formatCount(sink.counts.stored)} keys: ${error.message}`);
+        }
+        throw error;
+      }
+    },
+    serialize: () => (blocklist !== null ? blocklist.serialize() : filter!.serialize()),
+    free: () => (blocklist !== null ? blocklist.free() : filter?.free()),
+  };
+}
+
 function createTarget(options: BuildOptions, capacity: number): Target {
   const { type, falsePositiveRate, seed } = options;
+  if (filterType(type).isStatic) return staticTarget(options);
   try {
     if (options.urls) {
       const blocklist = UrlBlocklist.create({ type, falsePositiveRate, capacity, seed, format: options.format });
@@ -188,6 +239,7 @@ function createTarget(options: BuildOptions, capacity: number): Target {
         sink: new UrlListSink(blocklist, options.format),
         filter: blocklist.filter,
         blocklist,
+        finish: () => {},
         serialize: () => blocklist.serialize(),
         free: () => blocklist.free(),
       };
@@ -197,6 +249,7 @@ function createTarget(options: BuildOptions, capacity: number): Target {
       sink: new KeySink(filter),
       filter,
       blocklist: null,
+      finish: () => {},
       serialize: () => filter.serialize(),
       free: () => filter.free(),
     };
@@ -359,7 +412,9 @@ function textSummary(options: BuildOptions, capacity: number, made: Target, file
     ],
     [
       'already present',
-      skipsRepeats(made.filter)
+      filterType(made.filter.type).isStatic
+        ? `${formatCount(counts.alreadyPresent)} (repeats: stored once)`
+        : skipsRepeats(made.filter)
         ? `${formatCount(counts.alreadyPresent)} (repeats or false positives: not added again)`
         : `${formatCount(counts.alreadyPresent)} (a filter with removal stores every key; only copies it had no room for)`,
     ],

@@ -161,6 +161,69 @@ export class UrlListSink implements Sink {
   }
 }
 
+/**
+ * For a static filter type (binary fuse), which is built once from the whole
+ * input: keeps every distinct key (or every list line with entries, and the
+ * distinct expressions) until the input ends, counting as the other sinks
+ * do; repeats are counted as already present. Memory grows with the input.
+ */
+export class CollectingSink implements Sink {
+  readonly counts = emptyCounts();
+  /** List lines that have entries (URL lists only). */
+  readonly entryLines: string[] = [];
+  readonly #distinct = new Set<string>();
+  readonly #urls: boolean;
+  readonly #format: ListFormat;
+
+  constructor(urls: boolean, format: ListFormat) {
+    this.#urls = urls;
+    this.#format = format;
+  }
+
+  /** The distinct keys (or expressions) read so far. */
+  get distinct(): ReadonlySet<string> {
+    return this.#distinct;
+  }
+
+  addLines(lines: readonly string[]): void {
+    const counts = this.counts;
+    for (const line of lines) {
+      counts.lines++;
+      if (!this.#urls) {
+        if (line === '') {
+          counts.skipped++;
+          continue;
+        }
+        this.#collect([line]);
+        continue;
+      }
+      const parsed = parseListLine(line, this.#format);
+      if (parsed.kind === 'skip') {
+        counts.skipped++;
+      } else if (parsed.kind === 'error') {
+        counts.errorCount++;
+        if (counts.errors.length < MAX_REPORTED_ERRORS) counts.errors.push({ line: counts.lines, text: line, reason: parsed.reason });
+      } else {
+        this.#collect(parsed.expressions);
+        this.entryLines.push(line);
+      }
+    }
+  }
+
+  #collect(keys: readonly string[]): void {
+    const counts = this.counts;
+    for (const key of keys) {
+      counts.candidates++;
+      if (this.#distinct.has(key)) {
+        counts.alreadyPresent++;
+      } else {
+        this.#distinct.add(key);
+        counts.stored++;
+      }
+    }
+  }
+}
+
 /** What the sizing pass counts per line: a key per non-empty line, or a list line's expressions. */
 export function candidateCounter(urls: boolean, format: ListFormat): (line: string) => number {
   if (!urls) return (line) => (line === '' ? 0 : 1);

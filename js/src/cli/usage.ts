@@ -14,10 +14,12 @@ Options:
   -o, --output <file>    the filter file to write (required); it is written to
                          <file>.tmp-<pid> and renamed, so a failed build leaves
                          no file behind
-  -t, --type <type>      the filter type (default bloom): ${typeChoices()}
+  -t, --type <type>      the filter type (default bloom; with --urls, fuse):
+                         ${typeChoices()}
   --fpr <rate>           target false-positive rate in (0, 1); default 0.01,
                          or 0.001 with --urls (per URL expression checked)
-  -n, --capacity <n>     keys to size the filter for; default: counted from the
+  -n, --capacity <n>     keys to size the filter for (not for fuse, a static
+                         filter built from all keys at the end); default: counted from the
                          input in a first pass (stdin is spooled to a temporary
                          file for that, then deleted)
   --seed <n>             hash seed (default 0)
