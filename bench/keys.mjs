@@ -6,17 +6,11 @@
 
 import { writeFileSync } from 'node:fs';
 
-/** mulberry32: small, fast, deterministic 32-bit generator. */
-export function rng(seed) {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+// mulberry32, the tests' seeded generator (tests/helpers/keys.mjs): one copy of
+// it, so a seed means the same draws in the benches and in the tests.
+import { prng as rng } from '../tests/helpers/keys.mjs';
+
+export { rng };
 
 const WORDS = (
   'news shop cdn static img api blog docs mail login account media video cloud data app help ' +

@@ -144,130 +144,107 @@ export function oursAdapters(lib) {
   return adapters;
 }
 
+/** What every peer shares: string keys one at a time, and nothing to free. */
+function peer(fields) {
+  return { group: 'peer', mode: 'string', keyKind: 'string', free: () => {}, ...fields };
+}
+
+// For a structure that exposes no byte length: the driver measures V8 heap growth.
+const MEASURED_ON_HEAP = { tableBytes: () => null, heap: true, memoryMethod: 'V8 heap growth' };
+
+/**
+ * A structure of `bloom-filters` (all slow, all serialized by saveAsJSON()):
+ * `addCall` is the statement that adds keys[i], `addBody` a whole add loop instead.
+ */
+function bloomFiltersPeer(structure, { addCall = 'f.add(keys[i])', addBody = SINGLE_ADD(addCall), ...fields }) {
+  return peer({
+    id: `peer-bloom-filters-${fields.type}`,
+    impl: `bloom-filters ${installedVersion('bloom-filters')}`,
+    structure,
+    slow: true,
+    add: loop(`bloom-filters ${structure} add`, addBody),
+    has: loop(`bloom-filters ${structure} has`, SINGLE_HAS('f.has(keys[i])')),
+    serializedBytes: (f) => Buffer.byteLength(JSON.stringify(f.saveAsJSON())),
+    serializedForm: 'JSON.stringify(saveAsJSON())',
+    ...fields,
+  });
+}
+
 /** The peers, with string keys: `bloomfilter`, `bloom-filters` (Bloom, Cuckoo, Xor) and a Set. */
 export async function peerAdapters() {
   const { BloomFilter: FnvBloom } = await import('bloomfilter'); // an ES module
   const bloomFilters = require('bloom-filters'); // CommonJS
-  const version = installedVersion;
-  const adapters = [];
+  return [
+    peer({
+      id: 'peer-bloomfilter',
+      impl: `bloomfilter ${installedVersion('bloomfilter')}`,
+      structure: 'BloomFilter',
+      type: 'bloom',
+      slow: false,
+      sizing: 'new BloomFilter(m, k), m = ⌈−n ln ε / ln²2⌉, k = round(m/n · ln 2)',
+      create: (n, eps) => {
+        const { m, k } = optimalBloom(n, eps);
+        return new FnvBloom(m, k);
+      },
+      add: loop('bloomfilter add', SINGLE_ADD('f.add(keys[i])')),
+      has: loop('bloomfilter has', SINGLE_HAS('f.test(keys[i])')),
+      tableBytes: (f) => f.buckets.byteLength,
+      memoryMethod: 'buckets.byteLength',
+      serializedBytes: (f) => Buffer.byteLength(JSON.stringify(f)),
+      serializedForm: 'JSON.stringify',
+    }),
 
-  adapters.push({
-    id: 'peer-bloomfilter',
-    group: 'peer',
-    impl: `bloomfilter ${version('bloomfilter')}`,
-    structure: 'BloomFilter',
-    type: 'bloom',
-    mode: 'string',
-    keyKind: 'string',
-    slow: false,
-    sizing: 'new BloomFilter(m, k), m = ⌈−n ln ε / ln²2⌉, k = round(m/n · ln 2)',
-    create: (n, eps) => {
-      const { m, k } = optimalBloom(n, eps);
-      return new FnvBloom(m, k);
-    },
-    add: loop('bloomfilter add', SINGLE_ADD('f.add(keys[i])')),
-    has: loop('bloomfilter has', SINGLE_HAS('f.test(keys[i])')),
-    tableBytes: (f) => f.buckets.byteLength,
-    memoryMethod: 'buckets.byteLength',
-    serializedBytes: (f) => Buffer.byteLength(JSON.stringify(f)),
-    serializedForm: 'JSON.stringify',
-    free: () => {},
-  });
+    bloomFiltersPeer('BloomFilter', {
+      type: 'bloom',
+      sizing: 'BloomFilter.create(n, ε)',
+      create: (n, eps) => bloomFilters.BloomFilter.create(n, eps),
+      tableBytes: (f) => f._filter.array.byteLength,
+      memoryMethod: 'BitSet byteLength',
+    }),
 
-  adapters.push({
-    id: 'peer-bloom-filters-bloom',
-    group: 'peer',
-    impl: `bloom-filters ${version('bloom-filters')}`,
-    structure: 'BloomFilter',
-    type: 'bloom',
-    mode: 'string',
-    keyKind: 'string',
-    slow: true,
-    sizing: 'BloomFilter.create(n, ε)',
-    create: (n, eps) => bloomFilters.BloomFilter.create(n, eps),
-    add: loop('bloom-filters BloomFilter add', SINGLE_ADD('f.add(keys[i])')),
-    has: loop('bloom-filters BloomFilter has', SINGLE_HAS('f.has(keys[i])')),
-    tableBytes: (f) => f._filter.array.byteLength,
-    memoryMethod: 'BitSet byteLength',
-    serializedBytes: (f) => Buffer.byteLength(JSON.stringify(f.saveAsJSON())),
-    serializedForm: 'JSON.stringify(saveAsJSON())',
-    free: () => {},
-  });
+    bloomFiltersPeer('CuckooFilter', {
+      type: 'cuckoo',
+      sizing: 'CuckooFilter.create(n, ε) (bucket size 4)',
+      create: (n, eps) => bloomFilters.CuckooFilter.create(n, eps),
+      // add() returns false when it gives up (the key is then not stored).
+      addCall: 'if (!f.add(keys[i])) failed++',
+      ...MEASURED_ON_HEAP,
+    }),
 
-  adapters.push({
-    id: 'peer-bloom-filters-cuckoo',
-    group: 'peer',
-    impl: `bloom-filters ${version('bloom-filters')}`,
-    structure: 'CuckooFilter',
-    type: 'cuckoo',
-    mode: 'string',
-    keyKind: 'string',
-    slow: true,
-    sizing: 'CuckooFilter.create(n, ε) (bucket size 4)',
-    create: (n, eps) => bloomFilters.CuckooFilter.create(n, eps),
-    // add() returns false when it gives up (the key is then not stored).
-    add: loop('bloom-filters CuckooFilter add', SINGLE_ADD('if (!f.add(keys[i])) failed++')),
-    has: loop('bloom-filters CuckooFilter has', SINGLE_HAS('f.has(keys[i])')),
-    tableBytes: () => null,
-    heap: true,
-    memoryMethod: 'V8 heap growth',
-    serializedBytes: (f) => Buffer.byteLength(JSON.stringify(f.saveAsJSON())),
-    serializedForm: 'JSON.stringify(saveAsJSON())',
-    free: () => {},
-  });
+    bloomFiltersPeer('XorFilter', {
+      type: 'xor',
+      // Static: built once from the whole key set; 8-bit fingerprints (its default),
+      // so its rate (~0.4%) does not depend on ε.
+      epsIndependent: true,
+      buildOnly: true,
+      sizing: 'XorFilter.create(keys) (8-bit fingerprints; takes no ε)',
+      create: (n) => new bloomFilters.XorFilter(n),
+      addBody: `${RANGE}\nf.add(batch);\nreturn 0;`,
+      ...MEASURED_ON_HEAP,
+    }),
 
-  adapters.push({
-    id: 'peer-bloom-filters-xor',
-    group: 'peer',
-    impl: `bloom-filters ${version('bloom-filters')}`,
-    structure: 'XorFilter',
-    type: 'xor',
-    mode: 'string',
-    keyKind: 'string',
-    slow: true,
-    // Static: built once from the whole key set; 8-bit fingerprints (its default),
-    // so its rate (~0.4%) does not depend on ε.
-    epsIndependent: true,
-    buildOnly: true,
-    sizing: 'XorFilter.create(keys) (8-bit fingerprints; takes no ε)',
-    create: (n) => new bloomFilters.XorFilter(n),
-    add: loop('bloom-filters XorFilter add', `${RANGE}\nf.add(batch);\nreturn 0;`),
-    has: loop('bloom-filters XorFilter has', SINGLE_HAS('f.has(keys[i])')),
-    tableBytes: () => null,
-    heap: true,
-    memoryMethod: 'V8 heap growth',
-    serializedBytes: (f) => Buffer.byteLength(JSON.stringify(f.saveAsJSON())),
-    serializedForm: 'JSON.stringify(saveAsJSON())',
-    free: () => {},
-  });
-
-  adapters.push({
-    id: 'peer-set',
-    group: 'peer',
-    impl: 'JavaScript Set',
-    structure: 'Set (exact)',
-    type: 'set',
-    mode: 'string',
-    keyKind: 'string',
-    slow: false,
-    exact: true,
-    sizing: 'new Set()',
-    create: () => new Set(),
-    add: loop('Set add', SINGLE_ADD('f.add(keys[i])')),
-    has: loop('Set has', SINGLE_HAS('f.has(keys[i])')),
-    tableBytes: () => null,
-    heap: true,
-    memoryMethod: 'V8 heap growth + the key strings',
-    // A Set keeps its keys: count them as V8 one-byte strings (16-byte header, 8-byte aligned).
-    keyBytes: (keys, n) => {
-      let total = 0;
-      for (let i = 0; i < n; i++) total += (16 + keys[i].length + 7) & ~7;
-      return total;
-    },
-    serializedBytes: (f) => Buffer.byteLength(JSON.stringify([...f])),
-    serializedForm: 'JSON.stringify([...set])',
-    free: (f) => f.clear(),
-  });
-
-  return adapters;
+    peer({
+      id: 'peer-set',
+      impl: 'JavaScript Set',
+      structure: 'Set (exact)',
+      type: 'set',
+      slow: false,
+      exact: true,
+      sizing: 'new Set()',
+      create: () => new Set(),
+      add: loop('Set add', SINGLE_ADD('f.add(keys[i])')),
+      has: loop('Set has', SINGLE_HAS('f.has(keys[i])')),
+      ...MEASURED_ON_HEAP,
+      memoryMethod: 'V8 heap growth + the key strings',
+      // A Set keeps its keys: count them as V8 one-byte strings (16-byte header, 8-byte aligned).
+      keyBytes: (keys, n) => {
+        let total = 0;
+        for (let i = 0; i < n; i++) total += (16 + keys[i].length + 7) & ~7;
+        return total;
+      },
+      serializedBytes: (f) => Buffer.byteLength(JSON.stringify([...f])),
+      serializedForm: 'JSON.stringify([...set])',
+      free: (f) => f.clear(),
+    }),
+  ];
 }

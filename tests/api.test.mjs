@@ -27,6 +27,7 @@ import {
   HEADER_BYTES,
   CHECKSUM_BYTES,
 } from './helpers/keys.mjs';
+import { BASE_TYPES as TYPES } from './helpers/base-types.mjs';
 
 const WASM_PATH = new URL('../dist/core.wasm', import.meta.url);
 
@@ -34,16 +35,20 @@ beforeAll(async () => {
   await init();
 });
 
-// Type ids from cpp/include/cuckoo_bloom/format.h (FilterType).
-const TYPES = [
-  { name: 'bloom', Class: BloomFilter, typeId: 1 },
-  { name: 'blocked-bloom', Class: BlockedBloomFilter, typeId: 2 },
-  { name: 'counting-bloom', Class: CountingBloomFilter, typeId: 3 },
-  { name: 'cuckoo', Class: CuckooFilter, typeId: 4 },
-];
-
 function expectSameBytes(actual, expected) {
   expect(firstDifference(actual, expected)).toBeNull();
+}
+
+/**
+ * positions(key) of a Bloom or counting Bloom filter: hashCount whole-number indexes below
+ * `size` (its bits or counters), the same for the key's UTF-8 bytes. Returns them.
+ */
+function expectPositions(filter, key, size) {
+  const positions = filter.positions(key);
+  expect(positions).toHaveLength(filter.hashCount);
+  for (const p of positions) expect(Number.isInteger(p) && p >= 0 && p < size).toBe(true);
+  expect(filter.positions(utf8.encode(key))).toEqual(positions);
+  return positions;
 }
 
 /** Keys that the short-key ASCII loop, TextEncoder, and the key arena's growth all see. */
@@ -627,10 +632,7 @@ describe('BloomFilter specifics', () => {
   test('positions(key): hashCount indexes below bitCount, exactly the bits add() sets', () => {
     const filter = new BloomFilter({ capacity: 1000, seed: 5 });
     const key = 'positions-é';
-    const positions = filter.positions(key);
-    expect(positions).toHaveLength(filter.hashCount);
-    for (const p of positions) expect(Number.isInteger(p) && p >= 0 && p < filter.bitCount).toBe(true);
-    expect(filter.positions(utf8.encode(key))).toEqual(positions);
+    const positions = expectPositions(filter, key, filter.bitCount);
     expect(filter.setBitCount).toBe(0); // positions() changes nothing
     filter.add(key);
     const bits = filter.bits();
@@ -776,10 +778,7 @@ describe('CountingBloomFilter specifics', () => {
   test('positions(key): the counters add() increments and remove() decrements', () => {
     const filter = new CountingBloomFilter({ capacity: 1000, seed: 5 });
     const key = 'counter-positions';
-    const positions = filter.positions(key);
-    expect(positions).toHaveLength(filter.hashCount);
-    for (const p of positions) expect(Number.isInteger(p) && p >= 0 && p < filter.counterCount).toBe(true);
-    expect(filter.positions(utf8.encode(key))).toEqual(positions);
+    const positions = expectPositions(filter, key, filter.counterCount);
     filter.add(key).add(key);
     const multiplicity = new Map();
     for (const p of positions) multiplicity.set(p, (multiplicity.get(p) ?? 0) + 1);

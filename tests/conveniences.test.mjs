@@ -2,7 +2,7 @@
 // any iterable, a one-hash dedupe step, ArrayBuffer input, clone and equals,
 // and the index of the first key a batch could not store.
 import { BloomFilter, CuckooFilter, FILTER_TYPES, FilterError, UrlBlocklist, deserialize, init } from 'cuckoo-bloom-wasm';
-import { asciiKeys } from './helpers/keys.mjs';
+import { asciiKeys, thrown } from './helpers/keys.mjs';
 
 beforeAll(async () => {
   await init();
@@ -46,12 +46,7 @@ describe.each(FILTER_TYPES.map((entry) => [entry.name, entry]))('%s', (name, ent
     const filter = holding(entry, generated(), {});
     expect(filter.hasMany(generated()).every(Boolean)).toBe(true);
     expect(filter.hasMany(new Set(['gen-1', 'gen-2']))).toEqual([true, true]);
-    let caught;
-    try {
-      filter.hasMany('gen-1');
-    } catch (error) {
-      caught = error;
-    }
+    const caught = thrown(() => filter.hasMany('gen-1'));
     expect(caught).toBeInstanceOf(FilterError);
     expect(caught.message).toMatch(/one key: use add\/has/);
     filter.free();
@@ -109,12 +104,7 @@ describe.each(FILTER_TYPES.map((entry) => [entry.name, entry]))('%s', (name, ent
 test('a cuckoo batch that runs out of room says where it stopped (index), and nothing before it is lost', () => {
   const filter = new CuckooFilter({ capacity: 100 });
   const keys = asciiKeys(1000, 'overflow-');
-  let caught;
-  try {
-    filter.addMany(keys);
-  } catch (error) {
-    caught = error;
-  }
+  const caught = thrown(() => filter.addMany(keys));
   expect(caught).toBeInstanceOf(FilterError);
   expect(caught.code).toBe('FULL');
   expect(caught.index).toBeGreaterThanOrEqual(100);

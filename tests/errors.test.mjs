@@ -13,6 +13,7 @@ import {
   CuckooFilter,
 } from 'cuckoo-bloom-wasm';
 import { asciiKeys, prng, randomInt, randomBytes, thrown, rejected, utf8, payloadOf } from './helpers/keys.mjs';
+import { BASE_TYPES as TYPES } from './helpers/base-types.mjs';
 
 const DIST = new URL('../dist/', import.meta.url);
 
@@ -28,13 +29,6 @@ afterEach(() => {
   expect(filter.hasMany(['still', 'works'])).toEqual([true, true]);
   filter.free();
 });
-
-const TYPES = [
-  { name: 'bloom', Class: BloomFilter },
-  { name: 'blocked-bloom', Class: BlockedBloomFilter },
-  { name: 'counting-bloom', Class: CountingBloomFilter },
-  { name: 'cuckoo', Class: CuckooFilter },
-];
 
 function expectCode(fn, code) {
   const error = thrown(fn);

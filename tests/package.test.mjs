@@ -248,6 +248,16 @@ describe('TypeScript consumer', () => {
       cwd: consumer,
     });
 
+  /** Writes `source` to `file` in the consumer folder and type-checks it: what tsc printed ('' when it passed). */
+  const typeCheck = (file, source) => {
+    writeFileSync(join(consumer, file), source);
+    try {
+      return tsc(file);
+    } catch (error) {
+      return `${error.stdout}${error.stderr}`;
+    }
+  };
+
   // @ts-expect-error lines must be errors: the types reject what the runtime rejects.
   const USES = `
     await init();
@@ -312,46 +322,17 @@ describe('TypeScript consumer', () => {
     type FilterErrorCode, type Key }`;
 
   test('an ES module consumer (.mts) type-checks with --strict --module nodenext', () => {
-    writeFileSync(
-      join(consumer, 'consumer.mts'),
-      `import ${IMPORTS} from 'cuckoo-bloom-wasm';\n${USES}\nexport {};\n`,
-    );
-    let output = '';
-    try {
-      output = tsc('consumer.mts');
-    } catch (error) {
-      output = `${error.stdout}${error.stderr}`;
-    }
-    expect(output).toBe('');
+    expect(typeCheck('consumer.mts', `import ${IMPORTS} from 'cuckoo-bloom-wasm';\n${USES}\nexport {};\n`)).toBe('');
   });
 
   test('a CommonJS consumer (.cts) type-checks with --strict --module nodenext', () => {
-    writeFileSync(
-      join(consumer, 'consumer.cts'),
-      `import ${IMPORTS} from 'cuckoo-bloom-wasm';\nasync function main() {\n${USES}\n}\nvoid main();\n`,
-    );
-    let output = '';
-    try {
-      output = tsc('consumer.cts');
-    } catch (error) {
-      output = `${error.stdout}${error.stderr}`;
-    }
-    expect(output).toBe('');
+    const source = `import ${IMPORTS} from 'cuckoo-bloom-wasm';\nasync function main() {\n${USES}\n}\nvoid main();\n`;
+    expect(typeCheck('consumer.cts', source)).toBe('');
   });
 
   test('a type error in the consumer is reported (the check can fail)', () => {
-    writeFileSync(
-      join(consumer, 'broken.mts'),
-      `import { BloomFilter } from 'cuckoo-bloom-wasm';\nconst n: number = new BloomFilter({ capacity: 1 }).has('a');\n`,
-    );
-    let failed = false;
-    try {
-      tsc('broken.mts');
-    } catch (error) {
-      failed = true;
-      expect(`${error.stdout}`).toMatch(/TS2322/);
-    }
-    expect(failed).toBe(true);
+    const source = `import { BloomFilter } from 'cuckoo-bloom-wasm';\nconst n: number = new BloomFilter({ capacity: 1 }).has('a');\n`;
+    expect(typeCheck('broken.mts', source)).toMatch(/TS2322/);
   });
 });
 

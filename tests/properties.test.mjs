@@ -1,26 +1,13 @@
 // Properties at scale: no false negatives with 1,000,000 keys, measured
 // false-positive rates over 1,000,000 absent keys, and byte-exact round trips.
 // Fixed seeds and deterministic keys: every run measures the same numbers.
-import {
-  init,
-  deserialize,
-  BloomFilter,
-  BlockedBloomFilter,
-  CountingBloomFilter,
-  CuckooFilter,
-} from 'cuckoo-bloom-wasm';
+import { init, deserialize } from 'cuckoo-bloom-wasm';
 import { asciiKeys, nonAsciiKeys, firstDifference, payloadOf } from './helpers/keys.mjs';
+import { BASE_TYPES as TYPES } from './helpers/base-types.mjs';
 
 const N = 1_000_000;
 const SLICE = 100_000;
 const SEED = 20240601;
-
-const TYPES = [
-  { name: 'bloom', Class: BloomFilter },
-  { name: 'blocked-bloom', Class: BlockedBloomFilter },
-  { name: 'counting-bloom', Class: CountingBloomFilter },
-  { name: 'cuckoo', Class: CuckooFilter },
-];
 
 /**
  * The FPR bound each type must meet, measured at full capacity (N keys in a

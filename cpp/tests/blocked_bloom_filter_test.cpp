@@ -3,61 +3,38 @@
 
 #include <gtest/gtest.h>
 
-#include <cmath>
 #include <cstdint>
-#include <limits>
 #include <string>
 #include <vector>
 
 #include "cuckoo_bloom/limits.h"
+#include "filter_test_support.h"
 #include "test_keys.h"
 
 namespace cuckoo_bloom {
 namespace {
 
+using cuckoo_bloom_test::addPresentKeys;
 using cuckoo_bloom_test::countAbsentFound;
-using cuckoo_bloom_test::otherKey;
+using cuckoo_bloom_test::measuredFalsePositiveRate;
 using cuckoo_bloom_test::presentKey;
+using cuckoo_bloom_test::roundTrip;
 
 BlockedBloomFilter makeBlocked(uint64_t capacity, double rate, uint64_t seed = 0) {
   return cuckoo_bloom_test::valueOrFail(BlockedBloomFilter::create({capacity, rate, seed}), "create");
 }
 
-BlockedBloomFilter roundTrip(const BlockedBloomFilter& filter) {
-  const std::vector<uint8_t> bytes = filter.serialize();
-  return cuckoo_bloom_test::valueOrFail(BlockedBloomFilter::deserialize(bytes.data(), bytes.size()),
-                                        "deserialize");
-}
-
-uint64_t countPresentMissing(const BlockedBloomFilter& filter, uint64_t count) {
-  uint64_t missing = 0;
-  for (uint64_t i = 0; i < count; ++i) missing += filter.has(presentKey(i)) ? 0 : 1;
-  return missing;
-}
-
-StatusCode createCode(uint64_t capacity, double rate) {
-  return BlockedBloomFilter::create({capacity, rate, 0}).status().code();
-}
+BlockedBloomFilterOptions options(uint64_t capacity, double rate) { return {capacity, rate, 0}; }
 
 TEST(BlockedBloomFilterOptions, InvalidOptionsAreInvalidArgument) {
-  const double nan = std::numeric_limits<double>::quiet_NaN();
-  EXPECT_EQ(createCode(0, 0.01), StatusCode::InvalidArgument);
-  EXPECT_EQ(createCode(1000, 0.0), StatusCode::InvalidArgument);
-  EXPECT_EQ(createCode(1000, 1.0), StatusCode::InvalidArgument);
-  EXPECT_EQ(createCode(1000, nan), StatusCode::InvalidArgument);
-  EXPECT_EQ(createCode(1000, -0.5), StatusCode::InvalidArgument);
-  EXPECT_EQ(createCode(1000, std::numeric_limits<double>::infinity()), StatusCode::InvalidArgument);
-  EXPECT_EQ(createCode(kMaxCapacity + 1, 0.01), StatusCode::InvalidArgument);
-  EXPECT_EQ(createCode(1, 0.5), StatusCode::Ok);
+  cuckoo_bloom_test::expectInvalidCapacityAndRateRejected<BlockedBloomFilter>(options);
 }
 
-// See BloomFilterOptions.AbsurdCapacityIsInvalidArgumentWithoutAllocating.
 TEST(BlockedBloomFilterOptions, AbsurdCapacityIsInvalidArgumentWithoutAllocating) {
-  const Result<BlockedBloomFilter> created = BlockedBloomFilter::create({1000000000000ull, 1e-9, 0});
-  ASSERT_EQ(created.status().code(), StatusCode::InvalidArgument);
-  EXPECT_EQ(created.status().message().find("out of memory"), std::string::npos)
-      << created.status().message();
-  EXPECT_EQ(createCode(kMaxCapacity, 1e-300), StatusCode::InvalidArgument);
+  cuckoo_bloom_test::expectAbsurdSizeRejectedWithoutAllocating<BlockedBloomFilter>(
+      options(1000000000000ull, 1e-9));
+  EXPECT_EQ(BlockedBloomFilter::create(options(kMaxCapacity, 1e-300)).status().code(),
+            StatusCode::InvalidArgument);
 }
 
 // The block count is the smallest whose expected rate is at or under 0.9 x
@@ -127,12 +104,8 @@ TEST(BlockedBloomFilter, PositionsAreOneBitPerWordOfOneBlockAndAreSetByAdd) {
 TEST(BlockedBloomFilter, NoFalseNegativesForOneMillionKeysAndAfterRoundTrip) {
   constexpr uint64_t kKeys = 1000000;
   BlockedBloomFilter filter = makeBlocked(kKeys, 0.01, 7);
-  for (uint64_t i = 0; i < kKeys; ++i) filter.add(presentKey(i));
-  EXPECT_EQ(countPresentMissing(filter, kKeys), 0u);
-  const BlockedBloomFilter copy = roundTrip(filter);
-  EXPECT_EQ(countPresentMissing(copy, kKeys), 0u);
-  EXPECT_EQ(copy.count(), filter.count());
-  EXPECT_EQ(copy.serialize(), filter.serialize());
+  addPresentKeys(filter, kKeys);
+  cuckoo_bloom_test::expectNoFalseNegativesBeforeAndAfterRoundTrip(filter, kKeys);
 }
 
 // Blocked Bloom at capacity: measured rate at or under the target. Sizing
@@ -144,8 +117,8 @@ TEST(BlockedBloomFilter, NoFalseNegativesForOneMillionKeysAndAfterRoundTrip) {
 void checkBlockedRate(double target, uint64_t probes) {
   constexpr uint64_t kKeys = 1000000;
   BlockedBloomFilter filter = makeBlocked(kKeys, target, 1);
-  for (uint64_t i = 0; i < kKeys; ++i) filter.add(presentKey(i));
-  const double measured = static_cast<double>(countAbsentFound(filter, probes)) / probes;
+  addPresentKeys(filter, kKeys);
+  const double measured = measuredFalsePositiveRate(filter, probes);
   cuckoo_bloom_test::reportMeasurement("blocked-bloom", target, kKeys,
                                        static_cast<double>(filter.bitCount()) / kKeys, measured,
                                        filter.estimatedFalsePositiveRate());
@@ -166,8 +139,8 @@ TEST(BlockedBloomFilterFalsePositiveRate, EstimateWithin1Point3xOfMeasuredAtCapa
   constexpr uint64_t kKeys = 200000;
   constexpr uint64_t kProbes = 1000000;
   BlockedBloomFilter filter = makeBlocked(kKeys, 0.01, 3);
-  for (uint64_t i = 0; i < kKeys; ++i) filter.add(presentKey(i));
-  const double measured = static_cast<double>(countAbsentFound(filter, kProbes)) / kProbes;
+  addPresentKeys(filter, kKeys);
+  const double measured = measuredFalsePositiveRate(filter, kProbes);
   const double estimated = filter.estimatedFalsePositiveRate();
   EXPECT_LE(estimated, 1.3 * measured);
   EXPECT_GE(estimated, measured / 1.3);
@@ -177,13 +150,7 @@ TEST(BlockedBloomFilterUnion, UnionFindsKeysOfBoth) {
   constexpr uint64_t kKeys = 20000;
   BlockedBloomFilter a = makeBlocked(2 * kKeys, 0.01, 9);
   BlockedBloomFilter b = makeBlocked(2 * kKeys, 0.01, 9);
-  for (uint64_t i = 0; i < kKeys; ++i) a.add(presentKey(i));
-  for (uint64_t i = 0; i < kKeys; ++i) b.add(otherKey(i));
-  ASSERT_TRUE(a.unionWith(b).isOk());
-  for (uint64_t i = 0; i < kKeys; ++i) {
-    ASSERT_TRUE(a.has(presentKey(i))) << i;
-    ASSERT_TRUE(a.has(otherKey(i))) << i;
-  }
+  cuckoo_bloom_test::expectUnionFindsKeysOfBoth(a, b, kKeys);
   EXPECT_GE(a.count(), kKeys);
   EXPECT_LE(a.count(), 2 * kKeys);
   // The result is a valid filter (count within the set-bit invariant).
@@ -193,7 +160,7 @@ TEST(BlockedBloomFilterUnion, UnionFindsKeysOfBoth) {
 
 TEST(BlockedBloomFilterUnion, DifferentParametersAreInvalidArgumentAndChangeNothing) {
   BlockedBloomFilter a = makeBlocked(10000, 0.01, 1);
-  for (uint64_t i = 0; i < 100; ++i) a.add(presentKey(i));
+  addPresentKeys(a, 100);
   const std::vector<uint8_t> before = a.serialize();
   BlockedBloomFilter differentCapacity = makeBlocked(20000, 0.01, 1);
   BlockedBloomFilter differentSeed = makeBlocked(10000, 0.01, 2);
@@ -204,16 +171,12 @@ TEST(BlockedBloomFilterUnion, DifferentParametersAreInvalidArgumentAndChangeNoth
 
 TEST(BlockedBloomFilter, ClearEmptiesTheFilter) {
   BlockedBloomFilter filter = makeBlocked(1000, 0.01, 4);
-  const std::vector<uint8_t> empty = filter.serialize();
-  for (uint64_t i = 0; i < 500; ++i) filter.add(presentKey(i));
-  filter.clear();
-  EXPECT_EQ(filter.count(), 0u);
-  EXPECT_EQ(filter.serialize(), empty);
+  cuckoo_bloom_test::expectClearRestoresTheEmptyFilter(filter);
 }
 
 TEST(BlockedBloomFilter, RoundTripPreservesEveryProperty) {
   BlockedBloomFilter filter = makeBlocked(5000, 0.02, 0xDEADBEEFCAFEull);
-  for (uint64_t i = 0; i < 3000; ++i) filter.add(presentKey(i));
+  addPresentKeys(filter, 3000);
   const BlockedBloomFilter copy = roundTrip(filter);
   EXPECT_EQ(copy.blockCount(), filter.blockCount());
   EXPECT_EQ(copy.seed(), filter.seed());

@@ -3,69 +3,37 @@
 
 #include <gtest/gtest.h>
 
-#include <cmath>
 #include <cstdint>
-#include <limits>
 #include <string>
 #include <vector>
 
 #include "cuckoo_bloom/limits.h"
+#include "filter_test_support.h"
 #include "test_keys.h"
 
 namespace cuckoo_bloom {
 namespace {
 
-using cuckoo_bloom_test::absentKey;
+using cuckoo_bloom_test::addPresentKeys;
 using cuckoo_bloom_test::countAbsentFound;
-using cuckoo_bloom_test::otherKey;
+using cuckoo_bloom_test::measuredFalsePositiveRate;
 using cuckoo_bloom_test::presentKey;
+using cuckoo_bloom_test::roundTrip;
 
 BloomFilter makeBloom(uint64_t capacity, double rate, uint64_t seed = 0) {
   return cuckoo_bloom_test::valueOrFail(BloomFilter::create({capacity, rate, seed}), "create");
 }
 
-BloomFilter roundTrip(const BloomFilter& filter) {
-  const std::vector<uint8_t> bytes = filter.serialize();
-  return cuckoo_bloom_test::valueOrFail(BloomFilter::deserialize(bytes.data(), bytes.size()), "deserialize");
-}
-
-uint64_t countPresentMissing(const BloomFilter& filter, uint64_t count) {
-  uint64_t missing = 0;
-  for (uint64_t i = 0; i < count; ++i) missing += filter.has(presentKey(i)) ? 0 : 1;
-  return missing;
-}
-
-StatusCode createCode(uint64_t capacity, double rate) {
-  return BloomFilter::create({capacity, rate, 0}).status().code();
-}
+BloomFilterOptions options(uint64_t capacity, double rate) { return {capacity, rate, 0}; }
 
 TEST(BloomFilterOptions, InvalidOptionsAreInvalidArgument) {
-  const double nan = std::numeric_limits<double>::quiet_NaN();
-  const double inf = std::numeric_limits<double>::infinity();
-  EXPECT_EQ(createCode(0, 0.01), StatusCode::InvalidArgument);
-  EXPECT_EQ(createCode(1000, 0.0), StatusCode::InvalidArgument);
-  EXPECT_EQ(createCode(1000, 1.0), StatusCode::InvalidArgument);
-  EXPECT_EQ(createCode(1000, nan), StatusCode::InvalidArgument);
-  EXPECT_EQ(createCode(1000, -0.01), StatusCode::InvalidArgument);
-  EXPECT_EQ(createCode(1000, 1.5), StatusCode::InvalidArgument);
-  EXPECT_EQ(createCode(1000, inf), StatusCode::InvalidArgument);
-  EXPECT_EQ(createCode(kMaxCapacity + 1, 0.01), StatusCode::InvalidArgument);
-  EXPECT_EQ(createCode(UINT64_MAX, 0.01), StatusCode::InvalidArgument);
-  // The smallest valid filter is fine.
-  EXPECT_EQ(createCode(1, 0.5), StatusCode::Ok);
+  cuckoo_bloom_test::expectInvalidCapacityAndRateRejected<BloomFilter>(options);
 }
 
-// 1e12 keys at 1e-9 need ~5.4 TB. The size is rejected before any allocation:
-// the status is the size-limit message, not the "out of memory" one that a
-// failed calloc would give (and under ASan an attempted calloc of that size
-// aborts the test with allocation-size-too-big).
+// 1e12 keys at 1e-9 need ~5.4 TB (see filter_test_support.h).
 TEST(BloomFilterOptions, AbsurdCapacityIsInvalidArgumentWithoutAllocating) {
-  const Result<BloomFilter> created = BloomFilter::create({1000000000000ull, 1e-9, 0});
-  ASSERT_EQ(created.status().code(), StatusCode::InvalidArgument);
-  EXPECT_EQ(created.status().message().find("out of memory"), std::string::npos)
-      << created.status().message();
-  EXPECT_NE(created.status().message().find("limit"), std::string::npos) << created.status().message();
-  EXPECT_EQ(createCode(kMaxCapacity, 1e-300), StatusCode::InvalidArgument);
+  cuckoo_bloom_test::expectAbsurdSizeRejectedWithoutAllocating<BloomFilter>(options(1000000000000ull, 1e-9));
+  EXPECT_EQ(BloomFilter::create(options(kMaxCapacity, 1e-300)).status().code(), StatusCode::InvalidArgument);
 }
 
 TEST(BloomFilterSizing, OptimalBitAndHashCounts) {
@@ -125,12 +93,8 @@ TEST(BloomFilter, PositionsAreTheProbedBitsAndAreSetByAdd) {
 TEST(BloomFilter, NoFalseNegativesForOneMillionKeysAndAfterRoundTrip) {
   constexpr uint64_t kKeys = 1000000;
   BloomFilter filter = makeBloom(kKeys, 0.01, 7);
-  for (uint64_t i = 0; i < kKeys; ++i) filter.add(presentKey(i));
-  EXPECT_EQ(countPresentMissing(filter, kKeys), 0u);
-  const BloomFilter copy = roundTrip(filter);
-  EXPECT_EQ(countPresentMissing(copy, kKeys), 0u);
-  EXPECT_EQ(copy.count(), filter.count());
-  EXPECT_EQ(copy.serialize(), filter.serialize());
+  addPresentKeys(filter, kKeys);
+  cuckoo_bloom_test::expectNoFalseNegativesBeforeAndAfterRoundTrip(filter, kKeys);
 }
 
 // Classic Bloom filter at capacity: the measured rate must be within 1.2x of
@@ -144,8 +108,8 @@ void checkClassicRate(double target) {
   constexpr uint64_t kKeys = 1000000;
   constexpr uint64_t kProbes = 1000000;
   BloomFilter filter = makeBloom(kKeys, target, 1);
-  for (uint64_t i = 0; i < kKeys; ++i) filter.add(presentKey(i));
-  const double measured = static_cast<double>(countAbsentFound(filter, kProbes)) / kProbes;
+  addPresentKeys(filter, kKeys);
+  const double measured = measuredFalsePositiveRate(filter, kProbes);
   cuckoo_bloom_test::reportMeasurement("bloom", target, kKeys, static_cast<double>(filter.bitCount()) / kKeys,
                                        measured, filter.estimatedFalsePositiveRate());
   EXPECT_LE(measured, 1.2 * target);
@@ -163,8 +127,8 @@ TEST(BloomFilterFalsePositiveRate, EstimateWithin1Point3xOfMeasuredAtCapacity) {
   constexpr uint64_t kProbes = 1000000;
   for (const double target : {0.01, 0.05}) {
     BloomFilter filter = makeBloom(kKeys, target, 3);
-    for (uint64_t i = 0; i < kKeys; ++i) filter.add(presentKey(i));
-    const double measured = static_cast<double>(countAbsentFound(filter, kProbes)) / kProbes;
+    addPresentKeys(filter, kKeys);
+    const double measured = measuredFalsePositiveRate(filter, kProbes);
     const double estimated = filter.estimatedFalsePositiveRate();
     EXPECT_LE(estimated, 1.3 * measured) << "target " << target;
     EXPECT_GE(estimated, measured / 1.3) << "target " << target;
@@ -175,13 +139,7 @@ TEST(BloomFilterUnion, UnionFindsKeysOfBoth) {
   constexpr uint64_t kKeys = 20000;
   BloomFilter a = makeBloom(2 * kKeys, 0.01, 9);
   BloomFilter b = makeBloom(2 * kKeys, 0.01, 9);
-  for (uint64_t i = 0; i < kKeys; ++i) a.add(presentKey(i));
-  for (uint64_t i = 0; i < kKeys; ++i) b.add(otherKey(i));
-  ASSERT_TRUE(a.unionWith(b).isOk());
-  for (uint64_t i = 0; i < kKeys; ++i) {
-    ASSERT_TRUE(a.has(presentKey(i))) << i;
-    ASSERT_TRUE(a.has(otherKey(i))) << i;
-  }
+  cuckoo_bloom_test::expectUnionFindsKeysOfBoth(a, b, kKeys);
   // The union's count is an estimate of the distinct keys (here 2 x kKeys),
   // between the larger input and the sum; it must be readable back.
   EXPECT_GE(a.count(), kKeys);
@@ -199,7 +157,7 @@ TEST(BloomFilterUnion, UnionFindsKeysOfBoth) {
 
 TEST(BloomFilterUnion, DifferentParametersAreInvalidArgumentAndChangeNothing) {
   BloomFilter a = makeBloom(1000, 0.01, 1);
-  for (uint64_t i = 0; i < 100; ++i) a.add(presentKey(i));
+  addPresentKeys(a, 100);
   const std::vector<uint8_t> before = a.serialize();
   BloomFilter differentCapacity = makeBloom(2000, 0.01, 1);
   BloomFilter differentRate = makeBloom(1000, 0.001, 1);
@@ -213,17 +171,12 @@ TEST(BloomFilterUnion, DifferentParametersAreInvalidArgumentAndChangeNothing) {
 
 TEST(BloomFilter, ClearEmptiesTheFilter) {
   BloomFilter filter = makeBloom(1000, 0.01, 4);
-  const std::vector<uint8_t> empty = filter.serialize();
-  for (uint64_t i = 0; i < 500; ++i) filter.add(presentKey(i));
-  filter.clear();
-  EXPECT_EQ(filter.count(), 0u);
-  EXPECT_FALSE(filter.has(presentKey(0)));
-  EXPECT_EQ(filter.serialize(), empty);
+  cuckoo_bloom_test::expectClearRestoresTheEmptyFilter(filter);
 }
 
 TEST(BloomFilter, RoundTripPreservesEveryProperty) {
   BloomFilter filter = makeBloom(5000, 0.02, 0xDEADBEEFCAFEull);
-  for (uint64_t i = 0; i < 3000; ++i) filter.add(presentKey(i));
+  addPresentKeys(filter, 3000);
   const BloomFilter copy = roundTrip(filter);
   EXPECT_EQ(copy.bitCount(), filter.bitCount());
   EXPECT_EQ(copy.hashCount(), filter.hashCount());
@@ -234,7 +187,7 @@ TEST(BloomFilter, RoundTripPreservesEveryProperty) {
   EXPECT_EQ(copy.setBitCount(), filter.setBitCount());
   // A different seed sets different bits for the same keys.
   BloomFilter otherSeed = makeBloom(5000, 0.02, 1);
-  for (uint64_t i = 0; i < 3000; ++i) otherSeed.add(presentKey(i));
+  addPresentKeys(otherSeed, 3000);
   EXPECT_NE(std::vector<uint64_t>(otherSeed.words(), otherSeed.words() + otherSeed.byteLength() / 8),
             std::vector<uint64_t>(filter.words(), filter.words() + filter.byteLength() / 8));
 }

@@ -5,7 +5,6 @@
 
 #include <cstdint>
 #include <iostream>
-#include <limits>
 #include <set>
 #include <string>
 #include <vector>
@@ -13,29 +12,21 @@
 #include "cuckoo_bloom/bloom_filter.h"
 #include "cuckoo_bloom/hashing.h"
 #include "cuckoo_bloom/limits.h"
+#include "filter_test_support.h"
 #include "test_keys.h"
 
 namespace cuckoo_bloom {
 namespace {
 
 using cuckoo_bloom_test::absentKey;
-using cuckoo_bloom_test::countAbsentFound;
+using cuckoo_bloom_test::addPresentKeys;
+using cuckoo_bloom_test::countPresentMissing;
+using cuckoo_bloom_test::measuredFalsePositiveRate;
 using cuckoo_bloom_test::presentKey;
+using cuckoo_bloom_test::roundTrip;
 
 CountingBloomFilter makeCounting(uint64_t capacity, double rate, uint64_t seed = 0) {
   return cuckoo_bloom_test::valueOrFail(CountingBloomFilter::create({capacity, rate, seed}), "create");
-}
-
-CountingBloomFilter roundTrip(const CountingBloomFilter& filter) {
-  const std::vector<uint8_t> bytes = filter.serialize();
-  return cuckoo_bloom_test::valueOrFail(CountingBloomFilter::deserialize(bytes.data(), bytes.size()),
-                                        "deserialize");
-}
-
-uint64_t countPresentMissing(const CountingBloomFilter& filter, uint64_t count) {
-  uint64_t missing = 0;
-  for (uint64_t i = 0; i < count; ++i) missing += filter.has(presentKey(i)) ? 0 : 1;
-  return missing;
 }
 
 // The counters a key's probes touch (distinct indexes), computed from the
@@ -49,28 +40,17 @@ std::set<uint64_t> probeCounters(const CountingBloomFilter& filter, const std::s
   return indexes;
 }
 
-StatusCode createCode(uint64_t capacity, double rate) {
-  return CountingBloomFilter::create({capacity, rate, 0}).status().code();
-}
+CountingBloomFilterOptions options(uint64_t capacity, double rate) { return {capacity, rate, 0}; }
 
 TEST(CountingBloomFilterOptions, InvalidOptionsAreInvalidArgument) {
-  const double nan = std::numeric_limits<double>::quiet_NaN();
-  EXPECT_EQ(createCode(0, 0.01), StatusCode::InvalidArgument);
-  EXPECT_EQ(createCode(1000, 0.0), StatusCode::InvalidArgument);
-  EXPECT_EQ(createCode(1000, 1.0), StatusCode::InvalidArgument);
-  EXPECT_EQ(createCode(1000, nan), StatusCode::InvalidArgument);
-  EXPECT_EQ(createCode(1000, -0.01), StatusCode::InvalidArgument);
-  EXPECT_EQ(createCode(kMaxCapacity + 1, 0.01), StatusCode::InvalidArgument);
-  EXPECT_EQ(createCode(1, 0.5), StatusCode::Ok);
+  cuckoo_bloom_test::expectInvalidCapacityAndRateRejected<CountingBloomFilter>(options);
 }
 
-// See BloomFilterOptions.AbsurdCapacityIsInvalidArgumentWithoutAllocating.
 TEST(CountingBloomFilterOptions, AbsurdCapacityIsInvalidArgumentWithoutAllocating) {
-  const Result<CountingBloomFilter> created = CountingBloomFilter::create({1000000000000ull, 1e-9, 0});
-  ASSERT_EQ(created.status().code(), StatusCode::InvalidArgument);
-  EXPECT_EQ(created.status().message().find("out of memory"), std::string::npos)
-      << created.status().message();
-  EXPECT_EQ(createCode(kMaxCapacity, 1e-300), StatusCode::InvalidArgument);
+  cuckoo_bloom_test::expectAbsurdSizeRejectedWithoutAllocating<CountingBloomFilter>(
+      options(1000000000000ull, 1e-9));
+  EXPECT_EQ(CountingBloomFilter::create(options(kMaxCapacity, 1e-300)).status().code(),
+            StatusCode::InvalidArgument);
 }
 
 TEST(CountingBloomFilterSizing, SizedLikeTheClassicFilterWithFourBitCounters) {
@@ -97,13 +77,9 @@ TEST(CountingBloomFilter, PositionsAreTheProbedCounters) {
 TEST(CountingBloomFilter, NoFalseNegativesForOneMillionKeysAndAfterRoundTrip) {
   constexpr uint64_t kKeys = 1000000;
   CountingBloomFilter filter = makeCounting(kKeys, 0.01, 7);
-  for (uint64_t i = 0; i < kKeys; ++i) filter.add(presentKey(i));
-  EXPECT_EQ(filter.count(), kKeys);
-  EXPECT_EQ(countPresentMissing(filter, kKeys), 0u);
-  const CountingBloomFilter copy = roundTrip(filter);
-  EXPECT_EQ(countPresentMissing(copy, kKeys), 0u);
-  EXPECT_EQ(copy.count(), kKeys);
-  EXPECT_EQ(copy.serialize(), filter.serialize());
+  addPresentKeys(filter, kKeys);
+  EXPECT_EQ(filter.count(), kKeys);  // every add is counted (and the copy's count must equal it)
+  cuckoo_bloom_test::expectNoFalseNegativesBeforeAndAfterRoundTrip(filter, kKeys);
 }
 
 // Same sizing and hashing as the classic filter, so the same bound: within
@@ -113,8 +89,8 @@ void checkCountingRate(double target) {
   constexpr uint64_t kKeys = 1000000;
   constexpr uint64_t kProbes = 1000000;
   CountingBloomFilter filter = makeCounting(kKeys, target, 1);
-  for (uint64_t i = 0; i < kKeys; ++i) filter.add(presentKey(i));
-  const double measured = static_cast<double>(countAbsentFound(filter, kProbes)) / kProbes;
+  addPresentKeys(filter, kKeys);
+  const double measured = measuredFalsePositiveRate(filter, kProbes);
   cuckoo_bloom_test::reportMeasurement(
       "counting-bloom", target, kKeys,
       static_cast<double>(filter.counterCount() * CountingBloomFilter::kCounterBits) / kKeys, measured,
@@ -131,18 +107,12 @@ TEST(CountingBloomFilterFalsePositiveRate, MeasuredWithin1Point2xOfPointOnePerce
 TEST(CountingBloomFilterRemove, RemovingHalfKeepsTheOtherHalfAndDropsTheRemoved) {
   constexpr uint64_t kKeys = 100000;
   CountingBloomFilter filter = makeCounting(kKeys, 0.01, 11);
-  for (uint64_t i = 0; i < kKeys; ++i) filter.add(presentKey(i));
+  addPresentKeys(filter, kKeys);
   for (uint64_t i = 0; i < kKeys; i += 2) {
     ASSERT_TRUE(filter.remove(presentKey(i)).isOk()) << i;
   }
   EXPECT_EQ(filter.count(), kKeys / 2);
-  uint64_t keptMissing = 0, removedFound = 0;
-  for (uint64_t i = 0; i < kKeys; ++i) {
-    if (i % 2 == 1)
-      keptMissing += filter.has(presentKey(i)) ? 0 : 1;
-    else
-      removedFound += filter.has(presentKey(i)) ? 1 : 0;
-  }
+  const auto [keptMissing, removedFound] = cuckoo_bloom_test::findAfterRemovingEvenKeys(filter, kKeys);
   EXPECT_EQ(keptMissing, 0u);  // no false negative among the kept keys
   std::cout << "[measured] counting-bloom removed keys still found: " << removedFound << " of "
             << kKeys / 2 << std::endl;
@@ -151,8 +121,7 @@ TEST(CountingBloomFilterRemove, RemovingHalfKeepsTheOtherHalfAndDropsTheRemoved)
   // of 50,000). Allow 1/1000 (50 keys): four times that and ~10 sd of a
   // binomial(50000, 2.5e-4); a remove that did nothing would leave all 50,000.
   EXPECT_LE(removedFound, kKeys / 2 / 1000) << "removed keys still found";
-  const double absentRate = static_cast<double>(countAbsentFound(filter, 200000)) / 200000;
-  EXPECT_LE(absentRate, 0.001);
+  EXPECT_LE(measuredFalsePositiveRate(filter, 200000), 0.001);
 }
 
 TEST(CountingBloomFilterRemove, SaturatedCountersNeverDecrement) {
@@ -215,7 +184,7 @@ TEST(CountingBloomFilterRemove, KeyWhoseProbesRepeatACounterRemovesCleanly) {
 TEST(CountingBloomFilterRemove, RemovingAnAbsentKeyIsNotFoundAndChangesNothing) {
   CountingBloomFilter filter = makeCounting(10000, 0.01, 5);
   EXPECT_EQ(filter.remove("never added").code(), StatusCode::NotFound);
-  for (uint64_t i = 0; i < 5000; ++i) filter.add(presentKey(i));
+  addPresentKeys(filter, 5000);
   const std::vector<uint8_t> before = filter.serialize();
   uint64_t notFound = 0;
   for (uint64_t i = 0; i < 2000; ++i) {
@@ -231,18 +200,15 @@ TEST(CountingBloomFilterRemove, RemovingAnAbsentKeyIsNotFoundAndChangesNothing) 
 
 TEST(CountingBloomFilter, ClearAndCounterAtOutOfRange) {
   CountingBloomFilter filter = makeCounting(1000, 0.01, 4);
-  const std::vector<uint8_t> empty = filter.serialize();
-  for (uint64_t i = 0; i < 500; ++i) filter.add(presentKey(i));
+  cuckoo_bloom_test::expectClearRestoresTheEmptyFilter(filter);
+  addPresentKeys(filter, 500);
   EXPECT_EQ(filter.counterAt(filter.counterCount()), 0u);
   EXPECT_EQ(filter.counterAt(UINT64_MAX), 0u);
-  filter.clear();
-  EXPECT_EQ(filter.count(), 0u);
-  EXPECT_EQ(filter.serialize(), empty);
 }
 
 TEST(CountingBloomFilter, RoundTripPreservesEveryProperty) {
   CountingBloomFilter filter = makeCounting(5000, 0.02, 0xDEADBEEFCAFEull);
-  for (uint64_t i = 0; i < 3000; ++i) filter.add(presentKey(i));
+  addPresentKeys(filter, 3000);
   for (uint64_t i = 0; i < 1000; ++i) ASSERT_TRUE(filter.remove(presentKey(i)).isOk());
   const CountingBloomFilter copy = roundTrip(filter);
   EXPECT_EQ(copy.counterCount(), filter.counterCount());

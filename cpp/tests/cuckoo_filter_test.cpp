@@ -7,21 +7,25 @@
 #include <algorithm>
 #include <cstdint>
 #include <iostream>
-#include <limits>
 #include <string>
 #include <vector>
 
 #include "cuckoo_bloom/hashing.h"
 #include "cuckoo_bloom/limits.h"
+#include "filter_test_support.h"
 #include "test_keys.h"
 
 namespace cuckoo_bloom {
 namespace {
 
 using cuckoo_bloom_test::absentKey;
+using cuckoo_bloom_test::addAllPresentKeys;
 using cuckoo_bloom_test::countAbsentFound;
+using cuckoo_bloom_test::countPresentMissing;
 using cuckoo_bloom_test::kOffsetParams;
+using cuckoo_bloom_test::measuredFalsePositiveRate;
 using cuckoo_bloom_test::presentKey;
+using cuckoo_bloom_test::roundTrip;
 
 CuckooFilterOptions options(uint64_t capacity, double rate, uint32_t bucketSize = 4, uint64_t seed = 0) {
   CuckooFilterOptions result;
@@ -34,17 +38,6 @@ CuckooFilterOptions options(uint64_t capacity, double rate, uint32_t bucketSize 
 
 CuckooFilter makeCuckoo(const CuckooFilterOptions& opts) {
   return cuckoo_bloom_test::valueOrFail(CuckooFilter::create(opts), "create");
-}
-
-CuckooFilter roundTrip(const CuckooFilter& filter) {
-  const std::vector<uint8_t> bytes = filter.serialize();
-  return cuckoo_bloom_test::valueOrFail(CuckooFilter::deserialize(bytes.data(), bytes.size()), "deserialize");
-}
-
-uint64_t countPresentMissing(const CuckooFilter& filter, uint64_t count) {
-  uint64_t missing = 0;
-  for (uint64_t i = 0; i < count; ++i) missing += filter.has(presentKey(i)) ? 0 : 1;
-  return missing;
 }
 
 uint64_t occupiedSlots(const CuckooFilter& filter) {
@@ -72,13 +65,8 @@ StatusCode createCode(const CuckooFilterOptions& opts) { return CuckooFilter::cr
 // ---------------------------------------------------------------- options
 
 TEST(CuckooFilterOptions, InvalidOptionsAreInvalidArgument) {
-  const double nan = std::numeric_limits<double>::quiet_NaN();
-  EXPECT_EQ(createCode(options(0, 0.01)), StatusCode::InvalidArgument);
-  EXPECT_EQ(createCode(options(1000, 0.0)), StatusCode::InvalidArgument);
-  EXPECT_EQ(createCode(options(1000, 1.0)), StatusCode::InvalidArgument);
-  EXPECT_EQ(createCode(options(1000, nan)), StatusCode::InvalidArgument);
-  EXPECT_EQ(createCode(options(1000, -0.01)), StatusCode::InvalidArgument);
-  EXPECT_EQ(createCode(options(kMaxCapacity + 1, 0.01)), StatusCode::InvalidArgument);
+  cuckoo_bloom_test::expectInvalidCapacityAndRateRejected<CuckooFilter>(
+      [](uint64_t capacity, double rate) { return options(capacity, rate); });
   for (const uint32_t bucketSize : {0u, 1u, 3u, 5u, 16u}) {
     EXPECT_EQ(createCode(options(1000, 0.01, bucketSize)), StatusCode::InvalidArgument) << bucketSize;
   }
@@ -96,13 +84,10 @@ TEST(CuckooFilterOptions, InvalidOptionsAreInvalidArgument) {
   EXPECT_EQ(createCode(kicks), StatusCode::Ok);
 }
 
-// See BloomFilterOptions.AbsurdCapacityIsInvalidArgumentWithoutAllocating.
 TEST(CuckooFilterOptions, AbsurdCapacityIsInvalidArgumentWithoutAllocating) {
   for (const uint32_t bucketSize : {2u, 4u, 8u}) {
-    const Result<CuckooFilter> created = CuckooFilter::create(options(1000000000000ull, 1e-9, bucketSize));
-    ASSERT_EQ(created.status().code(), StatusCode::InvalidArgument);
-    EXPECT_EQ(created.status().message().find("out of memory"), std::string::npos)
-        << created.status().message();
+    cuckoo_bloom_test::expectAbsurdSizeRejectedWithoutAllocating<CuckooFilter>(
+        options(1000000000000ull, 1e-9, bucketSize));
     EXPECT_EQ(createCode(options(kMaxCapacity, 0.5, bucketSize)), StatusCode::InvalidArgument);
   }
 }
@@ -177,13 +162,9 @@ TEST(CuckooFilter, EmptyFilterFindsNothingAndRemoveIsNotFound) {
 TEST(CuckooFilter, NoFalseNegativesForOneMillionKeysAndAfterRoundTrip) {
   constexpr uint64_t kKeys = 1000000;
   CuckooFilter filter = makeCuckoo(options(kKeys, 0.01, 4, 7));  // default bucketSize, maxKicks
-  for (uint64_t i = 0; i < kKeys; ++i) ASSERT_TRUE(filter.add(presentKey(i)).isOk()) << i;
-  EXPECT_EQ(filter.count(), kKeys);
-  EXPECT_EQ(countPresentMissing(filter, kKeys), 0u);
-  const CuckooFilter copy = roundTrip(filter);
-  EXPECT_EQ(countPresentMissing(copy, kKeys), 0u);
-  EXPECT_EQ(copy.count(), kKeys);
-  EXPECT_EQ(copy.serialize(), filter.serialize());
+  ASSERT_TRUE(addAllPresentKeys(filter, kKeys));
+  EXPECT_EQ(filter.count(), kKeys);  // every add is counted (and the copy's count must equal it)
+  cuckoo_bloom_test::expectNoFalseNegativesBeforeAndAfterRoundTrip(filter, kKeys);
 }
 
 // Cuckoo at capacity: measured rate at or under the target. Sized for 1M keys
@@ -195,8 +176,8 @@ void checkCuckooRate(double target) {
   constexpr uint64_t kKeys = 1000000;
   constexpr uint64_t kProbes = 1000000;
   CuckooFilter filter = makeCuckoo(options(kKeys, target, 4, 1));
-  for (uint64_t i = 0; i < kKeys; ++i) ASSERT_TRUE(filter.add(presentKey(i)).isOk()) << i;
-  const double measured = static_cast<double>(countAbsentFound(filter, kProbes)) / kProbes;
+  ASSERT_TRUE(addAllPresentKeys(filter, kKeys));
+  const double measured = measuredFalsePositiveRate(filter, kProbes);
   cuckoo_bloom_test::reportMeasurement("cuckoo(b=4)", target, kKeys,
                                        static_cast<double>(filter.byteLength()) * 8 / kKeys, measured,
                                        filter.estimatedFalsePositiveRate());
@@ -222,8 +203,7 @@ TEST(CuckooFilterFalsePositiveRate, MeasuredWithin1Point1xOfTheEstimateAtFullLoa
       uint64_t added = 0;
       while (filter.add(presentKey(added)).isOk()) ++added;
       ASSERT_GT(filter.loadFactor(), 0.95);
-      constexpr uint64_t kProbes = 1000000;
-      const double measured = static_cast<double>(countAbsentFound(filter, kProbes)) / kProbes;
+      const double measured = measuredFalsePositiveRate(filter, 1000000);
       const double estimated = filter.estimatedFalsePositiveRate();
       std::cout << "[measured] cuckoo(b=4" << (semiSorted ? ", semi-sorted" : "") << ") target=" << rate
                 << " at full load " << filter.loadFactor() << ": measuredFPR=" << measured
@@ -297,7 +277,7 @@ void checkFillUntilFirstFailure(uint32_t bucketSize, double minimumLoad, bool se
 
   // Replay to just before the failing add, and check the failing call itself.
   CuckooFilter filter = makeCuckoo(opts);
-  for (uint64_t i = 0; i < firstFailure; ++i) ASSERT_TRUE(filter.add(presentKey(i)).isOk()) << i;
+  ASSERT_TRUE(addAllPresentKeys(filter, firstFailure));
   const std::vector<uint8_t> before = serializeWithoutWalkState(filter);
   const Status failed = filter.add(presentKey(firstFailure));
   ASSERT_EQ(failed.code(), StatusCode::Full);
@@ -398,7 +378,7 @@ TEST(CuckooFilterSemiSorted, OneBitLessPerSlotSameAnswers) {
 
 TEST(CuckooFilterSemiSorted, RoundTripsAndRemovesExactly) {
   CuckooFilter filter = makeCuckoo(semiSortedOptions(5000, 0.001, 3));
-  for (uint64_t i = 0; i < 4700; ++i) ASSERT_TRUE(filter.add(presentKey(i)).isOk()) << i;
+  ASSERT_TRUE(addAllPresentKeys(filter, 4700));
   CuckooFilter copy = roundTrip(filter);
   EXPECT_TRUE(copy.semiSorted());
   EXPECT_EQ(copy.serialize(), filter.serialize());
@@ -439,11 +419,9 @@ TEST(CuckooFilterFill, RatedCapacityAlwaysFits) {
     for (const uint64_t capacity : capacities) {
       for (uint64_t seed = 0; seed < (capacity < 5000 ? 4u : 1u); ++seed) {
         CuckooFilter filter = makeCuckoo(options(capacity, 0.01, bucketSize, seed * 7919 + capacity));
-        for (uint64_t i = 0; i < capacity; ++i) {
-          ASSERT_TRUE(filter.add(presentKey(i)).isOk())
-              << "b=" << bucketSize << " capacity " << capacity << " seed " << seed << " key " << i
-              << " load " << filter.loadFactor();
-        }
+        ASSERT_TRUE(addAllPresentKeys(filter, capacity))
+            << "b=" << bucketSize << " capacity " << capacity << " seed " << seed << " load "
+            << filter.loadFactor();
         ASSERT_EQ(countPresentMissing(filter, capacity), 0u);
         lowestHeadroom = std::min(lowestHeadroom, 1.0 - filter.loadFactor());
         ++checked;
@@ -531,18 +509,12 @@ TEST(CuckooFilterKickPath, DescribesEveryEvictionWalk) {
 TEST(CuckooFilterRemove, RemovedKeysAreGoneExceptFalsePositives) {
   constexpr uint64_t kKeys = 100000;
   CuckooFilter filter = makeCuckoo(options(kKeys, 0.01, 4, 8));
-  for (uint64_t i = 0; i < kKeys; ++i) ASSERT_TRUE(filter.add(presentKey(i)).isOk());
+  ASSERT_TRUE(addAllPresentKeys(filter, kKeys));
   for (uint64_t i = 0; i < kKeys; i += 2) ASSERT_TRUE(filter.remove(presentKey(i)).isOk()) << i;
   // Every key was added once, so each remove takes exactly one fingerprint.
   EXPECT_EQ(filter.count(), kKeys / 2);
   EXPECT_EQ(occupiedSlots(filter), kKeys / 2);
-  uint64_t keptMissing = 0, removedFound = 0;
-  for (uint64_t i = 0; i < kKeys; ++i) {
-    if (i % 2 == 1)
-      keptMissing += filter.has(presentKey(i)) ? 0 : 1;
-    else
-      removedFound += filter.has(presentKey(i)) ? 1 : 0;
-  }
+  const auto [keptMissing, removedFound] = cuckoo_bloom_test::findAfterRemovingEvenKeys(filter, kKeys);
   EXPECT_EQ(keptMissing, 0u);
   // A removed key is still found only when another key's fingerprint in its
   // buckets matches: the same chance as for an absent key, here
@@ -556,7 +528,7 @@ TEST(CuckooFilterRemove, RemovedKeysAreGoneExceptFalsePositives) {
 
 TEST(CuckooFilterRemove, RemovingAnAbsentKeyIsNotFoundAndChangesNothing) {
   CuckooFilter filter = makeCuckoo(options(10000, 0.01, 4, 5));
-  for (uint64_t i = 0; i < 5000; ++i) ASSERT_TRUE(filter.add(presentKey(i)).isOk());
+  ASSERT_TRUE(addAllPresentKeys(filter, 5000));
   const std::vector<uint8_t> before = filter.serialize();
   uint64_t notFound = 0;
   for (uint64_t i = 0; i < 5000; ++i) {
@@ -581,7 +553,7 @@ TEST(CuckooFilterFingerprintBits, EveryWidthRoundTripsWithoutFalseNegatives) {
     ASSERT_EQ(filter.fingerprintBits(), bits);
     const uint64_t bitsPerBucket = semiSorted ? 4 * bits - 4 : 4 * bits;
     EXPECT_EQ(filter.byteLength() * 8, (filter.bucketCount() * bitsPerBucket + 63) / 64 * 64) << "f=" << bits;
-    for (uint64_t i = 0; i < kKeys; ++i) ASSERT_TRUE(filter.add(presentKey(i)).isOk()) << "f=" << bits;
+    ASSERT_TRUE(addAllPresentKeys(filter, kKeys)) << "f=" << bits;
     ASSERT_EQ(countPresentMissing(filter, kKeys), 0u) << "f=" << bits;
     for (uint64_t b = 0; b < filter.bucketCount(); ++b) {
       for (uint32_t s = 0; s < filter.bucketSize(); ++s) {
@@ -622,14 +594,14 @@ TEST(CuckooFilterReproducibility, SameSeedAndKeysGiveIdenticalBytes) {
   CuckooFilterOptions otherOpts = opts;
   otherOpts.seed = 100;
   CuckooFilter c = makeCuckoo(otherOpts);
-  for (uint64_t i = 0; i < kKeys; ++i) ASSERT_TRUE(c.add(presentKey(i)).isOk());
+  ASSERT_TRUE(addAllPresentKeys(c, kKeys));
   EXPECT_NE(c.serialize(), a.serialize());
 }
 
 TEST(CuckooFilterReproducibility, ReadBackFilterContinuesTheSameWalks) {
   const CuckooFilterOptions opts = options(10000, 0.01, 4, 4242);
   CuckooFilter original = makeCuckoo(opts);
-  for (uint64_t i = 0; i < 8000; ++i) ASSERT_TRUE(original.add(presentKey(i)).isOk());
+  ASSERT_TRUE(addAllPresentKeys(original, 8000));
   const std::vector<uint8_t> midway = original.serialize();
   CuckooFilter resumed =
       cuckoo_bloom_test::valueOrFail(CuckooFilter::deserialize(midway.data(), midway.size()), "deserialize");
@@ -648,7 +620,7 @@ TEST(CuckooFilterReproducibility, ReadBackFilterContinuesTheSameWalks) {
 
 TEST(CuckooFilter, ClearEmptiesTheTable) {
   CuckooFilter filter = makeCuckoo(options(1000, 0.01, 4, 4));
-  for (uint64_t i = 0; i < 500; ++i) ASSERT_TRUE(filter.add(presentKey(i)).isOk());
+  ASSERT_TRUE(addAllPresentKeys(filter, 500));
   filter.clear();
   EXPECT_EQ(filter.count(), 0u);
   EXPECT_EQ(occupiedSlots(filter), 0u);

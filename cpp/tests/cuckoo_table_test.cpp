@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <initializer_list>
 #include <random>
 #include <set>
 #include <string>
@@ -397,12 +398,25 @@ TEST(PackedTableTest, BucketsOfTwoAndEightMatchAMultisetModelAtEveryWidth) {
   }
 }
 
+// A bucket geometry and whether a table of 8 such buckets may be allocated.
+struct Geometry {
+  uint32_t bucketSize;
+  uint32_t fingerprintBits;
+  bool supported;
+};
+
+// Allocates one Table with each geometry in turn: allocate() answers `supported`.
+template <typename Table>
+void expectGeometries(std::initializer_list<Geometry> geometries) {
+  Table table;
+  for (const Geometry& geometry : geometries) {
+    EXPECT_EQ(table.allocate(8, geometry.bucketSize, geometry.fingerprintBits), geometry.supported)
+        << "bucketSize " << geometry.bucketSize << ", fingerprintBits " << geometry.fingerprintBits;
+  }
+}
+
 TEST(PackedTableTest, RejectsUnsupportedGeometry) {
-  PackedTable table;
-  EXPECT_FALSE(table.allocate(8, 4, 3));
-  EXPECT_FALSE(table.allocate(8, 4, 33));
-  EXPECT_FALSE(table.allocate(8, 0, 8));
-  EXPECT_TRUE(table.allocate(8, 8, 32));
+  expectGeometries<PackedTable>({{4, 3, false}, {4, 33, false}, {0, 8, false}, {8, 32, true}});
 }
 
 // --- SemiSortedTable only: the index, the canonical bytes, the saving. ---
@@ -443,12 +457,7 @@ TEST(SemiSortedTableTest, SavesOneBitPerSlot) {
 }
 
 TEST(SemiSortedTableTest, RejectsUnsupportedGeometry) {
-  SemiSortedTable table;
-  EXPECT_FALSE(table.allocate(8, 2, 8));
-  EXPECT_FALSE(table.allocate(8, 8, 8));
-  EXPECT_FALSE(table.allocate(8, 4, 3));
-  EXPECT_FALSE(table.allocate(8, 4, 33));
-  EXPECT_TRUE(table.allocate(8, 4, 4));
+  expectGeometries<SemiSortedTable>({{2, 8, false}, {8, 8, false}, {4, 3, false}, {4, 33, false}, {4, 4, true}});
 }
 
 // Expected words computed independently of the C++ (a few lines of Python

@@ -214,6 +214,21 @@ struct Craft {
   }
 };
 
+// The status Filter::deserialize gives a blob crafted (Craft) of filter type
+// `type` with these parameters, payload and item count; the rest of the header
+// is Craft's valid default.
+template <typename Filter>
+StatusCode readCrafted(uint8_t type, const Bytes& params, const Bytes& payload, uint64_t itemCount = 0,
+                       uint16_t version = kFormatVersion) {
+  Craft craft;
+  craft.version = version;
+  craft.type = type;
+  craft.params = params;
+  craft.payload = payload;
+  craft.itemCount = itemCount;
+  return readAs<Filter>(craft.encode()).code();
+}
+
 void append(Bytes& bytes, uint64_t value, int width) {
   bytes.resize(bytes.size() + width);
   writeLE(bytes, bytes.size() - width, width, value);
@@ -678,13 +693,7 @@ TEST(FormatContent, LengthsThatDoNotAddUpAreCorrupt) {
 TEST(FormatContent, BloomParametersAreChecked) {
   const auto read = [](uint64_t bitCount, uint32_t hashCount, uint32_t reserved, const Bytes& payload,
                        uint64_t itemCount = 0) {
-    Craft craft;
-    craft.type = 1;
-    craft.params = bloomParams(bitCount, hashCount, reserved);
-    craft.payload = payload;
-    craft.itemCount = itemCount;
-    const Bytes bytes = craft.encode();
-    return BloomFilter::deserialize(bytes.data(), bytes.size()).status().code();
+    return readCrafted<BloomFilter>(1, bloomParams(bitCount, hashCount, reserved), payload, itemCount);
   };
   EXPECT_EQ(read(959, 7, 0, zeroWords(959)), StatusCode::Ok);  // control
   EXPECT_EQ(read(0, 7, 0, Bytes()), StatusCode::Corrupt);
@@ -724,14 +733,10 @@ TEST(FormatContent, BloomParametersAreChecked) {
 TEST(FormatContent, BlockedBloomParametersAreChecked) {
   const auto read = [](uint64_t blockCount, const Bytes& payload, uint64_t itemCount = 0,
                        size_t paramsPad = 0) {
-    Craft craft;
-    craft.type = 2;
-    append(craft.params, blockCount, 8);
-    craft.params.resize(craft.params.size() + paramsPad, 0);
-    craft.payload = payload;
-    craft.itemCount = itemCount;
-    const Bytes bytes = craft.encode();
-    return BlockedBloomFilter::deserialize(bytes.data(), bytes.size()).status().code();
+    Bytes params;
+    append(params, blockCount, 8);
+    params.resize(params.size() + paramsPad, 0);
+    return readCrafted<BlockedBloomFilter>(2, params, payload, itemCount);
   };
   EXPECT_EQ(read(3, Bytes(192, 0)), StatusCode::Ok);  // control
   EXPECT_EQ(read(0, Bytes()), StatusCode::Corrupt);
@@ -749,13 +754,7 @@ TEST(FormatContent, BlockedBloomParametersAreChecked) {
 
 TEST(FormatContent, CountingBloomParametersAreChecked) {
   const auto read = [](const Bytes& params, const Bytes& payload, uint64_t itemCount = 0) {
-    Craft craft;
-    craft.type = 3;
-    craft.params = params;
-    craft.payload = payload;
-    craft.itemCount = itemCount;
-    const Bytes bytes = craft.encode();
-    return CountingBloomFilter::deserialize(bytes.data(), bytes.size()).status().code();
+    return readCrafted<CountingBloomFilter>(3, params, payload, itemCount);
   };
   const Bytes payload = zeroWords(959 * 4);                          // 60 words
   EXPECT_EQ(read(countingParams(959, 7), payload), StatusCode::Ok);  // control
@@ -783,13 +782,7 @@ TEST(FormatContent, CountingBloomParametersAreChecked) {
 // bucket count a power of two (XOR addressing).
 TEST(FormatContent, Version1CuckooParametersAreChecked) {
   const auto read = [](const Bytes& params, const Bytes& payload) {
-    Craft craft;
-    craft.version = 1;
-    craft.type = 4;
-    craft.params = params;
-    craft.payload = payload;
-    const Bytes bytes = craft.encode();
-    return CuckooFilter::deserialize(bytes.data(), bytes.size()).status().code();
+    return readCrafted<CuckooFilter>(4, params, payload, 0, /*version=*/1);
   };
   EXPECT_EQ(read(cuckooParams(32, 4, 10, 500, 1, 0, 0), zeroWords(1280)), StatusCode::Ok);
   EXPECT_EQ(read(cuckooParams(24, 4, 10, 500, 1, 0, 0), zeroWords(24 * 4 * 10)), StatusCode::Corrupt);
@@ -799,13 +792,7 @@ TEST(FormatContent, Version1CuckooParametersAreChecked) {
 
 TEST(FormatContent, CuckooParametersAreChecked) {
   const auto read = [](const Bytes& params, const Bytes& payload, uint64_t itemCount = 0) {
-    Craft craft;
-    craft.type = 4;
-    craft.params = params;
-    craft.payload = payload;
-    craft.itemCount = itemCount;
-    const Bytes bytes = craft.encode();
-    return CuckooFilter::deserialize(bytes.data(), bytes.size()).status().code();
+    return readCrafted<CuckooFilter>(4, params, payload, itemCount);
   };
   // Control: 32 buckets of 4 slots of 10 bits, empty.
   EXPECT_EQ(read(cuckooParams(32, 4, 10), zeroWords(32 * 4 * 10)), StatusCode::Ok);

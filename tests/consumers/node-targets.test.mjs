@@ -61,22 +61,25 @@ describe('Node, no bundler', () => {
 });
 
 describe('esbuild --bundle --platform=node, run from a folder without node_modules', () => {
+  /**
+   * Bundles the fixture `entry` into one file (without a warning), copies that file alone
+   * into the empty folder `lambda`, as a serverless upload would be, and runs it there.
+   */
+  function runBundledAlone(entry, lambda) {
+    const out = join(installed.workspace, `out-${lambda}`);
+    expect(bundle('esbuild-node', installed.consumer, entry, out)).toEqual({ warnings: [] });
+    const folder = join(installed.workspace, lambda);
+    mkdirSync(folder);
+    copyFileSync(join(out, 'app.mjs'), join(folder, 'index.mjs'));
+    return runApp('index.mjs', folder);
+  }
+
   test("cuckoo-bloom-wasm/inline: the wasm travels inside the one file", () => {
-    const out = join(installed.workspace, 'out-serverless');
-    expect(bundle('esbuild-node', installed.consumer, 'serverless-app.mjs', out)).toEqual({ warnings: [] });
-    const lambda = join(installed.workspace, 'lambda');
-    mkdirSync(lambda);
-    copyFileSync(join(out, 'app.mjs'), join(lambda, 'index.mjs'));
-    expect(runApp('index.mjs', lambda)).toEqual({ has: true, absent: false });
+    expect(runBundledAlone('serverless-app.mjs', 'lambda')).toEqual({ has: true, absent: false });
   });
 
   test('the main entry, bundled: init() fails with LOAD_FAILED naming the file and the way out', () => {
-    const out = join(installed.workspace, 'out-bundled-main');
-    expect(bundle('esbuild-node', installed.consumer, 'bundled-main-app.mjs', out)).toEqual({ warnings: [] });
-    const lambda = join(installed.workspace, 'lambda-main');
-    mkdirSync(lambda);
-    copyFileSync(join(out, 'app.mjs'), join(lambda, 'index.mjs'));
-    const { code, message } = runApp('index.mjs', lambda);
+    const { code, message } = runBundledAlone('bundled-main-app.mjs', 'lambda-main');
     expect(code).toBe('LOAD_FAILED');
     expect(message).toMatch(/core\.wasm/);
     expect(message).toContain("'cuckoo-bloom-wasm/inline'");

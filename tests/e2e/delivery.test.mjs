@@ -1,32 +1,17 @@
 // How the demo is delivered, measured in Chromium: compressed bytes and time to the first
 // verdict on fresh loads, security headers, the filter fetched once and in parallel with
 // the wasm, and an offline reload through the service worker.
-import { execFileSync } from 'node:child_process';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { byId, DESKTOP, launchBrowser, openPage, PHONE } from './lib/browser.mjs';
+import { describe, expect, test } from '@jest/globals';
+import { byId, DESKTOP, openPage, PHONE } from './lib/browser.mjs';
+import { useDemoSite } from './lib/demo-site.mjs';
 import { measureFirstVerdict } from './lib/first-verdict.mjs';
-import { startServer } from '../../web-demo/serve.mjs';
 
-const root = fileURLToPath(new URL('../..', import.meta.url));
 /** Budgets from issue 17: KB here is KiB, as build.mjs and the README report sizes. */
 const MAX_BYTES_BEFORE_VERDICT = 80 * 1024;
 const MAX_MEDIAN_FIRST_VERDICT_MS = 600;
 
-let server;
-let browser;
-
-beforeAll(async () => {
-  if (process.env.DEMO_SKIP_BUILD !== '1') execFileSync(process.execPath, [join(root, 'web-demo', 'build.mjs')], { cwd: root, stdio: 'pipe' });
-  server = await startServer({ port: 0 });
-  browser = await launchBrowser();
-}, 120_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-});
+// DEMO_SKIP_BUILD=1 serves the web-demo/dist/ already built.
+const site = useDemoSite({ build: process.env.DEMO_SKIP_BUILD !== '1' });
 
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
@@ -35,7 +20,7 @@ const measured = new Map();
 async function loads(viewport) {
   if (!measured.has(viewport)) {
     const runs = [];
-    for (let i = 0; i < 5; i++) runs.push(await measureFirstVerdict(browser, server.url, 'https://www.wikipedia.org/', { viewport }));
+    for (let i = 0; i < 5; i++) runs.push(await measureFirstVerdict(site.browser, site.server.url, 'https://www.wikipedia.org/', { viewport }));
     const summary = { ms: runs.map((run) => Math.round(run.ms)), bytes: runs.map((run) => run.bytes), responses: runs[0].responses };
     console.log(`first verdict (${viewport.width}×${viewport.height}): ${JSON.stringify(summary)}`);
     measured.set(viewport, runs);
@@ -78,7 +63,7 @@ describe('delivery', () => {
   );
 
   test('the filter is fetched once, in parallel with the wasm; brotli, CSP and frame headers are sent', async () => {
-    const { page, close } = await openPage(browser, server.url, { waitReady: false });
+    const { page, close } = await openPage(site.browser, site.server.url, { waitReady: false });
     const timings = [];
     page.on('requestfinished', (request) => timings.push(request));
     await page.reload();
@@ -89,18 +74,18 @@ describe('delivery', () => {
     expect(filter).toHaveLength(1);
     // In parallel: the filter request starts before the wasm download ends.
     expect(filter[0].start).toBeLessThan(wasm.end);
-    const response = await page.request.get(server.url, { headers: { 'Accept-Encoding': 'br, gzip' } });
+    const response = await page.request.get(site.server.url, { headers: { 'Accept-Encoding': 'br, gzip' } });
     const headers = response.headers();
     expect(headers['content-security-policy']).toMatch(/frame-ancestors 'none'/);
     expect(headers['content-security-policy']).not.toMatch(/'unsafe-eval'|'unsafe-inline'/);
     expect(headers['x-frame-options']).toBe('DENY');
-    const app = await page.request.get(new URL('app.js', server.url).href, { headers: { 'Accept-Encoding': 'br, gzip' } });
+    const app = await page.request.get(new URL('app.js', site.server.url).href, { headers: { 'Accept-Encoding': 'br, gzip' } });
     expect(app.headers()['content-encoding']).toBe('br');
     await close();
   });
 
   test('a page reloaded offline still checks URLs (service worker)', async () => {
-    const { context, page, problems, close } = await openPage(browser, server.url);
+    const { context, page, problems, close } = await openPage(site.browser, site.server.url);
     await page.evaluate(() => navigator.serviceWorker.ready);
     await page.waitForSelector('body[data-comparison="done"]', { timeout: 30_000 });
     // The worker controls the page once it is active (clients.claim).

@@ -3,39 +3,27 @@
 // The site is rebuilt from the sources before the suite and served in-process on
 // 127.0.0.1. Screenshots go to test-artifacts/e2e/; with UPDATE_DEMO_SCREENSHOTS=1 the
 // ones the README shows are written to docs/demo/ as well.
-import { execFileSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { beforeAll, describe, expect, test } from '@jest/globals';
 import { axeViolations } from './lib/axe.mjs';
-import { byId, DESKTOP, launchBrowser, openPage, PHONE } from './lib/browser.mjs';
-import { startServer } from '../../web-demo/serve.mjs';
+import { byId, DESKTOP, openPage, PHONE } from './lib/browser.mjs';
+import { ROOT, useDemoSite } from './lib/demo-site.mjs';
 
-const root = fileURLToPath(new URL('../..', import.meta.url));
-const ARTIFACTS = join(root, 'test-artifacts', 'e2e');
-const DOCS = join(root, 'docs', 'demo');
+const ARTIFACTS = join(ROOT, 'test-artifacts', 'e2e');
+const DOCS = join(ROOT, 'docs', 'demo');
 const UPDATE_DOCS = process.env.UPDATE_DEMO_SCREENSHOTS === '1';
 
-let server;
-let browser;
+const site = useDemoSite();
 let manifest;
 
-beforeAll(async () => {
-  execFileSync(process.execPath, [join(root, 'web-demo', 'build.mjs')], { cwd: root, stdio: 'pipe' });
-  manifest = JSON.parse(readFileSync(join(root, 'web-demo', 'dist', 'data', 'manifest.json'), 'utf8'));
+beforeAll(() => {
+  manifest = JSON.parse(readFileSync(join(ROOT, 'web-demo', 'dist', 'data', 'manifest.json'), 'utf8'));
   mkdirSync(ARTIFACTS, { recursive: true });
   if (UPDATE_DOCS) mkdirSync(DOCS, { recursive: true });
-  server = await startServer({ port: 0 });
-  browser = await launchBrowser();
-}, 120_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
 });
 
-const open = (options) => openPage(browser, server.url, options);
+const open = (options) => openPage(site.browser, site.server.url, options);
 const playgrounds = (page) => page.waitForSelector('body[data-playgrounds="ready"]', { timeout: 20_000 });
 
 /** A screenshot of one element (a data-testid) or the viewport; `docs`: also for the README. */
@@ -55,6 +43,19 @@ async function checkUrl(page, url, { form = 'check-form', input = 'url-input', o
 }
 
 const text = (page, testId) => page.locator(byId(testId)).first().textContent();
+
+/**
+ * Opens the demo (`options` as openPage takes them), waits until the playgrounds are
+ * ready, runs `body(page)`, then requires that the page reported no problems (console
+ * errors, failed requests) and closes it.
+ */
+async function inPlaygrounds(body, options) {
+  const { page, problems, close } = await open(options);
+  await playgrounds(page);
+  await body(page);
+  expect(problems).toEqual([]);
+  await close();
+}
 
 describe('checking a URL', () => {
   test('flags listed hosts and URLs with the right entry and clears ordinary sites', async () => {
@@ -149,7 +150,12 @@ describe('the filter and its comparison', () => {
       hits.push(Number(/\(([\d,]+)\)/.exec(cell)[1].replace(/,/g, '')));
     }
     // 0.1% filters over 100,000 absent expressions: ~100 hits each; far outside would be a bug.
-    for (const count of hits) expect(count).toBeGreaterThan(20);
+    // A growing filter keeps its rate under the target by tightening each link's
+    // (its first link alone runs at about a tenth of it), so only the upper bound applies to it.
+    types.forEach((type, i) => {
+      if (!type.startsWith('scalable-')) expect([type, hits[i] > 20]).toEqual([type, true]);
+      expect([type, hits[i] < 200]).toEqual([type, true]);
+    });
     for (const count of hits) expect(count).toBeLessThan(400);
     // A fixed seed: a second load measures exactly the same counts.
     const again = await open();
@@ -165,9 +171,7 @@ describe('the filter and its comparison', () => {
 });
 
 describe('teaching moments, one click each from a fresh page', () => {
-  test('Bloom: "Find a false positive" names the keys that set each of its bits (checked in Node)', async () => {
-    const { page, problems, close } = await open();
-    await playgrounds(page);
+  test('Bloom: "Find a false positive" names the keys that set each of its bits (checked in Node)', () => inPlaygrounds(async (page) => {
     await page.click(byId('bloom-find-fp'));
     const key = await text(page, 'bloom-fp-key');
     const added = await page.locator(`${byId('bloom-keys')} button.chip-key`).evaluateAll((chips) => chips.map((chip) => chip.dataset.key));
@@ -187,9 +191,7 @@ describe('teaching moments, one click each from a fresh page', () => {
     }
     filter.free();
     await shot(page, 'bloom-false-positive', 'bloom-section', { docs: true });
-    expect(problems).toEqual([]);
-    await close();
-  });
+  }));
 
   test('Bloom: probes that land on the same bit are explained; tapping a key (keyboard) lights its bits', async () => {
     const { init, BloomFilter } = await import('cuckoo-bloom-wasm');
@@ -214,22 +216,16 @@ describe('teaching moments, one click each from a fresh page', () => {
     await close();
   });
 
-  test('unsafe Bloom delete beside a counting Bloom filter: false negatives named on one side only', async () => {
-    const { page, problems, close } = await open();
-    await playgrounds(page);
+  test('unsafe Bloom delete beside a counting Bloom filter: false negatives named on one side only', () => inPlaygrounds(async (page) => {
     await page.click(byId('delete-demo'));
     await expect(page.locator(byId('delete-false-negative')).count()).resolves.toBeGreaterThan(0);
     await expect(text(page, 'delete-bloom-result')).resolves.toMatch(/false negatives/);
     await expect(text(page, 'delete-counting-result')).resolves.toMatch(/all 7 other keys still found/);
     await expect(page.locator(`${byId('delete-bloom-grid')} .bit.is-cleared`).count()).resolves.toBeGreaterThan(0);
     await shot(page, 'bloom-vs-counting-delete', 'delete-section', { docs: true });
-    expect(problems).toEqual([]);
-    await close();
-  });
+  }));
 
-  test('cuckoo: "Add until a kick happens", stepped forward and back; each move obeys i2 = (h(fp) - i1) mod m', async () => {
-    const { page, problems, close } = await open();
-    await playgrounds(page);
+  test('cuckoo: "Add until a kick happens", stepped forward and back; each move obeys i2 = (h(fp) - i1) mod m', () => inPlaygrounds(async (page) => {
     await page.click(byId('cuckoo-until-kick'));
     await page.locator(byId('cuckoo-kicked')).waitFor();
     await expect(page.locator(byId('kick-player')).isVisible()).resolves.toBe(true);
@@ -247,13 +243,9 @@ describe('teaching moments, one click each from a fresh page', () => {
     for (const [bucket, formula] of moves) expect(formula).toBe(bucket);
     await expect(page.locator(byId('cuckoo-alt')).first().textContent()).resolves.toMatch(/^\(h\([0-9a-f]+\) − \d+\) mod \d+ = \(\d+ − \d+\) mod \d+ = \d+$/);
     await shot(page, 'cuckoo-kick-chain', 'cuckoo-section', { docs: true });
-    expect(problems).toEqual([]);
-    await close();
-  });
+  }));
 
-  test('cuckoo: "Find a false positive" names the stored key with the same fingerprint (checked in Node)', async () => {
-    const { page, problems, close } = await open();
-    await playgrounds(page);
+  test('cuckoo: "Find a false positive" names the stored key with the same fingerprint (checked in Node)', () => inPlaygrounds(async (page) => {
     await page.click(byId('cuckoo-find-fp'));
     const key = await text(page, 'cuckoo-fp-key');
     const sharers = await page.locator(byId('cuckoo-fp-sharer')).allTextContents();
@@ -268,13 +260,9 @@ describe('teaching moments, one click each from a fresh page', () => {
       expect(other.buckets.some((b) => at.buckets.includes(b))).toBe(true);
     }
     filter.free();
-    expect(problems).toEqual([]);
-    await close();
-  });
+  }));
 
-  test('cuckoo: removing a key never added, then checking its victim, is named a false negative', async () => {
-    const { page, problems, close } = await open();
-    await playgrounds(page);
+  test('cuckoo: removing a key never added, then checking its victim, is named a false negative', () => inPlaygrounds(async (page) => {
     await page.click(byId('cuckoo-unsafe-remove'));
     const victim = await text(page, 'cuckoo-victim');
     await expect(page.locator(`${byId('cuckoo-keys')} li.is-lost`).count()).resolves.toBe(1);
@@ -285,13 +273,9 @@ describe('teaching moments, one click each from a fresh page', () => {
     expect(message).toContain(victim);
     expect(message).toMatch(/never added, deleted its fingerprint/);
     await shot(page, 'cuckoo-false-negative', 'cuckoo-section', { docs: true });
-    expect(problems).toEqual([]);
-    await close();
-  });
+  }));
 
-  test('cuckoo: one key added 9 times is "no room for another copy", explained as 2 × bucketSize', async () => {
-    const { page, problems, close } = await open({ reducedMotion: 'reduce' });
-    await playgrounds(page);
+  test('cuckoo: one key added 9 times is "no room for another copy", explained as 2 × bucketSize', () => inPlaygrounds(async (page) => {
     await page.fill(byId('cuckoo-key'), 'same-key');
     for (let i = 0; i < 9; i++) await page.click(byId('cuckoo-add'));
     const full = page.locator(byId('cuckoo-full'));
@@ -301,26 +285,18 @@ describe('teaching moments, one click each from a fresh page', () => {
     const chain = await page.locator(byId('cuckoo-kick-chain')).textContent();
     expect(chain).not.toMatch(/kicks out/);
     expect(chain).toMatch(/another copy of [0-9a-f]+ \(the same fingerprint twice\)/);
-    expect(problems).toEqual([]);
-    await close();
-  });
+  }, { reducedMotion: 'reduce' }));
 
-  test('a full cuckoo filter shows the failed insert and every earlier key still found', async () => {
-    const { page, problems, close } = await open({ reducedMotion: 'reduce' });
-    await playgrounds(page);
+  test('a full cuckoo filter shows the failed insert and every earlier key still found', () => inPlaygrounds(async (page) => {
     await page.click(byId('cuckoo-fill'));
     await page.locator(byId('cuckoo-full')).waitFor();
     const keys = await page.locator(`${byId('cuckoo-keys')} li`).count();
     expect(keys).toBeGreaterThan(20);
     await expect(text(page, 'cuckoo-recheck-summary')).resolves.toContain(`${keys} of ${keys} found`);
     await expect(page.locator(byId('cuckoo-kick-chain')).textContent()).resolves.toMatch(/gave up and undid every move/);
-    expect(problems).toEqual([]);
-    await close();
-  });
+  }, { reducedMotion: 'reduce' }));
 
-  test('tune it: formulas, toy filters rebuilt from the settings, measured points on the theory curve', async () => {
-    const { page, problems, close } = await open();
-    await playgrounds(page);
+  test('tune it: formulas, toy filters rebuilt from the settings, measured points on the theory curve', () => inPlaygrounds(async (page) => {
     await page.fill(byId('tune-bloom-n'), '30');
     await page.selectOption(byId('tune-bloom-rate'), '0.001');
     await expect(text(page, 'tune-bloom-out')).resolves.toMatch(/m = −n ln ε \/ \(ln 2\)² = −30 · ln 0\.001 \/ 0\.480 = 432 bits/);
@@ -341,9 +317,7 @@ describe('teaching moments, one click each from a fresh page', () => {
     expect(now).toBeGreaterThan(theory / 2);
     expect(now).toBeLessThan(theory * 2);
     await shot(page, 'tune-it', 'tune-section', { docs: true });
-    expect(problems).toEqual([]);
-    await close();
-  });
+  }));
 });
 
 describe('accessibility', () => {
@@ -401,9 +375,7 @@ describe('accessibility', () => {
 });
 
 describe('bring your own list', () => {
-  test('file input: builds with progress, flags its URLs, offers the bytes', async () => {
-    const { page, problems, close } = await open();
-    await playgrounds(page);
+  test('file input: builds with progress, flags its URLs, offers the bytes', () => inPlaygrounds(async (page) => {
     const head = ['# my list', '||evil-downloads.example^', 'http://phish.example/login/verify.php', '0.0.0.0 tracker.example', 'not a url at all ^^', ''];
     const filler = Array.from({ length: 60_000 }, (_, i) => `host-${i}.filler.example`);
     await page.evaluate(() => {
@@ -427,13 +399,9 @@ describe('bring your own list', () => {
     const list = UrlBlocklist.deserialize(new Uint8Array(readFileSync(await download.path())));
     expect(list.match('http://tracker.example/x')).toBe('tracker.example/');
     list.free();
-    expect(problems).toEqual([]);
-    await close();
-  });
+  }));
 
-  test('drag and drop: a dropped file builds a working filter', async () => {
-    const { page, problems, close } = await open();
-    await playgrounds(page);
+  test('drag and drop: a dropped file builds a working filter', () => inPlaygrounds(async (page) => {
     await page.selectOption(byId('byo-type'), 'cuckoo');
     await page.evaluate(() => {
       const transfer = new DataTransfer();
@@ -445,7 +413,5 @@ describe('bring your own list', () => {
     const check = { form: 'byo-check-form', input: 'byo-url', output: 'byo-check-output' };
     await expect(checkUrl(page, 'http://malware-cdn.example/js/app.js', check)).resolves.toEqual({ verdict: 'match', match: 'malware-cdn.example/' });
     await expect(checkUrl(page, 'https://files.example/payload/readme.txt', check)).resolves.toEqual({ verdict: 'clear', match: null });
-    expect(problems).toEqual([]);
-    await close();
-  });
+  }));
 });

@@ -25,6 +25,7 @@ import {
   UrlBlocklist,
   FilterError,
 } from 'cuckoo-bloom-wasm';
+import { fail, sameBytes } from '../helpers/keys.mjs';
 
 const RUNS = Number(process.env.FC_RUNS ?? 500);
 
@@ -206,16 +207,6 @@ const PARAM_FIELDS = {
   4: [[56, 8], [64, 8], [72, 4], [76, 1], [77, 1], [78, 2]], // bucketCount, rngState, maxKicks, bucketSize, fingerprintBits, reserved
   16: [[56, 4], [60, 4]], // expressionScheme, reserved
 };
-
-function sameBytes(a, b) {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
-}
-
-function fail(message) {
-  throw new Error(message);
-}
 
 const view = (bytes) => new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 

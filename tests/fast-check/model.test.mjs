@@ -26,6 +26,7 @@ import {
   CuckooFilter,
   FilterError,
 } from 'cuckoo-bloom-wasm';
+import { fail, payloadOf, sameBytes } from '../helpers/keys.mjs';
 
 const RUNS = Number(process.env.FC_RUNS ?? 300);
 
@@ -55,12 +56,6 @@ function keyFromBytes(bytes) {
   }
   if (str !== null && !sameBytes(encoder.encode(str), bytes)) str = null;
   return { str, bytes };
-}
-
-function sameBytes(a, b) {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
 }
 
 const idOf = (key) => Buffer.from(key.bytes).toString('hex');
@@ -174,16 +169,6 @@ class Model {
     this.counts.clear();
     this.size = 0;
   }
-}
-
-/** The payload (table) bytes of a blob: after the 56-byte header and P parameter bytes, before the checksum. */
-function payloadOf(bytes) {
-  const p = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength).getUint32(12, true);
-  return bytes.subarray(56 + p, bytes.length - 8);
-}
-
-function fail(message) {
-  throw new Error(message);
 }
 
 function isFull(error) {

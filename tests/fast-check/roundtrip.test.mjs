@@ -17,22 +17,13 @@ import {
   UrlBlocklist,
   FilterError,
 } from 'cuckoo-bloom-wasm';
+import { fail, sameBytes } from '../helpers/keys.mjs';
 
 const RUNS = Number(process.env.FC_RUNS ?? 300);
 
 beforeAll(async () => {
   await init();
 });
-
-function sameBytes(a, b) {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
-}
-
-function fail(message) {
-  throw new Error(message);
-}
 
 const keyArb = fc.oneof(
   fc.string({ unit: 'grapheme', maxLength: 10 }),

@@ -18,16 +18,13 @@
 //   expression some URL produces.
 import fc from 'fast-check';
 import { init, canonicalizeUrl, urlExpressions, parseListLine, UrlBlocklist, FilterError } from 'cuckoo-bloom-wasm';
+import { fail } from '../helpers/keys.mjs';
 
 const RUNS = Number(process.env.FC_RUNS ?? 3000);
 
 beforeAll(async () => {
   await init();
 });
-
-function fail(message) {
-  throw new Error(message);
-}
 
 // ---------------------------------------------------------------------------
 // Inputs.

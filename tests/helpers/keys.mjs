@@ -128,3 +128,13 @@ export function firstDifference(a, b) {
   }
   return null;
 }
+
+/** Whether two byte arrays hold the same bytes (for property checks that report through fail()). */
+export function sameBytes(a, b) {
+  return firstDifference(a, b) === null;
+}
+
+/** Throws an Error with `message`: how a fast-check property reports what went wrong. */
+export function fail(message) {
+  throw new Error(message);
+}

@@ -1,4 +1,5 @@
 import { FilterError, canonicalizeUrl } from 'cuckoo-bloom-wasm';
+import { prng } from '../helpers/keys.mjs';
 
 // Published table from
 // https://developers.google.com/safe-browsing/v4/urls-hashing#canonicalization
@@ -310,18 +311,6 @@ describe('errors', () => {
   });
 });
 
-// Small deterministic PRNG so a failure is reproducible from the seed.
-function mulberry32(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 const PIECES = [
   'http://', 'https://', 'HTTP://', 'ftp://', 'ws:', 'mailto:', '//', '/', '\\', '.', '..', '...',
   '%', '%2', '%25', '%2e', '%2E', '%2f', '%3F', '%23', '%00', '%ff', '%c3%a9', '?', '#', '@', ':',
@@ -345,7 +334,7 @@ function randomInput(rand) {
 
 describe('totality', () => {
   test('random input either canonicalizes idempotently or throws FilterError INVALID_ARGUMENT', () => {
-    const rand = mulberry32(0xc0ffee);
+    const rand = prng(0xc0ffee);
     let accepted = 0;
     for (let i = 0; i < 5000; i++) {
       const input = randomInput(rand);

@@ -1,4 +1,5 @@
 import { parseList, parseListLine, urlExpressions } from 'cuckoo-bloom-wasm';
+import { prng } from '../helpers/keys.mjs';
 
 const URLHAUS_SAMPLE = String.raw`! Title: Online Malicious URL Blocklist
 ! Updated: 2025-10-25T00:10:18Z
@@ -495,17 +496,6 @@ describe('URLhaus filter (uBlock format) sample', () => {
   });
 });
 
-function mulberry32(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 const PIECES = [
   '||', '|', '^', '$', '$all', '$domain=x', '~', ',', '!', '@@', '#', '##', '#@#', '[', ']', '[Adblock Plus 2.0]',
   '/', '//', '*', '.', '..', '%', '%2f', '%25', '?', '=', '&', ':', '0.0.0.0', '127.0.0.1', '::1', '1.2.3.4',
@@ -513,7 +503,7 @@ const PIECES = [
 ];
 
 test('parseListLine never throws and entries look like host/path', () => {
-  const rand = mulberry32(20251025);
+  const rand = prng(20251025);
   for (let i = 0; i < 4000; i++) {
     let line = '';
     const n = 1 + Math.floor(rand() * 10);

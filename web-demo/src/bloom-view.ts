@@ -3,24 +3,15 @@
 // that land on the same bit, the straight lines of double hashing, and a false positive
 // together with the keys that set each of its bits.
 import { BloomFilter, type BloomFilterOptions } from 'cuckoo-bloom-wasm';
-import { byTestId, describeError, formatRate, h } from './dom.ts';
+import { byTestId, formatRate, h } from './dom.ts';
 import { absentKeys, keySource } from './random-keys.ts';
+import { keyActions, sayIn, toyHandle, type Toy } from './toy.ts';
 
 export type BloomToyOptions = Required<Pick<BloomFilterOptions, 'capacity' | 'falsePositiveRate'>>;
 export const DEFAULT_BLOOM: BloomToyOptions = { capacity: 20, falsePositiveRate: 0.01 };
 const KEY_SEED = 1970;
 
-export interface BloomToy {
-  rebuild(options: BloomToyOptions): void;
-  addQuietly(key: string): boolean;
-  redraw(): void;
-  measuredRate(probes: readonly string[]): number;
-  /** Keys added through the playground (a Bloom filter's own count is an estimate). */
-  readonly keyCount: number;
-  readonly filter: BloomFilter;
-  readonly options: BloomToyOptions;
-  onChange(listener: () => void): void;
-}
+export type BloomToy = Toy<BloomFilter, BloomToyOptions>;
 
 const isSet = (bits: Uint8Array, bit: number): boolean => ((bits[bit >> 3]! >> (bit & 7)) & 1) === 1;
 
@@ -81,9 +72,7 @@ export function setupBloomView(section: HTMLElement): BloomToy {
     listeners.forEach((listener) => listener());
   };
 
-  const say = (...parts: (string | Node)[]): void => {
-    output.replaceChildren(h('p', {}, ...parts));
-  };
+  const say = sayIn(output);
 
   /** "bits 3, 40, 77, 114 (the 7 probes picked 5 distinct bits: …)" */
   const describeProbes = (probes: number[]): (string | Node)[] => {
@@ -141,37 +130,14 @@ export function setupBloomView(section: HTMLElement): BloomToy {
     check(found);
   };
 
-  const keyOrSay = (): string | null => {
-    const key = input.value.trim();
-    if (key === '') {
-      say('Type a key first (any text), or use “Add random key”.');
-      input.focus();
-      return null;
-    }
-    return key;
-  };
-  const run = (action: () => void): void => {
-    try {
-      action();
-    } catch (error) {
-      say(`Error: ${describeError(error)}`);
-    }
-  };
-
+  const { run, withKey, withNextKey } = keyActions(input, say);
+  const addTyped = withKey(add);
   form.addEventListener('submit', (event) => {
     event.preventDefault();
-    const key = keyOrSay();
-    if (key !== null) run(() => add(key));
+    addTyped();
   });
-  byTestId('bloom-check', section).addEventListener('click', () => {
-    const key = keyOrSay();
-    if (key !== null) run(() => check(key));
-  });
-  byTestId('bloom-random', section).addEventListener('click', () => {
-    const key = nextKey(added);
-    input.value = key;
-    run(() => add(key));
-  });
+  byTestId('bloom-check', section).addEventListener('click', withKey(check));
+  byTestId('bloom-random', section).addEventListener('click', withNextKey(() => nextKey(added), add));
   byTestId('bloom-find-fp', section).addEventListener('click', () => run(findFalsePositive));
   byTestId('bloom-reset', section).addEventListener('click', () => run(() => rebuild(options)));
   keyList.addEventListener('click', (event) => {
@@ -203,7 +169,7 @@ export function setupBloomView(section: HTMLElement): BloomToy {
   draw();
   intro();
 
-  return {
+  return toyHandle(() => ({ filter, keyCount: added.length, options }), {
     rebuild,
     addQuietly: (key) => {
       filter.add(key);
@@ -211,16 +177,6 @@ export function setupBloomView(section: HTMLElement): BloomToy {
       return true;
     },
     redraw: () => draw(),
-    measuredRate: (probes) => filter.hasMany(probes as string[]).filter(Boolean).length / probes.length,
-    get filter() {
-      return filter;
-    },
-    get keyCount() {
-      return added.length;
-    },
-    get options() {
-      return options;
-    },
     onChange: (listener) => listeners.push(listener),
-  };
+  });
 }

@@ -5,9 +5,10 @@
 // negative after an unsafe remove, a key that is full because of its own copies.
 import { CuckooFilter, type CuckooFilterOptions, type CuckooKick } from 'cuckoo-bloom-wasm';
 import { fingerprintPairSum, otherBucket } from './alt-bucket.ts';
-import { byTestId, describeError, formatRate, h, prefersReducedMotion, svg } from './dom.ts';
+import { byTestId, formatRate, h, prefersReducedMotion, svg } from './dom.ts';
 import { kickPlayer } from './kick-player.ts';
 import { absentKeys, keySource } from './random-keys.ts';
+import { keyActions, sayIn, toyHandle, type Toy } from './toy.ts';
 
 export type CuckooToyOptions = Required<Pick<CuckooFilterOptions, 'capacity' | 'bucketSize' | 'fingerprintBits'>>;
 export const DEFAULT_CUCKOO: CuckooToyOptions = { capacity: 16, bucketSize: 4, fingerprintBits: 8 };
@@ -25,18 +26,7 @@ const TOP = 62;
 
 type Table = number[][];
 
-export interface CuckooToy {
-  rebuild(options: CuckooToyOptions): void;
-  /** Adds a key without drawing it; false when it did not fit. */
-  addQuietly(key: string): boolean;
-  redraw(): void;
-  measuredRate(probes: readonly string[]): number;
-  /** Keys added through the playground (a Bloom filter's own count is an estimate). */
-  readonly keyCount: number;
-  readonly filter: CuckooFilter;
-  readonly options: CuckooToyOptions;
-  onChange(listener: () => void): void;
-}
+export type CuckooToy = Toy<CuckooFilter, CuckooToyOptions>;
 
 export function setupCuckooView(section: HTMLElement): CuckooToy {
   const form = byTestId<HTMLFormElement>('cuckoo-form', section);
@@ -159,9 +149,7 @@ export function setupCuckooView(section: HTMLElement): CuckooToy {
     for (const b of buckets) bucketRects[b]?.classList.add('is-candidate');
   };
 
-  const say = (...parts: (string | Node)[]): void => {
-    output.replaceChildren(h('p', {}, ...parts));
-  };
+  const say = sayIn(output);
 
   const arrowPath = (from: CuckooKick, to: CuckooKick): string => {
     const x1 = x(from.bucket) + SLOT_W / 2;
@@ -428,41 +416,16 @@ export function setupCuckooView(section: HTMLElement): CuckooToy {
   };
 
   // ---- Wiring ------------------------------------------------------------------------------
-  const keyOrSay = (): string | null => {
-    const key = input.value.trim();
-    if (key === '') {
-      say('Type a key first (any text), or use “Add random key”.');
-      input.focus();
-      return null;
-    }
-    return key;
-  };
-  const run = (action: () => unknown): void => {
-    try {
-      action();
-    } catch (error) {
-      say(`Error: ${describeError(error)}`);
-    }
-  };
-
+  const { run, withKey, withNextKey } = keyActions(input, say);
+  const addAndShow = (key: string): void => show(attempt(key));
+  const addTyped = withKey(addAndShow);
   form.addEventListener('submit', (event) => {
     event.preventDefault();
-    const key = keyOrSay();
-    if (key !== null) run(() => show(attempt(key)));
+    addTyped();
   });
-  byTestId('cuckoo-check', section).addEventListener('click', () => {
-    const key = keyOrSay();
-    if (key !== null) run(() => check(key));
-  });
-  byTestId('cuckoo-remove', section).addEventListener('click', () => {
-    const key = keyOrSay();
-    if (key !== null) run(() => remove(key));
-  });
-  byTestId('cuckoo-random', section).addEventListener('click', () => {
-    const key = nextKey(added);
-    input.value = key;
-    run(() => show(attempt(key)));
-  });
+  byTestId('cuckoo-check', section).addEventListener('click', withKey(check));
+  byTestId('cuckoo-remove', section).addEventListener('click', withKey((key) => remove(key)));
+  byTestId('cuckoo-random', section).addEventListener('click', withNextKey(() => nextKey(added), addAndShow));
   byTestId('cuckoo-fill', section).addEventListener('click', () => {
     run(() => {
       let last: Attempt | null = null;
@@ -495,6 +458,9 @@ export function setupCuckooView(section: HTMLElement): CuckooToy {
     }
   });
 
+  const intro = (): void =>
+    say(`Empty filter: ${filter.bucketCount} buckets of ${filter.bucketSize} slots. Add keys until both buckets of a key are full to see kicks, or use “Add until a kick happens”.`);
+
   const rebuild = (next: CuckooToyOptions): void => {
     walk = null;
     const made = new CuckooFilter({ ...next, semiSorted: false });
@@ -509,14 +475,14 @@ export function setupCuckooView(section: HTMLElement): CuckooToy {
     draw();
     chain.replaceChildren();
     recheck.replaceChildren();
-    say(`Empty filter: ${filter.bucketCount} buckets of ${filter.bucketSize} slots. Add keys until both buckets of a key are full to see kicks, or use “Add until a kick happens”.`);
+    intro();
   };
 
   buildSvg();
   draw();
-  say(`Empty filter: ${filter.bucketCount} buckets of ${filter.bucketSize} slots. Add keys until both buckets of a key are full to see kicks, or use “Add until a kick happens”.`);
+  intro();
 
-  return {
+  return toyHandle(() => ({ filter, keyCount: added.length, options }), {
     rebuild,
     addQuietly: (key) => {
       const stored = filter.tryAdd(key);
@@ -529,18 +495,8 @@ export function setupCuckooView(section: HTMLElement): CuckooToy {
       chain.replaceChildren();
       draw();
     },
-    measuredRate: (probes) => filter.hasMany(probes as string[]).filter(Boolean).length / probes.length,
-    get filter() {
-      return filter;
-    },
-    get keyCount() {
-      return added.length;
-    },
-    get options() {
-      return options;
-    },
     onChange: (listener) => listeners.push(listener),
-  };
+  });
 }
 
 function diffTables(before: Table, after: Table): { bucket: number; slot: number }[] {

@@ -7,48 +7,26 @@ import { join } from 'node:path';
 const [bundler, consumer, entry, outDir] = process.argv.slice(2);
 const warnings = [];
 
+/** esbuild with `options` over what every esbuild build here shares. */
+async function esbuild(options) {
+  const { build } = await import('esbuild');
+  const result = await build({
+    absWorkingDir: consumer,
+    entryPoints: [entry],
+    bundle: true,
+    logLevel: 'silent',
+    ...options,
+  });
+  warnings.push(...result.warnings.map((w) => w.text));
+}
+
 const bundlers = {
   // esbuild's defaults for the browser: an IIFE bundle.
-  async esbuild() {
-    const { build } = await import('esbuild');
-    const result = await build({
-      absWorkingDir: consumer,
-      entryPoints: [entry],
-      bundle: true,
-      platform: 'browser',
-      outfile: join(outDir, 'app.js'),
-      logLevel: 'silent',
-    });
-    warnings.push(...result.warnings.map((w) => w.text));
-  },
+  esbuild: () => esbuild({ platform: 'browser', outfile: join(outDir, 'app.js') }),
   // esbuild writing an ES module (`--format=esm`), as the README shows for the main entry.
-  async 'esbuild-esm'() {
-    const { build } = await import('esbuild');
-    const result = await build({
-      absWorkingDir: consumer,
-      entryPoints: [entry],
-      bundle: true,
-      platform: 'browser',
-      format: 'esm',
-      outfile: join(outDir, 'app.js'),
-      logLevel: 'silent',
-    });
-    warnings.push(...result.warnings.map((w) => w.text));
-  },
+  'esbuild-esm': () => esbuild({ platform: 'browser', format: 'esm', outfile: join(outDir, 'app.js') }),
   // A serverless-style Node bundle: `esbuild --bundle --platform=node --format=esm`.
-  async 'esbuild-node'() {
-    const { build } = await import('esbuild');
-    const result = await build({
-      absWorkingDir: consumer,
-      entryPoints: [entry],
-      bundle: true,
-      platform: 'node',
-      format: 'esm',
-      outfile: join(outDir, 'app.mjs'),
-      logLevel: 'silent',
-    });
-    warnings.push(...result.warnings.map((w) => w.text));
-  },
+  'esbuild-node': () => esbuild({ platform: 'node', format: 'esm', outfile: join(outDir, 'app.mjs') }),
   // webpack 5 with its defaults (target web, asset modules for new URL(..., import.meta.url)).
   async webpack() {
     const { default: webpack } = await import('webpack');
