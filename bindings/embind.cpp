@@ -63,6 +63,9 @@ class FilterHandle {
     parsed.semiSorted = optionalInteger(options, "semiSorted");
     parsed.growth = optionalNumber(options, "growth");
     parsed.tightening = optionalNumber(options, "tightening");
+    parsed.window = optionalNumber(options, "window");
+    parsed.generations = optionalInteger(options, "generations");
+    parsed.startTime = optionalNumber(options, "startTime");
     handle->adopt(createFilter(type, parsed));
     return handle;
   }
@@ -308,6 +311,15 @@ EMSCRIPTEN_KEEPALIVE int cbw_add_if_new(uintptr_t handle, uintptr_t key, uint32_
 }
 EMSCRIPTEN_KEEPALIVE int cbw_remove(uintptr_t handle, uintptr_t key, uint32_t length) {
   return codeOf(reinterpret_cast<FilterHandle*>(handle)->filter().remove(bytesAt(key), length));
+}
+// An expiring filter's clock (ExpiringBloomFilter::advance): the number of
+// generations dropped (>= 0), or minus the status code (-1: INVALID_ARGUMENT,
+// a reading that is not finite or a filter of another type).
+EMSCRIPTEN_KEEPALIVE int cbw_advance(uintptr_t handle, double now) {
+  ExpiringBloomFilter* expiring = reinterpret_cast<FilterHandle*>(handle)->filter().as<ExpiringBloomFilter>();
+  if (expiring == nullptr) return -static_cast<int>(StatusCode::InvalidArgument);
+  const Result<uint32_t> dropped = expiring->advance(now);
+  return dropped.isOk() ? static_cast<int>(dropped.value()) : -codeOf(dropped.status());
 }
 // Batches (AnyFilter::hasMany and friends): `count` keys, key i the bytes
 // [data + offsets[i] - offsets[0], data + offsets[i + 1] - offsets[0]).

@@ -277,7 +277,7 @@ describe('TypeScript consumer', () => {
     if (any instanceof CuckooFilter) {
       const removed: boolean = any.remove('a');
     }
-    const kind: 'bloom' | 'blocked-bloom' | 'counting-bloom' | 'cuckoo' | 'binary-fuse' | 'scalable-bloom' | 'scalable-cuckoo' = any.type;
+    const kind: 'bloom' | 'blocked-bloom' | 'counting-bloom' | 'cuckoo' | 'binary-fuse' | 'scalable-bloom' | 'scalable-cuckoo' | 'expiring-bloom' = any.type;
     const blocked = BlockedBloomFilter.deserialize(new BlockedBloomFilter({ capacity: 10 }).serialize());
     const counting = new CountingBloomFilter({ capacity: 10 });
     const removedCount: boolean = counting.add('a').remove('a');

@@ -30,7 +30,7 @@ function expectCode(fn, code) {
 }
 
 test('the registry lists the seven filter types, each once', () => {
-  expect(filterTypeNames()).toEqual(['bloom', 'blocked-bloom', 'counting-bloom', 'cuckoo', 'binary-fuse', 'scalable-bloom', 'scalable-cuckoo']);
+  expect(filterTypeNames()).toEqual(['bloom', 'blocked-bloom', 'counting-bloom', 'cuckoo', 'binary-fuse', 'scalable-bloom', 'scalable-cuckoo', 'expiring-bloom']);
   expect(new Set(filterTypeNames(true)).size).toBe(filterTypeNames(true).length);
 });
 

@@ -31,6 +31,7 @@
 #include <utility>
 #include <vector>
 
+#include "cuckoo_bloom/bloom_sizing.h"
 #include "cuckoo_bloom/cuckoo_bloom.h"
 #include "fuzz_common.h"
 
@@ -250,7 +251,7 @@ void checkBitPositions(const Filter& filter, const std::vector<std::string>& key
   }
 }
 
-// The Bloom filters count a key only when its add set a new bit.
+// The Bloom filters count every add (keys added, repeats included).
 struct CountBefore {
   bool had;
   uint64_t count;
@@ -263,7 +264,6 @@ struct TypeChecks<cb::BloomFilter> : DefaultChecks<cb::BloomFilter> {
   using Filter = cb::BloomFilter;
   static void inspect(const Filter& f, const std::vector<std::string>& keys) {
     FUZZ_CHECK(f.bitCount() >= 1 && f.hashCount() >= 1 && f.hashCount() <= 64);
-    FUZZ_CHECK(f.count() <= f.setBitCount());
     FUZZ_CHECK(f.setBitCount() <= f.bitCount());
     FUZZ_CHECK(f.byteLength() * 8 >= f.bitCount());
     detail::checkBitPositions(f, keys, f.hashCount());
@@ -271,25 +271,22 @@ struct TypeChecks<cb::BloomFilter> : DefaultChecks<cb::BloomFilter> {
   using BeforeAdd = detail::CountBefore;
   static BeforeAdd beforeAdd(const Filter& f, const cb::KeyHash& h) { return {f.has(h), f.count()}; }
   static void afterAdd(const Filter& f, const cb::KeyHash&, const BeforeAdd& before, const cb::Status&) {
-    FUZZ_CHECK_MSG(f.count() == before.count + (before.had ? 0 : 1), "add counted %llu -> %llu (present before: %d)",
+    FUZZ_CHECK_MSG(f.count() == before.count + 1, "add counted %llu -> %llu (present before: %d)",
                    static_cast<unsigned long long>(before.count), static_cast<unsigned long long>(f.count()),
                    before.had);
   }
   static void afterUnion(const Filter& f, uint64_t countA, uint64_t countB) {
-    FUZZ_CHECK(f.count() >= std::max(countA, countB));
-    FUZZ_CHECK(f.count() <= std::min(countA + countB, f.setBitCount()));
+    FUZZ_CHECK(f.count() == countA + countB);
   }
-  // Without a union since the last clear, count <= distinct keys added (a
-  // union estimates its count, and may count a shared key twice).
-  static void checkModel(const Filter& f, const Model& model, bool unioned, bool) {
-    if (!unioned) FUZZ_CHECK(f.count() <= model.distinct());
-    FUZZ_CHECK(f.count() <= f.setBitCount());
-  }
+  static void checkModel(const Filter&, const Model&, bool, bool) {}
   static void afterClear(const Filter& f) { FUZZ_CHECK(f.setBitCount() == 0); }
   static Expect expectCreate(const cb::FilterOptions& o) {
     if (!validRate(o.falsePositiveRate)) return Expect::Reject;
-    const uint64_t bits = Filter::optimalBitCount(o.capacity, o.falsePositiveRate);
+    // The exact sizing (bloom_sizing.h): a rate below the double-hashing
+    // floor (about 2 n / m^2) for every table under 2^62 bits has no table.
+    const uint64_t bits = cb::bloomSizingFor(o.capacity, o.falsePositiveRate).bitCount;
     FUZZ_CHECK(bits >= 1);
+    if (bits == UINT64_MAX) return Expect::Reject;
     return bits > (uint64_t{1} << 24) ? Expect::Skip : Expect::Accept;
   }
   static void afterCreate(const Filter& f, const cb::FilterOptions&) {
@@ -304,22 +301,16 @@ struct TypeChecks<cb::BlockedBloomFilter> : DefaultChecks<cb::BlockedBloomFilter
   static void inspect(const Filter& f, const std::vector<std::string>& keys) {
     FUZZ_CHECK(f.blockCount() >= 1);
     FUZZ_CHECK(f.byteLength() == f.blockCount() * Filter::kBytesPerBlock);
-    FUZZ_CHECK(f.count() <= setBits(f));
     detail::checkBitPositions(f, keys, Filter::kWordsPerBlock);
   }
   using BeforeAdd = detail::CountBefore;
   static BeforeAdd beforeAdd(const Filter& f, const cb::KeyHash& h) { return {f.has(h), f.count()}; }
   static void afterAdd(const Filter& f, const cb::KeyHash&, const BeforeAdd& before, const cb::Status&) {
-    FUZZ_CHECK(f.count() == before.count + (before.had ? 0 : 1));
+    FUZZ_CHECK(f.count() == before.count + 1);  // keys added, repeats included
   }
-  // A union keeps the sum of both counts, bounded by the set bits.
-  static void afterUnion(const Filter& f, uint64_t countA, uint64_t countB) {
-    FUZZ_CHECK(f.count() == std::min(countA + countB, setBits(f)));
-  }
-  static void checkModel(const Filter& f, const Model& model, bool unioned, bool) {
-    if (!unioned) FUZZ_CHECK(f.count() <= model.distinct());
-    FUZZ_CHECK(f.count() <= setBits(f));
-  }
+  // A union keeps the sum of both counts.
+  static void afterUnion(const Filter& f, uint64_t countA, uint64_t countB) { FUZZ_CHECK(f.count() == countA + countB); }
+  static void checkModel(const Filter&, const Model&, bool, bool) {}
   static void afterClear(const Filter& f) { FUZZ_CHECK(setBits(f) == 0); }
   // Sizing bisects over the block count; tiny rates need more blocks than
   // the limit (UINT64_MAX then, and create() says INVALID_ARGUMENT).
@@ -393,7 +384,9 @@ struct TypeChecks<cb::CountingBloomFilter> : DefaultChecks<cb::CountingBloomFilt
   static void afterClear(const Filter& f) { FUZZ_CHECK(f.saturatedCounterCount() == 0); }
   static Expect expectCreate(const cb::FilterOptions& o) {
     if (!validRate(o.falsePositiveRate)) return Expect::Reject;
-    if (cb::BloomFilter::optimalBitCount(o.capacity, o.falsePositiveRate) > (uint64_t{1} << 22)) return Expect::Skip;
+    const uint64_t counters = cb::bloomSizingFor(o.capacity, o.falsePositiveRate).bitCount;
+    if (counters == UINT64_MAX) return Expect::Reject;
+    if (counters > (uint64_t{1} << 22)) return Expect::Skip;
     return Expect::Accept;
   }
   static void afterCreate(const Filter& f, const cb::FilterOptions&) { FUZZ_CHECK(f.counterCount() >= 1); }
@@ -508,15 +501,21 @@ struct TypeChecks<cb::CuckooFilter> : DefaultChecks<cb::CuckooFilter> {
   }
 
   // Exactly the documented ranges: bucket size 2, 4 or 8; fingerprint bits
-  // 4..32, or derived from a valid rate; maxKicks up to 2^20. Semi-sorted
+  // 4..32 (at least what a given rate needs), or derived from a valid rate; maxKicks up to 2^20. Semi-sorted
   // buckets (semiSorted = 1) need buckets of 4; buckets of 4 are semi-sorted
   // unless semiSorted = 0.
   static Expect expectCreate(const cb::FilterOptions& o) {
     const int64_t b = o.bucketSize < 0 ? 4 : o.bucketSize;
     const bool bucketOk = b == 2 || b == 4 || b == 8;
-    const bool bitsOk = o.fingerprintBits < 0 ? validRate(o.falsePositiveRate)
-                                              : o.fingerprintBits >= Filter::kMinFingerprintBits &&
-                                                    o.fingerprintBits <= Filter::kMaxFingerprintBits;
+    // A rate needing more than 32 bits, or given bits below what a given rate
+    // needs, contradict each other: refused, never clamped.
+    const auto needed = [&](double rate) { return Filter::fingerprintBitsNeeded(rate, static_cast<uint32_t>(b)); };
+    const bool bitsOk = o.fingerprintBits < 0
+                            ? validRate(o.falsePositiveRate) && needed(o.falsePositiveRate) <= Filter::kMaxFingerprintBits
+                            : o.fingerprintBits >= Filter::kMinFingerprintBits &&
+                                  o.fingerprintBits <= Filter::kMaxFingerprintBits &&
+                                  (!(o.falsePositiveRate > 0.0 && o.falsePositiveRate < 1.0) ||
+                                   static_cast<double>(o.fingerprintBits) >= needed(o.falsePositiveRate));
     const bool kicksOk = o.maxKicks <= static_cast<int64_t>(Filter::kMaxKicksLimit);
     const bool semiOk = o.semiSorted <= 0 || (o.semiSorted == 1 && b == 4);
     if (!(bucketOk && bitsOk && kicksOk && semiOk)) return Expect::Reject;

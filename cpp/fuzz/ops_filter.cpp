@@ -177,7 +177,15 @@ class Session {
       return;
     }
     const uint64_t countA = a_->header().itemCount, countB = b_->header().itemCount;
+    const Bytes before = a_->serialize();
     const Status status = a_->unionWith(*b_);
+    if (!status.isOk() && before.size() != b_->serialize().size()) {
+      // Filters of different shapes (growing chains with different link
+      // counts) cannot be merged: refused, and A is left exactly as it was.
+      FUZZ_CHECK_MSG(status.code() == StatusCode::InvalidArgument, "union: %s", status.message().c_str());
+      FUZZ_CHECK(a_->serialize() == before);
+      return;
+    }
     FUZZ_CHECK_MSG(status.isOk(), "union: %s", status.message().c_str());
     FUZZ_CHECK(shadow_->unionWith(*b_).isOk());
     model_.merge(modelB_);
@@ -402,6 +410,16 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     created = createFilter(setup.info.type, options);
     if (!created.isOk() && options.semiSorted == 1) {
       FUZZ_CHECK(created.status().code() == StatusCode::InvalidArgument);
+      options.semiSorted = -1;
+      created = createFilter(setup.info.type, options);
+    }
+    if (!created.isOk() && (options.fingerprintBits >= 0 || options.maxKicks >= 0)) {
+      // Fingerprint bits too few for the rate, or options a type takes only
+      // some of (a growing cuckoo chain takes bucketSize alone): refused as
+      // InvalidArgument; the rest of the options must then make a filter.
+      FUZZ_CHECK(created.status().code() == StatusCode::InvalidArgument);
+      options.fingerprintBits = -1;
+      options.maxKicks = -1;
       options.semiSorted = -1;
       created = createFilter(setup.info.type, options);
     }

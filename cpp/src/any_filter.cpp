@@ -183,6 +183,11 @@ const std::vector<FilterTypeInfo>& registeredFilterTypes() {
 }
 
 Result<std::unique_ptr<AnyFilter>> createFilter(FilterType type, const FilterOptions& options) {
+  // The expiry options are one type's; any other type refuses them here, once.
+  if (type != FilterType::ExpiringBloom) {
+    Status valid = rejectExpiryOptions(options, type);
+    if (!valid.isOk()) return valid;
+  }
   switch (type) {
 #define CUCKOO_BLOOM_FILTER_TYPE_CREATE(enumerator, id, text, Class) \
   case FilterType::enumerator:                                      \

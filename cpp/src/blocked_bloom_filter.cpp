@@ -77,19 +77,16 @@ Result<BlockedBloomFilter> BlockedBloomFilter::fromBlob(const DecodedBlob& blob,
   if (!read.isOk()) return read;
   filter.params_ = params;
   filter.header_ = blob.header;
-  if (filter.count() > filter.setBitCount()) return Status::corrupt("item count exceeds the number of set bits");
+  // No check of the count against the set bits: count() is the keys added,
+  // repeats included (bytes written before counted only adds that set a new
+  // bit; both kinds read as they are).
   return filter;
 }
 
 void BlockedBloomFilter::add(const KeyHash& hash) {
   uint64_t* block = blocks_.data() + blockedBlockIndex(hash, params_.blockCount) * kWordsPerBlock;
-  bool changed = false;
-  for (uint32_t word = 0; word < kWordsPerBlock; ++word) {
-    const uint64_t mask = blockedWordMask(hash, word);
-    changed |= (block[word] & mask) == 0;
-    block[word] |= mask;
-  }
-  header_.itemCount += changed;
+  for (uint32_t word = 0; word < kWordsPerBlock; ++word) block[word] |= blockedWordMask(hash, word);
+  ++header_.itemCount;  // keys added, repeats included
 }
 
 bool BlockedBloomFilter::has(const KeyHash& hash) const {
@@ -117,9 +114,8 @@ Status BlockedBloomFilter::unionWith(const BlockedBloomFilter& other) {
     return Status::invalidArgument("union needs blocked Bloom filters with the same block count and seed");
   }
   for (size_t w = 0; w < blocks_.size(); ++w) blocks_[w] |= other.blocks_[w];
-  // No closed-form estimate of shared keys for blocked filters: keep the sum,
-  // bounded by the set bits (each counted key set at least one).
-  header_.itemCount = std::min(count() + other.count(), setBitCount());
+  // The keys added to either: the sum of both counts.
+  header_.itemCount = count() + other.count();
   return Status::ok();
 }
 

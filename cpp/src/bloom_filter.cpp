@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "cuckoo_bloom/bloom_sizing.h"
+
 namespace cuckoo_bloom {
 namespace {
 
@@ -31,15 +33,18 @@ uint32_t BloomFilter::optimalHashCount(uint64_t bitCount, uint64_t capacity) {
 Result<BloomFilter> BloomFilter::create(const BloomFilterOptions& options) {
   Status valid = validateCapacityAndRate(options.capacity, options.falsePositiveRate);
   if (!valid.isOk()) return valid;
-  const uint64_t bitCount = optimalBitCount(options.capacity, options.falsePositiveRate);
-  if (bitCount == UINT64_MAX) return validateTableBytes(UINT64_MAX, "BloomFilter");
+  // The exact sizing (bloom_sizing.h), not the textbook formula: it meets
+  // the target for every capacity, tiny ones included.
+  const BloomSizing sizing = bloomSizingFor(options.capacity, options.falsePositiveRate);
+  const uint64_t bitCount = sizing.bitCount;
+  if (bitCount == UINT64_MAX) return noBloomTableMeets(options.capacity, options.falsePositiveRate, "BloomFilter");
   valid = validateTableBytes(wordCountFor(bitCount) * 8, "BloomFilter");
   if (!valid.isOk()) return valid;
 
   BloomFilter filter;
   valid = allocateWords(filter.bits_, wordCountFor(bitCount), kType);
   if (!valid.isOk()) return valid;
-  filter.params_ = {bitCount, optimalHashCount(bitCount, options.capacity)};
+  filter.params_ = {bitCount, sizing.hashCount};
   filter.header_ = newHeader(kType, options.capacity, options.falsePositiveRate, options.seed);
   return filter;
 }
@@ -55,22 +60,19 @@ Result<BloomFilter> BloomFilter::fromBlob(const DecodedBlob& blob, const Params&
   if (!read.isOk()) return read;
   filter.params_ = params;
   filter.header_ = blob.header;
-  // Every counted add set at least one new bit.
-  if (filter.count() > filter.setBitCount()) return Status::corrupt("item count exceeds the number of set bits");
+  // No check of the count against the set bits: count() is the keys added,
+  // repeats included (bytes written before counted only adds that set a new
+  // bit; both kinds read as they are).
   return filter;
 }
 
 void BloomFilter::add(const KeyHash& hash) {
   uint64_t* words = bits_.data();
-  bool changed = false;
   for (uint32_t probe = 0; probe < params_.hashCount; ++probe) {
     const uint64_t bit = bloomProbeIndex(hash, probe, params_.bitCount);
-    const uint64_t mask = uint64_t{1} << (bit & 63);
-    uint64_t& word = words[bit >> 6];
-    changed |= (word & mask) == 0;
-    word |= mask;
+    words[bit >> 6] |= uint64_t{1} << (bit & 63);
   }
-  header_.itemCount += changed;
+  ++header_.itemCount;  // keys added, repeats included
 }
 
 bool BloomFilter::has(const KeyHash& hash) const {
@@ -98,20 +100,8 @@ Status BloomFilter::unionWith(const BloomFilter& other) {
         "/" + std::to_string(other.hashCount()) + "/" + std::to_string(other.seed()) + ")");
   }
   for (size_t w = 0; w < bits_.size(); ++w) bits_[w] |= other.bits_[w];
-  // The keys common to both are unknown; estimate the distinct count from the
-  // fill (Swamidass & Baldi): n ~= -(m / k) ln(1 - X / m), X = set bits.
-  const uint64_t setBits = setBitCount();
-  const double m = static_cast<double>(bitCount());
-  const uint64_t estimate =
-      setBits >= bitCount()
-          ? count() + other.count()
-          : static_cast<uint64_t>(std::llround(-(m / hashCount()) * std::log1p(-static_cast<double>(setBits) / m)));
-  // Whatever the estimate says, the union holds at least the larger input and
-  // at most both inputs, and never more keys than set bits (the invariant
-  // deserialize checks).
-  const uint64_t lower = std::max(count(), other.count());
-  const uint64_t upper = std::min(count() + other.count(), setBits);
-  header_.itemCount = std::clamp(estimate, lower, upper);
+  // The keys added to either: the sum of both counts.
+  header_.itemCount = count() + other.count();
   return Status::ok();
 }
 
@@ -127,8 +117,7 @@ uint64_t BloomFilter::setBitCount() const {
 }
 
 double BloomFilter::estimatedFalsePositiveRate() const {
-  const double fill = static_cast<double>(setBitCount()) / static_cast<double>(bitCount());
-  return std::pow(fill, hashCount());
+  return bloomFalsePositiveRateFromFill(setBitCount(), bitCount(), hashCount(), count());
 }
 
 }  // namespace cuckoo_bloom

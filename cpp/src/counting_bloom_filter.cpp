@@ -1,5 +1,7 @@
 #include "cuckoo_bloom/counting_bloom_filter.h"
 
+#include "cuckoo_bloom/bloom_sizing.h"
+
 #include <cmath>
 
 #include "cuckoo_bloom/bloom_filter.h"
@@ -28,15 +30,17 @@ inline void writeCounter(uint64_t* words, uint64_t index, uint32_t value) {
 Result<CountingBloomFilter> CountingBloomFilter::create(const CountingBloomFilterOptions& options) {
   Status valid = validateCapacityAndRate(options.capacity, options.falsePositiveRate);
   if (!valid.isOk()) return valid;
-  const uint64_t counterCount = BloomFilter::optimalBitCount(options.capacity, options.falsePositiveRate);
-  if (counterCount == UINT64_MAX) return validateTableBytes(UINT64_MAX, "CountingBloomFilter");
+  // Counters are probed as Bloom bits are: the same exact sizing (bloom_sizing.h).
+  const BloomSizing sizing = bloomSizingFor(options.capacity, options.falsePositiveRate);
+  const uint64_t counterCount = sizing.bitCount;
+  if (counterCount == UINT64_MAX) return noBloomTableMeets(options.capacity, options.falsePositiveRate, "CountingBloomFilter");
   valid = validateTableBytes(wordCountFor(counterCount) * 8, "CountingBloomFilter");
   if (!valid.isOk()) return valid;
   CountingBloomFilter filter;
   valid = allocateWords(filter.counters_, wordCountFor(counterCount), kType);
   if (!valid.isOk()) return valid;
   filter.params_.counterCount = counterCount;
-  filter.params_.hashCount = BloomFilter::optimalHashCount(counterCount, options.capacity);
+  filter.params_.hashCount = sizing.hashCount;
   filter.header_ = newHeader(kType, options.capacity, options.falsePositiveRate, options.seed);
   return filter;
 }
@@ -121,7 +125,7 @@ uint64_t CountingBloomFilter::saturatedCounterCount() const {
 double CountingBloomFilter::estimatedFalsePositiveRate() const {
   uint64_t nonZero = 0;
   for (uint64_t i = 0; i < counterCount(); ++i) nonZero += readCounter(counters_.data(), i) != 0;
-  return std::pow(static_cast<double>(nonZero) / static_cast<double>(counterCount()), hashCount());
+  return bloomFalsePositiveRateFromFill(nonZero, counterCount(), hashCount(), count());
 }
 
 }  // namespace cuckoo_bloom

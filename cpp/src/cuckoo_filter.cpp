@@ -20,6 +20,12 @@ uint32_t CuckooFilter::fingerprintBitsFor(double falsePositiveRate, uint32_t buc
   return static_cast<uint32_t>(bits);
 }
 
+double CuckooFilter::fingerprintBitsNeeded(double falsePositiveRate, uint32_t bucketSize) {
+  // A full filter matches one of 2b stored fingerprints with chance about
+  // 2b / 2^f, so f >= log2(2b / e) (the rule fingerprintBitsFor rounds up).
+  return std::max<double>(kMinFingerprintBits, std::ceil(std::log2(2.0 * bucketSize / falsePositiveRate)));
+}
+
 double CuckooFilter::maxLoadFactor(uint32_t bucketSize) {
   // Fan et al., Table 2 / Fig. 3: load reached at the first failed insert.
   switch (bucketSize) {
@@ -98,10 +104,27 @@ Result<CuckooFilter> CuckooFilter::create(const CuckooFilterOptions& options) {
     // The rate a full filter of this geometry gives, when the caller chose bits.
     if (!(target > 0.0 && target < 1.0)) {
       target = std::min(0.5, 2.0 * options.bucketSize / std::ldexp(1.0, static_cast<int>(fingerprintBits)));
+    } else if (fingerprintBits < fingerprintBitsNeeded(target, options.bucketSize)) {
+      // Both given and they disagree: the filter would report a rate it
+      // cannot give (4 bits at 1e-9 is about 50%), so neither is chosen silently.
+      return Status::invalidArgument(
+          "fingerprintBits " + std::to_string(fingerprintBits) + " contradicts falsePositiveRate " +
+          formatNumber(target) + ": buckets of " + std::to_string(options.bucketSize) + " need at least " +
+          formatNumber(fingerprintBitsNeeded(target, options.bucketSize)) + " bits for it (a full filter of " +
+          std::to_string(fingerprintBits) + "-bit fingerprints gives about " +
+          formatNumber(std::min(1.0, 2.0 * options.bucketSize / std::ldexp(1.0, static_cast<int>(fingerprintBits)))) +
+          "); give one of the two");
     }
   } else {
     Status valid = validateCapacityAndRate(options.capacity, options.falsePositiveRate);
     if (!valid.isOk()) return valid;
+    if (fingerprintBitsNeeded(options.falsePositiveRate, options.bucketSize) > kMaxFingerprintBits) {
+      return Status::invalidArgument("falsePositiveRate " + formatNumber(options.falsePositiveRate) +
+                                     " needs fingerprints of more than " + std::to_string(kMaxFingerprintBits) +
+                                     " bits with buckets of " + std::to_string(options.bucketSize) +
+                                     "; the lowest rate a cuckoo filter reaches is about " +
+                                     formatNumber(2.0 * options.bucketSize / std::ldexp(1.0, kMaxFingerprintBits)));
+    }
     fingerprintBits = fingerprintBitsFor(options.falsePositiveRate, options.bucketSize);
   }
   if (options.maxKicks > kMaxKicksLimit) {

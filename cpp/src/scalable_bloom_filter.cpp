@@ -2,6 +2,8 @@
 
 #include <cstring>
 
+#include "cuckoo_bloom/bloom_sizing.h"
+
 namespace cuckoo_bloom {
 
 double ScalableBloomFilter::linkFalsePositiveRate(double rate, double tightening, uint32_t index) {
@@ -51,7 +53,7 @@ Status ScalableBloomFilter::appendLink() {
   }
   const double rate = linkFalsePositiveRate(targetFalsePositiveRate(), tightening(), index);
   // The chain as a whole must fit the table limit, not only each link.
-  const uint64_t bitCount = BloomFilter::optimalBitCount(capacity, rate);
+  const uint64_t bitCount = bloomSizingFor(capacity, rate).bitCount;
   const uint64_t linkBytes = bitCount == UINT64_MAX ? UINT64_MAX : (bitCount + 63) / 64 * 8;
   if (index == 0 || linkBytes > kMaxTableBytes) {
     Status valid = validateTableBytes(linkBytes, "scalable-bloom link");

@@ -87,21 +87,37 @@ TEST(CuckooFilterOptions, InvalidOptionsAreInvalidArgument) {
 TEST(CuckooFilterOptions, AbsurdCapacityIsInvalidArgumentWithoutAllocating) {
   for (const uint32_t bucketSize : {2u, 4u, 8u}) {
     cuckoo_bloom_test::expectAbsurdSizeRejectedWithoutAllocating<CuckooFilter>(
-        options(1000000000000ull, 1e-9, bucketSize));
+        options(1000000000000ull, 1e-6, bucketSize));
     EXPECT_EQ(createCode(options(kMaxCapacity, 0.5, bucketSize)), StatusCode::InvalidArgument);
   }
 }
 
-// With explicit fingerprintBits the rate option is ignored (documented), and
-// the filter records the rate a full filter of that geometry gives.
-TEST(CuckooFilterOptions, ExplicitFingerprintBitsIgnoreTheRate) {
+// With explicit fingerprintBits and no rate, the filter records the rate a
+// full filter of that geometry gives; with both, they must agree.
+TEST(CuckooFilterOptions, ExplicitFingerprintBitsSetTheRateOrMustAgreeWithIt) {
   CuckooFilterOptions opts = options(1000, 0.0);
   opts.fingerprintBits = 8;
   const CuckooFilter filter = makeCuckoo(opts);
   EXPECT_EQ(filter.fingerprintBits(), 8u);
   EXPECT_DOUBLE_EQ(filter.targetFalsePositiveRate(), 8.0 / 256.0);
-  opts.falsePositiveRate = 0.02;
-  EXPECT_DOUBLE_EQ(makeCuckoo(opts).targetFalsePositiveRate(), 0.02);
+  opts.falsePositiveRate = 0.04;  // needs ceil(log2(8 / 0.04)) = 8 bits: agrees
+  EXPECT_DOUBLE_EQ(makeCuckoo(opts).targetFalsePositiveRate(), 0.04);
+  opts.falsePositiveRate = 0.02;  // needs 9 bits
+  EXPECT_EQ(createCode(opts), StatusCode::InvalidArgument);
+  opts.fingerprintBits = 4;
+  opts.falsePositiveRate = 1e-9;  // the example: about 50% reported as 1e-9
+  EXPECT_EQ(createCode(opts), StatusCode::InvalidArgument);
+  opts.fingerprintBits = 32;  // 1e-9 needs 33 bits with buckets of 4: no width meets it
+  EXPECT_EQ(createCode(opts), StatusCode::InvalidArgument);
+  opts.falsePositiveRate = 2e-9;
+  EXPECT_EQ(createCode(opts), StatusCode::Ok);
+}
+
+// A rate that needs more than 32-bit fingerprints is refused, never clamped.
+TEST(CuckooFilterOptions, ARateBeyondThirtyTwoBitFingerprintsIsInvalid) {
+  EXPECT_EQ(createCode(options(1000, 1e-12)), StatusCode::InvalidArgument);
+  EXPECT_EQ(createCode(options(1000, 1e-9, 4)), StatusCode::InvalidArgument);  // needs 33 bits
+  EXPECT_EQ(createCode(options(1000, 2e-9, 4)), StatusCode::Ok);               // 32 bits
 }
 
 TEST(CuckooFilterSizing, FingerprintBitsAndBucketCount) {
@@ -546,7 +562,7 @@ TEST(CuckooFilterRemove, RemovingAnAbsentKeyIsNotFoundAndChangesNothing) {
 TEST(CuckooFilterFingerprintBits, EveryWidthRoundTripsWithoutFalseNegatives) {
   constexpr uint64_t kKeys = 2000;
   for (uint32_t bits = 4; bits <= 32; ++bits) for (const bool semiSorted : {false, true}) {
-    CuckooFilterOptions opts = options(kKeys, 0.01, 4, bits);
+    CuckooFilterOptions opts = options(kKeys, 0.0, 4, bits);  // no rate: the bits decide it
     opts.fingerprintBits = bits;
     opts.semiSorted = semiSorted;
     CuckooFilter filter = makeCuckoo(opts);

@@ -74,6 +74,9 @@ export interface CoreFilterOptions {
   growth?: number;
   tightening?: number;
   arity?: number;
+  window?: number;
+  generations?: number;
+  startTime?: number;
 }
 
 export interface CoreModule {
@@ -91,6 +94,8 @@ export interface CoreModule {
   _cbw_has_many(handle: number, data: number, offsets: number, count: number, out: number): void;
   _cbw_add_many(handle: number, data: number, offsets: number, count: number): number;
   _cbw_remove_many(handle: number, data: number, offsets: number, count: number, out: number): number;
+  /** Expiring filters: generations dropped (>= 0) or minus a status code. */
+  _cbw_advance(handle: number, now: number): number;
   _cbw_utf8_offsets(data: number, byteLength: number, offsets: number, count: number): number;
   /** A BlobBuffer for reading a blob in place (0: out of memory). */
   _cbw_blob_buffer_new(length: number, payloadOffset: number): number;

@@ -7,7 +7,11 @@ import { DEFAULT_FALSE_POSITIVE_RATE, type FilterOptions, requireInteger } from 
 export interface CuckooFilterOptions extends FilterOptions {
   /** Slots per bucket: 2, 4 (default) or 8. Larger buckets fill further but need longer fingerprints. */
   bucketSize?: 2 | 4 | 8 | undefined;
-  /** Fingerprint width, 4..32 bits. Default: derived from falsePositiveRate (ε ≈ 2b / 2^f). */
+  /**
+   * Fingerprint width, 4..32 bits. Default: derived from falsePositiveRate (ε ≈ 2b / 2^f).
+   * Given with a falsePositiveRate, it must be at least ⌈log2(2b / ε)⌉ (else `INVALID_ARGUMENT`:
+   * the filter could not give that rate); a rate needing more than 32 bits is `INVALID_ARGUMENT` too.
+   */
   fingerprintBits?: number | undefined;
   /** Evictions tried before an insert fails with `FULL`. Default 500. */
   maxKicks?: number | undefined;

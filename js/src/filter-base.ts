@@ -378,6 +378,14 @@ export abstract class Filter {
   get estimatedFalsePositiveRate(): number {
     return this.handle.estimatedFalsePositiveRate();
   }
+  /**
+   * True when the estimated false-positive rate is more than twice the
+   * target: the filter holds more keys than it was sized for (rebuild it
+   * larger, or use a scalable filter).
+   */
+  get overfilled(): boolean {
+    return this.estimatedFalsePositiveRate > 2 * this.falsePositiveRate;
+  }
   /** In-memory bits per stored key (Infinity when empty). */
   get bitsPerKey(): number {
     return (this.byteLength * 8) / this.count;

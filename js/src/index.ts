@@ -17,6 +17,7 @@ export { BinaryFuseFilter, type BinaryFuseFilterOptions } from './binary-fuse.js
 export { ScalableBloomFilter, type ScalableBloomFilterOptions } from './scalable-bloom.js';
 export { ScalableCuckooFilter, type ScalableCuckooFilterOptions } from './scalable-cuckoo.js';
 export type { GrowthOptions } from './scalable-options.js';
+export { ExpiringBloomFilter, type ExpiringBloomFilterOptions, type Clock } from './expiring-bloom.js';
 export { deserialize, serializedType, type AnyFilter, type SerializedType } from './deserialize.js';
 export { FILTER_TYPES, filterType, findFilterType, filterTypeNames, tryAddKey, type FilterTypeEntry } from './registry.js';
 export {

@@ -15,6 +15,7 @@ import { BloomFilter } from './bloom.js';
 import { CountingBloomFilter } from './counting-bloom.js';
 import { CuckooFilter } from './cuckoo.js';
 import { FilterError } from './errors.js';
+import { ExpiringBloomFilter } from './expiring-bloom.js';
 import { ScalableBloomFilter } from './scalable-bloom.js';
 import { ScalableCuckooFilter } from './scalable-cuckoo.js';
 import type { Key } from './keys.js';
@@ -27,7 +28,8 @@ export type AnyFilter =
   | CuckooFilter
   | BinaryFuseFilter
   | ScalableBloomFilter
-  | ScalableCuckooFilter;
+  | ScalableCuckooFilter
+  | ExpiringBloomFilter;
 
 /** The name of a filter type, as the byte format and the registry spell it. */
 export type FilterTypeName = AnyFilter['type'];
@@ -159,6 +161,20 @@ export const FILTER_TYPES: readonly FilterTypeEntry[] = [
     create: (options) => new ScalableCuckooFilter(options as never),
     from: (keys, options) => ScalableCuckooFilter.from(keys, options as never),
     deserialize: (bytes) => ScalableCuckooFilter.deserialize(bytes),
+  },
+  {
+    name: 'expiring-bloom',
+    aliases: ['expiring'],
+    label: 'Expiring Bloom',
+    summary: '"seen in the last N units": generations of Bloom filters rotated by a clock forget old keys; no removal',
+    lookup: 'k bits in each of the generations (about 2 reads each for an absent key)',
+    supportsRemove: false,
+    supportsUnion: false,
+    extraOptions: ['window', 'generations', 'clock'],
+    isStatic: false,
+    create: (options) => new ExpiringBloomFilter(options as never),
+    from: (keys, options) => ExpiringBloomFilter.from(keys, options as never),
+    deserialize: (bytes) => ExpiringBloomFilter.deserialize(bytes),
   },
 ];
 

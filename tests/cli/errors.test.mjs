@@ -24,7 +24,7 @@ test.each([
   ['--fpr 1', [...BUILD, '--fpr', '1'], /--fpr/],
   ['--fpr abc', [...BUILD, '--fpr', 'abc'], /--fpr/],
   ['--fpr without a value', [...BUILD, '--fpr'], /--fpr needs a value/],
-  ['--type foo', [...BUILD, '--type', 'foo'], /--type must be one of bloom, blocked \(blocked-bloom\), counting \(counting-bloom\), cuckoo, fuse \(binary-fuse\), scalable \(scalable-bloom\), scalable-cuckoo, got 'foo'/],
+  ['--type foo', [...BUILD, '--type', 'foo'], /--type must be one of bloom, blocked \(blocked-bloom\), counting \(counting-bloom\), cuckoo, fuse \(binary-fuse\), scalable \(scalable-bloom\), scalable-cuckoo, expiring \(expiring-bloom\), got 'foo'/],
   ['--capacity 0', [...BUILD, '--capacity', '0'], /--capacity must be a whole number.*'0'/],
   ['--capacity 1.5', [...BUILD, '--capacity', '1.5'], /--capacity/],
   ['--capacity=-5', [...BUILD, '--capacity=-5'], /--capacity/],
@@ -93,7 +93,7 @@ test('a successful build replaces an existing output file', async () => {
   expect(tmpFilesIn(work.dir)).toEqual([]);
 });
 
-test('SIGINT while spooling stdin removes the spool file and writes nothing', async () => {
+test('SIGINT while reading stdin writes nothing and leaves no temporary file', async () => {
   const spool = tempDir('cbw-cli-tmpdir-');
   try {
     const child = spawn(process.execPath, [CLI, 'build', '--input', '-', '--output', 'sigint.filter'], {
@@ -104,14 +104,15 @@ test('SIGINT while spooling stdin removes the spool file and writes nothing', as
     let stderr = '';
     child.stderr.on('data', (chunk) => (stderr += chunk));
     const exited = new Promise((resolve) => child.on('close', (code, signal) => resolve({ code, signal })));
+    // Stdin without --capacity goes straight into a growing filter (no spool
+    // file): write keys, keep stdin open, and interrupt while it reads.
     child.stdin.write('some-key\n'.repeat(1000));
-    // Wait until the spool directory exists (the CLI is reading stdin), keeping stdin open.
-    const deadline = Date.now() + 10_000;
-    while (readdirSync(spool.dir).length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
-    expect(readdirSync(spool.dir)).toHaveLength(1);
+    await new Promise((r) => setTimeout(r, 1500));
     child.kill('SIGINT');
-    const { code } = await exited;
-    expect(code).toBe(130);
+    const { code, signal } = await exited;
+    // Nothing tracked for removal yet: the default action (killed by SIGINT,
+    // 130 to a shell); with a temporary file tracked, the handler exits 130.
+    expect(code === 130 || signal === 'SIGINT').toBe(true);
     expect(readdirSync(spool.dir)).toEqual([]);
     expect(existsSync(join(work.dir, 'sigint.filter'))).toBe(false);
     expect(tmpFilesIn(work.dir)).toEqual([]);

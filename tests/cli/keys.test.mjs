@@ -70,7 +70,7 @@ describe('stdin input (--input -)', () => {
 
   test.each([
     ['with --capacity', ['--capacity', '20000'], 20000],
-    ['without --capacity (spooled to a temporary file and counted)', [], keys.length],
+    ['without --capacity (a growing filter: stdin has no size; nothing is spooled)', [], null],
   ])('%s', async (_name, extra, capacity) => {
     const spool = tempDir('cbw-cli-tmpdir-');
     try {
@@ -80,13 +80,22 @@ describe('stdin input (--input -)', () => {
         env: { TMPDIR: spool.dir },
       });
       const summary = JSON.parse(stdout);
-      expect(summary.capacity).toBe(capacity);
-      expect(summary.capacitySource).toBe(extra.length > 0 ? 'option' : 'input');
+      if (capacity === null) {
+        // Links of 1,000, 2,000, 4,000, ... until every key fits.
+        expect(summary.type).toBe('scalable-bloom');
+        expect(summary.capacitySource).toBe('growing');
+        expect(summary.capacity).toBeGreaterThanOrEqual(keys.length);
+        expect(summary.estimatedFalsePositiveRate).toBeLessThanOrEqual(summary.falsePositiveRate);
+        expect(summary.overfilled).toBe(false);
+      } else {
+        expect(summary.capacity).toBe(capacity);
+        expect(summary.capacitySource).toBe('option');
+      }
       expect(summary.keys).toBe(keys.length);
-      expect(readdirSync(spool.dir)).toEqual([]); // the spool file is gone
+      expect(readdirSync(spool.dir)).toEqual([]); // nothing spooled
       expect(tmpFilesIn(work.dir)).toEqual([]);
       const info = JSON.parse((await runOk(['info', 'stdin.filter', '--json'], { cwd: work.dir })).stdout);
-      expect(info.capacity).toBe(capacity);
+      expect(info.capacity).toBe(summary.capacity);
       const query = await runCli(['query', 'stdin.filter'], { cwd: work.dir, input });
       expect(verdicts(query.stdout).every(([verdict]) => verdict === 'present')).toBe(true);
       expect(verdicts(query.stdout)).toHaveLength(keys.length);
@@ -97,11 +106,39 @@ describe('stdin input (--input -)', () => {
 
   test('empty stdin builds an empty filter that finds nothing', async () => {
     const { stdout } = await runOk(['build', '--input', '-', '--output', 'empty.filter', '--json'], { cwd: work.dir, input: '' });
-    expect(JSON.parse(stdout)).toMatchObject({ lines: 0, keys: 0, capacity: 1, bitsPerKey: null });
+    expect(JSON.parse(stdout)).toMatchObject({ lines: 0, keys: 0, type: 'scalable-bloom', capacity: 1000, bitsPerKey: null });
     const result = await runCli(['query', 'empty.filter', 'anything'], { cwd: work.dir });
     expect(result.stdout).toBe('absent\tanything\n');
     expect(result.code).toBe(0);
   });
+});
+
+test('stdin without --capacity grows the filter of the type asked: cuckoo and counting-bloom become scalable-cuckoo', async () => {
+  const input = `${keys.slice(0, 3000).join('\n')}\n`;
+  for (const type of ['cuckoo', 'counting-bloom', 'blocked-bloom']) {
+    const { stdout } = await runOk(['build', '--type', type, '--input', '-', '--output', `grow-${type}.filter`, '--json'], { cwd: work.dir, input });
+    const summary = JSON.parse(stdout);
+    expect(summary.type).toBe(type === 'blocked-bloom' ? 'scalable-bloom' : 'scalable-cuckoo');
+    // A filter with removal stores every key; a Bloom chain skips keys it
+    // already reports present (false positives), counted as such.
+    if (type === 'blocked-bloom') expect(summary.added + summary.alreadyPresent).toBe(3000);
+    else expect(summary.added).toBe(3000);
+    const query = await runCli(['query', `grow-${type}.filter`], { cwd: work.dir, input });
+    expect(verdicts(query.stdout).every(([verdict]) => verdict === 'present')).toBe(true);
+  }
+});
+
+test('an overfilled filter is written, with a warning and exit status 3', async () => {
+  writeFileSync(join(work.dir, 'many.txt'), `${keys.slice(0, 2000).join('\n')}\n`);
+  const result = await runCli(['build', '--input', 'many.txt', '--output', 'over.filter', '--capacity', '100', '--json'], { cwd: work.dir });
+  expect(result.code).toBe(3);
+  expect(result.stderr).toMatch(/warning: over\.filter is overfilled: estimated false-positive rate .* more than twice the target 0\.01/);
+  expect(JSON.parse(result.stdout)).toMatchObject({ overfilled: true, capacity: 100 });
+  expect(readFileSync(join(work.dir, 'over.filter')).subarray(0, 4).toString()).toBe('CBWF');
+  // Sized for its keys: not overfilled, exit 0.
+  const fine = await runCli(['build', '--input', 'many.txt', '--output', 'fine.filter', '--json'], { cwd: work.dir });
+  expect(fine.code).toBe(0);
+  expect(JSON.parse(fine.stdout).overfilled).toBe(false);
 });
 
 test('query --urls on a plain filter of expressions forms each URL\'s expressions', async () => {

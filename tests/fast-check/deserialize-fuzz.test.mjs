@@ -21,6 +21,7 @@ import {
   BinaryFuseFilter,
   ScalableBloomFilter,
   ScalableCuckooFilter,
+  ExpiringBloomFilter,
   filterTypeNames,
   UrlBlocklist,
   FilterError,
@@ -155,6 +156,7 @@ const CLASSES = {
   5: BinaryFuseFilter,
   17: ScalableBloomFilter,
   18: ScalableCuckooFilter,
+  19: ExpiringBloomFilter,
 };
 const TYPE_NAMES = {
   1: 'bloom',
@@ -165,6 +167,7 @@ const TYPE_NAMES = {
   16: 'url-blocklist',
   17: 'scalable-bloom',
   18: 'scalable-cuckoo',
+  19: 'expiring-bloom',
 };
 
 test('the fuzzing tables know every registered type (a new type must be added here)', () => {

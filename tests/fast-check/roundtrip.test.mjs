@@ -47,6 +47,18 @@ const plainOptions = fc.record(
   { capacity: capacityArb, falsePositiveRate: rateArb, seed: seedArb },
   { requiredKeys: ['capacity'] },
 );
+// Options that agree with each other: fingerprintBits below what the rate
+// needs (ceil(log2(2b / rate)), at least 4) is INVALID_ARGUMENT, so a
+// contradictory rate is dropped and the bits decide the rate.
+function consistentCuckooOptions(options) {
+  const { falsePositiveRate: rate, fingerprintBits: bits, bucketSize = 4 } = options;
+  if (rate === undefined || bits === undefined) return options;
+  const needed = Math.max(4, Math.ceil(Math.log2((2 * bucketSize) / rate)));
+  if (bits >= needed) return options;
+  const { falsePositiveRate: _dropped, ...rest } = options;
+  return rest;
+}
+
 const cuckooOptions = fc.record(
   {
     capacity: capacityArb,
@@ -57,7 +69,7 @@ const cuckooOptions = fc.record(
     maxKicks: fc.oneof(fc.integer({ min: 0, max: 50 }), fc.constant(500)),
   },
   { requiredKeys: ['capacity'] },
-);
+).map(consistentCuckooOptions);
 
 const TYPES = [
   { name: 'bloom', Class: BloomFilter, options: plainOptions, typeId: 1, seed: 0xb10b01 },

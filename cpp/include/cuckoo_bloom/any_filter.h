@@ -17,6 +17,7 @@
 #include "cuckoo_bloom/bloom_filter.h"
 #include "cuckoo_bloom/counting_bloom_filter.h"
 #include "cuckoo_bloom/cuckoo_filter.h"
+#include "cuckoo_bloom/expiring_bloom_filter.h"
 #include "cuckoo_bloom/filter_support.h"
 #include "cuckoo_bloom/scalable_bloom_filter.h"
 #include "cuckoo_bloom/scalable_cuckoo_filter.h"

@@ -1,7 +1,9 @@
 // Classic Bloom filter: m bits, k probes by double hashing.
 //
-// Sizing (Bloom 1970; the optimum for a target rate e at n keys):
-//   m = -n ln(e) / (ln 2)^2 bits,   k = (m / n) ln 2 probes (rounded, >= 1).
+// Sizing: the smallest m (and its k) whose expected rate at n keys meets the
+// target (bloom_sizing.h), which for large n is the textbook optimum
+// (Bloom 1970)  m = -n ln(e) / (ln 2)^2 bits,  k = (m / n) ln 2 probes,
+// and for small n is larger (the textbook m missed 0.1% by 24x at n = 1).
 // It never gives a false negative: add() only ever sets bits.
 #pragma once
 
@@ -44,7 +46,8 @@ class BloomFilter : public KeyedFilter<BloomFilter> {
   }
   static Result<BloomFilter> fromBlob(const DecodedBlob& blob, const Params& params);
 
-  // Optimal bit and probe counts for (capacity, rate); exposed for tests and docs.
+  // The textbook bit and probe counts for (capacity, rate), where the sizing
+  // search starts (create() uses bloomSizingFor); exposed for tests and docs.
   static uint64_t optimalBitCount(uint64_t capacity, double falsePositiveRate);
   static uint32_t optimalHashCount(uint64_t bitCount, uint64_t capacity);
 
@@ -59,10 +62,13 @@ class BloomFilter : public KeyedFilter<BloomFilter> {
   Status unionWith(const BloomFilter& other);
   void clear();
 
-  // Keys whose add() set at least one new bit (a repeated key is not counted again).
+  // count(): keys added, every add() counted (a repeat too; addIfNew counts
+  // distinct keys up to false positives). Bytes written before this counted
+  // only adds that set a new bit; they read as they are.
   uint64_t bitCount() const { return params_.bitCount; }
   uint32_t hashCount() const { return params_.hashCount; }
-  // (set bits / m)^k: the rate for a random absent key given this exact filter.
+  // (set bits / m)^k plus the double-hashing term for count() keys
+  // (bloom_sizing.h): the rate for a random absent key given this filter.
   double estimatedFalsePositiveRate() const;
   uint64_t setBitCount() const;
   size_t byteLength() const { return bits_.size() * sizeof(uint64_t); }

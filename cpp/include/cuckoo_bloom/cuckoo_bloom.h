@@ -7,6 +7,7 @@
 #include "cuckoo_bloom/bloom_filter.h"
 #include "cuckoo_bloom/counting_bloom_filter.h"
 #include "cuckoo_bloom/cuckoo_filter.h"
+#include "cuckoo_bloom/expiring_bloom_filter.h"
 #include "cuckoo_bloom/format.h"
 #include "cuckoo_bloom/hashing.h"
 #include "cuckoo_bloom/scalable_bloom_filter.h"

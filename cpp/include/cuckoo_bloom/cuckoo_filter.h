@@ -119,6 +119,8 @@ class CuckooFilter : public KeyedFilter<CuckooFilter> {
   static Result<CuckooFilter> fromBlob(const DecodedBlob& blob, const Params& params);
 
   static uint32_t fingerprintBitsFor(double falsePositiveRate, uint32_t bucketSize);
+  // The same rule unclamped: above kMaxFingerprintBits the rate cannot be met.
+  static double fingerprintBitsNeeded(double falsePositiveRate, uint32_t bucketSize);
   static double maxLoadFactor(uint32_t bucketSize);
   static uint64_t bucketCountFor(uint64_t capacity, uint32_t bucketSize);
   // Keys of headroom added to the capacity before sizing (see the .cpp).

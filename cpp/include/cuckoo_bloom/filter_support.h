@@ -34,6 +34,10 @@ struct FilterOptions {
   int64_t arity = -1;            // binary fuse: 3 or 4
   double growth = 0.0;           // growing chains: link size ratio, 0 = the type's default
   double tightening = 0.0;       // growing chains: link rate ratio, 0 = the type's default
+  double window = 0.0;           // expiring: units a key is remembered for, 0 = the type's default
+  int64_t generations = -1;      // expiring: filters in rotation, 2..64
+  double startTime = 0.0;        // expiring: the caller's clock reading at creation
+  bool hasExpiryOptions() const { return window != 0.0 || generations >= 0 || startTime != 0.0; }
   bool hasGrowthOptions() const { return growth != 0.0 || tightening != 0.0; }
   bool hasCuckooOptions() const {
     return bucketSize >= 0 || fingerprintBits >= 0 || maxKicks >= 0 || semiSorted >= 0;
@@ -66,6 +70,14 @@ inline Status rejectCuckooOptions(const FilterOptions& options, FilterType type)
 inline Status rejectGrowthOptions(const FilterOptions& options, FilterType type) {
   if (!options.hasGrowthOptions()) return Status::ok();
   return Status::invalidArgument(std::string("growth and tightening are options of the scalable filters; a ") +
+                                 filterTypeName(type) + " filter does not take them");
+}
+
+// window, generations and startTime belong to the expiring filter.
+inline Status rejectExpiryOptions(const FilterOptions& options, FilterType type) {
+  if (!options.hasExpiryOptions()) return Status::ok();
+  return Status::invalidArgument(std::string("window, generations and startTime are options of the expiring "
+                                             "filter; a ") +
                                  filterTypeName(type) + " filter does not take them");
 }
 

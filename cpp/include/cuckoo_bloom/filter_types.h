@@ -20,4 +20,5 @@
   X(Cuckoo, 4, "cuckoo", CuckooFilter)                            \
   X(BinaryFuse, 5, "binary-fuse", BinaryFuseFilter)               \
   X(ScalableBloom, 17, "scalable-bloom", ScalableBloomFilter)     \
-  X(ScalableCuckoo, 18, "scalable-cuckoo", ScalableCuckooFilter)
+  X(ScalableCuckoo, 18, "scalable-cuckoo", ScalableCuckooFilter)  \
+  X(ExpiringBloom, 19, "expiring-bloom", ExpiringBloomFilter)

@@ -20,10 +20,9 @@
 // add(): a key the chain already reports present is not added again (the
 // answer would not change); otherwise it goes into the newest link, after a
 // new link is made when the newest already holds its capacity. So count() is
-// the keys added that were new to the chain (as for BloomFilter, a key
-// reported present by a false positive is not counted), and it is also the
-// sum of the links' counts (such a key always sets a new bit in the newest
-// link). A new link that cannot be made (kMaxChainLinks reached, or the
+// the keys added that were new to the chain (a key reported present, by a
+// false positive too, is neither stored nor counted), and it is also the sum
+// of the links' counts (each link counts every add it receives). A new link that cannot be made (kMaxChainLinks reached, or the
 // tables would exceed kMaxTableBytes) refuses the add with Full or
 // OutOfMemory; nothing changes and every key added before is still found.
 #pragma once

@@ -1,19 +1,22 @@
 /**
  * `build`: streams keys or a URL list into a filter and writes it atomically.
  *
- * Without --capacity the input is read twice: a first pass counts the keys
- * (or list expressions) to size the filter, a second fills it. Stdin cannot
- * be read twice, so it is spooled to a temporary file during the first pass.
+ * Without --capacity a file is read twice: a first pass counts the keys (or
+ * list expressions) to size the filter, a second fills it. Stdin cannot be
+ * read twice and its size is unknown, so without --capacity it goes into a
+ * growing filter (scalable-bloom, or scalable-cuckoo for the types with
+ * removal) that stays under the target rate however many keys arrive.
+ *
+ * A filter that ends up overfilled (estimated rate above twice the target:
+ * more keys than --capacity) is still written, with a warning on stderr and
+ * exit status 3 (EXIT_OVERFILLED).
+ *
  * A static type (binary fuse) is sized by its keys and built once from all of
  * them: the input is read once, every distinct key (or list expression) is
  * kept in memory, and the filter is built at the end.
  */
-import { createWriteStream } from 'node:fs';
-import { access, constants, mkdtemp, rename, stat, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import type { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
+import { access, constants, rename, stat, writeFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import {
   type AnyFilter,
   type BlocklistFilterType,
@@ -26,8 +29,8 @@ import {
 import { parseCapacity, parseCommand, parseFormat, parseRate, parseSeed, parseType } from './args.js';
 import { removePath, trackTemporary } from './cleanup.js';
 import { filterFacts, formatBitsPerKey, formatCount, formatRate, table } from './describe.js';
-import { CliError, EXIT_CLEAR, fileError, usageError } from './errors.js';
-import { fileLineBatches, type LineBatch, LineSplitter, lineBatches, openInputFile } from './lines.js';
+import { CliError, EXIT_CLEAR, EXIT_OVERFILLED, fileError, usageError } from './errors.js';
+import { fileLineBatches, type LineBatch, lineBatches, openInputFile } from './lines.js';
 import { Progress } from './progress.js';
 import {
   candidateCounter,
@@ -103,63 +106,75 @@ export function parseBuildOptions(argv: string[]): BuildOptions {
   };
 }
 
+/** Keys the first link of a growing filter is sized for, when stdin's size is unknown. */
+export const GROWING_INITIAL_CAPACITY = 1000;
+
+/** The growing type that stands in for `type` when the input size is unknown. */
+export function growingTypeFor(type: BlocklistFilterType): BlocklistFilterType {
+  if (type === 'cuckoo' || type === 'counting-bloom' || type === 'scalable-cuckoo') return 'scalable-cuckoo';
+  if (type === 'bloom' || type === 'blocked-bloom' || type === 'scalable-bloom') return 'scalable-bloom';
+  throw usageError(`a ${type} filter cannot grow: reading stdin, it needs --capacity`, 'build');
+}
+
 export async function runBuild(argv: string[]): Promise<number> {
   const options = parseBuildOptions(argv);
   await checkOutputPath(options.output, options.input);
   await init();
   const stdin = options.input === '-';
-  let spoolDir: string | null = null;
+  let capacity = options.capacity;
+  let type = options.type;
+  let growing = false;
+  const isStatic = filterType(options.type).isStatic;
+  if (isStatic && capacity !== null) {
+    const hint = options.typeGiven ? '' : ' (the default type with --urls; give --type bloom, or another type, to size by --capacity)';
+    throw usageError(`--capacity does not apply to a ${options.type} filter${hint}: it is built from, and sized by, all its keys`, 'build');
+  }
+  if (capacity === null && !isStatic) {
+    if (stdin) {
+      // Stdin's size is unknown and it cannot be read twice: grow instead of guessing.
+      type = growingTypeFor(options.type);
+      capacity = GROWING_INITIAL_CAPACITY;
+      growing = true;
+    } else {
+      const file = await openInputFile(options.input);
+      const counter = candidateCounter(options.urls, options.format);
+      capacity = Math.max(1, await countPass(fileLineBatches(options.input, file.stream), counter, file.size, 'counting'));
+    }
+  }
+  const made = createTarget({ ...options, type }, capacity ?? 0);
+  let overfilled = false;
   try {
-    // Where the filling pass reads from, and the capacity it sizes for.
-    let source: string | null = stdin ? null : options.input;
-    let capacity = options.capacity;
-    const isStatic = filterType(options.type).isStatic;
-    if (isStatic && capacity !== null) {
-      const hint = options.typeGiven ? '' : ' (the default type with --urls; give --type bloom, or another type, to size by --capacity)';
-      throw usageError(`--capacity does not apply to a ${options.type} filter${hint}: it is built from, and sized by, all its keys`, 'build');
+    let batches: AsyncIterable<LineBatch>;
+    let size = 0;
+    if (stdin) {
+      batches = lineBatches(process.stdin);
+    } else {
+      const file = await openInputFile(options.input);
+      size = file.size;
+      batches = fileLineBatches(options.input, file.stream);
     }
-    const counter = candidateCounter(options.urls, options.format);
-    if (capacity === null && !isStatic) {
-      let counted: number;
-      if (stdin) {
-        spoolDir = await mkdtemp(join(tmpdir(), 'cuckoo-bloom-wasm-')).catch((error: unknown) => {
-          throw fileError('create a temporary file in', tmpdir(), error);
-        });
-        trackTemporary(spoolDir);
-        source = join(spoolDir, 'stdin');
-        counted = await spoolAndCount(process.stdin, source, counter);
-      } else {
-        const file = await openInputFile(options.input);
-        counted = await countPass(fileLineBatches(options.input, file.stream), counter, file.size, 'counting');
-      }
-      capacity = Math.max(1, counted);
-    }
-    const made = createTarget(options, capacity ?? 0);
-    try {
-      let batches: AsyncIterable<LineBatch>;
-      let size = 0;
-      if (source === null) {
-        batches = lineBatches(process.stdin);
-      } else {
-        const file = await openInputFile(source);
-        size = file.size;
-        batches = fileLineBatches(stdin ? 'stdin' : source, file.stream);
-      }
-      await fillPass(batches, made.sink, size, options, capacity ?? 0);
-      made.finish();
-      const bytes = made.serialize();
-      await writeAtomically(options.output, bytes);
-      report(options, capacity ?? made.filter.capacity, made, bytes.length);
-    } finally {
-      made.free();
+    await fillPass(batches, made.sink, size, options, capacity ?? 0);
+    made.finish();
+    const bytes = made.serialize();
+    await writeAtomically(options.output, bytes);
+    const sizedFor = capacity ?? made.filter.capacity;
+    report({ ...options, type }, sizedFor, growing, made, bytes.length);
+    overfilled = made.filter.overfilled;
+    if (overfilled) {
+      const facts = filterFacts(made.filter);
+      process.stderr.write(
+        `cuckoo-bloom-wasm: warning: ${options.output} is overfilled: estimated false-positive rate ${formatRate(facts.estimatedFalsePositiveRate)} ` +
+          `is more than twice the target ${formatRate(facts.falsePositiveRate)} (${formatCount(facts.count)} keys for a capacity of ${formatCount(sizedFor)}); ` +
+          'rebuild with a larger --capacity, or none to size it from the input (exit status 3)\n',
+      );
     }
   } finally {
-    if (spoolDir !== null) removePath(spoolDir);
+    made.free();
   }
   if (options.debugMemory) {
     process.stderr.write(`cuckoo-bloom-wasm: debug-memory: max-rss-bytes=${process.resourceUsage().maxRSS * 1024}\n`);
   }
-  return EXIT_CLEAR;
+  return overfilled ? EXIT_OVERFILLED : EXIT_CLEAR;
 }
 
 /** Fails early, before any reading, when the output cannot be written. */
@@ -283,41 +298,6 @@ async function countPass(
   return candidates;
 }
 
-/** First pass over stdin: copies it to `path` while counting. */
-async function spoolAndCount(input: Readable, path: string, counter: (line: string) => number): Promise<number> {
-  const progress = new Progress({ stream: process.stderr, label: 'reading stdin' });
-  const splitter = new LineSplitter();
-  let candidates = 0;
-  let lines = 0;
-  let bytes = 0;
-  const count = (batch: string[]): void => {
-    for (const line of batch) candidates += counter(line);
-    lines += batch.length;
-  };
-  const output = createWriteStream(path);
-  try {
-    await pipeline(
-      input,
-      async function* (chunks: AsyncIterable<Buffer>) {
-        for await (const chunk of chunks) {
-          bytes += chunk.length;
-          count(splitter.push(chunk));
-          progress.update(bytes, lines);
-          yield chunk;
-        }
-        count(splitter.end());
-      },
-      output,
-    );
-  } catch (error) {
-    if (error instanceof CliError) throw error;
-    throw fileError('spool stdin to', path, error);
-  } finally {
-    progress.finish();
-  }
-  return candidates;
-}
-
 /** Second pass: every line into the filter. */
 async function fillPass(
   batches: AsyncIterable<LineBatch>,
@@ -363,7 +343,7 @@ async function writeAtomically(output: string, bytes: Uint8Array): Promise<void>
   }
 }
 
-function report(options: BuildOptions, capacity: number, made: Target, fileBytes: number): void {
+function report(options: BuildOptions, capacity: number, growing: boolean, made: Target, fileBytes: number): void {
   const counts = made.sink.counts;
   const facts = filterFacts(made.filter);
   const entries = made.blocklist?.entryCount ?? counts.stored;
@@ -380,8 +360,9 @@ function report(options: BuildOptions, capacity: number, made: Target, fileBytes
       ...(options.urls ? { entries } : {}),
       skipped: counts.skipped,
       unparseable: { count: counts.errorCount, first: counts.errors },
-      capacity,
-      capacitySource: options.capacity === null ? 'input' : 'option',
+      capacity: growing ? facts.capacity : capacity,
+      capacitySource: growing ? 'growing' : options.capacity === null ? 'input' : 'option',
+      overfilled: made.filter.overfilled,
       fileBytes,
       tableBytes: facts.tableBytes,
       bitsPerKey: facts.bitsPerKey,
@@ -390,7 +371,7 @@ function report(options: BuildOptions, capacity: number, made: Target, fileBytes
     };
     process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
   } else if (!options.quiet) {
-    process.stdout.write(`${textSummary(options, capacity, made, fileBytes, entries)}\n`);
+    process.stdout.write(`${textSummary(options, capacity, growing, made, fileBytes, entries)}\n`);
   }
   // Unparseable lines are never silent: with --quiet they still go to stderr.
   if (options.quiet && !options.json && counts.errorCount > 0) {
@@ -400,7 +381,14 @@ function report(options: BuildOptions, capacity: number, made: Target, fileBytes
   }
 }
 
-function textSummary(options: BuildOptions, capacity: number, made: Target, fileBytes: number, entries: number): string {
+function textSummary(
+  options: BuildOptions,
+  capacity: number,
+  growing: boolean,
+  made: Target,
+  fileBytes: number,
+  entries: number,
+): string {
   const counts = made.sink.counts;
   const facts = filterFacts(made.filter);
   const kind = options.urls ? `URL blocklist (${facts.type} filter)` : `${facts.type} filter`;
@@ -424,7 +412,12 @@ function textSummary(options: BuildOptions, capacity: number, made: Target, file
     rows.push(['unparseable', formatCount(counts.errorCount)], ['entries', `${formatCount(entries)} (in the file)`]);
   }
   rows.push(
-    ['capacity', `${formatCount(capacity)} (${options.capacity === null ? 'counted from the input' : '--capacity'})`],
+    [
+      'capacity',
+      growing
+        ? `${formatCount(facts.capacity)} (growing from ${formatCount(capacity)}: stdin without --capacity)`
+        : `${formatCount(capacity)} (${options.capacity === null ? 'counted from the input' : '--capacity'})`,
+    ],
     ['size', `${formatCount(fileBytes)} bytes (table ${formatCount(facts.tableBytes)} bytes)`],
     ['bits/key', formatBitsPerKey(facts.bitsPerKey)],
     ['target fpr', formatRate(facts.falsePositiveRate)],

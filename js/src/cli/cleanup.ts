@@ -1,6 +1,6 @@
 /**
  * Temporary files the CLI must not leave behind: the `<output>.tmp-<pid>`
- * file of a build in progress and the spool file of stdin. They are removed
+ * file of a build in progress. They are removed
  * when their job is done, on failure, and on SIGINT/SIGTERM/SIGHUP.
  */
 import { rmSync } from 'node:fs';

@@ -5,6 +5,8 @@
 export const EXIT_CLEAR = 0;
 export const EXIT_HIT = 1;
 export const EXIT_ERROR = 2;
+/** `build` wrote its output, but the filter is overfilled (estimated rate above 2x the target). */
+export const EXIT_OVERFILLED = 3;
 
 export class CliError extends Error {
   /** Also print "see `cuckoo-bloom-wasm help <command>`" after the message. */

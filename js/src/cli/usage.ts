@@ -19,9 +19,13 @@ Options:
   --fpr <rate>           target false-positive rate in (0, 1); default 0.01,
                          or 0.001 with --urls (per URL expression checked)
   -n, --capacity <n>     keys to size the filter for (not for fuse, a static
-                         filter built from all keys at the end); default: counted from the
-                         input in a first pass (stdin is spooled to a temporary
-                         file for that, then deleted)
+                         filter built from all keys at the end); default:
+                         counted from the input file in a first pass. Stdin
+                         without --capacity builds a growing filter instead
+                         (scalable-bloom for bloom and blocked-bloom,
+                         scalable-cuckoo for cuckoo and counting-bloom, from
+                         1,000 keys), which stays under --fpr however many
+                         keys arrive
   --seed <n>             hash seed (default 0)
   --urls                 read a URL blocklist instead of keys: host, URL,
                          hosts-file and Adblock/uBlock lines (||host^,
@@ -41,7 +45,10 @@ A progress bar appears on stderr when it is a terminal and the input is long
 (over 100,000 lines or 4 MiB).
 
 Exit status: 0 built, 2 usage or input error (including a cuckoo filter that
-ran out of room: give a larger --capacity, or none to size it from the input).`;
+ran out of room: give a larger --capacity, or none to size it from the input),
+3 built but overfilled: the estimated false-positive rate is more than twice
+the target (more keys than --capacity); the file is written and a warning
+printed on stderr.`;
 
 const INFO = `Usage: ${NAME} info <file> [--json]
 
