@@ -2,7 +2,8 @@
 // RedisBloomFilter (cuckoo-bloom-wasm/redis) against a Redisson-style baseline,
 // side by side on one localhost Redis, with both Node clients.
 //
-//   node bench/redis.mjs [--n=200000] [--batch=1000] [--no-big] [--url=redis://host:port]
+//   node bench/redis.mjs [--n=200000] [--batch=1000] [--rounds=5] [--no-big] [--big-bits=2^30]
+//                        [--compare=<an older dist/ directory>] [--url=redis://host:port]
 //
 // Build first (node .ci/build-package.mjs). Without --url it starts its own
 // redis-server (Debian's, no persistence) on a free port.
@@ -15,6 +16,10 @@
 //
 // Both filters hold the same N keys at 1%; queries are N present + N absent
 // keys in batches, one batch in flight (a single caller's latency-bound rate).
+// The filters take turns, round after round, and each reports its median
+// round, so load from other processes on the machine falls on all of them
+// alike; ratios are within one run. --compare adds the RedisBloomFilter of
+// another build (e.g. a copy of dist/ from before a change) to the same turns.
 // The big case creates a filter of 2^30 bits (128 MiB) in Redis, adds and
 // queries keys, and snapshots it to a local blob that deserialize() reads.
 import { createClient } from 'redis';
@@ -30,6 +35,7 @@ const args = Object.fromEntries(
   }),
 );
 const N = Number(args.n ?? 200_000);
+const ROUNDS = Number(args.rounds ?? 5);
 const BATCH = Number(args.batch ?? 1000);
 const RATE = 0.01;
 
@@ -94,6 +100,11 @@ function baselineFor(name, client, key) {
   return { add: (keys) => run(keys, 'SETBIT'), has: (keys) => run(keys, 'GETBIT') };
 }
 
+function median(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)];
+}
+
 function format(value) {
   return Math.round(value).toLocaleString('en-US');
 }
@@ -105,57 +116,88 @@ async function main() {
   await init();
   const rows = [];
   try {
-    const nodeRedis = createClient({ url });
+    // node-redis 5+ times commands out after 5 s by default; the big snapshot's reads may queue longer on a loaded machine.
+    const nodeRedis = createClient({ url, commandOptions: { timeout: 120_000 } });
     nodeRedis.on('error', () => {}); // failures surface as rejected commands
     await nodeRedis.connect();
     const ioredis = new Redis(Number(port), hostname);
     ioredis.on('error', () => {});
+    const before = args.compare ? await import(`${new URL(`file://${args.compare.replace(/\/$/, '')}/redis.mjs`)}`) : null;
     for (const [name, client] of [['ioredis', ioredis], ['node-redis', nodeRedis]]) {
       await nodeRedis.sendCommand(['FLUSHALL']);
+      const impls = [];
       const filter = await RedisBloomFilter.create(client, `bench:${name}`, { capacity: N, falsePositiveRate: RATE });
-      const ours = { add: (keys) => filter.addMany(keys), has: (keys) => filter.hasMany(keys) };
-      const baseline = baselineFor(name, client, `bench:${name}:baseline`);
-      for (const [label, impl] of [['RedisBloomFilter (one script per batch)', ours], [`Redisson-style (k = ${baselineK} GETBIT/SETBIT per key, pipelined)`, baseline]]) {
+      impls.push({ label: 'RedisBloomFilter (one script per batch)', add: (keys) => filter.addMany(keys), has: (keys) => filter.hasMany(keys) });
+      if (before !== null) {
+        const old = await before.RedisBloomFilter.create(client, `bench:${name}:before`, { capacity: N, falsePositiveRate: RATE });
+        impls.push({ label: `RedisBloomFilter before (${args.compare})`, add: (keys) => old.addMany(keys), has: (keys) => old.hasMany(keys) });
+      }
+      impls.push({ label: `Redisson-style (k = ${baselineK} GETBIT/SETBIT per key, pipelined)`, ...baselineFor(name, client, `bench:${name}:baseline`) });
+      const results = new Map(impls.map((impl) => [impl, { add: [], has: [], falseNegatives: 0, falsePositives: 0 }]));
+      for (const impl of impls) {
         const add = await rate(present, impl.add);
-        const hit = await rate(present, impl.has);
-        const miss = await rate(absent, impl.has);
-        const falseNegatives = hit.answers.filter((answer) => !answer).length;
-        const falsePositives = miss.answers.filter(Boolean).length;
-        rows.push({ client: name, label, add: add.keysPerSecond, has: (hit.keysPerSecond + miss.keysPerSecond) / 2, falseNegatives, fpr: falsePositives / N });
-        if (falseNegatives > 0) throw new Error(`${label} with ${name}: ${falseNegatives} false negatives`);
+        results.get(impl).add.push(add.keysPerSecond);
+      }
+      for (let round = 0; round < ROUNDS; round++) {
+        for (const impl of impls) {
+          const hit = await rate(present, impl.has);
+          const miss = await rate(absent, impl.has);
+          const result = results.get(impl);
+          result.has.push((2 * N) / (N / hit.keysPerSecond + N / miss.keysPerSecond));
+          result.falseNegatives = hit.answers.filter((answer) => !answer).length;
+          result.falsePositives = miss.answers.filter(Boolean).length;
+          if (result.falseNegatives > 0) throw new Error(`${impl.label} with ${name}: ${result.falseNegatives} false negatives`);
+        }
+      }
+      for (const impl of impls) {
+        const result = results.get(impl);
+        rows.push({ client: name, label: impl.label, add: median(result.add), has: median(result.has), rounds: result.has, fpr: result.falsePositives / N });
       }
       await filter.delete();
     }
-    console.log(`\nRedis filters, N = ${format(N)} keys at 1%, batches of ${BATCH}, one batch in flight, localhost Redis\n`);
-    console.log('| client | filter | add keys/s | hasMany keys/s | has ratio to baseline | measured FPR |');
-    console.log('| --- | --- | ---: | ---: | ---: | ---: |');
+    console.log(`\nRedis filters, N = ${format(N)} keys at 1%, batches of ${BATCH}, one batch in flight, localhost Redis, median of ${ROUNDS} rounds\n`);
+    console.log('| client | filter | add keys/s | hasMany keys/s | has ratio to baseline | has ratio to before | hasMany rounds | measured FPR |');
+    console.log('| --- | --- | ---: | ---: | ---: | ---: | --- | ---: |');
     for (const row of rows) {
       const base = rows.find((r) => r.client === row.client && r.label.startsWith('Redisson'));
-      console.log(`| ${row.client} | ${row.label} | ${format(row.add)} | ${format(row.has)} | ${(row.has / base.has).toFixed(2)}× | ${(row.fpr * 100).toFixed(3)}% |`);
+      const old = rows.find((r) => r.client === row.client && r.label.startsWith('RedisBloomFilter before'));
+      const toBefore = old === undefined ? '' : `${(row.has / old.has).toFixed(2)}×`;
+      console.log(
+        `| ${row.client} | ${row.label} | ${format(row.add)} | ${format(row.has)} | ${(row.has / base.has).toFixed(2)}× | ${toBefore} | ` +
+          `${row.rounds.map((value) => `${Math.round(value / 1000)}k`).join(' ')} | ${(row.fpr * 100).toFixed(3)}% |`,
+      );
     }
 
     if (!args['no-big']) {
       // 2^30 bits = 128 MiB: 2^21 blocks, sized through capacity (the core's sizing picks the block count).
-      const big = await RedisBloomFilter.create(ioredis, 'bench:big', { capacity: 104_100_000, falsePositiveRate: RATE });
+      const builds = [['this build', RedisBloomFilter]];
+      if (before !== null) builds.push([`before (${args.compare})`, before.RedisBloomFilter]);
       const sample = present.slice(0, 100_000);
-      let start = Date.now();
-      await rate(sample, (keys) => big.addMany(keys));
-      const reopened = await RedisBloomFilter.open(nodeRedis, 'bench:big');
-      const answers = (await rate(sample, (keys) => reopened.hasMany(keys))).answers;
-      const answerMs = Date.now() - start;
-      start = Date.now();
-      const bytes = await big.snapshot();
-      const snapshotMs = Date.now() - start;
-      const local = deserialize(bytes);
-      const agree = sample.every((key) => local.has(key)) && answers.every(Boolean);
-      local.free();
-      console.log(
-        `\nBig filter: ${format(big.byteLength * 8)} bits (${(big.byteLength / 2 ** 20).toFixed(1)} MiB, ${big.shardCount} shards): ` +
-          `added and queried ${format(sample.length)} keys in ${answerMs} ms; snapshot ${format(bytes.length)} bytes in ${snapshotMs} ms; ` +
-          `deserialize() finds every key: ${agree}`,
-      );
-      await big.delete();
-      if (!agree) throw new Error('the big filter lost a key');
+      const sampleAbsent = absent.slice(0, 100_000);
+      console.log('\n| big filter | bits | shards | add keys/s | hasMany keys/s | snapshot ms | snapshot MB/s | process RSS growth MB | deserialize() finds every key |');
+      console.log('| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |');
+      for (const [label, Filter] of builds) {
+        const big = await Filter.create(ioredis, 'bench:big', { capacity: 104_100_000, falsePositiveRate: RATE });
+        const add = await rate(sample, (keys) => big.addMany(keys));
+        const reopened = await Filter.open(nodeRedis, 'bench:big');
+        const hit = await rate(sample, (keys) => reopened.hasMany(keys));
+        const miss = await rate(sampleAbsent, (keys) => reopened.hasMany(keys));
+        const rssBefore = process.memoryUsage().rss;
+        const start = Date.now();
+        const bytes = await big.snapshot();
+        const snapshotMs = Date.now() - start;
+        const rssGrowth = (process.memoryUsage().rss - rssBefore) / 2 ** 20;
+        const local = deserialize(bytes);
+        const agree = sample.every((key) => local.has(key)) && hit.answers.every(Boolean);
+        local.free();
+        const hasRate = (2 * sample.length) / (sample.length / hit.keysPerSecond + sample.length / miss.keysPerSecond);
+        console.log(
+          `| ${label} | ${format(big.byteLength * 8)} | ${big.shardCount} | ${format(add.keysPerSecond)} | ${format(hasRate)} | ${snapshotMs} | ` +
+            `${format(bytes.length / 2 ** 20 / (snapshotMs / 1000))} | ${format(rssGrowth)} | ${agree} |`,
+        );
+        await big.delete();
+        if (!agree) throw new Error('the big filter lost a key');
+      }
     }
     await nodeRedis.quit();
     ioredis.disconnect();

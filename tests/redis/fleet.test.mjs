@@ -1,33 +1,12 @@
 // Several Node processes against one Redis: what one adds, every other finds,
 // with either client; and no acknowledged add is lost when Redis is killed and
 // restarted mid-run with persistence on (append-only file, fsync always).
-import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { RedisBloomFilter } from 'cuckoo-bloom-wasm/redis';
 import { connect } from './lib/clients.mjs';
+import { startWorker } from './lib/fleet.mjs';
 import { redisAvailable, startRedis } from './lib/redis-server.mjs';
 
-const WORKER = fileURLToPath(new URL('./lib/worker.mjs', import.meta.url));
 const describeIfRedis = redisAvailable() ? describe : describe.skip;
-
-/** Starts a worker process; `lines` collects its JSON lines, `done` settles when it exits. */
-function startWorker(command) {
-  const child = spawn(process.execPath, [WORKER, JSON.stringify(command)], { stdio: ['ignore', 'pipe', 'pipe'] });
-  const lines = [];
-  let stderr = '';
-  let buffered = '';
-  child.stdout.on('data', (chunk) => {
-    buffered += chunk;
-    const parts = buffered.split('\n');
-    buffered = parts.pop();
-    for (const part of parts) if (part.trim() !== '') lines.push(JSON.parse(part));
-  });
-  child.stderr.on('data', (chunk) => (stderr += chunk));
-  const done = new Promise((resolve, reject) => {
-    child.on('exit', (code) => (code === 0 ? resolve(lines) : reject(new Error(`worker exited with ${code}: ${stderr}`))));
-  });
-  return { lines, done };
-}
 
 async function createFilter(server, key, options) {
   const { client, close } = await connect('ioredis', server);

@@ -1,15 +1,17 @@
 /**
  * cuckoo-bloom-wasm/redis: a blocked Bloom filter whose table lives in Redis,
- * shared by every process of a service. Node only. Pass a connected
+ * shared by every process of a service, and an expiring one ("seen in the
+ * last N ms") in generations that Redis expires. Node only. Pass a connected
  * node-redis or ioredis client; neither is a dependency of this package.
  * See the README's "Redis" section.
  */
 export {
   RedisBloomFilter,
-  KEYS_PER_SCRIPT,
   type RedisBloomFilterOptions,
   type RedisConnectionOptions,
   type RedisTransferOptions,
 } from './redis-bloom.js';
+export { KEYS_PER_SCRIPT } from './commands.js';
+export { RedisExpiringBloomFilter, type RedisExpiringBloomFilterOptions } from './redis-expiring.js';
 export type { RedisArgument, RedisCommandRunner } from './clients.js';
 export type { SlotLayout } from './layout.js';

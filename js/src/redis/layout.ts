@@ -80,9 +80,9 @@ export function stagingKey(shard: string): string {
 }
 
 /** The hash's fields, as HSET takes them (numbers written so that they read back exactly). */
-export function layoutFields(layout: RedisFilterLayout): string[] {
+export function layoutFields(layout: RedisFilterLayout, format = LAYOUT_FORMAT): string[] {
   return [
-    'format', LAYOUT_FORMAT,
+    'format', format,
     'type', 'blocked-bloom',
     'capacity', String(layout.capacity),
     'falsePositiveRate', String(layout.falsePositiveRate),
@@ -94,39 +94,49 @@ export function layoutFields(layout: RedisFilterLayout): string[] {
   ];
 }
 
-/** Reads an HGETALL reply (a flat array or an object, by client) back; CORRUPT when anything is off. */
-export function parseLayout(reply: unknown, key: string): RedisFilterLayout {
+/** An HGETALL reply (a flat array or an object, by client) as a map. */
+export function readFields(reply: unknown): Map<string, string> {
   const fields = new Map<string, string>();
   if (Array.isArray(reply)) {
     for (let i = 0; i + 1 < reply.length; i += 2) fields.set(String(reply[i]), String(reply[i + 1]));
   } else if (typeof reply === 'object' && reply !== null) {
     for (const [name, value] of Object.entries(reply)) fields.set(name, String(value));
   }
-  const corrupt = (what: string) =>
-    new FilterError('CORRUPT', `Redis key '${key}' is not a filter of this package's layout: ${what}`);
-  if (fields.get('format') !== LAYOUT_FORMAT) {
-    throw corrupt(`format is ${JSON.stringify(fields.get('format') ?? null)}, expected ${JSON.stringify(LAYOUT_FORMAT)}`);
+  return fields;
+}
+
+export function layoutError(key: string, what: string): FilterError {
+  return new FilterError('CORRUPT', `Redis key '${key}' is not a filter of this package's layout: ${what}`);
+}
+
+/** A stored integer field in [min, max]; CORRUPT otherwise. */
+export function integerField(fields: Map<string, string>, key: string, name: string, min: number, max: number): number {
+  const text = fields.get(name) ?? '';
+  const value = Number(text);
+  if (!/^\d+$/.test(text) || !Number.isSafeInteger(value) || value < min || value > max) {
+    throw layoutError(key, `${name} is ${JSON.stringify(text)}`);
   }
-  const integer = (name: string, min: number, max: number): number => {
-    const text = fields.get(name) ?? '';
-    const value = Number(text);
-    if (!/^\d+$/.test(text) || !Number.isSafeInteger(value) || value < min || value > max) {
-      throw corrupt(`${name} is ${JSON.stringify(text)}`);
-    }
-    return value;
-  };
+  return value;
+}
+
+/** Reads an HGETALL reply back; CORRUPT when anything is off (or the format is not `format`). */
+export function parseLayout(reply: unknown, key: string, format = LAYOUT_FORMAT): RedisFilterLayout {
+  const fields = readFields(reply);
+  if (fields.get('format') !== format) {
+    throw layoutError(key, `format is ${JSON.stringify(fields.get('format') ?? null)}, expected ${JSON.stringify(format)}`);
+  }
   const falsePositiveRate = Number(fields.get('falsePositiveRate'));
-  if (!(falsePositiveRate > 0 && falsePositiveRate < 1)) throw corrupt('falsePositiveRate is not in (0, 1)');
+  if (!(falsePositiveRate > 0 && falsePositiveRate < 1)) throw layoutError(key, 'falsePositiveRate is not in (0, 1)');
   const slots = fields.get('slots');
-  if (slots !== 'single' && slots !== 'spread') throw corrupt(`slots is ${JSON.stringify(slots ?? null)}`);
+  if (slots !== 'single' && slots !== 'spread') throw layoutError(key, `slots is ${JSON.stringify(slots ?? null)}`);
   const id = fields.get('id') ?? '';
-  if (!/^[0-9a-f]{1,64}$/.test(id)) throw corrupt(`id is ${JSON.stringify(id)}`);
+  if (!/^[0-9a-f]{1,64}$/.test(id)) throw layoutError(key, `id is ${JSON.stringify(id)}`);
   return {
-    capacity: integer('capacity', 1, 2 ** 40),
+    capacity: integerField(fields, key, 'capacity', 1, 2 ** 40),
     falsePositiveRate,
-    seed: integer('seed', 0, Number.MAX_SAFE_INTEGER),
-    blockCount: integer('blockCount', 1, 2 ** 46),
-    shardBlocks: integer('shardBlocks', 1, MAX_SHARD_BYTES / BYTES_PER_BLOCK),
+    seed: integerField(fields, key, 'seed', 0, Number.MAX_SAFE_INTEGER),
+    blockCount: integerField(fields, key, 'blockCount', 1, 2 ** 46),
+    shardBlocks: integerField(fields, key, 'shardBlocks', 1, MAX_SHARD_BYTES / BYTES_PER_BLOCK),
     slots,
     id,
   };

@@ -1,7 +1,7 @@
 // The package's own classes and wasm instance come through its main entry (an
 // external of the built redis bundle: .ci/build-package.mjs), never a copy.
 import { BlockedBloomFilter, FilterError, init, internalRuntime as getRuntime } from '../index.js';
-import { describeValue, type Key, type OwnedBytes } from '../keys.js';
+import { describeValue, detachedKey, invalidKey, isDetached, type Key, type OwnedBytes } from '../keys.js';
 import { DEFAULT_FALSE_POSITIVE_RATE, requireInteger } from '../options.js';
 import { adaptClient, errorText, isReplyError, type RedisArgument, type RedisCommandRunner, withDeadline } from './clients.js';
 import {
@@ -19,7 +19,22 @@ import {
   type SlotLayout,
   stagingKey,
 } from './layout.js';
-import { PositionEncoder, type RedisCore, type ShardGroup } from './positions.js';
+import type { CallPlan, CallPlanner, PlannedGroup, RedisCore } from './positions.js';
+import {
+  CALLS_IN_FLIGHT,
+  checkKey,
+  checkKeys,
+  checkTimeout,
+  KEYS_PER_SCRIPT,
+  loadCore,
+  missingShard,
+  plannerFor,
+  runBounded,
+  runCommand,
+  sendCommand,
+  toBuffer,
+} from './commands.js';
+import { BlobAssembler } from './snapshot.js';
 import { ADD_SCRIPT, COMMIT_LOAD_SCRIPT, CREATE_SCRIPT, HAS_SCRIPT, type Script } from './scripts.js';
 
 /** How a filter talks to Redis (create and open both take these). */
@@ -54,16 +69,9 @@ export interface RedisTransferOptions {
 }
 
 const CREATE_OPTIONS = ['capacity', 'falsePositiveRate', 'seed', 'shardBytes', 'slots', 'timeoutMs'];
-const DEFAULT_TIMEOUT_MS = 10_000;
 const DEFAULT_CHUNK_BYTES = 4 * 1024 * 1024;
 /** Commands in flight at once while copying a table (bounds memory held for replies). */
 const TRANSFER_CONCURRENCY = 4;
-/**
- * Keys per script call. A script blocks Redis while it runs (~1 µs a key), so
- * larger batches are split into calls of this many keys, sent together (one
- * round trip); each call is atomic on its own.
- */
-export const KEYS_PER_SCRIPT = 4096;
 
 /**
  * A blocked Bloom filter whose table lives in Redis, shared by every process
@@ -84,7 +92,7 @@ export class RedisBloomFilter {
   readonly #layout: RedisFilterLayout;
   readonly #timeoutMs: number;
   readonly #shardKeys: string[];
-  readonly #encoder: PositionEncoder;
+  readonly #planner: CallPlanner;
 
   private constructor(redis: RedisCommandRunner, key: string, layout: RedisFilterLayout, timeoutMs: number, core: RedisCore) {
     this.#redis = redis;
@@ -92,7 +100,7 @@ export class RedisBloomFilter {
     this.#layout = layout;
     this.#timeoutMs = timeoutMs;
     this.#shardKeys = Array.from({ length: shardCountOf(layout) }, (_, i) => shardKey(key, layout, i));
-    this.#encoder = new PositionEncoder(core);
+    this.#planner = plannerFor(core);
   }
 
   /**
@@ -246,7 +254,9 @@ export class RedisBloomFilter {
   /**
    * The filter as bytes in this package's format (a blocked Bloom blob):
    * `deserialize(bytes)` reads it in Node or a browser and answers exactly
-   * as this filter does. Read in chunks; it holds every key whose add
+   * as this filter does. Read in chunks straight into the returned bytes
+   * (checksummed as they arrive, through a small wasm scratch region: the
+   * table is held once, in the result); it holds every key whose add
    * resolved before the call (keys added meanwhile may or may not be in it).
    * @throws FilterError `CORRUPT` when a shard is missing; `UNAVAILABLE`; `OUT_OF_MEMORY`.
    */
@@ -254,36 +264,26 @@ export class RedisBloomFilter {
     const chunkBytes = checkChunkBytes(options?.chunkBytes);
     // The count first: every key it counts has its bits in the table read after.
     const itemCount = await this.count();
-    const core = getRuntime().module as RedisCore;
-    const tableBytes = this.byteLength;
-    const table = core._malloc(tableBytes);
-    if (table === 0) throw new FilterError('OUT_OF_MEMORY', `cannot hold a ${tableBytes}-byte table in wasm memory`);
+    const { seed, capacity, falsePositiveRate, blockCount, shardBlocks } = this.#layout;
+    const blob = new BlobAssembler(getRuntime().module as RedisCore, { seed, capacity, falsePositiveRate, itemCount, blockCount });
     try {
       const reads: Array<() => Promise<void>> = [];
       this.#shardKeys.forEach((shard, index) => {
         const length = shardBytesOf(this.#layout, index);
-        const shardStart = index * this.#layout.shardBlocks * BYTES_PER_BLOCK;
+        const shardStart = index * shardBlocks * BYTES_PER_BLOCK;
         for (let offset = 0; offset < length; offset += chunkBytes) {
           const end = Math.min(length, offset + chunkBytes);
           reads.push(async () => {
             const reply = await this.#command(['GETRANGE', shard, String(offset), String(end - 1)], 'snapshot', undefined, true);
-            const bytes = reply as Uint8Array | null;
-            if (!(bytes instanceof Uint8Array) || bytes.length !== end - offset) throw missingShard(shard, this.#key);
-            core.HEAPU8.set(bytes, table + shardStart + offset);
+            if (!(reply instanceof Uint8Array) || reply.length !== end - offset) throw missingShard(shard, this.#key);
+            blob.put(shardStart + offset, reply);
           });
         }
       });
       await runBounded(reads, TRANSFER_CONCURRENCY);
-      const { seed, capacity, falsePositiveRate, blockCount } = this.#layout;
-      const blob = core._cbw_redis_blob(seed, capacity, falsePositiveRate, itemCount, blockCount, table);
-      if (blob === 0) throw new FilterError('OUT_OF_MEMORY', `cannot build a ${tableBytes}-byte snapshot in wasm memory`);
-      try {
-        return core.HEAPU8.slice(blob, blob + 72 + tableBytes);
-      } finally {
-        core._cbw_redis_blob_release();
-      }
+      return blob.finish();
     } finally {
-      core._free(table);
+      blob.dispose();
     }
   }
 
@@ -348,40 +348,47 @@ export class RedisBloomFilter {
   // ---- internals
 
   async #run(keys: readonly Key[], script: Script): Promise<boolean[]> {
-    if (!Array.isArray(keys)) {
-      throw new FilterError('INVALID_ARGUMENT', `expected an array of keys, got ${describeValue(keys)}`);
-    }
+    checkKeys(keys);
     const answers = new Array<boolean>(keys.length);
-    if (keys.length === 0) return answers;
-    const { seed, blockCount, shardBlocks } = this.#layout;
-    const calls: Promise<void>[] = [];
+    const calls: Array<() => Promise<void>> = [];
     for (let start = 0; start < keys.length; start += KEYS_PER_SCRIPT) {
       const end = Math.min(keys.length, start + KEYS_PER_SCRIPT);
-      const groups = this.#encoder.encode(keys, start, end, seed, blockCount, shardBlocks);
-      const perCall = this.#layout.slots === 'single' ? [groups] : groups.map((group) => [group]);
-      for (const callGroups of perCall) calls.push(this.#runScript(script, callGroups, answers));
+      calls.push(() => this.#runCall(script, start === 0 && end === keys.length ? keys : keys.slice(start, end), start, answers));
     }
-    await Promise.all(calls);
+    // CALLS_IN_FLIGHT at a time: each call is planned when it starts, so the
+    // next one is hashed here while Redis runs the previous one.
+    await runBounded(calls, CALLS_IN_FLIGHT);
     return answers;
   }
 
-  async #runScript(script: Script, groups: ShardGroup[], answers: boolean[]): Promise<void> {
+  /** One call's keys (answers[offset + i] is keys[i]'s): one script call, or one per shard ('spread'). */
+  async #runCall(script: Script, keys: readonly Key[], offset: number, answers: boolean[]): Promise<void> {
+    const { seed, blockCount, shardBlocks } = this.#layout;
+    const plan = this.#planner.plan(keys, seed, blockCount, shardBlocks);
+    const calls = this.#layout.slots === 'single' ? [plan.groups] : plan.groups.map((group) => [group]);
+    await Promise.all(calls.map((groups) => this.#runScript(script, plan, groups, answers, offset)));
+  }
+
+  async #runScript(script: Script, plan: CallPlan, groups: PlannedGroup[], answers: boolean[], offset: number): Promise<void> {
     const shards = groups.map((group) => this.#shardKeys[group.shard] as string);
-    const keyNames = script === ADD_SCRIPT ? [...shards, ...shards.map(counterKey)] : shards;
+    const lengths = groups.map((group) => String(shardBytesOf(this.#layout, group.shard)));
+    const m = String(groups.length);
+    // The add script also counts new keys, in each shard's counter.
+    const counters = script === ADD_SCRIPT ? shards.map(counterKey) : [];
     const args: RedisArgument[] = [
-      'EVALSHA', script.sha, String(keyNames.length), ...keyNames,
-      String(groups.length), ...groups.map((group) => group.records),
-      ...groups.map((group) => String(shardBytesOf(this.#layout, group.shard))),
+      'EVALSHA', script.sha, String(shards.length + counters.length), ...shards, ...counters,
+      m, ...groups.map((group) => group.ranges), ...groups.map((group) => group.records), ...lengths,
     ];
     const reply = await this.#command(args, script.name, script);
     const text = typeof reply === 'string' ? reply : Buffer.isBuffer(reply) ? reply.toString('latin1') : '';
-    const expected = groups.reduce((sum, group) => sum + group.keyIndexes.length, 0);
+    const expected = groups.reduce((sum, group) => sum + group.count, 0);
     if (text.length !== expected) {
       throw new FilterError('UNAVAILABLE', `Redis answered ${text.length} of ${expected} keys (${describeValue(reply)})`);
     }
     let position = 0;
     for (const group of groups) {
-      for (const index of group.keyIndexes) answers[index] = text.charCodeAt(position++) === 49; // '1'
+      const end = group.first + group.count;
+      for (let n = group.first; n < end; n++) answers[offset + (plan.order[n] as number)] = text.charCodeAt(position++) === 49; // '1'
     }
   }
 
@@ -408,77 +415,9 @@ export class RedisBloomFilter {
       TRANSFER_CONCURRENCY,
     );
   }
-
-  /** Sends one command; a script by EVALSHA, resent as EVAL after NOSCRIPT. */
   async #command(args: RedisArgument[], what: string, script?: Script, bytes = false): Promise<unknown> {
-    try {
-      return await runCommand(this.#redis, args, this.#timeoutMs, what, bytes);
-    } catch (error) {
-      if (script === undefined || !(error instanceof FilterError) || !/NOSCRIPT/.test(errorText(error.cause))) throw error;
-      // The script cache was flushed (SCRIPT FLUSH, a restart, a failover):
-      // EVAL sends the source, and caches it again for the next EVALSHA.
-      return runCommand(this.#redis, ['EVAL', script.source, ...args.slice(2)], this.#timeoutMs, what, bytes);
-    }
+    return sendCommand(this.#redis, args, this.#timeoutMs, what, script, bytes);
   }
-}
-
-async function loadCore(): Promise<RedisCore> {
-  await init();
-  return getRuntime().module as RedisCore;
-}
-
-/** One command with a deadline; every failure becomes a FilterError. */
-async function runCommand(
-  redis: RedisCommandRunner,
-  args: readonly RedisArgument[],
-  timeoutMs: number,
-  what: string,
-  bytes = false,
-): Promise<unknown> {
-  try {
-    const sent = bytes ? redis.sendForBytes(args) : redis.send(args);
-    return await withDeadline(Promise.resolve(sent), timeoutMs, what);
-  } catch (error) {
-    if (error instanceof FilterError) throw error;
-    const text = errorText(error);
-    const missing = /CBW_MISSING_SHARD (\S+)/.exec(text);
-    if (missing !== null) throw missingShard(missing[1] as string, null, error);
-    if (isReplyError(error) && /^WRONGTYPE/.test(text)) {
-      throw new FilterError('CORRUPT', `a key of this filter holds another Redis type (${what}): ${text}`, { cause: error });
-    }
-    throw new FilterError('UNAVAILABLE', `Redis failed during ${what}: ${text}`, { cause: error });
-  }
-}
-
-function missingShard(shard: string, key: string | null, cause?: unknown): FilterError {
-  return new FilterError(
-    'CORRUPT',
-    `the filter's shard '${shard}' is missing or truncated in Redis (deleted, flushed, evicted, or lost in a restart ` +
-      `without persistence)${key === null ? '' : ` for '${key}'`}: no answer is given, since it would read as zeros`,
-    cause === undefined ? undefined : { cause },
-  );
-}
-
-/** Runs the tasks with at most `limit` in flight; the first failure rejects (after the rest settle). */
-async function runBounded(tasks: Array<() => Promise<unknown>>, limit: number): Promise<void> {
-  let next = 0;
-  let failure: unknown = null;
-  const worker = async () => {
-    while (next < tasks.length && failure === null) {
-      const task = tasks[next++] as () => Promise<unknown>;
-      try {
-        await task();
-      } catch (error) {
-        failure ??= error;
-      }
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, tasks.length) }, worker));
-  if (failure !== null) throw failure;
-}
-
-function toBuffer(bytes: Uint8Array): Buffer {
-  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }
 
 interface SnapshotInfo {
@@ -517,18 +456,6 @@ interface CheckedOptions {
   timeoutMs: number;
   /** Which of shardBytes and slots the caller set (only those are compared with a stored filter). */
   explicit: { shardBytes: boolean; slots: boolean };
-}
-
-function checkKey(key: unknown): asserts key is string {
-  if (typeof key !== 'string' || key.length === 0) {
-    throw new FilterError('INVALID_ARGUMENT', `a Redis key must be a non-empty string, got ${describeValue(key)}`);
-  }
-}
-
-function checkTimeout(value: unknown, where: string): number {
-  if (value === undefined) return DEFAULT_TIMEOUT_MS;
-  requireInteger(value, 'timeoutMs', `RedisBloomFilter.${where}`, 0, 2 ** 31 - 1);
-  return value;
 }
 
 function checkChunkBytes(value: unknown): number {

@@ -5,14 +5,26 @@ import { createHash } from 'node:crypto';
  * are sent (EVALSHA, falling back to EVAL when the server's script cache was
  * flushed or restarted: NOSCRIPT).
  *
- * Record layout (written by cbw_redis_positions, bindings/redis_positions.cpp):
- * 12 bytes per key, the block's index inside its shard (u32, little-endian),
- * then for each of the block's 8 words the bit (0..63) the key sets in it.
- * Word w of a block is its bytes [8w, 8w + 8) read little-endian (docs/FORMAT.md),
- * so bit p of word w is bit p % 8 (least significant first) of block byte
- * 8w + floor(p / 8): the mask 2^(p % 8) in that byte. The scripts read the
- * key's 64-byte block with one GETRANGE and, for an add, write it back whole
- * with one SETRANGE.
+ * A call's keys come planned by cbw_redis_plan (bindings/redis_positions.cpp):
+ * sorted by block, grouped by shard, and each shard's blocks merged into
+ * ranges of bytes to read, blocks at most a few apart sharing one range.
+ * Per shard the scripts get:
+ *   ranges   per range: the decimal offsets of its first and last byte in the
+ *            shard, each as one length byte then its digits (GETRANGE's
+ *            arguments as they are, so Lua formats no number), then the
+ *            number of keys in it (u16, little-endian)
+ *   records  (add only) per key, in range order: its block's byte offset in
+ *            its range (u32, little-endian), then for each of the block's 8
+ *            words the bit (0..63) the key sets in it
+ * Word w of a block is its bytes [8w, 8w + 8) read little-endian
+ * (docs/FORMAT.md), so bit p of word w is bit p % 8 (least significant
+ * first) of block byte 8w + floor(p / 8): the mask 2^(p % 8) in that byte.
+ *
+ * Measured on Redis 7.0, a script spends ~1-2 µs on one redis.call, ~2 ns
+ * a byte on what GETRANGE returns, and ~0.25 µs on each string.format:
+ * hence one GETRANGE per range, offsets sent as text, and replies of one
+ * byte per key (returning the blocks instead cost more in Redis than the
+ * bit tests it saves).
  *
  * Each script checks, before reading or writing anything, that every shard it
  * touches exists with its full length: a shard that was deleted, flushed,
@@ -21,56 +33,72 @@ import { createHash } from 'node:crypto';
  * a call's keys are all answered (or added) against one state of the table.
  */
 
-// Tables shared by both scripts: for bit p (0..63) of a word, the 1-based index
-// of its byte within the word, its mask in that byte, and its Redis bit offset
-// within the word's 8 bytes.
-//
-// Offsets cross into redis.call as strings made by string.format('%d'): Redis
-// 7.0 turns a Lua number argument into text with a %.17g printf, which
-// measured ~0.6 µs an argument, as much as the GETRANGE itself.
-const BIT_TABLES = `
+/**
+ * Lua helpers on one 64-byte block inside a string `s` at offset `o`, for a key
+ * whose 8 bits are p0..p7 (the bit it sets in each word): whether all are set,
+ * and a copy of the block with them set.
+ */
+export const BLOCK_HELPERS = `
+local char, band, bor = string.char, bit.band, bit.bor
 local byteOf, maskOf = {}, {}
 for p = 0, 63 do
   byteOf[p] = math.floor(p / 8) + 1
   maskOf[p] = 2 ^ (p % 8)
 end
-local format = string.format
-`;
-
-// KEYS[1..m]: the shards of this call; ARGV[1]: m; ARGV[1 + j]: the records of
-// the keys in shard j; ARGV[1 + m + j]: shard j's expected byte length.
-const CHECK_SHARDS = `
-local m = tonumber(ARGV[1])
-for j = 1, m do
-  if redis.call('STRLEN', KEYS[j]) ~= tonumber(ARGV[1 + m + j]) then
-    return redis.error_reply('CBW_MISSING_SHARD ' .. KEYS[j])
-  end
+local function holds(s, o, p0, p1, p2, p3, p4, p5, p6, p7)
+  return band(string.byte(s, o + byteOf[p0]), maskOf[p0]) ~= 0
+    and band(string.byte(s, o + 8 + byteOf[p1]), maskOf[p1]) ~= 0
+    and band(string.byte(s, o + 16 + byteOf[p2]), maskOf[p2]) ~= 0
+    and band(string.byte(s, o + 24 + byteOf[p3]), maskOf[p3]) ~= 0
+    and band(string.byte(s, o + 32 + byteOf[p4]), maskOf[p4]) ~= 0
+    and band(string.byte(s, o + 40 + byteOf[p5]), maskOf[p5]) ~= 0
+    and band(string.byte(s, o + 48 + byteOf[p6]), maskOf[p6]) ~= 0
+    and band(string.byte(s, o + 56 + byteOf[p7]), maskOf[p7]) ~= 0
+end
+local function withBits(s, o, p0, p1, p2, p3, p4, p5, p6, p7)
+  local bytes = { string.byte(s, o + 1, o + 64) }
+  local i0, i1, i2, i3 = byteOf[p0], 8 + byteOf[p1], 16 + byteOf[p2], 24 + byteOf[p3]
+  local i4, i5, i6, i7 = 32 + byteOf[p4], 40 + byteOf[p5], 48 + byteOf[p6], 56 + byteOf[p7]
+  bytes[i0] = bor(bytes[i0], maskOf[p0]); bytes[i1] = bor(bytes[i1], maskOf[p1])
+  bytes[i2] = bor(bytes[i2], maskOf[p2]); bytes[i3] = bor(bytes[i3], maskOf[p3])
+  bytes[i4] = bor(bytes[i4], maskOf[p4]); bytes[i5] = bor(bytes[i5], maskOf[p5])
+  bytes[i6] = bor(bytes[i6], maskOf[p6]); bytes[i7] = bor(bytes[i7], maskOf[p7])
+  return char(unpack(bytes))
 end
 `;
 
-/** Reply: one byte per record, shard by shard in KEYS order: '1' when all 8 bits are set. */
-const HAS_SOURCE = `${BIT_TABLES}${CHECK_SHARDS}
-local byte, band = string.byte, bit.band
+// KEYS[1..m]: the shards of this call; ARGV[1]: m; ARGV[2..m+1]: their
+// ranges; shard j's expected byte length at ARGV[lengthsAt + j].
+const checkShards = (lengthsAt: string) => `
+local m = tonumber(ARGV[1])
+for j = 1, m do
+  if redis.call('STRLEN', KEYS[j]) ~= tonumber(ARGV[${lengthsAt} + j]) then
+    return redis.error_reply('CBW_MISSING_SHARD ' .. KEYS[j])
+  end
+end
+local byte, sub, call = string.byte, string.sub, redis.call
+`;
+
+/**
+ * ARGV[1 + m + j]: shard j's records; ARGV[1 + 2m + j]: its length. Reply:
+ * one byte per key, in plan order, '1' when all 8 of its bits are set.
+ */
+const HAS_SOURCE = `${checkShards('1 + 2 * m')}${BLOCK_HELPERS}
 local out, n = {}, 0
 for j = 1, m do
-  local shard, records = KEYS[j], ARGV[1 + j]
-  for q = 1, #records, 12 do
-    local b0, b1, b2, b3, p0, p1, p2, p3, p4, p5, p6, p7 = byte(records, q, q + 11)
-    local start = (b0 + b1 * 256 + b2 * 65536 + b3 * 16777216) * 64
-    local startText = format('%d', start)
-    local block = redis.call('GETRANGE', shard, startText, format('%d', start + 63))
-    n = n + 1
-    if band(byte(block, byteOf[p0]), maskOf[p0]) ~= 0
-      and band(byte(block, 8 + byteOf[p1]), maskOf[p1]) ~= 0
-      and band(byte(block, 16 + byteOf[p2]), maskOf[p2]) ~= 0
-      and band(byte(block, 24 + byteOf[p3]), maskOf[p3]) ~= 0
-      and band(byte(block, 32 + byteOf[p4]), maskOf[p4]) ~= 0
-      and band(byte(block, 40 + byteOf[p5]), maskOf[p5]) ~= 0
-      and band(byte(block, 48 + byteOf[p6]), maskOf[p6]) ~= 0
-      and band(byte(block, 56 + byteOf[p7]), maskOf[p7]) ~= 0 then
-      out[n] = '1'
-    else
-      out[n] = '0'
+  local shard, ranges, records = KEYS[j], ARGV[1 + j], ARGV[1 + m + j]
+  local q, r, last = 1, 1, #ranges
+  while q <= last do
+    local a = byte(ranges, q)
+    local b = byte(ranges, q + 1 + a)
+    local k0, k1 = byte(ranges, q + 2 + a + b, q + 3 + a + b)
+    local range = call('GETRANGE', shard, sub(ranges, q + 1, q + a), sub(ranges, q + 2 + a, q + 1 + a + b))
+    q = q + 4 + a + b
+    for _ = 1, k0 + k1 * 256 do
+      local b0, b1, b2, b3, p0, p1, p2, p3, p4, p5, p6, p7 = byte(records, r, r + 11)
+      r = r + 12
+      n = n + 1
+      out[n] = holds(range, b0 + b1 * 256 + b2 * 65536 + b3 * 16777216, p0, p1, p2, p3, p4, p5, p6, p7) and '1' or '0'
     end
   end
 end
@@ -78,45 +106,52 @@ return table.concat(out)
 `;
 
 /**
- * KEYS[m + j]: shard j's item counter. Reply: one byte per record, '1' when the
- * key set at least one new bit (it was not reported present before). Keys are
- * added one after another, so a key repeated in the batch is new only once.
- * The counter counts those keys, as the local filter's item count does.
+ * KEYS[m + j]: shard j's item counter; ARGV[1 + m + j]: its records;
+ * ARGV[1 + 2m + j]: its length. Reply: one byte per key, in plan order, '1'
+ * when the key set at least one new bit (it was not reported present
+ * before). Keys are added one after another in plan order (by block, ties in
+ * batch order), so a key repeated in the batch is new only where it first
+ * appears, and a key sees the bits of every earlier key in its block: the
+ * answers are those of adding the batch in order. The counter counts the
+ * new keys, as the local filter's item count does.
+ *
+ * A range is read once; a block changed by an earlier key of the call is
+ * kept as `current` (keys of one block are adjacent in plan order) and
+ * written back whole with one SETRANGE.
  */
-const ADD_SOURCE = `${BIT_TABLES}${CHECK_SHARDS}
-local byte, char, band, bor = string.byte, string.char, bit.band, bit.bor
+const ADD_SOURCE = `${checkShards('1 + 2 * m')}${BLOCK_HELPERS}
+local format = string.format
 local out, n = {}, 0
 for j = 1, m do
-  local shard, records, added = KEYS[j], ARGV[1 + j], 0
-  for q = 1, #records, 12 do
-    local b0, b1, b2, b3, p0, p1, p2, p3, p4, p5, p6, p7 = byte(records, q, q + 11)
-    local start = (b0 + b1 * 256 + b2 * 65536 + b3 * 16777216) * 64
-    local startText = format('%d', start)
-    local block = redis.call('GETRANGE', shard, startText, format('%d', start + 63))
-    n = n + 1
-    if band(byte(block, byteOf[p0]), maskOf[p0]) ~= 0
-      and band(byte(block, 8 + byteOf[p1]), maskOf[p1]) ~= 0
-      and band(byte(block, 16 + byteOf[p2]), maskOf[p2]) ~= 0
-      and band(byte(block, 24 + byteOf[p3]), maskOf[p3]) ~= 0
-      and band(byte(block, 32 + byteOf[p4]), maskOf[p4]) ~= 0
-      and band(byte(block, 40 + byteOf[p5]), maskOf[p5]) ~= 0
-      and band(byte(block, 48 + byteOf[p6]), maskOf[p6]) ~= 0
-      and band(byte(block, 56 + byteOf[p7]), maskOf[p7]) ~= 0 then
-      out[n] = '0'
-    else
-      local bytes = { byte(block, 1, 64) }
-      local i0, i1, i2, i3 = byteOf[p0], 8 + byteOf[p1], 16 + byteOf[p2], 24 + byteOf[p3]
-      local i4, i5, i6, i7 = 32 + byteOf[p4], 40 + byteOf[p5], 48 + byteOf[p6], 56 + byteOf[p7]
-      bytes[i0] = bor(bytes[i0], maskOf[p0]); bytes[i1] = bor(bytes[i1], maskOf[p1])
-      bytes[i2] = bor(bytes[i2], maskOf[p2]); bytes[i3] = bor(bytes[i3], maskOf[p3])
-      bytes[i4] = bor(bytes[i4], maskOf[p4]); bytes[i5] = bor(bytes[i5], maskOf[p5])
-      bytes[i6] = bor(bytes[i6], maskOf[p6]); bytes[i7] = bor(bytes[i7], maskOf[p7])
-      redis.call('SETRANGE', shard, startText, char(unpack(bytes)))
-      added = added + 1
-      out[n] = '1'
+  local shard, ranges, records, added = KEYS[j], ARGV[1 + j], ARGV[1 + m + j], 0
+  local q, r, last = 1, 1, #ranges
+  while q <= last do
+    local a = byte(ranges, q)
+    local b = byte(ranges, q + 1 + a)
+    local startText = sub(ranges, q + 1, q + a)
+    local k0, k1 = byte(ranges, q + 2 + a + b, q + 3 + a + b)
+    q = q + 4 + a + b
+    local range = call('GETRANGE', shard, startText, sub(ranges, q - 2 - b, q - 3))
+    local rangeStart = tonumber(startText)
+    local currentAt, current = -1, nil
+    for _ = 1, k0 + k1 * 256 do
+      local b0, b1, b2, b3, p0, p1, p2, p3, p4, p5, p6, p7 = byte(records, r, r + 11)
+      r = r + 12
+      local at = b0 + b1 * 256 + b2 * 65536 + b3 * 16777216
+      local block, o = range, at
+      if at == currentAt then block, o = current, 0 end
+      n = n + 1
+      if holds(block, o, p0, p1, p2, p3, p4, p5, p6, p7) then
+        out[n] = '0'
+      else
+        current, currentAt = withBits(block, o, p0, p1, p2, p3, p4, p5, p6, p7), at
+        call('SETRANGE', shard, format('%d', rangeStart + at), current)
+        added = added + 1
+        out[n] = '1'
+      end
     end
   end
-  if added > 0 then redis.call('INCRBY', KEYS[m + j], format('%d', added)) end
+  if added > 0 then call('INCRBY', KEYS[m + j], format('%d', added)) end
 end
 return table.concat(out)
 `;
@@ -160,7 +195,7 @@ export interface Script {
   readonly sha: string;
 }
 
-function script(name: string, source: string): Script {
+export function script(name: string, source: string): Script {
   return { name, source, sha: createHash('sha1').update(source).digest('hex') };
 }
 

@@ -4,7 +4,10 @@
 //       with retry, a batch that fails is retried until it succeeds (Redis restarting),
 //       and progress lines { acknowledged } tell the parent which keys are in for sure.
 //   { op: 'check', client, port, key, prefixes, count }  counts keys not found.
-import { RedisBloomFilter } from '../../../dist/redis.mjs';
+//   { op: 'expiring-add', client, port, key, prefix, batches, batchSize, pauseMs }  adds batches
+//       prefix<b>:0.. to the expiring filter under key, printing { batch, sentAt, ackedAt }
+//       (Date.now() before the call and after it resolved) for each.
+import { RedisBloomFilter, RedisExpiringBloomFilter } from '../../../dist/redis.mjs';
 import { connect } from './clients.mjs';
 
 const command = JSON.parse(process.argv[2]);
@@ -21,6 +24,20 @@ async function openWithRetry() {
       await sleep(50);
     }
   }
+}
+
+if (command.op === 'expiring-add') {
+  const expiring = await RedisExpiringBloomFilter.open(client, command.key);
+  for (let batch = 0; batch < command.batches; batch++) {
+    const keys = Array.from({ length: command.batchSize }, (_, i) => `${command.prefix}${batch}:${i}`);
+    const sentAt = Date.now();
+    await expiring.addMany(keys);
+    console.log(JSON.stringify({ batch, sentAt, ackedAt: Date.now() }));
+    await sleep(command.pauseMs);
+  }
+  console.log(JSON.stringify({ done: true }));
+  await close();
+  process.exit(0);
 }
 
 const filter = await openWithRetry();

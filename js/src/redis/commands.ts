@@ -1,0 +1,133 @@
+import { FilterError, init, internalRuntime as getRuntime } from '../index.js';
+import { describeValue, detachedKey, invalidKey, isDetached, type Key } from '../keys.js';
+import { requireInteger } from '../options.js';
+import { errorText, isReplyError, type RedisArgument, type RedisCommandRunner, withDeadline } from './clients.js';
+import { CallPlanner, type RedisCore } from './positions.js';
+import type { Script } from './scripts.js';
+
+// What every Redis-backed filter shares: sending commands and scripts with a
+// deadline, turning failures into FilterErrors, checking keys and options,
+// and the one call planner.
+
+export const DEFAULT_TIMEOUT_MS = 10_000;
+/**
+ * Keys per script call. A script blocks Redis while it runs, so larger
+ * batches are split into calls of this many keys, two in flight at a time
+ * (pipelined: the next is planned while Redis runs one); each call is atomic
+ * on its own.
+ */
+export const KEYS_PER_SCRIPT = 4096;
+/** Script calls of one batch in flight at once (the next is planned while Redis runs one). */
+export const CALLS_IN_FLIGHT = 2;
+
+/** Sends one command; a script by EVALSHA (args[1] its SHA), resent as EVAL after NOSCRIPT. */
+export async function sendCommand(
+  redis: RedisCommandRunner,
+  args: RedisArgument[],
+  timeoutMs: number,
+  what: string,
+  script?: Script,
+  bytes = false,
+): Promise<unknown> {
+  try {
+    return await runCommand(redis, args, timeoutMs, what, bytes);
+  } catch (error) {
+    if (script === undefined || !(error instanceof FilterError) || !/NOSCRIPT/.test(errorText(error.cause))) throw error;
+    // The script cache was flushed (SCRIPT FLUSH, a restart, a failover):
+    // EVAL sends the source, and caches it again for the next EVALSHA.
+    return runCommand(redis, ['EVAL', script.source, ...args.slice(2)], timeoutMs, what, bytes);
+  }
+}
+
+let sharedPlanner: CallPlanner | null = null;
+
+/** One planner for every filter: planning is synchronous, so one scratch region serves all. */
+export function plannerFor(core: RedisCore): CallPlanner {
+  sharedPlanner ??= new CallPlanner(core, getRuntime().arena);
+  return sharedPlanner;
+}
+
+/** INVALID_ARGUMENT for anything but an array of keys, naming the first bad key's index. */
+export function checkKeys(keys: unknown): asserts keys is readonly Key[] {
+  if (!Array.isArray(keys)) {
+    throw new FilterError('INVALID_ARGUMENT', `expected an array of keys, got ${describeValue(keys)}`);
+  }
+  for (let i = 0; i < keys.length; i++) {
+    const key: unknown = keys[i];
+    if (typeof key === 'string') continue;
+    if (!(key instanceof Uint8Array)) throw invalidKey(key, i);
+    if (key.length === 0 && isDetached(key)) throw detachedKey(i);
+  }
+}
+
+export async function loadCore(): Promise<RedisCore> {
+  await init();
+  return getRuntime().module as RedisCore;
+}
+
+/** One command with a deadline; every failure becomes a FilterError. */
+export async function runCommand(
+  redis: RedisCommandRunner,
+  args: readonly RedisArgument[],
+  timeoutMs: number,
+  what: string,
+  bytes = false,
+): Promise<unknown> {
+  try {
+    const sent = bytes ? redis.sendForBytes(args) : redis.send(args);
+    return await withDeadline(Promise.resolve(sent), timeoutMs, what);
+  } catch (error) {
+    if (error instanceof FilterError) throw error;
+    const text = errorText(error);
+    const missing = /CBW_MISSING_SHARD (\S+)/.exec(text);
+    if (missing !== null) throw missingShard(missing[1] as string, null, error);
+    if (isReplyError(error) && /^WRONGTYPE/.test(text)) {
+      throw new FilterError('CORRUPT', `a key of this filter holds another Redis type (${what}): ${text}`, { cause: error });
+    }
+    throw new FilterError('UNAVAILABLE', `Redis failed during ${what}: ${text}`, { cause: error });
+  }
+}
+
+export function missingShard(shard: string, key: string | null, cause?: unknown): FilterError {
+  return new FilterError(
+    'CORRUPT',
+    `the filter's shard '${shard}' is missing or truncated in Redis (deleted, flushed, evicted, or lost in a restart ` +
+      `without persistence)${key === null ? '' : ` for '${key}'`}: no answer is given, since it would read as zeros`,
+    cause === undefined ? undefined : { cause },
+  );
+}
+
+/** Runs the tasks with at most `limit` in flight; the first failure rejects (after the rest settle). */
+export async function runBounded(tasks: Array<() => Promise<unknown>>, limit: number): Promise<void> {
+  let next = 0;
+  let failure: unknown = null;
+  const worker = async () => {
+    while (next < tasks.length && failure === null) {
+      const task = tasks[next++] as () => Promise<unknown>;
+      try {
+        await task();
+      } catch (error) {
+        failure ??= error;
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, tasks.length) }, worker));
+  if (failure !== null) throw failure;
+}
+
+export function toBuffer(bytes: Uint8Array): Buffer {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+}
+
+export function checkKey(key: unknown): asserts key is string {
+  if (typeof key !== 'string' || key.length === 0) {
+    throw new FilterError('INVALID_ARGUMENT', `a Redis key must be a non-empty string, got ${describeValue(key)}`);
+  }
+}
+
+export function checkTimeout(value: unknown, where: string): number {
+  if (value === undefined) return DEFAULT_TIMEOUT_MS;
+  requireInteger(value, 'timeoutMs', `RedisBloomFilter.${where}`, 0, 2 ** 31 - 1);
+  return value;
+}
+

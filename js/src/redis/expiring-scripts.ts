@@ -1,0 +1,146 @@
+import { BLOCK_HELPERS, script } from './scripts.js';
+
+/**
+ * The Lua scripts of RedisExpiringBloomFilter (redis-expiring.ts).
+ *
+ * Time is Redis's own (TIME, read inside the script), so every process
+ * agrees on the current generation without talking to the others, and a
+ * rotation is nothing but the generation number changing: generation g spans
+ * Redis times [g G, (g + 1) G) with G = window / (K - 1) ms. `has` looks in
+ * generations newest - K + 1 .. newest, so a key added at time t is found
+ * until at least t + window (when newest - K + 1 is still its generation),
+ * and at most t + window + G. Generation g's shards expire (PEXPIREAT) when
+ * it stops being looked at, (g + K) G: Redis drops them itself.
+ *
+ * Shard j of generation g is `<prefix>g<g>:<j>` (prefix `{tag}:<id>:`, one
+ * cluster slot for all). A shard that does not exist is empty: never
+ * written, or expired. To tell that apart from a shard lost (evicted,
+ * deleted, a restart without persistence), each shard created is recorded in
+ * the sorted set KEYS[1] (score g, member "g:j"; created with the filter,
+ * with a sentinel member so that it exists while the filter does): a shard
+ * recorded there for a generation still looked at, but missing, is an error,
+ * as is the set itself missing.
+ *
+ * ARGV[1]: prefix; [2]: window (ms); [3]: K; [4]: m, the shards of this call;
+ * [4 + j]: shard j's index; [4 + m + j]: its ranges (scripts.ts: offsets as
+ * text, key count per range); add: [4 + 2m + j] its records; then each
+ * shard's expected byte length (has: [4 + 2m + j]; add: [4 + 3m + j]).
+ */
+const PRELUDE = `
+local written, prefix = KEYS[1], ARGV[1]
+local window, K, m = tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4])
+local byte, sub, call, format = string.byte, string.sub, redis.call, string.format
+if call('EXISTS', written) == 0 then
+  return redis.error_reply('CBW_MISSING_SHARD ' .. written)
+end
+local time = call('TIME')
+local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+local newest = math.floor(now * (K - 1) / window)
+local function marker(g, j) return format('%d', g) .. ':' .. ARGV[4 + j] end
+local function shardName(g, j) return prefix .. 'g' .. marker(g, j) end
+-- Shard j of generation g: its name when it holds data, false when empty,
+-- or nil and an error text when it was lost or has the wrong length.
+local function live(g, j, lengthsAt)
+  local name = shardName(g, j)
+  local length = call('STRLEN', name)
+  if length == 0 then
+    if call('ZSCORE', written, marker(g, j)) then return nil, 'CBW_MISSING_SHARD ' .. name end
+    return false
+  end
+  if length ~= tonumber(ARGV[lengthsAt + j]) then return nil, 'CBW_MISSING_SHARD ' .. name end
+  return name
+end
+-- The ranges of shard j read from \`name\`, end to end.
+local function readRanges(name, j)
+  local ranges, parts, q = ARGV[4 + m + j], {}, 1
+  while q <= #ranges do
+    local a = byte(ranges, q)
+    local b = byte(ranges, q + 1 + a)
+    parts[#parts + 1] = call('GETRANGE', name, sub(ranges, q + 1, q + a), sub(ranges, q + 2 + a, q + 1 + a + b))
+    q = q + 4 + a + b
+  end
+  return parts
+end
+`;
+
+/**
+ * Reply: for each generation, newest first, for each shard of the call: its
+ * ranges end to end, or an empty string when the shard is empty.
+ */
+const EXPIRING_HAS_SOURCE = `${PRELUDE}
+local out = {}
+for age = 0, K - 1 do
+  for j = 1, m do
+    local name, problem = live(newest - age, j, 4 + 2 * m)
+    if problem then return redis.error_reply(problem) end
+    out[#out + 1] = name and table.concat(readRanges(name, j)) or ''
+  end
+end
+return out
+`;
+
+/**
+ * Adds every key to the newest generation (creating its shard, with its
+ * expiry, on first use) in plan order. Reply: one byte per key, '1' when no
+ * generation looked at held it before (it was not seen within the window),
+ * else '0'. A key seen in an older generation is still added to the newest,
+ * so it stays for a window from its latest add.
+ */
+const EXPIRING_ADD_SOURCE = `${PRELUDE}${BLOCK_HELPERS}
+local lengthsAt = 4 + 3 * m
+local out, n = {}, 0
+for j = 1, m do
+  local name, problem = live(newest, j, lengthsAt)
+  if problem then return redis.error_reply(problem) end
+  if not name then
+    name = shardName(newest, j)
+    call('SETRANGE', name, format('%d', tonumber(ARGV[lengthsAt + j]) - 1), '\\0')
+    call('PEXPIREAT', name, format('%d', math.ceil((newest + K) * window / (K - 1))))
+    call('ZADD', written, format('%d', newest), marker(newest, j))
+  end
+  local older = {}
+  for age = 1, K - 1 do
+    local other, trouble = live(newest - age, j, lengthsAt)
+    if trouble then return redis.error_reply(trouble) end
+    if other then older[#older + 1] = readRanges(other, j) end
+  end
+  local ranges, records = ARGV[4 + m + j], ARGV[4 + 2 * m + j]
+  local q, r, index = 1, 1, 0
+  while q <= #ranges do
+    local a = byte(ranges, q)
+    local b = byte(ranges, q + 1 + a)
+    local startText = sub(ranges, q + 1, q + a)
+    local k0, k1 = byte(ranges, q + 2 + a + b, q + 3 + a + b)
+    q = q + 4 + a + b
+    index = index + 1
+    local range = call('GETRANGE', name, startText, sub(ranges, q - 2 - b, q - 3))
+    local rangeStart = tonumber(startText)
+    local currentAt, current = -1, nil
+    for _ = 1, k0 + k1 * 256 do
+      local b0, b1, b2, b3, p0, p1, p2, p3, p4, p5, p6, p7 = byte(records, r, r + 11)
+      r = r + 12
+      local at = b0 + b1 * 256 + b2 * 65536 + b3 * 16777216
+      local seen = false
+      for g = 1, #older do
+        if holds(older[g][index], at, p0, p1, p2, p3, p4, p5, p6, p7) then seen = true break end
+      end
+      local block, o = range, at
+      if at == currentAt then block, o = current, 0 end
+      n = n + 1
+      if holds(block, o, p0, p1, p2, p3, p4, p5, p6, p7) then
+        out[n] = '0'
+      else
+        current, currentAt = withBits(block, o, p0, p1, p2, p3, p4, p5, p6, p7), at
+        call('SETRANGE', name, format('%d', rangeStart + at), current)
+        out[n] = seen and '0' or '1'
+      end
+    end
+  end
+end
+-- Forget the records of generations no longer looked at (the sentinel's score is -1).
+call('ZREMRANGEBYSCORE', written, '0', format('%d', newest - K))
+return table.concat(out)
+`;
+
+export const EXPIRING_HAS_SCRIPT = script('expiring-has', EXPIRING_HAS_SOURCE);
+export const EXPIRING_ADD_SCRIPT = script('expiring-add', EXPIRING_ADD_SOURCE);

@@ -1,0 +1,382 @@
+import { FilterError } from '../index.js';
+import { describeValue, type Key } from '../keys.js';
+import { DEFAULT_FALSE_POSITIVE_RATE, requireInteger } from '../options.js';
+import { adaptClient, type RedisArgument, type RedisCommandRunner } from './clients.js';
+import {
+  CALLS_IN_FLIGHT,
+  checkKey,
+  checkKeys,
+  checkTimeout,
+  KEYS_PER_SCRIPT,
+  loadCore,
+  plannerFor,
+  runBounded,
+  runCommand,
+  sendCommand,
+} from './commands.js';
+import { EXPIRING_ADD_SCRIPT, EXPIRING_HAS_SCRIPT } from './expiring-scripts.js';
+import {
+  BYTES_PER_BLOCK,
+  DEFAULT_SHARD_BYTES,
+  integerField,
+  layoutError,
+  layoutFields,
+  MAX_SHARD_BYTES,
+  newFilterId,
+  parseLayout,
+  readFields,
+  type RedisFilterLayout,
+  shardBytesOf,
+  shardKey,
+} from './layout.js';
+import { type CallPlan, type CallPlanner, type PlannedGroup, readAnswers } from './positions.js';
+import type { RedisConnectionOptions } from './redis-bloom.js';
+import { CREATE_SCRIPT, type Script } from './scripts.js';
+
+export interface RedisExpiringBloomFilterOptions extends RedisConnectionOptions {
+  /** Milliseconds a key is remembered for, at least: `has` finds it for this long after its latest `add`. */
+  windowMs: number;
+  /**
+   * Generations (K, 2..64, default 3). Keys are forgotten between `windowMs`
+   * and `windowMs × K / (K − 1)` after their latest add; Redis holds K tables.
+   */
+  generations?: number | undefined;
+  /** The most keys added within any one window: every generation is sized for this many. */
+  capacity: number;
+  /** Target false-positive rate of `has` over all K generations, in (0, 1). Default 0.01. */
+  falsePositiveRate?: number | undefined;
+  /** Hash seed, a non-negative safe integer. Default 0. */
+  seed?: number | undefined;
+  /** Bytes per Redis string of one generation, a multiple of 64 up to 512 MiB. Default 64 MiB. */
+  shardBytes?: number | undefined;
+}
+
+/** The hash's `format` field for an expiring filter. */
+export const EXPIRING_LAYOUT_FORMAT = 'cuckoo-bloom-wasm/redis expiring-blocked-bloom 1';
+const CREATE_OPTIONS = ['windowMs', 'generations', 'capacity', 'falsePositiveRate', 'seed', 'shardBytes', 'timeoutMs'];
+const DEFAULT_GENERATIONS = 3;
+/** One generation must last at least a millisecond (TIME's resolution as the scripts read it). */
+const MAX_WINDOW_MS = 2 ** 40;
+
+interface ExpiringLayout {
+  /** Each generation's table: capacity, per-generation rate, seed, blocks, shards ('single' slot). */
+  table: RedisFilterLayout;
+  /** The rate asked for, over all generations. */
+  falsePositiveRate: number;
+  windowMs: number;
+  generations: number;
+}
+
+/**
+ * "Seen in the last N milliseconds", shared by every process: a blocked
+ * Bloom filter in K generations on Redis. Adds go to the newest generation;
+ * `has` looks in all K; Redis expires each generation's strings itself when
+ * it stops being looked at. The generation is derived from Redis's clock
+ * inside each script, so every process agrees on it with no coordination,
+ * and a rotation is just the clock passing a generation boundary.
+ *
+ * Guarantee: a key whose add resolved is found by every `has` for at least
+ * `windowMs` afterwards (from Redis's clock), and is gone (but for false
+ * positives) at most `windowMs + windowMs / (K − 1)` afterwards. Each
+ * generation is a table sized for `capacity` keys at `falsePositiveRate / K`,
+ * so `has` over K of them stays within `falsePositiveRate`.
+ *
+ * Consistency and failures as RedisBloomFilter: atomic per script call, a
+ * failed call reports nothing (`UNAVAILABLE`: retry), a generation that
+ * should hold data but is gone (evicted, lost in a restart without
+ * persistence) is `CORRUPT`, never an empty answer. Use a `noeviction`
+ * maxmemory policy: the generations carry TTLs, so `volatile-*` policies
+ * would evict them first.
+ */
+export class RedisExpiringBloomFilter {
+  readonly #redis: RedisCommandRunner;
+  readonly #key: string;
+  readonly #layout: ExpiringLayout;
+  readonly #timeoutMs: number;
+  readonly #planner: CallPlanner;
+  /** The sorted set recording created generation shards (see expiring-scripts.ts). */
+  readonly #written: string;
+  /** Generation shard names start with this (then `g<generation>:<shard>`). */
+  readonly #prefix: string;
+
+  private constructor(redis: RedisCommandRunner, key: string, layout: ExpiringLayout, timeoutMs: number, planner: CallPlanner) {
+    this.#redis = redis;
+    this.#key = key;
+    this.#layout = layout;
+    this.#timeoutMs = timeoutMs;
+    this.#planner = planner;
+    // shardKey(…, 'single', i) is `{tag}:<id>:<i>`: the same slot for the prefix's names.
+    const sample = shardKey(key, layout.table, 0);
+    this.#prefix = sample.slice(0, sample.length - 1);
+    this.#written = `${this.#prefix}written`;
+  }
+
+  /**
+   * Creates the filter under `key`, or opens it if it exists with the same
+   * window, generations, capacity, rate and seed (every process may call it).
+   * Generations take memory in Redis only once keys are added to them.
+   * @throws FilterError `INVALID_ARGUMENT` for bad options or other stored
+   *   parameters; `CORRUPT` when the key holds something else; `UNAVAILABLE`.
+   */
+  static async create(client: unknown, key: string, options: RedisExpiringBloomFilterOptions): Promise<RedisExpiringBloomFilter> {
+    const redis = adaptClient(client);
+    checkKey(key);
+    const checked = checkOptions(options);
+    const core = await loadCore();
+    const blockCount = core._cbw_redis_block_count(checked.capacity, checked.falsePositiveRate / checked.generations);
+    if (blockCount === 0) {
+      throw new FilterError('INVALID_ARGUMENT', `RedisExpiringBloomFilter: a generation for ${checked.capacity} keys would be too large`);
+    }
+    const layout: ExpiringLayout = {
+      table: {
+        capacity: checked.capacity,
+        falsePositiveRate: checked.falsePositiveRate / checked.generations,
+        seed: checked.seed,
+        blockCount,
+        shardBlocks: checked.shardBytes / BYTES_PER_BLOCK,
+        slots: 'single',
+        id: newFilterId(),
+      },
+      falsePositiveRate: checked.falsePositiveRate,
+      windowMs: checked.windowMs,
+      generations: checked.generations,
+    };
+    const filter = new RedisExpiringBloomFilter(redis, key, layout, checked.timeoutMs, plannerFor(core));
+    // The record of generations first (under a fresh id), then the commit: the parameters hash.
+    await filter.#command(['ZADD', filter.#written, '-1', 'created'], 'create');
+    const fields = [
+      ...layoutFields(layout.table, EXPIRING_LAYOUT_FORMAT),
+      'windowMs', String(layout.windowMs),
+      'generations', String(layout.generations),
+      'windowFalsePositiveRate', String(layout.falsePositiveRate),
+    ];
+    const existing = await filter.#command(['EVALSHA', CREATE_SCRIPT.sha, '1', key, ...fields], 'create', CREATE_SCRIPT);
+    if (Array.isArray(existing) && existing.length === 0) return filter;
+    await filter.#command(['UNLINK', filter.#written], 'create');
+    const stored = parseExpiringLayout(existing, key);
+    const mismatches: string[] = [];
+    const compare = (name: string, have: unknown, want: unknown) => {
+      if (have !== want) mismatches.push(`${name} ${String(have)} stored, ${String(want)} asked`);
+    };
+    compare('windowMs', stored.windowMs, checked.windowMs);
+    compare('generations', stored.generations, checked.generations);
+    compare('capacity', stored.table.capacity, checked.capacity);
+    compare('falsePositiveRate', stored.falsePositiveRate, checked.falsePositiveRate);
+    compare('seed', stored.table.seed, checked.seed);
+    if (options.shardBytes !== undefined) compare('shardBytes', stored.table.shardBlocks * BYTES_PER_BLOCK, checked.shardBytes);
+    if (mismatches.length > 0) {
+      throw new FilterError(
+        'INVALID_ARGUMENT',
+        `Redis key '${key}' holds an expiring filter with other parameters (${mismatches.join('; ')}): ` +
+          'open it with RedisExpiringBloomFilter.open(), or use another key',
+      );
+    }
+    return new RedisExpiringBloomFilter(redis, key, stored, checked.timeoutMs, plannerFor(core));
+  }
+
+  /**
+   * Opens the expiring filter stored under `key`.
+   * @throws FilterError `INVALID_ARGUMENT` when there is none; `CORRUPT` when the key holds something else; `UNAVAILABLE`.
+   */
+  static async open(client: unknown, key: string, options: RedisConnectionOptions = {}): Promise<RedisExpiringBloomFilter> {
+    const redis = adaptClient(client);
+    checkKey(key);
+    const timeoutMs = checkTimeout(options?.timeoutMs, 'open');
+    const core = await loadCore();
+    const reply = await runCommand(redis, ['HGETALL', key], timeoutMs, `HGETALL ${key}`);
+    if (readFields(reply).size === 0) {
+      throw new FilterError('INVALID_ARGUMENT', `Redis key '${key}' holds no filter (create it with RedisExpiringBloomFilter.create())`);
+    }
+    return new RedisExpiringBloomFilter(redis, key, parseExpiringLayout(reply, key), timeoutMs, plannerFor(core));
+  }
+
+  get key(): string {
+    return this.#key;
+  }
+  get windowMs(): number {
+    return this.#layout.windowMs;
+  }
+  get generations(): number {
+    return this.#layout.generations;
+  }
+  /** Milliseconds per generation: windowMs / (generations − 1). */
+  get generationMs(): number {
+    return this.#layout.windowMs / (this.#layout.generations - 1);
+  }
+  get capacity(): number {
+    return this.#layout.table.capacity;
+  }
+  get falsePositiveRate(): number {
+    return this.#layout.falsePositiveRate;
+  }
+  get seed(): number {
+    return this.#layout.table.seed;
+  }
+  /** Bytes of one generation's table (Redis holds up to `generations` of them). */
+  get generationBytes(): number {
+    return this.#layout.table.blockCount * BYTES_PER_BLOCK;
+  }
+
+  /** Adds a key to the newest generation; true when no live generation held it (not seen within the window). */
+  async add(key: Key): Promise<boolean> {
+    return (await this.addMany([key]))[0] as boolean;
+  }
+
+  /** True when the key may have been added within the window (see the class comment); false when certainly not. */
+  async has(key: Key): Promise<boolean> {
+    return (await this.hasMany([key]))[0] as boolean;
+  }
+
+  /** `add` for each key, one round trip, atomic per script call (KEYS_PER_SCRIPT keys). */
+  async addMany(keys: readonly Key[]): Promise<boolean[]> {
+    return this.#run(keys, EXPIRING_ADD_SCRIPT);
+  }
+
+  /** `has` for each key, one round trip; each script call answers from one state of every generation. */
+  async hasMany(keys: readonly Key[]): Promise<boolean[]> {
+    return this.#run(keys, EXPIRING_HAS_SCRIPT);
+  }
+
+  /** Deletes the filter: its parameters, its record of generations, and every generation shard still there. */
+  async delete(): Promise<void> {
+    await this.#command(['UNLINK', this.#key], 'delete');
+    const members = await this.#command(['ZRANGE', this.#written, '0', '-1'], 'delete');
+    const shards = (Array.isArray(members) ? members : []).map(String).filter((member) => member !== 'created');
+    const names = shards.map((member) => `${this.#prefix}g${member}`);
+    await runBounded(
+      [...names, this.#written].map((name) => () => this.#command(['UNLINK', name], 'delete')),
+      4,
+    );
+  }
+
+  // ---- internals
+
+  async #run(keys: readonly Key[], script: Script): Promise<boolean[]> {
+    checkKeys(keys);
+    const answers = new Array<boolean>(keys.length).fill(false);
+    const calls: Array<() => Promise<void>> = [];
+    for (let start = 0; start < keys.length; start += KEYS_PER_SCRIPT) {
+      const end = Math.min(keys.length, start + KEYS_PER_SCRIPT);
+      calls.push(() => this.#runCall(script, start === 0 && end === keys.length ? keys : keys.slice(start, end), start, answers));
+    }
+    await runBounded(calls, CALLS_IN_FLIGHT);
+    return answers;
+  }
+
+  async #runCall(script: Script, keys: readonly Key[], offset: number, answers: boolean[]): Promise<void> {
+    const { seed, blockCount, shardBlocks } = this.#layout.table;
+    const plan = this.#planner.plan(keys, seed, blockCount, shardBlocks);
+    const { groups } = plan;
+    const lengths = groups.map((group) => String(shardBytesOf(this.#layout.table, group.shard)));
+    const head: RedisArgument[] = [
+      'EVALSHA', script.sha, '1', this.#written,
+      this.#prefix, String(this.#layout.windowMs), String(this.#layout.generations), String(groups.length),
+      ...groups.map((group) => String(group.shard)), ...groups.map((group) => group.ranges),
+    ];
+    if (script === EXPIRING_HAS_SCRIPT) {
+      const reply = await this.#command([...head, ...lengths], script.name, script, true);
+      this.#readHasReply(plan, reply, answers, offset);
+      return;
+    }
+    const reply = await this.#command([...head, ...groups.map((group) => group.records), ...lengths], script.name, script);
+    const text = typeof reply === 'string' ? reply : Buffer.isBuffer(reply) ? reply.toString('latin1') : '';
+    if (text.length !== keys.length) {
+      throw new FilterError('UNAVAILABLE', `Redis answered ${text.length} of ${keys.length} keys (${describeValue(reply)})`);
+    }
+    let position = 0;
+    for (const group of groups) {
+      const end = group.first + group.count;
+      for (let n = group.first; n < end; n++) answers[offset + (plan.order[n] as number)] = text.charCodeAt(position++) === 49; // '1'
+    }
+  }
+
+  /** A key is present when any generation's block holds all its bits (answers start false). */
+  #readHasReply(plan: CallPlan, reply: unknown, answers: boolean[], offset: number): void {
+    const { groups } = plan;
+    const parts = this.#layout.generations * groups.length;
+    if (!Array.isArray(reply) || reply.length !== parts) {
+      throw new FilterError('UNAVAILABLE', `Redis answered ${describeValue(reply)} where ${parts} parts were expected`);
+    }
+    const scratch = new Array<boolean>(0);
+    reply.forEach((part: unknown, index: number) => {
+      const group = groups[index % groups.length] as PlannedGroup;
+      if (!(part instanceof Uint8Array) || (part.length !== 0 && part.length !== group.replyBytes)) {
+        throw new FilterError('UNAVAILABLE', `Redis answered ${describeValue(part)} where ${group.replyBytes} bytes were expected`);
+      }
+      if (part.length === 0) return; // that generation holds nothing in this shard
+      scratch.length = 0;
+      readAnswers(plan, group, part, 0, scratch, 0);
+      for (let n = group.first; n < group.first + group.count; n++) {
+        const index = plan.order[n] as number;
+        if (scratch[index] === true) answers[offset + index] = true;
+      }
+    });
+  }
+
+  async #command(args: RedisArgument[], what: string, script?: Script, bytes = false): Promise<unknown> {
+    return sendCommand(this.#redis, args, this.#timeoutMs, what, script, bytes);
+  }
+}
+
+function parseExpiringLayout(reply: unknown, key: string): ExpiringLayout {
+  const table = parseLayout(reply, key, EXPIRING_LAYOUT_FORMAT);
+  const fields = readFields(reply);
+  if (table.slots !== 'single') throw layoutError(key, `slots is ${table.slots}, expected single`);
+  const falsePositiveRate = Number(fields.get('windowFalsePositiveRate'));
+  if (!(falsePositiveRate > 0 && falsePositiveRate < 1)) throw layoutError(key, 'windowFalsePositiveRate is not in (0, 1)');
+  return {
+    table,
+    falsePositiveRate,
+    windowMs: integerField(fields, key, 'windowMs', 1, MAX_WINDOW_MS),
+    generations: integerField(fields, key, 'generations', 2, 64),
+  };
+}
+
+interface CheckedOptions {
+  windowMs: number;
+  generations: number;
+  capacity: number;
+  falsePositiveRate: number;
+  seed: number;
+  shardBytes: number;
+  timeoutMs: number;
+}
+
+function checkOptions(options: unknown): CheckedOptions {
+  const name = 'RedisExpiringBloomFilter.create';
+  if (typeof options !== 'object' || options === null || Array.isArray(options)) {
+    throw new FilterError('INVALID_ARGUMENT', `${name} needs an options object such as { windowMs: 60000, capacity: 1000000 }, got ${describeValue(options)}`);
+  }
+  for (const option of Object.keys(options)) {
+    if (!CREATE_OPTIONS.includes(option)) {
+      throw new FilterError('INVALID_ARGUMENT', `${name}: unknown option '${option}' (known options: ${CREATE_OPTIONS.join(', ')})`);
+    }
+  }
+  const given = options as RedisExpiringBloomFilterOptions;
+  const generations = given.generations ?? DEFAULT_GENERATIONS;
+  requireInteger(generations, 'generations', name, 2, 64);
+  // A generation lasts windowMs / (K - 1) ms: at least 1 ms.
+  requireInteger(given.windowMs, 'windowMs', name, generations - 1, MAX_WINDOW_MS);
+  requireInteger(given.capacity, 'capacity', name, 1, 2 ** 40);
+  const falsePositiveRate = given.falsePositiveRate ?? DEFAULT_FALSE_POSITIVE_RATE;
+  if (typeof falsePositiveRate !== 'number' || !(falsePositiveRate > 0 && falsePositiveRate < 1)) {
+    throw new FilterError('INVALID_ARGUMENT', `${name}: falsePositiveRate must be a number in (0, 1), got ${describeValue(falsePositiveRate)}`);
+  }
+  const seed = given.seed ?? 0;
+  requireInteger(seed, 'seed', name, 0, Number.MAX_SAFE_INTEGER);
+  const shardBytes = given.shardBytes ?? DEFAULT_SHARD_BYTES;
+  requireInteger(shardBytes, 'shardBytes', name, BYTES_PER_BLOCK, MAX_SHARD_BYTES);
+  if (shardBytes % BYTES_PER_BLOCK !== 0) {
+    throw new FilterError('INVALID_ARGUMENT', `${name}: shardBytes must be a multiple of ${BYTES_PER_BLOCK} (one block), got ${shardBytes}`);
+  }
+  return {
+    windowMs: given.windowMs,
+    generations,
+    capacity: given.capacity,
+    falsePositiveRate,
+    seed,
+    shardBytes,
+    timeoutMs: checkTimeout(given.timeoutMs, 'create'),
+  };
+}
+
