@@ -301,6 +301,13 @@ Status CuckooFilter::undoWalk() {
                       "); every key stored before is still there");
 }
 
+uint32_t CuckooFilter::copiesOf(const KeyHash& hash) const {
+  uint64_t bucket1 = 0, bucket2 = 0;
+  uint32_t fingerprint = 0;
+  locate(hash, bucket1, bucket2, fingerprint);
+  return withTable([&](const auto& table) { return table.countOf(bucket1, fingerprint) + table.countOf(bucket2, fingerprint); });
+}
+
 bool CuckooFilter::has(const KeyHash& hash) const {
   uint64_t bucket1 = 0, bucket2 = 0;
   uint32_t fingerprint = 0;

@@ -101,6 +101,12 @@ Status ScalableCuckooFilter::appendLink() {
 Status ScalableCuckooFilter::add(const KeyHash& hash) {
   Status added = chain_.links().back().add(hash);
   if (added.code() == StatusCode::Full) {
+    // The newest link already holds this fingerprint in every slot of its two
+    // buckets: the key is a repeat at its copy limit, which a new link (twice
+    // the size) would only postpone. Refused like a plain cuckoo filter's
+    // repeat; the key is still found, nothing changed.
+    const CuckooFilter& newest = chain_.links().back();
+    if (newest.copiesOf(hash) >= 2 * newest.bucketSize()) return added;
     // The newest link undid its walk exactly; the key goes into a new, empty
     // link, where its first bucket has room.
     Status grown = appendLink();
@@ -134,7 +140,16 @@ Status ScalableCuckooFilter::remove(const KeyHash& hash) {
 }
 
 void ScalableCuckooFilter::clear() {
-  chain_.clearToFirstLink();
+  // Back to a first link as created, its eviction walk's random state
+  // included: a cleared chain is byte for byte a new one (a link's walk
+  // state sits inside the chain's bytes, where no reader can tell it apart).
+  Result<CuckooFilter> first = makeLink(0, params_.initialCapacity);
+  if (first.isOk()) {
+    chain_.links().clear();
+    chain_.links().push_back(std::move(first).value());
+  } else {
+    chain_.clearToFirstLink();  // the first link was made once with these options; kept if remaking fails
+  }
   header_.itemCount = 0;
   header_.capacity = chain_.totalCapacity();
 }

@@ -60,6 +60,28 @@ TEST(ScalableCuckooFilter, GrowsTenThousandFoldWithNothingLostAndTheRateUnderThe
   }
 }
 
+// A key repeated past 2 x bucketSize copies in the newest link is refused as
+// FULL, as by a plain cuckoo filter: growing a link (twice the size) per 2b
+// repeats made 96 repeats of one key grow a 31-key chain to 24 links and 1.2 GB.
+TEST(ScalableCuckooFilter, RepeatsAtTheCopyLimitAreRefusedNotGrownFor) {
+  for (const uint32_t bucketSize : {2u, 4u, 8u}) {
+    ScalableCuckooFilter chain = makeChain(31, 0.01, 5, bucketSize);
+    const std::string key = "the-same-key";
+    uint32_t stored = 0;
+    for (int i = 0; i < 100; ++i) {
+      const Status status = chain.add(key);
+      if (status.isOk()) ++stored;
+      else EXPECT_EQ(status.code(), StatusCode::Full) << status.message();
+    }
+    EXPECT_EQ(stored, 2 * bucketSize) << bucketSize;
+    EXPECT_EQ(chain.linkCount(), 1u) << bucketSize;
+    EXPECT_TRUE(chain.has(key));
+    // Other keys still grow the chain as before.
+    for (uint64_t i = 0; i < 1000; ++i) ASSERT_TRUE(chain.add("other-" + std::to_string(i)).isOk()) << i;
+    EXPECT_GT(chain.linkCount(), 1u);
+  }
+}
+
 TEST(ScalableCuckooFilter, TheBudgetScheduleKeepsTheWorstCaseSumUnderTheTarget) {
   for (const double rate : {0.05, 0.01, 0.001, 1e-6}) {
     for (const uint32_t bucketSize : {2u, 4u, 8u}) {

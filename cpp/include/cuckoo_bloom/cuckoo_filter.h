@@ -131,6 +131,9 @@ class CuckooFilter : public KeyedFilter<CuckooFilter> {
   // advanced, so the next insert tries a different walk.
   Status add(const KeyHash& hash);
   bool has(const KeyHash& hash) const;
+  // Copies of the key's fingerprint in its two buckets (at most 2 x bucketSize:
+  // an add of a key already held that many times is refused as FULL).
+  uint32_t copiesOf(const KeyHash& hash) const;
   // Removes one matching fingerprint; NotFound (and no change) when none.
   Status remove(const KeyHash& hash);
   // Where a key's fingerprint may live, without touching the table.
