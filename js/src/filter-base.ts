@@ -2,7 +2,7 @@ import type { CoreFilterOptions, CoreModule, FilterHandle } from './core-module.
 import { coreError, FilterError, statusName } from './errors.js';
 import { getRuntime } from './init.js';
 import { KeyBatch } from './key-batch.js';
-import { type Key, KeyArena, MAX_ARENA_BYTES, describeValue, isDetached, type OwnedBytes } from './keys.js';
+import { type Key, KeyArena, MAX_ARENA_BYTES, describeValue, requireAttached, type OwnedBytes } from './keys.js';
 import { checkOptions, DEFAULT_FALSE_POSITIVE_RATE, type FilterOptions } from './options.js';
 
 import type { FilterTypeName } from './registry.js';
@@ -79,9 +79,7 @@ export function readHandle(input: SerializedBytes): FilterHandle {
   if (!(bytes instanceof Uint8Array)) {
     throw new FilterError('INVALID_ARGUMENT', `serialized filter must be a Uint8Array or an ArrayBuffer, got ${describeValue(input)}`);
   }
-  if (bytes.length === 0 && isDetached(bytes)) {
-    throw new FilterError('INVALID_ARGUMENT', 'the bytes are a Uint8Array whose ArrayBuffer was transferred or detached');
-  }
+  requireAttached(bytes, 'the bytes');
   const { module } = getRuntime();
   const buffer = bytes.length <= MAX_ARENA_BYTES ? module._cbw_blob_buffer_new(bytes.length, payloadOffsetOf(bytes)) : 0;
   if (buffer === 0) {

@@ -1,5 +1,5 @@
 import { FilterError } from './errors.js';
-import { BATCH_UNITS, describeValue, detachedKey, type EncodedKeys, invalidKey, isDetached, type Key } from './keys.js';
+import { BATCH_UNITS, describeValue, detachedKey, type EncodedKeys, invalidKey, isDetached, type Key, requireAttached } from './keys.js';
 
 const encoder = new TextEncoder();
 
@@ -109,9 +109,7 @@ export class KeyBatch implements EncodedKeys {
     if (!(bytes instanceof Uint8Array)) {
       throw new FilterError('INVALID_ARGUMENT', `KeyBatch.fromBytes: bytes must be a Uint8Array, got ${describeValue(bytes)}`);
     }
-    if (bytes.length === 0 && isDetached(bytes)) {
-      throw new FilterError('INVALID_ARGUMENT', 'KeyBatch.fromBytes: bytes is a Uint8Array whose ArrayBuffer was transferred or detached');
-    }
+    requireAttached(bytes, 'KeyBatch.fromBytes: bytes');
     if (!(offsets instanceof Uint32Array) && !Array.isArray(offsets)) {
       throw new FilterError('INVALID_ARGUMENT', `KeyBatch.fromBytes: offsets must be a Uint32Array or an array of numbers, got ${describeValue(offsets)}`);
     }

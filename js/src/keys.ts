@@ -90,6 +90,13 @@ export function isDetached(bytes: Uint8Array): boolean {
   }
 }
 
+/** @throws FilterError `INVALID_ARGUMENT` when `bytes` was transferred or detached (it would read as empty). */
+export function requireAttached(bytes: Uint8Array, what: string): void {
+  if (bytes.length === 0 && isDetached(bytes)) {
+    throw new FilterError('INVALID_ARGUMENT', `${what} is a Uint8Array whose ArrayBuffer was transferred or detached`);
+  }
+}
+
 export function detachedKey(index?: number): FilterError {
   return new FilterError(
     'INVALID_ARGUMENT',
@@ -295,9 +302,7 @@ export class KeyArena {
    * @throws FilterError `OUT_OF_MEMORY`.
    */
   copyIn(bytes: Uint8Array): number {
-    if (bytes.length === 0 && isDetached(bytes)) {
-      throw new FilterError('INVALID_ARGUMENT', 'the bytes are a Uint8Array whose ArrayBuffer was transferred or detached');
-    }
+    requireAttached(bytes, 'the bytes');
     const size = Math.max(1, bytes.length);
     const pointer = size <= MAX_ARENA_BYTES ? this.#module._malloc(size) : 0;
     if (pointer === 0) {
