@@ -7,12 +7,14 @@
 //                `import` and `require` in one process share one wasm instance
 //   index.js     ES module deciding Node or browser at run time (the test suites,
 //                and `<script type="module">` pointing into node_modules)
+//   small.js     `cuckoo-bloom-wasm/small` in browsers: browser.js over the size build
+//                (core.small.mjs + core.small.wasm, -Oz: ~60% of the bytes, ~2-3x per key)
 //   inline.js / inline.cjs / inline.mjs   `cuckoo-bloom-wasm/inline`: the same API
 //                with core.wasm embedded as base64 and the glue bundled in, one file
 //   redis.cjs / redis.mjs   `cuckoo-bloom-wasm/redis` (Node only): the Redis-backed
 //                filter, using index.cjs's classes and wasm instance
 //   cli.js       the `cuckoo-bloom-wasm` command
-//   core.mjs + core.wasm   the Emscripten glue and module
+//   core.mjs + core.wasm   the Emscripten glue and module (core.small.*: the size build)
 //   types/       .d.ts (ES) and .d.cts (CommonJS) declarations
 // Each variant is js/src/index.ts with ./init-wasm.js swapped for one loader.
 import { execFileSync } from 'node:child_process';
@@ -60,7 +62,7 @@ try {
 } catch {
   fail('.ci/build-wasm.sh failed (its errors are above)');
 }
-for (const file of ['core.mjs', 'core.wasm']) {
+for (const file of ['core.mjs', 'core.wasm', 'core.small.mjs', 'core.small.wasm']) {
   if (!existsSync(join(wasmBuild, file))) fail(`.ci/build-wasm.sh did not produce build-wasm/${file}`);
 }
 
@@ -76,13 +78,29 @@ rmSync(dist, { recursive: true, force: true });
 mkdirSync(dist, { recursive: true });
 
 // 2. The JavaScript variants.
-/** Resolves ./init-wasm.js to one loader, and (inline) ./core.mjs to the glue itself. */
-function variantPlugin({ loader, bundleGlue = false }) {
+/**
+ * Resolves ./init-wasm.js to one loader, (inline) ./core.mjs to the glue itself, and
+ * (small) the glue and the wasm beside the module to the size build's
+ * (core.small.mjs + core.small.wasm: the same code at -Oz, bindings/wasm.cmake).
+ */
+function variantPlugin({ loader, bundleGlue = false, small = false }) {
   return {
     name: 'cbw-variant',
     setup(build) {
       if (loader !== null) {
         build.onResolve({ filter: /^\.\/init-wasm\.js$/ }, () => ({ path: join(src, `init-wasm-${loader}.ts`) }));
+      }
+      if (small) {
+        build.onResolve({ filter: /^\.\/core\.mjs$/ }, () => ({ path: './core.small.mjs', external: true }));
+        // The literal `new URL('./core.wasm', import.meta.url)` form stays (bundlers copy
+        // what it names); only the file name changes.
+        build.onLoad({ filter: /init-wasm-browser\.ts$/ }, (args) => {
+          const text = readFileSync(args.path, 'utf8');
+          if (!text.includes("new URL('./core.wasm', import.meta.url)")) {
+            throw new Error(`${args.path}: the small build expects the literal new URL('./core.wasm', import.meta.url)`);
+          }
+          return { contents: text.replaceAll('./core.wasm', './core.small.wasm'), loader: 'ts' };
+        });
       }
       if (bundleGlue) {
         build.onResolve({ filter: /^\.\/core\.mjs$/ }, () => ({ path: join(wasmBuild, 'core.mjs') }));
@@ -131,6 +149,17 @@ const exported = await bundle({
   outfile: join(dist, 'browser.js'),
   external: ['./core.mjs'],
   plugins: [variantPlugin({ loader: 'browser' })],
+});
+// `cuckoo-bloom-wasm/small`: the browser build over the size build of the wasm, for pages
+// that count bytes, so without keepNames (its name-keeping wrappers were ~6 KB of the
+// bundle; the classes keep their names unless the page's own minifier renames them).
+await bundle({
+  format: 'esm',
+  platform: 'browser',
+  keepNames: false,
+  outfile: join(dist, 'small.js'),
+  external: ['./core.small.mjs'],
+  plugins: [variantPlugin({ loader: 'browser', small: true })],
 });
 await bundle({
   format: 'esm',
@@ -226,9 +255,11 @@ if (existsSync(join(src, 'cli/main.ts'))) {
 writeEsmWrapper('redis.mjs', 'redis.cjs', redisExports);
 copyFileSync(join(wasmBuild, 'core.mjs'), join(dist, 'core.mjs'));
 copyFileSync(join(wasmBuild, 'core.wasm'), join(dist, 'core.wasm'));
+copyFileSync(join(wasmBuild, 'core.small.mjs'), join(dist, 'core.small.mjs'));
+copyFileSync(join(wasmBuild, 'core.small.wasm'), join(dist, 'core.small.wasm'));
 
 // What bundlers choke on must not be there: no `node:` import in what browsers get.
-for (const file of ['browser.js', 'inline.js']) {
+for (const file of ['browser.js', 'small.js', 'inline.js']) {
   if (/["']node:/.test(readFileSync(join(dist, file), 'utf8'))) fail(`dist/${file} imports a node: module`);
 }
 if (readFileSync(join(dist, 'inline.js'), 'utf8').includes('__CBW_WASM_BASE64__')) {

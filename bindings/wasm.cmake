@@ -2,25 +2,54 @@
 # One build serves browsers and Node: an ES module for the web environment;
 # in Node the TypeScript loader passes the .wasm bytes itself (wasmBinary),
 # which avoids Emscripten 3.1.6's fetch()-on-a-path and __dirname bugs there.
-add_executable(cuckoo_bloom_core bindings/embind.cpp bindings/redis_positions.cpp)
-target_link_libraries(cuckoo_bloom_core PRIVATE cuckoo_bloom)
-set_target_properties(cuckoo_bloom_core PROPERTIES OUTPUT_NAME "core" SUFFIX ".mjs")
-target_compile_options(cuckoo_bloom_core PRIVATE -fno-exceptions)
-target_compile_options(cuckoo_bloom PRIVATE -fno-exceptions)
-target_link_options(cuckoo_bloom_core PRIVATE
-  --bind
-  -fno-exceptions
-  -sMODULARIZE=1
-  -sEXPORT_ES6=1
-  -sEXPORT_NAME=createCoreModule
-  -sENVIRONMENT=web
-  -sALLOW_MEMORY_GROWTH=1
-  # emmalloc: a few KiB of wasm against dlmalloc's ~10; filters make few, large
-  # allocations, so allocation speed does not matter here.
-  -sMALLOC=emmalloc
-  -sMAXIMUM_MEMORY=2147483648
-  -sFILESYSTEM=0
-  -sDYNAMIC_EXECUTION=0
-  -sEXPORTED_FUNCTIONS=_malloc,_free
-  -sEXPORTED_RUNTIME_METHODS=[]
-  -sASSERTIONS=0)
+# Two builds of the same sources, each with its own glue (the glue names the
+# module's imports and exports, which differ between optimisation levels):
+#   core.mjs + core.wasm              -O3: per-key speed; every entry point but one;
+#   core.small.mjs + core.small.wasm  -Oz: about 60% of the bytes on the wire at
+#       about 2-3x the time per key (hashing and probing are no longer unrolled and
+#       inlined); the `cuckoo-bloom-wasm/small` browser entry, for pages where the
+#       download matters more than microseconds per lookup.
+#   cuckoo_bloom_wasm_module(<target> <library> <output name> SOURCES <file>...
+#                            [FLAGS <compile and link flag>...] [LINK_FLAGS <flag>...])
+function(cuckoo_bloom_wasm_module target library output_name)
+  cmake_parse_arguments(PARSE_ARGV 3 MODULE "" "" "SOURCES;FLAGS;LINK_FLAGS")
+  add_executable(${target} ${MODULE_SOURCES})
+  target_link_libraries(${target} PRIVATE ${library})
+  set_target_properties(${target} PROPERTIES OUTPUT_NAME "${output_name}" SUFFIX ".mjs")
+  target_compile_options(${target} PRIVATE -fno-exceptions ${MODULE_FLAGS})
+  target_compile_options(${library} PRIVATE -fno-exceptions ${MODULE_FLAGS})
+  target_link_options(${target} PRIVATE ${MODULE_FLAGS} ${MODULE_LINK_FLAGS}
+    --bind
+    -fno-exceptions
+    -sMODULARIZE=1
+    -sEXPORT_ES6=1
+    -sEXPORT_NAME=createCoreModule
+    -sENVIRONMENT=web
+    -sALLOW_MEMORY_GROWTH=1
+    # emmalloc: a few KiB of wasm against dlmalloc's ~10; filters make few, large
+    # allocations, so allocation speed does not matter here.
+    -sMALLOC=emmalloc
+    -sMAXIMUM_MEMORY=2147483648
+    -sFILESYSTEM=0
+    -sDYNAMIC_EXECUTION=0
+    -sEXPORTED_FUNCTIONS=_malloc,_free
+    -sEXPORTED_RUNTIME_METHODS=[]
+    -sASSERTIONS=0)
+endfunction()
+
+cuckoo_bloom_wasm_module(cuckoo_bloom_core cuckoo_bloom core
+  SOURCES bindings/embind.cpp bindings/redis_positions.cpp)
+
+# The size build compiles the library again at -Oz (the last -O flag wins), with
+# link-time optimisation (about 1 KiB less after brotli), without the Redis
+# planner (`cuckoo-bloom-wasm/redis` is Node-only and runs on core.wasm), and a
+# glue that accepts only the Module fields js/src/init-glue.ts passes and needs
+# no TextDecoder fallback (every browser of the ES2022 baseline has one).
+add_library(cuckoo_bloom_small STATIC ${CUCKOO_BLOOM_SOURCES})
+target_include_directories(cuckoo_bloom_small PUBLIC
+  ${CMAKE_CURRENT_SOURCE_DIR}/cpp/include
+  ${CMAKE_BINARY_DIR}/xxhash-include)
+cuckoo_bloom_wasm_module(cuckoo_bloom_core_small cuckoo_bloom_small core.small
+  SOURCES bindings/embind.cpp
+  FLAGS -Oz -flto
+  LINK_FLAGS -sTEXTDECODER=2 -sSUPPORT_ERRNO=0 "-sINCOMING_MODULE_JS_API=[locateFile,instantiateWasm,print,printErr,onAbort]")

@@ -76,6 +76,9 @@ describe('the tarball', () => {
       'dist/cli.js',
       'dist/core.mjs',
       'dist/core.wasm',
+      'dist/small.js',
+      'dist/core.small.mjs',
+      'dist/core.small.wasm',
       'dist/types/index.d.ts',
       'dist/types/index.d.cts',
     ]) {

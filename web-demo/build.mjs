@@ -1,10 +1,12 @@
 #!/usr/bin/env node
 // Builds the static web demo into web-demo/dist/ (gitignored):
-//   app.js, chunk-*   web-demo/src/main.ts bundled with esbuild against the built package
-//                     (dist/index.js + the Emscripten glue dist/core.mjs). Split: app.js holds
+//   app.js, chunk-*   web-demo/src/main.ts bundled with esbuild against the built package's
+//                     size build, as a page that counts its bytes would use it
+//                     (`cuckoo-bloom-wasm/small`: dist/small.js + the glue dist/core.small.mjs;
+//                     the same library at -Oz, about 60% of the wasm bytes). Split: app.js holds
 //                     only what a URL check needs; the playgrounds, tune panel, comparison
 //                     and your-own-list code load after the first verdict is possible.
-//   core.wasm         the package build's dist/core.wasm, beside app.js (init() looks there)
+//   core.small.wasm   the package build's dist/core.small.wasm, beside app.js (init() looks there)
 //   index.html        with the manifest inlined (no request before the first verdict) and
 //                     preload links, so the wasm and the filter download in parallel with app.js
 //   styles.css, playground.css, sections.html (the later parts' markup and styles)
@@ -14,7 +16,7 @@
 //   *.br, *.gz        every compressible file precompressed (serve.mjs picks by Accept-Encoding)
 // and prints the transfer sizes (raw, gzip, brotli).
 //
-// Needs the package build first (`npm run build`: dist/core.wasm, dist/core.mjs, dist/cli.js).
+// Needs the package build first (`npm run build`: dist/small.js, dist/core.small.*, dist/cli.js).
 // CBW_CLI=path overrides the CLI script (default dist/cli.js).
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -36,8 +38,9 @@ const RATE = 0.001;
 const started = performance.now();
 
 for (const [file, hint] of [
-  [join(pkg, 'core.wasm'), 'npm run build'],
-  [join(pkg, 'core.mjs'), 'npm run build'],
+  [join(pkg, 'core.small.wasm'), 'npm run build'],
+  [join(pkg, 'core.small.mjs'), 'npm run build'],
+  [join(pkg, 'small.js'), 'npm run build'],
   [join(pkg, 'index.js'), 'npm run build'],
   [cli, 'npm run build (the CLI is dist/cli.js)'],
   [listFile, 'git checkout web-demo/data'],
@@ -48,14 +51,15 @@ for (const [file, hint] of [
 rmSync(out, { recursive: true, force: true });
 mkdirSync(join(out, 'data'), { recursive: true });
 
-// 1. The page script, built against the package as users get it (dist/index.js). The
-// library's init() does `import('./core.mjs')`; here that resolves to dist/core.mjs and is
-// bundled in, so the page loads its script and then core.wasm from beside it.
+// 1. The page script, built against the package as users get it (`cuckoo-bloom-wasm/small`,
+// dist/small.js). The library's init() does `import('./core.small.mjs')`; here that resolves
+// to dist/core.small.mjs and is bundled in, so the page loads its script and then
+// core.small.wasm from beside it.
 const bundled = await build({
   entryPoints: { app: join(demo, 'src', 'main.ts') },
   metafile: true,
   outdir: out,
-  // Chunks beside app.js: the library finds core.wasm beside the module (import.meta.url).
+  // Chunks beside app.js: the library finds core.small.wasm beside the module (import.meta.url).
   chunkNames: 'chunk-[name]-[hash]',
   bundle: true,
   splitting: true,
@@ -63,7 +67,7 @@ const bundled = await build({
   platform: 'browser',
   target: 'es2022',
   external: ['node:*'],
-  alias: { 'cuckoo-bloom-wasm': join(pkg, 'index.js') },
+  alias: { 'cuckoo-bloom-wasm': join(pkg, 'small.js') },
   minify: true,
   legalComments: 'none',
   logLevel: 'warning',
@@ -71,7 +75,7 @@ const bundled = await build({
     {
       name: 'core-glue',
       setup(b) {
-        b.onResolve({ filter: /^\.\/core\.mjs$/ }, () => ({ path: join(pkg, 'core.mjs') }));
+        b.onResolve({ filter: /^\.\/core\.small\.mjs$/ }, () => ({ path: join(pkg, 'core.small.mjs') }));
       },
     },
   ],
@@ -82,12 +86,12 @@ const bundled = await build({
 const outputName = (path) => relative(out, join(root, path)).split('\\').join('/');
 const outputs = Object.entries(bundled.metafile.outputs);
 const appOutput = outputs.find(([path]) => outputName(path) === 'app.js');
-const glue = outputs.find(([path, info]) => path.endsWith('.js') && Object.keys(info.inputs).some((input) => input.endsWith('dist/core.mjs')));
+const glue = outputs.find(([path, info]) => path.endsWith('.js') && Object.keys(info.inputs).some((input) => input.endsWith('dist/core.small.mjs')));
 const criticalChunks = [
   ...(appOutput?.[1].imports ?? []).filter((entry) => entry.kind === 'import-statement').map((entry) => outputName(entry.path)),
   ...(glue && outputName(glue[0]) !== 'app.js' ? [outputName(glue[0])] : []),
 ];
-copyFileSync(join(pkg, 'core.wasm'), join(out, 'core.wasm'));
+copyFileSync(join(pkg, 'core.small.wasm'), join(out, 'core.small.wasm'));
 for (const file of ['styles.css', 'playground.css', 'sections.html']) copyFileSync(join(demo, file), join(out, file));
 
 // 2. The blocklist, with the project's own CLI, once per type of the library's registry
@@ -161,7 +165,7 @@ const html = readFileSync(join(demo, 'index.html'), 'utf8')
     '<!-- build:preload -->',
     [
       ...criticalChunks.map((chunk) => `<link rel="modulepreload" href="${chunk}">`),
-      '<link rel="preload" href="core.wasm" as="fetch" type="application/wasm" crossorigin>',
+      '<link rel="preload" href="core.small.wasm" as="fetch" type="application/wasm" crossorigin>',
       `<link rel="preload" href="${preloadedFile}" as="fetch" crossorigin>`,
     ].join('\n  '),
   )
@@ -196,7 +200,7 @@ const rows = [
   ['page (index.html, manifest inlined)', ['index.html']],
   ['styles.css', ['styles.css']],
   ['JS for a check (app.js + the library chunk)', ['app.js', ...criticalChunks]],
-  ['wasm (core.wasm)', ['core.wasm']],
+  ['wasm (core.small.wasm)', ['core.small.wasm']],
   [`filter (${preloadedFile})`, [preloadedFile]],
   ['-- later: playgrounds, tune, comparison (JS, CSS, HTML)', [...chunks, 'playground.css', 'sections.html']],
   ['-- later: comparison filters', Object.entries(filters).filter(([type]) => type !== compared.preloaded).map(([, name]) => `data/${name}`)],

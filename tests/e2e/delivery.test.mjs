@@ -70,7 +70,7 @@ describe('delivery', () => {
     await page.waitForSelector('body[data-comparison="done"]', { timeout: 30_000 });
     const entries = await page.evaluate(() => performance.getEntriesByType('resource').map((entry) => ({ name: new URL(entry.name).pathname, start: entry.startTime, end: entry.responseEnd })));
     const filter = entries.filter((entry) => entry.name === '/data/urlhaus.filter');
-    const wasm = entries.find((entry) => entry.name === '/core.wasm');
+    const wasm = entries.find((entry) => entry.name === '/core.small.wasm');
     expect(filter).toHaveLength(1);
     // In parallel: the filter request starts before the wasm download ends.
     expect(filter[0].start).toBeLessThan(wasm.end);
