@@ -104,8 +104,11 @@ describe('stdin input (--input -)', () => {
     }
   });
 
-  test('empty stdin builds an empty filter that finds nothing', async () => {
-    const { stdout } = await runOk(['build', '--input', '-', '--output', 'empty.filter', '--json'], { cwd: work.dir, input: '' });
+  test('empty stdin is refused (exit 2); with --force it builds an empty filter that finds nothing', async () => {
+    const refused = await runCli(['build', '--input', '-', '--output', 'empty.filter', '--json'], { cwd: work.dir, input: '' });
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/stdin has no key: it is empty; give --force/);
+    const { stdout } = await runOk(['build', '--input', '-', '--output', 'empty.filter', '--json', '--force'], { cwd: work.dir, input: '' });
     expect(JSON.parse(stdout)).toMatchObject({ lines: 0, keys: 0, type: 'scalable-bloom', capacity: 1000, bitsPerKey: null });
     const result = await runCli(['query', 'empty.filter', 'anything'], { cwd: work.dir });
     expect(result.stdout).toBe('absent\tanything\n');

@@ -1,115 +1,64 @@
 import { FilterError, canonicalizeUrl } from 'cuckoo-bloom-wasm';
+import { readFileSync } from 'node:fs';
 import { prng } from '../helpers/keys.mjs';
 
-// Published table from
-// https://developers.google.com/safe-browsing/v4/urls-hashing#canonicalization
-// (input, Safe Browsing result). Rows this API deliberately answers
-// differently carry `ours` and a `why`; every other row must match exactly.
-const SAFE_BROWSING_TABLE = [
-  { input: 'http://host/%25%32%35', sb: 'http://host/%25' },
-  { input: 'http://host/%25%32%35%25%32%35', sb: 'http://host/%25%25' },
-  { input: 'http://host/%2525252525252525', sb: 'http://host/%25' },
-  { input: 'http://host/asdf%25%32%35asd', sb: 'http://host/asdf%25asd' },
-  { input: 'http://host/%%%25%32%35asd%%', sb: 'http://host/%25%25%25asd%25%25' },
-  { input: 'http://www.google.com/', sb: 'http://www.google.com/' },
-  {
-    input:
-      'http://%31%36%38%2e%31%38%38%2e%39%39%2e%32%36/%2E%73%65%63%75%72%65/%77%77%77%2E%65%62%61%79%2E%63%6F%6D/',
-    sb: 'http://168.188.99.26/.secure/www.ebay.com/',
-  },
-  {
-    input:
-      'http://195.127.0.11/uploads/%20%20%20%20/.verify/.eBaysecure=updateuserdataxplimnbqmn-xplmvalidateinfoswqpcmlx=hgplmcx/',
-    sb: 'http://195.127.0.11/uploads/%20%20%20%20/.verify/.eBaysecure=updateuserdataxplimnbqmn-xplmvalidateinfoswqpcmlx=hgplmcx/',
-  },
-  {
-    input:
-      'http://host%23.com/%257Ea%2521b%2540c%2523d%2524e%25f%255E00%252611%252A22%252833%252944_55%252B',
-    sb: 'http://host%23.com/~a!b@c%23d$e%25f^00&11*22(33)44_55+',
-    ours: FilterError,
-    why: 'the host unescapes to "host#.com"; WHATWG forbids "#" in a host',
-  },
-  { input: 'http://3279880203/blah', sb: 'http://195.127.0.11/blah' },
-  { input: 'http://www.google.com/blah/..', sb: 'http://www.google.com/' },
-  { input: 'www.google.com/', sb: 'http://www.google.com/' },
-  { input: 'www.google.com', sb: 'http://www.google.com/' },
-  { input: 'http://www.evil.com/blah#frag', sb: 'http://www.evil.com/blah' },
-  { input: 'http://www.GOOgle.com/', sb: 'http://www.google.com/' },
-  { input: 'http://www.google.com.../', sb: 'http://www.google.com/' },
-  { input: 'http://www.google.com/foo\tbar\rbaz\n2', sb: 'http://www.google.com/foobarbaz2' },
-  { input: 'http://www.google.com/q?', sb: 'http://www.google.com/q?' },
-  { input: 'http://www.google.com/q?r?', sb: 'http://www.google.com/q?r?' },
-  { input: 'http://www.google.com/q?r?s', sb: 'http://www.google.com/q?r?s' },
-  { input: 'http://evil.com/foo#bar#baz', sb: 'http://evil.com/foo' },
-  { input: 'http://evil.com/foo;', sb: 'http://evil.com/foo;' },
-  { input: 'http://evil.com/foo?bar;', sb: 'http://evil.com/foo?bar;' },
-  {
-    // The table's input is the raw bytes 0x01 0x80; a JS string can only
-    // carry U+0001 U+0080.
-    input: 'http://\x01\x80.com/',
-    sb: 'http://%01%80.com/',
-    ours: FilterError,
-    why: 'WHATWG forbids control characters in a host',
-  },
-  { input: 'http://notrailingslash.com', sb: 'http://notrailingslash.com/' },
-  {
-    input: 'http://www.gotaport.com:1234/',
-    sb: 'http://www.gotaport.com/',
-    ours: 'http://www.gotaport.com:1234/',
-    why: 'this API keeps non-default ports (contract); expressions still omit them',
-  },
-  { input: '  http://www.google.com/  ', sb: 'http://www.google.com/' },
-  {
-    input: 'http:// leadingspace.com/',
-    sb: 'http://%20leadingspace.com/',
-    ours: FilterError,
-    why: 'WHATWG forbids a space in a host',
-  },
-  {
-    input: 'http://%20leadingspace.com/',
-    sb: 'http://%20leadingspace.com/',
-    ours: FilterError,
-    why: 'WHATWG decodes %20 in the host and then forbids the space',
-  },
-  {
-    input: '%20leadingspace.com/',
-    sb: 'http://%20leadingspace.com/',
-    ours: FilterError,
-    why: 'WHATWG decodes %20 in the host and then forbids the space',
-  },
-  { input: 'https://www.securesite.com/', sb: 'https://www.securesite.com/' },
-  { input: 'http://host.com/ab%23cd', sb: 'http://host.com/ab%23cd' },
-  {
-    input: 'http://host.com//twoslashes?more//slashes',
-    sb: 'http://host.com/twoslashes?more//slashes',
-  },
-];
+// The published Safe Browsing table and the runtime-parity cases, shared with
+// the browser test (tests/e2e/canonicalize-parity.test.mjs), which checks that
+// Chromium gives these same answers. A row with `ours` is a deliberate
+// divergence from Safe Browsing, explained by its `why`; "error" means
+// canonicalizeUrl throws FilterError INVALID_ARGUMENT.
+const VECTORS = JSON.parse(readFileSync(new URL('./fixtures/sb-vectors.json', import.meta.url), 'utf8'));
+const SAFE_BROWSING_TABLE = VECTORS.safeBrowsing;
+
+function expectAnswer(input, expected) {
+  if (expected === 'error') {
+    expect(() => canonicalizeUrl(input)).toThrow(FilterError);
+    try {
+      canonicalizeUrl(input);
+    } catch (error) {
+      expect(error.code).toBe('INVALID_ARGUMENT');
+    }
+  } else {
+    expect(canonicalizeUrl(input)).toBe(expected);
+  }
+}
 
 describe('Safe Browsing published canonicalization table', () => {
-  test('has all 33 published rows', () => {
+  test('has all 33 published rows, and every divergence says why', () => {
     expect(SAFE_BROWSING_TABLE).toHaveLength(33);
+    for (const row of SAFE_BROWSING_TABLE) if (row.ours !== undefined) expect(row.why).toMatch(/\w/);
+    expect(SAFE_BROWSING_TABLE.filter((r) => r.ours === undefined)).toHaveLength(27);
   });
 
   const matching = SAFE_BROWSING_TABLE.filter((r) => r.ours === undefined);
-  test.each(matching.map((r) => [r.input, r.sb]))('%j → %j', (input, expected) => {
+  test.each(matching.map((r) => [r.input, r.safeBrowsing]))('%j → %j', (input, expected) => {
     expect(canonicalizeUrl(input)).toBe(expected);
   });
 
   const deviating = SAFE_BROWSING_TABLE.filter((r) => r.ours !== undefined);
-  test.each(deviating.map((r) => [r.input, r.sb, r.ours, r.why]))(
-    '%j (Safe Browsing: %j) deviates on purpose',
-    (input, sb, ours, _why) => {
-      if (ours === FilterError) {
-        expect(() => canonicalizeUrl(input)).toThrow(FilterError);
-      } else {
-        expect(canonicalizeUrl(input)).toBe(ours);
-        expect(ours).not.toBe(sb);
-      }
+  test.each(deviating.map((r) => [r.input, r.safeBrowsing, r.ours]))(
+    '%j (Safe Browsing: %j) deviates on purpose: %j',
+    (input, sb, ours) => {
+      expectAnswer(input, ours);
+      expect(ours).not.toBe(sb);
     },
   );
 
   test('canonical outputs of the table are fixed points', () => {
-    for (const r of matching) expect(canonicalizeUrl(r.sb)).toBe(r.sb);
+    for (const r of matching) expect(canonicalizeUrl(r.safeBrowsing)).toBe(r.safeBrowsing);
+  });
+});
+
+describe('one answer in every runtime: the cases where URL parsers differ', () => {
+  test.each(VECTORS.parity.map((r) => [r.input, r.ours]))('%j → %j', (input, expected) => {
+    expectAnswer(input, expected);
+    if (expected !== 'error') expect(canonicalizeUrl(expected)).toBe(expected);
+  });
+
+  test('a URL longer than 2 MiB characters (Chromium\'s limit) is refused, one at the limit is not', () => {
+    const prefix = 'http://h/';
+    expect(canonicalizeUrl(prefix + 'a'.repeat(2 * 1024 * 1024 - prefix.length))).toHaveLength(2 * 1024 * 1024);
+    expect(() => canonicalizeUrl(prefix + 'a'.repeat(2 * 1024 * 1024 - prefix.length + 1))).toThrow(/longer than 2097152 characters/);
   });
 });
 

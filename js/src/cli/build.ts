@@ -14,6 +14,12 @@
  * A static type (binary fuse) is sized by its keys and built once from all of
  * them: the input is read once, every distinct key (or list expression) is
  * kept in memory, and the filter is built at the end.
+ *
+ * Keys are bytes: each line is stored exactly as read (less a trailing "\r").
+ * A URL list is text: its lines must be UTF-8, and an entry line that is not
+ * is reported (count and first line numbers, on stderr) and not stored.
+ * Input that looks binary, and input with no key at all, are usage errors
+ * (exit 2) unless --force is given: both are almost always the wrong file.
  */
 import { access, constants, rename, stat, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
@@ -59,6 +65,8 @@ export interface BuildOptions {
   format: ListFormat;
   json: boolean;
   quiet: boolean;
+  /** Build even from input that looks binary or holds no key. */
+  force: boolean;
   debugMemory: boolean;
 }
 
@@ -77,6 +85,7 @@ export function parseBuildOptions(argv: string[]): BuildOptions {
       format: { type: 'string' },
       json: { type: 'boolean' },
       quiet: { type: 'boolean', short: 'q' },
+      force: { type: 'boolean' },
       // Hidden: reports the peak resident set size on stderr (used by the tests).
       'debug-memory': { type: 'boolean' },
     },
@@ -102,6 +111,7 @@ export function parseBuildOptions(argv: string[]): BuildOptions {
     format: parseFormat(str('format')),
     json: values.json === true,
     quiet: values.quiet === true,
+    force: values.force === true,
     debugMemory: values['debug-memory'] === true,
   };
 }
@@ -118,7 +128,23 @@ export function growingTypeFor(type: BlocklistFilterType): BlocklistFilterType {
 
 export async function runBuild(argv: string[]): Promise<number> {
   const options = parseBuildOptions(argv);
+  try {
+    return await build(options);
+  } finally {
+    if (options.debugMemory) {
+      process.stderr.write(`cuckoo-bloom-wasm: debug-memory: max-rss-bytes=${process.resourceUsage().maxRSS * 1024}\n`);
+    }
+  }
+}
+
+/** The input's name in messages. */
+function inputName(input: string): string {
+  return input === '-' ? 'stdin' : input;
+}
+
+async function build(options: BuildOptions): Promise<number> {
   await checkOutputPath(options.output, options.input);
+  const lineOptions = { refuseBinaryAs: options.force ? null : inputName(options.input) };
   await init();
   const stdin = options.input === '-';
   let capacity = options.capacity;
@@ -138,7 +164,7 @@ export async function runBuild(argv: string[]): Promise<number> {
     } else {
       const file = await openInputFile(options.input);
       const counter = candidateCounter(options.urls, options.format);
-      capacity = Math.max(1, await countPass(fileLineBatches(options.input, file.stream), counter, file.size, 'counting'));
+      capacity = Math.max(1, await countPass(fileLineBatches(options.input, file.stream, lineOptions), counter, file.size, 'counting'));
     }
   }
   const made = createTarget({ ...options, type }, capacity ?? 0);
@@ -147,13 +173,14 @@ export async function runBuild(argv: string[]): Promise<number> {
     let batches: AsyncIterable<LineBatch>;
     let size = 0;
     if (stdin) {
-      batches = lineBatches(process.stdin);
+      batches = lineBatches(process.stdin, lineOptions);
     } else {
       const file = await openInputFile(options.input);
       size = file.size;
-      batches = fileLineBatches(options.input, file.stream);
+      batches = fileLineBatches(options.input, file.stream, lineOptions);
     }
     await fillPass(batches, made.sink, size, options, capacity ?? 0);
+    if (!options.force) refuseEmpty(made.sink.counts, options);
     made.finish();
     const bytes = made.serialize();
     await writeAtomically(options.output, bytes);
@@ -171,10 +198,25 @@ export async function runBuild(argv: string[]): Promise<number> {
   } finally {
     made.free();
   }
-  if (options.debugMemory) {
-    process.stderr.write(`cuckoo-bloom-wasm: debug-memory: max-rss-bytes=${process.resourceUsage().maxRSS * 1024}\n`);
-  }
   return overfilled ? EXIT_OVERFILLED : EXIT_CLEAR;
+}
+
+/**
+ * No key (or no list entry) at all: an empty file, only blank lines or
+ * comments, or a list whose every line is unparseable. Building an empty
+ * filter from that is almost always a mistake (the wrong file, a failed
+ * download), so it is a usage error unless --force.
+ */
+function refuseEmpty(counts: SinkCounts, options: BuildOptions): void {
+  if (counts.candidates > 0) return;
+  const name = inputName(options.input);
+  const what = options.urls ? 'no list entry' : 'no key';
+  const found =
+    counts.lines === 0
+      ? 'it is empty'
+      : `its ${formatCount(counts.lines)} line(s) are ${options.urls ? 'blank, comments or headers' : 'empty'}` +
+        (counts.errorCount > 0 ? ` or unparseable (${formatCount(counts.errorCount)}; the first at line ${counts.errors[0]!.line}: ${counts.errors[0]!.reason})` : '');
+  throw usageError(`${name} has ${what}: ${found}; give --force to build an empty filter anyway`, 'build');
 }
 
 /** Fails early, before any reading, when the output cannot be written. */
@@ -230,7 +272,7 @@ function staticTarget(options: BuildOptions): Target {
           blocklist = UrlBlocklist.build(sink.entryLines, { type, falsePositiveRate, seed, format });
           filter = blocklist.filter;
         } else {
-          filter = filterType(type).from(sink.distinct, { falsePositiveRate, seed });
+          filter = filterType(type).from(sink.distinctKeys(), { falsePositiveRate, seed });
         }
       } catch (error) {
         if (error instanceof FilterError) {
@@ -279,7 +321,7 @@ function createTarget(options: BuildOptions, capacity: number): Target {
 /** First pass over a file: how many keys/expressions to size for. */
 async function countPass(
   batches: AsyncIterable<LineBatch>,
-  counter: (line: string) => number,
+  counter: (line: Uint8Array) => number,
   totalBytes: number,
   label: string,
 ): Promise<number> {
@@ -360,6 +402,7 @@ function report(options: BuildOptions, capacity: number, growing: boolean, made:
       ...(options.urls ? { entries } : {}),
       skipped: counts.skipped,
       unparseable: { count: counts.errorCount, first: counts.errors },
+      ...(options.urls ? { notUtf8: { count: counts.notUtf8, firstLines: counts.notUtf8Lines } } : {}),
       capacity: growing ? facts.capacity : capacity,
       capacitySource: growing ? 'growing' : options.capacity === null ? 'input' : 'option',
       overfilled: made.filter.overfilled,
@@ -372,6 +415,16 @@ function report(options: BuildOptions, capacity: number, growing: boolean, made:
     process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
   } else if (!options.quiet) {
     process.stdout.write(`${textSummary(options, capacity, growing, made, fileBytes, entries)}\n`);
+  }
+  // Lines that are not UTF-8 always get a warning on stderr (the summary may
+  // be JSON, or on a terminal nobody reads): they usually mean the whole
+  // list is in another encoding.
+  if (counts.notUtf8 > 0) {
+    const more = counts.notUtf8 > counts.notUtf8Lines.length ? ', ...' : '';
+    process.stderr.write(
+      `cuckoo-bloom-wasm: warning: ${formatCount(counts.notUtf8)} list line(s) are not valid UTF-8 and were not stored ` +
+        `(line ${counts.notUtf8Lines.join(', ')}${more}); convert the list to UTF-8, e.g. iconv -f latin1 -t utf-8\n`,
+    );
   }
   // Unparseable lines are never silent: with --quiet they still go to stderr.
   if (options.quiet && !options.json && counts.errorCount > 0) {

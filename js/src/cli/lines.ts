@@ -1,12 +1,15 @@
 /**
  * Line streaming: input is read in chunks and split into lines chunk by
  * chunk, so memory holds one chunk's lines at a time, never the whole input.
- * Lines end at "\n"; one trailing "\r" is removed ("\r\n" files); a UTF-8
- * byte-order mark at the very start is dropped. A last line without a
- * newline still counts; an empty input has no lines.
+ * Lines are bytes, exactly as in the input (no decoding: a key is stored as
+ * the bytes of its line, and a line that is not UTF-8 is not changed into
+ * replacement characters). Lines end at "\n"; one trailing "\r" is removed
+ * ("\r\n" files); a UTF-8 byte-order mark at the very start is dropped. A
+ * last line without a newline still counts; an empty input has no lines.
  */
 import { open } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
+import { refuseBinary, SNIFF_BYTES } from './binary-input.js';
 import { CliError, fileError } from './errors.js';
 
 /** Bytes per read: big enough that per-chunk work is negligible, small enough to bound memory. */
@@ -20,7 +23,6 @@ export const CHUNK_BYTES = 256 * 1024;
 export const MAX_LINE_BYTES = 64 * 1024 * 1024;
 
 const NEWLINE = 0x0a;
-const utf8 = new TextDecoder('utf-8');
 
 /**
  * Splits a byte stream into lines incrementally, in time linear in the input:
@@ -34,10 +36,13 @@ export class LineSplitter {
   #lineNumber = 0;
   #atStart = true;
 
-  /** The lines completed by `chunk` (the unfinished tail is kept for the next call). */
-  push(chunk: Buffer | string): string[] {
+  /**
+   * The lines completed by `chunk` (the unfinished tail is kept for the next
+   * call); a line may be a view into `chunk`.
+   */
+  push(chunk: Uint8Array | string): Uint8Array[] {
     const bytes = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk;
-    const lines: string[] = [];
+    const lines: Uint8Array[] = [];
     let from = 0;
     for (let newline = bytes.indexOf(NEWLINE, from); newline !== -1; newline = bytes.indexOf(NEWLINE, from)) {
       this.#keep(bytes.subarray(from, newline));
@@ -50,7 +55,7 @@ export class LineSplitter {
   }
 
   /** The last line, if the input did not end with a newline. */
-  end(): string[] {
+  end(): Uint8Array[] {
     if (this.#pendingBytes === 0 && this.#pieces.length === 0) return [];
     return [this.#takeLine()];
   }
@@ -67,7 +72,7 @@ export class LineSplitter {
   }
 
   /** The pending pieces as one line: "\r\n" endings and a leading byte-order mark removed. */
-  #takeLine(): string {
+  #takeLine(): Uint8Array {
     let bytes: Uint8Array;
     if (this.#pieces.length === 1) bytes = this.#pieces[0]!;
     else {
@@ -88,25 +93,59 @@ export class LineSplitter {
       if (end >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) start = 3;
     }
     if (end > start && bytes[end - 1] === 0x0d) end--;
-    return utf8.decode(bytes.subarray(start, end));
+    return bytes.subarray(start, end);
   }
 }
 
 export interface LineBatch {
-  lines: string[];
+  /** The lines' bytes (views: valid until the next batch is asked for). */
+  lines: Uint8Array[];
   /** Bytes of input consumed so far (including this batch). */
   bytesRead: number;
 }
 
-/** The lines of `stream` in batches (one per chunk read). */
-export async function* lineBatches(stream: AsyncIterable<Buffer | string>): AsyncGenerator<LineBatch> {
+export interface LineOptions {
+  /**
+   * Refuse input that looks binary (binary-input.ts), naming it as this in
+   * the error; null reads any bytes (`--force`, or `query`'s keys).
+   */
+  refuseBinaryAs?: string | null;
+}
+
+/**
+ * The lines of `stream` in batches (one per chunk read). With
+ * `refuseBinaryAs`, the first SNIFF_BYTES are held back until they are
+ * judged, so no line of a binary input reaches the caller.
+ */
+export async function* lineBatches(
+  stream: AsyncIterable<Uint8Array | string>,
+  { refuseBinaryAs = null }: LineOptions = {},
+): AsyncGenerator<LineBatch> {
   const splitter = new LineSplitter();
   let bytesRead = 0;
+  let held: Uint8Array[] | null = refuseBinaryAs === null ? null : [];
+  let heldBytes = 0;
+  const judge = function* (): Generator<LineBatch> {
+    const head = Buffer.concat(held!, heldBytes);
+    held = null;
+    refuseBinary(head.subarray(0, SNIFF_BYTES), refuseBinaryAs!);
+    const lines = splitter.push(head);
+    if (lines.length > 0) yield { lines, bytesRead };
+  };
   for await (const chunk of stream) {
-    bytesRead += chunk.length;
-    const lines = splitter.push(chunk);
+    const bytes = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk;
+    bytesRead += bytes.length;
+    if (held !== null) {
+      // Copied: a stream may reuse its chunk's memory.
+      held.push(Uint8Array.prototype.slice.call(bytes));
+      heldBytes += bytes.length;
+      if (heldBytes >= SNIFF_BYTES) yield* judge();
+      continue;
+    }
+    const lines = splitter.push(bytes);
     if (lines.length > 0) yield { lines, bytesRead };
   }
+  if (held !== null) yield* judge();
   const last = splitter.end();
   if (last.length > 0) yield { lines: last, bytesRead };
 }
@@ -139,9 +178,9 @@ export async function openInputFile(path: string): Promise<InputFile> {
 }
 
 /** `lineBatches` of an input file, with read errors reported as CliErrors naming the file. */
-export async function* fileLineBatches(path: string, stream: Readable): AsyncGenerator<LineBatch> {
+export async function* fileLineBatches(path: string, stream: Readable, options: LineOptions = {}): AsyncGenerator<LineBatch> {
   try {
-    yield* lineBatches(stream);
+    yield* lineBatches(stream, options);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== undefined) throw fileError('read', path, error);
     throw error;

@@ -5,27 +5,41 @@
 import { once } from 'node:events';
 import type { Writable } from 'node:stream';
 
-const FLUSH_CHARS = 64 * 1024;
+const FLUSH_BYTES = 64 * 1024;
+const NEWLINE = Buffer.from('\n');
 
 export class LineWriter {
   readonly #stream: Writable;
-  #buffer = '';
+  #parts: Uint8Array[] = [];
+  #bytes = 0;
 
   constructor(stream: Writable) {
     this.#stream = stream;
   }
 
-  /** Queues `line` (a newline is added); awaits the stream when its buffer is full. */
-  async line(line: string): Promise<void> {
-    this.#buffer += `${line}\n`;
-    if (this.#buffer.length >= FLUSH_CHARS) await this.flush();
+  /**
+   * Queues one line made of `parts` (strings as UTF-8, bytes as they are: a
+   * key read as bytes is echoed unchanged); awaits the stream when its buffer
+   * is full.
+   */
+  async line(...parts: Array<string | Uint8Array>): Promise<void> {
+    for (const part of parts) {
+      // Copied: a key's bytes may be a view into a chunk that will be reused.
+      const bytes = typeof part === 'string' ? Buffer.from(part, 'utf8') : Buffer.from(part);
+      this.#parts.push(bytes);
+      this.#bytes += bytes.length;
+    }
+    this.#parts.push(NEWLINE);
+    this.#bytes += 1;
+    if (this.#bytes >= FLUSH_BYTES) await this.flush();
   }
 
   async flush(): Promise<void> {
-    if (this.#buffer === '') return;
-    const text = this.#buffer;
-    this.#buffer = '';
-    if (!this.#stream.write(text)) await once(this.#stream, 'drain');
+    if (this.#bytes === 0) return;
+    const chunk = Buffer.concat(this.#parts, this.#bytes);
+    this.#parts = [];
+    this.#bytes = 0;
+    if (!this.#stream.write(chunk)) await once(this.#stream, 'drain');
   }
 }
 

@@ -34,18 +34,28 @@ Options:
                          hosts or adblock
   --json                 print the summary as JSON
   -q, --quiet            print no summary (unparseable lines still go to stderr)
+  --force                build even from input that looks binary, or that
+                         holds no key (an empty filter)
 
-Without --urls every non-empty line is a key (a trailing "\\r" is removed). Keys
-the filter already reports present (repeats) are not added again, except in a
-counting filter, where every add counts (and needs its own remove).
-With --urls, blank lines and comments are skipped and lines that cannot be read
-as a host or URL are listed in the summary with their line numbers (the first
-10, and how many more), never silently dropped.
+Without --urls every non-empty line is a key, stored as its bytes exactly (a
+trailing "\\r" and a UTF-8 byte-order mark at the start are removed; any
+other bytes, UTF-8 or not, are kept). Keys the filter already reports present
+(repeats) are not added again, except in filters with removal (counting,
+cuckoo), which store every key of the input.
+With --urls, lines are UTF-8 text: blank lines and comments are skipped, and
+lines that cannot be read as a host or URL, or are not valid UTF-8, are listed
+in the summary with their line numbers (the first 10, and how many more),
+never silently dropped; lines that are not UTF-8 also get a warning on stderr.
+Input that looks binary (a NUL byte, or more than 5% control bytes other than
+tab, CR, LF, VT, FF and ESC, in its first 64 KiB) and input with no key or
+list entry are refused (exit 2) unless --force is given. A line longer than
+64 MiB is an error (exit 2) naming the line.
 A progress bar appears on stderr when it is a terminal and the input is long
 (over 100,000 lines or 4 MiB).
 
-Exit status: 0 built, 2 usage or input error (including a cuckoo filter that
-ran out of room: give a larger --capacity, or none to size it from the input),
+Exit status: 0 built, 2 usage or input error (including binary or empty input,
+a line over 64 MiB, and a cuckoo filter that ran out of room: give a larger
+--capacity, or none to size it from the input),
 3 built but overfilled: the estimated false-positive rate is more than twice
 the target (more keys than --capacity); the file is written and a warning
 printed on stderr.`;
@@ -66,7 +76,9 @@ const QUERY = `Usage: ${NAME} query <file> [key...] [--urls]
 
 Tests keys against a filter file. With no keys on the command line, reads them
 from stdin, one per line (empty lines are ignored). Put "--" before keys that
-start with "-".
+start with "-". Keys on the command line are text (hashed as UTF-8); keys read
+from stdin are bytes, matched exactly as build stored its lines (so a Latin-1
+key is found) and echoed unchanged. With --urls, stdin lines must be UTF-8.
 
 Output, one line per key, tab-separated:
   present<TAB>key        the key may be in the set (wrong at about the filter's
@@ -76,7 +88,7 @@ With --urls (implied when the file is a URL blocklist), each key is a URL checke
 against the URL's Safe Browsing expressions (host suffixes x path prefixes):
   listed<TAB>url<TAB>expression   the expression that matched (possibly listed)
   clear<TAB>url                   certainly not listed
-  invalid<TAB>url<TAB>reason      not a URL that can be checked
+  invalid<TAB>url<TAB>reason      not a URL that can be checked (or not UTF-8)
 
 Options:
   --urls                 treat keys as URLs; with a plain filter, its keys are

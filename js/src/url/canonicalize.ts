@@ -1,15 +1,17 @@
 /**
- * Safe Browsing style URL canonicalization, layered on the WHATWG `URL` parser.
+ * Safe Browsing URL canonicalization, the same in every runtime.
  *
  * Reference: https://developers.google.com/safe-browsing/v4/urls-hashing#canonicalization
  *
- * The WHATWG parser is used for everything structural (scheme/authority/path/
- * query split, host parsing including IPv4 forms and IDNA, port validation,
- * first-level dot-segment removal). The Safe Browsing rules are then applied on
- * top of its output. Because the WHATWG output is ASCII (non-ASCII is already
- * percent-encoded as UTF-8), all byte-level work below operates on "binary
- * strings" whose char codes are bytes 0..255.
+ * The URL is split here (scheme, authority, path, query, as the WHATWG parser
+ * splits URLs of the http, https, ftp, ws and wss schemes) and every rule is
+ * applied by this code, on bytes: the runtime's `URL` parser is consulted only
+ * for IDNA and IPv6 literals (host.ts), because its other behaviour differs
+ * between runtimes (Chromium accepted `not a url` as `http://not%2520a%2520url/`,
+ * Node rejects it). Byte-level work operates on "binary strings" whose char
+ * codes are bytes 0..255 (the UTF-8 form of the input).
  */
+import { canonicalHost, utf8Binary } from './host.js';
 
 /** Components of a canonical URL; `query` is `null` when there was no `?`. */
 export interface CanonicalUrlParts {
@@ -22,9 +24,8 @@ export interface CanonicalUrlParts {
   query: string | null;
 }
 
-// Only schemes whose URLs have a network host are accepted: the WHATWG parser
-// gives opaque (un-normalised) hosts to every other scheme, so Safe Browsing
-// host rules could not be applied consistently to them.
+// Only schemes whose URLs have a network host are accepted: a Safe Browsing
+// expression is a host and a path, which other schemes do not have.
 const SUPPORTED_SCHEMES = new Set(['http', 'https', 'ftp', 'ws', 'wss']);
 
 const MAX_INPUT_IN_MESSAGE = 200;
@@ -93,9 +94,8 @@ function escapeBytes(binary: string): string {
 }
 
 /**
- * Remove `.` and `..` segments. The WHATWG parser already did this once, but
- * unescaping can reveal new ones (`%252e%252e` → `..`), and Safe Browsing
- * resolves after unescaping. A trailing `.`/`..` leaves a trailing slash, as in
+ * Remove `.` and `..` segments, after unescaping as Safe Browsing asks, so
+ * escaped ones count too (`%252e%252e` → `..`). A trailing `.`/`..` leaves a trailing slash, as in
  * the reference vector `/blah/..` → `/`.
  */
 function resolveDotSegments(path: string): string {
@@ -114,42 +114,20 @@ function resolveDotSegments(path: string): string {
   return '/' + out.join('/');
 }
 
-function ipv4FromHexPieces(hi: string, lo: string): string {
-  const a = parseInt(hi, 16);
-  const b = parseInt(lo, 16);
-  return `${a >> 8}.${a & 255}.${b >> 8}.${b & 255}`;
-}
-
-// WHATWG serialises IPv6 in compressed lowercase form, so these two patterns
-// cover every spelling of an IPv4-mapped (::ffff:0:0/96) or NAT64
-// (64:ff9b::/96) address.
-const IPV4_MAPPED = /^\[::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})\]$/;
-const NAT64 = /^\[64:ff9b::([0-9a-f]{1,4}):([0-9a-f]{1,4})\]$/;
-
-function canonicalHost(input: string, hostname: string): string {
-  let host = hostname.replace(/^\.+|\.+$/g, '').replace(/\.{2,}/g, '.');
-  if (host === '') fail(input, 'the host is empty');
-  if (host !== hostname) {
-    // Trimming/collapsing dots can turn a name into an IPv4 literal
-    // ("0x7f.1." style); let WHATWG normalise it again so the result is a
-    // fixed point.
-    try {
-      host = new URL(`http://${host}/`).hostname;
-    } catch {
-      fail(input, `the host ${JSON.stringify(host)} is not valid`);
-    }
-  }
-  const mapped = IPV4_MAPPED.exec(host) ?? NAT64.exec(host);
-  if (mapped) host = ipv4FromHexPieces(mapped[1]!, mapped[2]!);
-  // A WHATWG hostname never holds bytes that need escaping; this only keeps
-  // the output contract unconditional.
-  return escapeBytes(host);
-}
-
 const SCHEME = /^([A-Za-z][A-Za-z0-9+.-]*):/;
 // "host:8080/…" looks like a scheme syntactically; digits after the colon
 // mean it is really a port on a scheme-less URL.
 const PORT_AFTER_COLON = /^[0-9]+(?:[/\\?]|$)/;
+
+// The ports each scheme drops (WHATWG's default ports).
+const DEFAULT_PORTS: Record<string, string> = { http: '80', https: '443', ftp: '21', ws: '80', wss: '443' };
+
+/**
+ * The longest URL accepted, in UTF-16 units: Chromium's limit (2 MiB,
+ * `url::kMaxURLChars`). A longer "URL" is no address a browser would open,
+ * and refusing it bounds the work one list line or query can cost.
+ */
+export const MAX_URL_CHARS = 2 * 1024 * 1024;
 
 /**
  * Split a URL into canonical components. This is the single implementation
@@ -162,66 +140,91 @@ export function canonicalizeUrlParts(input: string): CanonicalUrlParts {
   if (typeof input !== 'string') {
     throw new TypeError(`Cannot canonicalize URL: expected a string, got ${typeof input}`);
   }
+  const reject = (reason: string): never => fail(input, reason);
+  if (input.length > MAX_URL_CHARS) reject(`it is longer than ${MAX_URL_CHARS} characters (the longest URL Chromium accepts)`);
   let s = input.replace(/[\t\r\n]/g, '');
-  // Same "whitespace" as WHATWG strips (C0 controls and space), so the
-  // scheme sniffing below sees what the parser will see.
+  // C0 controls and space around the URL are not part of it (WHATWG strips
+  // the same set).
   s = s.replace(/^[\x00-\x20]+|[\x00-\x20]+$/g, '');
   const hash = s.indexOf('#');
   if (hash >= 0) s = s.slice(0, hash);
-  if (s === '') fail(input, 'the URL is empty');
+  if (s === '') reject('the URL is empty');
 
+  let scheme = 'http';
+  let rest = s;
   const m = SCHEME.exec(s);
   if (m && !PORT_AFTER_COLON.test(s.slice(m[0].length))) {
-    const scheme = m[1]!.toLowerCase();
+    scheme = m[1]!.toLowerCase();
     if (!SUPPORTED_SCHEMES.has(scheme)) {
-      fail(input, `unsupported scheme "${scheme}:" (expected http, https, ftp, ws or wss)`);
+      reject(`unsupported scheme "${scheme}:" (expected http, https, ftp, ws or wss)`);
     }
-  } else if (s.startsWith('//')) {
-    s = 'http:' + s;
-  } else if (s.startsWith('/') || s.startsWith('\\') || s.startsWith('?')) {
-    fail(input, 'it has no host');
-  } else {
-    s = 'http://' + s;
+    rest = s.slice(m[0].length);
+  } else if (s.startsWith('/') && !s.startsWith('//')) {
+    reject('it has no host');
+  } else if (s.startsWith('\\') || s.startsWith('?')) {
+    reject('it has no host');
   }
 
-  let url: URL;
-  try {
-    url = new URL(s);
-  } catch {
-    fail(input, 'the WHATWG URL parser rejects it (invalid host, port or syntax)');
+  // As WHATWG for these schemes: any run of "/" and "\" before the
+  // authority is skipped ("http:evil.example", "http:\\evil.example"); the
+  // authority ends at the first "/", "\" or "?".
+  rest = rest.replace(/^[/\\]+/, '');
+  const authorityEnd = rest.search(/[/\\?]/);
+  const authority = authorityEnd < 0 ? rest : rest.slice(0, authorityEnd);
+  const tail = authorityEnd < 0 ? '' : rest.slice(authorityEnd);
+
+  // User info ends at the last "@"; the port follows the first ":" outside
+  // an IPv6 literal's brackets.
+  const hostAndPort = authority.slice(authority.lastIndexOf('@') + 1);
+  let rawHost = hostAndPort;
+  let rawPort = '';
+  const bracketEnd = hostAndPort.startsWith('[') ? hostAndPort.indexOf(']') : -1;
+  const colon = hostAndPort.indexOf(':', bracketEnd + 1);
+  if (colon >= 0) {
+    rawHost = hostAndPort.slice(0, colon);
+    rawPort = hostAndPort.slice(colon + 1);
   }
+  if (rawHost === '') reject('it has no host');
+  const host = canonicalHost(rawHost, reject, unescapeFully);
+  const port = canonicalPort(rawPort, scheme, reject);
 
-  const scheme = url.protocol.slice(0, -1);
-  const host = canonicalHost(input, url.hostname);
-
-  let path = unescapeFully(url.pathname);
-  // Browsers treat "\" as "/" in these schemes' paths. Converting now keeps
-  // the result a fixed point: leaving a raw "\" would split differently when
-  // the output is parsed again.
-  path = path.replace(/\\/g, '/');
+  const queryStart = tail.indexOf('?');
+  const rawPath = queryStart < 0 ? tail : tail.slice(0, queryStart);
+  // Browsers treat "\" as "/" in these schemes' paths, escaped or not.
+  // Converting it keeps the result a fixed point: a raw "\" would split
+  // differently when the output is parsed again.
+  let path = unescapeFully(utf8Binary(rawPath.replace(/\\/g, '/'))).replace(/\\/g, '/');
+  if (!path.startsWith('/')) path = '/' + path;
+  // Safe Browsing resolves "." and ".." after unescaping, so "%252e%252e" is
+  // a parent segment too.
   path = resolveDotSegments(path);
   path = path.replace(/\/{2,}/g, '/');
-
-  // url.search is '' both for "no query" and for a bare trailing "?"; Safe
-  // Browsing keeps the latter ("/q?" stays "/q?"). The fragment is already
-  // gone, so href ends with the query.
-  let query: string | null = null;
-  if (url.search !== '') query = unescapeFully(url.search.slice(1));
-  else if (url.href.endsWith('?')) query = '';
+  // A bare trailing "?" is kept: Safe Browsing keeps "/q?" as "/q?".
+  const query = queryStart < 0 ? null : unescapeFully(utf8Binary(tail.slice(queryStart + 1)));
 
   // An unescaped "%3F" leaves a "?" inside the path. Splitting at the first
   // "?" of the final text makes the parts equal to what parsing the
   // canonical string would give, so expressions of a URL and of its
   // canonical form coincide.
-  const tail = escapeBytes(path) + (query === null ? '' : '?' + escapeBytes(query));
-  const q = tail.indexOf('?');
+  const escaped = escapeBytes(path) + (query === null ? '' : '?' + escapeBytes(query));
+  const q = escaped.indexOf('?');
   return {
     scheme,
     host,
-    port: url.port,
-    path: q < 0 ? tail : tail.slice(0, q),
-    query: q < 0 ? null : tail.slice(q + 1),
+    port,
+    path: q < 0 ? escaped : escaped.slice(0, q),
+    query: q < 0 ? null : escaped.slice(q + 1),
   };
+}
+
+/** The port as kept in the canonical URL: decimal without leading zeros, '' for none or the scheme's default. */
+function canonicalPort(raw: string, scheme: string, reject: (reason: string) => never): string {
+  if (raw === '') return '';
+  if (!/^[0-9]+$/.test(raw)) reject(`the port ${JSON.stringify(raw)} is not a number`);
+  const value = Number(raw);
+  if (value > 65535) reject(`the port ${raw} is larger than 65535`);
+  const port = String(value);
+  return port === DEFAULT_PORTS[scheme] ? '' : port;
 }
 
 /** Serialise parts as `scheme://host[:port]/path[?query]`. @internal */
@@ -233,8 +236,8 @@ export function formatCanonicalUrl(p: CanonicalUrlParts): string {
 }
 
 /**
- * Canonicalize a URL following the Google Safe Browsing rules, on top of the
- * WHATWG URL parser. Output form: `scheme://host[:port]/path[?query]`.
+ * Canonicalize a URL following the Google Safe Browsing rules, with the same
+ * answer in Node and in every browser. Output form: `scheme://host[:port]/path[?query]`.
  *
  * Rules, in the order applied (input → output):
  * - Tab, CR and LF are removed anywhere (escaped `%0A` is kept):
@@ -252,7 +255,9 @@ export function formatCanonicalUrl(p: CanonicalUrlParts): string {
  * - Host: lowercased (`http://www.GOOgle.com/` → `http://www.google.com/`),
  *   leading/trailing dots removed (`http://www.google.com.../` →
  *   `http://www.google.com/`), runs of dots collapsed (`http://a..b/` → `http://a.b/`),
- *   IDN converted to punycode (`http://www.ümlat.com/` → `http://www.xn--mlat-zra.com/`).
+ *   escapes undone fully (`http://%2565vil.com/` → `http://evil.com/`),
+ *   IDN converted to punycode (`http://www.ümlat.com/` → `http://www.xn--mlat-zra.com/`;
+ *   the one step done by the runtime's `URL`, for hosts with non-ASCII letters).
  * - IPv4 in any legal form becomes a dotted quad: `http://3279880203/blah` →
  *   `http://195.127.0.11/blah`; `http://0x7f.1/` → `http://127.0.0.1/`;
  *   IPv4-mapped/NAT64 IPv6 too: `http://[::ffff:1.2.3.4]/` → `http://1.2.3.4/`.
@@ -274,15 +279,19 @@ export function formatCanonicalUrl(p: CanonicalUrlParts): string {
  *   `http://host.com/ab%23cd`; `http://h/é` → `http://h/%C3%A9`;
  *   `http://h/a%20b` → `http://h/a%20b`.
  *
- * Where the WHATWG parser rejects the input, this throws instead of
- * escaping, unlike the Safe Browsing table: hosts containing spaces, control
- * characters or `#` after unescaping (`http:// leadingspace.com/`,
- * `http://host%23.com/`), invalid IPv4 (`http://1.2.3.256/`), bad ports.
+ * Deliberately unlike the Safe Browsing table, and as the WHATWG URL standard,
+ * this throws instead of escaping for a host holding a space, a control
+ * character or one of `# % / : < > ? @ [ \ ] ^ |` after unescaping
+ * (`http:// leadingspace.com/`, `http://host%23.com/`, `not a url`): no host
+ * name can hold one, and "not listed" would be a verdict on garbage. It also
+ * throws for invalid IPv4 (`http://1.2.3.256/`, `http://a.1/`), bad ports,
+ * non-ASCII hosts that are not valid IDNA or that mix in ASCII punctuation
+ * other than `-`, `_` and `.`, and URLs longer than 2 MiB characters.
  *
  * The function is idempotent: `canonicalizeUrl(canonicalizeUrl(x)) === canonicalizeUrl(x)`.
  *
  * @throws {TypeError} when the input is not a string, has no host, has an
- *   unsupported scheme, or is rejected by the WHATWG URL parser. The message
+ *   unsupported scheme, or an invalid host, port or length. The message
  *   quotes the input (truncated to 200 characters).
  */
 export function canonicalizeUrl(input: string): string {
