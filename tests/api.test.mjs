@@ -5,26 +5,11 @@
 import { readFileSync } from 'node:fs';
 import { jest } from '@jest/globals';
 import {
-  init,
-  isInitialized,
-  deserialize,
-  Filter,
-  FilterError,
-  BloomFilter,
-  BlockedBloomFilter,
-  CountingBloomFilter,
-  CuckooFilter,
+  init, isInitialized, deserialize, Filter, FilterError, BloomFilter, BlockedBloomFilter,
+  CountingBloomFilter, CuckooFilter,
 } from 'cuckoo-bloom-wasm';
 import {
-  asciiKeys,
-  nonAsciiKeys,
-  utf8,
-  longKey,
-  popcount,
-  header,
-  payloadOf,
-  firstDifference,
-  HEADER_BYTES,
+  asciiKeys, nonAsciiKeys, utf8, longKey, popcount, header, payloadOf, firstDifference, HEADER_BYTES,
   CHECKSUM_BYTES,
 } from './helpers/keys.mjs';
 import { BASE_TYPES as TYPES } from './helpers/base-types.mjs';

@@ -3,32 +3,13 @@
 // the wire, the bytes (golden file shared with the C++ suite), and clear
 // UNSUPPORTED errors for everything a static filter cannot do.
 import { readFileSync } from 'node:fs';
-import {
-  BinaryFuseFilter,
-  FilterError,
-  UrlBlocklist,
-  deserialize,
-  filterType,
-  init,
-  serializedType,
-} from 'cuckoo-bloom-wasm';
+import { BinaryFuseFilter, FilterError, UrlBlocklist, deserialize, filterType, init, serializedType } from 'cuckoo-bloom-wasm';
 import { asciiKeys, firstDifference, header, prng, randomInt, utf8 } from './helpers/keys.mjs';
+import { expectCode } from './helpers/filter-errors.mjs';
 
 beforeAll(async () => {
   await init();
 });
-
-function expectCode(fn, code) {
-  let caught;
-  try {
-    fn();
-  } catch (error) {
-    caught = error;
-  }
-  expect(caught).toBeInstanceOf(FilterError);
-  expect(caught.code).toBe(code);
-  return caught;
-}
 
 test('every key is found, with half of the input repeated and shuffled', () => {
   const distinct = asciiKeys(20000, 'in-');

@@ -3,17 +3,10 @@
 // must still work (afterEach builds and uses a filter).
 import { execFileSync } from 'node:child_process';
 import { jest } from '@jest/globals';
-import {
-  init,
-  deserialize,
-  FilterError,
-  BloomFilter,
-  BlockedBloomFilter,
-  CountingBloomFilter,
-  CuckooFilter,
-} from 'cuckoo-bloom-wasm';
+import { init, deserialize, FilterError, BloomFilter, BlockedBloomFilter, CountingBloomFilter, CuckooFilter } from 'cuckoo-bloom-wasm';
 import { asciiKeys, prng, randomInt, randomBytes, thrown, rejected, utf8, payloadOf } from './helpers/keys.mjs';
 import { BASE_TYPES as TYPES } from './helpers/base-types.mjs';
+import { expectCode } from './helpers/filter-errors.mjs';
 
 const DIST = new URL('../dist/', import.meta.url);
 
@@ -29,15 +22,6 @@ afterEach(() => {
   expect(filter.hasMany(['still', 'works'])).toEqual([true, true]);
   filter.free();
 });
-
-function expectCode(fn, code) {
-  const error = thrown(fn);
-  expect(error).toBeInstanceOf(FilterError);
-  expect(error.code).toBe(code);
-  expect(typeof error.message).toBe('string');
-  expect(error.message.length).toBeGreaterThan(0);
-  return error;
-}
 
 function smallFilter(Class, keys = asciiKeys(10, 'small-')) {
   const filter = new Class({ capacity: 10, falsePositiveRate: 0.01, seed: 1 });

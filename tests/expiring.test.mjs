@@ -4,25 +4,14 @@
 // bytes taken mid-window read back into a filter that answers identically;
 // then the options' errors and a clock that steps back.
 import fc from 'fast-check';
-import { ExpiringBloomFilter, FilterError, deserialize, init } from 'cuckoo-bloom-wasm';
+import { ExpiringBloomFilter, deserialize, init } from 'cuckoo-bloom-wasm';
+import { expectCode } from './helpers/filter-errors.mjs';
 
 const RUNS = Number(process.env.FC_RUNS ?? 150);
 
 beforeAll(async () => {
   await init();
 });
-
-function expectCode(fn, code) {
-  let caught;
-  try {
-    fn();
-  } catch (error) {
-    caught = error;
-  }
-  expect(caught).toBeInstanceOf(FilterError);
-  expect(caught.code).toBe(code);
-  return caught;
-}
 
 // A clock the test moves by hand.
 function fakeClock(start) {

@@ -5,15 +5,8 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import {
-  init,
-  deserialize,
-  BloomFilter,
-  BlockedBloomFilter,
-  CountingBloomFilter,
-  CuckooFilter,
-  ExpiringBloomFilter,
-  ScalableBloomFilter,
-  ScalableCuckooFilter,
+  init, deserialize, BloomFilter, BlockedBloomFilter, CountingBloomFilter, CuckooFilter,
+  ExpiringBloomFilter, ScalableBloomFilter, ScalableCuckooFilter,
 } from 'cuckoo-bloom-wasm';
 import { asciiKeys, utf8, header, firstDifference, HEADER_BYTES, CHECKSUM_BYTES } from './helpers/keys.mjs';
 
@@ -254,24 +247,22 @@ describe.each(GOLDEN_FILES.filter((golden) => golden.textbookSized))('textbook-s
 // Composite types (17, 18, 19): cpp/tests/composite_golden_test.cpp writes
 // them from the recipes in tests/golden/README.md; the wasm build makes the
 // same bytes from the same recipe and reads the native bytes back.
+/** `filter` after add(key) of every key, in order. */
+function withKeys(filter, keys) {
+  for (const key of keys) filter.add(key);
+  return filter;
+}
+
 const COMPOSITE_FILES = [
   {
     file: 'scalable-bloom.cbf',
     Class: ScalableBloomFilter,
-    build: () => {
-      const filter = new ScalableBloomFilter({ initialCapacity: 20, falsePositiveRate: 0.01, seed: 42 });
-      for (const key of KEYS) filter.add(key);
-      return filter;
-    },
+    build: () => withKeys(new ScalableBloomFilter({ initialCapacity: 20, falsePositiveRate: 0.01, seed: 42 }), KEYS),
   },
   {
     file: 'scalable-cuckoo.cbf',
     Class: ScalableCuckooFilter,
-    build: () => {
-      const filter = new ScalableCuckooFilter({ initialCapacity: 20, falsePositiveRate: 0.01, seed: 42 });
-      for (const key of KEYS) filter.add(key);
-      return filter;
-    },
+    build: () => withKeys(new ScalableCuckooFilter({ initialCapacity: 20, falsePositiveRate: 0.01, seed: 42 }), KEYS),
   },
   {
     file: 'expiring-bloom.cbf',

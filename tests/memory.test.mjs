@@ -6,12 +6,7 @@
 // `external - arrayBuffers` tracks the wasm memory without GC noise.
 import { execFileSync } from 'node:child_process';
 import {
-  init,
-  FilterError,
-  BloomFilter,
-  BlockedBloomFilter,
-  CountingBloomFilter,
-  CuckooFilter,
+  init, FilterError, BloomFilter, BlockedBloomFilter, CountingBloomFilter, CuckooFilter,
 } from 'cuckoo-bloom-wasm';
 import { asciiKeys, longKey, thrown } from './helpers/keys.mjs';
 

@@ -2,32 +2,14 @@
 // behind the wasm module: every entry is created and read back under its own
 // name, does what it claims (remove, union), and unknown names are errors.
 import {
-  FILTER_TYPES,
-  FilterError,
-  UrlBlocklist,
-  deserialize,
-  filterType,
-  filterTypeNames,
-  init,
-  serializedType,
+  FILTER_TYPES, UrlBlocklist, deserialize, filterType, filterTypeNames, init, serializedType,
 } from 'cuckoo-bloom-wasm';
 import { asciiKeys } from './helpers/keys.mjs';
+import { expectCode } from './helpers/filter-errors.mjs';
 
 beforeAll(async () => {
   await init();
 });
-
-function expectCode(fn, code) {
-  let caught;
-  try {
-    fn();
-  } catch (error) {
-    caught = error;
-  }
-  expect(caught).toBeInstanceOf(FilterError);
-  expect(caught.code).toBe(code);
-  return caught;
-}
 
 test('the registry lists the seven filter types, each once', () => {
   expect(filterTypeNames()).toEqual(['bloom', 'blocked-bloom', 'counting-bloom', 'cuckoo', 'binary-fuse', 'scalable-bloom', 'scalable-cuckoo', 'expiring-bloom']);

@@ -2,32 +2,13 @@
 // and the measured rate under the target, bits per key against the static
 // filter of the final size, round trips mid-growth, removal after growth,
 // damaged bytes and the options' errors.
-import {
-  BloomFilter,
-  CuckooFilter,
-  FilterError,
-  ScalableBloomFilter,
-  ScalableCuckooFilter,
-  deserialize,
-  init,
-} from 'cuckoo-bloom-wasm';
+import { BloomFilter, CuckooFilter, ScalableBloomFilter, ScalableCuckooFilter, deserialize, init } from 'cuckoo-bloom-wasm';
 import { asciiKeys } from './helpers/keys.mjs';
+import { expectCode } from './helpers/filter-errors.mjs';
 
 beforeAll(async () => {
   await init();
 });
-
-function expectCode(fn, code) {
-  let caught;
-  try {
-    fn();
-  } catch (error) {
-    caught = error;
-  }
-  expect(caught).toBeInstanceOf(FilterError);
-  expect(caught.code).toBe(code);
-  return caught;
-}
 
 const GROWING = [
   // The bound on bits/key against the static filter of 1M keys is the

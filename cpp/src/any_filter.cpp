@@ -47,7 +47,7 @@ class RegisteredFilter final : public AnyFilter {
   bool has(const uint8_t* key, size_t length) const override { return filter_.has(filter_.hashOf(key, length)); }
   Status remove(const uint8_t* key, size_t length) override { return remove(filter_.hashOf(key, length)); }
   Status remove(const KeyHash& hash) override {
-    if constexpr (Filter::kSupportsRemove) {
+    if constexpr (kSupportsRemove<Filter>) {
       return filter_.remove(hash);
     } else {
       (void)hash;
@@ -75,7 +75,7 @@ class RegisteredFilter final : public AnyFilter {
     return count;
   }
   Status removeMany(const uint8_t* data, const uint32_t* offsets, size_t count, uint8_t* out) override {
-    if constexpr (Filter::kSupportsRemove) {
+    if constexpr (kSupportsRemove<Filter>) {
       for (size_t i = 0; i < count; ++i) {
         const uint8_t* key = data + (offsets[i] - offsets[0]);
         const Status status = filter_.remove(filter_.hashOf(key, offsets[i + 1] - offsets[i]));
@@ -89,7 +89,7 @@ class RegisteredFilter final : public AnyFilter {
     }
   }
   Status unionWith(const AnyFilter& other) override {
-    if constexpr (Filter::kSupportsUnion) {
+    if constexpr (kSupportsUnion<Filter>) {
       const Filter* same = other.as<Filter>();
       if (same == nullptr) {
         return Status::invalidArgument(std::string("union needs another ") + filterTypeName(Filter::kType) +
@@ -175,7 +175,7 @@ Result<std::unique_ptr<AnyFilter>> adopt(Result<Filter> made) {
 const std::vector<FilterTypeInfo>& registeredFilterTypes() {
   static const std::vector<FilterTypeInfo> types = {
 #define CUCKOO_BLOOM_FILTER_TYPE_INFO(enumerator, id, text, Class) \
-  {FilterType::enumerator, text, Class::kSupportsRemove, Class::kSupportsUnion, IsStaticFilter<Class>::value},
+  {FilterType::enumerator, text, kSupportsRemove<Class>, kSupportsUnion<Class>, IsStaticFilter<Class>::value},
       CUCKOO_BLOOM_FILTER_TYPES(CUCKOO_BLOOM_FILTER_TYPE_INFO)
 #undef CUCKOO_BLOOM_FILTER_TYPE_INFO
   };

@@ -58,39 +58,27 @@ Result<BlockedBloomFilter> BlockedBloomFilter::create(const BlockedBloomFilterOp
   if (!valid.isOk()) return valid;
   const uint64_t blockCount = blockCountFor(options.capacity, options.falsePositiveRate);
   if (blockCount == UINT64_MAX) return validateTableBytes(UINT64_MAX, "BlockedBloomFilter");
-  valid = validateTableBytes(blockCount * kBytesPerBlock, "BlockedBloomFilter");
-  if (!valid.isOk()) return valid;
-  BlockedBloomFilter filter;
-  valid = allocateWords(filter.blocks_, blockCount * kWordsPerBlock, kType);
-  if (!valid.isOk()) return valid;
-  filter.params_.blockCount = blockCount;
-  filter.header_ = newHeader(kType, options.capacity, options.falsePositiveRate, options.seed);
-  return filter;
+  return allocate(options, {blockCount}, blockCount * kWordsPerBlock, "BlockedBloomFilter");
 }
 
 Result<BlockedBloomFilter> BlockedBloomFilter::fromBlob(const DecodedBlob& blob, const Params& params) {
   if (params.blockCount == 0) return Status::corrupt("blocked Bloom block count is 0");
   if (params.blockCount > kMaxTableBytes / kBytesPerBlock) return Status::corrupt("blocked Bloom block count is too large");
-  BlockedBloomFilter filter;
   const uint64_t wordCount = params.blockCount * kWordsPerBlock;
-  Status read = readPayloadWords(blob, wordCount, wordCount * 64, filter.blocks_);
-  if (!read.isOk()) return read;
-  filter.params_ = params;
-  filter.header_ = blob.header;
   // No check of the count against the set bits: count() is the keys added,
   // repeats included (bytes written before counted only adds that set a new
   // bit; both kinds read as they are).
-  return filter;
+  return adopt(blob, params, wordCount, wordCount * 64);
 }
 
 void BlockedBloomFilter::add(const KeyHash& hash) {
-  uint64_t* block = blocks_.data() + blockedBlockIndex(hash, params_.blockCount) * kWordsPerBlock;
+  uint64_t* block = words_.data() + blockedBlockIndex(hash, params_.blockCount) * kWordsPerBlock;
   for (uint32_t word = 0; word < kWordsPerBlock; ++word) block[word] |= blockedWordMask(hash, word);
   ++header_.itemCount;  // keys added, repeats included
 }
 
 bool BlockedBloomFilter::has(const KeyHash& hash) const {
-  const uint64_t* block = blocks_.data() + blockedBlockIndex(hash, params_.blockCount) * kWordsPerBlock;
+  const uint64_t* block = words_.data() + blockedBlockIndex(hash, params_.blockCount) * kWordsPerBlock;
   // Branch-free over the 8 words: one cache line is already loaded.
   uint64_t missing = 0;
   for (uint32_t word = 0; word < kWordsPerBlock; ++word) {
@@ -113,21 +101,8 @@ Status BlockedBloomFilter::unionWith(const BlockedBloomFilter& other) {
   if (other.blockCount() != blockCount() || other.seed() != seed()) {
     return Status::invalidArgument("union needs blocked Bloom filters with the same block count and seed");
   }
-  for (size_t w = 0; w < blocks_.size(); ++w) blocks_[w] |= other.blocks_[w];
-  // The keys added to either: the sum of both counts.
-  header_.itemCount = count() + other.count();
+  orWith(other);
   return Status::ok();
-}
-
-void BlockedBloomFilter::clear() {
-  blocks_.clear();
-  header_.itemCount = 0;
-}
-
-uint64_t BlockedBloomFilter::setBitCount() const {
-  uint64_t total = 0;
-  for (size_t w = 0; w < blocks_.size(); ++w) total += static_cast<uint64_t>(__builtin_popcountll(blocks_[w]));
-  return total;
 }
 
 double BlockedBloomFilter::estimatedFalsePositiveRate() const {
@@ -135,7 +110,7 @@ double BlockedBloomFilter::estimatedFalsePositiveRate() const {
   for (uint64_t b = 0; b < blockCount(); ++b) {
     double product = 1.0;
     for (uint32_t w = 0; w < kWordsPerBlock; ++w) {
-      product *= __builtin_popcountll(blocks_[b * kWordsPerBlock + w]) / 64.0;
+      product *= __builtin_popcountll(words_[b * kWordsPerBlock + w]) / 64.0;
     }
     total += product;
   }

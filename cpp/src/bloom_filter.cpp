@@ -10,7 +10,6 @@ namespace {
 
 constexpr uint32_t kMaxHashCount = 64;
 
-uint64_t popcount64(uint64_t value) { return static_cast<uint64_t>(__builtin_popcountll(value)); }
 uint64_t wordCountFor(uint64_t bitCount) { return bitCount / 64 + (bitCount % 64 != 0); }
 
 }  // namespace
@@ -31,22 +30,12 @@ uint32_t BloomFilter::optimalHashCount(uint64_t bitCount, uint64_t capacity) {
 }
 
 Result<BloomFilter> BloomFilter::create(const BloomFilterOptions& options) {
-  Status valid = validateCapacityAndRate(options.capacity, options.falsePositiveRate);
-  if (!valid.isOk()) return valid;
   // The exact sizing (bloom_sizing.h), not the textbook formula: it meets
   // the target for every capacity, tiny ones included.
-  const BloomSizing sizing = bloomSizingFor(options.capacity, options.falsePositiveRate);
-  const uint64_t bitCount = sizing.bitCount;
-  if (bitCount == UINT64_MAX) return noBloomTableMeets(options.capacity, options.falsePositiveRate, "BloomFilter");
-  valid = validateTableBytes(wordCountFor(bitCount) * 8, "BloomFilter");
-  if (!valid.isOk()) return valid;
-
-  BloomFilter filter;
-  valid = allocateWords(filter.bits_, wordCountFor(bitCount), kType);
-  if (!valid.isOk()) return valid;
-  filter.params_ = {bitCount, sizing.hashCount};
-  filter.header_ = newHeader(kType, options.capacity, options.falsePositiveRate, options.seed);
-  return filter;
+  const Result<BloomSizing> sizing = bloomSizingForCreate(options.capacity, options.falsePositiveRate, "BloomFilter");
+  if (!sizing.isOk()) return sizing.status();
+  const uint64_t bitCount = sizing.value().bitCount;
+  return allocate(options, {bitCount, sizing.value().hashCount}, wordCountFor(bitCount), "BloomFilter");
 }
 
 Result<BloomFilter> BloomFilter::fromBlob(const DecodedBlob& blob, const Params& params) {
@@ -55,19 +44,14 @@ Result<BloomFilter> BloomFilter::fromBlob(const DecodedBlob& blob, const Params&
     return Status::corrupt("bloom hash count " + std::to_string(params.hashCount) + " outside 1.." +
                            std::to_string(kMaxHashCount));
   }
-  BloomFilter filter;
-  Status read = readPayloadWords(blob, wordCountFor(params.bitCount), params.bitCount, filter.bits_);
-  if (!read.isOk()) return read;
-  filter.params_ = params;
-  filter.header_ = blob.header;
   // No check of the count against the set bits: count() is the keys added,
   // repeats included (bytes written before counted only adds that set a new
   // bit; both kinds read as they are).
-  return filter;
+  return adopt(blob, params, wordCountFor(params.bitCount), params.bitCount);
 }
 
 void BloomFilter::add(const KeyHash& hash) {
-  uint64_t* words = bits_.data();
+  uint64_t* words = words_.data();
   for (uint32_t probe = 0; probe < params_.hashCount; ++probe) {
     const uint64_t bit = bloomProbeIndex(hash, probe, params_.bitCount);
     words[bit >> 6] |= uint64_t{1} << (bit & 63);
@@ -76,7 +60,7 @@ void BloomFilter::add(const KeyHash& hash) {
 }
 
 bool BloomFilter::has(const KeyHash& hash) const {
-  const uint64_t* words = bits_.data();
+  const uint64_t* words = words_.data();
   for (uint32_t probe = 0; probe < params_.hashCount; ++probe) {
     const uint64_t bit = bloomProbeIndex(hash, probe, params_.bitCount);
     if ((words[bit >> 6] & (uint64_t{1} << (bit & 63))) == 0) return false;
@@ -99,21 +83,8 @@ Status BloomFilter::unionWith(const BloomFilter& other) {
         std::to_string(hashCount()) + "/" + std::to_string(seed()) + " vs " + std::to_string(other.bitCount()) +
         "/" + std::to_string(other.hashCount()) + "/" + std::to_string(other.seed()) + ")");
   }
-  for (size_t w = 0; w < bits_.size(); ++w) bits_[w] |= other.bits_[w];
-  // The keys added to either: the sum of both counts.
-  header_.itemCount = count() + other.count();
+  orWith(other);
   return Status::ok();
-}
-
-void BloomFilter::clear() {
-  bits_.clear();
-  header_.itemCount = 0;
-}
-
-uint64_t BloomFilter::setBitCount() const {
-  uint64_t total = 0;
-  for (size_t w = 0; w < bits_.size(); ++w) total += popcount64(bits_[w]);
-  return total;
 }
 
 double BloomFilter::estimatedFalsePositiveRate() const {

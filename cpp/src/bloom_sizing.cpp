@@ -64,7 +64,11 @@ double bloomFalsePositiveRateFromFill(uint64_t setBits, uint64_t bitCount, uint3
   return std::min(1.0, std::pow(fill, hashCount) + doubleHashingTerm(m, static_cast<double>(keys), fill));
 }
 
-Status noBloomTableMeets(uint64_t capacity, double falsePositiveRate, const char* filterName) {
+Result<BloomSizing> bloomSizingForCreate(uint64_t capacity, double falsePositiveRate, const char* filterName) {
+  Status valid = validateCapacityAndRate(capacity, falsePositiveRate);
+  if (!valid.isOk()) return valid;
+  const BloomSizing sizing = bloomSizingFor(capacity, falsePositiveRate);
+  if (sizing.bitCount != UINT64_MAX) return sizing;
   return Status::invalidArgument(std::string(filterName) + ": no table meets falsePositiveRate " +
                                  formatNumber(falsePositiveRate) + " for " + std::to_string(capacity) +
                                  " keys (below about 2 n / m^2 for every table: a key's probes can coincide with "

@@ -10,6 +10,7 @@ namespace cuckoo_bloom {
 namespace {
 
 constexpr uint32_t kMaxHashCount = 64;
+static_assert(CountingBloomFilterParams{}.counterBits == CountingBloomFilter::kCounterBits, "one counter width");
 
 uint64_t wordCountFor(uint64_t counterCount) {
   return counterCount / CountingBloomFilter::kCountersPerWord + (counterCount % CountingBloomFilter::kCountersPerWord != 0);
@@ -28,21 +29,13 @@ inline void writeCounter(uint64_t* words, uint64_t index, uint32_t value) {
 }  // namespace
 
 Result<CountingBloomFilter> CountingBloomFilter::create(const CountingBloomFilterOptions& options) {
-  Status valid = validateCapacityAndRate(options.capacity, options.falsePositiveRate);
-  if (!valid.isOk()) return valid;
   // Counters are probed as Bloom bits are: the same exact sizing (bloom_sizing.h).
-  const BloomSizing sizing = bloomSizingFor(options.capacity, options.falsePositiveRate);
-  const uint64_t counterCount = sizing.bitCount;
-  if (counterCount == UINT64_MAX) return noBloomTableMeets(options.capacity, options.falsePositiveRate, "CountingBloomFilter");
-  valid = validateTableBytes(wordCountFor(counterCount) * 8, "CountingBloomFilter");
-  if (!valid.isOk()) return valid;
-  CountingBloomFilter filter;
-  valid = allocateWords(filter.counters_, wordCountFor(counterCount), kType);
-  if (!valid.isOk()) return valid;
-  filter.params_.counterCount = counterCount;
-  filter.params_.hashCount = sizing.hashCount;
-  filter.header_ = newHeader(kType, options.capacity, options.falsePositiveRate, options.seed);
-  return filter;
+  const Result<BloomSizing> sizing =
+      bloomSizingForCreate(options.capacity, options.falsePositiveRate, "CountingBloomFilter");
+  if (!sizing.isOk()) return sizing.status();
+  const uint64_t counterCount = sizing.value().bitCount;
+  return allocate(options, {counterCount, sizing.value().hashCount, kCounterBits}, wordCountFor(counterCount),
+                  "CountingBloomFilter");
 }
 
 Result<CountingBloomFilter> CountingBloomFilter::fromBlob(const DecodedBlob& blob, const Params& params) {
@@ -54,17 +47,11 @@ Result<CountingBloomFilter> CountingBloomFilter::fromBlob(const DecodedBlob& blo
     return Status::corrupt("counting Bloom counters of " + std::to_string(params.counterBits) +
                            " bits are not supported (4 expected)");
   }
-  CountingBloomFilter filter;
-  Status read = readPayloadWords(blob, wordCountFor(params.counterCount), params.counterCount * kCounterBits,
-                                 filter.counters_);
-  if (!read.isOk()) return read;
-  filter.params_ = params;
-  filter.header_ = blob.header;
-  return filter;
+  return adopt(blob, params, wordCountFor(params.counterCount), params.counterCount * kCounterBits);
 }
 
 void CountingBloomFilter::add(const KeyHash& hash) {
-  uint64_t* words = counters_.data();
+  uint64_t* words = words_.data();
   for (uint32_t probe = 0; probe < params_.hashCount; ++probe) {
     const uint64_t index = bloomProbeIndex(hash, probe, params_.counterCount);
     const uint32_t value = readCounter(words, index);
@@ -74,7 +61,7 @@ void CountingBloomFilter::add(const KeyHash& hash) {
 }
 
 bool CountingBloomFilter::has(const KeyHash& hash) const {
-  const uint64_t* words = counters_.data();
+  const uint64_t* words = words_.data();
   for (uint32_t probe = 0; probe < params_.hashCount; ++probe) {
     if (readCounter(words, bloomProbeIndex(hash, probe, params_.counterCount)) == 0) return false;
   }
@@ -85,7 +72,7 @@ Status CountingBloomFilter::remove(const KeyHash& hash) {
   // Only a key that is present may be removed: decrementing the counters of an
   // absent key would take counts that belong to other keys.
   if (!has(hash)) return Status::notFound("key is not in the filter");
-  uint64_t* words = counters_.data();
+  uint64_t* words = words_.data();
   for (uint32_t probe = 0; probe < params_.hashCount; ++probe) {
     const uint64_t index = bloomProbeIndex(hash, probe, params_.counterCount);
     const uint32_t value = readCounter(words, index);
@@ -107,24 +94,19 @@ std::vector<uint64_t> CountingBloomFilter::positions(const KeyHash& hash) const 
   return out;
 }
 
-void CountingBloomFilter::clear() {
-  counters_.clear();
-  header_.itemCount = 0;
-}
-
 uint32_t CountingBloomFilter::counterAt(uint64_t index) const {
-  return index < counterCount() ? readCounter(counters_.data(), index) : 0;
+  return index < counterCount() ? readCounter(words_.data(), index) : 0;
 }
 
 uint64_t CountingBloomFilter::saturatedCounterCount() const {
   uint64_t total = 0;
-  for (uint64_t i = 0; i < counterCount(); ++i) total += readCounter(counters_.data(), i) == kCounterMax;
+  for (uint64_t i = 0; i < counterCount(); ++i) total += readCounter(words_.data(), i) == kCounterMax;
   return total;
 }
 
 double CountingBloomFilter::estimatedFalsePositiveRate() const {
   uint64_t nonZero = 0;
-  for (uint64_t i = 0; i < counterCount(); ++i) nonZero += readCounter(counters_.data(), i) != 0;
+  for (uint64_t i = 0; i < counterCount(); ++i) nonZero += readCounter(words_.data(), i) != 0;
   return bloomFalsePositiveRateFromFill(nonZero, counterCount(), hashCount(), count());
 }
 

@@ -70,7 +70,7 @@ Result<ExpiringBloomFilter> ExpiringBloomFilter::create(const ExpiringBloomFilte
       return validateTableBytes(static_cast<uint64_t>(made.value().byteLength()) * options.generations,
                                 "expiring-bloom generations");
     }
-    filter.generations_.links().push_back(std::move(made).value());
+    filter.chain_.links().push_back(std::move(made).value());
   }
   return filter;
 }
@@ -97,31 +97,31 @@ Result<uint32_t> ExpiringBloomFilter::advance(double now) {
     steps = static_cast<double>(generationCount());
     next = now;
   }
-  std::vector<BloomFilter>& links = generations_.links();
+  std::vector<BloomFilter>& links = chain_.links();
   const uint32_t dropped = steps >= generationCount() ? generationCount() : static_cast<uint32_t>(steps);
   // Oldest first: rotating left by `dropped` puts the dropped generations last
   // (newest), where they are emptied.
   std::rotate(links.begin(), links.begin() + dropped, links.end());
   for (size_t i = links.size() - dropped; i < links.size(); ++i) links[i].clear();
   params_.generationStartBits = doubleBits(next);
-  header_.itemCount = generations_.totalCount();
+  header_.itemCount = chain_.totalCount();
   return dropped;
 }
 
 void ExpiringBloomFilter::add(const KeyHash& hash) {
-  BloomFilter& newest = generations_.links().back();
+  BloomFilter& newest = chain_.links().back();
   const uint64_t before = newest.count();
   newest.add(hash);
   header_.itemCount += newest.count() - before;
 }
 
 void ExpiringBloomFilter::clear() {
-  for (BloomFilter& generation : generations_.links()) generation.clear();
+  for (BloomFilter& generation : chain_.links()) generation.clear();
   header_.itemCount = 0;
 }
 
 std::vector<uint8_t> ExpiringBloomFilter::serialize() const {
-  return encodeBlob(header_, encodeParams(params_), generations_.serializeLinks());
+  return encodeBlob(header_, encodeParams(params_), chain_.serializeLinks());
 }
 
 Result<ExpiringBloomFilter> ExpiringBloomFilter::fromBlob(const DecodedBlob& blob, const Params& params) {
@@ -129,19 +129,12 @@ Result<ExpiringBloomFilter> ExpiringBloomFilter::fromBlob(const DecodedBlob& blo
   const double start = doubleFromBits(params.generationStartBits);
   Status valid = validateRotation(window, params.generationCount, start);
   if (!valid.isOk()) return Status::corrupt(valid.message());
-  std::vector<std::pair<const uint8_t*, size_t>> blobs;
+  LinkBlobs blobs;
   valid = splitLinkBlobs(blob, params.generationCount, blobs);
   if (!valid.isOk()) return valid;
-
-  ExpiringBloomFilter filter;
-  filter.params_ = params;
-  filter.header_ = blob.header;
   const double generationRate = blob.header.targetFalsePositiveRate / static_cast<double>(params.generationCount);
-  uint64_t tableBytes = 0;
-  for (uint32_t i = 0; i < params.generationCount; ++i) {
-    Result<BloomFilter> generation = BloomFilter::deserialize(blobs[i].first, blobs[i].second);
-    if (!generation.isOk()) return linkError(kType, i, generation.status());
-    const BloomFilter& read = generation.value();
+  // Every generation holds the filter's capacity: only the count is a sum.
+  return readLinks(blob, params, blobs, false, [&](uint32_t i, const BloomFilter& read, const std::vector<BloomFilter>& older) {
     // Each generation is the one create() makes: the filter's seed (one hash
     // for all), its capacity, and the rate P / G exactly.
     if (read.seed() != blob.header.seed || read.capacity() != blob.header.capacity ||
@@ -150,19 +143,11 @@ Result<ExpiringBloomFilter> ExpiringBloomFilter::fromBlob(const DecodedBlob& blo
                              " is not the generation its filter makes (seed, capacity or rate differ)");
     }
     // Every generation has the same size (one sizing), so any generation may take any slot.
-    if (i > 0 && (read.bitCount() != filter.generations_.links()[0].bitCount() ||
-                  read.hashCount() != filter.generations_.links()[0].hashCount())) {
+    if (i > 0 && (read.bitCount() != older[0].bitCount() || read.hashCount() != older[0].hashCount())) {
       return Status::corrupt("expiring-bloom generation " + std::to_string(i) + " differs in size from generation 0");
     }
-    tableBytes += read.byteLength();
-    filter.generations_.links().push_back(std::move(generation).value());
-  }
-  if (tableBytes > kMaxTableBytes) return Status::corrupt("expiring-bloom generations exceed the table limit");
-  if (blob.header.itemCount != filter.generations_.totalCount()) {
-    return Status::corrupt("expiring-bloom item count " + std::to_string(blob.header.itemCount) +
-                           " is not the sum of its generations' counts");
-  }
-  return filter;
+    return Status::ok();
+  });
 }
 
 }  // namespace cuckoo_bloom

@@ -55,25 +55,6 @@ bool ByteReader::readLittleEndian(uint64_t& out, size_t byteCount) {
   offset_ += byteCount;
   return true;
 }
-bool ByteReader::u8(uint8_t& out) {
-  uint64_t value;
-  if (!readLittleEndian(value, 1)) return false;
-  out = static_cast<uint8_t>(value);
-  return true;
-}
-bool ByteReader::u16(uint16_t& out) {
-  uint64_t value;
-  if (!readLittleEndian(value, 2)) return false;
-  out = static_cast<uint16_t>(value);
-  return true;
-}
-bool ByteReader::u32(uint32_t& out) {
-  uint64_t value;
-  if (!readLittleEndian(value, 4)) return false;
-  out = static_cast<uint32_t>(value);
-  return true;
-}
-bool ByteReader::u64(uint64_t& out) { return readLittleEndian(out, 8); }
 bool ByteReader::f64(double& out) {
   uint64_t bits;
   if (!readLittleEndian(bits, 8)) return false;

@@ -17,40 +17,23 @@ Result<ScalableBloomFilter> ScalableBloomFilter::createFrom(const FilterOptions&
   Status valid = rejectCuckooOptions(options, kType);
   if (!valid.isOk()) return valid;
   ScalableBloomFilterOptions chain;
-  chain.initialCapacity = options.capacity;
-  chain.falsePositiveRate = options.falsePositiveRate;
-  chain.seed = options.seed;
-  if (options.growth != 0.0) chain.growth = options.growth;
-  if (options.tightening != 0.0) chain.tightening = options.tightening;
+  takeGrowthOptions(options, chain);
   return create(chain);
 }
 
 Result<ScalableBloomFilter> ScalableBloomFilter::create(const ScalableBloomFilterOptions& options) {
-  Status valid = validateCapacityAndRate(options.initialCapacity, options.falsePositiveRate);
+  Status valid = checkGrowthOptions(options);
   if (!valid.isOk()) return valid;
-  valid = validateGrowth(options.growth, options.tightening, "scalable-bloom");
-  if (!valid.isOk()) return valid;
-  ScalableBloomFilter filter;
-  filter.params_ = {options.initialCapacity, doubleBits(options.growth), doubleBits(options.tightening), 0};
-  filter.header_ = newHeader(kType, options.initialCapacity, options.falsePositiveRate, options.seed);
-  valid = filter.appendLink();
-  // A first link that cannot be made is an impossible set of options.
-  if (!valid.isOk()) return Status(valid.code() == StatusCode::Full ? StatusCode::InvalidArgument : valid.code(), valid.message());
-  return filter;
+  return withFirstLink(ScalableBloomFilter(), options);
 }
 
 // Makes link number linkCount() from the schedule; nothing changes on failure.
 Status ScalableBloomFilter::appendLink() {
   std::vector<BloomFilter>& links = chain_.links();
   const uint32_t index = linkCount();
-  if (index >= kMaxChainLinks) {
-    return Status::full("scalable-bloom filter reached its maximum of " + std::to_string(kMaxChainLinks) +
-                        " links: the key was not added; every key added before is still found");
-  }
-  const uint64_t capacity = index == 0 ? params_.initialCapacity : nextLinkCapacity(links.back().capacity(), growth());
-  if (capacity == 0 || header_.capacity + (index == 0 ? 0 : capacity) > kMaxCapacity) {
-    return Status::full("scalable-bloom filter cannot grow beyond " + std::to_string(kMaxCapacity) + " keys");
-  }
+  uint64_t capacity = 0;
+  Status grows = nextCapacity(index, capacity);
+  if (!grows.isOk()) return grows;
   const double rate = linkFalsePositiveRate(targetFalsePositiveRate(), tightening(), index);
   // The chain as a whole must fit the table limit, not only each link.
   const uint64_t bitCount = bloomSizingFor(capacity, rate).bitCount;
@@ -113,34 +96,15 @@ void ScalableBloomFilter::clear() {
   header_.capacity = chain_.totalCapacity();
 }
 
-std::vector<uint8_t> ScalableBloomFilter::serialize() const {
-  Params params = params_;
-  params.linkCount = linkCount();
-  return encodeBlob(header_, encodeParams(params), chain_.serializeLinks());
-}
-
 Result<ScalableBloomFilter> ScalableBloomFilter::fromBlob(const DecodedBlob& blob, const Params& params) {
+  LinkBlobs blobs;
+  Status valid = readGrowthParams(blob, params, blobs);
+  if (!valid.isOk()) return valid;
   const double rate = blob.header.targetFalsePositiveRate;
   const double growth = doubleFromBits(params.growthBits);
   const double tightening = doubleFromBits(params.tighteningBits);
-  Status valid = validateGrowth(growth, tightening, "scalable-bloom");
-  if (!valid.isOk()) return Status::corrupt(valid.message());
-  if (params.initialCapacity == 0 || params.initialCapacity > kMaxCapacity) {
-    return Status::corrupt("scalable-bloom initial capacity is outside 1.." + std::to_string(kMaxCapacity));
-  }
-  std::vector<std::pair<const uint8_t*, size_t>> blobs;
-  valid = splitLinkBlobs(blob, params.linkCount, blobs);
-  if (!valid.isOk()) return valid;
-
-  ScalableBloomFilter filter;
-  filter.params_ = params;
-  filter.header_ = blob.header;
   uint64_t expectedCapacity = params.initialCapacity;
-  uint64_t tableBytes = 0;
-  for (uint32_t i = 0; i < params.linkCount; ++i) {
-    Result<BloomFilter> link = BloomFilter::deserialize(blobs[i].first, blobs[i].second);
-    if (!link.isOk()) return linkError(kType, i, link.status());
-    const BloomFilter& read = link.value();
+  return readLinks(blob, params, blobs, true, [&](uint32_t i, const BloomFilter& read, const std::vector<BloomFilter>&) {
     // Each link must be the one the schedule makes: same seed (one hash for
     // the chain), its capacity and rate exactly.
     if (i > 0) expectedCapacity = nextLinkCapacity(expectedCapacity, growth);
@@ -150,19 +114,8 @@ Result<ScalableBloomFilter> ScalableBloomFilter::fromBlob(const DecodedBlob& blo
       return Status::corrupt("scalable-bloom link " + std::to_string(i) +
                              " is not the link its chain makes (seed, capacity or rate differ)");
     }
-    tableBytes += read.byteLength();
-    filter.chain_.links().push_back(std::move(link).value());
-  }
-  if (tableBytes > kMaxTableBytes) return Status::corrupt("scalable-bloom links exceed the table limit");
-  if (blob.header.capacity != filter.chain_.totalCapacity()) {
-    return Status::corrupt("scalable-bloom capacity " + std::to_string(blob.header.capacity) +
-                           " is not the sum of its links' capacities");
-  }
-  if (blob.header.itemCount != filter.chain_.totalCount()) {
-    return Status::corrupt("scalable-bloom item count " + std::to_string(blob.header.itemCount) +
-                           " is not the sum of its links' counts");
-  }
-  return filter;
+    return Status::ok();
+  });
 }
 
 }  // namespace cuckoo_bloom

@@ -31,31 +31,20 @@ Result<ScalableCuckooFilter> ScalableCuckooFilter::createFrom(const FilterOption
   Status noFuse = rejectFuseOptions(options, kType);
   if (!noFuse.isOk()) return noFuse;
   ScalableCuckooFilterOptions chain;
-  chain.initialCapacity = options.capacity;
-  chain.falsePositiveRate = options.falsePositiveRate;
-  chain.seed = options.seed;
+  takeGrowthOptions(options, chain);
   if (options.bucketSize >= 0) chain.bucketSize = static_cast<uint32_t>(std::min<int64_t>(options.bucketSize, 255));
-  if (options.growth != 0.0) chain.growth = options.growth;
-  if (options.tightening != 0.0) chain.tightening = options.tightening;
   return create(chain);
 }
 
 Result<ScalableCuckooFilter> ScalableCuckooFilter::create(const ScalableCuckooFilterOptions& options) {
-  Status valid = validateCapacityAndRate(options.initialCapacity, options.falsePositiveRate);
-  if (!valid.isOk()) return valid;
-  valid = validateGrowth(options.growth, options.tightening, "scalable-cuckoo");
+  Status valid = checkGrowthOptions(options);
   if (!valid.isOk()) return valid;
   if (options.bucketSize != 2 && options.bucketSize != 4 && options.bucketSize != 8) {
     return Status::invalidArgument("bucketSize must be 2, 4 or 8, got " + std::to_string(options.bucketSize));
   }
   ScalableCuckooFilter filter;
-  filter.params_ = {options.initialCapacity, doubleBits(options.growth), doubleBits(options.tightening), 0,
-                    static_cast<uint8_t>(options.bucketSize)};
-  filter.header_ = newHeader(kType, options.initialCapacity, options.falsePositiveRate, options.seed);
-  valid = filter.appendLink();
-  // A first link that cannot be made is an impossible set of options.
-  if (!valid.isOk()) return Status(valid.code() == StatusCode::Full ? StatusCode::InvalidArgument : valid.code(), valid.message());
-  return filter;
+  filter.params_.bucketSize = static_cast<uint8_t>(options.bucketSize);
+  return withFirstLink(std::move(filter), options);
 }
 
 Result<CuckooFilter> ScalableCuckooFilter::makeLink(uint32_t index, uint64_t capacity) const {
@@ -78,14 +67,9 @@ Result<CuckooFilter> ScalableCuckooFilter::makeLink(uint32_t index, uint64_t cap
 Status ScalableCuckooFilter::appendLink() {
   std::vector<CuckooFilter>& links = chain_.links();
   const uint32_t index = linkCount();
-  if (index >= kMaxChainLinks) {
-    return Status::full("scalable-cuckoo filter reached its maximum of " + std::to_string(kMaxChainLinks) +
-                        " links: the key was not stored; every key stored before is still found");
-  }
-  const uint64_t capacity = index == 0 ? params_.initialCapacity : nextLinkCapacity(links.back().capacity(), growth());
-  if (capacity == 0 || header_.capacity + (index == 0 ? 0 : capacity) > kMaxCapacity) {
-    return Status::full("scalable-cuckoo filter cannot grow beyond " + std::to_string(kMaxCapacity) + " keys");
-  }
+  uint64_t capacity = 0;
+  Status grows = nextCapacity(index, capacity);
+  if (!grows.isOk()) return grows;
   Result<CuckooFilter> made = makeLink(index, capacity);
   if (!made.isOk()) return made.status();
   if (byteLength() + made.value().byteLength() > kMaxTableBytes) {
@@ -154,39 +138,20 @@ void ScalableCuckooFilter::clear() {
   header_.capacity = chain_.totalCapacity();
 }
 
-std::vector<uint8_t> ScalableCuckooFilter::serialize() const {
-  Params params = params_;
-  params.linkCount = linkCount();
-  return encodeBlob(header_, encodeParams(params), chain_.serializeLinks());
-}
-
 Result<ScalableCuckooFilter> ScalableCuckooFilter::fromBlob(const DecodedBlob& blob, const Params& params) {
-  const double growth = doubleFromBits(params.growthBits);
-  const double tightening = doubleFromBits(params.tighteningBits);
-  Status valid = validateGrowth(growth, tightening, "scalable-cuckoo");
-  if (!valid.isOk()) return Status::corrupt(valid.message());
-  if (params.initialCapacity == 0 || params.initialCapacity > kMaxCapacity) {
-    return Status::corrupt("scalable-cuckoo initial capacity is outside 1.." + std::to_string(kMaxCapacity));
-  }
   if (params.bucketSize != 2 && params.bucketSize != 4 && params.bucketSize != 8) {
     return Status::corrupt("scalable-cuckoo bucket size must be 2, 4 or 8");
   }
-  std::vector<std::pair<const uint8_t*, size_t>> blobs;
-  valid = splitLinkBlobs(blob, params.linkCount, blobs);
+  LinkBlobs blobs;
+  Status valid = readGrowthParams(blob, params, blobs);
   if (!valid.isOk()) return valid;
-
-  ScalableCuckooFilter filter;
-  filter.params_ = params;
-  filter.header_ = blob.header;
+  const double growth = doubleFromBits(params.growthBits);
+  const double tightening = doubleFromBits(params.tighteningBits);
   uint64_t expectedCapacity = params.initialCapacity;
-  uint64_t tableBytes = 0;
-  for (uint32_t i = 0; i < params.linkCount; ++i) {
-    Result<CuckooFilter> link = CuckooFilter::deserialize(blobs[i].first, blobs[i].second);
-    if (!link.isOk()) return linkError(kType, i, link.status());
+  return readLinks(blob, params, blobs, true, [&](uint32_t i, const CuckooFilter& read, const std::vector<CuckooFilter>&) {
     if (i > 0) expectedCapacity = nextLinkCapacity(expectedCapacity, growth);
     // The link the schedule makes, geometry and all (computed, not allocated:
     // hostile parameters must not make the reader allocate).
-    const CuckooFilter& read = link.value();
     double budget = 0.0;
     uint32_t fingerprintBits = 0;
     const bool scheduled =
@@ -199,17 +164,8 @@ Result<ScalableCuckooFilter> ScalableCuckooFilter::fromBlob(const DecodedBlob& b
       return Status::corrupt("scalable-cuckoo link " + std::to_string(i) +
                              " is not the link its chain makes (seed, capacity, rate or geometry differ)");
     }
-    tableBytes += read.byteLength();
-    if (tableBytes > kMaxTableBytes) return Status::corrupt("scalable-cuckoo links exceed the table limit");
-    filter.chain_.links().push_back(std::move(link).value());
-  }
-  if (blob.header.capacity != filter.chain_.totalCapacity()) {
-    return Status::corrupt("scalable-cuckoo capacity is not the sum of its links' capacities");
-  }
-  if (blob.header.itemCount != filter.chain_.totalCount()) {
-    return Status::corrupt("scalable-cuckoo item count is not the sum of its links' counts");
-  }
-  return filter;
+    return Status::ok();
+  });
 }
 
 }  // namespace cuckoo_bloom

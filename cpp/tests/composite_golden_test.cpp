@@ -30,25 +30,21 @@ using cuckoo_bloom_test::valueOrFail;
 
 constexpr uint64_t kGoldenKeys = 50;
 
-// initial capacity 20 (so the 50 keys make a chain of links), rate 0.01, seed 42.
-Bytes buildScalableBloom() {
-  ScalableBloomFilterOptions options;
+// initial capacity 20 (so the 50 keys make a chain of links), rate 0.01,
+// seed 42, the other options at their defaults; the same recipe for both chains.
+template <typename Chain, typename ChainOptions>
+Bytes buildScalable() {
+  ChainOptions options;
   options.initialCapacity = 20;
   options.falsePositiveRate = 0.01;
   options.seed = 42;
-  ScalableBloomFilter filter = valueOrFail(ScalableBloomFilter::create(options), "create");
+  Chain filter = valueOrFail(Chain::create(options), "create");
   for (uint64_t i = 0; i < kGoldenKeys; ++i) EXPECT_TRUE(filter.add(goldenKey(i)).isOk());
   return filter.serialize();
 }
-Bytes buildScalableCuckoo() {
-  ScalableCuckooFilterOptions options;
-  options.initialCapacity = 20;
-  options.falsePositiveRate = 0.01;
-  options.seed = 42;
-  ScalableCuckooFilter filter = valueOrFail(ScalableCuckooFilter::create(options), "create");
-  for (uint64_t i = 0; i < kGoldenKeys; ++i) EXPECT_TRUE(filter.add(goldenKey(i)).isOk());
-  return filter.serialize();
-}
+const auto buildScalableBloom = buildScalable<ScalableBloomFilter, ScalableBloomFilterOptions>;
+const auto buildScalableCuckoo = buildScalable<ScalableCuckooFilter, ScalableCuckooFilterOptions>;
+
 // capacity 100, rate 0.01, seed 42, window 60, 4 generations, started at 0;
 // keys 0..24 at time 0, then advance(25) (one generation dropped: start 20),
 // keys 25..49.

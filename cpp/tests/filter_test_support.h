@@ -95,6 +95,16 @@ void expectNoFalseNegativesBeforeAndAfterRoundTrip(const Filter& filter, uint64_
   EXPECT_EQ(copy.serialize(), filter.serialize());
 }
 
+// What a copy read from bytes carries over from the header: the seed, the
+// count, the capacity and the target rate.
+template <typename Filter>
+void expectSameHeader(const Filter& copy, const Filter& filter) {
+  EXPECT_EQ(copy.seed(), filter.seed());
+  EXPECT_EQ(copy.count(), filter.count());
+  EXPECT_EQ(copy.capacity(), filter.capacity());
+  EXPECT_EQ(copy.targetFalsePositiveRate(), filter.targetFalsePositiveRate());
+}
+
 // The (capacity, rate) pairs no filter type may accept: no keys, a rate that
 // is not strictly between 0 and 1 (NaN and infinity included), or more keys
 // than limits.h allows. `optionsFor(capacity, rate)` builds the type's options;

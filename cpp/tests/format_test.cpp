@@ -57,21 +57,18 @@ using cuckoo_bloom_test::writeLE;
 // says the same for the JS suite, which rebuilds them and compares bytes.
 constexpr uint64_t kGoldenKeys = 50;
 
-Bytes buildGoldenBloom() {
-  BloomFilter filter = cuckoo_bloom_test::valueOrFail(BloomFilter::create({100, 0.01, 42}), "create");
+// A word-array filter (Bloom, blocked, counting) of capacity 100, rate 0.01,
+// seed 42 holding the golden keys.
+template <typename Filter>
+Filter goldenWordArrayFilter() {
+  Filter filter = cuckoo_bloom_test::valueOrFail(Filter::create({100, 0.01, 42}), "create");
   for (uint64_t i = 0; i < kGoldenKeys; ++i) filter.add(goldenKey(i));
-  return filter.serialize();
+  return filter;
 }
-Bytes buildGoldenBlockedBloom() {
-  BlockedBloomFilter filter =
-      cuckoo_bloom_test::valueOrFail(BlockedBloomFilter::create({100, 0.01, 42}), "create");
-  for (uint64_t i = 0; i < kGoldenKeys; ++i) filter.add(goldenKey(i));
-  return filter.serialize();
-}
+Bytes buildGoldenBloom() { return goldenWordArrayFilter<BloomFilter>().serialize(); }
+Bytes buildGoldenBlockedBloom() { return goldenWordArrayFilter<BlockedBloomFilter>().serialize(); }
 Bytes buildGoldenCountingBloom() {
-  CountingBloomFilter filter =
-      cuckoo_bloom_test::valueOrFail(CountingBloomFilter::create({100, 0.01, 42}), "create");
-  for (uint64_t i = 0; i < kGoldenKeys; ++i) filter.add(goldenKey(i));
+  CountingBloomFilter filter = goldenWordArrayFilter<CountingBloomFilter>();
   EXPECT_TRUE(filter.remove(goldenKey(0)).isOk());
   return filter.serialize();
 }

@@ -89,8 +89,8 @@ TYPED_TEST(RegisteredFilterType, IsListedByNameAndId) {
       if (info.type != TypeParam::kType) continue;
       listed = true;
       EXPECT_STREQ(info.name, name);
-      EXPECT_EQ(info.supportsRemove, TypeParam::kSupportsRemove);
-      EXPECT_EQ(info.supportsUnion, TypeParam::kSupportsUnion);
+      EXPECT_EQ(info.supportsRemove, kSupportsRemove<TypeParam>);
+      EXPECT_EQ(info.supportsUnion, kSupportsUnion<TypeParam>);
     }
     EXPECT_TRUE(listed);
   }
@@ -212,7 +212,7 @@ TYPED_TEST(RegisteredFilterType, BatchesAnswerAndStoreExactlyLikeSingleCalls) {
     const KeyBatchLayout removeLayout = layoutOf(removing);
     std::vector<uint8_t> removed(removing.size(), 2);
     const Status status = batched->removeMany(removeLayout.dataAt(0), removeLayout.offsets.data(), removing.size(), removed.data());
-    if constexpr (TypeParam::kSupportsRemove) {
+    if constexpr (kSupportsRemove<TypeParam>) {
       ASSERT_TRUE(status.isOk()) << status.message();
       for (size_t i = 0; i < removing.size(); ++i) ASSERT_EQ(removed[i], 1) << i;
       for (size_t i = 1; i < count; i += 2) {
@@ -297,12 +297,12 @@ TYPED_TEST(RegisteredFilterType, RemoveAndUnionExactlyWhenSupported) {
     const auto* bytes = reinterpret_cast<const uint8_t*>(key.data());
     const Status removed = a->remove(bytes, key.size());
     const Status merged = a->unionWith(*b);
-    if constexpr (TypeParam::kSupportsRemove) {
+    if constexpr (kSupportsRemove<TypeParam>) {
       EXPECT_EQ(removed.code(), StatusCode::NotFound);
     } else {
       EXPECT_EQ(removed.code(), StatusCode::Unsupported);
     }
-    if constexpr (TypeParam::kSupportsUnion) {
+    if constexpr (kSupportsUnion<TypeParam>) {
       EXPECT_TRUE(merged.isOk()) << merged.message();
       EXPECT_TRUE(a->has(bytes, key.size()));
     } else {

@@ -1,6 +1,6 @@
 import { coreError, FilterError, statusName } from './errors.js';
-import { ExistingHandle, type FilterClassInfo, Filter, readAs, type SerializedBytes } from './filter-base.js';
-import type { Key } from './keys.js';
+import { ExistingHandle, type FilterClassInfo, readAs, type SerializedBytes } from './filter-base.js';
+import { GrowingFilter } from './growing-filter.js';
 import { growthOptionsForCore, type GrowthOptions } from './scalable-options.js';
 
 /** Options of `ScalableBloomFilter`; `tightening` defaults to 0.9. */
@@ -25,7 +25,7 @@ const INFO: FilterClassInfo = {
  * seen.links; // grows as keys arrive
  * ```
  */
-export class ScalableBloomFilter extends Filter {
+export class ScalableBloomFilter extends GrowingFilter {
   /** @throws FilterError `INVALID_ARGUMENT` for bad or contradictory options; `OUT_OF_MEMORY`; `NOT_INITIALIZED`. */
   constructor(options?: ScalableBloomFilterOptions) {
     super(INFO, options instanceof ExistingHandle ? options : growthOptionsForCore(options, INFO.className));
@@ -38,19 +38,6 @@ export class ScalableBloomFilter extends Filter {
 
   get type(): 'scalable-bloom' {
     return 'scalable-bloom';
-  }
-
-  /**
-   * Adds a key (a key already reported present is not stored again); a new
-   * link is made when the newest is full.
-   * @throws FilterError `FULL` (the chain reached its 32 links) or
-   *   `OUT_OF_MEMORY` (the next link does not fit): nothing changed, every
-   *   key added before is still found. `INVALID_ARGUMENT`; `FREED`.
-   */
-  add(key: Key): this {
-    const status = this.addKey(key);
-    if (status !== 'OK') throw coreError(status, `scalable-bloom filter cannot grow further (${status}): the key was not added; every key added before is still found`);
-    return this;
   }
 
   /**
@@ -73,22 +60,5 @@ export class ScalableBloomFilter extends Filter {
   /** Keys the chain holds before it makes its next link: the sum of its links' capacities. */
   override get capacity(): number {
     return super.capacity;
-  }
-  /** Number of Bloom filters in the chain. */
-  get links(): number {
-    return this.parameters.links!;
-  }
-  get initialCapacity(): number {
-    return this.parameters.initialCapacity!;
-  }
-  get growth(): number {
-    return this.parameters.growth!;
-  }
-  get tightening(): number {
-    return this.parameters.tightening!;
-  }
-
-  protected override onBatchFull(index: number): never {
-    throw new FilterError('FULL', `scalable-bloom filter cannot grow further: stored keys 0..${index - 1}; key ${index} and later were not added`, { index });
   }
 }

@@ -1,5 +1,6 @@
 import { coreError, FilterError, statusName } from './errors.js';
-import { ExistingHandle, type FilterClassInfo, Filter, readAs, type SerializedBytes } from './filter-base.js';
+import { ExistingHandle, type FilterClassInfo, readAs, type SerializedBytes } from './filter-base.js';
+import { GrowingFilter } from './growing-filter.js';
 import type { Key } from './keys.js';
 import { growthOptionsForCore, type GrowthOptions } from './scalable-options.js';
 
@@ -27,7 +28,7 @@ const INFO: FilterClassInfo = {
  * live.remove('session-1'); // true
  * ```
  */
-export class ScalableCuckooFilter extends Filter {
+export class ScalableCuckooFilter extends GrowingFilter {
   /** @throws FilterError `INVALID_ARGUMENT` for bad or contradictory options; `OUT_OF_MEMORY`; `NOT_INITIALIZED`. */
   constructor(options?: ScalableCuckooFilterOptions) {
     if (!((options as unknown) instanceof ExistingHandle)) checkBucketSize(options);
@@ -41,18 +42,6 @@ export class ScalableCuckooFilter extends Filter {
 
   get type(): 'scalable-cuckoo' {
     return 'scalable-cuckoo';
-  }
-
-  /**
-   * Adds a key (a key added twice is stored twice).
-   * @throws FilterError `FULL` (the chain reached its 32 links, or a link
-   *   would need fingerprints over 32 bits) or `OUT_OF_MEMORY`: nothing
-   *   changed, every key stored before is still found. `INVALID_ARGUMENT`; `FREED`.
-   */
-  add(key: Key): this {
-    const status = this.addKey(key);
-    if (status !== 'OK') throw coreError(status, `scalable-cuckoo filter cannot grow further (${status}): the key was not stored; every key stored before is still found`);
-    return this;
   }
 
   /**
@@ -81,25 +70,8 @@ export class ScalableCuckooFilter extends Filter {
   override get capacity(): number {
     return super.capacity;
   }
-  /** Number of cuckoo filters in the chain. */
-  get links(): number {
-    return this.parameters.links!;
-  }
-  get initialCapacity(): number {
-    return this.parameters.initialCapacity!;
-  }
-  get growth(): number {
-    return this.parameters.growth!;
-  }
-  get tightening(): number {
-    return this.parameters.tightening!;
-  }
   get bucketSize(): number {
     return this.parameters.bucketSize!;
-  }
-
-  protected override onBatchFull(index: number): never {
-    throw new FilterError('FULL', `scalable-cuckoo filter cannot grow further: stored keys 0..${index - 1}; key ${index} and later were not added`, { index });
   }
 }
 

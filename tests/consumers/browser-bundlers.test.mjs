@@ -34,6 +34,7 @@ beforeAll(async () => {
   const app = readFileSync(FIXTURE, 'utf8');
   mkdirSync(join(consumer, 'src'));
   writeFileSync(join(consumer, 'src/app.js'), app);
+  copyFileSync(new URL('./fixtures/readme-steps.mjs', import.meta.url), join(consumer, 'src/readme-steps.mjs'));
   writeFileSync(
     join(consumer, 'src/app-inline.js'),
     app.replace("from 'cuckoo-bloom-wasm'", "from 'cuckoo-bloom-wasm/inline'"),

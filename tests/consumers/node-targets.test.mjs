@@ -26,7 +26,7 @@ function runApp(file, cwd) {
 
 beforeAll(() => {
   installed = packAndInstall('cbw-node-targets-');
-  for (const file of ['node-app.mjs', 'node-app.cjs', 'mixed-app.mjs', 'serverless-app.mjs', 'bundled-main-app.mjs']) {
+  for (const file of ['node-app.mjs', 'node-app.cjs', 'readme-steps.mjs', 'mixed-app.mjs', 'serverless-app.mjs', 'bundled-main-app.mjs']) {
     copyFileSync(join(FIXTURES, file), join(installed.consumer, file));
   }
   cpSync(join(FIXTURES, 'ts-app'), join(installed.consumer, 'ts-app'), { recursive: true });

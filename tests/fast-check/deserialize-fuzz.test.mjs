@@ -11,20 +11,9 @@
 // work: the module's memory was not damaged.
 import fc from 'fast-check';
 import {
-  init,
-  deserialize,
-  serializedType,
-  BloomFilter,
-  BlockedBloomFilter,
-  CountingBloomFilter,
-  CuckooFilter,
-  BinaryFuseFilter,
-  ScalableBloomFilter,
-  ScalableCuckooFilter,
-  ExpiringBloomFilter,
-  filterTypeNames,
-  UrlBlocklist,
-  FilterError,
+  init, deserialize, serializedType, BloomFilter, BlockedBloomFilter, CountingBloomFilter,
+  CuckooFilter, BinaryFuseFilter, ScalableBloomFilter, ScalableCuckooFilter, ExpiringBloomFilter,
+  filterTypeNames, UrlBlocklist, FilterError,
 } from 'cuckoo-bloom-wasm';
 import { fail, sameBytes } from '../helpers/keys.mjs';
 

@@ -18,15 +18,10 @@
 // seed, the path and the shrunk counterexample).
 import fc from 'fast-check';
 import {
-  init,
-  deserialize,
-  BloomFilter,
-  BlockedBloomFilter,
-  CountingBloomFilter,
-  CuckooFilter,
-  FilterError,
+  init, deserialize, BloomFilter, BlockedBloomFilter, CountingBloomFilter, CuckooFilter, FilterError,
 } from 'cuckoo-bloom-wasm';
 import { fail, payloadOf, sameBytes } from '../helpers/keys.mjs';
+import { consistentCuckooOptions } from '../helpers/cuckoo-options.mjs';
 
 const RUNS = Number(process.env.FC_RUNS ?? 300);
 
@@ -123,18 +118,6 @@ const bloomOptions = fc.record({
   falsePositiveRate: fc.constantFrom(0.5, 0.1, 0.01, 0.001),
   seed: seedArb,
 });
-
-// Options that agree with each other: fingerprintBits below what the rate
-// needs (ceil(log2(2b / rate)), at least 4) is INVALID_ARGUMENT, so a
-// contradictory rate is dropped and the bits decide the rate.
-function consistentCuckooOptions(options) {
-  const { falsePositiveRate: rate, fingerprintBits: bits, bucketSize = 4 } = options;
-  if (rate === undefined || bits === undefined) return options;
-  const needed = Math.max(4, Math.ceil(Math.log2((2 * bucketSize) / rate)));
-  if (bits >= needed) return options;
-  const { falsePositiveRate: _dropped, ...rest } = options;
-  return rest;
-}
 
 // Tiny cuckoo tables (4 to 16 slots) against pools of up to 40 keys: FULL is common.
 const cuckooOptions = fc

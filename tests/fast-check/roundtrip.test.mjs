@@ -7,17 +7,11 @@
 // walk's random state and which adds fail with FULL).
 import fc from 'fast-check';
 import {
-  init,
-  deserialize,
-  serializedType,
-  BloomFilter,
-  BlockedBloomFilter,
-  CountingBloomFilter,
-  CuckooFilter,
-  UrlBlocklist,
-  FilterError,
+  init, deserialize, serializedType, BloomFilter, BlockedBloomFilter, CountingBloomFilter,
+  CuckooFilter, UrlBlocklist, FilterError,
 } from 'cuckoo-bloom-wasm';
 import { fail, sameBytes } from '../helpers/keys.mjs';
+import { consistentCuckooOptions } from '../helpers/cuckoo-options.mjs';
 
 const RUNS = Number(process.env.FC_RUNS ?? 300);
 
@@ -47,18 +41,6 @@ const plainOptions = fc.record(
   { capacity: capacityArb, falsePositiveRate: rateArb, seed: seedArb },
   { requiredKeys: ['capacity'] },
 );
-// Options that agree with each other: fingerprintBits below what the rate
-// needs (ceil(log2(2b / rate)), at least 4) is INVALID_ARGUMENT, so a
-// contradictory rate is dropped and the bits decide the rate.
-function consistentCuckooOptions(options) {
-  const { falsePositiveRate: rate, fingerprintBits: bits, bucketSize = 4 } = options;
-  if (rate === undefined || bits === undefined) return options;
-  const needed = Math.max(4, Math.ceil(Math.log2((2 * bucketSize) / rate)));
-  if (bits >= needed) return options;
-  const { falsePositiveRate: _dropped, ...rest } = options;
-  return rest;
-}
-
 const cuckooOptions = fc.record(
   {
     capacity: capacityArb,

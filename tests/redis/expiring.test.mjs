@@ -3,14 +3,9 @@
 // the generations), from one process and from several at once; lost generations
 // reported as errors, never as "not seen".
 import { RedisExpiringBloomFilter } from 'cuckoo-bloom-wasm/redis';
-import { FilterError } from '../../dist/index.mjs';
 import { CLIENT_NAMES, connect } from './lib/clients.mjs';
 import { startWorker } from './lib/fleet.mjs';
-import { redisAvailable, startRedis } from './lib/redis-server.mjs';
-
-const describeIfRedis = redisAvailable() ? describe : describe.skip;
-const run = (client, args) => (client.callBuffer ? client.call(...args) : client.sendCommand(args));
-const keysOf = (prefix, count) => Array.from({ length: count }, (_, i) => `${prefix}${i}`);
+import { describeIfRedis, expectFilterError, keysOf, privateRedis, run } from './lib/suite.mjs';
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 // Short windows keep the suite quick: generations of 1 s (window 2 s, K = 3).
 const WINDOW_MS = 2000;
@@ -19,16 +14,6 @@ const GENERATION_MS = WINDOW_MS / (GENERATIONS - 1);
 // Redis drops an expired key when it is next touched, at its PEXPIREAT; this much
 // later every has must already miss (timers and a loaded machine, not the filter).
 const SLACK_MS = 300;
-
-async function expectFilterError(promise, code, pattern) {
-  const error = await promise.then(
-    () => null,
-    (caught) => caught,
-  );
-  expect(error).toBeInstanceOf(FilterError);
-  expect(error.code).toBe(code);
-  if (pattern) expect(error.message).toMatch(pattern);
-}
 
 /** hasMany every `intervalMs` until `until`; counts answers that had to be true (the call ended before `deadline`) and were not. */
 async function watch(filter, keys, { deadline, until, intervalMs = 100 }) {
@@ -46,20 +31,10 @@ async function watch(filter, keys, { deadline, until, intervalMs = 100 }) {
 }
 
 describeIfRedis.each(CLIENT_NAMES)('RedisExpiringBloomFilter with %s', (clientName) => {
-  let server;
-  let client;
-  let close;
-  beforeAll(async () => {
-    server = await startRedis();
-    ({ client, close } = await connect(clientName, server));
-  });
-  afterAll(async () => {
-    await close?.();
-    await server?.stop();
-  });
+  const redis = privateRedis({ clientName });
 
   test('keys are found for the whole window, and gone (with their Redis keys) one generation after it', async () => {
-    const filter = await RedisExpiringBloomFilter.create(client, 'recent', {
+    const filter = await RedisExpiringBloomFilter.create(redis.client, 'recent', {
       windowMs: WINDOW_MS,
       generations: GENERATIONS,
       capacity: 5000,
@@ -80,15 +55,15 @@ describeIfRedis.each(CLIENT_NAMES)('RedisExpiringBloomFilter with %s', (clientNa
     expect(missing).toBe(0);
     // Past window + one generation: every generation holding them expired.
     expect((await filter.hasMany(keys)).some(Boolean)).toBe(false);
-    const left = (await run(client, ['KEYS', '{recent}*'])).map(String).sort();
+    const left = (await run(redis.client, ['KEYS', '{recent}*'])).map(String).sort();
     expect(left).toHaveLength(1);
     expect(left[0]).toMatch(/^\{recent\}:[0-9a-f]+:written$/);
     await filter.delete();
-    expect(await run(client, ['KEYS', '*recent*'])).toEqual([]);
+    expect(await run(redis.client, ['KEYS', '*recent*'])).toEqual([]);
   });
 
   test('adding a key again keeps it for a window from its latest add', async () => {
-    const filter = await RedisExpiringBloomFilter.create(client, 'again', { windowMs: WINDOW_MS, generations: GENERATIONS, capacity: 1000 });
+    const filter = await RedisExpiringBloomFilter.create(redis.client, 'again', { windowMs: WINDOW_MS, generations: GENERATIONS, capacity: 1000 });
     expect(await filter.add('x')).toBe(true);
     await sleep(1500);
     const sentAt = Date.now();
@@ -103,53 +78,47 @@ describeIfRedis.each(CLIENT_NAMES)('RedisExpiringBloomFilter with %s', (clientNa
 
   test('parameters are stored and checked; bad options are INVALID_ARGUMENT', async () => {
     const options = { windowMs: 60_000, generations: 4, capacity: 1000, falsePositiveRate: 0.02, seed: 5 };
-    const filter = await RedisExpiringBloomFilter.create(client, 'params', options);
+    const filter = await RedisExpiringBloomFilter.create(redis.client, 'params', options);
     await filter.add('y');
-    const again = await RedisExpiringBloomFilter.create(client, 'params', options);
+    const again = await RedisExpiringBloomFilter.create(redis.client, 'params', options);
     expect(await again.has('y')).toBe(true);
-    const opened = await RedisExpiringBloomFilter.open(client, 'params');
+    const opened = await RedisExpiringBloomFilter.open(redis.client, 'params');
     expect([opened.windowMs, opened.generations, opened.capacity, opened.falsePositiveRate, opened.seed]).toEqual([60_000, 4, 1000, 0.02, 5]);
     expect(await opened.has('y')).toBe(true);
-    await expectFilterError(RedisExpiringBloomFilter.create(client, 'params', { ...options, windowMs: 30_000 }), 'INVALID_ARGUMENT', /windowMs 60000 stored, 30000 asked/);
-    await expectFilterError(RedisExpiringBloomFilter.create(client, 'bad', { capacity: 10 }), 'INVALID_ARGUMENT', /windowMs/);
-    await expectFilterError(RedisExpiringBloomFilter.create(client, 'bad', { windowMs: 1000, capacity: 10, generations: 1 }), 'INVALID_ARGUMENT', /generations/);
-    await expectFilterError(RedisExpiringBloomFilter.create(client, 'bad', { windowMs: 1000, capacity: 10, window: 5 }), 'INVALID_ARGUMENT', /unknown option 'window'/);
-    await expectFilterError(RedisExpiringBloomFilter.open(client, 'nothing'), 'INVALID_ARGUMENT', /holds no filter/);
+    await expectFilterError(RedisExpiringBloomFilter.create(redis.client, 'params', { ...options, windowMs: 30_000 }), 'INVALID_ARGUMENT', /windowMs 60000 stored, 30000 asked/);
+    await expectFilterError(RedisExpiringBloomFilter.create(redis.client, 'bad', { capacity: 10 }), 'INVALID_ARGUMENT', /windowMs/);
+    await expectFilterError(RedisExpiringBloomFilter.create(redis.client, 'bad', { windowMs: 1000, capacity: 10, generations: 1 }), 'INVALID_ARGUMENT', /generations/);
+    await expectFilterError(RedisExpiringBloomFilter.create(redis.client, 'bad', { windowMs: 1000, capacity: 10, window: 5 }), 'INVALID_ARGUMENT', /unknown option 'window'/);
+    await expectFilterError(RedisExpiringBloomFilter.open(redis.client, 'nothing'), 'INVALID_ARGUMENT', /holds no filter/);
     await expectFilterError(filter.hasMany(['ok', {}]), 'INVALID_ARGUMENT', /key 1 must be/);
     await filter.delete();
   });
 
   test('a generation lost before it expired is CORRUPT, never "not seen"', async () => {
-    const filter = await RedisExpiringBloomFilter.create(client, 'lost', { windowMs: 60_000, capacity: 1000, shardBytes: 1024 });
+    const filter = await RedisExpiringBloomFilter.create(redis.client, 'lost', { windowMs: 60_000, capacity: 1000, shardBytes: 1024 });
     await filter.addMany(keysOf('k', 500));
-    const shards = (await run(client, ['KEYS', '{lost}:*:g*'])).map(String);
+    const shards = (await run(redis.client, ['KEYS', '{lost}:*:g*'])).map(String);
     expect(shards.length).toBeGreaterThan(1);
-    await run(client, ['DEL', shards[0]]);
+    await run(redis.client, ['DEL', shards[0]]);
     await expectFilterError(filter.hasMany(keysOf('k', 500)), 'CORRUPT', /missing/);
     await expectFilterError(filter.addMany(keysOf('k', 500)), 'CORRUPT', /missing/);
     // Everything gone (a restart without persistence): the record of generations is gone too.
-    await run(client, ['FLUSHALL']);
+    await run(redis.client, ['FLUSHALL']);
     await expectFilterError(filter.has('k1'), 'CORRUPT', /missing/);
   });
 });
 
 describeIfRedis('RedisExpiringBloomFilter across processes', () => {
-  let server;
-  beforeAll(async () => {
-    server = await startRedis();
-  });
-  afterAll(async () => {
-    await server?.stop();
-  });
+  const redis = privateRedis();
 
   test('three processes add while a fourth checks: no false negative inside the window, nothing left after it', async () => {
     const key = 'fleet:recent';
-    const { client, close } = await connect('ioredis', server);
+    const { client, close } = await connect('ioredis', redis.server);
     try {
       const filter = await RedisExpiringBloomFilter.create(client, key, { windowMs: WINDOW_MS, generations: GENERATIONS, capacity: 20_000 });
       const clients = ['node-redis', 'ioredis', 'node-redis'];
       const workers = clients.map((name, w) =>
-        startWorker({ op: 'expiring-add', client: name, port: server.port, key, prefix: `w${w}:`, batches: 12, batchSize: 200, pauseMs: 250 }),
+        startWorker({ op: 'expiring-add', client: name, port: redis.server.port, key, prefix: `w${w}:`, batches: 12, batchSize: 200, pauseMs: 250 }),
       );
       const keysOfBatch = (w, batch) => keysOf(`w${w}:${batch}:`, 200);
       let inside = 0;

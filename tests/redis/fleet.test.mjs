@@ -4,9 +4,7 @@
 import { RedisBloomFilter } from 'cuckoo-bloom-wasm/redis';
 import { connect } from './lib/clients.mjs';
 import { startWorker } from './lib/fleet.mjs';
-import { redisAvailable, startRedis } from './lib/redis-server.mjs';
-
-const describeIfRedis = redisAvailable() ? describe : describe.skip;
+import { describeIfRedis, privateRedis } from './lib/suite.mjs';
 
 async function createFilter(server, key, options) {
   const { client, close } = await connect('ioredis', server);
@@ -18,47 +16,35 @@ async function createFilter(server, key, options) {
 }
 
 describeIfRedis('a fleet of processes sharing one filter', () => {
-  let server;
-  beforeAll(async () => {
-    server = await startRedis();
-  });
-  afterAll(async () => {
-    await server?.stop();
-  });
+  const redis = privateRedis();
 
   test('keys added by each process are found by every process, with both clients', async () => {
     const key = 'fleet:shared';
-    await createFilter(server, key, { capacity: 50_000, falsePositiveRate: 0.01, shardBytes: 8192 });
+    await createFilter(redis.server, key, { capacity: 50_000, falsePositiveRate: 0.01, shardBytes: 8192 });
     const prefixes = ['alpha:', 'beta:', 'gamma:'];
     const clients = ['node-redis', 'ioredis', 'node-redis'];
     const count = 4000;
     await Promise.all(
       prefixes.map((prefix, i) =>
-        startWorker({ op: 'add', client: clients[i], port: server.port, key, prefix, count, batch: 500 }).done,
+        startWorker({ op: 'add', client: clients[i], port: redis.server.port, key, prefix, count, batch: 500 }).done,
       ),
     );
     const checks = await Promise.all(
-      clients.map((client) => startWorker({ op: 'check', client, port: server.port, key, prefixes, count }).done),
+      clients.map((client) => startWorker({ op: 'check', client, port: redis.server.port, key, prefixes, count }).done),
     );
     expect(checks.map((lines) => lines.at(-1).missing)).toEqual([0, 0, 0]);
   });
 });
 
 describeIfRedis('a Redis restart mid-run, with persistence on', () => {
-  let server;
-  beforeAll(async () => {
-    server = await startRedis({ persistent: true });
-  });
-  afterAll(async () => {
-    await server?.stop();
-  });
+  const redis = privateRedis({ persistent: true });
 
   test('no acknowledged add is lost when Redis is killed (SIGKILL) and restarted', async () => {
     const key = 'fleet:restart';
-    await createFilter(server, key, { capacity: 100_000, falsePositiveRate: 0.01, shardBytes: 16384 });
+    await createFilter(redis.server, key, { capacity: 100_000, falsePositiveRate: 0.01, shardBytes: 16384 });
     const count = 6000;
     const workers = ['node-redis', 'ioredis'].map((client, i) =>
-      startWorker({ op: 'add', client, port: server.port, key, prefix: `w${i}:`, count, batch: 200, retry: true, pauseMs: 10 }),
+      startWorker({ op: 'add', client, port: redis.server.port, key, prefix: `w${i}:`, count, batch: 200, retry: true, pauseMs: 10 }),
     );
     // Kill once both workers have acknowledged some batches and neither has finished.
     const deadline = Date.now() + 60_000;
@@ -66,15 +52,15 @@ describeIfRedis('a Redis restart mid-run, with persistence on', () => {
       await new Promise((resolve) => setTimeout(resolve, 10));
     }
     const acknowledgedAtKill = workers.map((worker) => worker.lines.at(-1)?.acknowledged ?? 0);
-    await server.kill('SIGKILL');
+    await redis.server.kill('SIGKILL');
     await new Promise((resolve) => setTimeout(resolve, 300));
-    await server.start();
+    await redis.server.start();
     const results = await Promise.all(workers.map((worker) => worker.done));
 
     // The kill landed mid-run: neither worker was done, and both went on afterwards.
     expect(acknowledgedAtKill.every((acknowledged) => acknowledged > 0 && acknowledged < count)).toBe(true);
     for (const lines of results) expect(lines.at(-1)).toMatchObject({ done: true });
-    const check = await startWorker({ op: 'check', client: 'ioredis', port: server.port, key, prefixes: ['w0:', 'w1:'], count }).done;
+    const check = await startWorker({ op: 'check', client: 'ioredis', port: redis.server.port, key, prefixes: ['w0:', 'w1:'], count }).done;
     expect(check.at(-1).missing).toBe(0);
   });
 });

@@ -5,39 +5,17 @@ import { BlockedBloomFilter as LocalBlockedBloom, deserialize as deserializeInBr
 import { RedisBloomFilter } from 'cuckoo-bloom-wasm/redis';
 import { FilterError, deserialize } from '../../dist/index.mjs';
 import { CLIENT_NAMES, connect } from './lib/clients.mjs';
-import { redisAvailable, startRedis } from './lib/redis-server.mjs';
-
-const describeIfRedis = redisAvailable() ? describe : describe.skip;
-/** A raw command through either client (ioredis also has a sendCommand, of another shape). */
-const run = (client, args) => (client.callBuffer ? client.call(...args) : client.sendCommand(args));
-const keysOf = (prefix, count) => Array.from({ length: count }, (_, i) => `${prefix}${i}`);
-
-async function expectFilterError(promise, code, pattern) {
-  const error = await promise.then(
-    () => null,
-    (caught) => caught,
-  );
-  expect(error).toBeInstanceOf(FilterError);
-  expect(error.code).toBe(code);
-  if (pattern) expect(error.message).toMatch(pattern);
-}
+import { startRedis } from './lib/redis-server.mjs';
+import { describeIfRedis, expectFilterError, keysOf, privateRedis, run } from './lib/suite.mjs';
 
 describeIfRedis.each(CLIENT_NAMES)('RedisBloomFilter with %s', (clientName) => {
-  let server;
-  let client;
-  let close;
+  const redis = privateRedis({ clientName });
   beforeAll(async () => {
-    server = await startRedis();
-    ({ client, close } = await connect(clientName, server));
     await initBrowserBuild();
-  });
-  afterAll(async () => {
-    await close?.();
-    await server?.stop();
   });
 
   test('add says whether a key was new; has finds every added key and few others', async () => {
-    const filter = await RedisBloomFilter.create(client, 'basic', { capacity: 20_000, falsePositiveRate: 0.01 });
+    const filter = await RedisBloomFilter.create(redis.client, 'basic', { capacity: 20_000, falsePositiveRate: 0.01 });
     expect(await filter.add('first')).toBe(true);
     expect(await filter.add('first')).toBe(false);
     expect(await filter.has('first')).toBe(true);
@@ -56,7 +34,7 @@ describeIfRedis.each(CLIENT_NAMES)('RedisBloomFilter with %s', (clientName) => {
 
   test('sets exactly the bits of a local BlockedBloomFilter with the same options: snapshot bytes are equal', async () => {
     const options = { capacity: 5000, falsePositiveRate: 0.001, seed: 42 };
-    const filter = await RedisBloomFilter.create(client, 'same-bits', options);
+    const filter = await RedisBloomFilter.create(redis.client, 'same-bits', options);
     const keys = keysOf('url:', 5000);
     await filter.addMany(keys);
     const local = new LocalBlockedBloom(options);
@@ -71,7 +49,7 @@ describeIfRedis.each(CLIENT_NAMES)('RedisBloomFilter with %s', (clientName) => {
     // (a tiny table): each call is planned in block order, and must still answer as
     // sequential adds in batch order do.
     const options = { capacity: 600, falsePositiveRate: 0.05, seed: 9 };
-    const filter = await RedisBloomFilter.create(client, 'sequential', { ...options, shardBytes: 256 });
+    const filter = await RedisBloomFilter.create(redis.client, 'sequential', { ...options, shardBytes: 256 });
     // Non-ASCII strings and bytes too: both are hashed as their UTF-8 bytes, as locally.
     const keys = Array.from({ length: 10_000 }, (_, i) => {
       const n = (i * 7919) % 2500;
@@ -89,10 +67,10 @@ describeIfRedis.each(CLIENT_NAMES)('RedisBloomFilter with %s', (clientName) => {
   });
 
   test('a snapshot stays valid when the item counter was changed behind the filter: the count yields to the set bits', async () => {
-    const filter = await RedisBloomFilter.create(client, 'counter', { capacity: 1000, shardBytes: 1024 });
+    const filter = await RedisBloomFilter.create(redis.client, 'counter', { capacity: 1000, shardBytes: 1024 });
     await filter.addMany(keysOf('c', 300));
-    const counters = (await run(client, ['KEYS', '{counter}:*:count'])).map(String);
-    await run(client, ['SET', counters[0], '100000000']);
+    const counters = (await run(redis.client, ['KEYS', '{counter}:*:count'])).map(String);
+    await run(redis.client, ['SET', counters[0], '100000000']);
     const bytes = await filter.snapshot({ chunkBytes: 100 });
     const local = deserialize(bytes); // checksum and count ≤ set bits checked by the reader
     expect(local.count).toBeLessThan(100_000_000);
@@ -103,7 +81,7 @@ describeIfRedis.each(CLIENT_NAMES)('RedisBloomFilter with %s', (clientName) => {
   });
 
   test('snapshot → deserialize (Node and browser builds) answers exactly as the Redis filter', async () => {
-    const filter = await RedisBloomFilter.create(client, 'snapshot', { capacity: 30_000, falsePositiveRate: 0.01, shardBytes: 64 * 64 });
+    const filter = await RedisBloomFilter.create(redis.client, 'snapshot', { capacity: 30_000, falsePositiveRate: 0.01, shardBytes: 64 * 64 });
     await filter.addMany(keysOf('in:', 30_000));
     const probes = [...keysOf('in:', 30_000), ...keysOf('out:', 30_000)];
     const remote = await filter.hasMany(probes);
@@ -119,9 +97,9 @@ describeIfRedis.each(CLIENT_NAMES)('RedisBloomFilter with %s', (clientName) => {
 
   test('a filter sharded over many small keys answers exactly like an unsharded one (both slot layouts)', async () => {
     const options = { capacity: 20_000, falsePositiveRate: 0.01, seed: 7 };
-    const whole = await RedisBloomFilter.create(client, 'whole', options);
-    const sharded = await RedisBloomFilter.create(client, 'sharded', { ...options, shardBytes: 1024 });
-    const spread = await RedisBloomFilter.create(client, 'spread', { ...options, shardBytes: 4096, slots: 'spread' });
+    const whole = await RedisBloomFilter.create(redis.client, 'whole', options);
+    const sharded = await RedisBloomFilter.create(redis.client, 'sharded', { ...options, shardBytes: 1024 });
+    const spread = await RedisBloomFilter.create(redis.client, 'spread', { ...options, shardBytes: 4096, slots: 'spread' });
     expect(whole.shardCount).toBe(1);
     expect(sharded.shardCount).toBeGreaterThan(20);
     expect(sharded.blockCount).toBe(whole.blockCount);
@@ -140,71 +118,71 @@ describeIfRedis.each(CLIENT_NAMES)('RedisBloomFilter with %s', (clientName) => {
   });
 
   test('load and fromSnapshot restore a snapshot in chunks', async () => {
-    const source = await RedisBloomFilter.create(client, 'load-source', { capacity: 10_000, shardBytes: 2048 });
+    const source = await RedisBloomFilter.create(redis.client, 'load-source', { capacity: 10_000, shardBytes: 2048 });
     await source.addMany(keysOf('s', 10_000));
     const bytes = await source.snapshot();
-    const restored = await RedisBloomFilter.fromSnapshot(client, 'load-copy', bytes, { shardBytes: 4096, chunkBytes: 500 });
+    const restored = await RedisBloomFilter.fromSnapshot(redis.client, 'load-copy', bytes, { shardBytes: 4096, chunkBytes: 500 });
     expect(Buffer.from(await restored.snapshot()).equals(Buffer.from(bytes))).toBe(true);
     expect((await restored.hasMany(keysOf('s', 10_000))).every(Boolean)).toBe(true);
     expect(await restored.count()).toBe(await source.count());
-    const other = await RedisBloomFilter.create(client, 'load-other', { capacity: 999 });
+    const other = await RedisBloomFilter.create(redis.client, 'load-other', { capacity: 999 });
     await expectFilterError(other.load(bytes), 'INVALID_ARGUMENT', /same parameters/);
     await expectFilterError(other.load(bytes.subarray(0, 100)), 'CORRUPT');
     await Promise.all([source.delete(), restored.delete(), other.delete()]);
   });
 
   test('parameters are stored beside the filter and checked: other parameters are refused', async () => {
-    const filter = await RedisBloomFilter.create(client, 'params', { capacity: 1000, falsePositiveRate: 0.01, seed: 3 });
+    const filter = await RedisBloomFilter.create(redis.client, 'params', { capacity: 1000, falsePositiveRate: 0.01, seed: 3 });
     await filter.add('x');
     // The same parameters open the same filter (every process may call create).
-    const again = await RedisBloomFilter.create(client, 'params', { capacity: 1000, falsePositiveRate: 0.01, seed: 3 });
+    const again = await RedisBloomFilter.create(redis.client, 'params', { capacity: 1000, falsePositiveRate: 0.01, seed: 3 });
     expect(await again.has('x')).toBe(true);
     await expectFilterError(
-      RedisBloomFilter.create(client, 'params', { capacity: 1000, falsePositiveRate: 0.001, seed: 3 }),
+      RedisBloomFilter.create(redis.client, 'params', { capacity: 1000, falsePositiveRate: 0.001, seed: 3 }),
       'INVALID_ARGUMENT',
       /other parameters.*falsePositiveRate 0\.01 stored, 0\.001 asked/,
     );
-    await expectFilterError(RedisBloomFilter.create(client, 'params', { capacity: 1000, seed: 4 }), 'INVALID_ARGUMENT', /seed 3 stored, 4 asked/);
-    const opened = await RedisBloomFilter.open(client, 'params');
+    await expectFilterError(RedisBloomFilter.create(redis.client, 'params', { capacity: 1000, seed: 4 }), 'INVALID_ARGUMENT', /seed 3 stored, 4 asked/);
+    const opened = await RedisBloomFilter.open(redis.client, 'params');
     expect([opened.capacity, opened.falsePositiveRate, opened.seed]).toEqual([1000, 0.01, 3]);
-    await expectFilterError(RedisBloomFilter.open(client, 'no-such-filter'), 'INVALID_ARGUMENT', /holds no filter/);
-    await run(client, ['SET', 'plain-string', 'x']);
-    await expectFilterError(RedisBloomFilter.open(client, 'plain-string'), 'CORRUPT');
+    await expectFilterError(RedisBloomFilter.open(redis.client, 'no-such-filter'), 'INVALID_ARGUMENT', /holds no filter/);
+    await run(redis.client, ['SET', 'plain-string', 'x']);
+    await expectFilterError(RedisBloomFilter.open(redis.client, 'plain-string'), 'CORRUPT');
     await filter.delete();
   });
 
   test('bad options and keys are INVALID_ARGUMENT before Redis is touched', async () => {
-    await expectFilterError(RedisBloomFilter.create(client, 'bad', { capacity: 0 }), 'INVALID_ARGUMENT', /capacity/);
-    await expectFilterError(RedisBloomFilter.create(client, 'bad', { capacity: 10, fpr: 0.1 }), 'INVALID_ARGUMENT', /unknown option 'fpr'/);
-    await expectFilterError(RedisBloomFilter.create(client, 'bad', { capacity: 10, shardBytes: 100 }), 'INVALID_ARGUMENT', /multiple of 64/);
+    await expectFilterError(RedisBloomFilter.create(redis.client, 'bad', { capacity: 0 }), 'INVALID_ARGUMENT', /capacity/);
+    await expectFilterError(RedisBloomFilter.create(redis.client, 'bad', { capacity: 10, fpr: 0.1 }), 'INVALID_ARGUMENT', /unknown option 'fpr'/);
+    await expectFilterError(RedisBloomFilter.create(redis.client, 'bad', { capacity: 10, shardBytes: 100 }), 'INVALID_ARGUMENT', /multiple of 64/);
     await expectFilterError(RedisBloomFilter.create({}, 'bad', { capacity: 10 }), 'INVALID_ARGUMENT', /client/);
-    const filter = await RedisBloomFilter.create(client, 'keys', { capacity: 10 });
+    const filter = await RedisBloomFilter.create(redis.client, 'keys', { capacity: 10 });
     await expectFilterError(filter.hasMany(['ok', 42]), 'INVALID_ARGUMENT', /key 1 must be a string/);
     await filter.delete();
   });
 
   test('a missing shard is an error, never a "not present" answer', async () => {
-    const filter = await RedisBloomFilter.create(client, 'lost', { capacity: 10_000, shardBytes: 1024 });
+    const filter = await RedisBloomFilter.create(redis.client, 'lost', { capacity: 10_000, shardBytes: 1024 });
     await filter.addMany(keysOf('k', 1000));
-    const shards = await run(client, ['KEYS', '{lost}:*']);
-    await run(client, ['DEL', shards.find((name) => !name.endsWith(':count'))]);
+    const shards = await run(redis.client, ['KEYS', '{lost}:*']);
+    await run(redis.client, ['DEL', shards.find((name) => !name.endsWith(':count'))]);
     await expectFilterError(filter.hasMany(keysOf('k', 1000)), 'CORRUPT', /missing/);
     // (A script checks the shards its keys fall in: these 1,000 keys cover every shard.)
     await expectFilterError(filter.addMany(keysOf('k', 1000)), 'CORRUPT', /missing/);
     await expectFilterError(filter.snapshot(), 'CORRUPT', /missing/);
     // After delete() and a new create under the same key, the old handle cannot read the new filter.
     await filter.delete();
-    await RedisBloomFilter.create(client, 'lost', { capacity: 10_000, shardBytes: 1024 });
+    await RedisBloomFilter.create(redis.client, 'lost', { capacity: 10_000, shardBytes: 1024 });
     await expectFilterError(filter.has('k1'), 'CORRUPT');
   });
 
   test('a flushed script cache (NOSCRIPT) is reloaded transparently', async () => {
-    const filter = await RedisBloomFilter.create(client, 'noscript', { capacity: 1000 });
+    const filter = await RedisBloomFilter.create(redis.client, 'noscript', { capacity: 1000 });
     await filter.add('a');
 
-    await run(client, ['SCRIPT', 'FLUSH']);
+    await run(redis.client, ['SCRIPT', 'FLUSH']);
     expect(await filter.hasMany(['a', 'b'])).toEqual([true, false]);
-    await run(client, ['SCRIPT', 'FLUSH']);
+    await run(redis.client, ['SCRIPT', 'FLUSH']);
     expect(await filter.add('b')).toBe(true);
     await filter.delete();
   });

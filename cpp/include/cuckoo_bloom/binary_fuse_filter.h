@@ -63,9 +63,6 @@ struct BinaryFuseFilterOptions {
 class BinaryFuseFilter : public KeyedFilter<BinaryFuseFilter> {
  public:
   using KeyedFilter::has;
-  static constexpr FilterType kType = FilterType::BinaryFuse;
-  static constexpr bool kSupportsRemove = false;
-  static constexpr bool kSupportsUnion = false;
   // Built from its keys (buildFilter in any_filter.h); add is Unsupported.
   static constexpr bool kIsStatic = true;
   static constexpr uint32_t kMinFingerprintBits = 4;
@@ -94,11 +91,7 @@ class BinaryFuseFilter : public KeyedFilter<BinaryFuseFilter> {
     uint8_t arity = 0;
     template <typename Fields>
     void fields(Fields& f) {
-      f(constructionSeed);
-      f(segmentCount);
-      f(segmentLength);
-      f(fingerprintBits);
-      f(arity);
+      f(constructionSeed, segmentCount, segmentLength, fingerprintBits, arity);
       f.reserved(2);
     }
   };
@@ -109,9 +102,6 @@ class BinaryFuseFilter : public KeyedFilter<BinaryFuseFilter> {
   static Result<BinaryFuseFilter> buildFrom(const FilterOptions& options, const KeyHash* hashes, size_t count);
   // A static filter is not created empty and filled: Unsupported, saying so.
   static Result<BinaryFuseFilter> createFrom(const FilterOptions& options);
-  static Result<BinaryFuseFilter> deserialize(const uint8_t* data, size_t length) {
-    return readFilter<BinaryFuseFilter>(data, length);
-  }
   static Result<BinaryFuseFilter> fromBlob(const DecodedBlob& blob, const Params& params);
 
   // ceil(log2(1 / rate)), or 0 when that is above 32 (the rate is too small).

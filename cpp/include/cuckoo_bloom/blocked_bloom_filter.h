@@ -16,38 +16,31 @@
 #include <string_view>
 #include <vector>
 
-#include "cuckoo_bloom/filter_support.h"
+#include "cuckoo_bloom/word_array_filter.h"
 
 namespace cuckoo_bloom {
 
 using BlockedBloomFilterOptions = SharedFilterOptions;
 
-class BlockedBloomFilter : public KeyedFilter<BlockedBloomFilter> {
+// The parameter block (docs/FORMAT.md): blockCount u64.
+struct BlockedBloomFilterParams {
+  uint64_t blockCount = 0;
+  template <typename Fields>
+  void fields(Fields& f) {
+    f(blockCount);
+  }
+};
+
+class BlockedBloomFilter : public WordArrayFilter<BlockedBloomFilter, BlockedBloomFilterParams> {
  public:
   using KeyedFilter::add;
   using KeyedFilter::has;
   using KeyedFilter::positions;
-  static constexpr FilterType kType = FilterType::BlockedBloom;
-  static constexpr bool kSupportsRemove = false;
-  static constexpr bool kSupportsUnion = true;
   static constexpr uint32_t kWordsPerBlock = 8;
   static constexpr uint32_t kBytesPerBlock = kWordsPerBlock * 8;
   static constexpr double kSizingMargin = 0.9;
 
-  // The parameter block (docs/FORMAT.md): blockCount u64.
-  struct Params {
-    uint64_t blockCount = 0;
-    template <typename Fields>
-    void fields(Fields& f) {
-      f(blockCount);
-    }
-  };
-
   static Result<BlockedBloomFilter> create(const BlockedBloomFilterOptions& options);
-  static Result<BlockedBloomFilter> createFrom(const FilterOptions& options) { return createFromSharedOptions<BlockedBloomFilter>(options); }
-  static Result<BlockedBloomFilter> deserialize(const uint8_t* data, size_t length) {
-    return readFilter<BlockedBloomFilter>(data, length);
-  }
   static Result<BlockedBloomFilter> fromBlob(const DecodedBlob& blob, const Params& params);
 
   // Expected false-positive rate with an average of `keysPerBlock` keys per block.
@@ -62,32 +55,20 @@ class BlockedBloomFilter : public KeyedFilter<BlockedBloomFilter> {
 
 
   Status unionWith(const BlockedBloomFilter& other);
-  void clear();
 
   uint64_t blockCount() const { return params_.blockCount; }
   uint64_t bitCount() const { return params_.blockCount * kWordsPerBlock * 64; }
   // Mean over blocks of the product over words of (set bits in word / 64).
   double estimatedFalsePositiveRate() const;
-  size_t byteLength() const { return blocks_.size() * sizeof(uint64_t); }
-  const uint64_t* words() const { return blocks_.data(); }
   template <typename Visit>
   void parameters(Visit&& visit) const {
     visit("blockCount", static_cast<double>(blockCount()));
     visit("bitCount", static_cast<double>(bitCount()));
   }
 
-  // What the byte format holds (KeyedFilter serializes from it): the
-  // header, the parameter block and the payload words.
-  template <typename Visit>
-  auto visitBlob(Visit&& visit) const {
-    return visit(header_, encodeParams(params_), blocks_.data(), blocks_.size());
-  }
-
  private:
+  friend WordArrayFilter;
   BlockedBloomFilter() = default;
-  uint64_t setBitCount() const;
-  Params params_;
-  WordBuffer blocks_;
 };
 
 }  // namespace cuckoo_bloom

@@ -12,38 +12,30 @@
 #include <string_view>
 #include <vector>
 
-#include "cuckoo_bloom/filter_support.h"
+#include "cuckoo_bloom/word_array_filter.h"
 
 namespace cuckoo_bloom {
 
 using BloomFilterOptions = SharedFilterOptions;
 
-class BloomFilter : public KeyedFilter<BloomFilter> {
+// The parameter block (docs/FORMAT.md): bitCount u64, hashCount u32, 4 reserved bytes.
+struct BloomFilterParams {
+  uint64_t bitCount = 0;
+  uint32_t hashCount = 0;
+  template <typename Fields>
+  void fields(Fields& f) {
+    f(bitCount, hashCount);
+    f.reserved(4);
+  }
+};
+
+class BloomFilter : public WordArrayFilter<BloomFilter, BloomFilterParams> {
  public:
   using KeyedFilter::add;
   using KeyedFilter::has;
   using KeyedFilter::positions;
-  static constexpr FilterType kType = FilterType::Bloom;
-  static constexpr bool kSupportsRemove = false;
-  static constexpr bool kSupportsUnion = true;
-
-  // The parameter block (docs/FORMAT.md): bitCount u64, hashCount u32, 4 reserved bytes.
-  struct Params {
-    uint64_t bitCount = 0;
-    uint32_t hashCount = 0;
-    template <typename Fields>
-    void fields(Fields& f) {
-      f(bitCount);
-      f(hashCount);
-      f.reserved(4);
-    }
-  };
 
   static Result<BloomFilter> create(const BloomFilterOptions& options);
-  static Result<BloomFilter> createFrom(const FilterOptions& options) { return createFromSharedOptions<BloomFilter>(options); }
-  static Result<BloomFilter> deserialize(const uint8_t* data, size_t length) {
-    return readFilter<BloomFilter>(data, length);
-  }
   static Result<BloomFilter> fromBlob(const DecodedBlob& blob, const Params& params);
 
   // The textbook bit and probe counts for (capacity, rate), where the sizing
@@ -60,7 +52,6 @@ class BloomFilter : public KeyedFilter<BloomFilter> {
   // Sets this filter to the union of both (keys of either are then found).
   // Requires equal bit count, probe count and seed.
   Status unionWith(const BloomFilter& other);
-  void clear();
 
   // count(): keys added, every add() counted (a repeat too; addIfNew counts
   // distinct keys up to false positives). Bytes written before this counted
@@ -70,9 +61,7 @@ class BloomFilter : public KeyedFilter<BloomFilter> {
   // (set bits / m)^k plus the double-hashing term for count() keys
   // (bloom_sizing.h): the rate for a random absent key given this filter.
   double estimatedFalsePositiveRate() const;
-  uint64_t setBitCount() const;
-  size_t byteLength() const { return bits_.size() * sizeof(uint64_t); }
-  const uint64_t* words() const { return bits_.data(); }
+  uint64_t setBitCount() const { return popcount(); }
   // The type's parameters by name, for `info` and the JS getters.
   template <typename Visit>
   void parameters(Visit&& visit) const {
@@ -81,17 +70,9 @@ class BloomFilter : public KeyedFilter<BloomFilter> {
     visit("setBitCount", static_cast<double>(setBitCount()));
   }
 
-  // What the byte format holds (KeyedFilter serializes from it): the
-  // header, the parameter block and the payload words.
-  template <typename Visit>
-  auto visitBlob(Visit&& visit) const {
-    return visit(header_, encodeParams(params_), bits_.data(), bits_.size());
-  }
-
  private:
+  friend WordArrayFilter;
   BloomFilter() = default;
-  Params params_;
-  WordBuffer bits_;
 };
 
 }  // namespace cuckoo_bloom

@@ -50,8 +50,11 @@ double bloomFalsePositiveRateFromFill(uint64_t setBits, uint64_t bitCount, uint3
 // keys is at most `falsePositiveRate`.
 BloomSizing bloomSizingFor(uint64_t capacity, double falsePositiveRate);
 
-// InvalidArgument for a rate no table meets (bloomSizingFor gave UINT64_MAX:
-// below the double-hashing floor of about 2 n / m^2 for every m < 2^62).
-Status noBloomTableMeets(uint64_t capacity, double falsePositiveRate, const char* filterName);
+// The sizing a filter that probes like the classic one (Bloom, counting) is
+// created with: InvalidArgument for an invalid capacity or rate, or for a
+// rate no table meets (bloomSizingFor gave UINT64_MAX: below the
+// double-hashing floor of about 2 n / m^2 for every m < 2^62); `filterName`
+// names the class in the error.
+Result<BloomSizing> bloomSizingForCreate(uint64_t capacity, double falsePositiveRate, const char* filterName);
 
 }  // namespace cuckoo_bloom

@@ -79,9 +79,6 @@ class CuckooFilter : public KeyedFilter<CuckooFilter> {
   using KeyedFilter::add;
   using KeyedFilter::has;
   using KeyedFilter::remove;
-  static constexpr FilterType kType = FilterType::Cuckoo;
-  static constexpr bool kSupportsRemove = true;
-  static constexpr bool kSupportsUnion = false;
   static constexpr uint32_t kMinFingerprintBits = 4;
   static constexpr uint32_t kMaxFingerprintBits = 32;
   static constexpr uint32_t kMaxKicksLimit = 1u << 20;
@@ -101,21 +98,12 @@ class CuckooFilter : public KeyedFilter<CuckooFilter> {
     uint8_t layout = 0;
     template <typename Fields>
     void fields(Fields& f) {
-      f(bucketCount);
-      f(randomState);
-      f(maxKicks);
-      f(bucketSize);
-      f(fingerprintBits);
-      f(addressing);
-      f(layout);
+      f(bucketCount, randomState, maxKicks, bucketSize, fingerprintBits, addressing, layout);
     }
   };
 
   static Result<CuckooFilter> create(const CuckooFilterOptions& options);
   static Result<CuckooFilter> createFrom(const FilterOptions& options);
-  static Result<CuckooFilter> deserialize(const uint8_t* data, size_t length) {
-    return readFilter<CuckooFilter>(data, length);
-  }
   static Result<CuckooFilter> fromBlob(const DecodedBlob& blob, const Params& params);
 
   static uint32_t fingerprintBitsFor(double falsePositiveRate, uint32_t bucketSize);

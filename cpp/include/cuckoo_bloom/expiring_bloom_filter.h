@@ -50,7 +50,7 @@
 #include <vector>
 
 #include "cuckoo_bloom/bloom_filter.h"
-#include "cuckoo_bloom/filter_chain.h"
+#include "cuckoo_bloom/chained_filter.h"
 
 namespace cuckoo_bloom {
 
@@ -63,40 +63,32 @@ struct ExpiringBloomFilterOptions {
   uint64_t seed = 0;
 };
 
-class ExpiringBloomFilter : public KeyedFilter<ExpiringBloomFilter> {
+// The parameter block (docs/FORMAT.md, 24 bytes): window f64, generation
+// start f64, generation count u32, reserved u32. The payload is the
+// generations' complete Bloom blobs, oldest first, newest last (the links of
+// the chain).
+struct ExpiringBloomFilterParams {
+  uint64_t windowBits = 0;
+  uint64_t generationStartBits = 0;
+  uint32_t generationCount = 0;
+  template <typename Fields>
+  void fields(Fields& f) {
+    f(windowBits, generationStartBits, generationCount);
+    f.reserved(4);
+  }
+};
+
+class ExpiringBloomFilter : public ChainedFilter<ExpiringBloomFilter, BloomFilter, ExpiringBloomFilterParams> {
  public:
   using KeyedFilter::add;
-  using KeyedFilter::has;
-  static constexpr FilterType kType = FilterType::ExpiringBloom;
-  static constexpr bool kSupportsRemove = false;
-  static constexpr bool kSupportsUnion = false;
   static constexpr uint32_t kDefaultGenerations = 4;
   static constexpr uint32_t kMaxGenerations = 64;
   // One hour in milliseconds, the unit of JavaScript's default clock.
   static constexpr double kDefaultWindow = 3600000.0;
 
-  // The parameter block (docs/FORMAT.md, 24 bytes): window f64, generation
-  // start f64, generation count u32, reserved u32. The payload is the
-  // generations' complete Bloom blobs, oldest first, newest last.
-  struct Params {
-    uint64_t windowBits = 0;
-    uint64_t generationStartBits = 0;
-    uint32_t generationCount = 0;
-    template <typename Fields>
-    void fields(Fields& f) {
-      f(windowBits);
-      f(generationStartBits);
-      f(generationCount);
-      f.reserved(4);
-    }
-  };
-
   static Result<ExpiringBloomFilter> create(const ExpiringBloomFilterOptions& options);
   // window 0 and generations -1 mean the defaults; cuckoo and growth options are refused.
   static Result<ExpiringBloomFilter> createFrom(const FilterOptions& options);
-  static Result<ExpiringBloomFilter> deserialize(const uint8_t* data, size_t length) {
-    return readFilter<ExpiringBloomFilter>(data, length);
-  }
   static Result<ExpiringBloomFilter> fromBlob(const DecodedBlob& blob, const Params& params);
 
   // window / (generations - 1), the length of one generation.
@@ -111,7 +103,6 @@ class ExpiringBloomFilter : public KeyedFilter<ExpiringBloomFilter> {
 
   // Into the newest generation; never fails.
   void add(const KeyHash& hash);
-  bool has(const KeyHash& hash) const { return generations_.has(hash); }
   // Empties every generation (the clock and the sizing stay).
   void clear();
 
@@ -122,11 +113,8 @@ class ExpiringBloomFilter : public KeyedFilter<ExpiringBloomFilter> {
   double generationStart() const { return doubleFromBits(params_.generationStartBits); }
   // Generation `age` (0 the newest).
   const BloomFilter& generation(uint32_t age) const {
-    return generations_.links()[generations_.links().size() - 1 - age];
+    return chain_.links()[chain_.links().size() - 1 - age];
   }
-  // 1 - prod(1 - e_i) over the generations' estimates.
-  double estimatedFalsePositiveRate() const { return generations_.estimatedFalsePositiveRate(); }
-  size_t byteLength() const { return generations_.byteLength(); }
   template <typename Visit>
   void parameters(Visit&& visit) const {
     visit("window", window());
@@ -140,11 +128,9 @@ class ExpiringBloomFilter : public KeyedFilter<ExpiringBloomFilter> {
   std::vector<uint8_t> serialize() const;
 
  private:
+  friend ChainedFilter;  // readLinks makes the filter it reads
   ExpiringBloomFilter() = default;
-
-  Params params_;
-  // Oldest first, newest last (the order of the bytes).
-  LinkChain<BloomFilter> generations_;
+  // chain_ holds the generations oldest first, newest last (the order of the bytes).
 };
 
 }  // namespace cuckoo_bloom

@@ -37,6 +37,8 @@ namespace cuckoo_bloom {
 // allocates; with growth 1 it bounds a lookup to 32 probes.
 constexpr uint32_t kMaxChainLinks = 32;
 constexpr double kMaxChainGrowth = 1024.0;
+// Each link twice the keys of the one before: both chains' default (docs/SCALABLE.md).
+constexpr double kDefaultChainGrowth = 2.0;
 
 // A double stored in a parameter block as its IEEE-754 bits (ParamsWriter
 // writes integers only).

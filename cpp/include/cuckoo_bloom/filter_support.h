@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <utility>
 
 #include "cuckoo_bloom/format.h"
@@ -153,10 +154,41 @@ inline KeyHash hashKey(std::string_view key, uint64_t seed) {
   return hashKey(reinterpret_cast<const uint8_t*>(key.data()), key.size(), seed);
 }
 
+// What a type supports is what it defines, detected rather than declared
+// beside it (so the registry's flags and the methods cannot disagree):
+// removal is remove(const KeyHash&), union is unionWith(const Filter&).
+template <typename Filter, typename = void>
+struct SupportsRemove : std::false_type {};
+template <typename Filter>
+struct SupportsRemove<Filter, std::void_t<decltype(std::declval<Filter&>().remove(std::declval<const KeyHash&>()))>>
+    : std::true_type {};
+template <typename Filter, typename = void>
+struct SupportsUnion : std::false_type {};
+template <typename Filter>
+struct SupportsUnion<Filter, std::void_t<decltype(std::declval<Filter&>().unionWith(std::declval<const Filter&>()))>>
+    : std::true_type {};
+template <typename Filter>
+constexpr bool kSupportsRemove = SupportsRemove<Filter>::value;
+template <typename Filter>
+constexpr bool kSupportsUnion = SupportsUnion<Filter>::value;
+
 // A stand-in visitor, only to ask (SFINAE) whether a type has visitBlob.
 struct BlobVisitorProbe {
   int operator()(const FilterHeader&, const std::vector<uint8_t>&, const uint64_t*, size_t) const { return 0; }
 };
+
+// Each class's type id, from its line in filter_types.h: the one place that
+// pairs a class with its id and name, so the class does not repeat it.
+template <typename Class>
+struct FilterTypeOf;
+#define CUCKOO_BLOOM_FILTER_TYPE_OF(enumerator, id, text, Class) \
+  class Class;                                                    \
+  template <>                                                     \
+  struct FilterTypeOf<Class> {                                    \
+    static constexpr FilterType value = FilterType::enumerator;   \
+  };
+CUCKOO_BLOOM_FILTER_TYPES(CUCKOO_BLOOM_FILTER_TYPE_OF)
+#undef CUCKOO_BLOOM_FILTER_TYPE_OF
 
 // What every filter type has around its structure: the header state (named
 // once, in FilterHeader) and the byte-key forms of its operations, each a
@@ -167,6 +199,13 @@ struct BlobVisitorProbe {
 template <typename Derived>
 class KeyedFilter {
  public:
+  // The type id (filter_types.h), e.g. in the header of a new filter.
+  static constexpr FilterType kType = FilterTypeOf<Derived>::value;
+
+  // Every type is read the same way (readFilter: the common decode, the
+  // type's parameter block, then its fromBlob).
+  static Result<Derived> deserialize(const uint8_t* data, size_t length) { return readFilter<Derived>(data, length); }
+
   const FilterHeader& header() const { return header_; }
   // What count() means is the type's (see each type's header).
   uint64_t count() const { return header_.itemCount; }

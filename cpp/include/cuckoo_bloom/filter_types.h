@@ -1,7 +1,8 @@
 // The one list of filter types: every place that lists types (the FilterType
-// enum, type names, the registry of create/read functions, the bindings, the
-// typed tests, the fuzz targets) is generated from this list, so a type is
-// described once and an unknown name or id is an error everywhere.
+// enum, each class's kType, type names, the registry of create/read
+// functions, the bindings, the typed tests, the fuzz targets) is generated
+// from this list, so a type is described once and an unknown name or id is
+// an error everywhere.
 //
 //   X(Enumerator, id, "name", Class)
 //

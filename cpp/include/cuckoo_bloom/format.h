@@ -79,18 +79,20 @@ struct FilterHeader {
 // Appends little-endian fixed-width values; used for parameter blocks.
 class ByteWriter {
  public:
-  void u8(uint8_t value) { bytes_.push_back(value); }
-  void u16(uint16_t value) { writeLittleEndian(value, 2); }
-  void u32(uint32_t value) { writeLittleEndian(value, 4); }
-  void u64(uint64_t value) { writeLittleEndian(value, 8); }
+  // An unsigned integer at its own width (sizeof(T) bytes), least significant byte first.
+  template <typename T>
+  void littleEndian(T value) {
+    for (size_t i = 0; i < sizeof(T); ++i) bytes_.push_back(static_cast<uint8_t>(static_cast<uint64_t>(value) >> (8 * i)));
+  }
+  void u8(uint8_t value) { littleEndian(value); }
+  void u16(uint16_t value) { littleEndian(value); }
+  void u32(uint32_t value) { littleEndian(value); }
+  void u64(uint64_t value) { littleEndian(value); }
   void f64(double value);
   void raw(const uint8_t* data, size_t length) { bytes_.insert(bytes_.end(), data, data + length); }
   std::vector<uint8_t>& bytes() { return bytes_; }
 
  private:
-  void writeLittleEndian(uint64_t value, int byteCount) {
-    for (int i = 0; i < byteCount; ++i) bytes_.push_back(static_cast<uint8_t>(value >> (8 * i)));
-  }
   std::vector<uint8_t> bytes_;
 };
 
@@ -98,12 +100,21 @@ class ByteWriter {
 class ByteReader {
  public:
   ByteReader(const uint8_t* data, size_t length) : data_(data), length_(length) {}
-  bool u8(uint8_t& out);
-  bool u16(uint16_t& out);
-  bool u32(uint32_t& out);
-  bool u64(uint64_t& out);
+  // An unsigned integer at its own width; false (nothing read) past the end.
+  template <typename T>
+  bool littleEndian(T& out) {
+    uint64_t value = 0;
+    if (!readLittleEndian(value, sizeof(T))) return false;
+    out = static_cast<T>(value);
+    return true;
+  }
+  bool u8(uint8_t& out) { return littleEndian(out); }
+  bool u16(uint16_t& out) { return littleEndian(out); }
+  bool u32(uint32_t& out) { return littleEndian(out); }
+  bool u64(uint64_t& out) { return littleEndian(out); }
   bool f64(double& out);
   size_t remaining() const { return length_ - offset_; }
+  size_t consumed() const { return offset_; }
 
  private:
   bool readLittleEndian(uint64_t& out, size_t byteCount);
@@ -117,59 +128,52 @@ class ByteReader {
 //   struct Params {
 //     uint64_t bitCount = 0;
 //     uint32_t hashCount = 0;
-//     template <typename Fields> void fields(Fields& f) { f(bitCount); f(hashCount); f.reserved(4); }
+//     template <typename Fields> void fields(Fields& f) { f(bitCount, hashCount); f.reserved(4); }
 //   };
 //
+// (the fields in wire order, each written at its own width, little-endian),
 // and that one description drives encoding (ParamsWriter), decoding
 // (ParamsReader: exact length, reserved bytes zero) and the size.
 class ParamsWriter {
  public:
-  template <typename T>
-  void operator()(T value) {
-    writeLittleEndian(static_cast<uint64_t>(value), sizeof(T));
+  template <typename... T>
+  void operator()(T... values) {
+    (bytes_.littleEndian(values), ...);
   }
-  void reserved(size_t byteCount) { bytes_.insert(bytes_.end(), byteCount, 0); }
-  std::vector<uint8_t>& bytes() { return bytes_; }
+  void reserved(size_t byteCount) {
+    for (size_t i = 0; i < byteCount; ++i) bytes_.u8(0);
+  }
+  std::vector<uint8_t>& bytes() { return bytes_.bytes(); }
 
  private:
-  void writeLittleEndian(uint64_t value, size_t byteCount) {
-    for (size_t i = 0; i < byteCount; ++i) bytes_.push_back(static_cast<uint8_t>(value >> (8 * i)));
-  }
-  std::vector<uint8_t> bytes_;
+  ByteWriter bytes_;
 };
 
 class ParamsReader {
  public:
-  ParamsReader(const uint8_t* data, size_t length) : data_(data), length_(length) {}
-  template <typename T>
-  void operator()(T& value) {
-    uint64_t raw = 0;
-    if (!read(raw, sizeof(T))) return;
-    value = static_cast<T>(raw);
+  ParamsReader(const uint8_t* data, size_t length) : bytes_(data, length) {}
+  template <typename... T>
+  void operator()(T&... values) {
+    (read(values), ...);
   }
   void reserved(size_t byteCount) {
     for (size_t i = 0; i < byteCount; ++i) {
-      uint64_t raw = 0;
-      if (read(raw, 1) && raw != 0) reservedSet_ = true;
+      uint8_t raw = 0;
+      if (read(raw) && raw != 0) reservedSet_ = true;
     }
   }
   bool truncated() const { return truncated_; }
   bool reservedSet() const { return reservedSet_; }
-  size_t consumed() const { return offset_; }
+  size_t consumed() const { return bytes_.consumed(); }
 
  private:
-  bool read(uint64_t& out, size_t byteCount) {
-    if (length_ - offset_ < byteCount) {
-      truncated_ = true;
-      return false;
-    }
-    for (size_t i = 0; i < byteCount; ++i) out |= static_cast<uint64_t>(data_[offset_ + i]) << (8 * i);
-    offset_ += byteCount;
-    return true;
+  template <typename T>
+  bool read(T& value) {
+    if (bytes_.littleEndian(value)) return true;
+    truncated_ = true;
+    return false;
   }
-  const uint8_t* data_;
-  size_t length_;
-  size_t offset_ = 0;
+  ByteReader bytes_;
   bool truncated_ = false;
   bool reservedSet_ = false;
 };

@@ -81,10 +81,49 @@ inline uint64_t laneOnesFor(uint32_t laneCount, uint32_t laneBits) {
 
 }  // namespace bit_fields
 
-class PackedTable {
+// What both slot layouts (PackedTable here, SemiSortedTable) keep the same
+// way: bucketCount buckets of bucketBits bits each, end to end in
+// payloadWords words, plus one spare word past the payload, so every read
+// and write may touch two words without a bounds branch (the spare word is
+// never part of the payload).
+class BucketWords {
  public:
   static constexpr uint32_t kMinFingerprintBits = 4;
   static constexpr uint32_t kMaxFingerprintBits = 32;
+
+  // Words holding `bits` bits (no padding beyond the last word).
+  static uint64_t wordsFor(uint64_t bits) { return (bits + 63) / 64; }
+
+  uint64_t bucketCount() const { return bucketCount_; }
+  uint32_t fingerprintBits() const { return fingerprintBits_; }
+  void clear() { words_.clear(); }
+  size_t payloadWords() const { return payloadWords_; }
+  const uint64_t* words() const { return words_.data(); }
+  uint64_t* words() { return words_.data(); }
+
+ protected:
+  // Zeroed words for the geometry; false when memory is not available.
+  bool allocateBuckets(uint64_t bucketCount, uint32_t fingerprintBits, uint32_t bucketBits) {
+    bucketCount_ = bucketCount;
+    fingerprintBits_ = fingerprintBits;
+    bucketBits_ = bucketBits;
+    payloadWords_ = static_cast<size_t>(wordsFor(bucketCount * bucketBits));
+    return words_.allocate(payloadWords_ + 1);
+  }
+  // No bit set past the last bucket in the last payload word.
+  bool paddingIsZero() const {
+    return bit_fields::paddingIsZero(words_.data(), payloadWords_, bucketCount_ * bucketBits_);
+  }
+
+  WordBuffer words_;
+  size_t payloadWords_ = 0;
+  uint64_t bucketCount_ = 0;
+  uint32_t fingerprintBits_ = 0;
+  uint32_t bucketBits_ = 0;
+};
+
+class PackedTable : public BucketWords {
+ public:
 
   static bool supports(uint32_t bucketSize, uint32_t fingerprintBits) {
     return bucketSize >= 1 && bucketSize <= 8 && fingerprintBits >= kMinFingerprintBits &&
@@ -94,32 +133,23 @@ class PackedTable {
   // Words holding bucketCount * bucketSize * fingerprintBits bits (no padding).
   static uint64_t payloadWordCount(uint64_t bucketCount, uint32_t bucketSize,
                                    uint32_t fingerprintBits) {
-    const uint64_t bits = bucketCount * bucketSize * fingerprintBits;
-    return (bits + 63) / 64;
+    return wordsFor(bucketCount * bucketSize * fingerprintBits);
   }
 
   // A zeroed (all-empty) table; false when memory is not available, or when
   // the geometry is not supported(), a caller error the filter checks first.
-  // One spare word past the payload lets every read and write touch two
-  // words without a bounds branch; it is never part of the payload.
   bool allocate(uint64_t bucketCount, uint32_t bucketSize, uint32_t fingerprintBits) {
     if (!supports(bucketSize, fingerprintBits)) return false;
-    bucketCount_ = bucketCount;
     bucketSize_ = bucketSize;
-    fingerprintBits_ = fingerprintBits;
-    bucketBits_ = bucketSize * fingerprintBits;
     slotMask_ = bit_fields::lowBitMask(fingerprintBits);
     // A bucket of at most 64 bits is one window read and one SWAR test.
-    bucketInOneWindow_ = bucketBits_ <= 64;
+    bucketInOneWindow_ = bucketSize * fingerprintBits <= 64;
     laneOnes_ = bucketInOneWindow_ ? bit_fields::laneOnesFor(bucketSize, fingerprintBits) : 0;
     laneTops_ = laneOnes_ << (fingerprintBits - 1);
-    payloadWords_ = static_cast<size_t>(payloadWordCount(bucketCount, bucketSize, fingerprintBits));
-    return words_.allocate(payloadWords_ + 1);
+    return allocateBuckets(bucketCount, fingerprintBits, bucketSize * fingerprintBits);
   }
 
-  uint64_t bucketCount() const { return bucketCount_; }
   uint32_t bucketSize() const { return bucketSize_; }
-  uint32_t fingerprintBits() const { return fingerprintBits_; }
 
   // Slot-level access, for the version-1 layout and inspection.
   uint32_t get(uint64_t bucket, uint32_t slot) const {
@@ -204,13 +234,8 @@ class PackedTable {
   // Every slot of this layout is a valid fingerprint or 0; the only way to be
   // non-canonical is a set bit past the last slot in the last payload word.
   bool isCanonical() const {
-    return bit_fields::paddingIsZero(words_.data(), payloadWords_, bucketCount_ * bucketBits_);
+    return paddingIsZero();
   }
-
-  void clear() { words_.clear(); }
-  size_t payloadWords() const { return payloadWords_; }
-  const uint64_t* words() const { return words_.data(); }
-  uint64_t* words() { return words_.data(); }
 
  private:
   uint64_t bucketWindow(uint64_t bucket) const {
@@ -223,12 +248,7 @@ class PackedTable {
     return bit_fields::zeroLaneFlags(window ^ (fingerprint * laneOnes_), laneOnes_, laneTops_);
   }
 
-  WordBuffer words_;
-  size_t payloadWords_ = 0;
-  uint64_t bucketCount_ = 0;
   uint32_t bucketSize_ = 0;
-  uint32_t fingerprintBits_ = 0;
-  uint32_t bucketBits_ = 0;
   bool bucketInOneWindow_ = false;
   uint64_t slotMask_ = 0;
   uint64_t laneOnes_ = 0;  // meaningful when bucketInOneWindow_

@@ -32,51 +32,36 @@
 #include <vector>
 
 #include "cuckoo_bloom/bloom_filter.h"
-#include "cuckoo_bloom/filter_chain.h"
+#include "cuckoo_bloom/chained_filter.h"
 
 namespace cuckoo_bloom {
 
 struct ScalableBloomFilterOptions {
   uint64_t initialCapacity = 0;    // keys the first link is sized for (>= 1)
   double falsePositiveRate = 0.0;  // the compound target P, in (0, 1)
-  double growth = 2.0;             // s: each link holds s times the keys of the one before, [1, 1024]
+  double growth = kDefaultChainGrowth;  // s: each link holds s times the keys of the one before, [1, 1024]
   double tightening = 0.9;         // r: each link's rate is r times the one before, (0, 1)
   uint64_t seed = 0;
 };
 
-class ScalableBloomFilter : public KeyedFilter<ScalableBloomFilter> {
+// The parameter block (docs/FORMAT.md, 32 bytes): initialCapacity u64,
+// growth f64, tightening f64, linkCount u32, reserved u32.
+struct ScalableBloomFilterParams : GrowthParams {
+  template <typename Fields>
+  void fields(Fields& f) {
+    growthFields(f);
+    f.reserved(4);
+  }
+};
+
+class ScalableBloomFilter : public GrowingFilter<ScalableBloomFilter, BloomFilter, ScalableBloomFilterParams> {
  public:
   using KeyedFilter::add;
-  using KeyedFilter::has;
-  static constexpr FilterType kType = FilterType::ScalableBloom;
-  static constexpr bool kSupportsRemove = false;
-  static constexpr bool kSupportsUnion = true;
-  static constexpr double kDefaultGrowth = 2.0;
   static constexpr double kDefaultTightening = 0.9;
-
-  // The parameter block (docs/FORMAT.md, 32 bytes): initialCapacity u64,
-  // growth f64, tightening f64, linkCount u32, reserved u32.
-  struct Params {
-    uint64_t initialCapacity = 0;
-    uint64_t growthBits = 0;
-    uint64_t tighteningBits = 0;
-    uint32_t linkCount = 0;
-    template <typename Fields>
-    void fields(Fields& f) {
-      f(initialCapacity);
-      f(growthBits);
-      f(tighteningBits);
-      f(linkCount);
-      f.reserved(4);
-    }
-  };
 
   static Result<ScalableBloomFilter> create(const ScalableBloomFilterOptions& options);
   // capacity is the initial capacity; growth and tightening 0 mean the defaults.
   static Result<ScalableBloomFilter> createFrom(const FilterOptions& options);
-  static Result<ScalableBloomFilter> deserialize(const uint8_t* data, size_t length) {
-    return readFilter<ScalableBloomFilter>(data, length);
-  }
   static Result<ScalableBloomFilter> fromBlob(const DecodedBlob& blob, const Params& params);
 
   // The target rate of link `index` for a chain of target `rate`: P (1 - r) r^index.
@@ -84,36 +69,24 @@ class ScalableBloomFilter : public KeyedFilter<ScalableBloomFilter> {
 
   // Ok; Full or OutOfMemory when a needed new link cannot be made (nothing changed).
   Status add(const KeyHash& hash);
-  bool has(const KeyHash& hash) const { return chain_.has(hash); }
   // Link by link: needs the same options (initial capacity, rate, growth,
   // tightening, seed) and the same number of links; InvalidArgument otherwise.
   Status unionWith(const ScalableBloomFilter& other);
   void clear();
 
-  double growth() const { return doubleFromBits(params_.growthBits); }
-  double tightening() const { return doubleFromBits(params_.tighteningBits); }
-  uint64_t initialCapacity() const { return params_.initialCapacity; }
-  uint32_t linkCount() const { return static_cast<uint32_t>(chain_.links().size()); }
-  const BloomFilter& link(uint32_t index) const { return chain_.links()[index]; }
-  // 1 - prod(1 - e_i) over the links' estimates.
-  double estimatedFalsePositiveRate() const { return chain_.estimatedFalsePositiveRate(); }
-  size_t byteLength() const { return chain_.byteLength(); }
   template <typename Visit>
   void parameters(Visit&& visit) const {
-    visit("links", linkCount());
-    visit("initialCapacity", static_cast<double>(initialCapacity()));
-    visit("growth", growth());
-    visit("tightening", tightening());
+    growthParameters(visit);
   }
 
-  std::vector<uint8_t> serialize() const;
-
  private:
+  // The bases make the filter they read (readLinks) and its first link (withFirstLink).
+  friend ChainedFilter;
+  friend GrowingFilter;
   ScalableBloomFilter() = default;
   Status appendLink();
-
-  Params params_;
-  LinkChain<BloomFilter> chain_;
 };
+
+
 
 }  // namespace cuckoo_bloom

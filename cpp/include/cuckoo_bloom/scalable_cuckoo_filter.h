@@ -37,58 +37,43 @@
 #include <vector>
 
 #include "cuckoo_bloom/cuckoo_filter.h"
-#include "cuckoo_bloom/filter_chain.h"
+#include "cuckoo_bloom/chained_filter.h"
 
 namespace cuckoo_bloom {
 
 struct ScalableCuckooFilterOptions {
   uint64_t initialCapacity = 0;    // keys the first link is sized for (>= 1)
   double falsePositiveRate = 0.0;  // the compound target P, in (0, 1)
-  double growth = 2.0;             // [1, 1024]
+  double growth = kDefaultChainGrowth;  // [1, 1024]
   double tightening = 0.85;        // (0, 1)
   uint32_t bucketSize = 4;         // 2, 4 or 8 (4: semi-sorted buckets, as CuckooFilter's default)
   uint64_t seed = 0;
 };
 
-class ScalableCuckooFilter : public KeyedFilter<ScalableCuckooFilter> {
+// The parameter block (docs/FORMAT.md, 32 bytes): initialCapacity u64,
+// growth f64, tightening f64, linkCount u32, bucketSize u8, 3 reserved bytes.
+struct ScalableCuckooFilterParams : GrowthParams {
+  uint8_t bucketSize = 0;
+  template <typename Fields>
+  void fields(Fields& f) {
+    growthFields(f);
+    f(bucketSize);
+    f.reserved(3);
+  }
+};
+
+class ScalableCuckooFilter : public GrowingFilter<ScalableCuckooFilter, CuckooFilter, ScalableCuckooFilterParams> {
  public:
   using KeyedFilter::add;
-  using KeyedFilter::has;
   using KeyedFilter::remove;
-  static constexpr FilterType kType = FilterType::ScalableCuckoo;
-  static constexpr bool kSupportsRemove = true;
-  static constexpr bool kSupportsUnion = false;
-  static constexpr double kDefaultGrowth = 2.0;
   static constexpr double kDefaultTightening = 0.85;
   static constexpr uint32_t kLinkMaxKicks = 500;
-
-  // The parameter block (docs/FORMAT.md, 32 bytes): initialCapacity u64,
-  // growth f64, tightening f64, linkCount u32, bucketSize u8, 3 reserved bytes.
-  struct Params {
-    uint64_t initialCapacity = 0;
-    uint64_t growthBits = 0;
-    uint64_t tighteningBits = 0;
-    uint32_t linkCount = 0;
-    uint8_t bucketSize = 0;
-    template <typename Fields>
-    void fields(Fields& f) {
-      f(initialCapacity);
-      f(growthBits);
-      f(tighteningBits);
-      f(linkCount);
-      f(bucketSize);
-      f.reserved(3);
-    }
-  };
 
   static Result<ScalableCuckooFilter> create(const ScalableCuckooFilterOptions& options);
   // capacity is the initial capacity; growth and tightening 0 mean the
   // defaults; of the cuckoo options only bucketSize applies (fingerprint bits
   // come from the budget, every link uses the default kicks and layout).
   static Result<ScalableCuckooFilter> createFrom(const FilterOptions& options);
-  static Result<ScalableCuckooFilter> deserialize(const uint8_t* data, size_t length) {
-    return readFilter<ScalableCuckooFilter>(data, length);
-  }
   static Result<ScalableCuckooFilter> fromBlob(const DecodedBlob& blob, const Params& params);
 
   // w(f) = 2b / (2^f - 1): a link's worst-case rate at any load.
@@ -101,38 +86,27 @@ class ScalableCuckooFilter : public KeyedFilter<ScalableCuckooFilter> {
   // Ok; Full or OutOfMemory only when a needed new link cannot be made
   // (nothing changed, every stored key still found).
   Status add(const KeyHash& hash);
-  bool has(const KeyHash& hash) const { return chain_.has(hash); }
   // Ok (one copy deleted from the only link that matches), NotFound (no link
   // matches), or Unsupported when several links match (nothing deleted; see above).
   Status remove(const KeyHash& hash);
   void clear();
 
-  double growth() const { return doubleFromBits(params_.growthBits); }
-  double tightening() const { return doubleFromBits(params_.tighteningBits); }
-  uint64_t initialCapacity() const { return params_.initialCapacity; }
   uint32_t bucketSize() const { return params_.bucketSize; }
-  uint32_t linkCount() const { return static_cast<uint32_t>(chain_.links().size()); }
-  const CuckooFilter& link(uint32_t index) const { return chain_.links()[index]; }
-  double estimatedFalsePositiveRate() const { return chain_.estimatedFalsePositiveRate(); }
-  size_t byteLength() const { return chain_.byteLength(); }
   template <typename Visit>
   void parameters(Visit&& visit) const {
-    visit("links", linkCount());
-    visit("initialCapacity", static_cast<double>(initialCapacity()));
-    visit("growth", growth());
-    visit("tightening", tightening());
+    growthParameters(visit);
     visit("bucketSize", bucketSize());
   }
 
-  std::vector<uint8_t> serialize() const;
-
  private:
+  // The bases make the filter they read (readLinks) and its first link (withFirstLink).
+  friend ChainedFilter;
+  friend GrowingFilter;
   ScalableCuckooFilter() = default;
   Status appendLink();
   Result<CuckooFilter> makeLink(uint32_t index, uint64_t capacity) const;
-
-  Params params_;
-  LinkChain<CuckooFilter> chain_;
 };
+
+
 
 }  // namespace cuckoo_bloom

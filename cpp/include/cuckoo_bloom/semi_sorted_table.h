@@ -134,11 +134,9 @@ inline const uint64_t* spreadNibblesByIndex(uint32_t laneBits) {
 
 }  // namespace semi_sorting
 
-class SemiSortedTable {
+class SemiSortedTable : public BucketWords {
  public:
   static constexpr uint32_t kBucketSize = 4;
-  static constexpr uint32_t kMinFingerprintBits = 4;
-  static constexpr uint32_t kMaxFingerprintBits = 32;
 
   static bool supports(uint32_t bucketSize, uint32_t fingerprintBits) {
     return bucketSize == kBucketSize && fingerprintBits >= kMinFingerprintBits &&
@@ -149,19 +147,14 @@ class SemiSortedTable {
 
   // Words holding bucketCount buckets of 4f - 4 bits (bucketSize must be 4).
   static uint64_t payloadWordCount(uint64_t bucketCount, uint32_t bucketSize, uint32_t fingerprintBits) {
-    const uint64_t bits = bucketCount * bucketSize * (fingerprintBits - 1);
-    return (bits + 63) / 64;
+    return wordsFor(bucketCount * bucketSize * (fingerprintBits - 1));
   }
 
   // A zeroed (all-empty) table; false when memory is not available, or when
   // the geometry is not supported(), a caller error the filter checks first.
-  // One spare word past the payload, as in PackedTable.
   bool allocate(uint64_t bucketCount, uint32_t bucketSize, uint32_t fingerprintBits) {
     if (!supports(bucketSize, fingerprintBits)) return false;
-    bucketCount_ = bucketCount;
-    fingerprintBits_ = fingerprintBits;
     highBits_ = fingerprintBits - 4;
-    bucketBits_ = bucketBitsFor(fingerprintBits);
     highMask_ = bit_fields::lowBitMask(highBits_);
     nibblesByIndex_ = semi_sorting::sortedNibblesByIndex();
     // f = 8..16: the four high parts are lanes of f - 4 (4..12) bits in bits
@@ -175,13 +168,10 @@ class SemiSortedTable {
     const bool laneLookup = spreadNibblesByIndex_ != nullptr;
     highLaneOnes_ = laneLookup ? bit_fields::laneOnesFor(kBucketSize, highBits_) : 0;
     highLaneTops_ = laneLookup ? highLaneOnes_ << (highBits_ - 1) : 0;
-    payloadWords_ = static_cast<size_t>(payloadWordCount(bucketCount, kBucketSize, fingerprintBits));
-    return words_.allocate(payloadWords_ + 1);
+    return allocateBuckets(bucketCount, fingerprintBits, bucketBitsFor(fingerprintBits));
   }
 
-  uint64_t bucketCount() const { return bucketCount_; }
   uint32_t bucketSize() const { return kBucketSize; }
-  uint32_t fingerprintBits() const { return fingerprintBits_; }
 
   // The bucket's 4 fingerprints in canonical order (empty slots, 0, first).
   void readBucket(uint64_t bucket, uint32_t* out) const { decode(load(bucket), out); }
@@ -281,13 +271,8 @@ class SemiSortedTable {
         if (sameNibble && highPart(bits, slot) > highPart(bits, slot + 1)) return false;
       }
     }
-    return bit_fields::paddingIsZero(words_.data(), payloadWords_, bucketCount_ * bucketBits_);
+    return paddingIsZero();
   }
-
-  void clear() { words_.clear(); }
-  size_t payloadWords() const { return payloadWords_; }
-  const uint64_t* words() const { return words_.data(); }
-  uint64_t* words() { return words_.data(); }
 
  private:
   static constexpr uint64_t kIndexMask = (uint64_t{1} << semi_sorting::kIndexBits) - 1;
@@ -408,12 +393,7 @@ class SemiSortedTable {
     return bit_fields::zeroLaneFlags(mismatch, highLaneOnes_, highLaneTops_);
   }
 
-  WordBuffer words_;
-  size_t payloadWords_ = 0;
-  uint64_t bucketCount_ = 0;
-  uint32_t fingerprintBits_ = 0;
-  uint32_t highBits_ = 0;    // f - 4
-  uint32_t bucketBits_ = 0;  // 4f - 4
+  uint32_t highBits_ = 0;  // f - 4 (bucketBits_ is 4f - 4)
   uint64_t highMask_ = 0;
   uint64_t highLaneOnes_ = 0;  // bit 0 of each (f-4)-bit lane, for the lane lookup
   uint64_t highLaneTops_ = 0;

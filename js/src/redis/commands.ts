@@ -1,7 +1,8 @@
 import { FilterError, init, internalRuntime as getRuntime } from '../index.js';
 import { describeValue, detachedKey, invalidKey, isDetached, type Key } from '../keys.js';
 import { requireInteger } from '../options.js';
-import { errorText, isReplyError, type RedisArgument, type RedisCommandRunner, withDeadline } from './clients.js';
+import { adaptClient, errorText, isReplyError, type RedisArgument, type RedisCommandRunner, withDeadline } from './clients.js';
+import { readFields } from './layout.js';
 import { CallPlanner, type RedisCore } from './positions.js';
 import type { Script } from './scripts.js';
 
@@ -131,3 +132,21 @@ export function checkTimeout(value: unknown, where: string): number {
   return value;
 }
 
+
+/**
+ * What open() reads before it makes a filter: the adapted client, the
+ * timeout, the core and the parameters hash stored under `key`.
+ * @throws FilterError `INVALID_ARGUMENT` for a bad key or timeout, or when
+ *   `key` holds no filter (`className`.create() makes one); `UNAVAILABLE`.
+ */
+export async function readStoredParameters(client: unknown, key: unknown, timeout: unknown, className: string) {
+  const redis = adaptClient(client);
+  checkKey(key);
+  const timeoutMs = checkTimeout(timeout, 'open');
+  const core = await loadCore();
+  const reply = await runCommand(redis, ['HGETALL', key], timeoutMs, `HGETALL ${key}`);
+  if (readFields(reply).size === 0) {
+    throw new FilterError('INVALID_ARGUMENT', `Redis key '${key}' holds no filter (create it with ${className}.create())`);
+  }
+  return { redis, timeoutMs, core, reply };
+}

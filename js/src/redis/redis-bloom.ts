@@ -2,12 +2,11 @@
 // external of the built redis bundle: .ci/build-package.mjs), never a copy.
 import { BlockedBloomFilter, FilterError, init, internalRuntime as getRuntime } from '../index.js';
 import { describeValue, detachedKey, invalidKey, isDetached, type Key, type OwnedBytes } from '../keys.js';
-import { DEFAULT_FALSE_POSITIVE_RATE, requireInteger } from '../options.js';
+import { requireInteger } from '../options.js';
 import { adaptClient, errorText, isReplyError, type RedisArgument, type RedisCommandRunner, withDeadline } from './clients.js';
 import {
   BYTES_PER_BLOCK,
   counterKey,
-  DEFAULT_SHARD_BYTES,
   layoutFields,
   MAX_SHARD_BYTES,
   newFilterId,
@@ -21,19 +20,18 @@ import {
 } from './layout.js';
 import type { CallPlan, CallPlanner, PlannedGroup, RedisCore } from './positions.js';
 import {
-  CALLS_IN_FLIGHT,
   checkKey,
-  checkKeys,
   checkTimeout,
-  KEYS_PER_SCRIPT,
+  readStoredParameters,
   loadCore,
   missingShard,
   plannerFor,
   runBounded,
-  runCommand,
   sendCommand,
   toBuffer,
 } from './commands.js';
+import { answerInScriptCalls, readAnswerText, RedisKeyedFilter } from './script-calls.js';
+import { checkTableOptions, knownOptions } from './create-options.js';
 import { BlobAssembler } from './snapshot.js';
 import { ADD_SCRIPT, COMMIT_LOAD_SCRIPT, CREATE_SCRIPT, HAS_SCRIPT, type Script } from './scripts.js';
 
@@ -86,7 +84,7 @@ const TRANSFER_CONCURRENCY = 4;
  * (adds are idempotent). No false negatives, across processes and across a
  * Redis restart with persistence on (see the README for the settings).
  */
-export class RedisBloomFilter {
+export class RedisBloomFilter extends RedisKeyedFilter {
   readonly #redis: RedisCommandRunner;
   readonly #key: string;
   readonly #layout: RedisFilterLayout;
@@ -95,6 +93,7 @@ export class RedisBloomFilter {
   readonly #planner: CallPlanner;
 
   private constructor(redis: RedisCommandRunner, key: string, layout: RedisFilterLayout, timeoutMs: number, core: RedisCore) {
+    super();
     this.#redis = redis;
     this.#key = key;
     this.#layout = layout;
@@ -161,13 +160,7 @@ export class RedisBloomFilter {
    *   key holds something else; `UNAVAILABLE` when Redis fails.
    */
   static async open(client: unknown, key: string, options: RedisConnectionOptions = {}): Promise<RedisBloomFilter> {
-    const redis = adaptClient(client);
-    checkKey(key);
-    const timeoutMs = checkTimeout(options?.timeoutMs, 'open');
-    const core = await loadCore();
-    const reply = await runCommand(redis, ['HGETALL', key], timeoutMs, `HGETALL ${key}`);
-    const empty = Array.isArray(reply) ? reply.length === 0 : Object.keys(reply as object).length === 0;
-    if (empty) throw new FilterError('INVALID_ARGUMENT', `Redis key '${key}' holds no filter (create it with RedisBloomFilter.create())`);
+    const { redis, timeoutMs, core, reply } = await readStoredParameters(client, key, options?.timeoutMs, 'RedisBloomFilter');
     return new RedisBloomFilter(redis, key, parseLayout(reply, key), timeoutMs, core);
   }
 
@@ -217,16 +210,6 @@ export class RedisBloomFilter {
   }
   get slots(): SlotLayout {
     return this.#layout.slots;
-  }
-
-  /** Adds a key; true when it was new (not reported present before). One round trip. */
-  async add(key: Key): Promise<boolean> {
-    return (await this.addMany([key]))[0] as boolean;
-  }
-
-  /** True when the key may have been added; false when it certainly was not. One round trip. */
-  async has(key: Key): Promise<boolean> {
-    return (await this.hasMany([key]))[0] as boolean;
   }
 
   /**
@@ -348,17 +331,7 @@ export class RedisBloomFilter {
   // ---- internals
 
   async #run(keys: readonly Key[], script: Script): Promise<boolean[]> {
-    checkKeys(keys);
-    const answers = new Array<boolean>(keys.length);
-    const calls: Array<() => Promise<void>> = [];
-    for (let start = 0; start < keys.length; start += KEYS_PER_SCRIPT) {
-      const end = Math.min(keys.length, start + KEYS_PER_SCRIPT);
-      calls.push(() => this.#runCall(script, start === 0 && end === keys.length ? keys : keys.slice(start, end), start, answers));
-    }
-    // CALLS_IN_FLIGHT at a time: each call is planned when it starts, so the
-    // next one is hashed here while Redis runs the previous one.
-    await runBounded(calls, CALLS_IN_FLIGHT);
-    return answers;
+    return answerInScriptCalls(keys, (part, offset, answers) => this.#runCall(script, part, offset, answers));
   }
 
   /** One call's keys (answers[offset + i] is keys[i]'s): one script call, or one per shard ('spread'). */
@@ -379,17 +352,7 @@ export class RedisBloomFilter {
       'EVALSHA', script.sha, String(shards.length + counters.length), ...shards, ...counters,
       m, ...groups.map((group) => group.ranges), ...groups.map((group) => group.records), ...lengths,
     ];
-    const reply = await this.#command(args, script.name, script);
-    const text = typeof reply === 'string' ? reply : Buffer.isBuffer(reply) ? reply.toString('latin1') : '';
-    const expected = groups.reduce((sum, group) => sum + group.count, 0);
-    if (text.length !== expected) {
-      throw new FilterError('UNAVAILABLE', `Redis answered ${text.length} of ${expected} keys (${describeValue(reply)})`);
-    }
-    let position = 0;
-    for (const group of groups) {
-      const end = group.first + group.count;
-      for (let n = group.first; n < end; n++) answers[offset + (plan.order[n] as number)] = text.charCodeAt(position++) === 49; // '1'
-    }
+    readAnswerText(await this.#command(args, script.name, script), plan, groups, answers, offset);
   }
 
   /** Shard indexes grouped by the script calls that may touch them together. */
@@ -466,36 +429,14 @@ function checkChunkBytes(value: unknown): number {
 
 function checkCreateOptions(options: unknown): CheckedOptions {
   const name = 'RedisBloomFilter.create';
-  if (typeof options !== 'object' || options === null || Array.isArray(options)) {
-    throw new FilterError('INVALID_ARGUMENT', `${name} needs an options object such as { capacity: 1000000 }, got ${describeValue(options)}`);
-  }
-  for (const option of Object.keys(options)) {
-    if (!CREATE_OPTIONS.includes(option)) {
-      throw new FilterError('INVALID_ARGUMENT', `${name}: unknown option '${option}' (known options: ${CREATE_OPTIONS.join(', ')})`);
-    }
-  }
-  const given = options as RedisBloomFilterOptions;
-  requireInteger(given.capacity, 'capacity', name, 1, 2 ** 40);
-  const falsePositiveRate = given.falsePositiveRate ?? DEFAULT_FALSE_POSITIVE_RATE;
-  if (typeof falsePositiveRate !== 'number' || !(falsePositiveRate > 0 && falsePositiveRate < 1)) {
-    throw new FilterError('INVALID_ARGUMENT', `${name}: falsePositiveRate must be a number in (0, 1), got ${describeValue(falsePositiveRate)}`);
-  }
-  const seed = given.seed ?? 0;
-  requireInteger(seed, 'seed', name, 0, Number.MAX_SAFE_INTEGER);
-  const shardBytes = given.shardBytes ?? DEFAULT_SHARD_BYTES;
-  requireInteger(shardBytes, 'shardBytes', name, BYTES_PER_BLOCK, MAX_SHARD_BYTES);
-  if (shardBytes % BYTES_PER_BLOCK !== 0) {
-    throw new FilterError('INVALID_ARGUMENT', `${name}: shardBytes must be a multiple of ${BYTES_PER_BLOCK} (one block), got ${shardBytes}`);
-  }
+  const given = knownOptions<RedisBloomFilterOptions>(options, name, CREATE_OPTIONS, '{ capacity: 1000000 }');
+  const table = checkTableOptions(given, name);
   const slots = given.slots ?? 'single';
   if (slots !== 'single' && slots !== 'spread') {
     throw new FilterError('INVALID_ARGUMENT', `${name}: slots must be 'single' or 'spread', got ${describeValue(slots)}`);
   }
   return {
-    capacity: given.capacity,
-    falsePositiveRate,
-    seed,
-    shardBytes,
+    ...table,
     slots,
     timeoutMs: checkTimeout(given.timeoutMs, 'create'),
     explicit: { shardBytes: given.shardBytes !== undefined, slots: given.slots !== undefined },

@@ -1,27 +1,22 @@
 import { FilterError } from '../index.js';
 import { describeValue, type Key } from '../keys.js';
-import { DEFAULT_FALSE_POSITIVE_RATE, requireInteger } from '../options.js';
+import { requireInteger } from '../options.js';
 import { adaptClient, type RedisArgument, type RedisCommandRunner } from './clients.js';
 import {
-  CALLS_IN_FLIGHT,
   checkKey,
-  checkKeys,
   checkTimeout,
-  KEYS_PER_SCRIPT,
+  readStoredParameters,
   loadCore,
   plannerFor,
   runBounded,
-  runCommand,
   sendCommand,
 } from './commands.js';
 import { EXPIRING_ADD_SCRIPT, EXPIRING_HAS_SCRIPT } from './expiring-scripts.js';
 import {
   BYTES_PER_BLOCK,
-  DEFAULT_SHARD_BYTES,
   integerField,
   layoutError,
   layoutFields,
-  MAX_SHARD_BYTES,
   newFilterId,
   parseLayout,
   readFields,
@@ -30,6 +25,8 @@ import {
   shardKey,
 } from './layout.js';
 import { type CallPlan, type CallPlanner, type PlannedGroup, readAnswers } from './positions.js';
+import { checkTableOptions, knownOptions } from './create-options.js';
+import { answerInScriptCalls, readAnswerText, RedisKeyedFilter } from './script-calls.js';
 import type { RedisConnectionOptions } from './redis-bloom.js';
 import { CREATE_SCRIPT, type Script } from './scripts.js';
 
@@ -88,7 +85,7 @@ interface ExpiringLayout {
  * maxmemory policy: the generations carry TTLs, so `volatile-*` policies
  * would evict them first.
  */
-export class RedisExpiringBloomFilter {
+export class RedisExpiringBloomFilter extends RedisKeyedFilter {
   readonly #redis: RedisCommandRunner;
   readonly #key: string;
   readonly #layout: ExpiringLayout;
@@ -100,6 +97,7 @@ export class RedisExpiringBloomFilter {
   readonly #prefix: string;
 
   private constructor(redis: RedisCommandRunner, key: string, layout: ExpiringLayout, timeoutMs: number, planner: CallPlanner) {
+    super();
     this.#redis = redis;
     this.#key = key;
     this.#layout = layout;
@@ -179,14 +177,7 @@ export class RedisExpiringBloomFilter {
    * @throws FilterError `INVALID_ARGUMENT` when there is none; `CORRUPT` when the key holds something else; `UNAVAILABLE`.
    */
   static async open(client: unknown, key: string, options: RedisConnectionOptions = {}): Promise<RedisExpiringBloomFilter> {
-    const redis = adaptClient(client);
-    checkKey(key);
-    const timeoutMs = checkTimeout(options?.timeoutMs, 'open');
-    const core = await loadCore();
-    const reply = await runCommand(redis, ['HGETALL', key], timeoutMs, `HGETALL ${key}`);
-    if (readFields(reply).size === 0) {
-      throw new FilterError('INVALID_ARGUMENT', `Redis key '${key}' holds no filter (create it with RedisExpiringBloomFilter.create())`);
-    }
+    const { redis, timeoutMs, core, reply } = await readStoredParameters(client, key, options?.timeoutMs, 'RedisExpiringBloomFilter');
     return new RedisExpiringBloomFilter(redis, key, parseExpiringLayout(reply, key), timeoutMs, plannerFor(core));
   }
 
@@ -217,22 +208,20 @@ export class RedisExpiringBloomFilter {
     return this.#layout.table.blockCount * BYTES_PER_BLOCK;
   }
 
-  /** Adds a key to the newest generation; true when no live generation held it (not seen within the window). */
-  async add(key: Key): Promise<boolean> {
-    return (await this.addMany([key]))[0] as boolean;
-  }
-
-  /** True when the key may have been added within the window (see the class comment); false when certainly not. */
-  async has(key: Key): Promise<boolean> {
-    return (await this.hasMany([key]))[0] as boolean;
-  }
-
-  /** `add` for each key, one round trip, atomic per script call (KEYS_PER_SCRIPT keys). */
+  /**
+   * Adds each key to the newest generation; for each, true when no live generation
+   * held it (not seen within the window). One round trip, atomic per script call
+   * (KEYS_PER_SCRIPT keys).
+   */
   async addMany(keys: readonly Key[]): Promise<boolean[]> {
     return this.#run(keys, EXPIRING_ADD_SCRIPT);
   }
 
-  /** `has` for each key, one round trip; each script call answers from one state of every generation. */
+  /**
+   * For each key, true when it may have been added within the window (see the class
+   * comment), false when certainly not. One round trip; each script call answers from
+   * one state of every generation.
+   */
   async hasMany(keys: readonly Key[]): Promise<boolean[]> {
     return this.#run(keys, EXPIRING_HAS_SCRIPT);
   }
@@ -252,15 +241,7 @@ export class RedisExpiringBloomFilter {
   // ---- internals
 
   async #run(keys: readonly Key[], script: Script): Promise<boolean[]> {
-    checkKeys(keys);
-    const answers = new Array<boolean>(keys.length).fill(false);
-    const calls: Array<() => Promise<void>> = [];
-    for (let start = 0; start < keys.length; start += KEYS_PER_SCRIPT) {
-      const end = Math.min(keys.length, start + KEYS_PER_SCRIPT);
-      calls.push(() => this.#runCall(script, start === 0 && end === keys.length ? keys : keys.slice(start, end), start, answers));
-    }
-    await runBounded(calls, CALLS_IN_FLIGHT);
-    return answers;
+    return answerInScriptCalls(keys, (part, offset, answers) => this.#runCall(script, part, offset, answers));
   }
 
   async #runCall(script: Script, keys: readonly Key[], offset: number, answers: boolean[]): Promise<void> {
@@ -279,15 +260,7 @@ export class RedisExpiringBloomFilter {
       return;
     }
     const reply = await this.#command([...head, ...groups.map((group) => group.records), ...lengths], script.name, script);
-    const text = typeof reply === 'string' ? reply : Buffer.isBuffer(reply) ? reply.toString('latin1') : '';
-    if (text.length !== keys.length) {
-      throw new FilterError('UNAVAILABLE', `Redis answered ${text.length} of ${keys.length} keys (${describeValue(reply)})`);
-    }
-    let position = 0;
-    for (const group of groups) {
-      const end = group.first + group.count;
-      for (let n = group.first; n < end; n++) answers[offset + (plan.order[n] as number)] = text.charCodeAt(position++) === 49; // '1'
-    }
+    readAnswerText(reply, plan, groups, answers, offset);
   }
 
   /** A key is present when any generation's block holds all its bits (answers start false). */
@@ -344,38 +317,15 @@ interface CheckedOptions {
 
 function checkOptions(options: unknown): CheckedOptions {
   const name = 'RedisExpiringBloomFilter.create';
-  if (typeof options !== 'object' || options === null || Array.isArray(options)) {
-    throw new FilterError('INVALID_ARGUMENT', `${name} needs an options object such as { windowMs: 60000, capacity: 1000000 }, got ${describeValue(options)}`);
-  }
-  for (const option of Object.keys(options)) {
-    if (!CREATE_OPTIONS.includes(option)) {
-      throw new FilterError('INVALID_ARGUMENT', `${name}: unknown option '${option}' (known options: ${CREATE_OPTIONS.join(', ')})`);
-    }
-  }
-  const given = options as RedisExpiringBloomFilterOptions;
+  const given = knownOptions<RedisExpiringBloomFilterOptions>(options, name, CREATE_OPTIONS, '{ windowMs: 60000, capacity: 1000000 }');
   const generations = given.generations ?? DEFAULT_GENERATIONS;
   requireInteger(generations, 'generations', name, 2, 64);
   // A generation lasts windowMs / (K - 1) ms: at least 1 ms.
   requireInteger(given.windowMs, 'windowMs', name, generations - 1, MAX_WINDOW_MS);
-  requireInteger(given.capacity, 'capacity', name, 1, 2 ** 40);
-  const falsePositiveRate = given.falsePositiveRate ?? DEFAULT_FALSE_POSITIVE_RATE;
-  if (typeof falsePositiveRate !== 'number' || !(falsePositiveRate > 0 && falsePositiveRate < 1)) {
-    throw new FilterError('INVALID_ARGUMENT', `${name}: falsePositiveRate must be a number in (0, 1), got ${describeValue(falsePositiveRate)}`);
-  }
-  const seed = given.seed ?? 0;
-  requireInteger(seed, 'seed', name, 0, Number.MAX_SAFE_INTEGER);
-  const shardBytes = given.shardBytes ?? DEFAULT_SHARD_BYTES;
-  requireInteger(shardBytes, 'shardBytes', name, BYTES_PER_BLOCK, MAX_SHARD_BYTES);
-  if (shardBytes % BYTES_PER_BLOCK !== 0) {
-    throw new FilterError('INVALID_ARGUMENT', `${name}: shardBytes must be a multiple of ${BYTES_PER_BLOCK} (one block), got ${shardBytes}`);
-  }
   return {
     windowMs: given.windowMs,
     generations,
-    capacity: given.capacity,
-    falsePositiveRate,
-    seed,
-    shardBytes,
+    ...checkTableOptions(given, name),
     timeoutMs: checkTimeout(given.timeoutMs, 'create'),
   };
 }
