@@ -13,6 +13,8 @@
 //                with core.wasm embedded as base64 and the glue bundled in, one file
 //   redis.cjs / redis.mjs   `cuckoo-bloom-wasm/redis` (Node only): the Redis-backed
 //                filter, using index.cjs's classes and wasm instance
+//   index-file.cjs / index-file.mjs   `cuckoo-bloom-wasm/index-file` (Node only): the
+//                CuckooIndex over an append-only file, built as redis.cjs is
 //   cli.js       the `cuckoo-bloom-wasm` command
 //   core.mjs + core.wasm   the Emscripten glue and module (core.small.*: the size build)
 //   types/       .d.ts (ES) and .d.cts (CommonJS) declarations
@@ -238,6 +240,31 @@ if (!readFileSync(join(dist, 'redis.cjs'), 'utf8').includes('require("./index.cj
   fail('dist/redis.cjs does not take the main entry from ./index.cjs');
 }
 
+// `cuckoo-bloom-wasm/index-file` (Node only): the CuckooIndex over a file, built as
+// redis.cjs is (its own code bundled, the main entry required from ./index.cjs).
+await esbuild.build({
+  ...common,
+  entryPoints: [join(src, 'index-file/index.ts')],
+  format: 'cjs',
+  platform: 'node',
+  outfile: join(dist, 'index-file.cjs'),
+  plugins: [
+    {
+      name: 'cbw-index-file-shares-main',
+      setup(build) {
+        build.onResolve({ filter: /^\.\.?\/.*\.js$/ }, (args) => {
+          const target = join(args.resolveDir, args.path).replace(/\.js$/, '.ts');
+          return sharedWithMain.has(target) ? { path: './index.cjs', external: true } : undefined;
+        });
+      },
+    },
+  ],
+});
+const indexFileExports = Object.keys(createRequire(import.meta.url)(join(dist, 'index-file.cjs'))).filter((name) => name !== '__esModule');
+if (!readFileSync(join(dist, 'index-file.cjs'), 'utf8').includes('require("./index.cjs")')) {
+  fail('dist/index-file.cjs does not take the main entry from ./index.cjs');
+}
+
 // The CLI (`npx cuckoo-bloom-wasm ...`): a self-contained ES module for Node.
 if (existsSync(join(src, 'cli/main.ts'))) {
   await esbuild.build({
@@ -253,6 +280,7 @@ if (existsSync(join(src, 'cli/main.ts'))) {
   chmodSync(join(dist, 'cli.js'), 0o755);
 }
 writeEsmWrapper('redis.mjs', 'redis.cjs', redisExports);
+writeEsmWrapper('index-file.mjs', 'index-file.cjs', indexFileExports);
 copyFileSync(join(wasmBuild, 'core.mjs'), join(dist, 'core.mjs'));
 copyFileSync(join(wasmBuild, 'core.wasm'), join(dist, 'core.wasm'));
 copyFileSync(join(wasmBuild, 'core.small.mjs'), join(dist, 'core.small.mjs'));

@@ -33,6 +33,7 @@ echo "== benchmark harness, quick pass (checks it works and that no filter loses
 node bench/run.mjs --quick > /dev/null
 node --expose-gc bench/batches.mjs --quick > /dev/null
 node bench/startup.mjs --quick > /dev/null
+BENCH_QUICK=1 node --expose-gc bench/index.mjs > /dev/null
 
 echo "== Jest suites (against the built package)"
 node --experimental-vm-modules node_modules/jest/bin/jest.js

@@ -1,5 +1,5 @@
 # The WebAssembly module (included by the top-level CMakeLists.txt under emcmake).
-# One build serves browsers and Node: an ES module for the web environment;
+# Each build serves browsers and Node: an ES module for the web environment;
 # in Node the TypeScript loader passes the .wasm bytes itself (wasmBinary),
 # which avoids Emscripten 3.1.6's fetch()-on-a-path and __dirname bugs there.
 # Two builds of the same sources, each with its own glue (the glue names the
@@ -38,7 +38,7 @@ function(cuckoo_bloom_wasm_module target library output_name)
 endfunction()
 
 cuckoo_bloom_wasm_module(cuckoo_bloom_core cuckoo_bloom core
-  SOURCES bindings/embind.cpp bindings/redis_positions.cpp)
+  SOURCES bindings/embind.cpp bindings/redis_positions.cpp bindings/cuckoo_index_bindings.cpp)
 
 # The size build compiles the library again at -Oz (the last -O flag wins), with
 # link-time optimisation (about 1 KiB less after brotli), without the Redis
@@ -50,6 +50,6 @@ target_include_directories(cuckoo_bloom_small PUBLIC
   ${CMAKE_CURRENT_SOURCE_DIR}/cpp/include
   ${CMAKE_BINARY_DIR}/xxhash-include)
 cuckoo_bloom_wasm_module(cuckoo_bloom_core_small cuckoo_bloom_small core.small
-  SOURCES bindings/embind.cpp
+  SOURCES bindings/embind.cpp bindings/cuckoo_index_bindings.cpp
   FLAGS -Oz -flto
   LINK_FLAGS -sTEXTDECODER=2 -sSUPPORT_ERRNO=0 "-sINCOMING_MODULE_JS_API=[locateFile,instantiateWasm,print,printErr,onAbort]")

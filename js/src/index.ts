@@ -18,6 +18,13 @@ export { ScalableBloomFilter, type ScalableBloomFilterOptions } from './scalable
 export { ScalableCuckooFilter, type ScalableCuckooFilterOptions } from './scalable-cuckoo.js';
 export type { GrowthOptions } from './scalable-options.js';
 export { ExpiringBloomFilter, type ExpiringBloomFilterOptions, type Clock } from './expiring-bloom.js';
+export {
+  CuckooIndex,
+  type CuckooIndexOptions,
+  type CuckooIndexStats,
+  type IndexValue,
+  type IndexRecordStore,
+} from './cuckoo-index.js';
 export { deserialize, serializedType, type AnyFilter, type SerializedType } from './deserialize.js';
 export { FILTER_TYPES, filterType, findFilterType, filterTypeNames, tryAddKey, type FilterTypeEntry } from './registry.js';
 export {

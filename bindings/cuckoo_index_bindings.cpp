@@ -1,0 +1,278 @@
+// Thin bindings for CuckooIndex (cuckoo_bloom/cuckoo_index.h): exact answers
+// over a record log. Like embind.cpp, handles are created through embind and
+// the per-key calls are plain C exports (cbw_index_*) taking the handle's
+// address and (pointer, length) pairs; results are integers, a failure is
+// minus its status code and the handle's lastMessage() says why.
+//
+// Where the log lives, and why:
+// - In memory (the default): a MemoryRecordLog in wasm memory. A lookup is one
+//   wasm call: hash, probe, and on a tag match compare the key with the record
+//   in place, with no JS in between — the only way `has` gets near Map.has.
+// - In a file (Node, js/src/index-file/): the log is a file JavaScript owns,
+//   and the index reaches it through JsRecordStore below, which calls back into
+//   JavaScript to append and read records. The whole algorithm (tags, the
+//   full-key check, the duplicate guard, kicks with undo, rebuilding by
+//   doubling with keys read back, replay on open) stays in C++, once, for both
+//   stores; JavaScript only moves bytes between the file and wasm memory. The
+//   callbacks cost ~1 µs each, but happen only on a tag match or an append,
+//   where a file read or write costs more anyway. Records are encoded and
+//   checked (length + XXH3 checksum) here, so JavaScript needs no hash code.
+#include <emscripten/bind.h>
+#include <emscripten/emscripten.h>
+#include <emscripten/val.h>
+
+#include <cstdint>
+#include <memory>
+#include <new>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "cuckoo_bloom/cuckoo_index.h"
+#include "cuckoo_bloom/record_store.h"
+
+using namespace emscripten;
+using namespace cuckoo_bloom;
+
+namespace {
+
+const uint8_t* bytesAt(uintptr_t pointer) { return reinterpret_cast<const uint8_t*>(pointer); }
+
+// A record store whose bytes live in JavaScript. The JS object has:
+//   appendRecord(pointer, length): writes the encoded record found in wasm
+//     memory; returns its offset, or minus a status code (nothing appended).
+//   readRecord(offset, pointer, capacity): copies up to `capacity` bytes of the
+//     log from `offset` into wasm memory; returns how many (fewer only at the
+//     end of the log), or minus a status code.
+//   nextOffset(): the log's length (where the next append lands). Asked, not
+//     cached, so JavaScript stays the one owner of the log's length (opening
+//     truncates a torn tail, compaction swaps files).
+// Neither may throw: JavaScript catches and keeps its error for the caller.
+class JsRecordStore final : public RecordStore {
+ public:
+  explicit JsRecordStore(val store) : store_(std::move(store)) {}
+
+  uint64_t nextOffset() const override { return static_cast<uint64_t>(store_.call<double>("nextOffset")); }
+
+  Result<uint64_t> append(RecordKind kind, const uint8_t* key, uint32_t keyLength, const uint8_t* value,
+                          uint32_t valueLength) override {
+    encoded_.clear();
+    Status encoded = encodeRecord(kind, key, keyLength, value, valueLength, encoded_);
+    if (!encoded.isOk()) return encoded;
+    const double offset = store_.call<double>("appendRecord", static_cast<double>(reinterpret_cast<uintptr_t>(encoded_.data())),
+                                              static_cast<double>(encoded_.size()));
+    if (offset < 0) return Status(static_cast<StatusCode>(-offset), "the record log could not append (see the cause)");
+    return static_cast<uint64_t>(offset);
+  }
+
+  Status read(uint64_t offset, RecordView& out) override {
+    ++readCount_;
+    if (buffer_.size() < kInitialReadBytes) buffer_.resize(kInitialReadBytes);
+    for (int attempt = 0; attempt < 2; ++attempt) {
+      const double got = store_.call<double>("readRecord", static_cast<double>(offset),
+                                             static_cast<double>(reinterpret_cast<uintptr_t>(buffer_.data())),
+                                             static_cast<double>(buffer_.size()));
+      if (got < 0) return Status(static_cast<StatusCode>(-got), "the record log could not be read (see the cause)");
+      const RecordScanResult scanned = scanRecord(buffer_.data(), static_cast<size_t>(got));
+      if (scanned.scan == RecordScan::Whole) {
+        out = scanned.record;
+        return Status::ok();
+      }
+      // A record longer than the buffer: read again with room for all of it.
+      if (scanned.scan == RecordScan::Incomplete && static_cast<size_t>(got) == buffer_.size() && scanned.size > got) {
+        buffer_.resize(static_cast<size_t>(scanned.size));
+        continue;
+      }
+      break;
+    }
+    return Status::corrupt("the record at offset " + std::to_string(offset) +
+                           " of the log is damaged (its length or checksum is wrong)");
+  }
+
+ private:
+  // Most records (URL keys, short values) fit; longer ones cost a second read.
+  static constexpr size_t kInitialReadBytes = 512;
+  val store_;
+  std::vector<uint8_t> encoded_;
+  std::vector<uint8_t> buffer_;
+};
+
+class IndexHandle {
+ public:
+  // options: { capacity, tagBits, maxKicks, seed } (numbers, all present);
+  // store: undefined for the in-memory log, else a JS store (above).
+  static IndexHandle* create(const val& options, const val& store) {
+    auto* handle = new IndexHandle();
+    if (store.isUndefined()) {
+      auto log = std::make_unique<MemoryRecordLog>();
+      handle->memoryLog_ = log.get();
+      handle->store_ = std::move(log);
+    } else {
+      handle->store_ = std::make_unique<JsRecordStore>(store);
+    }
+    CuckooIndexOptions parsed;
+    parsed.capacity = static_cast<uint64_t>(options["capacity"].as<double>());
+    parsed.tagBits = static_cast<uint32_t>(options["tagBits"].as<double>());
+    parsed.maxKicks = static_cast<uint32_t>(options["maxKicks"].as<double>());
+    parsed.seed = static_cast<uint64_t>(options["seed"].as<double>());
+    Result<CuckooIndex> made = CuckooIndex::create(*handle->store_, parsed);
+    if (made.isOk()) {
+      handle->index_.emplace(std::move(made).value());
+    } else {
+      handle->status_ = made.status();
+    }
+    return handle;
+  }
+
+  bool ok() const { return index_.has_value(); }
+  std::string errorCode() const { return statusCodeName(status_.code()); }
+  std::string errorMessage() const { return status_.message(); }
+  std::string lastMessage() const { return status_.message(); }
+  uintptr_t address() const { return reinterpret_cast<uintptr_t>(this); }
+
+  double size() const { return static_cast<double>(index_->size()); }
+  double deadRecords() const { return static_cast<double>(index_->deadRecords()); }
+  double bucketCount() const { return static_cast<double>(index_->bucketCount()); }
+  double tableBytes() const { return static_cast<double>(index_->tableBytes()); }
+  double loadFactor() const { return index_->loadFactor(); }
+  double rebuilds() const { return static_cast<double>(index_->rebuilds()); }
+  double storeReads() const { return static_cast<double>(store_->readCount()); }
+  void resetStoreReads() { store_->resetReadCount(); }
+  double nextOffset() const { return static_cast<double>(store_->nextOffset()); }
+  // In-memory log only (0 for a file): bytes used and bytes reserved.
+  double logBytes() const { return memoryLog_ == nullptr ? 0.0 : static_cast<double>(memoryLog_->byteLength()); }
+  double logAllocatedBytes() const {
+    return memoryLog_ == nullptr ? 0.0 : static_cast<double>(memoryLog_->allocatedBytes());
+  }
+  // Live record offsets, ascending: count returned, then read from liveOffsetsData() as float64.
+  uint32_t collectLiveOffsets() {
+    std::vector<uint64_t> offsets;
+    index_->liveOffsets(offsets);
+    liveOffsets_.assign(offsets.begin(), offsets.end());
+    return static_cast<uint32_t>(liveOffsets_.size());
+  }
+  uintptr_t liveOffsetsData() const { return reinterpret_cast<uintptr_t>(liveOffsets_.data()); }
+  void releaseLiveOffsets() { std::vector<double>().swap(liveOffsets_); }
+
+  CuckooIndex& index() { return *index_; }
+  RecordStore& store() { return *store_; }
+  int fail(const Status& status) {
+    status_ = status;
+    return -static_cast<int>(status.code());
+  }
+
+ private:
+  std::unique_ptr<RecordStore> store_;
+  MemoryRecordLog* memoryLog_ = nullptr;
+  std::optional<CuckooIndex> index_;
+  Status status_;
+  std::vector<double> liveOffsets_;
+};
+
+IndexHandle* handleAt(uintptr_t address) { return reinterpret_cast<IndexHandle*>(address); }
+
+// Writes a record's place in wasm memory to `out` (5 uint32: key pointer, key
+// length, value pointer, value length, kind).
+void describeRecord(const RecordView& record, uintptr_t out) {
+  auto* words = reinterpret_cast<uint32_t*>(out);
+  words[0] = static_cast<uint32_t>(reinterpret_cast<uintptr_t>(record.key));
+  words[1] = record.keyLength;
+  words[2] = static_cast<uint32_t>(reinterpret_cast<uintptr_t>(record.value));
+  words[3] = record.valueLength;
+  words[4] = static_cast<uint32_t>(record.kind);
+}
+
+}  // namespace
+
+extern "C" {
+// 1: present, 0: absent, negative: minus a status code.
+EMSCRIPTEN_KEEPALIVE int cbw_index_has(uintptr_t handle, uintptr_t key, uint32_t length) {
+  IndexHandle* index = handleAt(handle);
+  Result<bool> found = index->index().contains(bytesAt(key), length);
+  return found.isOk() ? (found.value() ? 1 : 0) : index->fail(found.status());
+}
+// 1: present, its record described at `out` (valid until the next call on
+// this index); 0: absent; negative: minus a status code.
+EMSCRIPTEN_KEEPALIVE int cbw_index_get(uintptr_t handle, uintptr_t key, uint32_t length, uintptr_t out) {
+  IndexHandle* index = handleAt(handle);
+  RecordView record;
+  Status status = index->index().get(bytesAt(key), length, record);
+  if (status.code() == StatusCode::NotFound) return 0;
+  if (!status.isOk()) return index->fail(status);
+  describeRecord(record, out);
+  return 1;
+}
+// 1: a new key, 0: a present key updated, negative: minus a status code (nothing changed).
+EMSCRIPTEN_KEEPALIVE int cbw_index_set(uintptr_t handle, uintptr_t key, uint32_t length, uintptr_t value,
+                                       uint32_t valueLength, int hasValue) {
+  IndexHandle* index = handleAt(handle);
+  Result<bool> added = index->index().set(bytesAt(key), length, bytesAt(value), valueLength, hasValue != 0);
+  return added.isOk() ? (added.value() ? 1 : 0) : index->fail(added.status());
+}
+// 1: deleted, 0: absent (nothing written), negative: minus a status code.
+EMSCRIPTEN_KEEPALIVE int cbw_index_delete(uintptr_t handle, uintptr_t key, uint32_t length) {
+  IndexHandle* index = handleAt(handle);
+  Result<bool> removed = index->index().remove(bytesAt(key), length);
+  return removed.isOk() ? (removed.value() ? 1 : 0) : index->fail(removed.status());
+}
+// The record at `offset`, described at `out`: 0 or minus a status code.
+EMSCRIPTEN_KEEPALIVE int cbw_index_read(uintptr_t handle, double offset, uintptr_t out) {
+  IndexHandle* index = handleAt(handle);
+  RecordView record;
+  Status status = index->store().read(static_cast<uint64_t>(offset), record);
+  if (!status.isOk()) return index->fail(status);
+  describeRecord(record, out);
+  return 0;
+}
+// Replays log bytes (a chunk of a log file read on open, starting at log
+// offset `baseOffset`) into the index: applies every whole record from the
+// start and stops at the first that is not whole. Returns the bytes applied
+// (>= 0), or minus a status code when applying failed.
+EMSCRIPTEN_KEEPALIVE double cbw_index_replay(uintptr_t handle, uintptr_t data, uint32_t length, double baseOffset) {
+  IndexHandle* index = handleAt(handle);
+  const uint8_t* bytes = bytesAt(data);
+  size_t at = 0;
+  while (at < length) {
+    const RecordScanResult scanned = scanRecord(bytes + at, length - at);
+    if (scanned.scan != RecordScan::Whole) break;
+    Status applied = index->index().applyRecord(static_cast<uint64_t>(baseOffset) + at, scanned.record);
+    if (!applied.isOk()) return index->fail(applied);
+    at += static_cast<size_t>(scanned.size);
+  }
+  return static_cast<double>(at);
+}
+// What starts at `data`: 0 a whole record, 1 incomplete, 2 garbled; the
+// length the record's header claims (0 when unreadable) is written to `size`
+// (a float64).
+EMSCRIPTEN_KEEPALIVE int cbw_record_scan(uintptr_t data, uint32_t length, uintptr_t size) {
+  const RecordScanResult scanned = scanRecord(bytesAt(data), length);
+  *reinterpret_cast<double*>(size) = static_cast<double>(scanned.size);
+  return scanned.scan == RecordScan::Whole ? 0 : scanned.scan == RecordScan::Incomplete ? 1 : 2;
+}
+}
+
+EMSCRIPTEN_BINDINGS(cuckoo_index) {
+  constant("recordOverheadBytes", static_cast<uint32_t>(kRecordOverheadBytes));
+  class_<IndexHandle>("IndexHandle")
+      .function("ok", &IndexHandle::ok)
+      .function("errorCode", &IndexHandle::errorCode)
+      .function("errorMessage", &IndexHandle::errorMessage)
+      .function("lastMessage", &IndexHandle::lastMessage)
+      .function("address", &IndexHandle::address)
+      .function("size", &IndexHandle::size)
+      .function("deadRecords", &IndexHandle::deadRecords)
+      .function("bucketCount", &IndexHandle::bucketCount)
+      .function("tableBytes", &IndexHandle::tableBytes)
+      .function("loadFactor", &IndexHandle::loadFactor)
+      .function("rebuilds", &IndexHandle::rebuilds)
+      .function("storeReads", &IndexHandle::storeReads)
+      .function("resetStoreReads", &IndexHandle::resetStoreReads)
+      .function("nextOffset", &IndexHandle::nextOffset)
+      .function("logBytes", &IndexHandle::logBytes)
+      .function("logAllocatedBytes", &IndexHandle::logAllocatedBytes)
+      .function("collectLiveOffsets", &IndexHandle::collectLiveOffsets)
+      .function("liveOffsetsData", &IndexHandle::liveOffsetsData)
+      .function("releaseLiveOffsets", &IndexHandle::releaseLiveOffsets);
+  function("createIndex", &IndexHandle::create, allow_raw_pointers());
+}

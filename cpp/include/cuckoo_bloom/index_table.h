@@ -1,0 +1,107 @@
+// The slot table of a CuckooIndex: buckets of 4 slots, one 64-bit word each.
+//
+// Slot layout (one uint64):
+//
+//   bits 0-1    status: 0 AVAILABLE (never used), 1 OCCUPIED, 2 DELETED (was a key, now free)
+//   bits 2-17   tag: 1..2^tagBits-1 (tagBits <= 16), a few bits of the key's hash
+//   bits 18-63  offset of the key's live record in the record store (46 bits: 64 TiB)
+//
+// Why a tag: a lookup compares its tag with the slots of two buckets and reads
+// a record from the store only where the tag matches, so an absent key costs
+// no read unless one of at most 8 occupied slots has its tag by chance
+// (probability about 8 / (2^tagBits - 1), docs/INDEX.md). The tag is also the
+// cuckoo "fingerprint" that gives a slot's other bucket (hashing.h), so a kick
+// moves a slot without reading its key.
+//
+// Why DELETED as well as AVAILABLE: both are free for an insert; DELETED keeps
+// the count of slots freed since the last rebuild visible (dead records the
+// log still holds), which tells when compaction pays.
+#pragma once
+
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+
+namespace cuckoo_bloom {
+
+enum class SlotStatus : uint8_t { Available = 0, Occupied = 1, Deleted = 2 };
+
+constexpr uint32_t kIndexBucketSlots = 4;
+constexpr uint32_t kMaxIndexTagBits = 16;
+constexpr uint32_t kIndexOffsetBits = 46;
+constexpr uint64_t kMaxIndexOffset = (uint64_t{1} << kIndexOffsetBits) - 1;
+
+struct IndexSlot {
+  uint64_t word = 0;
+
+  static IndexSlot occupied(uint32_t tag, uint64_t offset) {
+    return IndexSlot{(offset << 18) | (uint64_t{tag} << 2) | static_cast<uint64_t>(SlotStatus::Occupied)};
+  }
+  SlotStatus status() const { return static_cast<SlotStatus>(word & 3); }
+  bool isOccupied() const { return status() == SlotStatus::Occupied; }
+  uint32_t tag() const { return static_cast<uint32_t>((word >> 2) & 0xFFFF); }
+  uint64_t offset() const { return word >> 18; }
+  // A freed slot keeps nothing of its key: only the status says it was used.
+  static IndexSlot deleted() { return IndexSlot{static_cast<uint64_t>(SlotStatus::Deleted)}; }
+};
+static_assert(sizeof(IndexSlot) == 8, "one word per slot");
+
+// A plain array of bucketCount * 4 slots, allocated with calloc so a failure
+// is reported (OUT_OF_MEMORY), never thrown: the wasm build has no exceptions.
+class IndexTable {
+ public:
+  IndexTable() = default;
+  ~IndexTable() { std::free(slots_); }
+  IndexTable(const IndexTable&) = delete;
+  IndexTable& operator=(const IndexTable&) = delete;
+  IndexTable(IndexTable&& other) noexcept { *this = static_cast<IndexTable&&>(other); }
+  IndexTable& operator=(IndexTable&& other) noexcept {
+    if (this != &other) {
+      std::free(slots_);
+      slots_ = other.slots_;
+      bucketCount_ = other.bucketCount_;
+      other.slots_ = nullptr;
+      other.bucketCount_ = 0;
+    }
+    return *this;
+  }
+
+  // All slots AVAILABLE. False when the memory is not there (the table is then empty).
+  bool allocate(uint64_t bucketCount) {
+    std::free(slots_);
+    slots_ = nullptr;
+    bucketCount_ = 0;
+    if (bucketCount == 0 || bucketCount > SIZE_MAX / (kIndexBucketSlots * sizeof(IndexSlot))) return false;
+    slots_ = static_cast<IndexSlot*>(std::calloc(static_cast<size_t>(bucketCount) * kIndexBucketSlots, sizeof(IndexSlot)));
+    if (slots_ == nullptr) return false;
+    bucketCount_ = bucketCount;
+    return true;
+  }
+
+  uint64_t bucketCount() const { return bucketCount_; }
+  uint64_t slotCount() const { return bucketCount_ * kIndexBucketSlots; }
+  size_t byteLength() const { return static_cast<size_t>(slotCount()) * sizeof(IndexSlot); }
+  IndexSlot* bucket(uint64_t index) { return slots_ + index * kIndexBucketSlots; }
+  const IndexSlot* bucket(uint64_t index) const { return slots_ + index * kIndexBucketSlots; }
+  IndexSlot& slot(uint64_t index) { return slots_[index]; }
+  const IndexSlot& slot(uint64_t index) const { return slots_[index]; }
+
+  // Puts the slot into the first free (AVAILABLE or DELETED) place of the
+  // bucket; returns the slot's index in the table, or -1 when the bucket is full.
+  int64_t insert(uint64_t bucketIndex, IndexSlot value) {
+    IndexSlot* slots = bucket(bucketIndex);
+    for (uint32_t i = 0; i < kIndexBucketSlots; ++i) {
+      if (!slots[i].isOccupied()) {
+        slots[i] = value;
+        return static_cast<int64_t>(bucketIndex * kIndexBucketSlots + i);
+      }
+    }
+    return -1;
+  }
+
+ private:
+  IndexSlot* slots_ = nullptr;
+  uint64_t bucketCount_ = 0;
+};
+
+}  // namespace cuckoo_bloom

@@ -1,0 +1,137 @@
+#include <cstdlib>
+#include <cstring>
+#include <string>
+
+#include "cuckoo_bloom/hashing.h"
+#include "cuckoo_bloom/record_store.h"
+
+namespace cuckoo_bloom {
+namespace {
+
+void putU32(uint8_t* out, uint32_t value) {
+  for (int b = 0; b < 4; ++b) out[b] = static_cast<uint8_t>(value >> (8 * b));
+}
+void putU64(uint8_t* out, uint64_t value) {
+  for (int b = 0; b < 8; ++b) out[b] = static_cast<uint8_t>(value >> (8 * b));
+}
+uint32_t getU32(const uint8_t* in) {
+  uint32_t value = 0;
+  for (int b = 3; b >= 0; --b) value = (value << 8) | in[b];
+  return value;
+}
+uint64_t getU64(const uint8_t* in) {
+  uint64_t value = 0;
+  for (int b = 7; b >= 0; --b) value = (value << 8) | in[b];
+  return value;
+}
+
+bool isKnownKind(uint8_t kind) { return kind >= 1 && kind <= 3; }
+
+Status checkLengths(RecordKind kind, uint32_t keyLength, uint32_t valueLength) {
+  if (keyLength > kMaxRecordKeyBytes) {
+    return Status::invalidArgument("a key of " + std::to_string(keyLength) + " bytes is longer than the index's limit of " +
+                                   std::to_string(kMaxRecordKeyBytes));
+  }
+  if (valueLength > kMaxRecordValueBytes) {
+    return Status::invalidArgument("a value of " + std::to_string(valueLength) +
+                                   " bytes is longer than the index's limit of " + std::to_string(kMaxRecordValueBytes));
+  }
+  if (kind != RecordKind::PutWithValue && valueLength != 0) {
+    return Status::invalidArgument("only a put with a value carries value bytes");
+  }
+  return Status::ok();
+}
+
+// Writes the record into `out` (recordSize bytes, checked by the caller).
+void writeRecord(RecordKind kind, const uint8_t* key, uint32_t keyLength, const uint8_t* value, uint32_t valueLength,
+                 uint8_t* out) {
+  putU32(out, keyLength);
+  putU32(out + 4, valueLength);
+  out[8] = static_cast<uint8_t>(kind);
+  if (keyLength != 0) std::memcpy(out + kRecordHeaderBytes, key, keyLength);
+  if (valueLength != 0) std::memcpy(out + kRecordHeaderBytes + keyLength, value, valueLength);
+  const size_t body = kRecordHeaderBytes + size_t{keyLength} + valueLength;
+  putU64(out + body, XXH3_64bits_withSeed(out, body, kRecordChecksumSeed));
+}
+
+}  // namespace
+
+Status encodeRecord(RecordKind kind, const uint8_t* key, uint32_t keyLength, const uint8_t* value,
+                    uint32_t valueLength, std::vector<uint8_t>& out) {
+  Status valid = checkLengths(kind, keyLength, valueLength);
+  if (!valid.isOk()) return valid;
+  const size_t start = out.size();
+  out.resize(start + static_cast<size_t>(recordSize(keyLength, valueLength)));
+  writeRecord(kind, key, keyLength, value, valueLength, out.data() + start);
+  return Status::ok();
+}
+
+RecordScanResult scanRecord(const uint8_t* bytes, size_t length) {
+  RecordScanResult result;
+  if (length < kRecordHeaderBytes) return result;  // Incomplete, size unknown
+  const uint32_t keyLength = getU32(bytes);
+  const uint32_t valueLength = getU32(bytes + 4);
+  const uint8_t kind = bytes[8];
+  if (!isKnownKind(kind) || keyLength > kMaxRecordKeyBytes || valueLength > kMaxRecordValueBytes ||
+      (kind != static_cast<uint8_t>(RecordKind::PutWithValue) && valueLength != 0)) {
+    result.scan = RecordScan::Garbled;
+    return result;
+  }
+  result.size = recordSize(keyLength, valueLength);
+  if (length < result.size) return result;  // Incomplete
+  const size_t body = kRecordHeaderBytes + size_t{keyLength} + valueLength;
+  if (getU64(bytes + body) != XXH3_64bits_withSeed(bytes, body, kRecordChecksumSeed)) {
+    result.scan = RecordScan::Garbled;
+    return result;
+  }
+  result.scan = RecordScan::Whole;
+  result.record.kind = static_cast<RecordKind>(kind);
+  result.record.key = bytes + kRecordHeaderBytes;
+  result.record.keyLength = keyLength;
+  result.record.value = bytes + kRecordHeaderBytes + keyLength;
+  result.record.valueLength = valueLength;
+  return result;
+}
+
+MemoryRecordLog::~MemoryRecordLog() { std::free(data_); }
+
+Result<uint64_t> MemoryRecordLog::append(RecordKind kind, const uint8_t* key, uint32_t keyLength,
+                                         const uint8_t* value, uint32_t valueLength) {
+  Status valid = checkLengths(kind, keyLength, valueLength);
+  if (!valid.isOk()) return valid;
+  const size_t size = static_cast<size_t>(recordSize(keyLength, valueLength));
+  if (size > SIZE_MAX - length_) return Status::outOfMemory("the in-memory record log cannot grow further");
+  if (length_ + size > capacity_) {
+    // Doubling keeps appends amortized O(1); realloc keeps the old buffer on failure.
+    size_t capacity = capacity_ < 4096 ? 4096 : capacity_;
+    while (capacity < length_ + size) capacity = capacity > SIZE_MAX / 2 ? SIZE_MAX : capacity * 2;
+    auto* grown = static_cast<uint8_t*>(std::realloc(data_, capacity));
+    if (grown == nullptr) {
+      return Status::outOfMemory("out of memory growing the in-memory record log to " + std::to_string(capacity) +
+                                 " bytes");
+    }
+    data_ = grown;
+    capacity_ = capacity;
+  }
+  writeRecord(kind, key, keyLength, value, valueLength, data_ + length_);
+  const uint64_t offset = length_;
+  length_ += size;
+  return offset;
+}
+
+Status MemoryRecordLog::read(uint64_t offset, RecordView& out) {
+  ++readCount_;
+  if (offset + kRecordHeaderBytes > length_) return Status::corrupt("no record at offset " + std::to_string(offset));
+  const uint8_t* at = data_ + offset;
+  out.keyLength = getU32(at);
+  out.valueLength = getU32(at + 4);
+  out.kind = static_cast<RecordKind>(at[8]);
+  out.key = at + kRecordHeaderBytes;
+  out.value = out.key + out.keyLength;
+  if (offset + recordSize(out.keyLength, out.valueLength) > length_) {
+    return Status::corrupt("the record at offset " + std::to_string(offset) + " runs past the end of the log");
+  }
+  return Status::ok();
+}
+
+}  // namespace cuckoo_bloom

@@ -1,0 +1,55 @@
+// Helpers for the CuckooIndex tests: a store that fails on command, a log
+// replay (what opening a file does), and a seeded generator.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "cuckoo_bloom/cuckoo_index.h"
+#include "cuckoo_bloom/record_store.h"
+
+namespace cuckoo_bloom_test {
+
+// A MemoryRecordLog that can be told to refuse appends, or reads of one offset.
+class FaultyStore final : public cuckoo_bloom::RecordStore {
+ public:
+  bool failAppends = false;
+  uint64_t failReadsAt = UINT64_MAX;
+
+  uint64_t nextOffset() const override { return log.nextOffset(); }
+  cuckoo_bloom::Result<uint64_t> append(cuckoo_bloom::RecordKind kind, const uint8_t* key, uint32_t keyLength,
+                                        const uint8_t* value, uint32_t valueLength) override {
+    if (failAppends) return cuckoo_bloom::Status::outOfMemory("appends refused by the test");
+    return log.append(kind, key, keyLength, value, valueLength);
+  }
+  cuckoo_bloom::Status read(uint64_t offset, cuckoo_bloom::RecordView& out) override {
+    ++readCount_;
+    if (offset == failReadsAt) return cuckoo_bloom::Status::corrupt("read refused by the test");
+    return log.read(offset, out);
+  }
+
+  cuckoo_bloom::MemoryRecordLog log;
+};
+
+// Rebuilds an index over `log` from its bytes, record by record, as opening a
+// log file does. Every record must be whole.
+inline cuckoo_bloom::Status replayLog(cuckoo_bloom::MemoryRecordLog& log, cuckoo_bloom::CuckooIndex& index) {
+  uint64_t offset = 0;
+  while (offset < log.byteLength()) {
+    const cuckoo_bloom::RecordScanResult scanned =
+        cuckoo_bloom::scanRecord(log.data() + offset, static_cast<size_t>(log.byteLength() - offset));
+    if (scanned.scan != cuckoo_bloom::RecordScan::Whole) return cuckoo_bloom::Status::corrupt("bad record in the log");
+    cuckoo_bloom::Status applied = index.applyRecord(offset, scanned.record);
+    if (!applied.isOk()) return applied;
+    offset += scanned.size;
+  }
+  return cuckoo_bloom::Status::ok();
+}
+
+inline const uint8_t* bytesOf(const std::string& text) { return reinterpret_cast<const uint8_t*>(text.data()); }
+inline std::string textOf(const uint8_t* bytes, uint32_t length) {
+  return std::string(reinterpret_cast<const char*>(bytes), length);
+}
+
+}  // namespace cuckoo_bloom_test

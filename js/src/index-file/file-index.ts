@@ -1,0 +1,166 @@
+import { closeSync, existsSync, openSync, fsyncSync, renameSync, rmSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { CuckooIndex, FilterError, type CuckooIndexOptions } from '../index.js';
+import { FILE_HEADER, FileRecordStore, type FileStoreOptions } from './file-store.js';
+
+export interface FileCuckooIndexOptions extends CuckooIndexOptions, FileStoreOptions {}
+
+/** What opening found at the end of the log. */
+export interface OpenReport {
+  /** Bytes of an unfinished last record that opening cut off (0: the log ended cleanly). */
+  droppedTailBytes: number;
+  /** Live keys after replaying the log. */
+  keys: number;
+}
+
+/**
+ * A CuckooIndex whose records live in an append-only file (Node only). The
+ * table is rebuilt from the file on open; a record is in the file when set or
+ * delete returns (see `syncEveryWrite` for power loss). Durability, precisely:
+ * docs/INDEX.md.
+ */
+export class FileCuckooIndex extends CuckooIndex {
+  #store: FileRecordStore;
+  readonly #path: string;
+  readonly #syncEveryWrite: boolean;
+  #openReport: OpenReport = { droppedTailBytes: 0, keys: 0 };
+
+  private constructor(path: string, store: FileRecordStore, options: FileCuckooIndexOptions) {
+    const { syncEveryWrite, ...indexOptions } = options;
+    super(indexOptions, store);
+    this.#store = store;
+    this.#path = path;
+    this.#syncEveryWrite = syncEveryWrite === true;
+  }
+
+  /**
+   * Opens the index log at `path` (created when absent) and rebuilds the table
+   * from it. A torn last record (a crash mid-append) is cut off; a damaged
+   * record with intact records after it is CORRUPT (never silently dropped).
+   * `await init()` first.
+   * @throws FilterError `CORRUPT`, `UNAVAILABLE` (I/O), `INVALID_ARGUMENT`, `NOT_INITIALIZED`.
+   */
+  static open(path: string, options: FileCuckooIndexOptions = {}): FileCuckooIndex {
+    if (typeof path !== 'string' || path.length === 0) {
+      throw new FilterError('INVALID_ARGUMENT', 'FileCuckooIndex.open needs a file path');
+    }
+    // A compaction that crashed before its rename left only a temporary file.
+    if (existsSync(compactPath(path))) rmSync(compactPath(path), { force: true });
+    const store = FileRecordStore.open(path, options);
+    let index: FileCuckooIndex;
+    try {
+      // Without a capacity, size the table from the log (about 64 bytes a record
+      // for URL keys), so replaying a large log does not rebuild the table at
+      // every doubling, reading every key back each time.
+      const sized =
+        options.capacity === undefined
+          ? { ...options, capacity: Math.max(1024, Math.ceil((store.byteLength - FILE_HEADER.length) / 64)) }
+          : options;
+      index = new FileCuckooIndex(path, store, sized);
+    } catch (error) {
+      store.close();
+      throw error;
+    }
+    try {
+      const length = store.byteLength;
+      const replayed = index.replayStore(FILE_HEADER.length, length);
+      let dropped = 0;
+      if (replayed.stop !== 'end') {
+        const tornLast =
+          replayed.stop === 'incomplete' ||
+          (replayed.claimedBytes > 0 && replayed.end + replayed.claimedBytes === length) ||
+          store.isZeroFrom(replayed.end);
+        if (!tornLast) {
+          throw new FilterError(
+            'CORRUPT',
+            `${path}: the record at byte ${replayed.end} is damaged and records follow it; ` +
+              'nothing was dropped (restore the file, or truncate it there by hand to keep what precedes)',
+          );
+        }
+        dropped = length - replayed.end;
+        store.truncate(replayed.end);
+      }
+      index.#openReport = { droppedTailBytes: dropped, keys: index.size };
+      return index;
+    } catch (error) {
+      index.close();
+      throw error;
+    }
+  }
+
+  /** What opening found: a torn tail dropped, keys replayed. */
+  get openReport(): OpenReport {
+    return { ...this.#openReport };
+  }
+
+  /** The log file's path. */
+  get path(): string {
+    return this.#path;
+  }
+
+  /** Flushes the log to the disk (fdatasync): everything set so far survives power loss. */
+  sync(): void {
+    this.#store.sync();
+  }
+
+  /**
+   * Rewrites the log with only the live records: a new file beside it, flushed,
+   * then renamed over the old one (atomic: a crash leaves one or the other, whole).
+   */
+  override compact(): void {
+    const temporary = compactPath(this.#path);
+    rmSync(temporary, { force: true });
+    const store = FileRecordStore.open(temporary, { syncEveryWrite: false });
+    let fresh: FileCuckooIndex;
+    try {
+      fresh = new FileCuckooIndex(temporary, store, { ...this.indexOptions, capacity: Math.max(1, this.size), syncEveryWrite: false });
+    } catch (error) {
+      store.close();
+      throw error;
+    }
+    try {
+      this.copyLiveInto(fresh);
+      store.sync();
+      renameSync(temporary, this.#path);
+      syncDirectory(this.#path);
+    } catch (error) {
+      fresh.close();
+      rmSync(temporary, { force: true });
+      throw error instanceof FilterError
+        ? error
+        : new FilterError('UNAVAILABLE', `compacting ${this.#path} failed: ${String(error)}`, { cause: error });
+    }
+    const old = this.#store;
+    this.adoptFrom(fresh);
+    this.#store = store;
+    old.close();
+    if (this.#syncEveryWrite) store.setSyncEveryWrite(true);
+  }
+
+  /** Frees the table and closes the file. Idempotent. */
+  close(): void {
+    this.free();
+    this.#store.close();
+  }
+
+  override [Symbol.dispose](): void {
+    this.close();
+  }
+}
+
+function compactPath(path: string): string {
+  return `${path}.compact`;
+}
+
+/** A rename is durable once the directory entry is flushed too (POSIX; a no-op where not allowed). */
+function syncDirectory(path: string): void {
+  let fd = -1;
+  try {
+    fd = openSync(dirname(path), 'r');
+    fsyncSync(fd);
+  } catch {
+    // Some platforms cannot open a directory; the rename itself is still atomic.
+  } finally {
+    if (fd >= 0) closeSync(fd);
+  }
+}

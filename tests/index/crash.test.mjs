@@ -1,0 +1,182 @@
+// Crashes lose nothing committed: a log cut at every byte of its last record,
+// a garbled or zero-filled tail, and a writer killed with SIGKILL mid-writes.
+// A damaged record with records after it is CORRUPT, never silently dropped.
+import { spawn } from 'node:child_process';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync, appendFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { FilterError, init } from '../../dist/index.mjs';
+import { FileCuckooIndex } from '../../dist/index-file.mjs';
+
+let directory;
+beforeAll(async () => {
+  await init();
+  directory = mkdtempSync(join(tmpdir(), 'cbw-index-crash-'));
+});
+afterAll(() => rmSync(directory, { recursive: true, force: true }));
+
+/** A log of 40 keys (with and without values, some updated, one deleted); returns its path. */
+function writeBaseLog(name) {
+  const path = join(directory, name);
+  const index = FileCuckooIndex.open(path);
+  for (let i = 0; i < 40; i++) index.set(`key-${i}`, i % 2 === 0 ? `value-${i}` : undefined);
+  index.set('key-4', 'updated');
+  index.delete('key-5');
+  index.close();
+  return path;
+}
+
+function expectBase(index) {
+  for (let i = 0; i < 40; i++) {
+    if (i === 5) expect(index.has('key-5')).toBe(false);
+    else if (i === 4) expect(index.getString('key-4')).toBe('updated');
+    else expect(index.getString(`key-${i}`)).toBe(i % 2 === 0 ? `value-${i}` : null);
+  }
+}
+
+// The last record of each kind: a new key with a value, an update, a delete.
+const LAST_WRITES = {
+  'a new key': (index) => index.set('https://last.example/record', 'its value'),
+  'an update': (index) => index.set('key-6', 'changed'),
+  'a delete': (index) => index.delete('key-8'),
+};
+
+describe.each(Object.entries(LAST_WRITES))('a log cut inside its last record (%s)', (name, lastWrite) => {
+  test('at every byte: every earlier record is kept, the torn one is gone, and writing resumes', () => {
+    const base = writeBaseLog(`base-${name}.log`);
+    const committedLength = statSync(base).size;
+    const full = join(directory, `full-${name}.log`);
+    copyFileSync(base, full);
+    const index = FileCuckooIndex.open(full);
+    lastWrite(index);
+    index.close();
+    const fullLength = statSync(full).size;
+    expect(fullLength).toBeGreaterThan(committedLength);
+    const cut = join(directory, `cut-${name}.log`);
+    for (let length = committedLength; length < fullLength; length++) {
+      copyFileSync(full, cut);
+      truncateSync(cut, length);
+      const reopened = FileCuckooIndex.open(cut);
+      try {
+        expect(reopened.openReport.droppedTailBytes).toBe(length - committedLength);
+        expect(statSync(cut).size).toBe(committedLength);
+        expectBase(reopened);
+        expect(reopened.has('https://last.example/record')).toBe(false);
+        expect(reopened.size).toBe(39);
+        // The log continues cleanly after the cut.
+        reopened.set('after-the-cut', 'x');
+      } finally {
+        reopened.close();
+      }
+      const again = FileCuckooIndex.open(cut);
+      expect(again.openReport.droppedTailBytes).toBe(0);
+      expect(again.getString('after-the-cut')).toBe('x');
+      expectBase(again);
+      again.close();
+    }
+    // Uncut, the last write is there.
+    const whole = FileCuckooIndex.open(full);
+    expect(whole.openReport.droppedTailBytes).toBe(0);
+    if (name === 'a new key') expect(whole.getString('https://last.example/record')).toBe('its value');
+    if (name === 'an update') expect(whole.getString('key-6')).toBe('changed');
+    if (name === 'a delete') expect(whole.has('key-8')).toBe(false);
+    whole.close();
+  });
+});
+
+describe('damaged logs', () => {
+  test('a garbled last record is dropped; a garbled earlier one is CORRUPT and the file is left alone', () => {
+    const path = writeBaseLog('garbled.log');
+    const bytes = readFileSync(path);
+    // Flip one byte in the last record's key (the last record is the delete of key-5: 9 + 5 + 8 bytes).
+    const tail = Buffer.from(bytes);
+    tail[tail.length - 10] ^= 0x20;
+    writeFileSync(path, tail);
+    const index = FileCuckooIndex.open(path);
+    expect(index.openReport.droppedTailBytes).toBe(22);
+    expect(index.has('key-5')).toBe(true); // the delete was the torn record
+    index.close();
+
+    const middle = Buffer.from(bytes);
+    middle[16 + 12] ^= 0x01; // inside the first record
+    writeFileSync(path, middle);
+    let error;
+    try {
+      FileCuckooIndex.open(path);
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toBeInstanceOf(FilterError);
+    expect(error.code).toBe('CORRUPT');
+    expect(error.message).toMatch(/byte 16 is damaged and records follow/);
+    expect(readFileSync(path)).toEqual(middle);
+  });
+
+  test('a zero-filled tail (space allocated, never written) is dropped', () => {
+    const path = writeBaseLog('zeros.log');
+    const length = statSync(path).size;
+    appendFileSync(path, Buffer.alloc(4096));
+    const index = FileCuckooIndex.open(path);
+    expect(index.openReport.droppedTailBytes).toBe(4096);
+    expect(statSync(path).size).toBe(length);
+    expectBase(index);
+    index.close();
+  });
+
+  test('a file that is not an index log is CORRUPT; a torn header starts afresh', () => {
+    const path = join(directory, 'not-a-log.txt');
+    writeFileSync(path, 'hello, this is text\n');
+    expect(() => FileCuckooIndex.open(path)).toThrow(expect.objectContaining({ code: 'CORRUPT' }));
+    expect(readFileSync(path, 'utf8')).toBe('hello, this is text\n');
+    writeFileSync(path, Buffer.from('CBWIL'));
+    const index = FileCuckooIndex.open(path);
+    expect(index.size).toBe(0);
+    index.set('k');
+    index.close();
+    const reopened = FileCuckooIndex.open(path);
+    expect(reopened.size).toBe(1);
+    reopened.close();
+  });
+});
+
+describe('kill -9 during writes', () => {
+  test('every record the writer reported before SIGKILL is there after reopening', async () => {
+    const path = join(directory, 'killed.log');
+    const writer = fileURLToPath(new URL('./lib/writer.mjs', import.meta.url));
+    for (const killAfter of [300, 3000]) {
+      rmSync(path, { force: true });
+      const child = spawn(process.execPath, [writer, path], { stdio: ['ignore', 'pipe', 'inherit'] });
+      let output = '';
+      const exited = new Promise((resolve) => child.on('exit', (code, signal) => resolve(signal)));
+      await new Promise((resolve) => {
+        child.stdout.on('data', (chunk) => {
+          output += chunk;
+          if ((output.match(/^set /gm) ?? []).length >= killAfter && !child.killed) {
+            child.kill('SIGKILL');
+            resolve();
+          }
+        });
+      });
+      expect(await exited).toBe('SIGKILL');
+      // Everything on stdout was reported after its write returned.
+      const sets = [...output.matchAll(/^set (\d+)$/gm)].map((m) => Number(m[1]));
+      const deleted = new Set([...output.matchAll(/^deleted (\d+)$/gm)].map((m) => Number(m[1])));
+      expect(sets.length).toBeGreaterThanOrEqual(killAfter);
+      const index = FileCuckooIndex.open(path);
+      try {
+        for (const i of sets) {
+          if (deleted.has(i)) expect(index.has(`key-${i}`)).toBe(false);
+          else expect(index.getString(`key-${i}`)).toBe(`value-${i}`);
+        }
+        // At most the records after the last report (one set, maybe its delete) are extra.
+        const last = sets[sets.length - 1];
+        expect(index.size).toBeGreaterThanOrEqual(sets.length - deleted.size);
+        expect(index.size).toBeLessThanOrEqual(sets.length - deleted.size + 2);
+        for (let i = last + 2; i < last + 50; i++) expect(index.has(`key-${i}`)).toBe(false);
+      } finally {
+        index.close();
+      }
+    }
+  });
+});
