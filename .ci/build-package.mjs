@@ -210,60 +210,42 @@ function writeEsmWrapper(file, target, names = exported) {
 writeEsmWrapper('index.mjs', 'index.cjs');
 writeEsmWrapper('inline.mjs', 'inline.cjs');
 
-// `cuckoo-bloom-wasm/redis` (Node only): its own code bundled, the package's classes and
-// wasm instance taken from index.cjs at run time, so one init() serves both entries and
-// a FilterError from either is the same class. Every import that reaches the main
-// entry, errors.ts or init.ts (directly or through a bundled helper) becomes that require.
+// The Node-only entries `cuckoo-bloom-wasm/redis` and `cuckoo-bloom-wasm/index-file`: each
+// its own code bundled, the package's classes and wasm instance taken from index.cjs at run
+// time, so one init() serves every entry and a FilterError from any is the same class.
+// Every import that reaches the main entry, errors.ts or init.ts (directly or through a
+// bundled helper) becomes that require. Returns the entry's export names.
 const sharedWithMain = new Set(['index.ts', 'errors.ts', 'init.ts'].map((file) => join(src, file)));
-await esbuild.build({
-  ...common,
-  entryPoints: [join(src, 'redis/index.ts')],
-  format: 'cjs',
-  platform: 'node',
-  outfile: join(dist, 'redis.cjs'),
-  plugins: [
-    {
-      name: 'cbw-redis-shares-main',
-      setup(build) {
-        build.onResolve({ filter: /^\.\.?\/.*\.js$/ }, (args) => {
-          const target = join(args.resolveDir, args.path).replace(/\.js$/, '.ts');
-          return sharedWithMain.has(target) ? { path: './index.cjs', external: true } : undefined;
-        });
+async function buildNodeOnlyEntry(name, entryPoint) {
+  const file = `${name}.cjs`;
+  await esbuild.build({
+    ...common,
+    entryPoints: [join(src, entryPoint)],
+    format: 'cjs',
+    platform: 'node',
+    outfile: join(dist, file),
+    plugins: [
+      {
+        name: `cbw-${name}-shares-main`,
+        setup(build) {
+          build.onResolve({ filter: /^\.\.?\/.*\.js$/ }, (args) => {
+            const target = join(args.resolveDir, args.path).replace(/\.js$/, '.ts');
+            return sharedWithMain.has(target) ? { path: './index.cjs', external: true } : undefined;
+          });
+        },
       },
-    },
-  ],
-});
-// esbuild lists no exports for CommonJS output: ask the module itself (loading it runs no filter code).
-const redisExports = Object.keys(createRequire(import.meta.url)(join(dist, 'redis.cjs'))).filter((name) => name !== '__esModule');
-if (redisExports.length === 0) fail('dist/redis.cjs exports nothing');
-if (!readFileSync(join(dist, 'redis.cjs'), 'utf8').includes('require("./index.cjs")')) {
-  fail('dist/redis.cjs does not take the main entry from ./index.cjs');
+    ],
+  });
+  // esbuild lists no exports for CommonJS output: ask the module itself (loading it runs no filter code).
+  const names = Object.keys(createRequire(import.meta.url)(join(dist, file))).filter((key) => key !== '__esModule');
+  if (names.length === 0) fail(`dist/${file} exports nothing`);
+  if (!readFileSync(join(dist, file), 'utf8').includes('require("./index.cjs")')) {
+    fail(`dist/${file} does not take the main entry from ./index.cjs`);
+  }
+  return names;
 }
-
-// `cuckoo-bloom-wasm/index-file` (Node only): the CuckooIndex over a file, built as
-// redis.cjs is (its own code bundled, the main entry required from ./index.cjs).
-await esbuild.build({
-  ...common,
-  entryPoints: [join(src, 'index-file/index.ts')],
-  format: 'cjs',
-  platform: 'node',
-  outfile: join(dist, 'index-file.cjs'),
-  plugins: [
-    {
-      name: 'cbw-index-file-shares-main',
-      setup(build) {
-        build.onResolve({ filter: /^\.\.?\/.*\.js$/ }, (args) => {
-          const target = join(args.resolveDir, args.path).replace(/\.js$/, '.ts');
-          return sharedWithMain.has(target) ? { path: './index.cjs', external: true } : undefined;
-        });
-      },
-    },
-  ],
-});
-const indexFileExports = Object.keys(createRequire(import.meta.url)(join(dist, 'index-file.cjs'))).filter((name) => name !== '__esModule');
-if (!readFileSync(join(dist, 'index-file.cjs'), 'utf8').includes('require("./index.cjs")')) {
-  fail('dist/index-file.cjs does not take the main entry from ./index.cjs');
-}
+const redisExports = await buildNodeOnlyEntry('redis', 'redis/index.ts');
+const indexFileExports = await buildNodeOnlyEntry('index-file', 'index-file/index.ts');
 
 // The CLI (`npx cuckoo-bloom-wasm ...`): a self-contained ES module for Node.
 if (existsSync(join(src, 'cli/main.ts'))) {
