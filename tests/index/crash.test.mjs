@@ -148,7 +148,8 @@ describe('kill -9 during writes', () => {
       rmSync(path, { force: true });
       const child = spawn(process.execPath, [writer, path], { stdio: ['ignore', 'pipe', 'inherit'] });
       let output = '';
-      const exited = new Promise((resolve) => child.on('exit', (code, signal) => resolve(signal)));
+      // 'close', not 'exit': every line the writer put into the pipe has been read by then.
+      const exited = new Promise((resolve) => child.on('close', (code, signal) => resolve(signal)));
       await new Promise((resolve) => {
         child.stdout.on('data', (chunk) => {
           output += chunk;
@@ -165,13 +166,17 @@ describe('kill -9 during writes', () => {
       expect(sets.length).toBeGreaterThanOrEqual(killAfter);
       const index = FileCuckooIndex.open(path);
       try {
+        const last = sets[sets.length - 1];
         for (const i of sets) {
           if (deleted.has(i)) expect(index.has(`key-${i}`)).toBe(false);
+          // The kill can land after the last key's delete was written and before it was
+          // reported: that key may be there or deleted, nothing else.
+          else if (i === last && i % 7 === 0) expect([`value-${i}`, undefined]).toContain(index.getString(`key-${i}`));
           else expect(index.getString(`key-${i}`)).toBe(`value-${i}`);
         }
         // At most the records after the last report (one set, maybe its delete) are extra.
-        const last = sets[sets.length - 1];
-        expect(index.size).toBeGreaterThanOrEqual(sets.length - deleted.size);
+        const unreportedDelete = last % 7 === 0 && !deleted.has(last) ? 1 : 0;
+        expect(index.size).toBeGreaterThanOrEqual(sets.length - deleted.size - unreportedDelete);
         expect(index.size).toBeLessThanOrEqual(sets.length - deleted.size + 2);
         for (let i = last + 2; i < last + 50; i++) expect(index.has(`key-${i}`)).toBe(false);
       } finally {
