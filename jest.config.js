@@ -9,6 +9,7 @@ export default {
     '^cuckoo-bloom-wasm/redis$': '<rootDir>/dist/redis.mjs',
   },
   testMatch: ['<rootDir>/tests/**/*.test.mjs'],
+  globalSetup: '<rootDir>/tests/global-setup.mjs',
   testTimeout: 180000,
   maxWorkers: 2,
 };

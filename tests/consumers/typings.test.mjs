@@ -77,12 +77,13 @@ const NODE16 = { module: 'node16', moduleResolution: 'node16', lib: ['ES2022'] }
 const BUNDLER = { module: 'esnext', moduleResolution: 'bundler', lib: ['ES2022', 'DOM'] };
 
 test('@arethetypeswrong/cli finds no problem in any resolution mode', () => {
-  // core.wasm is an asset subpath, not a module with types.
+  // core.wasm and core.small.wasm are asset subpaths, not modules with types.
   const { status, output } = runCapturing(process.execPath, [
     ATTW,
     installed.tarball,
     '--exclude-entrypoints',
     './core.wasm',
+    './core.small.wasm',
     '--format',
     'table',
     '--no-color',

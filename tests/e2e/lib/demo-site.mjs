@@ -2,6 +2,7 @@
 // (web-demo/build.mjs), served in-process on 127.0.0.1 (web-demo/serve.mjs), and a headless
 // Chromium; both closed after the suite.
 import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll } from '@jest/globals';
@@ -19,7 +20,7 @@ export const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 export function useDemoSite({ build = true } = {}) {
   const site = { server: null, browser: null };
   beforeAll(async () => {
-    if (build) execFileSync(process.execPath, [join(ROOT, 'web-demo', 'build.mjs')], { cwd: ROOT, stdio: 'pipe' });
+    if (build) buildOncePerRun();
     site.server = await startServer({ port: 0 });
     site.browser = await launchBrowser();
   }, 120_000);
@@ -28,4 +29,38 @@ export function useDemoSite({ build = true } = {}) {
     await site.server?.close();
   });
   return site;
+}
+
+const STAMP = join(ROOT, 'web-demo', 'dist', '.built-for-jest-run');
+const LOCK = join(ROOT, 'web-demo', '.build-lock');
+const STALE_LOCK_MS = 180_000;
+
+/**
+ * Builds the site unless this Jest run (CBW_JEST_RUN, tests/global-setup.mjs) already did.
+ * Two demo suites run side by side on two workers; the build empties web-demo/dist first,
+ * so a second build while the other suite serves from it gave 404s. A lock directory lets
+ * one suite build while the other waits; a lock older than a build can take is stale.
+ */
+function buildOncePerRun() {
+  const run = process.env.CBW_JEST_RUN;
+  const built = () => run !== undefined && existsSync(STAMP) && readFileSync(STAMP, 'utf8') === run;
+  for (;;) {
+    if (built()) return;
+    try {
+      mkdirSync(LOCK);
+    } catch {
+      if (existsSync(LOCK) && Date.now() - statSync(LOCK).mtimeMs > STALE_LOCK_MS) rmSync(LOCK, { recursive: true, force: true });
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 250);
+      continue;
+    }
+    try {
+      if (!built()) {
+        execFileSync(process.execPath, [join(ROOT, 'web-demo', 'build.mjs')], { cwd: ROOT, stdio: 'pipe' });
+        if (run !== undefined) writeFileSync(STAMP, run);
+      }
+      return;
+    } finally {
+      rmSync(LOCK, { recursive: true, force: true });
+    }
+  }
 }
