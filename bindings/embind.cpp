@@ -44,55 +44,48 @@ double optionalNumber(const val& options, const char* name) {
   return value.isUndefined() ? 0.0 : value.as<double>();
 }
 
+// Every option the registry's types take, from the JS options object; an
+// absent one is the registry's "default" (-1 for integers, 0 for numbers,
+// capacity, rate and seed). One reader for create and build, so an option
+// given to either reaches the core, which rejects the ones a type does not take.
+FilterOptions readFilterOptions(const val& options) {
+  FilterOptions parsed;
+  const int64_t capacity = optionalInteger(options, "capacity");
+  parsed.capacity = capacity < 0 ? 0 : static_cast<uint64_t>(capacity);
+  parsed.falsePositiveRate = optionalNumber(options, "falsePositiveRate");
+  const int64_t seed = optionalInteger(options, "seed");
+  parsed.seed = seed < 0 ? 0 : static_cast<uint64_t>(seed);
+  parsed.bucketSize = optionalInteger(options, "bucketSize");
+  parsed.fingerprintBits = optionalInteger(options, "fingerprintBits");
+  parsed.maxKicks = optionalInteger(options, "maxKicks");
+  parsed.semiSorted = optionalInteger(options, "semiSorted");
+  parsed.arity = optionalInteger(options, "arity");
+  parsed.growth = optionalNumber(options, "growth");
+  parsed.tightening = optionalNumber(options, "tightening");
+  parsed.window = optionalNumber(options, "window");
+  parsed.generations = optionalInteger(options, "generations");
+  parsed.startTime = optionalNumber(options, "startTime");
+  return parsed;
+}
+
 class FilterHandle {
  public:
   static FilterHandle* create(const std::string& typeName, const val& options) {
     auto* handle = new FilterHandle();
     FilterType type;
-    if (!filterTypeFromName(typeName.c_str(), type)) {
-      handle->status_ = Status::invalidArgument("unknown filter type '" + typeName + "'");
-      return handle;
-    }
-    FilterOptions parsed;
-    parsed.capacity = static_cast<uint64_t>(options["capacity"].as<double>());
-    parsed.falsePositiveRate = options["falsePositiveRate"].as<double>();
-    parsed.seed = static_cast<uint64_t>(options["seed"].as<double>());
-    parsed.bucketSize = optionalInteger(options, "bucketSize");
-    parsed.fingerprintBits = optionalInteger(options, "fingerprintBits");
-    parsed.maxKicks = optionalInteger(options, "maxKicks");
-    parsed.semiSorted = optionalInteger(options, "semiSorted");
-    parsed.growth = optionalNumber(options, "growth");
-    parsed.tightening = optionalNumber(options, "tightening");
-    parsed.window = optionalNumber(options, "window");
-    parsed.generations = optionalInteger(options, "generations");
-    parsed.startTime = optionalNumber(options, "startTime");
-    handle->adopt(createFilter(type, parsed));
+    if (!handle->findType(typeName, type)) return handle;
+    handle->adopt(createFilter(type, readFilterOptions(options)));
     return handle;
   }
   // A filter of the keys whose hashes (cbw_hash_many with options.seed) are
   // at `hashes`: a static type is built from them; any other type is created
   // and given them (buildFilter in any_filter.h). Options as create()'s, all
-  // optional (capacity 0: the key count), plus `arity` (binary fuse).
+  // optional (capacity 0: the key count).
   static FilterHandle* build(const std::string& typeName, const val& options, uintptr_t hashes, uint32_t count) {
     auto* handle = new FilterHandle();
     FilterType type;
-    if (!filterTypeFromName(typeName.c_str(), type)) {
-      handle->status_ = Status::invalidArgument("unknown filter type '" + typeName + "'");
-      return handle;
-    }
-    FilterOptions parsed;
-    const int64_t capacity = optionalInteger(options, "capacity");
-    parsed.capacity = capacity < 0 ? 0 : static_cast<uint64_t>(capacity);
-    const val rate = options["falsePositiveRate"];
-    parsed.falsePositiveRate = rate.isUndefined() ? 0.0 : rate.as<double>();
-    const int64_t seed = optionalInteger(options, "seed");
-    parsed.seed = seed < 0 ? 0 : static_cast<uint64_t>(seed);
-    parsed.bucketSize = optionalInteger(options, "bucketSize");
-    parsed.fingerprintBits = optionalInteger(options, "fingerprintBits");
-    parsed.maxKicks = optionalInteger(options, "maxKicks");
-    parsed.semiSorted = optionalInteger(options, "semiSorted");
-    parsed.arity = optionalInteger(options, "arity");
-    handle->adopt(buildFilter(type, parsed, reinterpret_cast<const KeyHash*>(hashes), count));
+    if (!handle->findType(typeName, type)) return handle;
+    handle->adopt(buildFilter(type, readFilterOptions(options), reinterpret_cast<const KeyHash*>(hashes), count));
     return handle;
   }
   static FilterHandle* deserialize(uintptr_t data, uint32_t length) {
@@ -196,6 +189,11 @@ class FilterHandle {
   }
 
  private:
+  bool findType(const std::string& typeName, FilterType& type) {
+    if (filterTypeFromName(typeName.c_str(), type)) return true;
+    status_ = Status::invalidArgument("unknown filter type '" + typeName + "'");
+    return false;
+  }
   void adopt(Result<std::unique_ptr<AnyFilter>> made) {
     if (made.isOk()) filter_ = std::move(made).value();
     else status_ = made.status();
