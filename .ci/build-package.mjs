@@ -9,6 +9,9 @@
 //                and `<script type="module">` pointing into node_modules)
 //   small.js     `cuckoo-bloom-wasm/small` in browsers: browser.js over the size build
 //                (core.small.mjs + core.small.wasm, -Oz: ~60% of the bytes, ~2-3x per key)
+//   reader.js / reader.cjs / reader.mjs   `cuckoo-bloom-wasm/reader`: js/src/reader/index.ts
+//                (read filters and URL blocklists, answer has/match) over core.reader.*
+//                (bindings/reader.cpp: no embind, about a third of core.small.wasm)
 //   inline.js / inline.cjs / inline.mjs   `cuckoo-bloom-wasm/inline`: the same API
 //                with core.wasm embedded as base64 and the glue bundled in, one file
 //   redis.cjs / redis.mjs   `cuckoo-bloom-wasm/redis` (Node only): the Redis-backed
@@ -64,7 +67,8 @@ try {
 } catch {
   fail('.ci/build-wasm.sh failed (its errors are above)');
 }
-for (const file of ['core.mjs', 'core.wasm', 'core.small.mjs', 'core.small.wasm']) {
+const wasmFiles = ['core', 'core.small', 'core.reader'].flatMap((name) => [`${name}.mjs`, `${name}.wasm`]);
+for (const file of wasmFiles) {
   if (!existsSync(join(wasmBuild, file))) fail(`.ci/build-wasm.sh did not produce build-wasm/${file}`);
 }
 
@@ -82,26 +86,27 @@ mkdirSync(dist, { recursive: true });
 // 2. The JavaScript variants.
 /**
  * Resolves ./init-wasm.js to one loader, (inline) ./core.mjs to the glue itself, and
- * (small) the glue and the wasm beside the module to the size build's
- * (core.small.mjs + core.small.wasm: the same code at -Oz, bindings/wasm.cmake).
+ * for another module than core.* (`module: 'core.small'`, the same code at -Oz;
+ * `'core.reader'`, the read-only module; bindings/wasm.cmake) the glue and the wasm
+ * beside the bundle to that module's.
  */
-function variantPlugin({ loader, bundleGlue = false, small = false }) {
+function variantPlugin({ loader, bundleGlue = false, module = 'core' }) {
   return {
     name: 'cbw-variant',
     setup(build) {
       if (loader !== null) {
         build.onResolve({ filter: /^\.\/init-wasm\.js$/ }, () => ({ path: join(src, `init-wasm-${loader}.ts`) }));
       }
-      if (small) {
-        build.onResolve({ filter: /^\.\/core\.mjs$/ }, () => ({ path: './core.small.mjs', external: true }));
+      if (module !== 'core') {
+        build.onResolve({ filter: /^\.\/core\.mjs$/ }, () => ({ path: `./${module}.mjs`, external: true }));
         // The literal `new URL('./core.wasm', import.meta.url)` form stays (bundlers copy
         // what it names); only the file name changes.
-        build.onLoad({ filter: /init-wasm-browser\.ts$/ }, (args) => {
+        build.onLoad({ filter: /init-wasm-(browser|node)\.ts$/ }, (args) => {
           const text = readFileSync(args.path, 'utf8');
           if (!text.includes("new URL('./core.wasm', import.meta.url)")) {
-            throw new Error(`${args.path}: the small build expects the literal new URL('./core.wasm', import.meta.url)`);
+            throw new Error(`${args.path}: the ${module} build expects the literal new URL('./core.wasm', import.meta.url)`);
           }
-          return { contents: text.replaceAll('./core.wasm', './core.small.wasm'), loader: 'ts' };
+          return { contents: text.replaceAll('core.wasm', `${module}.wasm`), loader: 'ts' };
         });
       }
       if (bundleGlue) {
@@ -139,8 +144,8 @@ const inline = {
   define: { __CBW_WASM_BASE64__: JSON.stringify(wasmBase64), 'import.meta.url': 'undefined' },
 };
 
-async function bundle(options) {
-  const result = await esbuild.build({ ...common, ...options, entryPoints: [join(src, 'index.ts')] });
+async function bundle(options, entry = 'index.ts') {
+  const result = await esbuild.build({ ...common, ...options, entryPoints: [join(src, entry)] });
   const [output] = Object.values(result.metafile.outputs).filter((o) => o.entryPoint);
   return output.exports;
 }
@@ -161,8 +166,31 @@ await bundle({
   keepNames: false,
   outfile: join(dist, 'small.js'),
   external: ['./core.small.mjs'],
-  plugins: [variantPlugin({ loader: 'browser', small: true })],
+  plugins: [variantPlugin({ loader: 'browser', module: 'core.small' })],
 });
+// `cuckoo-bloom-wasm/reader`: read-only, for pages that count bytes (no keepNames either).
+const readerExports = await bundle(
+  {
+    format: 'esm',
+    platform: 'browser',
+    keepNames: false,
+    outfile: join(dist, 'reader.js'),
+    external: ['./core.reader.mjs'],
+    plugins: [variantPlugin({ loader: 'browser', module: 'core.reader' })],
+  },
+  'reader/index.ts',
+);
+await bundle(
+  {
+    format: 'cjs',
+    platform: 'node',
+    outfile: join(dist, 'reader.cjs'),
+    external: ['./core.reader.mjs', 'node:*'],
+    plugins: [variantPlugin({ loader: 'node', module: 'core.reader' })],
+    ...cjsModuleUrl,
+  },
+  'reader/index.ts',
+);
 await bundle({
   format: 'esm',
   platform: 'neutral',
@@ -209,6 +237,7 @@ function writeEsmWrapper(file, target, names = exported) {
 }
 writeEsmWrapper('index.mjs', 'index.cjs');
 writeEsmWrapper('inline.mjs', 'inline.cjs');
+writeEsmWrapper('reader.mjs', 'reader.cjs', readerExports);
 
 // The Node-only entries `cuckoo-bloom-wasm/redis` and `cuckoo-bloom-wasm/index-file`: each
 // its own code bundled, the package's classes and wasm instance taken from index.cjs at run
@@ -263,13 +292,10 @@ if (existsSync(join(src, 'cli/main.ts'))) {
 }
 writeEsmWrapper('redis.mjs', 'redis.cjs', redisExports);
 writeEsmWrapper('index-file.mjs', 'index-file.cjs', indexFileExports);
-copyFileSync(join(wasmBuild, 'core.mjs'), join(dist, 'core.mjs'));
-copyFileSync(join(wasmBuild, 'core.wasm'), join(dist, 'core.wasm'));
-copyFileSync(join(wasmBuild, 'core.small.mjs'), join(dist, 'core.small.mjs'));
-copyFileSync(join(wasmBuild, 'core.small.wasm'), join(dist, 'core.small.wasm'));
+for (const file of wasmFiles) copyFileSync(join(wasmBuild, file), join(dist, file));
 
 // What bundlers choke on must not be there: no `node:` import in what browsers get.
-for (const file of ['browser.js', 'small.js', 'inline.js']) {
+for (const file of ['browser.js', 'small.js', 'reader.js', 'inline.js']) {
   if (/["']node:/.test(readFileSync(join(dist, file), 'utf8'))) fail(`dist/${file} imports a node: module`);
 }
 if (readFileSync(join(dist, 'inline.js'), 'utf8').includes('__CBW_WASM_BASE64__')) {

@@ -9,6 +9,8 @@
 #       about 2-3x the time per key (hashing and probing are no longer unrolled and
 #       inlined); the `cuckoo-bloom-wasm/small` browser entry, for pages where the
 #       download matters more than microseconds per lookup.
+#   core.reader.mjs + core.reader.wasm  -Oz, read-only, no embind (bindings/reader.cpp):
+#       the `cuckoo-bloom-wasm/reader` entry, for pages that only check shipped filters.
 #   cuckoo_bloom_wasm_module(<target> <library> <output name> SOURCES <file>...
 #                            [FLAGS <compile and link flag>...] [LINK_FLAGS <flag>...])
 function(cuckoo_bloom_wasm_module target library output_name)
@@ -19,7 +21,6 @@ function(cuckoo_bloom_wasm_module target library output_name)
   target_compile_options(${target} PRIVATE -fno-exceptions ${MODULE_FLAGS})
   target_compile_options(${library} PRIVATE -fno-exceptions ${MODULE_FLAGS})
   target_link_options(${target} PRIVATE ${MODULE_FLAGS} ${MODULE_LINK_FLAGS}
-    --bind
     -fno-exceptions
     -sMODULARIZE=1
     -sEXPORT_ES6=1
@@ -38,7 +39,8 @@ function(cuckoo_bloom_wasm_module target library output_name)
 endfunction()
 
 cuckoo_bloom_wasm_module(cuckoo_bloom_core cuckoo_bloom core
-  SOURCES bindings/embind.cpp bindings/redis_positions.cpp bindings/cuckoo_index_bindings.cpp)
+  SOURCES bindings/embind.cpp bindings/redis_positions.cpp bindings/cuckoo_index_bindings.cpp
+  LINK_FLAGS --bind)
 
 # The size build compiles the library again at -Oz (the last -O flag wins), with
 # link-time optimisation (about 1 KiB less after brotli), without the Redis
@@ -51,5 +53,13 @@ target_include_directories(cuckoo_bloom_small PUBLIC
   ${CMAKE_BINARY_DIR}/xxhash-include)
 cuckoo_bloom_wasm_module(cuckoo_bloom_core_small cuckoo_bloom_small core.small
   SOURCES bindings/embind.cpp bindings/cuckoo_index_bindings.cpp
+  FLAGS -Oz -flto
+  LINK_FLAGS --bind -sTEXTDECODER=2 -sSUPPORT_ERRNO=0 "-sINCOMING_MODULE_JS_API=[locateFile,instantiateWasm,print,printErr,onAbort]")
+
+# The reader: the size build's library (the same -Oz objects) under C exports only.
+# Without embind the linker keeps what bindings/reader.cpp reaches: FilterReader's
+# deserialize and has per type (about 19 KiB after brotli, against about 51).
+cuckoo_bloom_wasm_module(cuckoo_bloom_core_reader cuckoo_bloom_small core.reader
+  SOURCES bindings/reader.cpp
   FLAGS -Oz -flto
   LINK_FLAGS -sTEXTDECODER=2 -sSUPPORT_ERRNO=0 "-sINCOMING_MODULE_JS_API=[locateFile,instantiateWasm,print,printErr,onAbort]")

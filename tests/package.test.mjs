@@ -79,6 +79,12 @@ describe('the tarball', () => {
       'dist/small.js',
       'dist/core.small.mjs',
       'dist/core.small.wasm',
+      'dist/reader.js',
+      'dist/reader.cjs',
+      'dist/reader.mjs',
+      'dist/core.reader.mjs',
+      'dist/core.reader.wasm',
+      'dist/types/reader/index.d.ts',
       'dist/types/index.d.ts',
       'dist/types/index.d.cts',
     ]) {

@@ -1,12 +1,13 @@
 #!/usr/bin/env node
 // Builds the static web demo into web-demo/dist/ (gitignored):
-//   app.js, chunk-*   web-demo/src/main.ts bundled with esbuild against the built package's
-//                     size build, as a page that counts its bytes would use it
-//                     (`cuckoo-bloom-wasm/small`: dist/small.js + the glue dist/core.small.mjs;
-//                     the same library at -Oz, about 60% of the wasm bytes). Split: app.js holds
-//                     only what a URL check needs; the playgrounds, tune panel, comparison
-//                     and your-own-list code load after the first verdict is possible.
-//   core.small.wasm   the package build's dist/core.small.wasm, beside app.js (init() looks there)
+//   app.js, chunk-*   web-demo/src/main.ts bundled with esbuild against the built package, as a
+//                     page that counts its bytes would use it. Split: app.js holds only what a
+//                     URL check needs, on `cuckoo-bloom-wasm/reader` (dist/reader.js + the glue
+//                     dist/core.reader.mjs: read and match only); the playgrounds, tune panel,
+//                     comparison and your-own-list code load after the first verdict is
+//                     possible, on `cuckoo-bloom-wasm/small` (dist/small.js + dist/core.small.mjs:
+//                     the full library at -Oz, about 60% of the speed build's wasm bytes).
+//   core.reader.wasm, core.small.wasm   the package build's, beside app.js (init() looks there)
 //   index.html        with the manifest inlined (no request before the first verdict) and
 //                     preload links, so the wasm and the filter download in parallel with app.js
 //   styles.css, playground.css, sections.html (the later parts' markup and styles)
@@ -16,7 +17,7 @@
 //   *.br, *.gz        every compressible file precompressed (serve.mjs picks by Accept-Encoding)
 // and prints the transfer sizes (raw, gzip, brotli).
 //
-// Needs the package build first (`npm run build`: dist/small.js, dist/core.small.*, dist/cli.js).
+// Needs the package build first (`npm run build`: dist/reader.js, dist/small.js, dist/core.*, dist/cli.js).
 // CBW_CLI=path overrides the CLI script (default dist/cli.js).
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -38,9 +39,7 @@ const RATE = 0.001;
 const started = performance.now();
 
 for (const [file, hint] of [
-  [join(pkg, 'core.small.wasm'), 'npm run build'],
-  [join(pkg, 'core.small.mjs'), 'npm run build'],
-  [join(pkg, 'small.js'), 'npm run build'],
+  ...['core.small.wasm', 'core.small.mjs', 'small.js', 'core.reader.wasm', 'core.reader.mjs', 'reader.js'].map((file) => [join(pkg, file), 'npm run build']),
   [join(pkg, 'index.js'), 'npm run build'],
   [cli, 'npm run build (the CLI is dist/cli.js)'],
   [listFile, 'git checkout web-demo/data'],
@@ -67,7 +66,7 @@ const bundled = await build({
   platform: 'browser',
   target: 'es2022',
   external: ['node:*'],
-  alias: { 'cuckoo-bloom-wasm': join(pkg, 'small.js') },
+  alias: { 'cuckoo-bloom-wasm/reader': join(pkg, 'reader.js'), 'cuckoo-bloom-wasm': join(pkg, 'small.js') },
   minify: true,
   legalComments: 'none',
   logLevel: 'warning',
@@ -75,7 +74,7 @@ const bundled = await build({
     {
       name: 'core-glue',
       setup(b) {
-        b.onResolve({ filter: /^\.\/core\.small\.mjs$/ }, () => ({ path: join(pkg, 'core.small.mjs') }));
+        b.onResolve({ filter: /^\.\/core\.(small|reader)\.mjs$/ }, (args) => ({ path: join(pkg, args.path) }));
       },
     },
   ],
@@ -86,12 +85,12 @@ const bundled = await build({
 const outputName = (path) => relative(out, join(root, path)).split('\\').join('/');
 const outputs = Object.entries(bundled.metafile.outputs);
 const appOutput = outputs.find(([path]) => outputName(path) === 'app.js');
-const glue = outputs.find(([path, info]) => path.endsWith('.js') && Object.keys(info.inputs).some((input) => input.endsWith('dist/core.small.mjs')));
+const glue = outputs.find(([path, info]) => path.endsWith('.js') && Object.keys(info.inputs).some((input) => input.endsWith('dist/core.reader.mjs')));
 const criticalChunks = [
   ...(appOutput?.[1].imports ?? []).filter((entry) => entry.kind === 'import-statement').map((entry) => outputName(entry.path)),
   ...(glue && outputName(glue[0]) !== 'app.js' ? [outputName(glue[0])] : []),
 ];
-copyFileSync(join(pkg, 'core.small.wasm'), join(out, 'core.small.wasm'));
+for (const wasm of ['core.reader.wasm', 'core.small.wasm']) copyFileSync(join(pkg, wasm), join(out, wasm));
 for (const file of ['styles.css', 'playground.css', 'sections.html']) copyFileSync(join(demo, file), join(out, file));
 
 // 2. The blocklist, with the project's own CLI, once per type of the library's registry
@@ -165,7 +164,7 @@ const html = readFileSync(join(demo, 'index.html'), 'utf8')
     '<!-- build:preload -->',
     [
       ...criticalChunks.map((chunk) => `<link rel="modulepreload" href="${chunk}">`),
-      '<link rel="preload" href="core.small.wasm" as="fetch" type="application/wasm" crossorigin>',
+      '<link rel="preload" href="core.reader.wasm" as="fetch" type="application/wasm" crossorigin>',
       `<link rel="preload" href="${preloadedFile}" as="fetch" crossorigin>`,
     ].join('\n  '),
   )
@@ -200,9 +199,10 @@ const rows = [
   ['page (index.html, manifest inlined)', ['index.html']],
   ['styles.css', ['styles.css']],
   ['JS for a check (app.js + the library chunk)', ['app.js', ...criticalChunks]],
-  ['wasm (core.small.wasm)', ['core.small.wasm']],
+  ['wasm (core.reader.wasm)', ['core.reader.wasm']],
   [`filter (${preloadedFile})`, [preloadedFile]],
   ['-- later: playgrounds, tune, comparison (JS, CSS, HTML)', [...chunks, 'playground.css', 'sections.html']],
+  ['-- later: the full library\'s wasm (core.small.wasm)', ['core.small.wasm']],
   ['-- later: comparison filters', Object.entries(filters).filter(([type]) => type !== compared.preloaded).map(([, name]) => `data/${name}`)],
 ];
 const size = (file, kind) => (existsSync(join(out, `${file}${kind}`)) ? statSync(join(out, `${file}${kind}`)) : statSync(join(out, file))).size;

@@ -7,8 +7,14 @@ import { getRuntime } from './init.js';
 import { describeValue, type OwnedBytes } from './keys.js';
 import { requireInteger } from './options.js';
 import { type AnyFilter, filterType, tryAddKey } from './registry.js';
-import { canonicalizeUrl } from './url/canonicalize.js';
-import { type ExpressionDepth, expressionDepth, SAFE_BROWSING_DEPTH, urlExpressionsTo } from './url/expressions.js';
+import {
+  checkUrl,
+  envelopeDepth,
+  EXPRESSION_SCHEME_LIST_DEPTH,
+  MAX_EXPRESSION_DEPTH as MAX_DEPTH,
+  type UrlCheck,
+} from './url/check-url.js';
+import { type ExpressionDepth, expressionDepth } from './url/expressions.js';
 import { type ListFormat, type ListParseError, parseListLine, type ParsedLine } from './url/list-parser.js';
 
 /** Any filter type of the registry (`FILTER_TYPES`). */
@@ -54,23 +60,11 @@ export interface UrlBlocklistReport {
   errors: ListParseError[];
 }
 
-/** How one URL was checked. */
-export interface UrlCheck {
-  /** The canonical form of the URL (Safe Browsing rules). */
-  canonical: string;
-  /** Every host-suffix × path-prefix expression checked, in order. */
-  expressions: string[];
-  /** The first expression the filter reported, or null: certainly not listed. */
-  match: string | null;
-}
+export type { UrlCheck } from './url/check-url.js';
 
 const DEFAULT_BLOCKLIST_RATE = 0.001;
 // `build` has the whole list: the static type, smallest on the wire. `create` needs a type with add.
 const DEFAULT_BUILD_TYPE = 'binary-fuse';
-/** Safe Browsing expressions to the depths the list's own entries need (docs/FORMAT.md). */
-const EXPRESSION_SCHEME_LIST_DEPTH = 2;
-/** Each depth crosses the byte format as 16 bits. */
-const MAX_DEPTH = 0xffff;
 const KNOWN_OPTIONS = ['type', 'falsePositiveRate', 'capacity', 'format', 'seed', 'bucketSize', 'fingerprintBits', 'arity'];
 // A shipped list is sized for the wire: 4-wise fuse filters are the smaller (see `arity`).
 const DEFAULT_BLOCKLIST_FUSE_ARITY = 4;
@@ -209,11 +203,7 @@ export class UrlBlocklist {
     try {
       const inner = bytes.subarray(envelope.filterOffset(), envelope.filterOffset() + envelope.filterLength());
       const filter = deserialize(inner);
-      // Scheme 1 (written before lists recorded their depths): Safe Browsing's fixed limits.
-      const depth =
-        envelope.scheme() === EXPRESSION_SCHEME_LIST_DEPTH
-          ? { hostLabels: envelope.depth() & MAX_DEPTH, pathDepth: envelope.depth() >>> 16 }
-          : SAFE_BROWSING_DEPTH;
+      const depth = envelopeDepth(envelope.scheme(), envelope.depth());
       const report = { entries: envelope.entryCount(), skipped: 0, errors: [] };
       return new UrlBlocklist(filter, envelope.entryCount(), 'auto', report, depth);
     } finally {
@@ -266,20 +256,8 @@ export class UrlBlocklist {
 
   /** `match`, plus the canonical URL and every expression that was checked. */
   check(url: string): UrlCheck {
-    if (typeof url !== 'string') {
-      throw new FilterError('INVALID_ARGUMENT', `a URL must be a string, got ${describeValue(url)}`);
-    }
-    let canonical: string;
-    let expressions: string[];
-    try {
-      canonical = canonicalizeUrl(url);
-      expressions = urlExpressionsTo(url, this.#depth);
-    } catch (error) {
-      throw new FilterError('INVALID_ARGUMENT', error instanceof Error ? error.message : String(error), { cause: error });
-    }
     const filter = this.#filter;
-    const match = expressions.find((expression) => filter.has(expression)) ?? null;
-    return { canonical, expressions, match };
+    return checkUrl(url, this.#depth, (expression) => filter.has(expression));
   }
 
   /** The bytes: a URL-blocklist envelope around the filter (docs/FORMAT.md, type 16). */

@@ -77,13 +77,14 @@ const NODE16 = { module: 'node16', moduleResolution: 'node16', lib: ['ES2022'] }
 const BUNDLER = { module: 'esnext', moduleResolution: 'bundler', lib: ['ES2022', 'DOM'] };
 
 test('@arethetypeswrong/cli finds no problem in any resolution mode', () => {
-  // core.wasm and core.small.wasm are asset subpaths, not modules with types.
+  // core.wasm, core.small.wasm and core.reader.wasm are asset subpaths, not modules with types.
   const { status, output } = runCapturing(process.execPath, [
     ATTW,
     installed.tarball,
     '--exclude-entrypoints',
     './core.wasm',
     './core.small.wasm',
+    './core.reader.wasm',
     '--format',
     'table',
     '--no-color',
@@ -104,6 +105,26 @@ describe('type-checks with skipLibCheck off', () => {
 
   test('moduleResolution bundler', () => {
     expect(typecheck('bundler', { type: 'module', compilerOptions: BUNDLER, file: 'main.ts', source: USES })).toBe('');
+  });
+
+  test('the reader entry, under node16 (CommonJS and ES) and bundler resolution', () => {
+    const source = `import { init, FilterReader, UrlBlocklistReader, FilterError, type UrlCheck } from 'cuckoo-bloom-wasm/reader';
+      export async function main(bytes: Uint8Array): Promise<string | null> {
+        await init({ wasm: bytes });
+        const filter = FilterReader.deserialize(bytes);
+        const found: boolean = filter.has('a') || filter.has(new Uint8Array(1));
+        filter.free();
+        const check: UrlCheck = UrlBlocklistReader.deserialize(bytes.buffer as ArrayBuffer).check('https://a.example/');
+        if (!found) throw new FilterError('CORRUPT', 'x');
+        return check.match;
+      }`;
+    for (const [name, type, compilerOptions] of [
+      ['reader-node16-cjs', 'commonjs', NODE16],
+      ['reader-node16-esm', 'module', NODE16],
+      ['reader-bundler', 'module', BUNDLER],
+    ]) {
+      expect(typecheck(name, { type, compilerOptions, file: 'main.ts', source })).toBe('');
+    }
   });
 
   test('the bare ES2020 lib: no DOM, no Node types, no esnext.disposable needed', () => {

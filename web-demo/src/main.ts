@@ -2,7 +2,9 @@
 // filter download at once, in parallel with the wasm (both are also preloaded by
 // index.html), answers checks as soon as both are in, and only then loads the rest of the
 // page (playgrounds, tune panel, comparison, your own list) as a separate chunk.
-import { init, UrlBlocklist } from 'cuckoo-bloom-wasm';
+// The check runs on `cuckoo-bloom-wasm/reader` (read and match only, core.reader.wasm):
+// the full library and its wasm come with the later chunk.
+import { init, UrlBlocklistReader } from 'cuckoo-bloom-wasm/reader';
 import { byTestId, delay, describeError, formatBytes, formatInteger, h } from './dom.ts';
 import { fetchBytes, listAge, readManifest, type Manifest } from './manifest.ts';
 import { attachUrlChecker, type ListDescription } from './url-check.ts';
@@ -13,8 +15,8 @@ const preloaded = manifest.filters[manifest.preloaded];
 
 // Fetched once: these bytes are also what the comparison later measures.
 const filterBytes = preloaded === undefined ? Promise.reject(new Error('the manifest names no preloaded filter')) : fetchBytes(preloaded.file);
-const listReady = Promise.all([filterBytes, init()]).then(([bytes]) => UrlBlocklist.deserialize(bytes));
-let list: UrlBlocklist | null = null;
+const listReady = Promise.all([filterBytes, init()]).then(([bytes]) => UrlBlocklistReader.deserialize(bytes));
+let list: UrlBlocklistReader | null = null;
 
 const describePreloaded = (): ListDescription => {
   const { date, age, stale } = listAge(manifest);
@@ -51,7 +53,7 @@ listReady.then(
     await idle();
     registerServiceWorker();
     const { startPage } = await import('./page.ts');
-    await startPage({ list: loaded, bytes, manifest });
+    await startPage({ bytes, manifest });
   },
   (error: unknown) => {
     status.textContent = `The demo could not start: ${describeError(error)}`;

@@ -1,6 +1,8 @@
 // Everything below the URL checker, loaded as its own chunk once a check can be answered:
 // the filter's numbers and comparison, the playgrounds, the tune panel, your own list.
-import type { UrlBlocklist } from 'cuckoo-bloom-wasm';
+// These build and draw filters, so they load the full library (`cuckoo-bloom-wasm/small`
+// and core.small.wasm) now, after the first verdict was answered by the reader.
+import { init, UrlBlocklist } from 'cuckoo-bloom-wasm';
 import { setupBloomDelete } from './bloom-delete.ts';
 import { setupBloomView } from './bloom-view.ts';
 import { setupByoList } from './byo-list.ts';
@@ -11,9 +13,14 @@ import type { Manifest } from './manifest.ts';
 import { setupTunePanel } from './tune-panel.ts';
 
 /** Sets the parts up one at a time, yielding between them, so a Check pressed meanwhile is answered at once. */
-export async function startPage({ list, bytes, manifest }: { list: UrlBlocklist; bytes: Uint8Array; manifest: Manifest }): Promise<void> {
-  await Promise.all([loadStyles('playground.css'), loadSections('sections.html')]);
-  renderStats(byTestId('filter-stats'), list, bytes.length, manifest);
+export async function startPage({ bytes, manifest }: { bytes: Uint8Array; manifest: Manifest }): Promise<void> {
+  await Promise.all([init(), loadStyles('playground.css'), loadSections('sections.html')]);
+  const list = UrlBlocklist.deserialize(bytes);
+  try {
+    renderStats(byTestId('filter-stats'), list, bytes.length, manifest);
+  } finally {
+    list.free();
+  }
   await yieldToEventLoop();
   const bloom = setupBloomView(byTestId('bloom-section'));
   await yieldToEventLoop();

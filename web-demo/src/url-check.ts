@@ -1,7 +1,7 @@
 // "Check a URL": read the input, canonicalize, list the expressions checked, answer.
 // Used for the preloaded list and for a list brought by the visitor. The verdict is
 // focused and scrolled into view, so on a phone it is on screen after Check.
-import { FilterError, type UrlBlocklist, type UrlCheck } from 'cuckoo-bloom-wasm';
+import type { UrlCheck } from 'cuckoo-bloom-wasm/reader';
 import { describeError, formatRate, h } from './dom.ts';
 import { readUrlInput } from './url-input.ts';
 
@@ -12,6 +12,12 @@ export interface UrlCheckerElements {
 }
 
 /** Which list answered, for the verdict's wording: its name and, for a snapshot, its age. */
+/** What the checker needs of a list: UrlBlocklistReader (the preloaded list) and UrlBlocklist (your own) both are. */
+export interface CheckableList {
+  check(url: string): UrlCheck;
+  readonly falsePositiveRate: number;
+}
+
 export interface ListDescription {
   /** "URLhaus’s list of malicious URLs" */
   name: string;
@@ -25,7 +31,7 @@ export interface ListDescription {
  */
 export function attachUrlChecker(
   { form, input, output }: UrlCheckerElements,
-  list: () => Promise<UrlBlocklist> | UrlBlocklist | null,
+  list: () => Promise<CheckableList> | CheckableList | null,
   describe: () => ListDescription,
   onVerdict: () => void = () => {},
 ): (url?: string) => Promise<void> {
@@ -38,7 +44,7 @@ export function attachUrlChecker(
     const pending = list();
     if (pending === null) return show(output, renderError('No list to check against yet.', 'Build a filter from a list file first.'));
     if (pending instanceof Promise) output.replaceChildren(h('p', { class: 'detail', 'data-testid': 'check-waiting' }, 'Loading the list…'));
-    let loaded: UrlBlocklist;
+    let loaded: CheckableList;
     try {
       loaded = await pending;
     } catch (error) {
@@ -74,12 +80,13 @@ function renderError(title: string, reason: string): HTMLElement {
   );
 }
 
-function renderCheck(list: UrlBlocklist, url: string, description: ListDescription): HTMLElement {
+function renderCheck(list: CheckableList, url: string, description: ListDescription): HTMLElement {
   let result: UrlCheck;
   try {
     result = list.check(url);
   } catch (error) {
-    const reason = error instanceof FilterError && error.code === 'INVALID_ARGUMENT' ? describeError(error) : `Unexpected error: ${describeError(error)}`;
+    // By name and code: the reader's and the full library's FilterError are two classes here.
+    const reason = error instanceof Error && error.name === 'FilterError' && (error as { code?: unknown }).code === 'INVALID_ARGUMENT' ? describeError(error) : `Unexpected error: ${describeError(error)}`;
     return renderError('Not a URL this page can check.', reason);
   }
   const { canonical, expressions, match } = result;

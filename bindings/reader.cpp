@@ -1,0 +1,109 @@
+// The read-only module (core.reader.wasm, the `cuckoo-bloom-wasm/reader`
+// entry): reads any filter or URL blocklist and answers has(). No embind:
+// a handful of C exports over FilterReader (cuckoo_bloom/filter_reader.h),
+// so the module links the readers and lookups and neither the registry's
+// other operations nor embind's runtime (its wasm is about a third of
+// core.small.wasm after brotli, its glue about a quarter).
+//
+// Contract with js/src/reader:
+// - Bytes and keys cross as (pointer, length) into wasm memory JS filled.
+// - cbw_reader_open never fails silently: it returns a handle whose status is
+//   0 (ok) or a status code (cbw_status_name names it, cbw_reader_message
+//   explains); 0 only when even the handle could not be allocated.
+// - Strings leave as pointers to NUL-terminated UTF-8 that stays valid as long
+//   as the handle (messages) or forever (names).
+// - 64-bit counts cross as doubles (exact up to 2^53).
+#include <emscripten/emscripten.h>
+
+#include <cstdint>
+#include <new>
+#include <optional>
+
+#include "cuckoo_bloom/filter_reader.h"
+#include "cuckoo_bloom/status.h"
+#include "cuckoo_bloom/url_blocklist.h"
+
+using namespace cuckoo_bloom;
+
+namespace {
+
+struct ReaderHandle {
+  Status status;
+  std::optional<FilterReader> reader;
+  // Set when the bytes were a URL blocklist (the reader then holds its nested filter).
+  std::optional<UrlBlocklistEnvelope> blocklist;
+};
+
+const uint8_t* bytesAt(uintptr_t pointer) { return reinterpret_cast<const uint8_t*>(pointer); }
+
+}  // namespace
+
+extern "C" {
+
+// Reads a filter (asBlocklist 0) or a URL blocklist (1) from `length` bytes at `data`.
+EMSCRIPTEN_KEEPALIVE ReaderHandle* cbw_reader_open(uintptr_t data, uint32_t length, int asBlocklist) {
+  auto* handle = new (std::nothrow) ReaderHandle();
+  if (handle == nullptr) return nullptr;
+  const uint8_t* filterBytes = bytesAt(data);
+  size_t filterLength = length;
+  if (asBlocklist != 0) {
+    Result<UrlBlocklistEnvelope> envelope = decodeUrlBlocklist(bytesAt(data), length);
+    if (!envelope.isOk()) {
+      handle->status = envelope.status();
+      return handle;
+    }
+    handle->blocklist = envelope.value();
+    filterBytes = envelope.value().filter;
+    filterLength = envelope.value().filterLength;
+  }
+  Result<FilterReader> reader = FilterReader::read(filterBytes, filterLength);
+  if (reader.isOk()) {
+    handle->reader.emplace(std::move(reader.value()));
+  } else {
+    handle->status = reader.status();
+  }
+  // The envelope points into the caller's bytes, which JS frees after this call.
+  if (handle->blocklist) handle->blocklist->filter = nullptr;
+  return handle;
+}
+
+EMSCRIPTEN_KEEPALIVE void cbw_reader_free(ReaderHandle* handle) { delete handle; }
+EMSCRIPTEN_KEEPALIVE int cbw_reader_status(const ReaderHandle* handle) {
+  return static_cast<int>(handle->status.code());
+}
+EMSCRIPTEN_KEEPALIVE const char* cbw_reader_message(const ReaderHandle* handle) {
+  return handle->status.message().c_str();
+}
+EMSCRIPTEN_KEEPALIVE const char* cbw_status_name(int code) {
+  return statusCodeName(static_cast<StatusCode>(code));
+}
+
+// The filter (a blocklist's nested filter): its header as written.
+EMSCRIPTEN_KEEPALIVE const char* cbw_reader_type_name(const ReaderHandle* handle) {
+  return filterTypeName(handle->reader->type());
+}
+EMSCRIPTEN_KEEPALIVE double cbw_reader_count(const ReaderHandle* handle) {
+  return static_cast<double>(handle->reader->header().itemCount);
+}
+EMSCRIPTEN_KEEPALIVE double cbw_reader_capacity(const ReaderHandle* handle) {
+  return static_cast<double>(handle->reader->header().capacity);
+}
+EMSCRIPTEN_KEEPALIVE double cbw_reader_rate(const ReaderHandle* handle) {
+  return handle->reader->header().targetFalsePositiveRate;
+}
+EMSCRIPTEN_KEEPALIVE int cbw_reader_has(const ReaderHandle* handle, uintptr_t key, uint32_t length) {
+  return handle->reader->has(bytesAt(key), length) ? 1 : 0;
+}
+
+// A blocklist's envelope (0 for a plain filter).
+EMSCRIPTEN_KEEPALIVE uint32_t cbw_reader_blocklist_scheme(const ReaderHandle* handle) {
+  return handle->blocklist ? handle->blocklist->expressionScheme : 0;
+}
+EMSCRIPTEN_KEEPALIVE uint32_t cbw_reader_blocklist_depth(const ReaderHandle* handle) {
+  return handle->blocklist ? handle->blocklist->depth : 0;
+}
+EMSCRIPTEN_KEEPALIVE double cbw_reader_blocklist_entries(const ReaderHandle* handle) {
+  return handle->blocklist ? static_cast<double>(handle->blocklist->entryCount) : 0;
+}
+
+}  // extern "C"

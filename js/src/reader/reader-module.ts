@@ -1,0 +1,106 @@
+// The read-only module's C exports (bindings/reader.cpp) and the one way this
+// entry opens bytes through them. Internal: users see FilterReader and
+// UrlBlocklistReader only.
+import { FilterError, type FilterErrorCode } from '../errors.js';
+import { getRuntime } from '../init.js';
+import { isDetached } from '../keys.js';
+
+/** What core.reader.mjs + core.reader.wasm export (no embind: plain C functions). */
+export interface ReaderModule {
+  HEAPU8: Uint8Array;
+  _malloc(size: number): number;
+  _free(pointer: number): void;
+  /** A handle (0: out of memory) whose status says whether the bytes were read. */
+  _cbw_reader_open(data: number, length: number, asBlocklist: number): number;
+  _cbw_reader_free(handle: number): void;
+  _cbw_reader_status(handle: number): number;
+  _cbw_reader_message(handle: number): number;
+  _cbw_status_name(code: number): number;
+  _cbw_reader_type_name(handle: number): number;
+  _cbw_reader_count(handle: number): number;
+  _cbw_reader_capacity(handle: number): number;
+  _cbw_reader_rate(handle: number): number;
+  _cbw_reader_has(handle: number, key: number, length: number): number;
+  _cbw_reader_blocklist_scheme(handle: number): number;
+  _cbw_reader_blocklist_depth(handle: number): number;
+  _cbw_reader_blocklist_entries(handle: number): number;
+}
+
+/** The statuses the core reports when reading (cpp/include/cuckoo_bloom/status.h). */
+const READ_ERROR_CODES: ReadonlySet<string> = new Set<FilterErrorCode>([
+  'INVALID_ARGUMENT',
+  'CORRUPT',
+  'UNSUPPORTED_VERSION',
+  'WRONG_TYPE',
+  'OUT_OF_MEMORY',
+]);
+
+/**
+ * The loaded module. This entry's build swaps the package's glue and wasm for
+ * core.reader.* (.ci/build-package.mjs), so init() loads this module.
+ */
+export function readerModule(): ReaderModule {
+  const module = getRuntime().module as unknown as ReaderModule;
+  if (typeof module._cbw_reader_open !== 'function') {
+    throw new FilterError('LOAD_FAILED', 'the loaded WebAssembly module is not core.reader.wasm: pass init({ wasm }) the reader\'s module');
+  }
+  return module;
+}
+
+const utf8 = new TextDecoder();
+
+/** The NUL-terminated UTF-8 string at `pointer` in wasm memory. */
+export function stringAt(module: ReaderModule, pointer: number): string {
+  const heap = module.HEAPU8;
+  let end = pointer;
+  while (heap[end] !== 0) end++;
+  return utf8.decode(heap.subarray(pointer, end));
+}
+
+/** The bytes a reader reads: a Uint8Array or an ArrayBuffer, attached. */
+export function bytesOf(input: unknown, what: string): Uint8Array {
+  const bytes = input instanceof ArrayBuffer ? new Uint8Array(input) : input;
+  if (!(bytes instanceof Uint8Array)) {
+    throw new FilterError('INVALID_ARGUMENT', `${what} reads a Uint8Array or an ArrayBuffer`);
+  }
+  if (isDetached(bytes)) throw new FilterError('INVALID_ARGUMENT', `${what}: the bytes are detached (transferred)`);
+  return bytes;
+}
+
+/**
+ * Copies `bytes` into wasm memory, reads them (as a URL blocklist or a filter)
+ * and returns the handle; a failure is a FilterError with the core's code.
+ * The copy is freed either way: the handle keeps only what it read.
+ */
+export function openReader(module: ReaderModule, bytes: Uint8Array, asBlocklist: boolean): number {
+  const pointer = module._malloc(Math.max(1, bytes.length));
+  if (pointer === 0) {
+    throw new FilterError('OUT_OF_MEMORY', `out of wasm memory: cannot copy ${bytes.length} bytes in to read them`);
+  }
+  let handle = 0;
+  try {
+    module.HEAPU8.set(bytes, pointer);
+    handle = module._cbw_reader_open(pointer, bytes.length, asBlocklist ? 1 : 0);
+  } finally {
+    module._free(pointer);
+  }
+  if (handle === 0) throw new FilterError('OUT_OF_MEMORY', 'out of wasm memory: cannot read the bytes');
+  const status = module._cbw_reader_status(handle);
+  if (status !== 0) {
+    const name = stringAt(module, module._cbw_status_name(status));
+    const message = stringAt(module, module._cbw_reader_message(handle));
+    module._cbw_reader_free(handle);
+    // Any name this build does not expect is reported as the bytes' fault, never dropped.
+    throw new FilterError(READ_ERROR_CODES.has(name) ? (name as FilterErrorCode) : 'CORRUPT', message);
+  }
+  return handle;
+}
+
+/**
+ * Frees handles whose owner was dropped without free(): a reader holds wasm
+ * memory the JS garbage collector does not see.
+ */
+export const droppedReaders =
+  typeof FinalizationRegistry === 'function'
+    ? new FinalizationRegistry<{ module: ReaderModule; handle: number }>(({ module, handle }) => module._cbw_reader_free(handle))
+    : null;
