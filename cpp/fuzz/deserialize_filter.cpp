@@ -2,6 +2,8 @@
 // on arbitrary bytes.
 //
 // Checks, for every registered type:
+//   - FilterReader (the read-only path) accepts and refuses the same bytes with
+//     the same status, and answers every probe key as the registry's filter;
 //   - never a crash or sanitizer report; a rejection is CORRUPT /
 //     UNSUPPORTED_VERSION / WRONG_TYPE with a message; reading allocates at
 //     most ~1.5x the input (+4 KiB);
@@ -24,6 +26,7 @@
 //   - removal of the added keys where the type has removal (each Ok, the
 //     count back where it started, the result reads back), UNSUPPORTED and no
 //     change where it has not.
+#include "cuckoo_bloom/filter_reader.h"
 #include "filter_checks.h"
 
 using namespace cuckoo_bloom;
@@ -44,6 +47,13 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   meter.start();
   Result<std::unique_ptr<AnyFilter>> result = deserializeFilter(data, size);
   meter.stop();
+  // The read-only path (core.reader.wasm) accepts and refuses exactly these bytes, with the same status.
+  const Result<FilterReader> reader = FilterReader::read(data, size);
+  FUZZ_CHECK_MSG(reader.isOk() == result.isOk(), "FilterReader %s bytes deserializeFilter %s",
+                 reader.isOk() ? "accepts" : "refuses", result.isOk() ? "accepts" : "refuses");
+  if (!result.isOk()) {
+    FUZZ_CHECK(reader.status().code() == result.status().code());
+  }
   FUZZ_CHECK_MSG(meter.totalBytes() <= allocationBudget(size),
                  "deserialize of %zu bytes allocated %zu bytes (largest block %zu)", size, meter.totalBytes(),
                  meter.largestBytes());
@@ -66,6 +76,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   for (const std::string& key : keys) {
     FUZZ_CHECK_MSG(written->has(bytesOf(key), key.size()) == filter.has(bytesOf(key), key.size()),
                    "a probe key answers differently after the write-back");
+    FUZZ_CHECK_MSG(reader.value().has(bytesOf(key), key.size()) == filter.has(bytesOf(key), key.size()),
+                   "a probe key answers differently through FilterReader");
   }
 
   // Each type's own reader: the registry's choice reads the same filter,

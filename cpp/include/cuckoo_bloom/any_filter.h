@@ -12,15 +12,8 @@
 #include <utility>
 #include <vector>
 
-#include "cuckoo_bloom/binary_fuse_filter.h"
-#include "cuckoo_bloom/blocked_bloom_filter.h"
-#include "cuckoo_bloom/bloom_filter.h"
-#include "cuckoo_bloom/counting_bloom_filter.h"
-#include "cuckoo_bloom/cuckoo_filter.h"
-#include "cuckoo_bloom/expiring_bloom_filter.h"
+#include "cuckoo_bloom/filter_classes.h"
 #include "cuckoo_bloom/filter_support.h"
-#include "cuckoo_bloom/scalable_bloom_filter.h"
-#include "cuckoo_bloom/scalable_cuckoo_filter.h"
 
 namespace cuckoo_bloom {
 

@@ -8,6 +8,7 @@
 #include "cuckoo_bloom/counting_bloom_filter.h"
 #include "cuckoo_bloom/cuckoo_filter.h"
 #include "cuckoo_bloom/expiring_bloom_filter.h"
+#include "cuckoo_bloom/filter_reader.h"
 #include "cuckoo_bloom/format.h"
 #include "cuckoo_bloom/hashing.h"
 #include "cuckoo_bloom/scalable_bloom_filter.h"

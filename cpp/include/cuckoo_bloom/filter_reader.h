@@ -15,16 +15,9 @@
 #include <cstdint>
 #include <variant>
 
-#include "cuckoo_bloom/binary_fuse_filter.h"
-#include "cuckoo_bloom/blocked_bloom_filter.h"
-#include "cuckoo_bloom/bloom_filter.h"
-#include "cuckoo_bloom/counting_bloom_filter.h"
-#include "cuckoo_bloom/cuckoo_filter.h"
-#include "cuckoo_bloom/expiring_bloom_filter.h"
+#include "cuckoo_bloom/filter_classes.h"
 #include "cuckoo_bloom/filter_types.h"
 #include "cuckoo_bloom/format.h"
-#include "cuckoo_bloom/scalable_bloom_filter.h"
-#include "cuckoo_bloom/scalable_cuckoo_filter.h"
 #include "cuckoo_bloom/status.h"
 
 namespace cuckoo_bloom {
