@@ -3,7 +3,6 @@
 #include <cmath>
 
 namespace cuckoo_bloom {
-
 double ScalableCuckooFilter::worstLinkRate(uint32_t fingerprintBits, uint32_t bucketSize) {
   return 2.0 * bucketSize / (std::ldexp(1.0, static_cast<int>(fingerprintBits)) - 1.0);
 }
@@ -61,6 +60,9 @@ Result<CuckooFilter> ScalableCuckooFilter::makeLink(uint32_t index, uint64_t cap
   options.fingerprintBits = fingerprintBits;
   options.maxKicks = kLinkMaxKicks;
   options.seed = seed();
+  // A link is filled until an insert fails, so it is sized to the load where
+  // that happens (a rated load's headroom would only make every link larger).
+  options.load = CuckooFilter::maxLoadFactor(bucketSize());
   return CuckooFilter::create(options);
 }
 
@@ -158,7 +160,8 @@ Result<ScalableCuckooFilter> ScalableCuckooFilter::fromBlob(const DecodedBlob& b
         linkSchedule(blob.header.targetFalsePositiveRate, tightening, params.bucketSize, i, budget, fingerprintBits);
     if (!scheduled || expectedCapacity == 0 || read.seed() != blob.header.seed || read.capacity() != expectedCapacity ||
         doubleBits(read.targetFalsePositiveRate()) != doubleBits(budget) || read.bucketSize() != params.bucketSize ||
-        read.bucketCount() != CuckooFilter::bucketCountFor(expectedCapacity, params.bucketSize) ||
+        read.bucketCount() != CuckooFilter::bucketCountAtLoad(expectedCapacity, params.bucketSize,
+                                                                 CuckooFilter::maxLoadFactor(params.bucketSize)) ||
         read.fingerprintBits() != fingerprintBits || read.maxKicks() != kLinkMaxKicks ||
         read.semiSorted() != (params.bucketSize == 4) || read.addressing() != CuckooAddressing::SubtractModulo) {
       return Status::corrupt("scalable-cuckoo link " + std::to_string(i) +

@@ -120,6 +120,16 @@ TEST(CuckooFilterOptions, ARateBeyondThirtyTwoBitFingerprintsIsInvalid) {
   EXPECT_EQ(createCode(options(1000, 2e-9, 4)), StatusCode::Ok);               // 32 bits
 }
 
+TEST(CuckooFilterSizing, AnExplicitLoadSizesTheTableAndMustBeAFraction) {
+  CuckooFilterOptions opts = options(1000000, 0.01);
+  opts.load = CuckooFilter::maxLoadFactor(4);  // what a growing chain's links use
+  EXPECT_EQ(makeCuckoo(opts).bucketCount(), 263292u);
+  for (const double bad : {0.0, -0.5, 1.5, std::nan("")}) {
+    opts.load = bad;
+    EXPECT_EQ(createCode(opts), StatusCode::InvalidArgument) << bad;
+  }
+}
+
 TEST(CuckooFilterSizing, FingerprintBitsAndBucketCount) {
   // f = ceil(log2(2b / e)), clamped to 4..32.
   EXPECT_EQ(CuckooFilter::fingerprintBitsFor(0.01, 4), 10u);
@@ -128,18 +138,21 @@ TEST(CuckooFilterSizing, FingerprintBitsAndBucketCount) {
   EXPECT_EQ(CuckooFilter::fingerprintBitsFor(0.01, 8), 11u);
   EXPECT_EQ(CuckooFilter::fingerprintBitsFor(0.9, 2), 4u);
   EXPECT_EQ(CuckooFilter::fingerprintBitsFor(1e-12, 8), 32u);
-  // buckets = ceil((n + slack) / (b * maxLoad(b))) rounded up to even, slack =
+  // buckets = ceil((n + slack) / (b * ratedLoad)) rounded up to even, slack =
   // 0.5 sqrt(n) + 8 (3 sqrt(n) + 8 for b = 2): any even count (format version 2).
-  EXPECT_EQ(CuckooFilter::bucketCountFor(1000000, 4), 263292u);  // (1e6 + 508) / 3.8 = 263291.6
-  EXPECT_EQ(CuckooFilter::bucketCountFor(100, 4), 30u);          // 113 / 3.8 = 29.7
-  EXPECT_EQ(CuckooFilter::bucketCountFor(1, 8), 2u);
-  EXPECT_EQ(CuckooFilter::bucketCountFor(1000, 2), 658u);  // (1000 + 102.9) / 1.68 = 656.5 -> 657 -> even
+  // The rated load is 0.92 semi-sorted (b = 4, the default), else the first-failure load.
+  EXPECT_EQ(CuckooFilter::bucketCountFor(1000000, 4, true), 271878u);   // (1e6 + 508) / 3.68 = 271877.2
+  EXPECT_EQ(CuckooFilter::bucketCountFor(1000000, 4, false), 263292u);  // (1e6 + 508) / 3.8 = 263291.6
+  EXPECT_EQ(CuckooFilter::bucketCountFor(100, 4, true), 32u);           // 113 / 3.68 = 30.7 -> 31 -> even
+  EXPECT_EQ(CuckooFilter::bucketCountFor(100, 4, false), 30u);          // 113 / 3.8 = 29.7
+  EXPECT_EQ(CuckooFilter::bucketCountFor(1, 8, false), 2u);
+  EXPECT_EQ(CuckooFilter::bucketCountFor(1000, 2, false), 658u);  // (1000 + 102.9) / 1.68 = 656.5 -> 657 -> even
   const CuckooFilter filter = makeCuckoo(options(1000000, 0.01));
-  EXPECT_EQ(filter.bucketCount(), 263292u);
-  EXPECT_EQ(filter.slotCount(), 1053168u);
+  EXPECT_EQ(filter.bucketCount(), 271878u);
+  EXPECT_EQ(filter.slotCount(), 1087512u);
   // Buckets of 4 are semi-sorted by default: 4f - 4 = 36 bits per bucket.
   EXPECT_TRUE(filter.semiSorted());
-  EXPECT_EQ(filter.byteLength(), (263292u * 36 + 63) / 64 * 8);
+  EXPECT_EQ(filter.byteLength(), (271878u * 36 + 63) / 64 * 8);
   CuckooFilterOptions packedOptions = options(1000000, 0.01);
   packedOptions.semiSorted = false;
   EXPECT_EQ(makeCuckoo(packedOptions).byteLength(), (1053168u * 10 + 63) / 64 * 8);
@@ -367,11 +380,14 @@ CuckooFilterOptions semiSortedOptions(uint64_t capacity, double rate, uint64_t s
 
 TEST(CuckooFilterSemiSorted, OneBitLessPerSlotSameAnswers) {
   for (const double rate : {0.01, 0.001}) {
-    CuckooFilterOptions packedOptions = options(100000, rate, 4, 8);
-    packedOptions.semiSorted = false;
-    CuckooFilter packed = makeCuckoo(packedOptions);
     CuckooFilter semi = makeCuckoo(semiSortedOptions(100000, rate, 8));
     ASSERT_TRUE(semi.semiSorted());
+    // Semi-sorted tables are sized to a lower load (more buckets for the same
+    // capacity): a packed one of the same bucket count, to compare packing alone.
+    CuckooFilterOptions packedOptions = options(100000, rate, 4, 8);
+    packedOptions.semiSorted = false;
+    while (CuckooFilter::bucketCountFor(packedOptions.capacity, 4, false) < semi.bucketCount()) ++packedOptions.capacity;
+    CuckooFilter packed = makeCuckoo(packedOptions);
     ASSERT_EQ(semi.bucketCount(), packed.bucketCount());
     ASSERT_EQ(semi.fingerprintBits(), packed.fingerprintBits());
     // 4f - 4 bits per bucket instead of 4f.
@@ -594,7 +610,8 @@ TEST(CuckooFilterFingerprintBits, EveryWidthRoundTripsWithoutFalseNegatives) {
 
 TEST(CuckooFilterReproducibility, SameSeedAndKeysGiveIdenticalBytes) {
   constexpr uint64_t kKeys = 10000;  // ~0.94 of the slots: many eviction walks
-  const CuckooFilterOptions opts = options(10000, 0.01, 4, 99);
+  CuckooFilterOptions opts = options(10000, 0.01, 4, 99);
+  opts.semiSorted = false;  // sized to the first-failure load (semi-sorted leaves more headroom)
   CuckooFilter a = makeCuckoo(opts);
   CuckooFilter b = makeCuckoo(opts);
   ASSERT_LT(a.slotCount(), 10700u);

@@ -53,6 +53,10 @@ struct CuckooFilterOptions {
   // (0.99-1.01x) and add() 1.2x. false: packed slots, whose fingerprints keep
   // their slot (what a visualisation of kicks wants).
   std::optional<bool> semiSorted;
+  // The load the table holds `capacity` keys at, in (0, 1]. Default:
+  // ratedLoadFactor (0.92 semi-sorted, else the first-failure load). Not an
+  // option in JavaScript: the growing chain sizes its links with it.
+  std::optional<double> load;
 };
 
 // How a key's two buckets are placed (hashing.h has both formulas).
@@ -109,8 +113,12 @@ class CuckooFilter : public KeyedFilter<CuckooFilter> {
   static uint32_t fingerprintBitsFor(double falsePositiveRate, uint32_t bucketSize);
   // The same rule unclamped: above kMaxFingerprintBits the rate cannot be met.
   static double fingerprintBitsNeeded(double falsePositiveRate, uint32_t bucketSize);
+  // The load at the first failed insert (Fan et al.), and the lower load a
+  // filter is sized to hold its capacity at (bucketCountFor; see the .cpp).
   static double maxLoadFactor(uint32_t bucketSize);
-  static uint64_t bucketCountFor(uint64_t capacity, uint32_t bucketSize);
+  static double ratedLoadFactor(uint32_t bucketSize, bool semiSorted);
+  static uint64_t bucketCountFor(uint64_t capacity, uint32_t bucketSize, bool semiSorted);
+  static uint64_t bucketCountAtLoad(uint64_t capacity, uint32_t bucketSize, double load);
   // Keys of headroom added to the capacity before sizing (see the .cpp).
   static double sizingSlackKeys(uint64_t capacity, uint32_t bucketSize);
 
