@@ -174,6 +174,14 @@ describe('with the module loaded', () => {
     expect(codeOf(() => read.type)).toBe('FREED');
   });
 
+  test('bytes too large for wasm memory are OUT_OF_MEMORY, never a wrapped size', () => {
+    // A length past 2^31 would wrap in _malloc's 32-bit size; the check must come first
+    // (a plain object with a huge length stands in: no 2 GiB buffer is allocated).
+    const huge = new Uint8Array(16);
+    Object.defineProperty(huge, 'length', { value: 2 ** 32 + 16 });
+    expect(codeOf(() => reader.FilterReader.deserialize(huge))).toBe('OUT_OF_MEMORY');
+  });
+
   test('thousands of readers opened and freed leave the module usable', () => {
     const filter = fill(full.FILTER_TYPES.find((entry) => entry.name === 'bloom'), KEYS);
     const bytes = filter.serialize();

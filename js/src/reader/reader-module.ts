@@ -3,7 +3,7 @@
 // UrlBlocklistReader only.
 import { FilterError, type FilterErrorCode } from '../errors.js';
 import { getRuntime } from '../init.js';
-import { isDetached } from '../keys.js';
+import { isDetached, MAX_ARENA_BYTES } from '../keys.js';
 
 /** What core.reader.mjs + core.reader.wasm export (no embind: plain C functions). */
 export interface ReaderModule {
@@ -73,7 +73,8 @@ export function bytesOf(input: unknown, what: string): Uint8Array {
  * The copy is freed either way: the handle keeps only what it read.
  */
 export function openReader(module: ReaderModule, bytes: Uint8Array, asBlocklist: boolean): number {
-  const pointer = module._malloc(Math.max(1, bytes.length));
+  // _malloc takes a 32-bit size: anything near 2^31 would wrap, and cannot fit in wasm32 memory anyway.
+  const pointer = bytes.length <= MAX_ARENA_BYTES ? module._malloc(Math.max(1, bytes.length)) : 0;
   if (pointer === 0) {
     throw new FilterError('OUT_OF_MEMORY', `out of wasm memory: cannot copy ${bytes.length} bytes in to read them`);
   }
