@@ -6,7 +6,8 @@
 //   node bench/startup.mjs [--runs=11] [--quick]
 //
 // Each run is a new `node` process that times, with performance.now():
-//   import   – `await import('cuckoo-bloom-wasm')` (the JS entry and glue)
+//   import   – `await import('cuckoo-bloom-wasm')` as Node resolves it (dist/index.mjs, the
+//              ES entry over the CommonJS build; a `require` row follows)
 //   init     – `await init()` (read + compile core.wasm, instantiate, embind registration)
 //   first    – creating a 1,000-key BloomFilter, one add() and one has()
 // and, as the peer, the same import + new BloomFilter + add + test of `bloomfilter`.
@@ -27,7 +28,7 @@ const RUNS = runsArg ? Number(runsArg.slice(7)) : argv.includes('--quick') ? 3 :
 
 const ours = `
   const t0 = performance.now();
-  const lib = await import(${JSON.stringify(pathToFileURL(path.join(root, 'dist', 'index.js')).href)});
+  const lib = await import(${JSON.stringify(pathToFileURL(path.join(root, 'dist', 'index.mjs')).href)});
   const t1 = performance.now();
   await lib.init();
   const t2 = performance.now();
@@ -36,6 +37,16 @@ const ours = `
   if (!filter.has('https://example.com/')) throw new Error('false negative');
   const t3 = performance.now();
   console.log(JSON.stringify({ import: t1 - t0, init: t2 - t1, first: t3 - t2, total: t3 - t0 }));`;
+// The same through require() (CommonJS consumers): one total.
+const oursRequired = `
+  const t0 = performance.now();
+  const lib = require(${JSON.stringify(path.join(root, 'dist', 'index.cjs'))});
+  lib.init().then(() => {
+    const filter = new lib.BloomFilter({ capacity: 1000 });
+    filter.add('https://example.com/');
+    if (!filter.has('https://example.com/')) throw new Error('false negative');
+    console.log(JSON.stringify({ total: performance.now() - t0 }));
+  });`;
 const peer = `
   const t0 = performance.now();
   const { BloomFilter } = await import(${JSON.stringify(pathToFileURL(path.join(root, 'node_modules', 'bloomfilter', 'bloomfilter.js')).href)});
@@ -44,8 +55,8 @@ const peer = `
   if (!filter.test('https://example.com/')) throw new Error('false negative');
   console.log(JSON.stringify({ total: performance.now() - t0 }));`;
 
-const run = (script) =>
-  JSON.parse(execFileSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' }).trim());
+const run = (script, type = 'module') =>
+  JSON.parse(execFileSync(process.execPath, [`--input-type=${type}`, '-e', script], { encoding: 'utf8' }).trim());
 const median = (values) => {
   const sorted = [...values].sort((a, b) => a - b);
   const mid = sorted.length >> 1;
@@ -55,8 +66,10 @@ const median = (values) => {
 run(ours); // warm the file cache
 const samples = [];
 const peerSamples = [];
+const requireSamples = [];
 for (let i = 0; i < RUNS; i++) {
   samples.push(run(ours));
+  requireSamples.push(run(oursRequired, 'commonjs').total);
   peerSamples.push(run(peer).total);
 }
 const column = (name) => median(samples.map((s) => s[name]));
@@ -64,5 +77,6 @@ console.log(`# Import → first has() in a fresh Node ${process.version} process
 console.log('| stage | ms |');
 console.log('| --- | ---: |');
 for (const name of ['import', 'init', 'first', 'total']) console.log(`| ${name} | ${column(name).toFixed(1)} |`);
+console.log(`| total through require() | ${median(requireSamples).toFixed(1)} |`);
 console.log(`| npm bloomfilter: import → first test() | ${median(peerSamples).toFixed(1)} |`);
 console.log(`\nTarget: total ≤ 15 ms. Ratio to bloomfilter: ${(column('total') / median(peerSamples)).toFixed(1)}×.`);

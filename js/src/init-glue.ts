@@ -9,8 +9,15 @@ import { FilterError } from './errors.js';
 /** The glue's last lines of diagnostics, kept for the error message. */
 const KEPT_LINES = 20;
 
-export async function startCore(wasmModule: WebAssembly.Module): Promise<CoreModule> {
-  const { default: createCoreModule } = await import('./core.mjs');
+/** The glue's factory. Imported apart from startCore so init() can load it while the wasm compiles. */
+export type CoreGlue = typeof import('./core.mjs');
+
+export function importGlue(): Promise<CoreGlue> {
+  return import('./core.mjs');
+}
+
+export async function startCore(wasmModule: WebAssembly.Module, glue: Promise<CoreGlue> = importGlue()): Promise<CoreModule> {
+  const { default: createCoreModule } = await glue;
   const diagnostics: string[] = [];
   const note = (text: string): void => {
     diagnostics.push(text);

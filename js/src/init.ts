@@ -1,6 +1,6 @@
 import type { CoreModule } from './core-module.js';
 import { FilterError } from './errors.js';
-import { startCore } from './init-glue.js';
+import { importGlue, startCore } from './init-glue.js';
 import { compileCore } from './init-wasm.js';
 import { KeyArena, describeValue } from './keys.js';
 
@@ -123,6 +123,9 @@ function checkOptions(options: unknown): WasmSource | undefined {
 }
 
 async function load(source: WasmSource | undefined): Promise<void> {
-  const module = await startCore(await compileCore(source));
+  // The glue (an ES module to read and evaluate) loads while the wasm compiles, not after.
+  const glue = importGlue();
+  glue.catch(() => {}); // a failure is reported by startCore; unawaited when compiling fails first
+  const module = await startCore(await compileCore(source), glue);
   runtime = { module, arena: new KeyArena(module) };
 }
