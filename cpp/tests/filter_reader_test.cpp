@@ -12,6 +12,7 @@
 #include "cuckoo_bloom/any_filter.h"
 #include "cuckoo_bloom/filter_reader.h"
 #include "cuckoo_bloom/url_blocklist.h"
+#include "registered_types.h"
 #include "test_keys.h"
 
 namespace {
@@ -20,13 +21,7 @@ using namespace cuckoo_bloom;
 using cuckoo_bloom_test::absentKey;
 using cuckoo_bloom_test::presentKey;
 
-template <typename Ignored, typename... Filters>
-struct DropFirst {
-  using types = ::testing::Types<Filters...>;
-};
-#define CUCKOO_BLOOM_TYPE_LIST_ENTRY(enumerator, id, text, Class) , Class
-using RegisteredTypes = DropFirst<void CUCKOO_BLOOM_FILTER_TYPES(CUCKOO_BLOOM_TYPE_LIST_ENTRY)>::types;
-#undef CUCKOO_BLOOM_TYPE_LIST_ENTRY
+using cuckoo_bloom_test::RegisteredTypes;
 
 // A filter of `count` keys through the registry (static types built, others
 // created and added), at a high rate so the absent keys include false positives.

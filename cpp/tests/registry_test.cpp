@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "cuckoo_bloom/any_filter.h"
+#include "registered_types.h"
 #include "test_keys.h"
 
 namespace {
@@ -18,15 +19,7 @@ using namespace cuckoo_bloom;
 using cuckoo_bloom_test::absentKey;
 using cuckoo_bloom_test::presentKey;
 
-// ::testing::Types<every class of filter_types.h>: the macro gives a leading
-// comma before each class, which DropFirst's `void` absorbs.
-template <typename Ignored, typename... Filters>
-struct DropFirst {
-  using types = ::testing::Types<Filters...>;
-};
-#define CUCKOO_BLOOM_TYPE_LIST_ENTRY(enumerator, id, text, Class) , Class
-using RegisteredTypes = DropFirst<void CUCKOO_BLOOM_FILTER_TYPES(CUCKOO_BLOOM_TYPE_LIST_ENTRY)>::types;
-#undef CUCKOO_BLOOM_TYPE_LIST_ENTRY
+using cuckoo_bloom_test::RegisteredTypes;
 
 }  // namespace
 

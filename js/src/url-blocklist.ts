@@ -8,14 +8,13 @@ import { describeValue, type OwnedBytes } from './keys.js';
 import { requireInteger } from './options.js';
 import { type AnyFilter, filterType, tryAddKey } from './registry.js';
 import {
-  checkUrl,
   envelopeDepth,
   EXPRESSION_SCHEME_LIST_DEPTH,
   MAX_EXPRESSION_DEPTH as MAX_DEPTH,
-  type UrlCheck,
 } from './url/check-url.js';
 import { type ExpressionDepth, expressionDepth } from './url/expressions.js';
 import { type ListFormat, type ListParseError, parseListLine, type ParsedLine } from './url/list-parser.js';
+import { UrlList } from './url/url-list.js';
 
 /** Any filter type of the registry (`FILTER_TYPES`). */
 export type BlocklistFilterType = AnyFilter['type'];
@@ -83,11 +82,8 @@ const DEFAULT_BLOCKLIST_FUSE_ARITY = 4;
  * list.match('https://example.org/');           // null
  * ```
  */
-export class UrlBlocklist {
-  readonly #filter: AnyFilter;
-  #entryCount: number;
+export class UrlBlocklist extends UrlList<AnyFilter> {
   #format: ListFormat;
-  #depth: ExpressionDepth;
   /** Set by `build`: what was made of the list. */
   readonly report: UrlBlocklistReport;
 
@@ -98,11 +94,9 @@ export class UrlBlocklist {
     report: UrlBlocklistReport,
     depth: ExpressionDepth = { hostLabels: 0, pathDepth: 0 },
   ) {
-    this.#filter = filter;
-    this.#entryCount = entryCount;
+    super(filter, entryCount, depth);
     this.#format = format;
     this.report = report;
-    this.#depth = depth;
   }
 
   /**
@@ -236,41 +230,26 @@ export class UrlBlocklist {
   // (host labels, directory levels), so no entry is ever out of reach.
   #store(expression: string): void {
     const needed = depthNeededBy(expression);
-    const filter = this.#filter;
+    const filter = this.expressionFilter;
     if (!tryAddKey(filter, expression)) {
       if (filter.has(expression)) return;
       filter.add(expression); // throws FULL with the filter's own message
     }
-    this.#entryCount++;
-    this.#depth = deeperOf(this.#depth, needed);
-  }
-
-  /**
-   * The first of the URL's expressions the filter reports, or null when none
-   * is (the URL is certainly not listed).
-   * @throws FilterError `INVALID_ARGUMENT` for a non-string or a URL that cannot be parsed.
-   */
-  match(url: string): string | null {
-    return this.check(url).match;
-  }
-
-  /** `match`, plus the canonical URL and every expression that was checked. */
-  check(url: string): UrlCheck {
-    const filter = this.#filter;
-    return checkUrl(url, this.#depth, (expression) => filter.has(expression));
+    this.entries++;
+    this.depth = deeperOf(this.depth, needed);
   }
 
   /** The bytes: a URL-blocklist envelope around the filter (docs/FORMAT.md, type 16). */
   serialize(): OwnedBytes {
-    const inner = this.#filter.serialize();
+    const inner = this.expressionFilter.serialize();
     const envelope = withBytesInWasm(inner, (pointer, length) =>
       adoptEnvelope(
         getRuntime().module.encodeUrlBlocklist(
           pointer,
           length,
           EXPRESSION_SCHEME_LIST_DEPTH,
-          this.#entryCount,
-          (this.#depth.hostLabels | (this.#depth.pathDepth << 16)) >>> 0,
+          this.entries,
+          (this.depth.hostLabels | (this.depth.pathDepth << 16)) >>> 0,
         ),
       ),
     );
@@ -279,40 +258,6 @@ export class UrlBlocklist {
     } finally {
       envelope.delete();
     }
-  }
-
-  /** The filter holding the expressions (for inspection; use `match` to query URLs). */
-  get filter(): AnyFilter {
-    return this.#filter;
-  }
-  /**
-   * How deep URLs are checked: host suffixes of up to `hostLabels` labels and
-   * path prefixes of up to `pathDepth` directories, the most any stored entry
-   * needs (the exact host and path are always checked). Blocklists written
-   * before depths were recorded read with Safe Browsing's 5 and 3.
-   */
-  get expressionDepth(): ExpressionDepth {
-    return this.#depth;
-  }
-  /** Expressions stored (from `build`: the distinct expressions of the list). */
-  get entryCount(): number {
-    return this.#entryCount;
-  }
-  get type(): BlocklistFilterType {
-    return this.#filter.type;
-  }
-  /** Target false-positive rate per expression checked. */
-  get falsePositiveRate(): number {
-    return this.#filter.falsePositiveRate;
-  }
-  get byteLength(): number {
-    return this.#filter.byteLength;
-  }
-  free(): void {
-    this.#filter.free();
-  }
-  [Symbol.dispose](): void {
-    this.free();
   }
 }
 

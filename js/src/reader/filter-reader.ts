@@ -82,11 +82,6 @@ export class FilterReader {
     this.free();
   }
 
-  /** @internal The handle, for UrlBlocklistReader. */
-  get handle(): number {
-    return this.#live();
-  }
-
   #live(): number {
     if (this.#handle === 0) throw new FilterError('FREED', 'this FilterReader was freed');
     return this.#handle;

@@ -1,0 +1,76 @@
+// What UrlBlocklist (the full package) and UrlBlocklistReader (`cuckoo-bloom-wasm/reader`)
+// share: the URL rule (check-url.ts) over a filter of expressions, and the list's numbers.
+import type { ExpressionDepth } from './expressions.js';
+import { checkUrl, type UrlCheck } from './check-url.js';
+
+/** What a URL list needs of the filter holding its expressions. */
+export interface ExpressionFilter {
+  has(expression: string): boolean;
+  readonly type: string;
+  readonly falsePositiveRate: number;
+  readonly byteLength: number;
+  free(): void;
+}
+
+export abstract class UrlList<Filter extends ExpressionFilter> {
+  protected readonly expressionFilter: Filter;
+  protected entries: number;
+  protected depth: ExpressionDepth;
+
+  protected constructor(filter: Filter, entries: number, depth: ExpressionDepth) {
+    this.expressionFilter = filter;
+    this.entries = entries;
+    this.depth = depth;
+  }
+
+  /**
+   * The first of the URL's expressions the filter reports, or null when none
+   * is (the URL is certainly not listed).
+   * @throws FilterError `INVALID_ARGUMENT` for a non-string or a URL that cannot be parsed, `FREED`.
+   */
+  match(url: string): string | null {
+    return this.check(url).match;
+  }
+
+  /** `match`, plus the canonical URL and every expression that was checked. */
+  check(url: string): UrlCheck {
+    const filter = this.expressionFilter;
+    return checkUrl(url, this.depth, (expression) => filter.has(expression));
+  }
+
+  /** The filter holding the expressions (for inspection; use `match` to query URLs). */
+  get filter(): Filter {
+    return this.expressionFilter;
+  }
+  /**
+   * How deep URLs are checked: host suffixes of up to `hostLabels` labels and
+   * path prefixes of up to `pathDepth` directories, the most any stored entry
+   * needs (the exact host and path are always checked). Blocklists written
+   * before depths were recorded read with Safe Browsing's 5 and 3.
+   */
+  get expressionDepth(): ExpressionDepth {
+    return this.depth;
+  }
+  /** Expressions stored (the distinct expressions of the list). */
+  get entryCount(): number {
+    return this.entries;
+  }
+  /** The filter type's name ('binary-fuse', 'bloom', ...). */
+  get type(): Filter['type'] {
+    return this.expressionFilter.type;
+  }
+  /** Target false-positive rate per expression checked. */
+  get falsePositiveRate(): number {
+    return this.expressionFilter.falsePositiveRate;
+  }
+  get byteLength(): number {
+    return this.expressionFilter.byteLength;
+  }
+  /** Releases the filter's wasm memory now (later calls throw FREED). */
+  free(): void {
+    this.expressionFilter.free();
+  }
+  [Symbol.dispose](): void {
+    this.free();
+  }
+}
