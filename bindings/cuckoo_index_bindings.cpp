@@ -5,7 +5,8 @@
 // minus its status code and the handle's lastMessage() says why.
 //
 // Where the log lives, and why:
-// - In memory (the default): a MemoryRecordLog in wasm memory. A lookup is one
+// - In memory (the default): a MemoryRecordLog in wasm memory, in 16 MiB
+//   segments (memory_record_log.h), so 10M URL keys fit in wasm32. A lookup is one
 //   wasm call: hash, probe, and on a tag match compare the key with the record
 //   in place, with no JS in between — the only way `has` gets near Map.has.
 // - In a file (Node, js/src/index-file/): the log is a file JavaScript owns,
@@ -30,6 +31,8 @@
 #include <vector>
 
 #include "cuckoo_bloom/cuckoo_index.h"
+#include "cuckoo_bloom/index_snapshot.h"
+#include "cuckoo_bloom/memory_record_log.h"
 #include "cuckoo_bloom/record_store.h"
 
 using namespace emscripten;
@@ -155,6 +158,52 @@ class IndexHandle {
   uintptr_t liveOffsetsData() const { return reinterpret_cast<uintptr_t>(liveOffsets_.data()); }
   void releaseLiveOffsets() { std::vector<double>().swap(liveOffsets_); }
 
+  // Snapshots (index_snapshot.h). JavaScript owns the log file, so it streams
+  // the log prefix a snapshot covers through hashLog() (XXH3-64, seed 0) both
+  // when writing one and when checking one against the log on open.
+  void hashLogBegin() { XXH3_64bits_reset(&logHash_); }
+  void hashLog(uintptr_t data, uint32_t length) { XXH3_64bits_update(&logHash_, bytesAt(data), length); }
+  // Writing: the parts of a snapshot covering log bytes [0, logLength) just
+  // hashed; the payload is the live table (no copy), valid until the next change.
+  void prepareSnapshot(double logLength) {
+    snapshot_ = indexSnapshotParts(*index_, static_cast<uint64_t>(logLength), XXH3_64bits_digest(&logHash_));
+    for (int i = 0; i < 8; ++i) snapshotChecksum_[i] = static_cast<uint8_t>(snapshot_.checksum >> (8 * i));
+  }
+  uintptr_t snapshotHeadData() const { return reinterpret_cast<uintptr_t>(snapshot_.head.data()); }
+  double snapshotHeadLength() const { return static_cast<double>(snapshot_.head.size()); }
+  uintptr_t snapshotPayloadData() const { return reinterpret_cast<uintptr_t>(snapshot_.payload); }
+  double snapshotPayloadLength() const { return static_cast<double>(snapshot_.payloadLength); }
+  uintptr_t snapshotChecksumData() const { return reinterpret_cast<uintptr_t>(snapshotChecksum_); }
+  void releaseSnapshot() { snapshot_ = SerializedParts{}; }
+  // Reading: decodes and checks a snapshot's bytes and keeps it pending;
+  // returns the log length it covers, or -1 (the reason in lastMessage()).
+  double readSnapshot(uintptr_t data, uint32_t length) {
+    pending_.reset();
+    Result<IndexSnapshot> decoded = decodeIndexSnapshot(bytesAt(data), length);
+    if (!decoded.isOk()) {
+      status_ = decoded.status();
+      return -1;
+    }
+    pending_.emplace(std::move(decoded).value());
+    return static_cast<double>(pending_->params.logLength);
+  }
+  void dropPendingSnapshot() { pending_.reset(); }
+  // Adopts the pending snapshot when the log prefix just hashed is the one it
+  // covers and it was made with this index's seed and tag width; false
+  // otherwise (the index is unchanged: the caller replays the whole log).
+  bool adoptPendingSnapshot() {
+    if (!pending_.has_value()) return false;
+    IndexSnapshot snapshot = std::move(*pending_);
+    pending_.reset();
+    if (XXH3_64bits_digest(&logHash_) != snapshot.params.logChecksum) {
+      status_ = Status::corrupt("the log does not start with the bytes the snapshot describes");
+      return false;
+    }
+    Status adopted = index_->adoptSnapshot(std::move(snapshot));
+    if (!adopted.isOk()) status_ = adopted;
+    return adopted.isOk();
+  }
+
   CuckooIndex& index() { return *index_; }
   RecordStore& store() { return *store_; }
   int fail(const Status& status) {
@@ -168,6 +217,10 @@ class IndexHandle {
   std::optional<CuckooIndex> index_;
   Status status_;
   std::vector<double> liveOffsets_;
+  XXH3_state_t logHash_;
+  SerializedParts snapshot_;
+  uint8_t snapshotChecksum_[8] = {};
+  std::optional<IndexSnapshot> pending_;
 };
 
 IndexHandle* handleAt(uintptr_t address) { return reinterpret_cast<IndexHandle*>(address); }
@@ -273,6 +326,18 @@ EMSCRIPTEN_BINDINGS(cuckoo_index) {
       .function("logAllocatedBytes", &IndexHandle::logAllocatedBytes)
       .function("collectLiveOffsets", &IndexHandle::collectLiveOffsets)
       .function("liveOffsetsData", &IndexHandle::liveOffsetsData)
-      .function("releaseLiveOffsets", &IndexHandle::releaseLiveOffsets);
+      .function("releaseLiveOffsets", &IndexHandle::releaseLiveOffsets)
+      .function("hashLogBegin", &IndexHandle::hashLogBegin)
+      .function("hashLog", &IndexHandle::hashLog)
+      .function("prepareSnapshot", &IndexHandle::prepareSnapshot)
+      .function("snapshotHeadData", &IndexHandle::snapshotHeadData)
+      .function("snapshotHeadLength", &IndexHandle::snapshotHeadLength)
+      .function("snapshotPayloadData", &IndexHandle::snapshotPayloadData)
+      .function("snapshotPayloadLength", &IndexHandle::snapshotPayloadLength)
+      .function("snapshotChecksumData", &IndexHandle::snapshotChecksumData)
+      .function("releaseSnapshot", &IndexHandle::releaseSnapshot)
+      .function("readSnapshot", &IndexHandle::readSnapshot)
+      .function("dropPendingSnapshot", &IndexHandle::dropPendingSnapshot)
+      .function("adoptPendingSnapshot", &IndexHandle::adoptPendingSnapshot);
   function("createIndex", &IndexHandle::create, allow_raw_pointers());
 }

@@ -57,21 +57,31 @@ CuckooIndex::Located CuckooIndex::locate(const KeyHash& hash, uint64_t bucketCou
   return where;
 }
 
-Result<int64_t> CuckooIndex::findSlot(const KeyHash& hash, const uint8_t* key, size_t length, RecordView& record) {
-  const Located where = locate(hash, table_.bucketCount());
-  for (const uint64_t bucket : {where.bucket1, where.bucket2}) {
-    const IndexSlot* slots = table_.bucket(bucket);
-    for (uint32_t i = 0; i < kIndexBucketSlots; ++i) {
-      if (!slots[i].isOccupied() || slots[i].tag() != where.tag) continue;
-      // A tag match is a candidate only: the record's key decides.
-      Status read = store_->read(slots[i].offset(), record);
-      if (!read.isOk()) return read;
-      if (record.keyLength == length && (length == 0 || std::memcmp(record.key, key, length) == 0)) {
-        return static_cast<int64_t>(bucket * kIndexBucketSlots + i);
-      }
+Result<int64_t> CuckooIndex::findInBucket(uint64_t bucket, uint32_t tag, const uint8_t* key, size_t length,
+                                          RecordView& record) {
+  const IndexSlot* slots = table_.bucket(bucket);
+  for (uint32_t i = 0; i < kIndexBucketSlots; ++i) {
+    if (!slots[i].isOccupied() || slots[i].tag() != tag) continue;
+    // A tag match is a candidate only: the record's key decides.
+    Status read = store_->read(slots[i].offset(), record);
+    if (!read.isOk()) return read;
+    if (record.keyLength == length && (length == 0 || std::memcmp(record.key, key, length) == 0)) {
+      return static_cast<int64_t>(bucket * kIndexBucketSlots + i);
     }
   }
   return int64_t{-1};
+}
+
+Result<int64_t> CuckooIndex::findSlot(const KeyHash& hash, const uint8_t* key, size_t length, RecordView& record) {
+  const Located where = locate(hash, table_.bucketCount());
+  Result<int64_t> found = findInBucket(where.bucket1, where.tag, key, length, record);
+  if (!found.isOk() || found.value() >= 0) return found;
+  // A key is in its second bucket only if it was placed there or kicked out
+  // of its first, and both flag the first bucket (insertWithKicks): an
+  // unflagged first bucket proves the key absent without touching the
+  // second — one cache miss instead of two for most absent keys in a large table.
+  if (!table_.overflowed(where.bucket1)) return int64_t{-1};
+  return findInBucket(where.bucket2, where.tag, key, length, record);
 }
 
 Result<bool> CuckooIndex::contains(const uint8_t* key, size_t length) {
@@ -101,9 +111,9 @@ Result<bool> CuckooIndex::set(const uint8_t* key, size_t length, const uint8_t* 
   RecordView existing;
   Result<int64_t> found = findSlot(hash, key, length, existing);
   if (!found.isOk()) return found.status();
-  const uint64_t offset = store_->nextOffset();
-  if (offset > kMaxIndexOffset) return Status::full("the record log is past the index's 64 TiB offset limit");
   const auto keyLength = static_cast<uint32_t>(length);
+  const uint64_t offset = store_->offsetForAppend(recordSize(keyLength, valueLength));
+  if (offset > kMaxIndexOffset) return Status::full("the record log is past the index's 64 TiB offset limit");
   if (found.value() >= 0) {
     // Duplicate guard: the key keeps its one slot, which now points at the new record.
     Result<uint64_t> appended = store_->append(kind, key, keyLength, value, valueLength);
@@ -127,7 +137,7 @@ Result<bool> CuckooIndex::set(const uint8_t* key, size_t length, const uint8_t* 
 }
 
 // A new key's slot stays in one of its own two buckets (a walk moves the
-// others), and no other slot has its offset (fresh from nextOffset()).
+// others), and no other slot has its offset (fresh from offsetForAppend()).
 void CuckooIndex::withdraw(const KeyHash& hash, uint64_t offset) {
   const Located where = locate(hash, table_.bucketCount());
   for (const uint64_t bucket : {where.bucket1, where.bucket2}) {
@@ -201,7 +211,17 @@ Status CuckooIndex::place(const KeyHash& hash, uint64_t offset) {
 }
 
 bool CuckooIndex::insertWithKicks(IndexTable& table, const Located& where, IndexSlot slot) {
-  if (table.insert(where.bucket1, slot) >= 0 || table.insert(where.bucket2, slot) >= 0) return true;
+  if (table.insert(where.bucket1, slot) >= 0) return true;
+  // Overflow flags (index_table.h): whenever a slot goes into a bucket, the
+  // other bucket of its pair is flagged — for the new key that is its first
+  // bucket; a kicked slot leaves the bucket it is flagged from. A slot whose
+  // first bucket is unflagged is therefore in its first bucket. Flags are only
+  // ever set (a failed walk keeps them, a rebuild starts afresh): a stale flag
+  // costs a probe of the second bucket, a missing one would lose a key.
+  if (table.insert(where.bucket2, slot) >= 0) {
+    table.markOverflowed(where.bucket1);
+    return true;
+  }
   // Random walk as in CuckooFilter::addTo: put the slot in hand into a random
   // place of the current bucket, carry the one it displaces to that one's
   // other bucket. Every bucket is saved before it changes, so a failed walk is
@@ -209,6 +229,7 @@ bool CuckooIndex::insertWithKicks(IndexTable& table, const Located& where, Index
   savedBuckets_.clear();
   const uint64_t bucketCount = table.bucketCount();
   uint64_t bucket = (random_.next() & 1) ? where.bucket1 : where.bucket2;
+  if (bucket == where.bucket2) table.markOverflowed(where.bucket1);
   IndexSlot inHand = slot;
   for (uint32_t kick = 0; kick < options_.maxKicks; ++kick) {
     SavedBucket& saved = savedBuckets_.emplace_back();
@@ -217,6 +238,7 @@ bool CuckooIndex::insertWithKicks(IndexTable& table, const Located& where, Index
     std::copy(slots, slots + kIndexBucketSlots, saved.slots);
     const auto place = static_cast<uint32_t>(random_.next() & (kIndexBucketSlots - 1));
     std::swap(slots[place], inHand);
+    table.markOverflowed(bucket);  // inHand leaves `bucket` for its other one
     bucket = cuckooAltBucketIndexModulo(bucket, inHand.tag(), bucketCount);
     if (table.insert(bucket, inHand) >= 0) return true;
   }
@@ -236,7 +258,8 @@ Status CuckooIndex::grow() {
     if (bucketCount > kMaxBucketCount / 2) return Status::full("the index table cannot grow past 2^40 slots");
     bucketCount *= 2;
     IndexTable grown;
-    if (!grown.allocate(bucketCount)) {
+    const bool withinLimit = bucketCount <= tableMemoryLimit_ / (kIndexBucketSlots * sizeof(IndexSlot));
+    if (!withinLimit || !grown.allocate(bucketCount)) {
       return Status::outOfMemory("out of memory growing the index table to " + std::to_string(bucketCount) +
                                  " buckets; the index is unchanged");
     }
@@ -262,6 +285,21 @@ Status CuckooIndex::grow() {
     }
   }
   return Status::full("the index table could not be rebuilt (keys that cannot be spread)");
+}
+
+Status CuckooIndex::adoptSnapshot(IndexSnapshot&& snapshot) {
+  if (liveCount_ != 0 || deadRecords_ != 0) return Status::invalidArgument("only an empty index adopts a snapshot");
+  if (snapshot.seed != options_.seed || snapshot.params.tagBits != options_.tagBits) {
+    return Status::invalidArgument("the snapshot was made with another seed or tag width");
+  }
+  table_ = std::move(snapshot.table);
+  // A snapshot keeps no overflow flags (its slots say nothing of which bucket
+  // was a key's first): every bucket is flagged, so every lookup probes both,
+  // as before flags existed, until the next rebuild sets them afresh.
+  table_.markAllOverflowed();
+  liveCount_ = snapshot.liveCount;
+  deadRecords_ = snapshot.params.deadRecords;
+  return Status::ok();
 }
 
 void CuckooIndex::liveOffsets(std::vector<uint64_t>& out) const {

@@ -14,6 +14,7 @@ const char* filterTypeName(FilterType type) {
     CUCKOO_BLOOM_FILTER_TYPES(CUCKOO_BLOOM_FILTER_TYPE_NAME)
 #undef CUCKOO_BLOOM_FILTER_TYPE_NAME
     case FilterType::UrlBlocklist: return "url-blocklist";
+    case FilterType::CuckooIndexSnapshot: return "cuckoo-index-snapshot";
   }
   return "unknown";
 }
@@ -37,7 +38,8 @@ bool isRegisteredFilterType(uint8_t value) {
 }
 bool isSinglePartFilterType(uint8_t value) { return value < 16 && isRegisteredFilterType(value); }
 bool isKnownFilterType(uint8_t value) {
-  return isRegisteredFilterType(value) || value == static_cast<uint8_t>(FilterType::UrlBlocklist);
+  return isRegisteredFilterType(value) || value == static_cast<uint8_t>(FilterType::UrlBlocklist) ||
+         value == static_cast<uint8_t>(FilterType::CuckooIndexSnapshot);
 }
 
 void ByteWriter::f64(double value) {

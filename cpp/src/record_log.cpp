@@ -1,4 +1,3 @@
-#include <cstdlib>
 #include <cstring>
 #include <string>
 
@@ -27,7 +26,9 @@ uint64_t getU64(const uint8_t* in) {
 
 bool isKnownKind(uint8_t kind) { return kind >= 1 && kind <= 3; }
 
-Status checkLengths(RecordKind kind, uint32_t keyLength, uint32_t valueLength) {
+}  // namespace
+
+Status checkRecordLengths(RecordKind kind, uint32_t keyLength, uint32_t valueLength) {
   if (keyLength > kMaxRecordKeyBytes) {
     return Status::invalidArgument("a key of " + std::to_string(keyLength) + " bytes is longer than the index's limit of " +
                                    std::to_string(kMaxRecordKeyBytes));
@@ -42,7 +43,6 @@ Status checkLengths(RecordKind kind, uint32_t keyLength, uint32_t valueLength) {
   return Status::ok();
 }
 
-// Writes the record into `out` (recordSize bytes, checked by the caller).
 void writeRecord(RecordKind kind, const uint8_t* key, uint32_t keyLength, const uint8_t* value, uint32_t valueLength,
                  uint8_t* out) {
   putU32(out, keyLength);
@@ -54,11 +54,9 @@ void writeRecord(RecordKind kind, const uint8_t* key, uint32_t keyLength, const 
   putU64(out + body, XXH3_64bits_withSeed(out, body, kRecordChecksumSeed));
 }
 
-}  // namespace
-
 Status encodeRecord(RecordKind kind, const uint8_t* key, uint32_t keyLength, const uint8_t* value,
                     uint32_t valueLength, std::vector<uint8_t>& out) {
-  Status valid = checkLengths(kind, keyLength, valueLength);
+  Status valid = checkRecordLengths(kind, keyLength, valueLength);
   if (!valid.isOk()) return valid;
   const size_t start = out.size();
   out.resize(start + static_cast<size_t>(recordSize(keyLength, valueLength)));
@@ -93,45 +91,14 @@ RecordScanResult scanRecord(const uint8_t* bytes, size_t length) {
   return result;
 }
 
-MemoryRecordLog::~MemoryRecordLog() { std::free(data_); }
-
-Result<uint64_t> MemoryRecordLog::append(RecordKind kind, const uint8_t* key, uint32_t keyLength,
-                                         const uint8_t* value, uint32_t valueLength) {
-  Status valid = checkLengths(kind, keyLength, valueLength);
-  if (!valid.isOk()) return valid;
-  const size_t size = static_cast<size_t>(recordSize(keyLength, valueLength));
-  if (size > SIZE_MAX - length_) return Status::outOfMemory("the in-memory record log cannot grow further");
-  if (length_ + size > capacity_) {
-    // Doubling keeps appends amortized O(1); realloc keeps the old buffer on failure.
-    size_t capacity = capacity_ < 4096 ? 4096 : capacity_;
-    while (capacity < length_ + size) capacity = capacity > SIZE_MAX / 2 ? SIZE_MAX : capacity * 2;
-    auto* grown = static_cast<uint8_t*>(std::realloc(data_, capacity));
-    if (grown == nullptr) {
-      return Status::outOfMemory("out of memory growing the in-memory record log to " + std::to_string(capacity) +
-                                 " bytes");
-    }
-    data_ = grown;
-    capacity_ = capacity;
-  }
-  writeRecord(kind, key, keyLength, value, valueLength, data_ + length_);
-  const uint64_t offset = length_;
-  length_ += size;
-  return offset;
-}
-
-Status MemoryRecordLog::read(uint64_t offset, RecordView& out) {
-  ++readCount_;
-  if (offset + kRecordHeaderBytes > length_) return Status::corrupt("no record at offset " + std::to_string(offset));
-  const uint8_t* at = data_ + offset;
-  out.keyLength = getU32(at);
-  out.valueLength = getU32(at + 4);
-  out.kind = static_cast<RecordKind>(at[8]);
-  out.key = at + kRecordHeaderBytes;
-  out.value = out.key + out.keyLength;
-  if (offset + recordSize(out.keyLength, out.valueLength) > length_) {
-    return Status::corrupt("the record at offset " + std::to_string(offset) + " runs past the end of the log");
-  }
-  return Status::ok();
+RecordView recordHeaderAt(const uint8_t* bytes) {
+  RecordView record;
+  record.keyLength = getU32(bytes);
+  record.valueLength = getU32(bytes + 4);
+  record.kind = static_cast<RecordKind>(bytes[8]);
+  record.key = bytes + kRecordHeaderBytes;
+  record.value = record.key + record.keyLength;
+  return record;
 }
 
 }  // namespace cuckoo_bloom

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "cuckoo_bloom/cuckoo_index.h"
+#include "cuckoo_bloom/memory_record_log.h"
 #include "cuckoo_bloom/record_store.h"
 
 namespace cuckoo_bloom_test {
@@ -18,6 +19,7 @@ class FaultyStore final : public cuckoo_bloom::RecordStore {
   uint64_t failReadsAt = UINT64_MAX;
 
   uint64_t nextOffset() const override { return log.nextOffset(); }
+  uint64_t offsetForAppend(uint64_t recordBytes) const override { return log.offsetForAppend(recordBytes); }
   cuckoo_bloom::Result<uint64_t> append(cuckoo_bloom::RecordKind kind, const uint8_t* key, uint32_t keyLength,
                                         const uint8_t* value, uint32_t valueLength) override {
     if (failAppends) return cuckoo_bloom::Status::outOfMemory("appends refused by the test");
@@ -33,16 +35,17 @@ class FaultyStore final : public cuckoo_bloom::RecordStore {
 };
 
 // Rebuilds an index over `log` from its bytes, record by record, as opening a
-// log file does. Every record must be whole.
+// log file does (walking segment by segment). Every record must be whole.
 inline cuckoo_bloom::Status replayLog(cuckoo_bloom::MemoryRecordLog& log, cuckoo_bloom::CuckooIndex& index) {
-  uint64_t offset = 0;
-  while (offset < log.byteLength()) {
-    const cuckoo_bloom::RecordScanResult scanned =
-        cuckoo_bloom::scanRecord(log.data() + offset, static_cast<size_t>(log.byteLength() - offset));
+  uint64_t offset = log.recordStartFrom(0);
+  while (offset < log.nextOffset()) {
+    size_t available = 0;
+    const uint8_t* bytes = log.bytesAt(offset, available);
+    const cuckoo_bloom::RecordScanResult scanned = cuckoo_bloom::scanRecord(bytes, available);
     if (scanned.scan != cuckoo_bloom::RecordScan::Whole) return cuckoo_bloom::Status::corrupt("bad record in the log");
     cuckoo_bloom::Status applied = index.applyRecord(offset, scanned.record);
     if (!applied.isOk()) return applied;
-    offset += scanned.size;
+    offset = log.recordStartFrom(offset + scanned.size);
   }
   return cuckoo_bloom::Status::ok();
 }

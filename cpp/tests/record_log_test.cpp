@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "cuckoo_bloom/memory_record_log.h"
 #include "cuckoo_bloom/record_store.h"
 #include "index_test_support.h"
 
@@ -67,9 +68,10 @@ TEST(RecordLog, MemoryLogReadsWhatItAppendedAndCountsReads) {
   std::vector<uint64_t> offsets;
   for (int i = 0; i < 1000; ++i) {
     const std::string key = "k" + std::to_string(i), value = std::string(i % 50, 'x');
-    EXPECT_EQ(log.nextOffset(), log.byteLength());
+    const uint64_t announced = log.offsetForAppend(recordSize(key.size(), value.size()));
     Result<uint64_t> offset = log.append(RecordKind::PutWithValue, bytesOf(key), key.size(), bytesOf(value), value.size());
     ASSERT_TRUE(offset.isOk());
+    EXPECT_EQ(offset.value(), announced);
     offsets.push_back(offset.value());
   }
   for (int i = 0; i < 1000; ++i) {
@@ -80,5 +82,5 @@ TEST(RecordLog, MemoryLogReadsWhatItAppendedAndCountsReads) {
   }
   EXPECT_EQ(log.readCount(), 1000u);
   RecordView record;
-  EXPECT_EQ(log.read(log.byteLength(), record).code(), StatusCode::Corrupt);
+  EXPECT_EQ(log.read(log.nextOffset(), record).code(), StatusCode::Corrupt);
 }

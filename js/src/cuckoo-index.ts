@@ -35,7 +35,7 @@ export interface CuckooIndexStats {
   size: number;
   /** Records in the log that answer nothing any more (replaced puts, deletions): what compact() drops. */
   deadRecords: number;
-  /** Bytes of the slot table (8 per slot, buckets of 4). */
+  /** Bytes of the slot table (8 per slot, buckets of 4) and its overflow flags (1 bit per bucket). */
   tableBytes: number;
   bucketCount: number;
   loadFactor: number;
@@ -368,6 +368,85 @@ export class CuckooIndex {
       return { end: position, stop: 'end', claimedBytes: 0 };
     } finally {
       if (buffer !== 0) module._free(buffer);
+    }
+  }
+
+  /**
+   * Writes a snapshot of the table (docs/FORMAT.md, type 32) covering the
+   * store's whole log as it is now, through `write`: its parts in order (the
+   * middle one a view of the table in wasm memory, valid during the call).
+   */
+  protected writeSnapshot(write: (bytes: Uint8Array) => void): void {
+    const handle = this.#live();
+    const store = this.#bridge?.store;
+    if (store === undefined) throw new FilterError('UNSUPPORTED', 'only an index over a store writes a snapshot');
+    const length = store.byteLength;
+    if (!this.#hashStorePrefix(length)) throw new FilterError('UNAVAILABLE', 'the log ended while it was being read');
+    handle.prepareSnapshot(length);
+    try {
+      const heap = this.#core.HEAPU8;
+      const head = handle.snapshotHeadData();
+      const payload = handle.snapshotPayloadData();
+      write(heap.subarray(head, head + handle.snapshotHeadLength()));
+      write(heap.subarray(payload, payload + handle.snapshotPayloadLength()));
+      const checksum = handle.snapshotChecksumData();
+      write(heap.subarray(checksum, checksum + 8));
+    } finally {
+      handle.releaseSnapshot();
+    }
+  }
+
+  /**
+   * Takes its table from a snapshot's bytes when they are whole (format
+   * checksum, every slot checked), made with this index's seed and tagBits,
+   * and the store's log still starts with the bytes they describe (length
+   * and XXH3-64). Returns the log length the snapshot covers (replay the
+   * records after it), or undefined: the index is unchanged, replay it all.
+   * Only for an index that holds nothing yet.
+   */
+  protected loadSnapshot(bytes: Uint8Array): number | undefined {
+    const handle = this.#live();
+    const store = this.#bridge?.store;
+    if (store === undefined) return undefined;
+    const module = this.#core;
+    const at = module._malloc(Math.max(1, bytes.length));
+    if (at === 0) return undefined; // no room for it: a rebuild needs less
+    let covered: number;
+    try {
+      module.HEAPU8.set(bytes, at);
+      covered = handle.readSnapshot(at, bytes.length);
+    } finally {
+      module._free(at);
+    }
+    if (covered < 0) return undefined;
+    if (covered > store.byteLength || !this.#hashStorePrefix(covered)) {
+      handle.dropPendingSnapshot();
+      return undefined;
+    }
+    this.#version++;
+    return handle.adoptPendingSnapshot() ? covered : undefined;
+  }
+
+  /** Streams the store's bytes [0, length) through the core's log hash; false if the store has fewer. */
+  #hashStorePrefix(length: number): boolean {
+    const handle = this.#live();
+    const store = this.#bridge!.store;
+    const module = this.#core;
+    const chunkBytes = Math.min(REPLAY_CHUNK_BYTES, Math.max(1, length));
+    const buffer = module._malloc(chunkBytes);
+    if (buffer === 0) throw new FilterError('OUT_OF_MEMORY', 'out of wasm memory reading the index log');
+    try {
+      handle.hashLogBegin();
+      for (let position = 0; position < length; ) {
+        const want = Math.min(chunkBytes, length - position);
+        const got = store.readInto(position, module.HEAPU8.subarray(buffer, buffer + want));
+        if (got <= 0) return false;
+        handle.hashLog(buffer, got);
+        position += got;
+      }
+      return true;
+    } finally {
+      module._free(buffer);
     }
   }
 

@@ -16,7 +16,7 @@
 //           (free for reuse).
 //
 // Order of effects, so that a failure changes nothing: a new key is placed in
-// the table first (its offset is the store's nextOffset()), then its record is
+// the table first (its offset is the store's offsetForAppend()), then its record is
 // appended; if the append fails the placement is withdrawn. An update appends
 // first and repoints after (repointing cannot fail). The store is never left
 // holding a record the table does not describe, nor the table pointing at a
@@ -28,6 +28,7 @@
 #include <vector>
 
 #include "cuckoo_bloom/hashing.h"
+#include "cuckoo_bloom/index_snapshot.h"
 #include "cuckoo_bloom/index_table.h"
 #include "cuckoo_bloom/record_store.h"
 #include "cuckoo_bloom/status.h"
@@ -67,6 +68,7 @@ class CuckooIndex {
   uint64_t slotCount() const { return table_.slotCount(); }
   size_t tableBytes() const { return table_.byteLength(); }
   uint32_t tagBits() const { return options_.tagBits; }
+  uint64_t seed() const { return options_.seed; }
   uint64_t rebuilds() const { return rebuilds_; }
   double loadFactor() const { return table_.slotCount() == 0 ? 0.0 : double(liveCount_) / double(table_.slotCount()); }
   RecordStore& store() { return *store_; }
@@ -76,6 +78,15 @@ class CuckooIndex {
   const IndexTable& table() const { return table_; }
   // Slots by status, for tests: [AVAILABLE, OCCUPIED, DELETED].
   void countSlots(uint64_t counts[3]) const;
+  // Opening from a snapshot (index_snapshot.h): takes over its table, live
+  // count and dead-record count. Only an index that holds nothing yet, made
+  // with the snapshot's seed and tagBits (else InvalidArgument: the slots'
+  // tags and buckets would mean other keys); the caller has checked that the
+  // store's log starts with the bytes the snapshot covers.
+  Status adoptSnapshot(IndexSnapshot&& snapshot);
+  // Growth to a table of more than `bytes` fails with OUT_OF_MEMORY, as a
+  // failed allocation does (tests provoke it; the index stays as it was).
+  void setTableMemoryLimit(uint64_t bytes) { tableMemoryLimit_ = bytes; }
 
   // The load above which a set grows the table before walking: walks get long
   // near the 4-way cuckoo limit (~0.95-0.98), and a rebuild is cheaper than
@@ -98,6 +109,8 @@ class CuckooIndex {
   // The table slot holding the key's live record (the record read into
   // `record`), -1 when absent, or the store's read error.
   Result<int64_t> findSlot(const KeyHash& hash, const uint8_t* key, size_t length, RecordView& record);
+  // The slot of `bucket` holding the key (tag match, then the record's key), or -1.
+  Result<int64_t> findInBucket(uint64_t bucket, uint32_t tag, const uint8_t* key, size_t length, RecordView& record);
   // Places a new key's slot (the key is known absent), doubling the table as needed.
   Status place(const KeyHash& hash, uint64_t offset);
   // A cuckoo walk in `table`; on failure every changed bucket is restored and false returned.
@@ -113,6 +126,7 @@ class CuckooIndex {
   uint64_t liveCount_ = 0;
   uint64_t deadRecords_ = 0;
   uint64_t rebuilds_ = 0;
+  uint64_t tableMemoryLimit_ = UINT64_MAX;
   std::vector<SavedBucket> savedBuckets_;
 };
 

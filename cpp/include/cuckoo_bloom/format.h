@@ -41,14 +41,19 @@ constexpr uint16_t kOldestReadableFormatVersion = 1;
 constexpr size_t kHeaderBytes = 56;
 constexpr size_t kChecksumBytes = 8;
 
-// Type ids are stable forever. 0x01-0x0F are single-part filters; 0x10 and
-// above are composite filters (URL blocklists 16, growing chains 17 and 18),
-// whose payload is a sequence of nested, complete blobs in this same format.
+// Type ids are stable forever. 0x01-0x0F are single-part filters; 0x10-0x1F
+// are composite filters (URL blocklists 16, growing chains 17 and 18),
+// whose payload is a sequence of nested, complete blobs in this same format;
+// 0x20 and above are not filters (index snapshots 32).
 enum class FilterType : uint8_t {
 #define CUCKOO_BLOOM_FILTER_TYPE_ENUMERATOR(name, id, text, Class) name = id,
   CUCKOO_BLOOM_FILTER_TYPES(CUCKOO_BLOOM_FILTER_TYPE_ENUMERATOR)
 #undef CUCKOO_BLOOM_FILTER_TYPE_ENUMERATOR
   UrlBlocklist = 16,  // composite: one nested filter of URL expressions
+  // Not a filter: the slot table of a CuckooIndex and the log prefix it
+  // describes (index_snapshot.h). Ids 32 and above are structures beside the
+  // filters, so no filter reader ever takes one for a filter.
+  CuckooIndexSnapshot = 32,
 };
 
 const char* filterTypeName(FilterType type);

@@ -57,6 +57,11 @@ inline uint64_t recordSize(uint32_t keyLength, uint32_t valueLength) {
   return kRecordOverheadBytes + uint64_t{keyLength} + valueLength;
 }
 
+// InvalidArgument for lengths past the limits, or value bytes on a record that has none.
+Status checkRecordLengths(RecordKind kind, uint32_t keyLength, uint32_t valueLength);
+// Writes the record (lengths already checked) into `out`, which has recordSize() bytes.
+void writeRecord(RecordKind kind, const uint8_t* key, uint32_t keyLength, const uint8_t* value, uint32_t valueLength,
+                 uint8_t* out);
 // Appends the encoded record to `out`. InvalidArgument for lengths past the limits.
 Status encodeRecord(RecordKind kind, const uint8_t* key, uint32_t keyLength, const uint8_t* value,
                     uint32_t valueLength, std::vector<uint8_t>& out);
@@ -73,15 +78,26 @@ struct RecordScanResult {
   RecordView record;
 };
 RecordScanResult scanRecord(const uint8_t* bytes, size_t length);
+// The lengths and kind in the header at `bytes` (kRecordHeaderBytes readable),
+// unchecked: for a store reading back records it wrote itself.
+RecordView recordHeaderAt(const uint8_t* bytes);
 
 // Where records live. Offsets are the store's own (a byte position in its log);
 // an index keeps them and never looks inside them.
 class RecordStore {
  public:
   virtual ~RecordStore() = default;
-  // The offset the next append will return (an index places a key before the
-  // record is written, so a failed placement leaves the log untouched).
+  // The end of the log: one past its last record's last byte.
   virtual uint64_t nextOffset() const = 0;
+  // The offset the next append of a record of `recordBytes` bytes will return
+  // (an index places a key before the record is written, so a failed placement
+  // leaves the log untouched). A store that writes records back to back
+  // returns nextOffset(); the in-memory log may start a new segment instead
+  // (memory_record_log.h).
+  virtual uint64_t offsetForAppend(uint64_t recordBytes) const {
+    (void)recordBytes;
+    return nextOffset();
+  }
   // Appends one record; returns its offset. On failure nothing was appended.
   virtual Result<uint64_t> append(RecordKind kind, const uint8_t* key, uint32_t keyLength, const uint8_t* value,
                                   uint32_t valueLength) = 0;
@@ -93,35 +109,6 @@ class RecordStore {
 
  protected:
   uint64_t readCount_ = 0;
-};
-
-// The in-memory log: one growing byte vector of encoded records, offsets are
-// positions in it. Records are trusted once written (the memory is the
-// process's own), so reads do not re-check the checksum; the bytes() of the
-// log are exactly what a file store would hold after its file header.
-//
-// The buffer is grown with realloc, not std::vector: the wasm build has no
-// exceptions, and a failed growth must be OUT_OF_MEMORY with the log unchanged,
-// not an abort.
-class MemoryRecordLog final : public RecordStore {
- public:
-  MemoryRecordLog() = default;
-  ~MemoryRecordLog() override;
-  MemoryRecordLog(const MemoryRecordLog&) = delete;
-  MemoryRecordLog& operator=(const MemoryRecordLog&) = delete;
-
-  uint64_t nextOffset() const override { return length_; }
-  Result<uint64_t> append(RecordKind kind, const uint8_t* key, uint32_t keyLength, const uint8_t* value,
-                          uint32_t valueLength) override;
-  Status read(uint64_t offset, RecordView& out) override;
-  const uint8_t* data() const { return data_; }
-  size_t byteLength() const { return length_; }
-  size_t allocatedBytes() const { return capacity_; }
-
- private:
-  uint8_t* data_ = nullptr;
-  size_t length_ = 0;
-  size_t capacity_ = 0;
 };
 
 }  // namespace cuckoo_bloom

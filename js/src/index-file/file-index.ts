@@ -1,6 +1,6 @@
-import { closeSync, existsSync, openSync, fsyncSync, renameSync, rmSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { existsSync, renameSync, rmSync } from 'node:fs';
 import { CuckooIndex, FilterError, type CuckooIndexOptions } from '../index.js';
+import { readFileIfPresent, syncDirectory, writeFileAtomically } from './durable-files.js';
 import { FILE_HEADER, FileRecordStore, type FileStoreOptions } from './file-store.js';
 
 export interface FileCuckooIndexOptions extends CuckooIndexOptions, FileStoreOptions {}
@@ -11,6 +11,12 @@ export interface OpenReport {
   droppedTailBytes: number;
   /** Live keys after replaying the log. */
   keys: number;
+  /**
+   * Log bytes the table was loaded for from the snapshot (`path.snapshot`,
+   * see saveSnapshot()); 0 when there was none or it did not match the log,
+   * and the whole log was replayed.
+   */
+  snapshotLogBytes: number;
 }
 
 /**
@@ -23,7 +29,7 @@ export class FileCuckooIndex extends CuckooIndex {
   #store: FileRecordStore;
   readonly #path: string;
   readonly #syncEveryWrite: boolean;
-  #openReport: OpenReport = { droppedTailBytes: 0, keys: 0 };
+  #openReport: OpenReport = { droppedTailBytes: 0, keys: 0, snapshotLogBytes: 0 };
 
   private constructor(path: string, store: FileRecordStore, options: FileCuckooIndexOptions) {
     const { syncEveryWrite, ...indexOptions } = options;
@@ -63,7 +69,11 @@ export class FileCuckooIndex extends CuckooIndex {
     }
     try {
       const length = store.byteLength;
-      const replayed = index.replayStore(FILE_HEADER.length, length);
+      // The snapshot is a cache: used only when it is whole and describes the
+      // start of this very log; else the log is replayed from its start.
+      const snapshot = readFileIfPresent(snapshotPath(path));
+      const fromSnapshot = snapshot === undefined ? undefined : index.loadSnapshot(snapshot);
+      const replayed = index.replayStore(fromSnapshot ?? FILE_HEADER.length, length);
       let dropped = 0;
       if (replayed.stop !== 'end') {
         const tornLast =
@@ -80,7 +90,7 @@ export class FileCuckooIndex extends CuckooIndex {
         dropped = length - replayed.end;
         store.truncate(replayed.end);
       }
-      index.#openReport = { droppedTailBytes: dropped, keys: index.size };
+      index.#openReport = { droppedTailBytes: dropped, keys: index.size, snapshotLogBytes: fromSnapshot ?? 0 };
       return index;
     } catch (error) {
       index.close();
@@ -96,6 +106,26 @@ export class FileCuckooIndex extends CuckooIndex {
   /** The log file's path. */
   get path(): string {
     return this.#path;
+  }
+
+  /**
+   * Saves the table to `path.snapshot` (the package's byte format, type 32:
+   * docs/FORMAT.md), with the log's length and checksum, written whole or not
+   * at all. The next open loads it instead of replaying the log — when the log
+   * still starts with the bytes it describes — and replays only the records
+   * written after it. Costs one read of the log (its checksum) and a write of
+   * the table (8 bytes a slot). The log stays the record of truth: a stale or
+   * damaged snapshot is ignored, never trusted.
+   * @throws FilterError `UNAVAILABLE` when the file cannot be written (the old snapshot, if any, stays).
+   */
+  saveSnapshot(): void {
+    try {
+      writeFileAtomically(snapshotPath(this.#path), (write) => this.writeSnapshot(write));
+    } catch (error) {
+      throw error instanceof FilterError
+        ? error
+        : new FilterError('UNAVAILABLE', `saving the snapshot of ${this.#path} failed: ${String(error)}`, { cause: error });
+    }
   }
 
   /** Flushes the log to the disk (fdatasync): everything set so far survives power loss. */
@@ -130,6 +160,8 @@ export class FileCuckooIndex extends CuckooIndex {
         ? error
         : new FilterError('UNAVAILABLE', `compacting ${this.#path} failed: ${String(error)}`, { cause: error });
     }
+    // The old snapshot describes the old log: it would never match again.
+    rmSync(snapshotPath(this.#path), { force: true });
     const old = this.#store;
     this.adoptFrom(fresh);
     this.#store = store;
@@ -152,15 +184,7 @@ function compactPath(path: string): string {
   return `${path}.compact`;
 }
 
-/** A rename is durable once the directory entry is flushed too (POSIX; a no-op where not allowed). */
-function syncDirectory(path: string): void {
-  let fd = -1;
-  try {
-    fd = openSync(dirname(path), 'r');
-    fsyncSync(fd);
-  } catch {
-    // Some platforms cannot open a directory; the rename itself is still atomic.
-  } finally {
-    if (fd >= 0) closeSync(fd);
-  }
+function snapshotPath(path: string): string {
+  return `${path}.snapshot`;
 }
+

@@ -63,6 +63,18 @@ export interface IndexHandle {
   collectLiveOffsets(): number;
   liveOffsetsData(): number;
   releaseLiveOffsets(): void;
+  hashLogBegin(): void;
+  hashLog(data: number, length: number): void;
+  prepareSnapshot(logLength: number): void;
+  snapshotHeadData(): number;
+  snapshotHeadLength(): number;
+  snapshotPayloadData(): number;
+  snapshotPayloadLength(): number;
+  snapshotChecksumData(): number;
+  releaseSnapshot(): void;
+  readSnapshot(data: number, length: number): number;
+  dropPendingSnapshot(): void;
+  adoptPendingSnapshot(): boolean;
   delete(): void;
 }
 

@@ -1,0 +1,68 @@
+// A snapshot of a CuckooIndex's slot table in the package's byte format
+// (format.h, type 32 CuckooIndexSnapshot; docs/FORMAT.md), so a file index
+// opens by loading its table instead of replaying the whole log.
+//
+// The table alone answers nothing: its slots point into a log. So the
+// snapshot names the log it describes: its first `logLength` bytes and their
+// XXH3-64 (seed 0). A reader trusts the snapshot only when the log it has
+// still starts with exactly those bytes; then it replays just the records
+// after them. Anything else — a snapshot older than a compaction, a log cut
+// below `logLength`, a changed byte in the snapshot or the log prefix — means
+// "rebuild from the log", which is always correct. The snapshot is a cache,
+// never the record of truth.
+//
+//   header  seed = the index's hash seed; item count = live keys;
+//           capacity = slots; target rate = the chance that an absent key's
+//           lookup reads a record, 8 / (2^tagBits - 1) capped at 1/2 (docs/INDEX.md)
+//   params  bucketCount u64, logLength u64, logChecksum u64, deadRecords u64,
+//           tagBits u8, 7 reserved bytes (0)                        = 40 bytes
+//   payload bucketCount * 4 slot words, u64 each (index_table.h's layout)
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "cuckoo_bloom/format.h"
+#include "cuckoo_bloom/index_table.h"
+#include "cuckoo_bloom/status.h"
+
+namespace cuckoo_bloom {
+
+class CuckooIndex;
+
+struct IndexSnapshotParams {
+  uint64_t bucketCount = 0;
+  uint64_t logLength = 0;
+  uint64_t logChecksum = 0;
+  uint64_t deadRecords = 0;
+  uint8_t tagBits = 0;
+  template <typename Fields>
+  void fields(Fields& f) {
+    f(bucketCount, logLength, logChecksum, deadRecords, tagBits);
+    f.reserved(7);
+  }
+};
+
+// A decoded snapshot: every slot checked against the parameters.
+struct IndexSnapshot {
+  uint64_t seed = 0;
+  uint64_t liveCount = 0;
+  IndexSnapshotParams params;
+  IndexTable table;
+};
+
+// The snapshot's bytes in three parts (format.h's SerializedParts; the
+// payload points into the index's own table: nothing is copied).
+SerializedParts indexSnapshotParts(const CuckooIndex& index, uint64_t logLength, uint64_t logChecksum);
+
+// Decodes and checks a snapshot: the format's checks (magic, version,
+// checksum, lengths), then every slot (a known status; an occupied slot's
+// tag in 1..2^tagBits-1 and offset below logLength; a free slot all zero
+// but its status) and the live count. CORRUPT, WRONG_TYPE,
+// UNSUPPORTED_VERSION or OUT_OF_MEMORY otherwise.
+Result<IndexSnapshot> decodeIndexSnapshot(const uint8_t* data, size_t length);
+
+// The header's target rate for a tag width (see above).
+double indexSnapshotReadRate(uint32_t tagBits);
+
+}  // namespace cuckoo_bloom

@@ -1,0 +1,185 @@
+// Snapshots of a file index's table (FileCuckooIndex.saveSnapshot, docs/INDEX.md):
+// opening loads one only when it is whole and describes the start of the log it
+// finds, then replays just the records after it. A stale, cut, damaged or
+// mismatched snapshot is ignored — the log is replayed — and no committed record
+// is ever lost or invented.
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { FilterError, deserialize, init } from '../../dist/index.mjs';
+import { FileCuckooIndex } from '../../dist/index-file.mjs';
+
+let directory;
+beforeAll(async () => {
+  await init();
+  directory = mkdtempSync(join(tmpdir(), 'cbw-index-snapshot-'));
+});
+afterAll(() => rmSync(directory, { recursive: true, force: true }));
+
+const FILE_HEADER_BYTES = 16;
+
+/** Applies keys [from, to) to the index and the model: set with a value, every 7th deleted again. */
+function write(index, model, from, to) {
+  for (let i = from; i < to; i++) {
+    const key = `https://site${i % 97}.example/page/${i}`;
+    index.set(key, `v${i}`);
+    model.set(key, `v${i}`);
+    if (i % 7 === 3) {
+      index.delete(key);
+      model.delete(key);
+    }
+  }
+}
+
+function expectModel(index, model, upTo) {
+  expect(index.size).toBe(model.size);
+  for (let i = 0; i < upTo; i++) {
+    const key = `https://site${i % 97}.example/page/${i}`;
+    expect(index.getString(key)).toBe(model.has(key) ? model.get(key) : undefined);
+  }
+}
+
+/** A log of `count` writes with a snapshot saved after `snapshotAt` of them. */
+function logWithSnapshot(name, snapshotAt, count) {
+  const path = join(directory, name);
+  const model = new Map();
+  const index = FileCuckooIndex.open(path, { capacity: 64 });
+  write(index, model, 0, snapshotAt);
+  index.saveSnapshot();
+  const snapshotLength = statSync(path).size;
+  write(index, model, snapshotAt, count);
+  index.close();
+  return { path, model, snapshotLength };
+}
+
+test('a saved snapshot is loaded, and only the records after it are replayed', () => {
+  const { path, model, snapshotLength } = logWithSnapshot('fresh.log', 3000, 3500);
+  const bytes = readFileSync(`${path}.snapshot`);
+  expect(bytes.subarray(0, 4).toString('latin1')).toBe('CBWF');
+  expect(bytes[6]).toBe(32); // type 32: an index snapshot, not a filter
+  const index = FileCuckooIndex.open(path, { capacity: 64 });
+  expect(index.openReport.snapshotLogBytes).toBe(snapshotLength);
+  expectModel(index, model, 3600);
+  // It goes on: writes, growth, a reopen without a new snapshot.
+  write(index, model, 3500, 9000);
+  index.close();
+  const again = FileCuckooIndex.open(path, { capacity: 64 });
+  expect(again.openReport.snapshotLogBytes).toBe(snapshotLength);
+  expectModel(again, model, 9100);
+  again.close();
+});
+
+test('a snapshot is in the byte format but is no filter', () => {
+  const { path } = logWithSnapshot('not-a-filter.log', 100, 100);
+  let error;
+  try {
+    deserialize(readFileSync(`${path}.snapshot`));
+  } catch (caught) {
+    error = caught;
+  }
+  expect(error).toBeInstanceOf(FilterError);
+  expect(error.code).toBe('WRONG_TYPE');
+});
+
+test('a stale snapshot (from before a compaction) is ignored and the log replayed', () => {
+  const { path, model } = logWithSnapshot('stale.log', 2000, 2500);
+  const old = readFileSync(`${path}.snapshot`);
+  const index = FileCuckooIndex.open(path, { capacity: 64 });
+  index.compact();
+  expect(existsSync(`${path}.snapshot`)).toBe(false); // compaction drops the snapshot it outdated
+  index.close();
+  writeFileSync(`${path}.snapshot`, old); // as if a crash had left it behind
+  const reopened = FileCuckooIndex.open(path, { capacity: 64 });
+  expect(reopened.openReport.snapshotLogBytes).toBe(0);
+  expectModel(reopened, model, 2600);
+  reopened.close();
+});
+
+test('a snapshot of another log of the same length is ignored', () => {
+  const first = logWithSnapshot('first.log', 500, 500);
+  const second = join(directory, 'second.log');
+  const model = new Map();
+  const index = FileCuckooIndex.open(second, { capacity: 64 });
+  for (let i = 0; i < 500; i++) {
+    // Same lengths as first.log's records, other bytes.
+    const key = `https://site${i % 97}.example/page/${i}`.replace('site', 'SITE');
+    index.set(key, `v${i}`);
+    model.set(key, `v${i}`);
+    if (i % 7 === 3) {
+      index.delete(key);
+      model.delete(key);
+    }
+  }
+  index.close();
+  expect(statSync(second).size).toBe(statSync(first.path).size);
+  copyFileSync(`${first.path}.snapshot`, `${second}.snapshot`);
+  const reopened = FileCuckooIndex.open(second, { capacity: 64 });
+  expect(reopened.openReport.snapshotLogBytes).toBe(0);
+  expect(reopened.size).toBe(model.size);
+  for (const [key, value] of model) expect(reopened.getString(key)).toBe(value);
+  expect(reopened.has('https://site0.example/page/0')).toBe(false);
+  reopened.close();
+});
+
+test('a truncated snapshot is ignored, at every cut', () => {
+  const { path, model } = logWithSnapshot('cut-snapshot.log', 60, 80);
+  const bytes = readFileSync(`${path}.snapshot`);
+  for (let length = 0; length < bytes.length; length += length < 80 ? 1 : 37) {
+    writeFileSync(`${path}.snapshot`, bytes.subarray(0, length));
+    const index = FileCuckooIndex.open(path);
+    expect(index.openReport.snapshotLogBytes).toBe(0);
+    expectModel(index, model, 90);
+    index.close();
+  }
+});
+
+test('a snapshot with any flipped byte is ignored', () => {
+  const { path, model } = logWithSnapshot('flipped.log', 60, 80);
+  const bytes = readFileSync(`${path}.snapshot`);
+  for (let at = 0; at < bytes.length; at += at < 120 ? 1 : 13) {
+    const damaged = Buffer.from(bytes);
+    damaged[at] ^= 0x04;
+    writeFileSync(`${path}.snapshot`, damaged);
+    const index = FileCuckooIndex.open(path);
+    expect(index.openReport.snapshotLogBytes).toBe(0);
+    expectModel(index, model, 90);
+    index.close();
+  }
+});
+
+test('a log cut below the length the snapshot covers is replayed, not matched', () => {
+  const path = join(directory, 'cut-log.log');
+  const model = new Map();
+  const index = FileCuckooIndex.open(path);
+  write(index, model, 0, 100);
+  index.close();
+  const committed = statSync(path).size;
+  const committedModel = new Map(model);
+  const more = FileCuckooIndex.open(path);
+  write(more, model, 100, 200);
+  more.saveSnapshot();
+  more.close();
+  truncateSync(path, committed); // e.g. a restore from an older copy
+  const reopened = FileCuckooIndex.open(path);
+  expect(reopened.openReport.snapshotLogBytes).toBe(0);
+  expectModel(reopened, committedModel, 210);
+  reopened.close();
+});
+
+test('a damaged record inside the covered prefix is not hidden by the snapshot', () => {
+  const { path } = logWithSnapshot('damaged-log.log', 50, 60);
+  const bytes = readFileSync(path);
+  bytes[FILE_HEADER_BYTES + 12] ^= 0x01; // inside the first record
+  writeFileSync(path, bytes);
+  expect(() => FileCuckooIndex.open(path)).toThrow(expect.objectContaining({ constructor: FilterError, code: 'CORRUPT' }));
+});
+
+test('a snapshot made with another seed or tag width is ignored', () => {
+  const { path, model } = logWithSnapshot('options.log', 300, 300);
+  for (const options of [{ seed: 5 }, { tagBits: 12 }]) {
+    const index = FileCuckooIndex.open(path, options);
+    expect(index.openReport.snapshotLogBytes).toBe(0);
+    expectModel(index, model, 310);
+    index.close();
+  }
+});
