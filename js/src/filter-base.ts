@@ -1,4 +1,5 @@
 import type { CoreFilterOptions, CoreModule, FilterHandle } from './core-module.js';
+import type { KeyCalls } from './key-calls.js';
 import { coreError, FilterError, statusName } from './errors.js';
 import { getRuntime } from './init.js';
 import { KeyBatch } from './key-batch.js';
@@ -124,11 +125,13 @@ export abstract class Filter {
   #sizing: Record<string, number> | null = null;
   protected readonly module: CoreModule;
   protected readonly arena: KeyArena;
+  readonly #calls: KeyCalls;
 
   protected constructor(info: FilterClassInfo, options: unknown) {
     const runtime = getRuntime();
     this.module = runtime.module;
     this.arena = runtime.arena;
+    this.#calls = runtime.calls;
     const handle = options instanceof ExistingHandle ? options.handle : createHandle(info, options);
     this.#handle = handle;
     this.#address = handle.address();
@@ -161,14 +164,14 @@ export abstract class Filter {
   has(key: Key): boolean {
     const address = this.address;
     const length = this.arena.encode(key);
-    return this.module._cbw_has(address, this.arena.pointer, length) !== 0;
+    return this.#calls.has(address, this.arena.pointer, length) !== 0;
   }
 
   /** Adds one key; returns the core's status name ('OK', 'FULL', ...). */
   protected addKey(key: Key): string {
     const address = this.address;
     const length = this.arena.encode(key);
-    const status = this.module._cbw_add(address, this.arena.pointer, length);
+    const status = this.#calls.add(address, this.arena.pointer, length);
     return status === 0 ? 'OK' : statusName(this.module, status);
   }
 
@@ -176,7 +179,7 @@ export abstract class Filter {
   protected removeKey(key: Key): boolean {
     const address = this.address;
     const length = this.arena.encode(key);
-    const status = this.module._cbw_remove(address, this.arena.pointer, length);
+    const status = this.#calls.remove(address, this.arena.pointer, length);
     if (status === 0) return true;
     const name = statusName(this.module, status);
     if (name === 'NOT_FOUND') return false;
@@ -194,7 +197,7 @@ export abstract class Filter {
   addIfNew(key: Key): boolean {
     const address = this.address;
     const length = this.arena.encode(key);
-    const outcome = this.module._cbw_add_if_new(address, this.arena.pointer, length);
+    const outcome = this.#calls.addIfNew(address, this.arena.pointer, length);
     if (outcome >= 0) return outcome === 1;
     const name = statusName(this.module, -outcome);
     if (name === 'FULL') {

@@ -2,6 +2,7 @@ import type { CoreModule } from './core-module.js';
 import { FilterError } from './errors.js';
 import { importGlue, startCore } from './init-glue.js';
 import { compileCore } from './init-wasm.js';
+import { type KeyCalls, keyCallsOf } from './key-calls.js';
 import { KeyArena, describeValue } from './keys.js';
 
 // The shipped typings must not need the consumer's `esnext.disposable` lib (or
@@ -36,6 +37,8 @@ const KNOWN_OPTIONS: readonly string[] = ['wasm'];
 interface Runtime {
   module: CoreModule;
   arena: KeyArena;
+  /** The per-key exports, outside the glue's Module (key-calls.ts). */
+  calls: KeyCalls;
 }
 
 let runtime: Runtime | null = null;
@@ -127,5 +130,5 @@ async function load(source: WasmSource | undefined): Promise<void> {
   const glue = importGlue();
   glue.catch(() => {}); // a failure is reported by startCore; unawaited when compiling fails first
   const module = await startCore(await compileCore(source), glue);
-  runtime = { module, arena: new KeyArena(module) };
+  runtime = { module, arena: new KeyArena(module), calls: keyCallsOf(module) };
 }
