@@ -195,8 +195,22 @@ class FilterHandle {
     return false;
   }
   void adopt(Result<std::unique_ptr<AnyFilter>> made) {
-    if (made.isOk()) filter_ = std::move(made).value();
-    else status_ = made.status();
+    if (!made.isOk()) {
+      status_ = made.status();
+      return;
+    }
+    filter_ = std::move(made).value();
+    type_ = filter_->type();
+    switch (type_) {
+#define CUCKOO_BLOOM_CONCRETE_OF(enumerator, id, text, Class) \
+  case FilterType::enumerator:                               \
+    concrete_ = filter_->as<Class>();                         \
+    break;
+      CUCKOO_BLOOM_FILTER_TYPES(CUCKOO_BLOOM_CONCRETE_OF)
+#undef CUCKOO_BLOOM_CONCRETE_OF
+      default:
+        break;
+    }
   }
   int remember(Status status) {
     const int code = codeOf(status);
@@ -207,6 +221,13 @@ class FilterHandle {
   Status status_;
   std::unique_ptr<AnyFilter> filter_;
   SerializedParts parts_;
+
+ public:
+  // The concrete filter and its type, read once: cbw_has dispatches on them
+  // with a switch whose cases inline the hash and the probe, instead of a
+  // virtual call through AnyFilter.
+  FilterType type_ = FilterType::Bloom;
+  void* concrete_ = nullptr;
 };
 
 // A URL blocklist envelope, encoded or decoded (see url_blocklist.h).
@@ -288,16 +309,51 @@ val statusCodeNames() {
 
 }  // namespace
 
+// cbw_add's case for one type: the concrete add, or the registry's for a
+// static type (which answers UNSUPPORTED).
+template <typename Class>
+int addDirect(FilterHandle& handle, const uint8_t* key, uint32_t length) {
+  if constexpr (IsStaticFilter<Class>::value) {
+    return codeOf(handle.filter().add(key, length));
+  } else {
+    Class& filter = *static_cast<Class*>(handle.concrete_);
+    if constexpr (std::is_void_v<decltype(filter.add(key, length))>) {
+      filter.add(key, length);
+      return 0;
+    } else {
+      return codeOf(filter.add(key, length));
+    }
+  }
+}
+
 // The fast path: plain C exports called straight from JS with (handle
 // address, key pointer, length). An embind method call costs ~100 ns of
 // argument marshalling per key; a direct wasm call costs a few. Only
 // TypeScript calls these, with addresses from address() of live handles.
 extern "C" {
 EMSCRIPTEN_KEEPALIVE int cbw_has(uintptr_t handle, uintptr_t key, uint32_t length) {
-  return reinterpret_cast<const FilterHandle*>(handle)->filter().has(bytesAt(key), length);
+  const FilterHandle& filter = *reinterpret_cast<const FilterHandle*>(handle);
+  switch (filter.type_) {
+#define CUCKOO_BLOOM_HAS_CASE(enumerator, id, text, Class) \
+  case FilterType::enumerator:                            \
+    return static_cast<const Class*>(filter.concrete_)->has(bytesAt(key), length);
+    CUCKOO_BLOOM_FILTER_TYPES(CUCKOO_BLOOM_HAS_CASE)
+#undef CUCKOO_BLOOM_HAS_CASE
+    default:
+      return filter.filter().has(bytesAt(key), length);
+  }
 }
 EMSCRIPTEN_KEEPALIVE int cbw_add(uintptr_t handle, uintptr_t key, uint32_t length) {
-  return codeOf(reinterpret_cast<FilterHandle*>(handle)->filter().add(bytesAt(key), length));
+  FilterHandle& filter = *reinterpret_cast<FilterHandle*>(handle);
+  switch (filter.type_) {
+#define CUCKOO_BLOOM_ADD_CASE(enumerator, id, text, Class) \
+  case FilterType::enumerator:                            \
+    return addDirect<Class>(filter, bytesAt(key), length);
+    CUCKOO_BLOOM_FILTER_TYPES(CUCKOO_BLOOM_ADD_CASE)
+#undef CUCKOO_BLOOM_ADD_CASE
+    default:
+      return codeOf(filter.filter().add(bytesAt(key), length));
+  }
 }
 // 1: added (new); 0: already reported present, nothing stored; negative: minus
 // the failure's status code (-2: FULL).
