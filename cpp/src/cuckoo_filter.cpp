@@ -294,11 +294,9 @@ Status CuckooFilter::addTo(Table& table, const KeyHash& hash) {
     inHand = evicted;
     bucket = alternateBucket(bucket, inHand);
     if (table.insert(bucket, inHand)) {
-      // The walk's end: where the fingerprint landed (in the bucket's own order).
-      uint32_t landed[kMaxBucketSize];
-      table.readBucket(bucket, landed);
-      const auto at = static_cast<uint32_t>(std::find(landed, landed + bucketSize(), inHand) - landed);
-      kickPath_.push_back({bucket, at, inHand});
+      // The walk's end. Which slot the fingerprint landed in (in the bucket's
+      // own order) costs another decode, so lastKickPath() finds it on request.
+      kickPath_.push_back({bucket, kLandingSlotUnknown, inHand});
       ++header_.itemCount;
       return Status::ok();
     }
@@ -337,6 +335,7 @@ bool CuckooFilter::has(const KeyHash& hash) const {
 }
 
 Status CuckooFilter::remove(const KeyHash& hash) {
+  lastKickPath();  // resolves the last walk's landing slot before a bucket changes
   uint64_t bucket1 = 0, bucket2 = 0;
   uint32_t fingerprint = 0;
   locate(hash, bucket1, bucket2, fingerprint);
@@ -357,6 +356,16 @@ uint32_t CuckooFilter::slotAt(uint64_t bucket, uint32_t slot) const {
   uint32_t slots[kMaxBucketSize];
   withTable([&](const auto& table) { table.readBucket(bucket, slots); });
   return slots[slot];
+}
+
+const std::vector<CuckooKick>& CuckooFilter::lastKickPath() const {
+  if (!kickPath_.empty() && kickPath_.back().slot == kLandingSlotUnknown) {
+    CuckooKick& landing = kickPath_.back();
+    uint32_t slots[kMaxBucketSize];
+    withTable([&](const auto& table) { table.readBucket(landing.bucket, slots); });
+    landing.slot = static_cast<uint32_t>(std::find(slots, slots + bucketSize(), landing.fingerprint) - slots);
+  }
+  return kickPath_;
 }
 
 void CuckooFilter::clear() {

@@ -170,7 +170,8 @@ class CuckooFilter : public KeyedFilter<CuckooFilter> {
   // The eviction steps of the last add(): each fingerprint written and where;
   // the last step is the free slot that ended the walk. Empty when the key
   // found room directly; on Full, the walk that was tried and then undone.
-  const std::vector<CuckooKick>& lastKickPath() const { return kickPath_; }
+  // (Valid until the next call that changes the filter.)
+  const std::vector<CuckooKick>& lastKickPath() const;
 
   // What the byte format holds (KeyedFilter serializes from it): the
   // header, the parameter block with the walk's random state, and the table's words.
@@ -207,7 +208,10 @@ class CuckooFilter : public KeyedFilter<CuckooFilter> {
   PackedTable packedTable_;
   SemiSortedTable semiSortedTable_;
   SplitMix64 random_;
-  std::vector<CuckooKick> kickPath_;
+  // The walk's last step is recorded with this slot and resolved by
+  // lastKickPath() (mutable: resolving it does not change the filter).
+  static constexpr uint32_t kLandingSlotUnknown = UINT32_MAX;
+  mutable std::vector<CuckooKick> kickPath_;
   // What each bucket the walk changed held before it (for the exact undo).
   struct SavedBucket {
     uint64_t bucket;

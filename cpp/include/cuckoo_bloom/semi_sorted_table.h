@@ -214,7 +214,17 @@ class SemiSortedTable : public BucketWords {
   // Into an empty slot; false (and no change) when the bucket is full.
   bool insert(uint64_t bucket, uint32_t fingerprint) {
     assert(fingerprint != 0);
-    return replace(bucket, 0, fingerprint);
+    const BucketBits bits = load(bucket);
+    // Empty slots (0) sort first, so the bucket has room exactly when its
+    // first canonical slot is empty: nibble 0 and high part 0. Checking that
+    // alone spares a full bucket the decode (the eviction walk meets mostly
+    // full buckets).
+    if ((nibblesByIndex_[bits.low & kIndexMask] & 15) != 0 || highPart(bits, 0) != 0) return false;
+    uint32_t fingerprints[kBucketSize];
+    decode(bits, fingerprints);
+    fingerprints[0] = fingerprint;
+    store(bucket, encode(fingerprints));
+    return true;
   }
   // Removes one copy; false (no change) when the bucket has none.
   bool erase(uint64_t bucket, uint32_t fingerprint) {
