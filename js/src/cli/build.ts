@@ -20,9 +20,11 @@
  * is reported (count and first line numbers, on stderr) and not stored.
  * Input that looks binary, and input with no key at all, are usage errors
  * (exit 2) unless --force is given: both are almost always the wrong file.
+ *
+ * With --exact the same input goes into an exact index log instead
+ * (exact-build.ts); the options that only describe a filter are refused then.
  */
-import { access, constants, rename, stat, writeFile } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { rename, writeFile } from 'node:fs/promises';
 import {
   type AnyFilter,
   type BlocklistFilterType,
@@ -33,21 +35,14 @@ import {
   UrlBlocklist,
 } from '../index.js';
 import { parseCapacity, parseCommand, parseFormat, parseRate, parseSeed, parseType } from './args.js';
+import { checkOutputPath, errorLines, fillPass, inputName, refuseEmpty, warnAboutLinesNotStored } from './build-steps.js';
 import { removePath, trackTemporary } from './cleanup.js';
 import { filterFacts, formatBitsPerKey, formatCount, formatRate, table } from './describe.js';
 import { CliError, EXIT_CLEAR, EXIT_OVERFILLED, fileError, usageError } from './errors.js';
+import { buildExact } from './exact-build.js';
 import { fileLineBatches, type LineBatch, lineBatches, openInputFile } from './lines.js';
 import { Progress } from './progress.js';
-import {
-  candidateCounter,
-  CollectingSink,
-  FilterFullError,
-  KeySink,
-  type Sink,
-  type SinkCounts,
-  skipsRepeats,
-  UrlListSink,
-} from './sinks.js';
+import { candidateCounter, CollectingSink, KeySink, type Sink, skipsRepeats, UrlListSink } from './sinks.js';
 
 const DEFAULT_KEY_RATE = 0.01;
 const DEFAULT_URL_RATE = 0.001;
@@ -67,8 +62,17 @@ export interface BuildOptions {
   quiet: boolean;
   /** Build even from input that looks binary or holds no key. */
   force: boolean;
+  /** Write an exact index log (FileCuckooIndex) instead of a filter. */
+  exact: boolean;
   debugMemory: boolean;
 }
+
+/**
+ * Options that describe a filter only. An exact index has no type, rate,
+ * capacity to size for or seed to choose, so giving one with --exact is a
+ * contradiction the user should hear about, not an option silently ignored.
+ */
+const FILTER_ONLY_OPTIONS = ['type', 'fpr', 'capacity', 'seed'] as const;
 
 export function parseBuildOptions(argv: string[]): BuildOptions {
   const { values } = parseCommand(
@@ -86,6 +90,7 @@ export function parseBuildOptions(argv: string[]): BuildOptions {
       json: { type: 'boolean' },
       quiet: { type: 'boolean', short: 'q' },
       force: { type: 'boolean' },
+      exact: { type: 'boolean' },
       // Hidden: reports the peak resident set size on stderr (used by the tests).
       'debug-memory': { type: 'boolean' },
     },
@@ -99,6 +104,18 @@ export function parseBuildOptions(argv: string[]): BuildOptions {
   if (output === '-') throw usageError('--output must be a file (filters are binary; "-" is not supported)', 'build');
   const urls = values.urls === true;
   if (str('format') !== undefined && !urls) throw usageError('--format applies to URL lists: add --urls', 'build');
+  const exact = values.exact === true;
+  if (exact) {
+    const given = FILTER_ONLY_OPTIONS.filter((name) => values[name] !== undefined).map((name) => `--${name}`);
+    if (given.length > 0) {
+      const named = given.length === 1 ? given[0] : `${given.slice(0, -1).join(', ')} and ${given[given.length - 1]}`;
+      throw usageError(
+        `${named} ${given.length === 1 ? 'does' : 'do'} not apply to --exact: an exact index has no filter type, ` +
+          'false-positive rate, capacity or seed (it stores every key and answers exactly); drop the option, or --exact to build a filter',
+        'build',
+      );
+    }
+  }
   return {
     input,
     output,
@@ -112,6 +129,7 @@ export function parseBuildOptions(argv: string[]): BuildOptions {
     json: values.json === true,
     quiet: values.quiet === true,
     force: values.force === true,
+    exact,
     debugMemory: values['debug-memory'] === true,
   };
 }
@@ -129,17 +147,12 @@ export function growingTypeFor(type: BlocklistFilterType): BlocklistFilterType {
 export async function runBuild(argv: string[]): Promise<number> {
   const options = parseBuildOptions(argv);
   try {
-    return await build(options);
+    return await (options.exact ? buildExact(options) : build(options));
   } finally {
     if (options.debugMemory) {
       process.stderr.write(`cuckoo-bloom-wasm: debug-memory: max-rss-bytes=${process.resourceUsage().maxRSS * 1024}\n`);
     }
   }
-}
-
-/** The input's name in messages. */
-function inputName(input: string): string {
-  return input === '-' ? 'stdin' : input;
 }
 
 async function build(options: BuildOptions): Promise<number> {
@@ -199,46 +212,6 @@ async function build(options: BuildOptions): Promise<number> {
     made.free();
   }
   return overfilled ? EXIT_OVERFILLED : EXIT_CLEAR;
-}
-
-/**
- * No key (or no list entry) at all: an empty file, only blank lines or
- * comments, or a list whose every line is unparseable. Building an empty
- * filter from that is almost always a mistake (the wrong file, a failed
- * download), so it is a usage error unless --force.
- */
-function refuseEmpty(counts: SinkCounts, options: BuildOptions): void {
-  if (counts.candidates > 0) return;
-  const name = inputName(options.input);
-  const what = options.urls ? 'no list entry' : 'no key';
-  const found =
-    counts.lines === 0
-      ? 'it is empty'
-      : `its ${formatCount(counts.lines)} line(s) are ${options.urls ? 'blank, comments or headers' : 'empty'}` +
-        (counts.errorCount > 0 ? ` or unparseable (${formatCount(counts.errorCount)}; the first at line ${counts.errors[0]!.line}: ${counts.errors[0]!.reason})` : '');
-  throw usageError(`${name} has ${what}: ${found}; give --force to build an empty filter anyway`, 'build');
-}
-
-/** Fails early, before any reading, when the output cannot be written. */
-async function checkOutputPath(output: string, input: string): Promise<void> {
-  const dir = dirname(output);
-  const dirStats = await stat(dir).catch(() => null);
-  if (dirStats === null || !dirStats.isDirectory()) {
-    throw new CliError(`cannot write ${output}: directory ${dir} does not exist`);
-  }
-  try {
-    await access(dir, constants.W_OK);
-  } catch (error) {
-    throw fileError('write', output, error);
-  }
-  const existing = await stat(output).catch(() => null);
-  if (existing?.isDirectory()) throw new CliError(`cannot write ${output}: it is a directory`);
-  // The same file by any path (a link, ./x, a hard link): writing the filter
-  // over it would replace the list with the filter built from it.
-  const source = input === '-' ? null : await stat(input).catch(() => null);
-  if (existing !== null && source !== null && existing.dev === source.dev && existing.ino === source.ino) {
-    throw usageError(`--output ${output} is the input file: choose another output path (the list would be replaced by its filter)`, 'build');
-  }
 }
 
 interface Target {
@@ -340,37 +313,6 @@ async function countPass(
   return candidates;
 }
 
-/** Second pass: every line into the filter. */
-async function fillPass(
-  batches: AsyncIterable<LineBatch>,
-  sink: Sink,
-  totalBytes: number,
-  options: BuildOptions,
-  capacity: number,
-): Promise<void> {
-  const progress = new Progress({ stream: process.stderr, label: 'building', totalBytes });
-  try {
-    for await (const batch of batches) {
-      sink.addLines(batch.lines);
-      progress.update(batch.bytesRead, sink.counts.lines);
-    }
-  } catch (error) {
-    if (error instanceof FilterFullError) {
-      const hint =
-        options.capacity !== null
-          ? `--capacity ${formatCount(capacity)} is too small for this input: give a larger --capacity, or none to size the filter from the input`
-          : 'try a larger --capacity or a lower --fpr';
-      throw new CliError(
-        `the cuckoo filter ran out of room at line ${formatCount(error.line)} after storing ${formatCount(error.stored)} ${options.urls ? 'expressions' : 'keys'}; ${hint}; no output was written`,
-      );
-    }
-    if (error instanceof FilterError) throw new CliError(error.message);
-    throw error;
-  } finally {
-    progress.finish();
-  }
-}
-
 /** Writes `<output>.tmp-<pid>`, then renames it over `output`; on failure removes the temporary file. */
 async function writeAtomically(output: string, bytes: Uint8Array): Promise<void> {
   const temporary = `${output}.tmp-${process.pid}`;
@@ -416,22 +358,7 @@ function report(options: BuildOptions, capacity: number, growing: boolean, made:
   } else if (!options.quiet) {
     process.stdout.write(`${textSummary(options, capacity, growing, made, fileBytes, entries)}\n`);
   }
-  // Lines that are not UTF-8 always get a warning on stderr (the summary may
-  // be JSON, or on a terminal nobody reads): they usually mean the whole
-  // list is in another encoding.
-  if (counts.notUtf8 > 0) {
-    const more = counts.notUtf8 > counts.notUtf8Lines.length ? ', ...' : '';
-    process.stderr.write(
-      `cuckoo-bloom-wasm: warning: ${formatCount(counts.notUtf8)} list line(s) are not valid UTF-8 and were not stored ` +
-        `(line ${counts.notUtf8Lines.join(', ')}${more}); convert the list to UTF-8, e.g. iconv -f latin1 -t utf-8\n`,
-    );
-  }
-  // Unparseable lines are never silent: with --quiet they still go to stderr.
-  if (options.quiet && !options.json && counts.errorCount > 0) {
-    process.stderr.write(
-      `cuckoo-bloom-wasm: warning: ${formatCount(counts.errorCount)} unparseable line(s) not stored\n${errorLines(counts, moreErrors)}\n`,
-    );
-  }
+  warnAboutLinesNotStored(counts, options);
 }
 
 function textSummary(
@@ -484,10 +411,4 @@ function textSummary(
     text += `\nunparseable lines (not stored):\n${errorLines(counts, counts.errorCount - counts.errors.length)}`;
   }
   return text;
-}
-
-function errorLines(counts: SinkCounts, more: number): string {
-  const lines = counts.errors.map((e) => `  line ${e.line}: ${JSON.stringify(e.text)}: ${e.reason}`);
-  if (more > 0) lines.push(`  ... and ${formatCount(more)} more`);
-  return lines.join('\n');
 }

@@ -1,8 +1,10 @@
-/** `info`: what a filter file holds, as text or JSON. */
+/** `info`: what a filter file (or an index log: exact-info.ts) holds, as text or JSON. */
 import { init } from '../index.js';
 import { parseCommand } from './args.js';
 import { type FilterFacts, filterFacts, formatBitsPerKey, formatCount, formatRate, table } from './describe.js';
 import { EXIT_CLEAR, usageError } from './errors.js';
+import { sniffFile } from './exact-index.js';
+import { indexLogReport, indexLogText } from './exact-info.js';
 import { loadFilterFile } from './load.js';
 
 export interface InfoReport extends FilterFacts {
@@ -35,12 +37,18 @@ export async function runInfo(argv: string[]): Promise<number> {
   const { values, positionals } = parseCommand('info', argv, { json: { type: 'boolean' } }, true);
   if (positionals.length !== 1) {
     throw usageError(
-      positionals.length === 0 ? 'info needs a filter file' : `info takes one file, got ${positionals.length}`,
+      positionals.length === 0 ? 'info needs a filter file or an index log' : `info takes one file, got ${positionals.length}`,
       'info',
     );
   }
   const file = positionals[0]!;
+  const kind = await sniffFile(file);
   await init();
+  if (kind === 'index-log') {
+    const report = indexLogReport(file);
+    process.stdout.write(values.json === true ? `${JSON.stringify(report, null, 2)}\n` : `${indexLogText(report)}\n`);
+    return EXIT_CLEAR;
+  }
   const loaded = await loadFilterFile(file);
   const info: InfoReport = {
     file,

@@ -1,8 +1,8 @@
 /**
  * The `cuckoo-bloom-wasm` command (bundled to dist/cli.js):
- *   build  keys or a URL list -> filter file
- *   info   what a filter file holds
- *   query  keys or URLs against a filter file
+ *   build  keys or a URL list -> filter file (--exact: index log)
+ *   info   what a filter file or an index log holds
+ *   query  keys or URLs against a filter file or an index log
  * Expected failures print one line, `cuckoo-bloom-wasm: <message>`, and exit 2.
  */
 import { FilterError } from '../index.js';

@@ -1,9 +1,11 @@
 /**
- * `query`: one verdict per key or URL, from the command line or stdin.
+ * `query`: one verdict per key or URL, from the command line or stdin
+ * (the lines: verdicts.ts).
  *
- *   present<TAB>key | absent<TAB>key                     (keys)
- *   listed<TAB>url<TAB>expression | clear<TAB>url        (--urls)
- *   invalid<TAB>url<TAB>reason                           (a URL that cannot be checked)
+ * The file is a filter (answers "absent" for certain, "present" maybe) or an
+ * index log made by `build --exact` (answers exactly: exact-query.ts), told
+ * apart by its first bytes; `--exact` insists on a log. `--index <log>`
+ * checks a filter's "maybe"s against a log.
  *
  * Keys on the command line are strings (hashed as UTF-8, as the API does);
  * keys read from stdin are bytes, each line exactly as `build` stores it, and
@@ -17,28 +19,41 @@ import { type AnyFilter, init, urlExpressions } from '../index.js';
 import { parseCommand } from './args.js';
 import { formatCount } from './describe.js';
 import { EXIT_CLEAR, EXIT_ERROR, EXIT_HIT, usageError } from './errors.js';
+import { type OpenedLog, openIndexLog, sniffFile } from './exact-index.js';
+import { type Answers, filterThenIndexAnswers, indexAnswers } from './exact-query.js';
 import { lineBatches } from './lines.js';
-import { decodeUtf8 } from './utf8-lines.js';
 import { type LoadedFile, loadFilterFile } from './load.js';
 import { exitQuietlyOnBrokenPipe, LineWriter } from './output.js';
+import { type Key, keyChecker, urlChecker, type Verdict } from './verdicts.js';
 
-type Key = string | Uint8Array;
-/** A verdict and its output line, as parts (a key's bytes are echoed as read). */
-type Verdict = { hit: boolean; invalid: boolean; line: Key[] };
+interface QueryOptions {
+  urls: boolean;
+  exact: boolean;
+  /** --index <log>: check the filter's "maybe"s against this index log. */
+  index: string | undefined;
+}
 
 export async function runQuery(argv: string[]): Promise<number> {
-  const { values, positionals } = parseCommand('query', argv, { urls: { type: 'boolean' } }, true);
-  if (positionals.length === 0) throw usageError('query needs a filter file, then keys (or keys on stdin)', 'query');
+  const { values, positionals } = parseCommand(
+    'query',
+    argv,
+    { urls: { type: 'boolean' }, exact: { type: 'boolean' }, index: { type: 'string' } },
+    true,
+  );
+  if (positionals.length === 0) throw usageError('query needs a filter file or an index log, then keys (or keys on stdin)', 'query');
   const [file, ...keys] = positionals as [string, ...string[]];
-  await init();
-  const loaded = await loadFilterFile(file);
-  const check = checker(loaded, values.urls === true);
+  const options: QueryOptions = {
+    urls: values.urls === true,
+    exact: values.exact === true,
+    index: values.index as string | undefined,
+  };
+  const answers = await openAnswers(file, options);
   let hits = 0;
   let invalid = 0;
   exitQuietlyOnBrokenPipe(process.stdout, () => (invalid > 0 ? EXIT_ERROR : hits > 0 ? EXIT_HIT : EXIT_CLEAR));
   const out = new LineWriter(process.stdout);
   const answer = async (key: Key): Promise<void> => {
-    const verdict = check(key);
+    const verdict = answers.check(key);
     if (verdict.hit) hits++;
     if (verdict.invalid) invalid++;
     await out.line(...verdict.line);
@@ -53,9 +68,10 @@ export async function runQuery(argv: string[]): Promise<number> {
     }
     await out.flush();
   } finally {
-    if (loaded.kind === 'url-blocklist') loaded.blocklist.free();
-    else loaded.filter.free();
+    answers.close();
   }
+  const summary = answers.summary();
+  if (summary !== null) process.stderr.write(`cuckoo-bloom-wasm: ${summary}\n`);
   if (invalid > 0) {
     process.stderr.write(`cuckoo-bloom-wasm: ${formatCount(invalid)} URL(s) could not be checked (see the "invalid" lines)\n`);
     return EXIT_ERROR;
@@ -63,38 +79,91 @@ export async function runQuery(argv: string[]): Promise<number> {
   return hits > 0 ? EXIT_HIT : EXIT_CLEAR;
 }
 
-function checker(loaded: LoadedFile, urls: boolean): (key: Key) => Verdict {
+/** The source of verdicts the command line asks for; contradictions are usage errors. */
+async function openAnswers(file: string, options: QueryOptions): Promise<Answers> {
+  if (options.exact && options.index !== undefined) {
+    throw usageError(
+      '--exact and --index do not go together: --exact <log> queries an index log alone, ' +
+        '<filter> --index <log> checks the filter\'s "maybe"s against one',
+      'query',
+    );
+  }
+  const kind = await sniffFile(file);
+  await init();
+  if (options.index !== undefined) {
+    const logPath = options.index;
+    if (kind === 'index-log') {
+      throw usageError(`${file} is an index log: query it alone (--index <log> follows a filter file, whose "maybe"s it checks)`, 'query');
+    }
+    if (logPath === '') throw usageError('--index needs an index log made by build --exact', 'query');
+    const logKind = await sniffFile(logPath);
+    if (logKind !== 'index-log') throw notALog(`--index ${logPath}`, logKind, 'query');
+    const loaded = await loadFilterFile(file);
+    let log: OpenedLog;
+    try {
+      log = openLog(logPath);
+    } catch (error) {
+      freeLoaded(loaded);
+      throw error;
+    }
+    try {
+      return filterThenIndexAnswers(loaded, log, logPath, options.urls);
+    } catch (error) {
+      freeLoaded(loaded);
+      log.index.close();
+      throw error;
+    }
+  }
+  if (kind === 'index-log') return indexAnswers(openLog(file), options.urls);
+  if (options.exact) {
+    const hint =
+      kind === 'filter'
+        ? ' (query the filter without --exact, or check its "maybe"s against a log with --index <log>)'
+        : '';
+    throw notALog(file, kind, 'query', hint);
+  }
+  return filterAnswers(await loadFilterFile(file), options.urls);
+}
+
+function notALog(what: string, kind: 'filter' | 'other', command: string, hint = ''): Error {
+  const found = kind === 'filter' ? 'is a filter file, not an index log' : 'is not an index log (its first bytes are not "CBWILOG1")';
+  return usageError(`${what} ${found}: exact answers need a log made by build --exact${hint}`, command);
+}
+
+/** Opens an index log, warning on stderr when opening cut off a torn last record. */
+function openLog(path: string): OpenedLog {
+  const log = openIndexLog(path);
+  const dropped = log.report.droppedTailBytes;
+  if (dropped > 0) {
+    process.stderr.write(
+      `cuckoo-bloom-wasm: warning: ${path} ended in an unfinished record (a write cut short); ` +
+        `its ${formatCount(dropped)} byte(s) were cut off the file, every whole record is kept\n`,
+    );
+  }
+  return log;
+}
+
+function freeLoaded(loaded: LoadedFile): void {
+  if (loaded.kind === 'url-blocklist') loaded.blocklist.free();
+  else loaded.filter.free();
+}
+
+/** Verdicts from a filter or URL blocklist alone. */
+function filterAnswers(loaded: LoadedFile, urls: boolean): Answers {
+  let check: (key: Key) => Verdict;
   if (loaded.kind === 'url-blocklist') {
     const blocklist = loaded.blocklist;
-    return urlChecker((url) => blocklist.match(url));
+    check = urlChecker((url) => blocklist.match(url));
+  } else if (urls) {
+    const filter = loaded.filter;
+    check = urlChecker((url) => firstExpressionIn(filter, url));
+  } else {
+    const filter = loaded.filter;
+    check = keyChecker((key) => filter.has(key));
   }
-  const filter = loaded.filter;
-  if (urls) return urlChecker((url) => firstExpressionIn(filter, url));
-  return (key) => {
-    const hit = filter.has(key);
-    return { hit, invalid: false, line: [hit ? 'present\t' : 'absent\t', key] };
-  };
+  return { check, summary: () => null, close: () => freeLoaded(loaded) };
 }
 
 function firstExpressionIn(filter: AnyFilter, url: string): string | null {
   return urlExpressions(url).find((expression) => filter.has(expression)) ?? null;
-}
-
-function urlChecker(match: (url: string) => string | null): (key: Key) => Verdict {
-  return (key) => {
-    const url = typeof key === 'string' ? key : decodeUtf8(key);
-    if (url === null) {
-      return { hit: false, invalid: true, line: ['invalid\t', key, '\tnot valid UTF-8: a URL must be UTF-8 text'] };
-    }
-    let expression: string | null;
-    try {
-      expression = match(url);
-    } catch (error) {
-      const reason = (error instanceof Error ? error.message : String(error)).replace(/\s+/g, ' ');
-      return { hit: false, invalid: true, line: [`invalid\t${url}\t${reason}`] };
-    }
-    return expression === null
-      ? { hit: false, invalid: false, line: [`clear\t${url}`] }
-      : { hit: true, invalid: false, line: [`listed\t${url}\t${expression}`] };
-  };
 }

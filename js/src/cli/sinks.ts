@@ -1,13 +1,15 @@
 /**
  * Where `build` puts the lines it reads: a plain filter (one key per
- * non-empty line, stored as the line's bytes) or a URL blocklist (list lines,
- * decoded as UTF-8, parsed into expressions). Both take lines a batch at a
- * time and keep only counters and the first few unparseable lines, so memory
- * does not grow with the input.
+ * non-empty line, stored as the line's bytes), a URL blocklist (list lines,
+ * decoded as UTF-8, parsed into expressions), or with --exact an index log
+ * (either kind of key). They take lines a batch at a time and keep only
+ * counters and the first few unparseable lines, so memory does not grow with
+ * the input.
  */
 import { isUtf8 } from 'node:buffer';
 import {
   type AnyFilter,
+  type CuckooIndex,
   tryAddKey,
   FilterError,
   filterType,
@@ -277,6 +279,52 @@ export class CollectingSink implements Sink {
       counts.alreadyPresent++;
     } else {
       distinct.add(key);
+      counts.stored++;
+    }
+  }
+}
+
+/**
+ * Keys or a URL list's expressions into an exact index (build --exact): the
+ * same keys the filter sinks store, read by the same rules, each stored once.
+ * A key the index already holds is a duplicate, counted in `alreadyPresent`
+ * and not written again: setting it would append a second record for it (a
+ * dead one, once replaced), and the log should hold one record per key.
+ * Unlike a filter's "already present", this count is exact.
+ */
+export class IndexSink implements Sink {
+  readonly counts = emptyCounts();
+  readonly #index: CuckooIndex;
+  readonly #urls: boolean;
+  readonly #format: ListFormat;
+
+  constructor(index: CuckooIndex, urls: boolean, format: ListFormat) {
+    this.#index = index;
+    this.#urls = urls;
+    this.#format = format;
+  }
+
+  addLines(lines: readonly Uint8Array[]): void {
+    const counts = this.counts;
+    for (const bytes of lines) {
+      counts.lines++;
+      if (!this.#urls) {
+        if (bytes.length === 0) counts.skipped++;
+        else this.#store(bytes);
+        continue;
+      }
+      const parsed = readListLine(bytes, this.#format, counts);
+      if (parsed !== null) for (const expression of parsed.expressions) this.#store(expression);
+    }
+  }
+
+  #store(key: Uint8Array | string): void {
+    const counts = this.counts;
+    counts.candidates++;
+    if (this.#index.has(key)) {
+      counts.alreadyPresent++;
+    } else {
+      this.#index.set(key);
       counts.stored++;
     }
   }

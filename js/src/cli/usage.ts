@@ -5,9 +5,11 @@ import { typeChoices } from './args.js';
 const NAME = 'cuckoo-bloom-wasm';
 
 const BUILD = `Usage: ${NAME} build --input <file|-> --output <file> [options]
+       ${NAME} build --exact --input <file|-> --output <log> [--urls] [options]
 
 Builds a filter from a file (or stdin with "-"), one key per line, and writes it
 to --output. The input is streamed: it is never held in memory as a whole.
+With --exact it writes an exact index log instead (see below).
 
 Options:
   -i, --input <file|->   the keys or list to read; "-" reads stdin (required)
@@ -36,6 +38,9 @@ Options:
   -q, --quiet            print no summary (unparseable lines still go to stderr)
   --force                build even from input that looks binary, or that
                          holds no key (an empty filter)
+  --exact                write an exact index log (see below) instead of a
+                         filter; --type, --fpr, --capacity and --seed do not
+                         apply to it and are refused
 
 Without --urls every non-empty line is a key, stored as its bytes exactly (a
 trailing "\\r" and a UTF-8 byte-order mark at the start are removed; any
@@ -53,6 +58,15 @@ list entry are refused (exit 2) unless --force is given. A line longer than
 A progress bar appears on stderr when it is a terminal and the input is long
 (over 100,000 lines or 4 MiB).
 
+With --exact the same keys (or, with --urls, the same list expressions) go
+into an exact index log (a FileCuckooIndex: cuckoo-bloom-wasm/index-file): one
+record per distinct key in an append-only file, which "query" answers with no
+false positives. Its table is saved beside it as <log>.snapshot, so opening the
+log loads it instead of replaying every record. Both are written under
+temporary names and renamed, so a failed build leaves no file. The summary
+gives the keys stored, duplicates skipped (exact counts), the log's bytes and
+the memory its table takes when open.
+
 Exit status: 0 built, 2 usage or input error (including binary or empty input,
 a line over 64 MiB, and a cuckoo filter that ran out of room: give a larger
 --capacity, or none to size it from the input),
@@ -67,14 +81,24 @@ size, bits per key, target and estimated false-positive rates, and whether it
 reads back intact (the checksum and structure are verified: "checksum ok").
 For a URL blocklist it shows the number of entries and the nested filter.
 
+For an index log (build --exact) it shows that it is an exact index, what its
+keys are (lines, or URL expressions), its records, live keys and dead records,
+the log's bytes, the memory its table takes, and whether <log>.snapshot is
+there and valid (matches the log, so opening loads it). Opening a log checks
+every record it replays; an unfinished last record (a write cut short) is cut
+off the file and reported.
+
 Options:
   --json                 print a JSON object instead of text
 
-Exit status: 0 the file is intact, 2 it is missing, corrupt or not a filter.`;
+Exit status: 0 the file is intact, 2 it is missing, corrupt, or neither a
+filter nor an index log.`;
 
-const QUERY = `Usage: ${NAME} query <file> [key...] [--urls]
+const QUERY = `Usage: ${NAME} query <file> [key...] [--urls] [--exact]
+       ${NAME} query <filter> --index <log> [key...] [--urls]
 
-Tests keys against a filter file. With no keys on the command line, reads them
+Tests keys against a filter file, or an index log made by build --exact (told
+apart by its first bytes). With no keys on the command line, reads them
 from stdin, one per line (empty lines are ignored). Put "--" before keys that
 start with "-". Keys on the command line are text (hashed as UTF-8); keys read
 from stdin are bytes, matched exactly as build stored its lines (so a Latin-1
@@ -82,7 +106,7 @@ key is found) and echoed unchanged. With --urls, stdin lines must be UTF-8.
 
 Output, one line per key, tab-separated:
   present<TAB>key        the key may be in the set (wrong at about the filter's
-                         false-positive rate)
+                         false-positive rate); from an index log: certainly in it
   absent<TAB>key         the key is certainly not in the set
 With --urls (implied when the file is a URL blocklist), each key is a URL checked
 against the URL's Safe Browsing expressions (host suffixes x path prefixes):
@@ -90,9 +114,24 @@ against the URL's Safe Browsing expressions (host suffixes x path prefixes):
   clear<TAB>url                   certainly not listed
   invalid<TAB>url<TAB>reason      not a URL that can be checked (or not UTF-8)
 
+With --urls (implied by a log built with --urls), a URL is listed in an index
+log when one of its expressions is in it, with every host suffix and
+directory prefix checked: the log holds the list's entries exactly.
+
 Options:
-  --urls                 treat keys as URLs; with a plain filter, its keys are
-                         taken to be expressions such as "evil.example/"
+  --urls                 treat keys as URLs; with a plain filter or a log of
+                         plain keys, its keys are taken to be expressions such
+                         as "evil.example/"
+  --exact                the file must be an index log (answers are exact);
+                         a filter file is then a usage error. Without it an
+                         index log is recognised all the same
+  --index <log>          check the filter's "maybe"s against an index log:
+                         a key is present (a URL listed) only when the log
+                         confirms it; at the end stderr says how many "maybe"s
+                         the log found absent (false positives caught)
+
+Opening a log cuts off an unfinished last record (a write cut short), with a
+warning on stderr; every whole record is kept.
 
 Exit status: 0 no key present/listed, 1 at least one present/listed,
 2 usage or input error (a missing or corrupt file, an invalid URL).`;
@@ -100,12 +139,14 @@ Exit status: 0 no key present/listed, 1 at least one present/listed,
 const MAIN = `Usage: ${NAME} <command> [options]
 
 Bloom, blocked Bloom, counting Bloom and cuckoo filters (C++ compiled to
-WebAssembly), and URL blocklists made from them.
+WebAssembly), URL blocklists made from them, and exact index logs.
 
 Commands:
-  build    build a filter file from keys or a URL blocklist (streamed)
-  info     show a filter file's type, parameters, size and error rates
-  query    test keys or URLs against a filter file
+  build    build a filter file from keys or a URL blocklist (streamed), or
+           with --exact an exact index log
+  info     show a filter file's type, parameters, size and error rates, or
+           an index log's keys, records and sizes
+  query    test keys or URLs against a filter file or an index log
   help     show this help, or a command's: help build
 
 Examples:
@@ -116,6 +157,9 @@ Examples:
   ${NAME} query urlhaus.filter --urls https://evil.example/dl/x.exe
   cat urls.txt | ${NAME} query urlhaus.filter --urls
   ${NAME} info urlhaus.filter --json
+  ${NAME} build --exact --input words.txt --output words.log
+  ${NAME} query words.log --exact apple banana
+  ${NAME} query words.filter --index words.log apple banana
 
 Options:
   -h, --help       show help (also after a command)

@@ -1,0 +1,94 @@
+/**
+ * Index logs (what `build --exact` writes) as the CLI reads them: telling one
+ * from a filter file by its first bytes, opening it, and what kind of keys it
+ * holds. The log is a FileCuckooIndex (cuckoo-bloom-wasm/index-file,
+ * docs/INDEX.md): an append-only file of records, with `<log>.snapshot` as a
+ * cache of its table.
+ */
+import { existsSync } from 'node:fs';
+import { open } from 'node:fs/promises';
+import { FileCuckooIndex, type OpenReport } from '../index-file/index.js';
+import { FILE_HEADER } from '../index-file/file-store.js';
+import type { ExpressionDepth } from '../url/expressions.js';
+import { fileError } from './errors.js';
+
+/** "CBWILOG1": an index log's first 8 bytes (file-store.ts FILE_HEADER). */
+const LOG_MAGIC = FILE_HEADER.subarray(0, 8);
+/** "CBWF": a filter file's first 4 bytes (docs/FORMAT.md). */
+const FILTER_MAGIC = new Uint8Array([0x43, 0x42, 0x57, 0x46]);
+
+export type FileKind = 'index-log' | 'filter' | 'other';
+
+/**
+ * What `path` holds, from its first bytes (the file must exist: a CliError
+ * naming it otherwise). Read before opening anything: FileCuckooIndex.open
+ * would create a missing log, and query and info must never do that.
+ */
+export async function sniffFile(path: string): Promise<FileKind> {
+  const head = new Uint8Array(LOG_MAGIC.length);
+  let got: number;
+  try {
+    const handle = await open(path, 'r');
+    try {
+      got = (await handle.read(head, 0, head.length, 0)).bytesRead;
+    } finally {
+      await handle.close();
+    }
+  } catch (error) {
+    throw fileError('read', path, error);
+  }
+  const startsWith = (magic: Uint8Array): boolean => got >= magic.length && magic.every((byte, i) => head[i] === byte);
+  if (startsWith(LOG_MAGIC)) return 'index-log';
+  return startsWith(FILTER_MAGIC) ? 'filter' : 'other';
+}
+
+/**
+ * The key of the one record that marks a log of URL expressions (`build
+ * --exact --urls`). It holds newlines, which no key of `build` can (keys are
+ * lines) and no expression can (canonical URLs have none), so it never
+ * collides with a stored key; it is written before the first key, so a torn
+ * tail never takes it away.
+ */
+export const URL_LOG_MARKER = '\ncuckoo-bloom-wasm: the keys of this log are URL expressions\n';
+
+/**
+ * How deep a URL is checked against a log of URL expressions: every host
+ * suffix and every directory prefix. The log holds the list's entries
+ * exactly, so checking more expressions costs lookups, never a false
+ * positive; and a URL then matches exactly the entries (and the first one)
+ * a blocklist of the same list would report, since a blocklist checks to
+ * the depth its deepest entry needs and an expression deeper than every
+ * entry matches none.
+ */
+export const EVERY_EXPRESSION: ExpressionDepth = { hostLabels: Number.MAX_SAFE_INTEGER, pathDepth: Number.MAX_SAFE_INTEGER };
+
+export interface OpenedLog {
+  index: FileCuckooIndex;
+  /** Built with --urls: its keys are URL expressions (and one marker record). */
+  urlExpressions: boolean;
+  /** Live keys, the marker not counted. */
+  keys: number;
+  /** What opening found (a torn tail cut off, the snapshot used or not). */
+  report: OpenReport;
+  /** Whether `<log>.snapshot` exists (used or not: see report.snapshotLogBytes). */
+  snapshotPresent: boolean;
+}
+
+/**
+ * Opens the index log at `path` (sniffFile said 'index-log'). Opening
+ * replays it, or loads its snapshot when that matches the log, and cuts off
+ * a torn last record (a write that never finished): the file is truncated
+ * there, as FileCuckooIndex.open does for every caller.
+ * @throws FilterError `CORRUPT` (a damaged record with records after it), `UNAVAILABLE` (I/O, e.g. a read-only file).
+ */
+export function openIndexLog(path: string): OpenedLog {
+  const index = FileCuckooIndex.open(path);
+  const urlExpressions = index.has(URL_LOG_MARKER);
+  return {
+    index,
+    urlExpressions,
+    keys: index.size - (urlExpressions ? 1 : 0),
+    report: index.openReport,
+    snapshotPresent: existsSync(`${path}.snapshot`),
+  };
+}
