@@ -64,7 +64,7 @@ for (const count of sizes) {
 
   const inFile = process.env.BENCH_INDEX_STORE === 'file';
   const directory = inFile ? mkdtempSync(path.join(tmpdir(), 'cbw-bench-index-')) : null;
-  const index = inFile ? FileCuckooIndex.open(path.join(directory, 'keys.log'), { capacity: 1024 }) : new CuckooIndex({ capacity: 1024 });
+  const index = inFile ? FileCuckooIndex.open(path.join(directory, 'keys.log'), { capacity: 1024, snapshotOnClose: false }) : new CuckooIndex({ capacity: 1024 });
   for (let i = 0; i < count; i++) index.set(views[i]);
   const stats = index.stats();
 

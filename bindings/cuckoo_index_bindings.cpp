@@ -157,6 +157,16 @@ class IndexHandle {
   }
   uintptr_t liveOffsetsData() const { return reinterpret_cast<uintptr_t>(liveOffsets_.data()); }
   void releaseLiveOffsets() { std::vector<double>().swap(liveOffsets_); }
+  // In-memory log only: compacts it in place (CuckooIndex::compactInPlace),
+  // which allocates nothing and so cannot run out of memory. 0, or minus a
+  // status code (UNSUPPORTED for a store in JavaScript: nothing changed).
+  int compactInPlace() {
+    if (memoryLog_ == nullptr) {
+      return fail(Status::unsupported("only an index over the in-memory log compacts in place"));
+    }
+    Status compacted = index_->compactInPlace(*memoryLog_);
+    return compacted.isOk() ? 0 : fail(compacted);
+  }
 
   // Snapshots (index_snapshot.h). JavaScript owns the log file, so it streams
   // the log prefix a snapshot covers through hashLog() (XXH3-64, seed 0) both
@@ -327,6 +337,7 @@ EMSCRIPTEN_BINDINGS(cuckoo_index) {
       .function("collectLiveOffsets", &IndexHandle::collectLiveOffsets)
       .function("liveOffsetsData", &IndexHandle::liveOffsetsData)
       .function("releaseLiveOffsets", &IndexHandle::releaseLiveOffsets)
+      .function("compactInPlace", &IndexHandle::compactInPlace)
       .function("hashLogBegin", &IndexHandle::hashLogBegin)
       .function("hashLog", &IndexHandle::hashLog)
       .function("prepareSnapshot", &IndexHandle::prepareSnapshot)

@@ -195,6 +195,64 @@ Status CuckooIndex::applyRecord(uint64_t offset, const RecordView& incoming) {
   return Status::ok();
 }
 
+namespace {
+
+// The index's side of MemoryRecordLog::compactInPlace. A record is live iff
+// an OCCUPIED slot with its key's tag, in one of its key's two buckets, holds
+// its offset: every OCCUPIED slot holds the offset of its key's one live
+// record, and no two hold the same offset, so matching the offset needs no
+// read of any record (none is read while the log is being moved).
+class SlotRelocator final : public RecordRelocator {
+ public:
+  SlotRelocator(IndexTable& table, uint64_t seed, uint32_t tagBits) : table_(table), seed_(seed), tagBits_(tagBits) {}
+
+  bool isLive(uint64_t offset, const RecordView& record) override {
+    const KeyHash hash = hashKey(record.key, record.keyLength, seed_);
+    const uint32_t tag = cuckooFingerprint(hash, tagBits_);
+    const uint64_t bucket1 = cuckooBucketIndexModulo(hash, table_.bucketCount());
+    const uint64_t bucket2 = cuckooAltBucketIndexModulo(bucket1, tag, table_.bucketCount());
+    // Both buckets, whatever the overflow flag says: the flag only saves a
+    // lookup a probe, and here a wrong "dead" would drop a live record.
+    for (const uint64_t bucket : {bucket1, bucket2}) {
+      for (uint32_t i = 0; i < kIndexBucketSlots; ++i) {
+        const IndexSlot slot = table_.bucket(bucket)[i];
+        if (slot.isOccupied() && slot.tag() == tag && slot.offset() == offset) {
+          found_ = bucket * kIndexBucketSlots + i;
+          return true;
+        }
+      }
+    }
+    return false;
+  }
+
+  void relocated(uint64_t offset) override {
+    IndexSlot& slot = table_.slot(found_);
+    slot = IndexSlot::occupied(slot.tag(), offset);
+  }
+
+ private:
+  IndexTable& table_;
+  uint64_t seed_;
+  uint32_t tagBits_;
+  uint64_t found_ = 0;  // the slot of the record isLive() last found live
+};
+
+}  // namespace
+
+Status CuckooIndex::compactInPlace(MemoryRecordLog& log) {
+  if (static_cast<RecordStore*>(&log) != store_) {
+    return Status::invalidArgument("compactInPlace needs the log this index was made over");
+  }
+  SlotRelocator relocator(table_, options_.seed, options_.tagBits);
+  log.compactInPlace(relocator);
+  // A DELETED slot only stood for dead records in the log, and there are none now.
+  for (uint64_t i = 0; i < table_.slotCount(); ++i) {
+    if (table_.slot(i).status() == SlotStatus::Deleted) table_.slot(i) = IndexSlot{};
+  }
+  deadRecords_ = 0;
+  return Status::ok();
+}
+
 Status CuckooIndex::place(const KeyHash& hash, uint64_t offset) {
   for (int growths = 0; growths <= kMaxGrowthsPerSet; ++growths) {
     const bool crowded = double(liveCount_ + 1) > kMaxLoad * double(table_.slotCount());

@@ -255,11 +255,25 @@ export class CuckooIndex {
   }
 
   /**
-   * Rewrites the log with only the live records (in their order), and rebuilds
-   * the table over it. An in-memory index does it in place; a file index
-   * writes a new file and renames it over the old one.
+   * Rewrites the log with only the live records (in their order): replaced
+   * values and deletions are dropped, every answer stays the same. An
+   * in-memory index does it in place: the records slide down within the log's
+   * own wasm memory and the memory left over is freed, so it needs no memory
+   * beyond what the index already holds and cannot fail for lack of it (a
+   * copy into a second log needs both at once: at 10M URL keys that took
+   * wasm memory to within 31 MiB of its 2 GiB limit).
+   * A file index writes a new file and renames it over the old one. An
+   * iterator made before a compaction refuses to continue.
    */
   compact(): void {
+    const handle = this.#live();
+    this.#version++;
+    if (this.#bridge === undefined) {
+      this.#check(handle.compactInPlace());
+      return;
+    }
+    // A store passed to the constructor (the file index overrides this): the
+    // live records are copied into a new in-memory index, which takes over.
     const fresh = new CuckooIndex({ ...this.#options, capacity: Math.max(1, this.size) });
     try {
       this.copyLiveInto(fresh);
@@ -285,6 +299,11 @@ export class CuckooIndex {
   }
 
   // ---- For the store-backed subclasses (cuckoo-bloom-wasm/index-file). ----
+
+  /** Whether free() (or close()) has released this index. */
+  protected get freed(): boolean {
+    return this.#handle === null;
+  }
 
   /** The options this index was made with (a compacted or reopened index reuses them). */
   protected get indexOptions(): CuckooIndexOptions {

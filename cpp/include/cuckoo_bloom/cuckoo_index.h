@@ -14,6 +14,9 @@
 //           back from the store (tags and buckets need the full hash).
 //   delete  a tombstone record is appended, then the slot is marked DELETED
 //           (free for reuse).
+//   compact (in-memory log) the live records slide down in the log's own
+//           memory and their slots follow them (compactInPlace): no second
+//           log, no allocation, so it cannot fail.
 //
 // Order of effects, so that a failure changes nothing: a new key is placed in
 // the table first (its offset is the store's offsetForAppend()), then its record is
@@ -30,6 +33,7 @@
 #include "cuckoo_bloom/hashing.h"
 #include "cuckoo_bloom/index_snapshot.h"
 #include "cuckoo_bloom/index_table.h"
+#include "cuckoo_bloom/memory_record_log.h"
 #include "cuckoo_bloom/record_store.h"
 #include "cuckoo_bloom/status.h"
 
@@ -60,6 +64,13 @@ class CuckooIndex {
   // Rebuilding from a log: applies a record that is already in the store at
   // `offset`, exactly as the set or remove that wrote it did, without appending.
   Status applyRecord(uint64_t offset, const RecordView& record);
+  // Compacts `log` (this index's store) in place: only the live records stay,
+  // in their order, each slot repointed at its record's new offset; DELETED
+  // slots become AVAILABLE (the log no longer holds their records) and
+  // deadRecords() is 0. Allocates nothing, so it cannot fail: the only error
+  // is InvalidArgument when `log` is not this index's store (nothing changes).
+  // The table's buckets and overflow flags are untouched (no key moves bucket).
+  Status compactInPlace(MemoryRecordLog& log);
 
   uint64_t size() const { return liveCount_; }
   // Records in the log that no longer answer anything (superseded puts and tombstones).

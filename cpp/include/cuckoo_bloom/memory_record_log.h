@@ -30,6 +30,12 @@
 // malloc/realloc, not std::vector: the wasm build has no exceptions, and a
 // failed allocation must be OUT_OF_MEMORY with the log unchanged, not an
 // abort. An optional memory limit (setMemoryLimit) makes that testable.
+//
+// Compaction happens in place (compactInPlace): the live records slide down
+// into the memory the log already holds, and the segments left over at the
+// end are freed. It allocates nothing, so it needs no memory beyond the log
+// and cannot fail; a copy into a second log needs both logs at once (at 10M
+// URL keys it took wasm memory to 2,017 of wasm32's 2,048 MiB: docs/INDEX.md).
 #pragma once
 
 #include <cstddef>
@@ -41,6 +47,21 @@
 #include "cuckoo_bloom/status.h"
 
 namespace cuckoo_bloom {
+
+// What MemoryRecordLog::compactInPlace asks its owner (the index) about each
+// record, in log order: whether it is live, and, when a live record moved,
+// where it is now (so the one slot that points at it can follow it).
+class RecordRelocator {
+ public:
+  virtual ~RecordRelocator() = default;
+  // Whether the record at `offset` is still the live record of its key. Not
+  // asked about delete records (never live). `record` views the log's bytes,
+  // valid during the call.
+  virtual bool isLive(uint64_t offset, const RecordView& record) = 0;
+  // The record isLive() last answered true for now starts at `offset`, which
+  // is lower than before (called only when it moved).
+  virtual void relocated(uint64_t offset) = 0;
+};
 
 class MemoryRecordLog final : public RecordStore {
  public:
@@ -73,6 +94,13 @@ class MemoryRecordLog final : public RecordStore {
   // Every record, back to back, in log order (tests; what a log file holds).
   std::vector<uint8_t> recordBytes() const;
 
+  // Drops every record `relocator` does not call live and moves the live ones
+  // down, keeping their order, then frees the segments no longer needed.
+  // Allocates nothing, so it cannot fail (memory_record_log.cpp says how).
+  // A live record's offset never increases; the relocator hears of each
+  // move before the next record is looked at.
+  void compactInPlace(RecordRelocator& relocator);
+
   // Bytes of records (without the unused ends of segments).
   size_t byteLength() const { return static_cast<size_t>(recordByteCount_); }
   // Bytes of memory the segments hold.
@@ -97,6 +125,12 @@ class MemoryRecordLog final : public RecordStore {
   Status growCurrent(uint64_t bytes);
   // Opens a new current segment for a record of `recordBytes`.
   Status openSegment(uint64_t recordBytes);
+  // Compaction: the directory entries a segment of `limit` bytes covers.
+  uint64_t entriesCovering(uint64_t limit) const;
+  // Compaction: the segment the next live record of `recordBytes` moves into
+  // when the current write segment has no room (see compactInPlace).
+  uint64_t takeWriteSegment(uint64_t recordBytes, uint64_t outputEnd, uint64_t readSegment);
+  void freeSegment(uint64_t index);
 
   uint32_t segmentShift_;
   uint64_t positionMask_;

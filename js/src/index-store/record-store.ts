@@ -75,6 +75,8 @@ export interface IndexHandle {
   readSnapshot(data: number, length: number): number;
   dropPendingSnapshot(): void;
   adoptPendingSnapshot(): boolean;
+  /** In-memory log only: compaction in place (0, or minus a status code; UNSUPPORTED over a JS store). */
+  compactInPlace(): number;
   delete(): void;
 }
 

@@ -1,0 +1,192 @@
+// FileCuckooIndex.close() saves a snapshot when the log changed since the one
+// loaded on open or last saved (docs/INDEX.md), so the next open loads it
+// instead of replaying the log; a close that changed nothing writes nothing;
+// `snapshotOnClose: false` turns it off; a crash (no close) still reopens by
+// replay; and a snapshot that cannot be saved still closes the file.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { FilterError, init } from '../../dist/index.mjs';
+import { FileCuckooIndex } from '../../dist/index-file.mjs';
+
+let directory;
+let run = 0;
+beforeAll(async () => {
+  await init();
+  directory = mkdtempSync(join(tmpdir(), 'cbw-index-close-'));
+});
+afterAll(() => rmSync(directory, { recursive: true, force: true }));
+
+const freshPath = () => join(directory, `log-${run++}.log`);
+
+function write(index, from, to) {
+  for (let i = from; i < to; i++) index.set(`key-${i}`, `value-${i}`);
+}
+
+/** Every key-i below `to` answers value-i; none at or past it. */
+function expectKeys(index, to) {
+  expect(index.size).toBe(to);
+  const wrong = [];
+  for (let i = 0; i < to + 10; i++) if (index.getString(`key-${i}`) !== (i < to ? `value-${i}` : undefined)) wrong.push(i);
+  expect(wrong).toEqual([]);
+}
+
+const codeOf = (run) => {
+  try {
+    run();
+  } catch (error) {
+    expect(error).toBeInstanceOf(FilterError);
+    return error.code;
+  }
+  return 'no error';
+};
+
+test('a close after writes saves a snapshot that the next open loads', () => {
+  const path = freshPath();
+  const index = FileCuckooIndex.open(path);
+  write(index, 0, 2000);
+  index.close();
+  expect(existsSync(`${path}.snapshot`)).toBe(true);
+  const reopened = FileCuckooIndex.open(path);
+  expect(reopened.openReport.snapshotLogBytes).toBe(statSync(path).size);
+  expectKeys(reopened, 2000);
+  // More writes, another close: the snapshot follows the log.
+  write(reopened, 2000, 2500);
+  reopened.close();
+  const again = FileCuckooIndex.open(path);
+  expect(again.openReport.snapshotLogBytes).toBe(statSync(path).size);
+  expectKeys(again, 2500);
+  again.close();
+});
+
+test('a read-only open and close leaves the snapshot file as it was', () => {
+  const path = freshPath();
+  const index = FileCuckooIndex.open(path);
+  write(index, 0, 1000);
+  index.close();
+  const before = statSync(`${path}.snapshot`);
+  const bytes = readFileSync(`${path}.snapshot`);
+  const reader = FileCuckooIndex.open(path);
+  expect(reader.openReport.snapshotLogBytes).toBeGreaterThan(0);
+  expectKeys(reader, 1000);
+  reader.delete('no-such-key'); // absent: writes nothing
+  reader.close();
+  const after = statSync(`${path}.snapshot`);
+  expect(after.mtimeMs).toBe(before.mtimeMs);
+  expect(after.ino).toBe(before.ino); // not replaced by a rename either
+  expect(readFileSync(`${path}.snapshot`)).toEqual(bytes);
+  // An empty log opened and closed gets no snapshot at all.
+  const empty = freshPath();
+  FileCuckooIndex.open(empty).close();
+  expect(existsSync(`${empty}.snapshot`)).toBe(false);
+});
+
+test('snapshotOnClose: false writes no snapshot, and the next open replays the log', () => {
+  const path = freshPath();
+  const index = FileCuckooIndex.open(path, { snapshotOnClose: false });
+  write(index, 0, 500);
+  index.close();
+  expect(existsSync(`${path}.snapshot`)).toBe(false);
+  // With a snapshot saved by hand, later writes do not update it at close.
+  const again = FileCuckooIndex.open(path, { snapshotOnClose: false });
+  expect(again.openReport.snapshotLogBytes).toBe(0);
+  again.saveSnapshot();
+  const saved = readFileSync(`${path}.snapshot`);
+  const savedLength = statSync(path).size;
+  write(again, 500, 600);
+  again.close();
+  expect(readFileSync(`${path}.snapshot`)).toEqual(saved);
+  const third = FileCuckooIndex.open(path);
+  expect(third.openReport.snapshotLogBytes).toBe(savedLength);
+  expectKeys(third, 600);
+  third.close();
+  expect(codeOf(() => FileCuckooIndex.open(path, { snapshotOnClose: 'yes' }))).toBe('INVALID_ARGUMENT');
+});
+
+test('a crash (no close) leaves the records after the last snapshot to be replayed', () => {
+  const child = fileURLToPath(new URL('./lib/exit-without-close.mjs', import.meta.url));
+  const crash = (path, from, to) => {
+    const result = spawnSync(process.execPath, [child, path, String(from), String(to)], { stdio: 'inherit' });
+    expect(result.status).toBe(0);
+  };
+  // No snapshot ever: the whole log is replayed.
+  const path = freshPath();
+  crash(path, 0, 300);
+  expect(existsSync(`${path}.snapshot`)).toBe(false);
+  const first = FileCuckooIndex.open(path);
+  expect(first.openReport.snapshotLogBytes).toBe(0);
+  expectKeys(first, 300);
+  first.close(); // read-only: still no snapshot
+  expect(existsSync(`${path}.snapshot`)).toBe(false);
+  // A snapshot from a clean close, then a crash: it is loaded, the rest replayed.
+  const second = FileCuckooIndex.open(path);
+  write(second, 300, 400);
+  second.close();
+  const covered = statSync(path).size;
+  crash(path, 400, 700);
+  const reopened = FileCuckooIndex.open(path);
+  expect(reopened.openReport.snapshotLogBytes).toBe(covered);
+  expect(statSync(path).size).toBeGreaterThan(covered);
+  expectKeys(reopened, 700);
+  reopened.close();
+});
+
+test('a compaction drops the snapshot; the close after it saves one of the new log', () => {
+  const path = freshPath();
+  const index = FileCuckooIndex.open(path);
+  write(index, 0, 800);
+  for (let i = 0; i < 800; i += 2) index.set(`key-${i}`, `value-${i}`); // dead records to drop
+  index.close();
+  const compacting = FileCuckooIndex.open(path);
+  expect(compacting.openReport.snapshotLogBytes).toBeGreaterThan(0);
+  compacting.compact();
+  expect(existsSync(`${path}.snapshot`)).toBe(false);
+  compacting.close();
+  const reopened = FileCuckooIndex.open(path);
+  expect(reopened.openReport.snapshotLogBytes).toBe(statSync(path).size);
+  expect(reopened.stats().deadRecords).toBe(0);
+  expectKeys(reopened, 800);
+  reopened.close();
+});
+
+test('a snapshot that cannot be saved: close throws UNAVAILABLE, and the file is closed all the same', () => {
+  const path = freshPath();
+  const index = FileCuckooIndex.open(path);
+  write(index, 0, 100);
+  // The snapshot is written to path.snapshot.tmp first: a directory there makes that fail.
+  mkdirSync(`${path}.snapshot.tmp`);
+  const descriptors = () => (existsSync('/proc/self/fd') ? readdirSync('/proc/self/fd').length : undefined);
+  const openBefore = descriptors();
+  let error;
+  try {
+    index.close();
+  } catch (caught) {
+    error = caught;
+  }
+  expect(error).toBeInstanceOf(FilterError);
+  expect(error.code).toBe('UNAVAILABLE');
+  expect(error.cause).toBeDefined();
+  if (openBefore !== undefined) expect(descriptors()).toBe(openBefore - 1); // the log's descriptor
+  expect(codeOf(() => index.has('key-1'))).toBe('FREED');
+  expect(codeOf(() => index.close())).toBe('no error'); // idempotent: nothing left to save or close
+  expect(existsSync(`${path}.snapshot`)).toBe(false);
+  rmSync(`${path}.snapshot.tmp`, { recursive: true });
+  const reopened = FileCuckooIndex.open(path);
+  expect(reopened.openReport.snapshotLogBytes).toBe(0);
+  expectKeys(reopened, 100);
+  reopened.close();
+});
+
+test('close after free() saves nothing and does not throw', () => {
+  const path = freshPath();
+  const index = FileCuckooIndex.open(path);
+  write(index, 0, 10);
+  index.free();
+  expect(codeOf(() => index.close())).toBe('no error');
+  expect(existsSync(`${path}.snapshot`)).toBe(false);
+  const reopened = FileCuckooIndex.open(path);
+  expectKeys(reopened, 10);
+  reopened.close();
+});
