@@ -32,7 +32,8 @@ uint64_t indexBucketCountFor(uint64_t capacity) {
 
 Result<CuckooIndex> CuckooIndex::create(RecordStore& store, const CuckooIndexOptions& options) {
   if (options.tagBits < 1 || options.tagBits > kMaxIndexTagBits) {
-    return Status::invalidArgument("tagBits must be in 1..16, got " + std::to_string(options.tagBits));
+    return Status::invalidArgument("tagBits must be in 1.." + std::to_string(kMaxIndexTagBits) + ", got " +
+                                   std::to_string(options.tagBits));
   }
   if (options.capacity == 0) return Status::invalidArgument("capacity must be at least 1");
   if (options.maxKicks > 100000) return Status::invalidArgument("maxKicks must be at most 100000");
@@ -113,7 +114,7 @@ Result<bool> CuckooIndex::set(const uint8_t* key, size_t length, const uint8_t* 
   if (!found.isOk()) return found.status();
   const auto keyLength = static_cast<uint32_t>(length);
   const uint64_t offset = store_->offsetForAppend(recordSize(keyLength, valueLength));
-  if (offset > kMaxIndexOffset) return Status::full("the record log is past the index's 64 TiB offset limit");
+  if (offset > kMaxIndexOffset) return Status::full("the record log is past the index's 256 GiB offset limit");
   if (found.value() >= 0) {
     // Duplicate guard: the key keeps its one slot, which now points at the new record.
     Result<uint64_t> appended = store_->append(kind, key, keyLength, value, valueLength);
@@ -182,7 +183,7 @@ Status CuckooIndex::applyRecord(uint64_t offset, const RecordView& incoming) {
     }
     return Status::ok();
   }
-  if (offset > kMaxIndexOffset) return Status::full("the record log is past the index's 64 TiB offset limit");
+  if (offset > kMaxIndexOffset) return Status::full("the record log is past the index's 256 GiB offset limit");
   if (found.value() >= 0) {
     IndexSlot& slot = table_.slot(static_cast<uint64_t>(found.value()));
     slot = IndexSlot::occupied(slot.tag(), offset);

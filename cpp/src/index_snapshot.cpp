@@ -32,6 +32,7 @@ SerializedParts indexSnapshotParts(const CuckooIndex& index, uint64_t logLength,
   params.logChecksum = logChecksum;
   params.deadRecords = index.deadRecords();
   params.tagBits = static_cast<uint8_t>(index.tagBits());
+  params.slotLayout = kIndexSnapshotSlotLayout;
   const IndexTable& table = index.table();
   return blobParts(header, encodeParams(params), &table.slot(0).word, static_cast<size_t>(table.slotCount()));
 }
@@ -44,7 +45,13 @@ Result<IndexSnapshot> decodeIndexSnapshot(const uint8_t* data, size_t length) {
   Status params = decodeParams(blob, snapshot.params);
   if (!params.isOk()) return params;
   const IndexSnapshotParams& p = snapshot.params;
-  if (p.tagBits < 1 || p.tagBits > kMaxIndexTagBits) return Status::corrupt("index snapshot: tagBits outside 1..16");
+  if (p.slotLayout != kIndexSnapshotSlotLayout) {
+    return Status::unsupportedVersion("index snapshot: slot layout " + std::to_string(p.slotLayout) + ", this build reads " +
+                                      std::to_string(kIndexSnapshotSlotLayout) + " (the index is rebuilt from its log)");
+  }
+  if (p.tagBits < 1 || p.tagBits > kMaxIndexTagBits) {
+    return Status::corrupt("index snapshot: tagBits outside 1.." + std::to_string(kMaxIndexTagBits));
+  }
   if (p.bucketCount < 2 || p.bucketCount % 2 != 0 || p.bucketCount > kMaxSnapshotBuckets) {
     return Status::corrupt("index snapshot: the bucket count must be even and at least 2");
   }

@@ -305,32 +305,38 @@ TEST(CuckooIndex, MostFirstBucketsAreUnflaggedSoAbsentKeysProbeOneBucket) {
 
 TEST(CuckooIndex, AbsentKeysReadAlmostNoRecords) {
   // An absent key reads a record only when one of the <= 8 occupied slots of
-  // its two buckets has its tag: chance <= 8 load / (2^16 - 1) ~ 1.2e-4. Over
-  // 200,000 lookups that is ~20 reads expected; 200 would be a broken tag check.
-  MemoryRecordLog log;
-  CuckooIndex index = CuckooIndex::create(log, {}).value();
-  for (uint64_t i = 0; i < 100000; ++i) {
-    const std::string key = cuckoo_bloom_test::presentKey(i);
-    ASSERT_TRUE(index.set(bytesOf(key), key.size(), nullptr, 0, false).isOk());
+  // its two buckets has its tag: chance <= 8 load / (2^t - 1). With t = 16
+  // that is ~1.2e-4: over 200,000 lookups ~20 reads expected, and 200 would
+  // be a broken tag check. With the default t = 24 it is ~5e-7: 0.1 reads
+  // expected, and 5 (a chance below 1e-8) would mean the tag lost bits.
+  for (const uint32_t tagBits : {16u, CuckooIndexOptions{}.tagBits}) {
+    MemoryRecordLog log;
+    CuckooIndexOptions options;
+    options.tagBits = tagBits;
+    CuckooIndex index = CuckooIndex::create(log, options).value();
+    for (uint64_t i = 0; i < 100000; ++i) {
+      const std::string key = cuckoo_bloom_test::presentKey(i);
+      ASSERT_TRUE(index.set(bytesOf(key), key.size(), nullptr, 0, false).isOk());
+    }
+    log.resetReadCount();
+    for (uint64_t i = 0; i < 200000; ++i) {
+      const std::string key = cuckoo_bloom_test::absentKey(i);
+      ASSERT_FALSE(index.contains(bytesOf(key), key.size()).value());
+    }
+    const double expected = 200000.0 * 8 * index.loadFactor() / double((uint64_t{1} << tagBits) - 1);
+    std::cout << "[ measure ] t = " << tagBits << ": absent-key record reads: " << log.readCount()
+              << " in 200000 lookups (expected ~" << expected << ")\n";
+    EXPECT_LE(log.readCount(), tagBits == 16 ? 200u : 5u) << "t = " << tagBits;
+    // Present keys: exactly one read each (the tag match that is the key itself),
+    // plus the rare extra read of another key with the same tag.
+    log.resetReadCount();
+    for (uint64_t i = 0; i < 100000; ++i) {
+      const std::string key = cuckoo_bloom_test::presentKey(i);
+      ASSERT_TRUE(index.contains(bytesOf(key), key.size()).value());
+    }
+    EXPECT_GE(log.readCount(), 100000u);
+    EXPECT_LE(log.readCount(), 100200u);
   }
-  log.resetReadCount();
-  for (uint64_t i = 0; i < 200000; ++i) {
-    const std::string key = cuckoo_bloom_test::absentKey(i);
-    ASSERT_FALSE(index.contains(bytesOf(key), key.size()).value());
-  }
-  const double expected = 200000.0 * 8 * index.loadFactor() / 65535.0;
-  std::cout << "[ measure ] absent-key record reads: " << log.readCount() << " in 200000 lookups (expected ~"
-            << expected << ")\n";
-  EXPECT_LE(log.readCount(), 200u);
-  // Present keys: exactly one read each (the tag match that is the key itself),
-  // plus the rare extra read of another key with the same tag.
-  log.resetReadCount();
-  for (uint64_t i = 0; i < 100000; ++i) {
-    const std::string key = cuckoo_bloom_test::presentKey(i);
-    ASSERT_TRUE(index.contains(bytesOf(key), key.size()).value());
-  }
-  EXPECT_GE(log.readCount(), 100000u);
-  EXPECT_LE(log.readCount(), 100200u);
 }
 
 TEST(CuckooIndex, AFailedAppendChangesNothing) {
@@ -419,9 +425,9 @@ TEST(CuckooIndex, RejectsBadOptions) {
   CuckooIndexOptions options;
   options.tagBits = 0;
   EXPECT_EQ(CuckooIndex::create(log, options).status().code(), StatusCode::InvalidArgument);
-  options.tagBits = 17;
+  options.tagBits = 25;
   EXPECT_EQ(CuckooIndex::create(log, options).status().code(), StatusCode::InvalidArgument);
-  options.tagBits = 16;
+  options.tagBits = 24;
   options.capacity = 0;
   EXPECT_EQ(CuckooIndex::create(log, options).status().code(), StatusCode::InvalidArgument);
 }

@@ -125,3 +125,25 @@ TEST(IndexSnapshot, ASnapshotOfAnotherSeedOrTagWidthIsNotAdopted) {
   // A filter reader does not take it for a filter.
   EXPECT_EQ(decodeBlobOfType(bytes.data(), bytes.size(), FilterType::Bloom).status().code(), StatusCode::WrongType);
 }
+
+TEST(IndexSnapshot, ASnapshotOfTheOldSlotLayoutIsRefusedNotMisread) {
+  // Before slot layout 2 a slot kept a 16-bit tag and the offset from bit 18.
+  // Read with today's layout such a snapshot's offsets would point at wrong
+  // records (false negatives), so its layout byte (0) must refuse it, even
+  // with a valid checksum; the index is then rebuilt from the log.
+  MemoryRecordLog log;
+  CuckooIndex index = CuckooIndex::create(log, {}).value();
+  for (uint64_t i = 0; i < 100; ++i) {
+    const std::string key = cuckoo_bloom_test::presentKey(i);
+    ASSERT_TRUE(index.set(bytesOf(key), key.size(), nullptr, 0, false).isOk());
+  }
+  std::vector<uint8_t> bytes = snapshotBytes(index, log.nextOffset(), 0);
+  const size_t headLength = indexSnapshotParts(index, log.nextOffset(), 0).head.size();
+  const size_t layoutAt = headLength - 40 + 33;  // the params block ends the head; slotLayout is its byte 33
+  ASSERT_EQ(bytes[layoutAt], kIndexSnapshotSlotLayout);
+  ASSERT_TRUE(decodeIndexSnapshot(bytes.data(), bytes.size()).isOk());
+  bytes[layoutAt] = 0;
+  const uint64_t checksum = formatChecksum(bytes.data(), bytes.size() - 8);
+  for (int i = 0; i < 8; ++i) bytes[bytes.size() - 8 + i] = static_cast<uint8_t>(checksum >> (8 * i));
+  EXPECT_EQ(decodeIndexSnapshot(bytes.data(), bytes.size()).status().code(), StatusCode::UnsupportedVersion);
+}

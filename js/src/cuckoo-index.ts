@@ -18,9 +18,10 @@ export interface CuckooIndexOptions {
   /** Keys the first table is sized for; it doubles as needed. Default 1024. */
   capacity?: number | undefined;
   /**
-   * Bits of each key's hash kept in its slot (1..16, default 16). An absent key
+   * Bits of each key's hash kept in its slot (1..24, default 24). An absent key
    * reads a record only when one of the <= 8 slots it probes has its tag: about
-   * 8 / 2^tagBits of lookups. Fewer bits change no answer, only cost reads.
+   * 8 / 2^tagBits of lookups (one in ~4M at 24). Fewer bits change no answer,
+   * only cost reads.
    */
   tagBits?: number | undefined;
   /** Hash seed, a non-negative safe integer. Default 0. */
@@ -73,9 +74,9 @@ function checkIndexOptions(options: unknown): Required<{ [K in keyof CuckooIndex
       throw new FilterError('INVALID_ARGUMENT', `CuckooIndex: unknown option '${name}' (known options: ${KNOWN_OPTIONS.join(', ')})`);
     }
   }
-  const { capacity = 1024, tagBits = 16, seed = 0, maxKicks = 500 } = options as CuckooIndexOptions;
+  const { capacity = 1024, tagBits = 24, seed = 0, maxKicks = 500 } = options as CuckooIndexOptions;
   requireInteger(capacity, 'capacity', 'CuckooIndex', 1, 2 ** 40);
-  requireInteger(tagBits, 'tagBits', 'CuckooIndex', 1, 16);
+  requireInteger(tagBits, 'tagBits', 'CuckooIndex', 1, 24);
   requireInteger(seed, 'seed', 'CuckooIndex', 0, Number.MAX_SAFE_INTEGER);
   requireInteger(maxKicks, 'maxKicks', 'CuckooIndex', 1, 100000);
   return { capacity, tagBits, seed, maxKicks };
@@ -97,7 +98,7 @@ function valueBytes(value: unknown): Uint8Array | null {
 /**
  * Exact answers: a cuckoo hash table in wasm memory over an append-only log
  * of records. Unlike a filter it never says "maybe": `has` is true exactly for
- * the keys set and not deleted since. Each slot keeps a 16-bit tag of the
+ * the keys set and not deleted since. Each slot keeps a 24-bit tag of the
  * key's hash and the offset of its record; a lookup reads a record only when
  * a tag matches, and then compares the full key (docs/INDEX.md).
  *

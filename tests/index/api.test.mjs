@@ -59,7 +59,7 @@ test('iteration lists live records in log order, and refuses to continue after a
 
 test('bad options, keys and values are INVALID_ARGUMENT; a freed index is FREED', () => {
   expect(codeOf(() => new CuckooIndex({ tagBits: 0 }))).toBe('INVALID_ARGUMENT');
-  expect(codeOf(() => new CuckooIndex({ tagBits: 17 }))).toBe('INVALID_ARGUMENT');
+  expect(codeOf(() => new CuckooIndex({ tagBits: 25 }))).toBe('INVALID_ARGUMENT');
   expect(codeOf(() => new CuckooIndex({ capacity: 0 }))).toBe('INVALID_ARGUMENT');
   expect(codeOf(() => new CuckooIndex({ capacty: 10 }))).toBe('INVALID_ARGUMENT');
   expect(codeOf(() => new CuckooIndex('big'))).toBe('INVALID_ARGUMENT');

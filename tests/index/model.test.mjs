@@ -132,7 +132,7 @@ describe('CuckooIndex in memory matches a Map', () => {
       fc.record({ kind: fc.constant('compact') }),
     );
     fc.assert(
-      fc.property(fc.array(op, { maxLength: 200 }), fc.integer({ min: 1, max: 16 }), (ops, tagBits) => {
+      fc.property(fc.array(op, { maxLength: 200 }), fc.integer({ min: 1, max: 24 }), (ops, tagBits) => {
         const index = new CuckooIndex({ capacity: 4, tagBits });
         const model = new Map();
         try {

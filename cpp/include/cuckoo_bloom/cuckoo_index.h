@@ -41,7 +41,7 @@ namespace cuckoo_bloom {
 
 struct CuckooIndexOptions {
   uint64_t capacity = 1024;  // keys the first table is sized for; it doubles past that
-  uint32_t tagBits = 16;     // 1..16. Fewer bits only make more store reads (tests force collisions with 1-2)
+  uint32_t tagBits = 24;     // 1..24. Fewer bits only make more store reads (tests force collisions with 1-2)
   uint32_t maxKicks = 500;   // moves a walk tries before the table is doubled
   uint64_t seed = 0;         // hash seed (the table is rebuilt from the log on open, so it is not stored)
 };

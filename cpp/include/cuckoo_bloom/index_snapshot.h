@@ -15,8 +15,14 @@
 //           capacity = slots; target rate = the chance that an absent key's
 //           lookup reads a record, 8 / (2^tagBits - 1) capped at 1/2 (docs/INDEX.md)
 //   params  bucketCount u64, logLength u64, logChecksum u64, deadRecords u64,
-//           tagBits u8, 7 reserved bytes (0)                        = 40 bytes
+//           tagBits u8, slotLayout u8, 6 reserved bytes (0)         = 40 bytes
 //   payload bucketCount * 4 slot words, u64 each (index_table.h's layout)
+//
+// slotLayout says where a slot word keeps its tag and offset: 2 for today's
+// (tag in bits 2-25, offset in 26-63). Snapshots written before it existed
+// have 0 there (tag in bits 2-17, offset in 18-63); read with today's layout
+// their offsets would point at wrong records, so a reader refuses any layout
+// but its own (UNSUPPORTED_VERSION) and the index is rebuilt from the log.
 #pragma once
 
 #include <cstddef>
@@ -30,16 +36,20 @@ namespace cuckoo_bloom {
 
 class CuckooIndex;
 
+// The slot layout this build writes and reads (index_table.h).
+constexpr uint8_t kIndexSnapshotSlotLayout = 2;
+
 struct IndexSnapshotParams {
   uint64_t bucketCount = 0;
   uint64_t logLength = 0;
   uint64_t logChecksum = 0;
   uint64_t deadRecords = 0;
   uint8_t tagBits = 0;
+  uint8_t slotLayout = 0;
   template <typename Fields>
   void fields(Fields& f) {
-    f(bucketCount, logLength, logChecksum, deadRecords, tagBits);
-    f.reserved(7);
+    f(bucketCount, logLength, logChecksum, deadRecords, tagBits, slotLayout);
+    f.reserved(6);
   }
 };
 

@@ -3,8 +3,13 @@
 // Slot layout (one uint64):
 //
 //   bits 0-1    status: 0 AVAILABLE (never used), 1 OCCUPIED, 2 DELETED (was a key, now free)
-//   bits 2-17   tag: 1..2^tagBits-1 (tagBits <= 16), a few bits of the key's hash
-//   bits 18-63  offset of the key's live record in the record store (46 bits: 64 TiB)
+//   bits 2-25   tag: 1..2^tagBits-1 (tagBits <= 24), a few bits of the key's hash
+//   bits 26-63  offset of the key's live record in the record store (38 bits: 256 GiB)
+//
+// Why 24 tag bits and 38 offset bits: every tag bit halves the record reads
+// that absent keys cost (below), while a log of 2^38 bytes is 3,000 times
+// the ~90 MB that 1M URL keys take. (Until snapshot layout 2 the split was
+// 16 / 46: 40-91 reads per 1M absent lookups instead of about one in 4M.)
 //
 // Why a tag: a lookup compares its tag with the slots of two buckets and reads
 // a record from the store only where the tag matches, so an absent key costs
@@ -27,20 +32,23 @@ namespace cuckoo_bloom {
 enum class SlotStatus : uint8_t { Available = 0, Occupied = 1, Deleted = 2 };
 
 constexpr uint32_t kIndexBucketSlots = 4;
-constexpr uint32_t kMaxIndexTagBits = 16;
-constexpr uint32_t kIndexOffsetBits = 46;
+constexpr uint32_t kMaxIndexTagBits = 24;
+constexpr uint32_t kIndexTagShift = 2;
+constexpr uint32_t kIndexOffsetShift = kIndexTagShift + kMaxIndexTagBits;  // 26
+constexpr uint32_t kIndexOffsetBits = 64 - kIndexOffsetShift;              // 38
 constexpr uint64_t kMaxIndexOffset = (uint64_t{1} << kIndexOffsetBits) - 1;
 
 struct IndexSlot {
   uint64_t word = 0;
 
   static IndexSlot occupied(uint32_t tag, uint64_t offset) {
-    return IndexSlot{(offset << 18) | (uint64_t{tag} << 2) | static_cast<uint64_t>(SlotStatus::Occupied)};
+    return IndexSlot{(offset << kIndexOffsetShift) | (uint64_t{tag} << kIndexTagShift) |
+                     static_cast<uint64_t>(SlotStatus::Occupied)};
   }
   SlotStatus status() const { return static_cast<SlotStatus>(word & 3); }
   bool isOccupied() const { return status() == SlotStatus::Occupied; }
-  uint32_t tag() const { return static_cast<uint32_t>((word >> 2) & 0xFFFF); }
-  uint64_t offset() const { return word >> 18; }
+  uint32_t tag() const { return static_cast<uint32_t>((word >> kIndexTagShift) & ((uint64_t{1} << kMaxIndexTagBits) - 1)); }
+  uint64_t offset() const { return word >> kIndexOffsetShift; }
   // A freed slot keeps nothing of its key: only the status says it was used.
   static IndexSlot deleted() { return IndexSlot{static_cast<uint64_t>(SlotStatus::Deleted)}; }
 };
