@@ -75,13 +75,17 @@ Result<int64_t> CuckooIndex::findInBucket(uint64_t bucket, uint32_t tag, const u
 
 Result<int64_t> CuckooIndex::findSlot(const KeyHash& hash, const uint8_t* key, size_t length, RecordView& record) {
   const Located where = locate(hash, table_.bucketCount());
-  Result<int64_t> found = findInBucket(where.bucket1, where.tag, key, length, record);
-  if (!found.isOk() || found.value() >= 0) return found;
+  // A bucket whose summary lacks the tag's bit holds no slot with the tag
+  // (index_table.h): it is not read at all.
+  if (table_.mayHoldTag(where.bucket1, where.tag)) {
+    Result<int64_t> found = findInBucket(where.bucket1, where.tag, key, length, record);
+    if (!found.isOk() || found.value() >= 0) return found;
+  }
   // A key is in its second bucket only if it was placed there or kicked out
   // of its first, and both flag the first bucket (insertWithKicks): an
   // unflagged first bucket proves the key absent without touching the
   // second — one cache miss instead of two for most absent keys in a large table.
-  if (!table_.overflowed(where.bucket1)) return int64_t{-1};
+  if (!table_.overflowed(where.bucket1) || !table_.mayHoldTag(where.bucket2, where.tag)) return int64_t{-1};
   return findInBucket(where.bucket2, where.tag, key, length, record);
 }
 
@@ -297,6 +301,7 @@ bool CuckooIndex::insertWithKicks(IndexTable& table, const Located& where, Index
     std::copy(slots, slots + kIndexBucketSlots, saved.slots);
     const auto place = static_cast<uint32_t>(random_.next() & (kIndexBucketSlots - 1));
     std::swap(slots[place], inHand);
+    table.noteTag(bucket, slots[place].tag());
     table.markOverflowed(bucket);  // inHand leaves `bucket` for its other one
     bucket = cuckooAltBucketIndexModulo(bucket, inHand.tag(), bucketCount);
     if (table.insert(bucket, inHand) >= 0) return true;
@@ -352,10 +357,11 @@ Status CuckooIndex::adoptSnapshot(IndexSnapshot&& snapshot) {
     return Status::invalidArgument("the snapshot was made with another seed or tag width");
   }
   table_ = std::move(snapshot.table);
-  // A snapshot keeps no overflow flags (its slots say nothing of which bucket
-  // was a key's first): every bucket is flagged, so every lookup probes both,
-  // as before flags existed, until the next rebuild sets them afresh.
-  table_.markAllOverflowed();
+  // A snapshot keeps no summaries: the tag bits follow from its slots, but
+  // the slots say nothing of which bucket was a key's first, so every bucket
+  // is flagged and every lookup may probe both, as before flags existed,
+  // until the next rebuild sets them afresh.
+  table_.resetSummariesFromSlots();
   liveCount_ = snapshot.liveCount;
   deadRecords_ = snapshot.params.deadRecords;
   return Status::ok();

@@ -163,6 +163,9 @@ void runModel(const CuckooIndexOptions& options, uint64_t operations, uint32_t k
     }
     if (op % checkEvery == 0) {
       expectMatchesModel(*made->index, model, universe);
+      // Every occupied slot's tag bit is in its bucket's summary: a missing
+      // one would make a lookup skip the bucket that holds the key.
+      ASSERT_TRUE(made->index->table().summariesCoverSlots());
       // Reopen: a fresh index over the same log (records replayed in order).
       auto reopened = std::make_unique<IndexOverLog>(options, segmentShift);
       reopened->log = std::move(made->log);
@@ -182,6 +185,7 @@ void runModel(const CuckooIndexOptions& options, uint64_t operations, uint32_t k
       EXPECT_EQ(reopened->index->deadRecords(), 0u);
       expectMatchesModel(*reopened->index, model, universe);
       expectMatchesModel(*copy.index, model, universe);
+      ASSERT_TRUE(reopened->index->table().summariesCoverSlots());
       made = std::move(reopened);
     }
   }
