@@ -103,10 +103,10 @@ function runRandom({ make, reopen, operations, universeSize, checkEvery, seed })
 }
 
 describe('CuckooIndex in memory matches a Map', () => {
-  test('1,000,000 seeded operations over 20,000 keys (the table grows from 16 keys)', () => {
+  test('2,000,000 seeded operations over 20,000 keys (the table grows from 16 keys)', () => {
     const stats = runRandom({
       make: () => new CuckooIndex({ capacity: 16 }),
-      operations: 1_000_000,
+      operations: 2_000_000,
       universeSize: 20_000,
       checkEvery: 250_000,
       seed: 18,
