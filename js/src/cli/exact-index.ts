@@ -68,21 +68,22 @@ export interface OpenedLog {
   urlExpressions: boolean;
   /** Live keys, the marker not counted. */
   keys: number;
-  /** What opening found (a torn tail cut off, the snapshot used or not). */
+  /** What opening found (a torn tail ignored, the snapshot used or not). */
   report: OpenReport;
   /** Whether `<log>.snapshot` exists (used or not: see report.snapshotLogBytes). */
   snapshotPresent: boolean;
 }
 
 /**
- * Opens the index log at `path` (sniffFile said 'index-log'). Opening
- * replays it, or loads its snapshot when that matches the log, and cuts off
- * a torn last record (a write that never finished): the file is truncated
- * there, as FileCuckooIndex.open does for every caller.
- * @throws FilterError `CORRUPT` (a damaged record with records after it), `UNAVAILABLE` (I/O, e.g. a read-only file).
+ * Opens the index log at `path` (sniffFile said 'index-log') for reading
+ * only: query and info never write to a log, which another process may be
+ * appending to. Opening replays it, or loads its snapshot when that matches
+ * the log; a torn last record (a write that never finished, or one still in
+ * progress) is ignored and left in the file.
+ * @throws FilterError `CORRUPT` (a damaged record with records after it), `UNAVAILABLE` (I/O).
  */
 export function openIndexLog(path: string): OpenedLog {
-  const index = FileCuckooIndex.open(path);
+  const index = FileCuckooIndex.open(path, { readOnly: true });
   const urlExpressions = index.has(URL_LOG_MARKER);
   return {
     index,

@@ -18,7 +18,7 @@ export interface IndexLogReport {
   tableBytes: number;
   bucketCount: number;
   loadFactor: number;
-  /** Bytes of an unfinished last record that opening cut off the file (0: it ended cleanly). */
+  /** Bytes of an unfinished last record at the end of the file, ignored (0: it ended cleanly). */
   droppedTailBytes: number;
   snapshot: {
     /** `<log>.snapshot` exists. */
@@ -78,7 +78,7 @@ export function indexLogText(info: IndexLogReport): string {
     ['snapshot', snapshotText],
   ];
   if (info.droppedTailBytes > 0) {
-    rows.push(['torn tail', `${formatCount(info.droppedTailBytes)} bytes of an unfinished last record cut off the file`]);
+    rows.push(['torn tail', `${formatCount(info.droppedTailBytes)} bytes of an unfinished last record (ignored; the file is left as it is)`]);
   }
   return table(rows);
 }

@@ -130,14 +130,14 @@ function notALog(what: string, kind: 'filter' | 'other', command: string, hint =
   return usageError(`${what} ${found}: exact answers need a log made by build --exact${hint}`, command);
 }
 
-/** Opens an index log, warning on stderr when opening cut off a torn last record. */
+/** Opens an index log (read-only), warning on stderr when it ends in a torn last record. */
 function openLog(path: string): OpenedLog {
   const log = openIndexLog(path);
   const dropped = log.report.droppedTailBytes;
   if (dropped > 0) {
     process.stderr.write(
       `cuckoo-bloom-wasm: warning: ${path} ended in an unfinished record (a write cut short); ` +
-        `its ${formatCount(dropped)} byte(s) were cut off the file, every whole record is kept\n`,
+        `its ${formatCount(dropped)} byte(s) are ignored (the file is left as it is), every whole record is answered\n`,
     );
   }
   return log;

@@ -1,5 +1,5 @@
 import { existsSync, renameSync, rmSync } from 'node:fs';
-import { CuckooIndex, FilterError, type CuckooIndexOptions } from '../index.js';
+import { CuckooIndex, FilterError, type CuckooIndexOptions, type IndexValue, type Key } from '../index.js';
 import { readFileIfPresent, syncDirectory, writeFileAtomically } from './durable-files.js';
 import { FILE_HEADER, FileRecordStore, type FileStoreOptions } from './file-store.js';
 
@@ -18,7 +18,10 @@ export interface FileCuckooIndexOptions extends CuckooIndexOptions, FileStoreOpt
 
 /** What opening found at the end of the log. */
 export interface OpenReport {
-  /** Bytes of an unfinished last record that opening cut off (0: the log ended cleanly). */
+  /**
+   * Bytes of an unfinished last record that opening cut off the file (with
+   * `readOnly`: left in the file and ignored); 0 when the log ended cleanly.
+   */
   droppedTailBytes: number;
   /** Live keys after replaying the log. */
   keys: number;
@@ -42,6 +45,7 @@ export class FileCuckooIndex extends CuckooIndex {
   readonly #path: string;
   readonly #syncEveryWrite: boolean;
   readonly #snapshotOnClose: boolean;
+  readonly #readOnly: boolean;
   #openReport: OpenReport = { droppedTailBytes: 0, keys: 0, snapshotLogBytes: 0 };
   /**
    * The log's length when it last needed no new snapshot: at the end of
@@ -53,12 +57,34 @@ export class FileCuckooIndex extends CuckooIndex {
   #closed = false;
 
   private constructor(path: string, store: FileRecordStore, options: FileCuckooIndexOptions) {
-    const { syncEveryWrite, snapshotOnClose, ...indexOptions } = options;
+    const { syncEveryWrite, snapshotOnClose, readOnly, ...indexOptions } = options;
     super(indexOptions, store);
     this.#store = store;
     this.#path = path;
     this.#syncEveryWrite = syncEveryWrite === true;
-    this.#snapshotOnClose = snapshotOnClose !== false;
+    this.#readOnly = readOnly === true;
+    this.#snapshotOnClose = snapshotOnClose !== false && !this.#readOnly;
+  }
+
+  /** Opened with `readOnly: true`: set, delete, compact and saveSnapshot throw `UNSUPPORTED`. */
+  get readOnly(): boolean {
+    return this.#readOnly;
+  }
+
+  #refuseWrite(what: string): void {
+    if (this.#readOnly) {
+      throw new FilterError('UNSUPPORTED', `${this.#path} was opened with readOnly: true: ${what} would write to it`);
+    }
+  }
+
+  override set(key: Key, value?: IndexValue): boolean {
+    this.#refuseWrite('set');
+    return super.set(key, value);
+  }
+
+  override delete(key: Key): boolean {
+    this.#refuseWrite('delete');
+    return super.delete(key);
   }
 
   /**
@@ -72,12 +98,15 @@ export class FileCuckooIndex extends CuckooIndex {
     if (typeof path !== 'string' || path.length === 0) {
       throw new FilterError('INVALID_ARGUMENT', 'FileCuckooIndex.open needs a file path');
     }
-    const { snapshotOnClose } = options;
-    if (snapshotOnClose !== undefined && typeof snapshotOnClose !== 'boolean') {
-      throw new FilterError('INVALID_ARGUMENT', `FileCuckooIndex: snapshotOnClose must be true or false, got ${String(snapshotOnClose)}`);
+    for (const name of ['snapshotOnClose', 'readOnly', 'syncEveryWrite'] as const) {
+      const value = options[name];
+      if (value !== undefined && typeof value !== 'boolean') {
+        throw new FilterError('INVALID_ARGUMENT', `FileCuckooIndex: ${name} must be true or false, got ${String(value)}`);
+      }
     }
-    // A compaction that crashed before its rename left only a temporary file.
-    if (existsSync(compactPath(path))) rmSync(compactPath(path), { force: true });
+    // A compaction that crashed before its rename left only a temporary file
+    // (a reader leaves it: it may be a writer's compaction in progress).
+    if (options.readOnly !== true && existsSync(compactPath(path))) rmSync(compactPath(path), { force: true });
     const store = FileRecordStore.open(path, options);
     let index: FileCuckooIndex;
     try {
@@ -148,6 +177,7 @@ export class FileCuckooIndex extends CuckooIndex {
    * @throws FilterError `UNAVAILABLE` when the file cannot be written (the old snapshot, if any, stays).
    */
   saveSnapshot(): void {
+    this.#refuseWrite('saveSnapshot');
     try {
       const length = this.#store.byteLength;
       writeFileAtomically(snapshotPath(this.#path), (write) => this.writeSnapshot(write));
@@ -169,6 +199,7 @@ export class FileCuckooIndex extends CuckooIndex {
    * then renamed over the old one (atomic: a crash leaves one or the other, whole).
    */
   override compact(): void {
+    this.#refuseWrite('compact');
     const temporary = compactPath(this.#path);
     rmSync(temporary, { force: true });
     const store = FileRecordStore.open(temporary, { syncEveryWrite: false });

@@ -18,6 +18,17 @@ export interface FileStoreOptions {
    * the lost ones: the log is append-only and a torn tail is dropped on open).
    */
   syncEveryWrite?: boolean | undefined;
+  /**
+   * Open for reading only: the file must exist, is opened read-only and is
+   * never written, truncated or created (another process may be appending to
+   * it). A torn last record is left in the file and only ignored. Writes
+   * (set, delete, compact, saveSnapshot) throw `UNSUPPORTED`. Default false.
+   */
+  readOnly?: boolean | undefined;
+}
+
+function readOnlyError(what: string): FilterError {
+  return new FilterError('UNSUPPORTED', `cannot ${what} an index log opened with readOnly: true`);
 }
 
 function ioError(what: string, error: unknown): FilterError {
@@ -29,11 +40,18 @@ export class FileRecordStore implements IndexRecordStore {
   #fd: number;
   #length: number;
   #syncEveryWrite: boolean;
+  readonly #readOnly: boolean;
 
-  private constructor(fd: number, length: number, syncEveryWrite: boolean) {
+  private constructor(fd: number, length: number, syncEveryWrite: boolean, readOnly: boolean) {
     this.#fd = fd;
     this.#length = length;
     this.#syncEveryWrite = syncEveryWrite;
+    this.#readOnly = readOnly;
+  }
+
+  /** Opened with `readOnly`: nothing is ever written to the file. */
+  get readOnly(): boolean {
+    return this.#readOnly;
   }
 
   /**
@@ -42,11 +60,16 @@ export class FileRecordStore implements IndexRecordStore {
    * @throws FilterError `CORRUPT` for a file that is not an index log, `UNAVAILABLE` for I/O errors.
    */
   static open(path: string, options: FileStoreOptions = {}): FileRecordStore {
+    const readOnly = options.readOnly === true;
     let fd: number;
     try {
-      fd = openSync(path, 'a+');
-      closeSync(fd);
-      fd = openSync(path, 'r+');
+      if (readOnly) {
+        fd = openSync(path, 'r');
+      } else {
+        fd = openSync(path, 'a+');
+        closeSync(fd);
+        fd = openSync(path, 'r+');
+      }
     } catch (error) {
       throw ioError(`cannot open the index log ${path}`, error);
     }
@@ -58,8 +81,11 @@ export class FileRecordStore implements IndexRecordStore {
       if (!isHeaderPrefix) {
         throw new FilterError('CORRUPT', `${path} is not a cuckoo-bloom-wasm index log (its first bytes are not "CBWILOG1", version 1)`);
       }
-      const store = new FileRecordStore(fd, length, options.syncEveryWrite === true);
-      if (length < FILE_HEADER.length) {
+      const store = new FileRecordStore(fd, length, options.syncEveryWrite === true, readOnly);
+      if (length < FILE_HEADER.length && readOnly) {
+        // A log whose creation never finished holds no record: read it as empty.
+        store.#length = FILE_HEADER.length;
+      } else if (length < FILE_HEADER.length) {
         ftruncateSync(fd, 0);
         writeSync(fd, FILE_HEADER, 0, FILE_HEADER.length, 0);
         fdatasyncSync(fd);
@@ -77,6 +103,7 @@ export class FileRecordStore implements IndexRecordStore {
   }
 
   append(record: Uint8Array): number {
+    if (this.#readOnly) throw readOnlyError('append to');
     const offset = this.#length;
     try {
       let written = 0;
@@ -112,8 +139,15 @@ export class FileRecordStore implements IndexRecordStore {
     return got;
   }
 
-  /** Cuts the log at `length` (dropping a torn tail) and flushes. */
+  /**
+   * Cuts the log at `length` (dropping a torn tail) and flushes. Read-only:
+   * the file is left as it is and only the bytes past `length` are ignored.
+   */
   truncate(length: number): void {
+    if (this.#readOnly) {
+      this.#length = Math.min(this.#length, length);
+      return;
+    }
     try {
       ftruncateSync(this.#fd, length);
       fdatasyncSync(this.#fd);
@@ -138,6 +172,7 @@ export class FileRecordStore implements IndexRecordStore {
   }
 
   sync(): void {
+    if (this.#readOnly) return;
     try {
       fdatasyncSync(this.#fd);
     } catch (error) {
