@@ -199,6 +199,13 @@ class PackedTable : public BucketWords {
     return copies;
   }
 
+  // Whether the bucket has an empty slot.
+  bool hasRoom(uint64_t bucket) const {
+    uint32_t empty = 0;
+    for (uint32_t slot = 0; slot < bucketSize_; ++slot) empty |= get(bucket, slot) == 0;
+    return empty != 0;
+  }
+
   // Into the bucket's first empty slot; false (and no change) when it is full.
   bool insert(uint64_t bucket, uint32_t fingerprint) {
     assert(fingerprint != 0 && fingerprint <= slotMask_);

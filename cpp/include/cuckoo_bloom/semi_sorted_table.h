@@ -211,15 +211,17 @@ class SemiSortedTable : public BucketWords {
     return copies;
   }
 
+  // Whether the bucket has an empty slot. Empty slots (0) sort first, so
+  // that is whether its first canonical slot is empty: nibble 0 and high
+  // part 0. Checking that alone spares a full bucket the decode (the
+  // eviction walk meets mostly full buckets).
+  bool hasRoom(uint64_t bucket) const { return hasRoom(load(bucket)); }
+
   // Into an empty slot; false (and no change) when the bucket is full.
   bool insert(uint64_t bucket, uint32_t fingerprint) {
     assert(fingerprint != 0);
     const BucketBits bits = load(bucket);
-    // Empty slots (0) sort first, so the bucket has room exactly when its
-    // first canonical slot is empty: nibble 0 and high part 0. Checking that
-    // alone spares a full bucket the decode (the eviction walk meets mostly
-    // full buckets).
-    if ((nibblesByIndex_[bits.low & kIndexMask] & 15) != 0 || highPart(bits, 0) != 0) return false;
+    if (!hasRoom(bits)) return false;
     uint32_t fingerprints[kBucketSize];
     decode(bits, fingerprints);
     fingerprints[0] = fingerprint;
@@ -293,6 +295,10 @@ class SemiSortedTable : public BucketWords {
     uint64_t low;
     uint64_t high;
   };
+
+  bool hasRoom(const BucketBits& bits) const {
+    return (nibblesByIndex_[bits.low & kIndexMask] & 15) == 0 && highPart(bits, 0) == 0;
+  }
 
   BucketBits load(uint64_t bucket) const {
     const uint64_t bit = bucket * bucketBits_;
