@@ -4,8 +4,11 @@
 // A key lives in one of its two buckets, i1 or i2, where each is computed from
 // the other and the fingerprint alone (hashing.h: any m since format version
 // 2; a power of two in version 1). When both are full, insertion evicts a
-// random resident fingerprint and moves it to its own other bucket, up to
-// maxKicks times (a seeded, reproducible random walk).
+// resident fingerprint and moves it to its own other bucket, up to maxKicks
+// times (a seeded, reproducible random walk). It evicts a resident whose
+// other bucket has room when there is one (one step of lookahead; on the
+// first step among the residents of both buckets), else a random one: near
+// the rated load that halves the walk's steps.
 //
 // A failed insert never loses a key. The walk records each bucket as it was
 // before the walk changed it; when the kicks run out it writes them back in
