@@ -119,3 +119,25 @@ export function errorLines(counts: SinkCounts, more: number): string {
   if (more > 0) lines.push(`  ... and ${formatCount(more)} more`);
   return lines.join('\n');
 }
+
+/** First pass over a file: how many keys/expressions to size for. */
+export async function countPass(
+  batches: AsyncIterable<LineBatch>,
+  counter: (line: Uint8Array) => number,
+  totalBytes: number,
+  label: string,
+): Promise<number> {
+  const progress = new Progress({ stream: process.stderr, label, totalBytes });
+  let lines = 0;
+  let candidates = 0;
+  try {
+    for await (const batch of batches) {
+      for (const line of batch.lines) candidates += counter(line);
+      lines += batch.lines.length;
+      progress.update(batch.bytesRead, lines);
+    }
+  } finally {
+    progress.finish();
+  }
+  return candidates;
+}

@@ -35,7 +35,7 @@ import {
   UrlBlocklist,
 } from '../index.js';
 import { parseCapacity, parseCommand, parseFormat, parseRate, parseSeed, parseType } from './args.js';
-import { checkOutputPath, errorLines, fillPass, inputName, refuseEmpty, warnAboutLinesNotStored } from './build-steps.js';
+import { checkOutputPath, countPass, errorLines, fillPass, inputName, refuseEmpty, warnAboutLinesNotStored } from './build-steps.js';
 import { removePath, trackTemporary } from './cleanup.js';
 import { filterFacts, formatBitsPerKey, formatCount, formatRate, table } from './describe.js';
 import { CliError, EXIT_CLEAR, EXIT_OVERFILLED, fileError, usageError } from './errors.js';
@@ -289,28 +289,6 @@ function createTarget(options: BuildOptions, capacity: number): Target {
     }
     throw error;
   }
-}
-
-/** First pass over a file: how many keys/expressions to size for. */
-async function countPass(
-  batches: AsyncIterable<LineBatch>,
-  counter: (line: Uint8Array) => number,
-  totalBytes: number,
-  label: string,
-): Promise<number> {
-  const progress = new Progress({ stream: process.stderr, label, totalBytes });
-  let lines = 0;
-  let candidates = 0;
-  try {
-    for await (const batch of batches) {
-      for (const line of batch.lines) candidates += counter(line);
-      lines += batch.lines.length;
-      progress.update(batch.bytesRead, lines);
-    }
-  } finally {
-    progress.finish();
-  }
-  return candidates;
 }
 
 /** Writes `<output>.tmp-<pid>`, then renames it over `output`; on failure removes the temporary file. */

@@ -18,13 +18,13 @@ import { rename, stat } from 'node:fs/promises';
 import { init } from '../index.js';
 import { FileCuckooIndex } from '../index-file/index.js';
 import type { BuildOptions } from './build.js';
-import { checkOutputPath, errorLines, fillPass, inputName, refuseEmpty, warnAboutLinesNotStored } from './build-steps.js';
+import { checkOutputPath, countPass, errorLines, fillPass, inputName, refuseEmpty, warnAboutLinesNotStored } from './build-steps.js';
 import { removePath, trackTemporary } from './cleanup.js';
 import { formatCount, table } from './describe.js';
 import { EXIT_CLEAR, fileError } from './errors.js';
 import { URL_LOG_MARKER } from './exact-index.js';
 import { fileLineBatches, type LineBatch, lineBatches, openInputFile } from './lines.js';
-import { IndexSink, type SinkCounts } from './sinks.js';
+import { candidateCounter, IndexSink, type SinkCounts } from './sinks.js';
 
 /** What the summary reports, after the files are in place. */
 interface Built {
@@ -50,7 +50,17 @@ export async function buildExact(options: BuildOptions): Promise<number> {
   for (const path of temporaries) trackTemporary(path);
   let index: FileCuckooIndex | null = null;
   try {
-    index = FileCuckooIndex.open(temporary);
+    // A file is counted first, as for a filter: a table sized for its keys is
+    // never rebuilt, and each rebuild reads every record back from the log
+    // (most of a 1M-key build's time). Stdin cannot be read twice: the table grows.
+    let capacity: number | undefined;
+    if (options.input !== '-') {
+      const file = await openInputFile(options.input);
+      const counter = candidateCounter(options.urls, options.format);
+      capacity = 1 + (await countPass(fileLineBatches(options.input, file.stream, lineOptions), counter, file.size, 'counting'));
+    }
+    // Buffered: one write a megabyte; sync() below puts everything on the disk before the rename.
+    index = FileCuckooIndex.open(temporary, { bufferWrites: true, ...(capacity === undefined ? {} : { capacity }) });
     if (options.urls) index.set(URL_LOG_MARKER);
     const sink = new IndexSink(index, options.urls, options.format);
     let batches: AsyncIterable<LineBatch>;

@@ -44,6 +44,7 @@ export class FileCuckooIndex extends CuckooIndex {
   #store: FileRecordStore;
   readonly #path: string;
   readonly #syncEveryWrite: boolean;
+  readonly #bufferWrites: boolean;
   readonly #snapshotOnClose: boolean;
   readonly #readOnly: boolean;
   #openReport: OpenReport = { droppedTailBytes: 0, keys: 0, snapshotLogBytes: 0 };
@@ -57,11 +58,12 @@ export class FileCuckooIndex extends CuckooIndex {
   #closed = false;
 
   private constructor(path: string, store: FileRecordStore, options: FileCuckooIndexOptions) {
-    const { syncEveryWrite, snapshotOnClose, readOnly, ...indexOptions } = options;
+    const { syncEveryWrite, snapshotOnClose, readOnly, bufferWrites, ...indexOptions } = options;
     super(indexOptions, store);
     this.#store = store;
     this.#path = path;
     this.#syncEveryWrite = syncEveryWrite === true;
+    this.#bufferWrites = bufferWrites === true;
     this.#readOnly = readOnly === true;
     this.#snapshotOnClose = snapshotOnClose !== false && !this.#readOnly;
   }
@@ -98,7 +100,7 @@ export class FileCuckooIndex extends CuckooIndex {
     if (typeof path !== 'string' || path.length === 0) {
       throw new FilterError('INVALID_ARGUMENT', 'FileCuckooIndex.open needs a file path');
     }
-    for (const name of ['snapshotOnClose', 'readOnly', 'syncEveryWrite'] as const) {
+    for (const name of ['snapshotOnClose', 'readOnly', 'syncEveryWrite', 'bufferWrites'] as const) {
       const value = options[name];
       if (value !== undefined && typeof value !== 'boolean') {
         throw new FilterError('INVALID_ARGUMENT', `FileCuckooIndex: ${name} must be true or false, got ${String(value)}`);
@@ -179,6 +181,8 @@ export class FileCuckooIndex extends CuckooIndex {
   saveSnapshot(): void {
     this.#refuseWrite('saveSnapshot');
     try {
+      // The snapshot describes the log as it is on the file.
+      this.#store.flush();
       const length = this.#store.byteLength;
       writeFileAtomically(snapshotPath(this.#path), (write) => this.writeSnapshot(write));
       this.#unchangedLength = length;
@@ -200,9 +204,12 @@ export class FileCuckooIndex extends CuckooIndex {
    */
   override compact(): void {
     this.#refuseWrite('compact');
+    // The old log whole on the file first: it stays the log if compaction fails.
+    this.#store.flush();
     const temporary = compactPath(this.#path);
     rmSync(temporary, { force: true });
-    const store = FileRecordStore.open(temporary, { syncEveryWrite: false });
+    // Buffered: the new file is written in megabytes, and flushed before its rename.
+    const store = FileRecordStore.open(temporary, { bufferWrites: true });
     let fresh: FileCuckooIndex;
     try {
       fresh = new FileCuckooIndex(temporary, store, {
@@ -234,6 +241,7 @@ export class FileCuckooIndex extends CuckooIndex {
     this.adoptFrom(fresh);
     this.#store = store;
     old.close();
+    store.setBufferWrites(this.#bufferWrites);
     if (this.#syncEveryWrite) store.setSyncEveryWrite(true);
   }
 

@@ -25,7 +25,21 @@ export interface FileStoreOptions {
    * (set, delete, compact, saveSnapshot) throw `UNSUPPORTED`. Default false.
    */
   readOnly?: boolean | undefined;
+  /**
+   * Collect appends in memory (1 MiB) and write them when the buffer fills and
+   * at sync(), close() and saveSnapshot(): one system call per megabyte instead
+   * of one per record, for bulk loads (the CLI's `build --exact` uses it). The
+   * price: a crash loses the records still in the buffer (never one written
+   * before them: the log stays a prefix of what was set), and an I/O error
+   * while writing the buffer is thrown by the call that wrote it, after which
+   * the index refuses every call but close(). Contradicts `syncEveryWrite`.
+   * Default false.
+   */
+  bufferWrites?: boolean | undefined;
 }
+
+/** What `bufferWrites` collects before writing. */
+const WRITE_BUFFER_BYTES = 1 << 20;
 
 function readOnlyError(what: string): FilterError {
   return new FilterError('UNSUPPORTED', `cannot ${what} an index log opened with readOnly: true`);
@@ -41,6 +55,11 @@ export class FileRecordStore implements IndexRecordStore {
   #length: number;
   #syncEveryWrite: boolean;
   readonly #readOnly: boolean;
+  /** With bufferWrites: appended records not yet written, the last `#buffered` bytes of the log. */
+  #buffer: Uint8Array | null = null;
+  #buffered = 0;
+  /** A failed write of the buffer: the store refuses every call but close(). */
+  #failure: FilterError | null = null;
 
   private constructor(fd: number, length: number, syncEveryWrite: boolean, readOnly: boolean) {
     this.#fd = fd;
@@ -61,6 +80,12 @@ export class FileRecordStore implements IndexRecordStore {
    */
   static open(path: string, options: FileStoreOptions = {}): FileRecordStore {
     const readOnly = options.readOnly === true;
+    if (options.bufferWrites === true && (options.syncEveryWrite === true || readOnly)) {
+      throw new FilterError(
+        'INVALID_ARGUMENT',
+        `bufferWrites contradicts ${readOnly ? 'readOnly' : 'syncEveryWrite'}: choose one`,
+      );
+    }
     let fd: number;
     try {
       if (readOnly) {
@@ -82,6 +107,7 @@ export class FileRecordStore implements IndexRecordStore {
         throw new FilterError('CORRUPT', `${path} is not a cuckoo-bloom-wasm index log (its first bytes are not "CBWILOG1", version 1)`);
       }
       const store = new FileRecordStore(fd, length, options.syncEveryWrite === true, readOnly);
+      if (options.bufferWrites === true) store.#buffer = new Uint8Array(WRITE_BUFFER_BYTES);
       if (length < FILE_HEADER.length && readOnly) {
         // A log whose creation never finished holds no record: read it as empty.
         store.#length = FILE_HEADER.length;
@@ -104,6 +130,17 @@ export class FileRecordStore implements IndexRecordStore {
 
   append(record: Uint8Array): number {
     if (this.#readOnly) throw readOnlyError('append to');
+    this.#checkUsable();
+    const buffer = this.#buffer;
+    if (buffer !== null && record.length <= buffer.length) {
+      if (this.#buffered + record.length > buffer.length) this.flush();
+      buffer.set(record, this.#buffered);
+      this.#buffered += record.length;
+      const offset = this.#length;
+      this.#length += record.length;
+      return offset;
+    }
+    this.flush();
     const offset = this.#length;
     try {
       let written = 0;
@@ -125,7 +162,18 @@ export class FileRecordStore implements IndexRecordStore {
   }
 
   readInto(offset: number, target: Uint8Array): number {
+    this.#checkUsable();
     const want = Math.max(0, Math.min(target.length, this.#length - offset));
+    // Bytes past what is on the file are still in the buffer.
+    const onFile = this.#length - this.#buffered;
+    if (offset + want > onFile && this.#buffer !== null) {
+      const fromFile = Math.max(0, onFile - offset);
+      const got = fromFile > 0 ? this.readInto(offset, target.subarray(0, fromFile)) : 0;
+      if (got < fromFile) return got;
+      const start = offset + fromFile - onFile;
+      target.set(this.#buffer.subarray(start, start + want - fromFile), fromFile);
+      return want;
+    }
     let got = 0;
     try {
       while (got < want) {
@@ -148,6 +196,7 @@ export class FileRecordStore implements IndexRecordStore {
       this.#length = Math.min(this.#length, length);
       return;
     }
+    this.flush();
     try {
       ftruncateSync(this.#fd, length);
       fdatasyncSync(this.#fd);
@@ -171,8 +220,45 @@ export class FileRecordStore implements IndexRecordStore {
     this.#syncEveryWrite = on;
   }
 
+  /** Turns bufferWrites on or off (off writes what the buffer holds first). */
+  setBufferWrites(on: boolean): void {
+    if (on && this.#buffer === null && !this.#readOnly) this.#buffer = new Uint8Array(WRITE_BUFFER_BYTES);
+    if (!on && this.#buffer !== null) {
+      this.flush();
+      this.#buffer = null;
+    }
+  }
+
+  /** Writes the buffered records to the file (not flushed to the disk: see sync()). */
+  flush(): void {
+    this.#checkUsable();
+    if (this.#buffer === null || this.#buffered === 0) return;
+    const start = this.#length - this.#buffered;
+    try {
+      let written = 0;
+      while (written < this.#buffered) {
+        written += writeSync(this.#fd, this.#buffer, written, this.#buffered - written, start + written);
+      }
+    } catch (error) {
+      try {
+        ftruncateSync(this.#fd, start);
+      } catch {
+        // The torn bytes are then at the tail, where opening drops them.
+      }
+      // The table points at records the file does not have: nothing more may be answered.
+      this.#failure = ioError('cannot write the buffered records to the index log (reopen it: the records before them are kept)', error);
+      throw this.#failure;
+    }
+    this.#buffered = 0;
+  }
+
+  #checkUsable(): void {
+    if (this.#failure !== null) throw this.#failure;
+  }
+
   sync(): void {
     if (this.#readOnly) return;
+    this.flush();
     try {
       fdatasyncSync(this.#fd);
     } catch (error) {
@@ -180,9 +266,14 @@ export class FileRecordStore implements IndexRecordStore {
     }
   }
 
+  /** Writes what the buffer holds, then closes the file (closed even when that write fails, which is then thrown). */
   close(): void {
     if (this.#fd < 0) return;
-    closeSync(this.#fd);
-    this.#fd = -1;
+    try {
+      if (this.#failure === null) this.flush();
+    } finally {
+      closeSync(this.#fd);
+      this.#fd = -1;
+    }
   }
 }

@@ -1,0 +1,141 @@
+// FileCuckooIndex with bufferWrites: appends collected in a 1 MiB buffer and
+// written when it fills and at sync/close/saveSnapshot. Answers are the same
+// as unbuffered ones (records still in the buffer are read from it), a close
+// or sync puts everything on the file, and a crash loses only a suffix of
+// what was set: the log is always a prefix of the writes.
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { FilterError, init } from '../../dist/index.mjs';
+import { FileCuckooIndex } from '../../dist/index-file.mjs';
+
+let directory;
+let run = 0;
+beforeAll(async () => {
+  await init();
+  directory = mkdtempSync(join(tmpdir(), 'cbw-index-buffered-'));
+});
+afterAll(() => rmSync(directory, { recursive: true, force: true }));
+
+const freshPath = () => join(directory, `log-${run++}.log`);
+const writer = fileURLToPath(new URL('./lib/buffered-writer.mjs', import.meta.url));
+
+function codeOf(fn) {
+  try {
+    fn();
+  } catch (error) {
+    expect(error).toBeInstanceOf(FilterError);
+    return error.code;
+  }
+  return 'no error';
+}
+
+/** A seeded xorshift generator in [0, 1). */
+function prng(seed) {
+  let state = seed >>> 0 || 1;
+  return () => {
+    state ^= state << 13;
+    state >>>= 0;
+    state ^= state >>> 17;
+    state ^= state << 5;
+    state >>>= 0;
+    return state / 2 ** 32;
+  };
+}
+
+test('the same answers and the same log bytes as an unbuffered index, through random operations', () => {
+  const paths = [freshPath(), freshPath()];
+  const buffered = FileCuckooIndex.open(paths[0], { bufferWrites: true, capacity: 16 });
+  const plain = FileCuckooIndex.open(paths[1], { capacity: 16 });
+  const random = prng(99);
+  const model = new Map();
+  for (let op = 0; op < 60_000; op++) {
+    const key = `key-${Math.floor(random() * 4000)}`;
+    const roll = random();
+    if (roll < 0.5) {
+      const value = random() < 0.5 ? undefined : `v${op}`.repeat(1 + Math.floor(random() * 20));
+      expect(buffered.set(key, value)).toBe(plain.set(key, value));
+      model.set(key, value ?? null);
+    } else if (roll < 0.65) {
+      expect(buffered.delete(key)).toBe(plain.delete(key));
+      model.delete(key);
+    } else {
+      // A key set a moment ago has its record in the buffer: read from there.
+      const expected = model.has(key) ? model.get(key) : undefined;
+      expect(buffered.getString(key)).toBe(expected);
+    }
+    if (op === 30_000) {
+      buffered.compact();
+      plain.compact();
+    }
+  }
+  buffered.close();
+  plain.close();
+  expect(readFileSync(paths[0]).equals(readFileSync(paths[1]))).toBe(true);
+  const reopened = FileCuckooIndex.open(paths[0]);
+  expect(reopened.size).toBe(model.size);
+  for (const [key, value] of model) expect(reopened.getString(key)).toBe(value);
+  reopened.close();
+});
+
+test('writes reach the file a megabyte at a time, and all of them at sync()', () => {
+  const path = freshPath();
+  const index = FileCuckooIndex.open(path, { bufferWrites: true, snapshotOnClose: false });
+  const empty = statSync(path).size;
+  for (let i = 0; i < 1000; i++) index.set(`key-${i}`, `value-${i}`);
+  expect(statSync(path).size).toBe(empty); // 1000 small records: all still in the buffer
+  index.sync();
+  const synced = statSync(path).size;
+  expect(synced).toBe(index.stats().logBytes);
+  for (let i = 1000; i < 40_000; i++) index.set(`key-${i}`, `value-${i}`);
+  // Past a megabyte some buffers were written, and at most one megabyte waits.
+  expect(statSync(path).size).toBeGreaterThan(synced);
+  expect(index.stats().logBytes - statSync(path).size).toBeLessThanOrEqual(1 << 20);
+  const logBytes = index.stats().logBytes;
+  index.close();
+  expect(statSync(path).size).toBe(logBytes);
+});
+
+test('a crash loses only records still in the buffer: the log is a prefix of the writes', () => {
+  for (const [count, syncAfter] of [
+    [30_000, 0],
+    [30_000, 25_000],
+    [500, 500],
+  ]) {
+    const path = freshPath();
+    const child = spawnSync(process.execPath, [writer, path, String(count), String(syncAfter)], { encoding: 'utf8' });
+    expect(child.status).toBe(0);
+    const index = FileCuckooIndex.open(path, { readOnly: true });
+    const kept = index.size;
+    // Everything up to the sync is there; what follows is a prefix, no gaps.
+    expect(kept).toBeGreaterThanOrEqual(syncAfter);
+    for (let i = 0; i < count; i++) {
+      expect(index.has(`key-${i}`)).toBe(i < kept);
+      if (i < kept && i % 997 === 0) expect(index.getString(`key-${i}`)).toBe(`value-${i}`);
+    }
+    if (syncAfter === count) expect(kept).toBe(count);
+    index.close();
+  }
+});
+
+test('bufferWrites contradicts syncEveryWrite and readOnly', () => {
+  const path = freshPath();
+  FileCuckooIndex.open(path).close();
+  expect(codeOf(() => FileCuckooIndex.open(path, { bufferWrites: true, syncEveryWrite: true }))).toBe('INVALID_ARGUMENT');
+  expect(codeOf(() => FileCuckooIndex.open(path, { bufferWrites: true, readOnly: true }))).toBe('INVALID_ARGUMENT');
+  expect(codeOf(() => FileCuckooIndex.open(path, { bufferWrites: 1 }))).toBe('INVALID_ARGUMENT');
+});
+
+test('a snapshot saved with records in the buffer describes the file as written', () => {
+  const path = freshPath();
+  const index = FileCuckooIndex.open(path, { bufferWrites: true });
+  for (let i = 0; i < 2000; i++) index.set(`key-${i}`, `value-${i}`);
+  index.saveSnapshot();
+  index.close();
+  const reopened = FileCuckooIndex.open(path, { readOnly: true });
+  expect(reopened.openReport.snapshotLogBytes).toBe(statSync(path).size);
+  expect(reopened.size).toBe(2000);
+  reopened.close();
+});
