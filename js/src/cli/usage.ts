@@ -85,8 +85,8 @@ For an index log (build --exact) it shows that it is an exact index, what its
 keys are (lines, or URL expressions), its records, live keys and dead records,
 the log's bytes, the memory its table takes, and whether <log>.snapshot is
 there and valid (matches the log, so opening loads it). Opening a log checks
-every record it replays; an unfinished last record (a write cut short) is cut
-off the file and reported.
+every record it replays and never writes to the file; an unfinished last record
+(a write cut short, or one still in progress) is ignored and reported.
 
 Options:
   --json                 print a JSON object instead of text
@@ -130,8 +130,9 @@ Options:
                          confirms it; at the end stderr says how many "maybe"s
                          the log found absent (false positives caught)
 
-Opening a log cuts off an unfinished last record (a write cut short), with a
-warning on stderr; every whole record is kept.
+A log is opened read-only: an unfinished last record (a write cut short, or one
+a running writer has not finished) is ignored, with a warning on stderr, and
+left in the file; every whole record is answered.
 
 Exit status: 0 no key present/listed, 1 at least one present/listed,
 2 usage or input error (a missing or corrupt file, an invalid URL).`;
