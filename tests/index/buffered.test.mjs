@@ -139,3 +139,27 @@ test('a snapshot saved with records in the buffer describes the file as written'
   expect(reopened.size).toBe(2000);
   reopened.close();
 });
+
+test('a record larger than the buffer is written at once, after what the buffer holds, in order', () => {
+  const path = freshPath();
+  const index = FileCuckooIndex.open(path, { bufferWrites: true, snapshotOnClose: false });
+  const big = new Uint8Array(3 << 20);
+  for (let i = 0; i < big.length; i++) big[i] = (i * 31) & 255;
+  // Buffer#equals: Jest's toEqual walks 3M elements one by one.
+  const same = (bytes) => bytes instanceof Uint8Array && Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).equals(big);
+  index.set('before', 'small');
+  index.set('big', big);
+  index.set('after', 'small too');
+  expect(same(index.get('big'))).toBe(true);
+  expect(index.getString('before')).toBe('small');
+  index.compact(); // buffered into its new file, then back to this index's mode
+  expect(same(index.get('big'))).toBe(true);
+  index.set('after compact', 'x');
+  index.close();
+  const reopened = FileCuckooIndex.open(path, { readOnly: true });
+  expect(same(reopened.get('big'))).toBe(true);
+  expect(reopened.getString('before')).toBe('small');
+  expect(reopened.getString('after')).toBe('small too');
+  expect(reopened.getString('after compact')).toBe('x');
+  reopened.close();
+});
