@@ -39,15 +39,11 @@ uint64_t appendPut(MemoryRecordLog& log, const std::string& key, const std::stri
 // (offset, key) of every record, walking the log as a replay does.
 std::vector<std::pair<uint64_t, std::string>> walk(const MemoryRecordLog& log) {
   std::vector<std::pair<uint64_t, std::string>> records;
-  for (uint64_t offset = log.recordStartFrom(0); offset < log.nextOffset();) {
-    size_t available = 0;
-    const uint8_t* bytes = log.bytesAt(offset, available);
-    const RecordScanResult scanned = scanRecord(bytes, available);
-    EXPECT_EQ(scanned.scan, RecordScan::Whole) << "at " << offset;
-    if (scanned.scan != RecordScan::Whole) break;
-    records.emplace_back(offset, textOf(scanned.record.key, scanned.record.keyLength));
-    offset = log.recordStartFrom(offset + scanned.size);
-  }
+  const uint64_t end = cuckoo_bloom_test::walkLog(log, [&](uint64_t offset, const RecordView& record) {
+    records.emplace_back(offset, textOf(record.key, record.keyLength));
+    return true;
+  });
+  EXPECT_EQ(end, log.nextOffset()) << "a record that is not whole";
   return records;
 }
 

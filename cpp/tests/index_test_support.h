@@ -34,20 +34,34 @@ class FaultyStore final : public cuckoo_bloom::RecordStore {
   cuckoo_bloom::MemoryRecordLog log;
 };
 
-// Rebuilds an index over `log` from its bytes, record by record, as opening a
-// log file does (walking segment by segment). Every record must be whole.
-inline cuckoo_bloom::Status replayLog(cuckoo_bloom::MemoryRecordLog& log, cuckoo_bloom::CuckooIndex& index) {
+// Walks `log` record by record, as a replay does (segment by segment), calling
+// visit(offset, record) for each; stops early when visit returns false.
+// Returns the offset of the first record that is not whole, or nextOffset()
+// when every record was.
+template <typename Visit>
+uint64_t walkLog(const cuckoo_bloom::MemoryRecordLog& log, Visit&& visit) {
   uint64_t offset = log.recordStartFrom(0);
   while (offset < log.nextOffset()) {
     size_t available = 0;
     const uint8_t* bytes = log.bytesAt(offset, available);
     const cuckoo_bloom::RecordScanResult scanned = cuckoo_bloom::scanRecord(bytes, available);
-    if (scanned.scan != cuckoo_bloom::RecordScan::Whole) return cuckoo_bloom::Status::corrupt("bad record in the log");
-    cuckoo_bloom::Status applied = index.applyRecord(offset, scanned.record);
-    if (!applied.isOk()) return applied;
+    if (scanned.scan != cuckoo_bloom::RecordScan::Whole) return offset;
+    if (!visit(offset, scanned.record)) break;
     offset = log.recordStartFrom(offset + scanned.size);
   }
-  return cuckoo_bloom::Status::ok();
+  return log.nextOffset();
+}
+
+// Rebuilds an index over `log` from its bytes, record by record, as opening a
+// log file does. Every record must be whole.
+inline cuckoo_bloom::Status replayLog(cuckoo_bloom::MemoryRecordLog& log, cuckoo_bloom::CuckooIndex& index) {
+  cuckoo_bloom::Status result = cuckoo_bloom::Status::ok();
+  const uint64_t end = walkLog(log, [&](uint64_t offset, const cuckoo_bloom::RecordView& record) {
+    result = index.applyRecord(offset, record);
+    return result.isOk();
+  });
+  if (result.isOk() && end != log.nextOffset()) return cuckoo_bloom::Status::corrupt("bad record in the log");
+  return result;
 }
 
 inline const uint8_t* bytesOf(const std::string& text) { return reinterpret_cast<const uint8_t*>(text.data()); }

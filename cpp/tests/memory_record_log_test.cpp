@@ -40,15 +40,11 @@ std::string keyOfRecord(MemoryRecordLog& log, uint64_t offset) {
 // Every record's offset, walking the log as a replay does.
 std::vector<uint64_t> walk(const MemoryRecordLog& log) {
   std::vector<uint64_t> offsets;
-  for (uint64_t offset = log.recordStartFrom(0); offset < log.nextOffset();) {
-    size_t available = 0;
-    const uint8_t* bytes = log.bytesAt(offset, available);
-    const RecordScanResult scanned = scanRecord(bytes, available);
-    EXPECT_EQ(scanned.scan, RecordScan::Whole) << "at " << offset;
-    if (scanned.scan != RecordScan::Whole) break;
+  const uint64_t end = cuckoo_bloom_test::walkLog(log, [&](uint64_t offset, const RecordView&) {
     offsets.push_back(offset);
-    offset = log.recordStartFrom(offset + scanned.size);
-  }
+    return true;
+  });
+  EXPECT_EQ(end, log.nextOffset()) << "a record that is not whole";
   return offsets;
 }
 

@@ -1,27 +1,10 @@
 // CuckooIndex's API: values and their absence, iteration, errors with codes,
 // free/close, and the store reads an absent key costs.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { CuckooIndex, FilterError, init } from '../../dist/index.mjs';
+import { CuckooIndex } from '../../dist/index.mjs';
 import { FileCuckooIndex } from '../../dist/index-file.mjs';
+import { codeOf, logDirectory } from './lib/log-files.mjs';
 
-let directory;
-beforeAll(async () => {
-  await init();
-  directory = mkdtempSync(join(tmpdir(), 'cbw-index-api-'));
-});
-afterAll(() => rmSync(directory, { recursive: true, force: true }));
-
-const codeOf = (run) => {
-  try {
-    run();
-  } catch (error) {
-    expect(error).toBeInstanceOf(FilterError);
-    return error.code;
-  }
-  return 'no error';
-};
+const logPath = logDirectory('cbw-index-api-');
 
 test('values: bytes, strings, none (null) and absent (undefined)', () => {
   const index = new CuckooIndex();
@@ -76,7 +59,7 @@ test('bad options, keys and values are INVALID_ARGUMENT; a freed index is FREED'
 });
 
 test('a file index: open, close, FREED after close, INVALID_ARGUMENT without a path', () => {
-  const path = join(directory, 'api.log');
+  const path = logPath('api.log');
   const index = FileCuckooIndex.open(path, { syncEveryWrite: true });
   index.set('k', 'v');
   index.sync();
@@ -86,7 +69,7 @@ test('a file index: open, close, FREED after close, INVALID_ARGUMENT without a p
   expect(codeOf(() => index.has('k'))).toBe('FREED');
   expect(codeOf(() => FileCuckooIndex.open(''))).toBe('INVALID_ARGUMENT');
   expect(codeOf(() => FileCuckooIndex.open(path, { tagBits: 99 }))).toBe('INVALID_ARGUMENT');
-  expect(codeOf(() => FileCuckooIndex.open(join(directory, 'no-such-dir', 'x.log')))).toBe('UNAVAILABLE');
+  expect(codeOf(() => FileCuckooIndex.open(logPath('no-such-dir/x.log')))).toBe('UNAVAILABLE');
   const again = FileCuckooIndex.open(path);
   expect(again.getString('k')).toBe('v');
   again.close();

@@ -4,46 +4,16 @@
 // or sync puts everything on the file, and a crash loses only a suffix of
 // what was set: the log is always a prefix of the writes.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readFileSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { FilterError, init } from '../../dist/index.mjs';
 import { FileCuckooIndex } from '../../dist/index-file.mjs';
+import { prng } from '../helpers/keys.mjs';
+import { codeOf, logDirectory } from './lib/log-files.mjs';
 
-let directory;
-let run = 0;
-beforeAll(async () => {
-  await init();
-  directory = mkdtempSync(join(tmpdir(), 'cbw-index-buffered-'));
-});
-afterAll(() => rmSync(directory, { recursive: true, force: true }));
-
-const freshPath = () => join(directory, `log-${run++}.log`);
+const freshPath = logDirectory('cbw-index-buffered-');
 const writer = fileURLToPath(new URL('./lib/buffered-writer.mjs', import.meta.url));
 
-function codeOf(fn) {
-  try {
-    fn();
-  } catch (error) {
-    expect(error).toBeInstanceOf(FilterError);
-    return error.code;
-  }
-  return 'no error';
-}
 
-/** A seeded xorshift generator in [0, 1). */
-function prng(seed) {
-  let state = seed >>> 0 || 1;
-  return () => {
-    state ^= state << 13;
-    state >>>= 0;
-    state ^= state >>> 17;
-    state ^= state << 5;
-    state >>>= 0;
-    return state / 2 ** 32;
-  };
-}
 
 test('the same answers and the same log bytes as an unbuffered index, through random operations', () => {
   const paths = [freshPath(), freshPath()];

@@ -4,22 +4,13 @@
 // `snapshotOnClose: false` turns it off; a crash (no close) still reopens by
 // replay; and a snapshot that cannot be saved still closes the file.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { FilterError, init } from '../../dist/index.mjs';
+import { FilterError } from '../../dist/index.mjs';
 import { FileCuckooIndex } from '../../dist/index-file.mjs';
+import { codeOf, logDirectory } from './lib/log-files.mjs';
 
-let directory;
-let run = 0;
-beforeAll(async () => {
-  await init();
-  directory = mkdtempSync(join(tmpdir(), 'cbw-index-close-'));
-});
-afterAll(() => rmSync(directory, { recursive: true, force: true }));
-
-const freshPath = () => join(directory, `log-${run++}.log`);
+const freshPath = logDirectory('cbw-index-close-');
 
 function write(index, from, to) {
   for (let i = from; i < to; i++) index.set(`key-${i}`, `value-${i}`);
@@ -33,15 +24,6 @@ function expectKeys(index, to) {
   expect(wrong).toEqual([]);
 }
 
-const codeOf = (run) => {
-  try {
-    run();
-  } catch (error) {
-    expect(error).toBeInstanceOf(FilterError);
-    return error.code;
-  }
-  return 'no error';
-};
 
 test('a close after writes saves a snapshot that the next open loads', () => {
   const path = freshPath();

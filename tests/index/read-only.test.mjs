@@ -2,31 +2,12 @@
 // to the log (another process may be appending to it): no truncation of a
 // torn tail, no snapshot, no creation of a missing file, no removal of a
 // writer's compaction file, and every write refused with UNSUPPORTED.
-import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync, writeSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { FilterError, init } from '../../dist/index.mjs';
+import { closeSync, existsSync, openSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync, writeSync } from 'node:fs';
 import { FileCuckooIndex } from '../../dist/index-file.mjs';
+import { codeOf, logDirectory } from './lib/log-files.mjs';
 
-let directory;
-let run = 0;
-beforeAll(async () => {
-  await init();
-  directory = mkdtempSync(join(tmpdir(), 'cbw-index-readonly-'));
-});
-afterAll(() => rmSync(directory, { recursive: true, force: true }));
+const freshPath = logDirectory('cbw-index-readonly-');
 
-const freshPath = () => join(directory, `log-${run++}.log`);
-
-function codeOf(fn) {
-  try {
-    fn();
-  } catch (error) {
-    expect(error).toBeInstanceOf(FilterError);
-    return error.code;
-  }
-  return 'no error';
-}
 
 /** A log of key-0..key-(n-1) with values, closed (and so with a snapshot). */
 function writeLog(path, n) {
