@@ -274,38 +274,37 @@ Status CuckooFilter::addTo(Table& table, const KeyHash& hash) {
     return Status::ok();
   }
 
-  // Random walk: put the fingerprint in hand into a random slot of the
-  // current bucket, pick up the one that was there, and carry it to its other
-  // bucket. Each bucket is saved before it is changed, so the walk can be
-  // undone exactly.
+  // The walk: put the fingerprint in hand into a slot of the current bucket,
+  // pick up the one that was there, and carry it to its other bucket. Each
+  // bucket is saved before it is changed, so the walk can be undone exactly.
+  // The slot: one step of lookahead picks a resident whose other bucket has
+  // room (the walk then ends at once), else a random one; the first step
+  // looks at the residents of both of the key's buckets. Near the rated load
+  // this halves the walk's steps, for a few more bucket reads that are mostly
+  // cache hits or overlapping misses.
   uint64_t bucket = (random_.next() & 1) ? bucket1 : bucket2;
   uint32_t inHand = fingerprint;
-  // One step of lookahead: evict a resident whose other bucket has room (the
-  // walk then ends at once), else a random one; the first step looks at the
-  // residents of both of the key's buckets. Near the rated load this halves
-  // the walk's steps, for a few more bucket reads that are mostly cache hits
-  // or overlapping misses.
   constexpr uint32_t kNoSlot = UINT32_MAX;
-  uint32_t slots[kMaxBucketSize];
-  const auto movableSlot = [&](uint64_t from, uint32_t start) -> uint32_t {
+  const auto movableSlot = [&](uint64_t from, const uint32_t* residents, uint32_t start) -> uint32_t {
     for (uint32_t i = 0; i < bucketSize(); ++i) {
       const uint32_t candidate = (start + i) & (bucketSize() - 1);
-      if (table.hasRoom(alternateBucket(from, slots[candidate]))) return candidate;
+      if (table.hasRoom(alternateBucket(from, residents[candidate]))) return candidate;
     }
     return kNoSlot;
   };
+  uint32_t slots[kMaxBucketSize];
   for (uint32_t kick = 0; kick < maxKicks(); ++kick) {
     const uint32_t start = static_cast<uint32_t>(random_.next() & (bucketSize() - 1));
     table.readBucket(bucket, slots);
-    uint32_t slot = movableSlot(bucket, start);
+    uint32_t slot = movableSlot(bucket, slots, start);
     if (slot == kNoSlot && kick == 0) {
       const uint64_t other = bucket == bucket1 ? bucket2 : bucket1;
-      table.readBucket(other, slots);
-      slot = movableSlot(other, start);
+      uint32_t otherSlots[kMaxBucketSize];
+      table.readBucket(other, otherSlots);
+      slot = movableSlot(other, otherSlots, start);
       if (slot != kNoSlot) {
         bucket = other;
-      } else {
-        table.readBucket(bucket, slots);
+        std::copy(otherSlots, otherSlots + bucketSize(), slots);
       }
     }
     if (slot == kNoSlot) slot = start;

@@ -68,11 +68,6 @@ export class FileRecordStore implements IndexRecordStore {
     this.#readOnly = readOnly;
   }
 
-  /** Opened with `readOnly`: nothing is ever written to the file. */
-  get readOnly(): boolean {
-    return this.#readOnly;
-  }
-
   /**
    * Opens (creating when absent) the log at `path`. A file shorter than the
    * header that is a prefix of it (a crash while creating) is started afresh.
