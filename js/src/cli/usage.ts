@@ -62,8 +62,10 @@ With --exact the same keys (or, with --urls, the same list expressions) go
 into an exact index log (a FileCuckooIndex: cuckoo-bloom-wasm/index-file): one
 record per distinct key in an append-only file, which "query" answers with no
 false positives. Its table is saved beside it as <log>.snapshot, so opening the
-log loads it instead of replaying every record. Both are written under
-temporary names and renamed, so a failed build leaves no file. The summary
+log loads it instead of replaying every record. A file is read twice: once
+to count its keys, so the table is sized once and never rebuilt (stdin is read
+once and the table grows). Both are written under temporary names and
+renamed, so a failed build leaves no file. The summary
 gives the keys stored, duplicates skipped (exact counts), the log's bytes and
 the memory its table takes when open.
 
