@@ -527,6 +527,43 @@ TEST(SemiSortedTableTest, SameMultisetGivesSameBytesWhateverTheInsertionOrder) {
   }
 }
 
+// insert() has its own path for buckets of one word (f <= 17) that never
+// decodes the bucket; writeBucket() always sorts and ranks all four slots.
+// Both must give the same bits for the same multiset, and neither may touch
+// the neighbouring buckets (buckets straddle words).
+TEST(SemiSortedTableTest, InsertGivesTheBitsOfWritingTheWholeBucket) {
+  std::mt19937_64 random(20261125);
+  for (uint32_t bits = kMinBits; bits <= kMaxBits; ++bits) {
+    SCOPED_TRACE("fingerprintBits " + std::to_string(bits));
+    const uint32_t top = maxFingerprint(bits);
+    constexpr uint64_t kBuckets = 9;
+    for (int trial = 0; trial < 400; ++trial) {
+      SemiSortedTable inserted, written;
+      allocateOrFail(inserted, kBuckets, 4, bits);
+      allocateOrFail(written, kBuckets, 4, bits);
+      // Small values often, so that nibbles and high parts tie.
+      const auto draw = [&] {
+        const uint32_t range = random() % 3 == 0 ? std::min<uint32_t>(top, 40) : top;
+        return static_cast<uint32_t>(1 + random() % range);
+      };
+      for (uint64_t bucket = 0; bucket < kBuckets; ++bucket) {
+        const uint32_t count = static_cast<uint32_t>(random() % 5);
+        uint32_t slots[4] = {0, 0, 0, 0};
+        for (uint32_t slot = 0; slot < count; ++slot) {
+          slots[slot] = draw();
+          ASSERT_TRUE(inserted.insert(bucket, slots[slot]));
+        }
+        if (count == 4) {
+          EXPECT_FALSE(inserted.insert(bucket, draw()));
+        }
+        written.writeBucket(bucket, slots);
+      }
+      ASSERT_EQ(payloadOf(inserted), payloadOf(written)) << "trial " << trial;
+      ASSERT_TRUE(inserted.isCanonical());
+    }
+  }
+}
+
 // Writes bucket 0's index field by hand (bits [0, 12) of word 0).
 void setIndexField(SemiSortedTable& table, uint32_t index) {
   table.words()[0] = (table.words()[0] & ~uint64_t{0xFFF}) | index;
