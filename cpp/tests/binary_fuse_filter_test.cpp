@@ -269,26 +269,27 @@ TEST(BinaryFuseFilterOptions, InvalidOptionsAreInvalidArgument) {
   const auto code = [&](const BinaryFuseFilterOptions& o) {
     return BinaryFuseFilter::build(o, keys.data(), keys.size()).status().code();
   };
+  // One option at a time: its invalid values, then a valid one that the
+  // next option's checks keep (each builds on the options before it).
   BinaryFuseFilterOptions o;
   EXPECT_EQ(code(o), StatusCode::InvalidArgument);  // neither rate nor bits
-  o.falsePositiveRate = 1.0;
-  EXPECT_EQ(code(o), StatusCode::InvalidArgument);
-  o.falsePositiveRate = std::numeric_limits<double>::quiet_NaN();
-  EXPECT_EQ(code(o), StatusCode::InvalidArgument);
-  o.falsePositiveRate = 1e-12;  // needs 40 bits
-  EXPECT_EQ(code(o), StatusCode::InvalidArgument);
+  // 1e-12 needs 40 bits.
+  for (const double rate : {1.0, std::numeric_limits<double>::quiet_NaN(), 1e-12}) {
+    o.falsePositiveRate = rate;
+    EXPECT_EQ(code(o), StatusCode::InvalidArgument) << "rate " << rate;
+  }
   o.falsePositiveRate = 0.01;
   EXPECT_EQ(code(o), StatusCode::Ok);
-  o.arity = 5;
-  EXPECT_EQ(code(o), StatusCode::InvalidArgument);
-  o.arity = 2;
-  EXPECT_EQ(code(o), StatusCode::InvalidArgument);
+  for (const uint32_t arity : {5u, 2u}) {
+    o.arity = arity;
+    EXPECT_EQ(code(o), StatusCode::InvalidArgument) << "arity " << arity;
+  }
   o.arity = 4;
   EXPECT_EQ(code(o), StatusCode::Ok);
-  o.fingerprintBits = 3;
-  EXPECT_EQ(code(o), StatusCode::InvalidArgument);
-  o.fingerprintBits = 33;
-  EXPECT_EQ(code(o), StatusCode::InvalidArgument);
+  for (const uint32_t bits : {3u, 33u}) {
+    o.fingerprintBits = bits;
+    EXPECT_EQ(code(o), StatusCode::InvalidArgument) << "fingerprintBits " << bits;
+  }
   o.fingerprintBits = 32;
   EXPECT_EQ(code(o), StatusCode::Ok);
   EXPECT_EQ(BinaryFuseFilter::build(o, nullptr, 3).status().code(), StatusCode::InvalidArgument);
@@ -428,28 +429,24 @@ TEST(BinaryFuseFilterFormat, InconsistentParametersAreCorrupt) {
     const std::vector<uint8_t> bytes = forgedBlob(params, itemCount, 1);
     return deserializeFilter(bytes.data(), bytes.size()).status().code();
   };
+  // `good` with one field (a member pointer) set to `value`, 10 keys.
+  const auto codeWith = [&](auto field, uint32_t value) {
+    BinaryFuseFilter::Params p = good;
+    p.*field = value;
+    return codeOf(p, 10);
+  };
+  using Params = BinaryFuseFilter::Params;
+  for (const uint32_t arity : {2u, 5u}) {
+    EXPECT_EQ(codeWith(&Params::arity, arity), StatusCode::Corrupt) << "arity " << arity;
+  }
+  for (const uint32_t bits : {3u, 33u}) {
+    EXPECT_EQ(codeWith(&Params::fingerprintBits, bits), StatusCode::Corrupt) << "fingerprintBits " << bits;
+  }
+  // 12 is not a power of two.
+  for (const uint32_t length : {12u, 0u, uint32_t{1} << 19}) {
+    EXPECT_EQ(codeWith(&Params::segmentLength, length), StatusCode::Corrupt) << "segmentLength " << length;
+  }
   BinaryFuseFilter::Params p = good;
-  p.arity = 2;
-  EXPECT_EQ(codeOf(p, 10), StatusCode::Corrupt);
-  p = good;
-  p.arity = 5;
-  EXPECT_EQ(codeOf(p, 10), StatusCode::Corrupt);
-  p = good;
-  p.fingerprintBits = 3;
-  EXPECT_EQ(codeOf(p, 10), StatusCode::Corrupt);
-  p = good;
-  p.fingerprintBits = 33;
-  EXPECT_EQ(codeOf(p, 10), StatusCode::Corrupt);
-  p = good;
-  p.segmentLength = 12;  // not a power of two
-  EXPECT_EQ(codeOf(p, 10), StatusCode::Corrupt);
-  p = good;
-  p.segmentLength = 0;
-  EXPECT_EQ(codeOf(p, 10), StatusCode::Corrupt);
-  p = good;
-  p.segmentLength = uint32_t{1} << 19;
-  EXPECT_EQ(codeOf(p, 10), StatusCode::Corrupt);
-  p = good;
   p.segmentCount = UINT32_MAX;  // segmentCount * L > 2^32 (with a payload of the good size)
   {
     FilterHeader header;

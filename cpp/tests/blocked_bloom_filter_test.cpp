@@ -14,6 +14,7 @@ namespace cuckoo_bloom {
 namespace {
 
 using cuckoo_bloom_test::addPresentKeys;
+using cuckoo_bloom_test::checkPositionsOfEachAddedKey;
 using cuckoo_bloom_test::countAbsentFound;
 using cuckoo_bloom_test::measuredFalsePositiveRate;
 using cuckoo_bloom_test::presentKey;
@@ -71,12 +72,8 @@ TEST(BlockedBloomFilter, EmptyFilterFindsNothingAndAddSetsEightBits) {
 
 TEST(BlockedBloomFilter, PositionsAreOneBitPerWordOfOneBlockAndAreSetByAdd) {
   BlockedBloomFilter filter = makeBlocked(1000, 0.01, 6);
-  for (uint64_t i = 0; i < 200; ++i) {
-    const std::string key = presentKey(i);
-    const std::vector<uint64_t> positions =
-        filter.positions(reinterpret_cast<const uint8_t*>(key.data()), key.size());
+  checkPositionsOfEachAddedKey(filter, [&](const std::string& key, const std::vector<uint64_t>& positions) {
     ASSERT_EQ(positions.size(), 8u);
-    filter.add(key);
     for (uint32_t word = 0; word < 8; ++word) {
       const uint64_t bit = positions[word];
       ASSERT_LT(bit, filter.bitCount());
@@ -84,7 +81,7 @@ TEST(BlockedBloomFilter, PositionsAreOneBitPerWordOfOneBlockAndAreSetByAdd) {
       EXPECT_EQ(bit % 512 / 64, word) << "one bit in each word of the block";
       ASSERT_NE(filter.words()[bit >> 6] & (uint64_t{1} << (bit & 63)), 0u) << key << " bit " << bit;
     }
-  }
+  });
 }
 
 // Blocked Bloom at capacity: measured rate at or under the target. Sizing
@@ -94,13 +91,8 @@ TEST(BlockedBloomFilter, PositionsAreOneBitPerWordOfOneBlockAndAreSetByAdd) {
 // would be 3.3% (~3 sd), so that case uses M = 4,000,000 probes (1.7%, ~6 sd).
 // A fixed seed makes the run deterministic; failing means the sizing is off.
 void checkBlockedRate(double target, uint64_t probes) {
-  constexpr uint64_t kKeys = 1000000;
-  BlockedBloomFilter filter = makeBlocked(kKeys, target, 1);
-  addPresentKeys(filter, kKeys);
-  const double measured = measuredFalsePositiveRate(filter, probes);
-  cuckoo_bloom_test::reportMeasurement("blocked-bloom", target, kKeys,
-                                       static_cast<double>(filter.bitCount()) / kKeys, measured,
-                                       filter.estimatedFalsePositiveRate());
+  const double measured = cuckoo_bloom_test::measuredRateAtOneMillionKeys<BlockedBloomFilter>(
+      "blocked-bloom", target, probes, [](const BlockedBloomFilter& filter) { return filter.bitCount(); });
   EXPECT_LE(measured, target);
   // And not absurdly better (that would mean wasted memory or a broken probe).
   EXPECT_GE(measured, 0.5 * target);
@@ -130,8 +122,6 @@ TEST(BlockedBloomFilterUnion, UnionFindsKeysOfBoth) {
   BlockedBloomFilter a = makeBlocked(2 * kKeys, 0.01, 9);
   BlockedBloomFilter b = makeBlocked(2 * kKeys, 0.01, 9);
   cuckoo_bloom_test::expectUnionFindsKeysOfBoth(a, b, kKeys);
-  EXPECT_GE(a.count(), kKeys);
-  EXPECT_LE(a.count(), 2 * kKeys);
   // The result is a valid filter (count within the set-bit invariant).
   const BlockedBloomFilter copy = roundTrip(a);
   EXPECT_EQ(copy.serialize(), a.serialize());
@@ -146,11 +136,6 @@ TEST(BlockedBloomFilterUnion, DifferentParametersAreInvalidArgumentAndChangeNoth
   EXPECT_EQ(a.unionWith(differentCapacity).code(), StatusCode::InvalidArgument);
   EXPECT_EQ(a.unionWith(differentSeed).code(), StatusCode::InvalidArgument);
   EXPECT_EQ(a.serialize(), before);
-}
-
-TEST(BlockedBloomFilter, ClearEmptiesTheFilter) {
-  BlockedBloomFilter filter = makeBlocked(1000, 0.01, 4);
-  cuckoo_bloom_test::expectClearRestoresTheEmptyFilter(filter);
 }
 
 TEST(BlockedBloomFilter, RoundTripPreservesEveryProperty) {

@@ -14,6 +14,7 @@ namespace cuckoo_bloom {
 namespace {
 
 using cuckoo_bloom_test::addPresentKeys;
+using cuckoo_bloom_test::checkPositionsOfEachAddedKey;
 using cuckoo_bloom_test::countAbsentFound;
 using cuckoo_bloom_test::measuredFalsePositiveRate;
 using cuckoo_bloom_test::presentKey;
@@ -66,17 +67,13 @@ TEST(BloomFilter, CountIsKeysAddedRepeatsIncluded) {
 
 TEST(BloomFilter, PositionsAreTheProbedBitsAndAreSetByAdd) {
   BloomFilter filter = makeBloom(1000, 0.01, 6);
-  for (uint64_t i = 0; i < 200; ++i) {
-    const std::string key = presentKey(i);
-    const std::vector<uint64_t> positions =
-        filter.positions(reinterpret_cast<const uint8_t*>(key.data()), key.size());
+  checkPositionsOfEachAddedKey(filter, [&](const std::string& key, const std::vector<uint64_t>& positions) {
     ASSERT_EQ(positions.size(), filter.hashCount());
-    filter.add(key);
     for (const uint64_t bit : positions) {
       ASSERT_LT(bit, filter.bitCount());
       ASSERT_NE(filter.words()[bit >> 6] & (uint64_t{1} << (bit & 63)), 0u) << key << " bit " << bit;
     }
-  }
+  });
 }
 
 // Classic Bloom filter at capacity: the measured rate must be within 1.2x of
@@ -87,13 +84,8 @@ TEST(BloomFilter, PositionsAreTheProbedBitsAndAreSetByAdd) {
 // so a fixed-seed run failing this bound means the sizing or hashing is wrong,
 // not bad luck.
 void checkClassicRate(double target) {
-  constexpr uint64_t kKeys = 1000000;
-  constexpr uint64_t kProbes = 1000000;
-  BloomFilter filter = makeBloom(kKeys, target, 1);
-  addPresentKeys(filter, kKeys);
-  const double measured = measuredFalsePositiveRate(filter, kProbes);
-  cuckoo_bloom_test::reportMeasurement("bloom", target, kKeys, static_cast<double>(filter.bitCount()) / kKeys,
-                                       measured, filter.estimatedFalsePositiveRate());
+  const double measured = cuckoo_bloom_test::measuredRateAtOneMillionKeys<BloomFilter>(
+      "bloom", target, 1000000, [](const BloomFilter& filter) { return filter.bitCount(); });
   EXPECT_LE(measured, 1.2 * target);
   EXPECT_GE(measured, target / 1.2);
 }
@@ -122,10 +114,8 @@ TEST(BloomFilterUnion, UnionFindsKeysOfBoth) {
   BloomFilter a = makeBloom(2 * kKeys, 0.01, 9);
   BloomFilter b = makeBloom(2 * kKeys, 0.01, 9);
   cuckoo_bloom_test::expectUnionFindsKeysOfBoth(a, b, kKeys);
-  // The union's count is an estimate of the distinct keys (here 2 x kKeys),
-  // between the larger input and the sum; it must be readable back.
-  EXPECT_GE(a.count(), kKeys);
-  EXPECT_LE(a.count(), 2 * kKeys);
+  // The union's count is an estimate of the distinct keys (here 2 x kKeys);
+  // it must be readable back.
   EXPECT_NEAR(static_cast<double>(a.count()), 2.0 * kKeys, 0.05 * kKeys);
   const BloomFilter copy = roundTrip(a);
   EXPECT_EQ(copy.count(), a.count());
@@ -149,11 +139,6 @@ TEST(BloomFilterUnion, DifferentParametersAreInvalidArgumentAndChangeNothing) {
     EXPECT_EQ(a.unionWith(*other).code(), StatusCode::InvalidArgument);
     EXPECT_EQ(a.serialize(), before);
   }
-}
-
-TEST(BloomFilter, ClearEmptiesTheFilter) {
-  BloomFilter filter = makeBloom(1000, 0.01, 4);
-  cuckoo_bloom_test::expectClearRestoresTheEmptyFilter(filter);
 }
 
 TEST(BloomFilter, RoundTripPreservesEveryProperty) {

@@ -1,8 +1,8 @@
 // Checks the tests of the growing chains (scalable Bloom, scalable cuckoo)
-// make in the same way, written once: bytes taken mid-growth read back into a
-// chain that keeps growing exactly as the original, and damaged bytes are
-// refused. Templates over the chain class, so each still fails under its own
-// test's name, on its own type's bug.
+// make in the same way, written once: the options they start from, bytes
+// taken mid-growth read back into a chain that keeps growing exactly as the
+// original, and damaged bytes are refused. Templates over the chain class, so
+// each still fails under its own test's name, on its own type's bug.
 #pragma once
 
 #include <gtest/gtest.h>
@@ -16,6 +16,17 @@
 #include "test_keys.h"
 
 namespace cuckoo_bloom_test {
+
+// A chain's options: the first link's capacity, the target rate and the hash
+// seed; the rest (growth, tightening, ...) at the type's defaults.
+template <typename ChainOptions>
+ChainOptions chainOptions(uint64_t initialCapacity, double rate, uint64_t seed = ChainOptions{}.seed) {
+  ChainOptions options;
+  options.initialCapacity = initialCapacity;
+  options.falsePositiveRate = rate;
+  options.seed = seed;
+  return options;
+}
 
 // `chain` and `twin` are made with the same options. Both take presentKey(0
 // .. 4999); then `chain` goes through its bytes, and the copy and `twin` take
@@ -66,6 +77,15 @@ cuckoo_bloom::StatusCode statusOfRewritten(const std::vector<uint8_t>& bytes, si
   writeLE(changed, changed.size() - 8, 8, cuckoo_bloom::formatChecksum(changed.data(), changed.size() - 8));
   cuckoo_bloom::Result<Chain> read = Chain::deserialize(changed.data(), changed.size());
   return read.isOk() ? cuckoo_bloom::StatusCode::Ok : read.status().code();
+}
+
+// statusOfRewritten over `bytes` (which must outlive it), called as
+// rewrite(offset, width, value).
+template <typename Chain>
+auto rewriterOf(const std::vector<uint8_t>& bytes) {
+  return [&bytes](size_t offset, int width, uint64_t value) {
+    return statusOfRewritten<Chain>(bytes, offset, width, value);
+  };
 }
 
 }  // namespace cuckoo_bloom_test

@@ -20,6 +20,7 @@ namespace {
 
 using cuckoo_bloom_test::absentKey;
 using cuckoo_bloom_test::addPresentKeys;
+using cuckoo_bloom_test::checkPositionsOfEachAddedKey;
 using cuckoo_bloom_test::countPresentMissing;
 using cuckoo_bloom_test::measuredFalsePositiveRate;
 using cuckoo_bloom_test::presentKey;
@@ -50,30 +51,20 @@ TEST(CountingBloomFilterSizing, SizedLikeTheClassicFilterWithFourBitCounters) {
 
 TEST(CountingBloomFilter, PositionsAreTheProbedCounters) {
   CountingBloomFilter filter = makeCounting(1000, 0.01, 6);
-  for (uint64_t i = 0; i < 200; ++i) {
-    const std::string key = presentKey(i);
-    const std::vector<uint64_t> positions =
-        filter.positions(reinterpret_cast<const uint8_t*>(key.data()), key.size());
+  checkPositionsOfEachAddedKey(filter, [&](const std::string& key, const std::vector<uint64_t>& positions) {
     ASSERT_EQ(positions.size(), filter.hashCount());
     EXPECT_EQ(std::set<uint64_t>(positions.begin(), positions.end()), probeCounters(filter, key));
-    filter.add(key);
     for (const uint64_t index : positions) ASSERT_GT(filter.counterAt(index), 0u) << key;
-  }
+  });
 }
 
 // Same sizing and hashing as the classic filter, so the same bound: within
 // 1.2x of the target, with 1M probes (sd 1% of e at 1%, 3.2% of e at 0.1%;
 // see bloom_filter_test.cpp). bits/key counts the 4 bits of every counter.
 void checkCountingRate(double target) {
-  constexpr uint64_t kKeys = 1000000;
-  constexpr uint64_t kProbes = 1000000;
-  CountingBloomFilter filter = makeCounting(kKeys, target, 1);
-  addPresentKeys(filter, kKeys);
-  const double measured = measuredFalsePositiveRate(filter, kProbes);
-  cuckoo_bloom_test::reportMeasurement(
-      "counting-bloom", target, kKeys,
-      static_cast<double>(filter.counterCount() * CountingBloomFilter::kCounterBits) / kKeys, measured,
-      filter.estimatedFalsePositiveRate());
+  const double measured = cuckoo_bloom_test::measuredRateAtOneMillionKeys<CountingBloomFilter>(
+      "counting-bloom", target, 1000000,
+      [](const CountingBloomFilter& filter) { return filter.counterCount() * CountingBloomFilter::kCounterBits; });
   EXPECT_LE(measured, 1.2 * target);
   EXPECT_GE(measured, target / 1.2);
 }
@@ -177,9 +168,9 @@ TEST(CountingBloomFilterRemove, RemovingAnAbsentKeyIsNotFoundAndChangesNothing) 
   EXPECT_EQ(filter.count(), 5000u);
 }
 
-TEST(CountingBloomFilter, ClearAndCounterAtOutOfRange) {
+// clear() itself is WordArrayFilter.ClearEmptiesTheFilter's (all three types).
+TEST(CountingBloomFilter, CounterAtOutOfRangeIsZero) {
   CountingBloomFilter filter = makeCounting(1000, 0.01, 4);
-  cuckoo_bloom_test::expectClearRestoresTheEmptyFilter(filter);
   addPresentKeys(filter, 500);
   EXPECT_EQ(filter.counterAt(filter.counterCount()), 0u);
   EXPECT_EQ(filter.counterAt(UINT64_MAX), 0u);

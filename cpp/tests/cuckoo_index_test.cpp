@@ -19,6 +19,7 @@ using namespace cuckoo_bloom;
 using cuckoo_bloom_test::bytesOf;
 using cuckoo_bloom_test::FaultyStore;
 using cuckoo_bloom_test::replayLog;
+using cuckoo_bloom_test::setPresentKeys;
 using cuckoo_bloom_test::textOf;
 
 namespace {
@@ -318,10 +319,7 @@ TEST(CuckooIndex, AbsentKeysReadAlmostNoRecords) {
     CuckooIndexOptions options;
     options.tagBits = tagBits;
     CuckooIndex index = CuckooIndex::create(log, options).value();
-    for (uint64_t i = 0; i < 100000; ++i) {
-      const std::string key = cuckoo_bloom_test::presentKey(i);
-      ASSERT_TRUE(index.set(bytesOf(key), key.size(), nullptr, 0, false).isOk());
-    }
+    ASSERT_TRUE(setPresentKeys(index, 0, 100000));
     log.resetReadCount();
     for (uint64_t i = 0; i < 200000; ++i) {
       const std::string key = cuckoo_bloom_test::absentKey(i);
@@ -346,10 +344,7 @@ TEST(CuckooIndex, AbsentKeysReadAlmostNoRecords) {
 TEST(CuckooIndex, AFailedAppendChangesNothing) {
   FaultyStore store;
   CuckooIndex index = CuckooIndex::create(store, {}).value();
-  for (uint64_t i = 0; i < 1000; ++i) {
-    const std::string key = cuckoo_bloom_test::presentKey(i);
-    ASSERT_TRUE(index.set(bytesOf(key), key.size(), nullptr, 0, false).isOk());
-  }
+  ASSERT_TRUE(setPresentKeys(index, 0, 1000));
   const std::vector<uint8_t> logBefore = store.log.recordBytes();
   store.failAppends = true;
   for (uint64_t i = 990; i < 1100; ++i) {  // updates, new keys and deletes all refused

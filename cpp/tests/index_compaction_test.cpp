@@ -22,7 +22,9 @@
 
 using namespace cuckoo_bloom;
 using cuckoo_bloom_test::bytesOf;
+using cuckoo_bloom_test::removePresentKeys;
 using cuckoo_bloom_test::replayLog;
+using cuckoo_bloom_test::setPresentKeys;
 using cuckoo_bloom_test::textOf;
 
 namespace {
@@ -394,23 +396,14 @@ TEST(IndexCompaction, SucceedsUnderAMemoryLimitAtTheCurrentUse) {
     }
   }
   // The memory it gave back is there for new records, under the same limit.
-  for (uint64_t i = 40000; i < 50000; ++i) {
-    const std::string key = cuckoo_bloom_test::presentKey(i);
-    ASSERT_TRUE(index.set(bytesOf(key), key.size(), nullptr, 0, false).isOk()) << i;
-  }
+  ASSERT_TRUE(setPresentKeys(index, 40000, 50000));
 }
 
 TEST(IndexCompaction, DeletedSlotsBecomeAvailableAndTheSlotsFollowTheirRecords) {
   MemoryRecordLog log;
   CuckooIndex index = CuckooIndex::create(log, {}).value();
-  for (uint64_t i = 0; i < 1000; ++i) {
-    const std::string key = cuckoo_bloom_test::presentKey(i);
-    ASSERT_TRUE(index.set(bytesOf(key), key.size(), nullptr, 0, false).isOk());
-  }
-  for (uint64_t i = 0; i < 1000; i += 3) {
-    const std::string key = cuckoo_bloom_test::presentKey(i);
-    ASSERT_TRUE(index.remove(bytesOf(key), key.size()).value());
-  }
+  ASSERT_TRUE(setPresentKeys(index, 0, 1000));
+  ASSERT_TRUE(removePresentKeys(index, 0, 1000, 3));
   uint64_t counts[3];
   index.countSlots(counts);
   ASSERT_EQ(counts[2], 334u);

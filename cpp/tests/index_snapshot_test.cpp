@@ -14,6 +14,8 @@
 
 using namespace cuckoo_bloom;
 using cuckoo_bloom_test::bytesOf;
+using cuckoo_bloom_test::removePresentKeys;
+using cuckoo_bloom_test::setPresentKeys;
 
 namespace {
 
@@ -27,14 +29,8 @@ std::vector<uint8_t> snapshotBytes(const CuckooIndex& index, uint64_t logLength,
 
 // 3000 keys set, every third deleted, then i % 5 == 1 set again with a value.
 void fill(CuckooIndex& index) {
-  for (uint64_t i = 0; i < 3000; ++i) {
-    const std::string key = cuckoo_bloom_test::presentKey(i);
-    ASSERT_TRUE(index.set(bytesOf(key), key.size(), nullptr, 0, false).isOk());
-  }
-  for (uint64_t i = 0; i < 3000; i += 3) {
-    const std::string key = cuckoo_bloom_test::presentKey(i);
-    ASSERT_TRUE(index.remove(bytesOf(key), key.size()).value());
-  }
+  ASSERT_TRUE(setPresentKeys(index, 0, 3000));
+  ASSERT_TRUE(removePresentKeys(index, 0, 3000, 3));
   for (uint64_t i = 1; i < 3000; i += 5) {
     const std::string key = cuckoo_bloom_test::presentKey(i), value = "v" + std::to_string(i);
     ASSERT_TRUE(index.set(bytesOf(key), key.size(), bytesOf(value), value.size(), true).isOk());
@@ -77,10 +73,7 @@ TEST(IndexSnapshot, EveryFlippedByteAndEveryCutIsRefused) {
   CuckooIndexOptions options;
   options.capacity = 40;
   CuckooIndex index = CuckooIndex::create(log, options).value();
-  for (uint64_t i = 0; i < 30; ++i) {
-    const std::string key = cuckoo_bloom_test::presentKey(i);
-    ASSERT_TRUE(index.set(bytesOf(key), key.size(), nullptr, 0, false).isOk());
-  }
+  ASSERT_TRUE(setPresentKeys(index, 0, 30));
   const std::vector<uint8_t> bytes = snapshotBytes(index, log.nextOffset(), 7);
   ASSERT_TRUE(decodeIndexSnapshot(bytes.data(), bytes.size()).isOk());
   for (size_t at = 0; at < bytes.size(); ++at) {
@@ -98,10 +91,7 @@ TEST(IndexSnapshot, SlotsPointingPastTheCoveredLogAreCorrupt) {
   // written by this library: refused even with a valid checksum.
   MemoryRecordLog log;
   CuckooIndex index = CuckooIndex::create(log, {}).value();
-  for (uint64_t i = 0; i < 100; ++i) {
-    const std::string key = cuckoo_bloom_test::presentKey(i);
-    ASSERT_TRUE(index.set(bytesOf(key), key.size(), nullptr, 0, false).isOk());
-  }
+  ASSERT_TRUE(setPresentKeys(index, 0, 100));
   const std::vector<uint8_t> bytes = snapshotBytes(index, log.nextOffset() / 2, 0);
   EXPECT_EQ(decodeIndexSnapshot(bytes.data(), bytes.size()).status().code(), StatusCode::Corrupt);
 }
@@ -133,10 +123,7 @@ TEST(IndexSnapshot, ASnapshotOfTheOldSlotLayoutIsRefusedNotMisread) {
   // with a valid checksum; the index is then rebuilt from the log.
   MemoryRecordLog log;
   CuckooIndex index = CuckooIndex::create(log, {}).value();
-  for (uint64_t i = 0; i < 100; ++i) {
-    const std::string key = cuckoo_bloom_test::presentKey(i);
-    ASSERT_TRUE(index.set(bytesOf(key), key.size(), nullptr, 0, false).isOk());
-  }
+  ASSERT_TRUE(setPresentKeys(index, 0, 100));
   std::vector<uint8_t> bytes = snapshotBytes(index, log.nextOffset(), 0);
   const size_t headLength = indexSnapshotParts(index, log.nextOffset(), 0).head.size();
   const size_t layoutAt = headLength - 40 + 33;  // the params block ends the head; slotLayout is its byte 33

@@ -1,6 +1,8 @@
 // Helpers for the CuckooIndex tests: a store that fails on command, a log
-// replay (what opening a file does), and a seeded generator.
+// replay (what opening a file does), and the key sets the tests fill with.
 #pragma once
+
+#include <gtest/gtest.h>
 
 #include <cstdint>
 #include <string>
@@ -9,6 +11,7 @@
 #include "cuckoo_bloom/cuckoo_index.h"
 #include "cuckoo_bloom/memory_record_log.h"
 #include "cuckoo_bloom/record_store.h"
+#include "test_keys.h"
 
 namespace cuckoo_bloom_test {
 
@@ -67,6 +70,36 @@ inline cuckoo_bloom::Status replayLog(cuckoo_bloom::MemoryRecordLog& log, cuckoo
 inline const uint8_t* bytesOf(const std::string& text) { return reinterpret_cast<const uint8_t*>(text.data()); }
 inline std::string textOf(const uint8_t* bytes, uint32_t length) {
   return std::string(reinterpret_cast<const char*>(bytes), length);
+}
+
+// Sets presentKey(first .. end-1), each without a value: fails, naming the
+// key, at the first set that does not succeed. Use as
+// ASSERT_TRUE(setPresentKeys(index, 0, n)).
+inline ::testing::AssertionResult setPresentKeys(cuckoo_bloom::CuckooIndex& index, uint64_t first, uint64_t end) {
+  for (uint64_t i = first; i < end; ++i) {
+    const std::string key = presentKey(i);
+    const cuckoo_bloom::Result<bool> set = index.set(bytesOf(key), key.size(), nullptr, 0, false);
+    if (!set.isOk()) {
+      return ::testing::AssertionFailure() << "set(" << key << ") failed: " << set.status().message();
+    }
+  }
+  return ::testing::AssertionSuccess();
+}
+
+// Removes presentKey(first), presentKey(first + step), ... below `end`: fails,
+// naming the key, at the first remove that fails or finds the key absent
+// (every one of them was set). Use as ASSERT_TRUE(removePresentKeys(...)).
+inline ::testing::AssertionResult removePresentKeys(cuckoo_bloom::CuckooIndex& index, uint64_t first, uint64_t end,
+                                                    uint64_t step) {
+  for (uint64_t i = first; i < end; i += step) {
+    const std::string key = presentKey(i);
+    const cuckoo_bloom::Result<bool> removed = index.remove(bytesOf(key), key.size());
+    if (!removed.isOk()) {
+      return ::testing::AssertionFailure() << "remove(" << key << ") failed: " << removed.status().message();
+    }
+    if (!removed.value()) return ::testing::AssertionFailure() << "remove(" << key << ") found it absent";
+  }
+  return ::testing::AssertionSuccess();
 }
 
 }  // namespace cuckoo_bloom_test

@@ -17,16 +17,15 @@ namespace {
 
 using namespace cuckoo_bloom;
 using cuckoo_bloom_test::absentKey;
+using cuckoo_bloom_test::addAllPresentKeys;
+using cuckoo_bloom_test::chainOptions;
 using cuckoo_bloom_test::countAbsentFound;
 using cuckoo_bloom_test::presentKey;
 using cuckoo_bloom_test::reportMeasurement;
 using cuckoo_bloom_test::valueOrFail;
 
 ScalableBloomFilter makeChain(uint64_t initialCapacity, double rate, uint64_t seed = 1) {
-  ScalableBloomFilterOptions options;
-  options.initialCapacity = initialCapacity;
-  options.falsePositiveRate = rate;
-  options.seed = seed;
+  ScalableBloomFilterOptions options = chainOptions<ScalableBloomFilterOptions>(initialCapacity, rate, seed);
   return valueOrFail(ScalableBloomFilter::create(options), "ScalableBloomFilter::create");
 }
 
@@ -99,15 +98,13 @@ TEST(ScalableBloomFilter, RoundTripsMidGrowthAndKeepsGrowingTheSameWay) {
 
 TEST(ScalableBloomFilter, DamagedBytesAreCorruptNeverACrash) {
   ScalableBloomFilter chain = makeChain(50, 0.01, 3);
-  for (uint64_t i = 0; i < 400; ++i) ASSERT_TRUE(chain.add(presentKey(i)).isOk());
-  ASSERT_GE(chain.linkCount(), 3u);
-  const std::vector<uint8_t> bytes = chain.serialize();
   // Truncated or flipped bytes fail the checksum; a consistent rewrite with a
   // wrong field (checksum recomputed) fails the chain's own checks.
+  ASSERT_TRUE(addAllPresentKeys(chain, 400));
+  ASSERT_GE(chain.linkCount(), 3u);
+  const std::vector<uint8_t> bytes = chain.serialize();
   cuckoo_bloom_test::expectTruncatedAndFlippedBytesRefused<ScalableBloomFilter>(bytes, 37);
-  const auto rewrite = [&](size_t offset, int width, uint64_t value) {
-    return cuckoo_bloom_test::statusOfRewritten<ScalableBloomFilter>(bytes, offset, width, value);
-  };
+  const auto rewrite = cuckoo_bloom_test::rewriterOf<ScalableBloomFilter>(bytes);
   using cuckoo_bloom_test::kOffsetParams;
   EXPECT_EQ(rewrite(cuckoo_bloom_test::kOffsetItemCount, 8, chain.count() + 1), StatusCode::Corrupt);
   EXPECT_EQ(rewrite(cuckoo_bloom_test::kOffsetCapacity, 8, chain.capacity() + 1), StatusCode::Corrupt);
@@ -166,9 +163,7 @@ TEST(ScalableBloomFilter, RejectsImpossibleOptions) {
 }
 
 TEST(ScalableBloomFilter, TheLinkLimitRefusesTheAddAndKeepsEveryKey) {
-  ScalableBloomFilterOptions options;
-  options.initialCapacity = 1;
-  options.falsePositiveRate = 0.01;
+  ScalableBloomFilterOptions options = chainOptions<ScalableBloomFilterOptions>(1, 0.01);
   options.growth = 1.0;
   options.tightening = 0.5;
   ScalableBloomFilter chain = valueOrFail(ScalableBloomFilter::create(options), "create");

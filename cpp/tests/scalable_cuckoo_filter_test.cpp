@@ -16,16 +16,15 @@ namespace {
 
 using namespace cuckoo_bloom;
 using cuckoo_bloom_test::absentKey;
+using cuckoo_bloom_test::addAllPresentKeys;
+using cuckoo_bloom_test::chainOptions;
 using cuckoo_bloom_test::countAbsentFound;
 using cuckoo_bloom_test::presentKey;
 using cuckoo_bloom_test::reportMeasurement;
 using cuckoo_bloom_test::valueOrFail;
 
 ScalableCuckooFilter makeChain(uint64_t initialCapacity, double rate, uint64_t seed = 1, uint32_t bucketSize = 4) {
-  ScalableCuckooFilterOptions options;
-  options.initialCapacity = initialCapacity;
-  options.falsePositiveRate = rate;
-  options.seed = seed;
+  ScalableCuckooFilterOptions options = chainOptions<ScalableCuckooFilterOptions>(initialCapacity, rate, seed);
   options.bucketSize = bucketSize;
   return valueOrFail(ScalableCuckooFilter::create(options), "ScalableCuckooFilter::create");
 }
@@ -151,15 +150,13 @@ TEST(ScalableCuckooFilter, RoundTripsMidGrowthAndKeepsGrowingTheSameWay) {
 
 TEST(ScalableCuckooFilter, DamagedBytesAreCorruptNeverACrash) {
   ScalableCuckooFilter chain = makeChain(50, 0.01, 3);
-  for (uint64_t i = 0; i < 400; ++i) ASSERT_TRUE(chain.add(presentKey(i)).isOk());
-  ASSERT_GE(chain.linkCount(), 3u);
-  const std::vector<uint8_t> bytes = chain.serialize();
   // Truncated or flipped bytes fail the checksum; a consistent rewrite with a
   // wrong field (checksum recomputed) fails the chain's own checks.
+  ASSERT_TRUE(addAllPresentKeys(chain, 400));
+  ASSERT_GE(chain.linkCount(), 3u);
+  const std::vector<uint8_t> bytes = chain.serialize();
   cuckoo_bloom_test::expectTruncatedAndFlippedBytesRefused<ScalableCuckooFilter>(bytes, 29);
-  const auto rewrite = [&](size_t offset, int width, uint64_t value) {
-    return cuckoo_bloom_test::statusOfRewritten<ScalableCuckooFilter>(bytes, offset, width, value);
-  };
+  const auto rewrite = cuckoo_bloom_test::rewriterOf<ScalableCuckooFilter>(bytes);
   using cuckoo_bloom_test::kOffsetParams;
   EXPECT_EQ(rewrite(cuckoo_bloom_test::kOffsetItemCount, 8, chain.count() - 1), StatusCode::Corrupt);
   EXPECT_EQ(rewrite(cuckoo_bloom_test::kOffsetCapacity, 8, chain.capacity() - 1), StatusCode::Corrupt);
@@ -195,9 +192,7 @@ TEST(ScalableCuckooFilter, RejectsImpossibleOptionsAndTheOptionsItDoesNotTake) {
 }
 
 TEST(ScalableCuckooFilter, TheLinkLimitRefusesTheAddAndKeepsEveryKey) {
-  ScalableCuckooFilterOptions options;
-  options.initialCapacity = 1;
-  options.falsePositiveRate = 0.01;
+  ScalableCuckooFilterOptions options = chainOptions<ScalableCuckooFilterOptions>(1, 0.01);
   options.growth = 1.0;
   ScalableCuckooFilter chain = valueOrFail(ScalableCuckooFilter::create(options), "create");
   Status status;

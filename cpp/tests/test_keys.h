@@ -1,5 +1,5 @@
-// Shared helpers for the native test suite: deterministic keys, a
-// false-positive counter, measurement output and a few byte utilities.
+// Shared helpers for the native test suite: deterministic keys and adding
+// them, a false-positive counter, measurement output and a few byte utilities.
 // Header-only, included by every *_test.cpp. No test shrinks or skips under
 // the sanitizers: the ASan+UBSan run of the whole suite takes ~30 s.
 #pragma once
@@ -51,6 +51,21 @@ uint64_t countAbsentFound(const Filter& filter, uint64_t count) {
     found += filter.has(key) ? 1 : 0;
   }
   return found;
+}
+
+// Adds presentKey(0 .. count-1) to a type whose add() returns a Status (a
+// cuckoo filter can be full): fails, naming the key, at the first add that
+// does not succeed. Use as ASSERT_TRUE(addAllPresentKeys(filter, n)).
+template <typename Filter>
+::testing::AssertionResult addAllPresentKeys(Filter& filter, uint64_t count) {
+  for (uint64_t i = 0; i < count; ++i) {
+    const cuckoo_bloom::Status status = filter.add(presentKey(i));
+    if (!status.isOk()) {
+      return ::testing::AssertionFailure() << "add(presentKey(" << i << ")) failed: "
+                                           << cuckoo_bloom::statusCodeName(status.code()) << ": " << status.message();
+    }
+  }
+  return ::testing::AssertionSuccess();
 }
 
 // Prints a measured number in a form a person can grep from the test log

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <vector>
 
 #include "cuckoo_bloom/blocked_bloom_filter.h"
 #include "cuckoo_bloom/bloom_filter.h"
@@ -43,6 +44,18 @@ TYPED_TEST(WordArrayFilter, NoFalseNegativesForOneMillionKeysAndAfterRoundTrip) 
   cuckoo_bloom_test::addPresentKeys(filter, kKeys);
   EXPECT_EQ(filter.count(), kKeys);  // every add is counted (and the copy's count must equal it)
   cuckoo_bloom_test::expectNoFalseNegativesBeforeAndAfterRoundTrip(filter, kKeys);
+}
+
+// An empty filter given 500 keys and cleared is the empty filter again, to
+// the byte, and no longer finds the first key.
+TYPED_TEST(WordArrayFilter, ClearEmptiesTheFilter) {
+  TypeParam filter = cuckoo_bloom_test::valueOrFail(TypeParam::create({1000, 0.01, 4}), "create");
+  const std::vector<uint8_t> empty = filter.serialize();
+  cuckoo_bloom_test::addPresentKeys(filter, 500);
+  filter.clear();
+  EXPECT_EQ(filter.count(), 0u);
+  EXPECT_FALSE(filter.has(cuckoo_bloom_test::presentKey(0)));
+  EXPECT_EQ(filter.serialize(), empty);
 }
 
 }  // namespace
