@@ -37,6 +37,9 @@ function loop(id, body) {
 const SINGLE_ADD = (call) => `let failed = 0;\nfor (let i = start; i < end; i++) ${call};\nreturn failed;`;
 const SINGLE_HAS = (call) => `let hits = 0;\nfor (let i = start; i < end; i++) if (${call}) hits++;\nreturn hits;`;
 const RANGE = 'const batch = start === 0 && end === keys.length ? keys : keys.slice(start, end);';
+/** One hasMany over the loop's keys, counting the hits (`filter`: the expression naming the filter). */
+const BATCH_HAS = (filter) =>
+  `${RANGE}\nconst answers = ${filter}.hasMany(batch);\nlet hits = 0;\nfor (let i = 0; i < answers.length; i++) if (answers[i]) hits++;\nreturn hits;`;
 
 /** Optimal Bloom sizing, as the classic formula gives it (and as this library sizes its BloomFilter). */
 export function optimalBloom(n, eps) {
@@ -83,7 +86,7 @@ export function oursAdapters(lib) {
       if (m.batch) {
         // addMany stops at the first key a filter cannot place (FULL, cuckoo): count the rest as failed.
         addBody = `${RANGE}\ntry { f.addMany(batch); return 0; } catch (e) {\n  if (e && e.code === 'FULL') return batch.length - f.count; throw e;\n}`;
-        hasBody = `${RANGE}\nconst answers = f.hasMany(batch);\nlet hits = 0;\nfor (let i = 0; i < answers.length; i++) if (answers[i]) hits++;\nreturn hits;`;
+        hasBody = BATCH_HAS('f');
       } else {
         // add() throws FULL when a key cannot be placed (cuckoo); count it and go on.
         // Every type gets this loop (no list of which types may throw); the try costs nothing
@@ -91,37 +94,8 @@ export function oursAdapters(lib) {
         addBody = SINGLE_ADD(`{ try { f.add(keys[i]); } catch (e) { if (e && e.code === 'FULL') failed++; else throw e; } }`);
         hasBody = SINGLE_HAS('f.has(keys[i])');
       }
-      if (type.entry.isStatic) {
-        // A static type (binary fuse): `create` only records ε; the timed
-        // "add" of all N keys is one build from them (BinaryFuseFilter.from),
-        // per key; has goes to the built filter.
-        adapters.push({
-          id,
-          group: 'ours',
-          impl: 'cuckoo-bloom-wasm',
-          structure: type.structure,
-          type: type.name,
-          mode: m.batch ? m.mode.replace('addMany', 'from') : `${m.mode} (add = from)`,
-          keyKind: m.keyKind,
-          batch: m.batch,
-          slow: false,
-          sizing: `${type.structure}.from(keys, { falsePositiveRate: ε })`,
-          create: (n, eps) => ({ entry: type.entry, options: { falsePositiveRate: eps }, filter: null }),
-          add: loop(`${id} build`, `${RANGE}\nf.filter?.free();\nf.filter = f.entry.from(batch, f.options);\nreturn 0;`),
-          has: loop(
-            `${id} has`,
-            m.batch
-              ? `${RANGE}\nconst answers = f.filter.hasMany(batch);\nlet hits = 0;\nfor (let i = 0; i < answers.length; i++) if (answers[i]) hits++;\nreturn hits;`
-              : SINGLE_HAS('f.filter.has(keys[i])'),
-          ),
-          tableBytes: (f) => f.filter.byteLength,
-          memoryMethod: 'byteLength',
-          serializedBytes: (f) => f.filter.serialize().length,
-          free: (f) => f.filter?.free(),
-        });
-        continue;
-      }
-      adapters.push({
+      // What every adapter of this type and mode says about itself.
+      const described = {
         id,
         group: 'ours',
         impl: 'cuckoo-bloom-wasm',
@@ -131,6 +105,27 @@ export function oursAdapters(lib) {
         keyKind: m.keyKind,
         batch: m.batch,
         slow: false,
+      };
+      if (type.entry.isStatic) {
+        // A static type (binary fuse): `create` only records ε; the timed
+        // "add" of all N keys is one build from them (BinaryFuseFilter.from),
+        // per key; has goes to the built filter.
+        adapters.push({
+          ...described,
+          mode: m.batch ? m.mode.replace('addMany', 'from') : `${m.mode} (add = from)`,
+          sizing: `${type.structure}.from(keys, { falsePositiveRate: ε })`,
+          create: (n, eps) => ({ entry: type.entry, options: { falsePositiveRate: eps }, filter: null }),
+          add: loop(`${id} build`, `${RANGE}\nf.filter?.free();\nf.filter = f.entry.from(batch, f.options);\nreturn 0;`),
+          has: loop(`${id} has`, m.batch ? BATCH_HAS('f.filter') : SINGLE_HAS('f.filter.has(keys[i])')),
+          tableBytes: (f) => f.filter.byteLength,
+          memoryMethod: 'byteLength',
+          serializedBytes: (f) => f.filter.serialize().length,
+          free: (f) => f.filter?.free(),
+        });
+        continue;
+      }
+      adapters.push({
+        ...described,
         create: (n, eps) => type.entry.create({ capacity: n, falsePositiveRate: eps }),
         add: loop(`${id} add`, addBody),
         has: loop(`${id} has`, hasBody),

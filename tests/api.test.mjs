@@ -36,6 +36,21 @@ function expectPositions(filter, key, size) {
   return positions;
 }
 
+/** remove(key) of one of `keys` (all added) says true; the key is gone and every other key stays. */
+function expectRemovedAlone(filter, keys, key) {
+  expect(filter.remove(key)).toBe(true);
+  expect(filter.has(key)).toBe(false);
+  expect(filter.hasMany(keys.filter((k) => k !== key)).every(Boolean)).toBe(true);
+}
+
+/** A key added twice is still there after one remove and gone after the second (`again`: the key as the second remove spells it). */
+function expectTwoRemoves(filter, key, again = key) {
+  expect(filter.remove(key)).toBe(true);
+  expect(filter.has(key)).toBe(true);
+  expect(filter.remove(again)).toBe(true);
+  expect(filter.has(key)).toBe(false);
+}
+
 /** Keys that the short-key ASCII loop, TextEncoder, and the key arena's growth all see. */
 const AWKWARD_KEYS = [
   '',
@@ -793,15 +808,10 @@ describe('CountingBloomFilter specifics', () => {
     const filter = new CountingBloomFilter({ capacity: 1000 });
     const keys = asciiKeys(300, 'rm-');
     filter.addMany(keys);
-    expect(filter.remove('rm-7')).toBe(true);
-    expect(filter.has('rm-7')).toBe(false);
-    expect(filter.hasMany(keys.filter((k) => k !== 'rm-7')).every(Boolean)).toBe(true);
+    expectRemovedAlone(filter, keys, 'rm-7');
 
     filter.add('twice').add('twice');
-    expect(filter.remove('twice')).toBe(true);
-    expect(filter.has('twice')).toBe(true);
-    expect(filter.remove(utf8.encode('twice'))).toBe(true);
-    expect(filter.has('twice')).toBe(false);
+    expectTwoRemoves(filter, 'twice', utf8.encode('twice'));
     filter.free();
   });
 
@@ -885,10 +895,8 @@ describe('CuckooFilter specifics', () => {
     const filter = new CuckooFilter({ capacity: 1000 });
     const keys = asciiKeys(200, 'crm-');
     filter.addMany(keys);
-    expect(filter.remove('crm-3')).toBe(true);
+    expectRemovedAlone(filter, keys, 'crm-3');
     expect(filter.count).toBe(199);
-    expect(filter.has('crm-3')).toBe(false);
-    expect(filter.hasMany(keys.filter((k) => k !== 'crm-3')).every(Boolean)).toBe(true);
     const before = filter.serialize();
     expect(filter.remove('crm-3')).toBe(false);
     expect(filter.remove('never-added')).toBe(false);
@@ -896,10 +904,7 @@ describe('CuckooFilter specifics', () => {
 
     filter.add('dup').add('dup');
     expect(filter.count).toBe(201);
-    expect(filter.remove('dup')).toBe(true);
-    expect(filter.has('dup')).toBe(true);
-    expect(filter.remove('dup')).toBe(true);
-    expect(filter.has('dup')).toBe(false);
+    expectTwoRemoves(filter, 'dup');
     filter.free();
   });
 

@@ -61,121 +61,107 @@ export interface FilterTypeEntry {
   deserialize(bytes: Uint8Array | ArrayBuffer): AnyFilter;
 }
 
+/** What the registry calls on a filter class: its constructor and its two static makers. */
+interface FilterClass {
+  new (options: never): AnyFilter;
+  from(keys: Iterable<Key>, options: never): AnyFilter;
+  deserialize(bytes: Uint8Array | ArrayBuffer): AnyFilter;
+}
+
+/** What an entry says about its type; a capability or list left out is false or empty. */
+type TypeDescription = Pick<FilterTypeEntry, 'name' | 'label' | 'summary' | 'lookup'> &
+  Partial<Pick<FilterTypeEntry, 'aliases' | 'supportsRemove' | 'supportsUnion' | 'isStatic' | 'extraOptions'>>;
+
+/**
+ * The entry of the type `filterClass` implements. Its three makers are always
+ * the class's constructor, `from` and `deserialize`, so they are written once
+ * here rather than in every entry.
+ */
+function entry(filterClass: FilterClass, description: TypeDescription): FilterTypeEntry {
+  return {
+    name: description.name,
+    aliases: description.aliases ?? [],
+    label: description.label,
+    summary: description.summary,
+    lookup: description.lookup,
+    supportsRemove: description.supportsRemove ?? false,
+    supportsUnion: description.supportsUnion ?? false,
+    extraOptions: description.extraOptions ?? [],
+    isStatic: description.isStatic ?? false,
+    create: (options) => new filterClass(options as never),
+    from: (keys, options) => filterClass.from(keys, options as never),
+    deserialize: (bytes) => filterClass.deserialize(bytes),
+  };
+}
+
 export const FILTER_TYPES: readonly FilterTypeEntry[] = [
-  {
+  entry(BloomFilter, {
     name: 'bloom',
-    aliases: [],
     label: 'Bloom',
     summary: 'the classic: fewest bits per key among the dynamic filters, union of equal filters',
     lookup: 'k bits anywhere in the array (one memory access each)',
-    supportsRemove: false,
     supportsUnion: true,
-    extraOptions: [],
-    isStatic: false,
-    create: (options) => new BloomFilter(options as never),
-    from: (keys, options) => BloomFilter.from(keys, options as never),
-    deserialize: (bytes) => BloomFilter.deserialize(bytes),
-  },
-  {
+  }),
+  entry(BlockedBloomFilter, {
     name: 'blocked-bloom',
     aliases: ['blocked'],
     label: 'Blocked Bloom',
     summary: 'fastest lookups (one cache line per key) for a few more bits per key',
     lookup: '1 block of 512 bits (one cache line)',
-    supportsRemove: false,
     supportsUnion: true,
-    extraOptions: [],
-    isStatic: false,
-    create: (options) => new BlockedBloomFilter(options as never),
-    from: (keys, options) => BlockedBloomFilter.from(keys, options as never),
-    deserialize: (bytes) => BlockedBloomFilter.deserialize(bytes),
-  },
-  {
+  }),
+  entry(CountingBloomFilter, {
     name: 'counting-bloom',
     aliases: ['counting'],
     label: 'Counting Bloom',
     summary: 'removal that never refuses an insert, at 4x the memory of Bloom',
     lookup: 'k 4-bit counters anywhere in the array (one memory access each)',
     supportsRemove: true,
-    supportsUnion: false,
-    extraOptions: [],
-    isStatic: false,
-    create: (options) => new CountingBloomFilter(options as never),
-    from: (keys, options) => CountingBloomFilter.from(keys, options as never),
-    deserialize: (bytes) => CountingBloomFilter.deserialize(bytes),
-  },
-  {
+  }),
+  entry(CuckooFilter, {
     name: 'cuckoo',
-    aliases: [],
     label: 'Cuckoo',
     summary: 'removal, in fewer bits per key than Bloom below about 3%; may refuse an insert (FULL) when nearly full',
     lookup: '2 buckets (two cache lines at most)',
     supportsRemove: true,
-    supportsUnion: false,
     extraOptions: ['bucketSize', 'fingerprintBits', 'maxKicks', 'semiSorted'],
-    isStatic: false,
-    create: (options) => new CuckooFilter(options as never),
-    from: (keys, options) => CuckooFilter.from(keys, options as never),
-    deserialize: (bytes) => CuckooFilter.deserialize(bytes),
-  },
-  {
+  }),
+  // create: the constructor throws UNSUPPORTED for options (build it with
+  // `from`); a handle read from bytes (deserialize) is wrapped.
+  entry(BinaryFuseFilter, {
     name: 'binary-fuse',
     aliases: ['fuse'],
     label: 'Binary fuse',
     summary: 'static: built once from a fixed list, the fewest bits per key (~1.13 f for a rate of 2^-f); no add or remove',
     lookup: '3 (or 4) fingerprints in 3 (or 4) neighbouring segments',
-    supportsRemove: false,
-    supportsUnion: false,
     isStatic: true,
     extraOptions: ['fingerprintBits', 'arity'],
-    // Options: the constructor throws UNSUPPORTED (build it with `from`); a
-    // handle read from bytes (deserialize) is wrapped.
-    create: (options) => new BinaryFuseFilter(options as never),
-    from: (keys, options) => BinaryFuseFilter.from(keys, options as never),
-    deserialize: (bytes) => BinaryFuseFilter.deserialize(bytes),
-  },
-  {
+  }),
+  entry(ScalableBloomFilter, {
     name: 'scalable-bloom',
     aliases: ['scalable'],
     label: 'Scalable Bloom',
     summary: 'grows with its keys (no capacity to guess) and stays under its rate, for 2-3x the bytes of a Bloom filter of the final size',
     lookup: 'k bits in each link, newest first (about log2(n / initialCapacity) links)',
-    supportsRemove: false,
     supportsUnion: true,
     extraOptions: ['initialCapacity', 'growth', 'tightening'],
-    isStatic: false,
-    create: (options) => new ScalableBloomFilter(options as never),
-    from: (keys, options) => ScalableBloomFilter.from(keys, options as never),
-    deserialize: (bytes) => ScalableBloomFilter.deserialize(bytes),
-  },
-  {
+  }),
+  entry(ScalableCuckooFilter, {
     name: 'scalable-cuckoo',
-    aliases: [],
     label: 'Scalable Cuckoo',
     summary: 'grows with its keys, with removal; 2-2.5x the bytes of a cuckoo filter of the final size',
     lookup: '2 buckets in each link, newest first',
     supportsRemove: true,
-    supportsUnion: false,
     extraOptions: ['initialCapacity', 'growth', 'tightening', 'bucketSize'],
-    isStatic: false,
-    create: (options) => new ScalableCuckooFilter(options as never),
-    from: (keys, options) => ScalableCuckooFilter.from(keys, options as never),
-    deserialize: (bytes) => ScalableCuckooFilter.deserialize(bytes),
-  },
-  {
+  }),
+  entry(ExpiringBloomFilter, {
     name: 'expiring-bloom',
     aliases: ['expiring'],
     label: 'Expiring Bloom',
     summary: '"seen in the last N units": generations of Bloom filters rotated by a clock forget old keys; no removal',
     lookup: 'k bits in each of the generations (about 2 reads each for an absent key)',
-    supportsRemove: false,
-    supportsUnion: false,
     extraOptions: ['window', 'generations', 'clock'],
-    isStatic: false,
-    create: (options) => new ExpiringBloomFilter(options as never),
-    from: (keys, options) => ExpiringBloomFilter.from(keys, options as never),
-    deserialize: (bytes) => ExpiringBloomFilter.deserialize(bytes),
-  },
+  }),
 ];
 
 /**

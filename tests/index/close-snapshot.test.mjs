@@ -8,6 +8,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } fr
 import { fileURLToPath } from 'node:url';
 import { FilterError } from '../../dist/index.mjs';
 import { FileCuckooIndex } from '../../dist/index-file.mjs';
+import { thrown } from '../helpers/keys.mjs';
 import { codeOf, logDirectory } from './lib/log-files.mjs';
 
 const freshPath = logDirectory('cbw-index-close-');
@@ -24,12 +25,24 @@ function expectKeys(index, to) {
   expect(wrong).toEqual([]);
 }
 
+/** Opens the log at `path`, writes key-i for i in [from, to), and closes it. */
+function writeAndClose(path, from, to, options) {
+  const index = FileCuckooIndex.open(path, options);
+  write(index, from, to);
+  index.close();
+}
+
+/** Opens `path` again: its snapshot covers `snapshotLogBytes` of the log (0: none loaded) and keys below `to` answer. */
+function expectReopened(path, to, snapshotLogBytes) {
+  const reopened = FileCuckooIndex.open(path);
+  expect(reopened.openReport.snapshotLogBytes).toBe(snapshotLogBytes);
+  expectKeys(reopened, to);
+  reopened.close();
+}
 
 test('a close after writes saves a snapshot that the next open loads', () => {
   const path = freshPath();
-  const index = FileCuckooIndex.open(path);
-  write(index, 0, 2000);
-  index.close();
+  writeAndClose(path, 0, 2000);
   expect(existsSync(`${path}.snapshot`)).toBe(true);
   const reopened = FileCuckooIndex.open(path);
   expect(reopened.openReport.snapshotLogBytes).toBe(statSync(path).size);
@@ -37,17 +50,12 @@ test('a close after writes saves a snapshot that the next open loads', () => {
   // More writes, another close: the snapshot follows the log.
   write(reopened, 2000, 2500);
   reopened.close();
-  const again = FileCuckooIndex.open(path);
-  expect(again.openReport.snapshotLogBytes).toBe(statSync(path).size);
-  expectKeys(again, 2500);
-  again.close();
+  expectReopened(path, 2500, statSync(path).size);
 });
 
 test('a read-only open and close leaves the snapshot file as it was', () => {
   const path = freshPath();
-  const index = FileCuckooIndex.open(path);
-  write(index, 0, 1000);
-  index.close();
+  writeAndClose(path, 0, 1000);
   const before = statSync(`${path}.snapshot`);
   const bytes = readFileSync(`${path}.snapshot`);
   const reader = FileCuckooIndex.open(path);
@@ -67,9 +75,7 @@ test('a read-only open and close leaves the snapshot file as it was', () => {
 
 test('snapshotOnClose: false writes no snapshot, and the next open replays the log', () => {
   const path = freshPath();
-  const index = FileCuckooIndex.open(path, { snapshotOnClose: false });
-  write(index, 0, 500);
-  index.close();
+  writeAndClose(path, 0, 500, { snapshotOnClose: false });
   expect(existsSync(`${path}.snapshot`)).toBe(false);
   // With a snapshot saved by hand, later writes do not update it at close.
   const again = FileCuckooIndex.open(path, { snapshotOnClose: false });
@@ -80,10 +86,7 @@ test('snapshotOnClose: false writes no snapshot, and the next open replays the l
   write(again, 500, 600);
   again.close();
   expect(readFileSync(`${path}.snapshot`)).toEqual(saved);
-  const third = FileCuckooIndex.open(path);
-  expect(third.openReport.snapshotLogBytes).toBe(savedLength);
-  expectKeys(third, 600);
-  third.close();
+  expectReopened(path, 600, savedLength);
   expect(codeOf(() => FileCuckooIndex.open(path, { snapshotOnClose: 'yes' }))).toBe('INVALID_ARGUMENT');
 });
 
@@ -97,22 +100,14 @@ test('a crash (no close) leaves the records after the last snapshot to be replay
   const path = freshPath();
   crash(path, 0, 300);
   expect(existsSync(`${path}.snapshot`)).toBe(false);
-  const first = FileCuckooIndex.open(path);
-  expect(first.openReport.snapshotLogBytes).toBe(0);
-  expectKeys(first, 300);
-  first.close(); // read-only: still no snapshot
+  expectReopened(path, 300, 0); // read-only: still no snapshot
   expect(existsSync(`${path}.snapshot`)).toBe(false);
   // A snapshot from a clean close, then a crash: it is loaded, the rest replayed.
-  const second = FileCuckooIndex.open(path);
-  write(second, 300, 400);
-  second.close();
+  writeAndClose(path, 300, 400);
   const covered = statSync(path).size;
   crash(path, 400, 700);
-  const reopened = FileCuckooIndex.open(path);
-  expect(reopened.openReport.snapshotLogBytes).toBe(covered);
   expect(statSync(path).size).toBeGreaterThan(covered);
-  expectKeys(reopened, 700);
-  reopened.close();
+  expectReopened(path, 700, covered);
 });
 
 test('a compaction drops the snapshot; the close after it saves one of the new log', () => {
@@ -141,12 +136,7 @@ test('a snapshot that cannot be saved: close throws UNAVAILABLE, and the file is
   mkdirSync(`${path}.snapshot.tmp`);
   const descriptors = () => (existsSync('/proc/self/fd') ? readdirSync('/proc/self/fd').length : undefined);
   const openBefore = descriptors();
-  let error;
-  try {
-    index.close();
-  } catch (caught) {
-    error = caught;
-  }
+  const error = thrown(() => index.close());
   expect(error).toBeInstanceOf(FilterError);
   expect(error.code).toBe('UNAVAILABLE');
   expect(error.cause).toBeDefined();
@@ -155,10 +145,7 @@ test('a snapshot that cannot be saved: close throws UNAVAILABLE, and the file is
   expect(codeOf(() => index.close())).toBe('no error'); // idempotent: nothing left to save or close
   expect(existsSync(`${path}.snapshot`)).toBe(false);
   rmSync(`${path}.snapshot.tmp`, { recursive: true });
-  const reopened = FileCuckooIndex.open(path);
-  expect(reopened.openReport.snapshotLogBytes).toBe(0);
-  expectKeys(reopened, 100);
-  reopened.close();
+  expectReopened(path, 100, 0);
 });
 
 test('close after free() saves nothing and does not throw', () => {

@@ -4,8 +4,9 @@
 // to its 2 GiB maximum — where a copy of the live records into a second log
 // cannot even be allocated, which is what compact() used to need — it
 // succeeds, and every answer and the log order are as before.
-import { CuckooIndex, FilterError, init, internalRuntime } from '../../dist/index.mjs';
+import { CuckooIndex, init, internalRuntime } from '../../dist/index.mjs';
 import { prng } from '../helpers/keys.mjs';
+import { codeOf } from './lib/log-files.mjs';
 
 const decoder = new TextDecoder();
 let module;
@@ -140,14 +141,7 @@ test('an iterator made before a compaction refuses to continue', () => {
   const iterator = index.keys();
   iterator.next();
   index.compact();
-  let error;
-  try {
-    iterator.next();
-  } catch (caught) {
-    error = caught;
-  }
-  expect(error).toBeInstanceOf(FilterError);
-  expect(error.code).toBe('INVALID_ARGUMENT');
+  expect(codeOf(() => iterator.next())).toBe('INVALID_ARGUMENT');
   expect(keysInOrder(index)).toEqual(['b', 'c']);
   index.free();
   expect(() => index.compact()).toThrow(expect.objectContaining({ code: 'FREED' }));

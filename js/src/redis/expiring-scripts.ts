@@ -1,4 +1,4 @@
-import { BLOCK_HELPERS, script } from './scripts.js';
+import { BLOCK_HELPERS, RANGE_AT, script } from './scripts.js';
 
 /**
  * The Lua scripts of RedisExpiringBloomFilter (redis-expiring.ts).
@@ -29,7 +29,7 @@ import { BLOCK_HELPERS, script } from './scripts.js';
 const PRELUDE = `
 local written, prefix = KEYS[1], ARGV[1]
 local window, K, m = tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4])
-local byte, sub, call, format = string.byte, string.sub, redis.call, string.format
+local byte, sub, call, format = string.byte, string.sub, redis.call, string.format${RANGE_AT}
 if call('EXISTS', written) == 0 then
   return redis.error_reply('CBW_MISSING_SHARD ' .. written)
 end
@@ -54,10 +54,9 @@ end
 local function readRanges(name, j)
   local ranges, parts, q = ARGV[4 + m + j], {}, 1
   while q <= #ranges do
-    local a = byte(ranges, q)
-    local b = byte(ranges, q + 1 + a)
-    parts[#parts + 1] = call('GETRANGE', name, sub(ranges, q + 1, q + a), sub(ranges, q + 2 + a, q + 1 + a + b))
-    q = q + 4 + a + b
+    local startText, endText, _
+    startText, endText, _, q = rangeAt(ranges, q)
+    parts[#parts + 1] = call('GETRANGE', name, startText, endText)
   end
   return parts
 end
@@ -107,16 +106,11 @@ for j = 1, m do
   local ranges, records = ARGV[4 + m + j], ARGV[4 + 2 * m + j]
   local q, r, index = 1, 1, 0
   while q <= #ranges do
-    local a = byte(ranges, q)
-    local b = byte(ranges, q + 1 + a)
-    local startText = sub(ranges, q + 1, q + a)
-    local k0, k1 = byte(ranges, q + 2 + a + b, q + 3 + a + b)
-    q = q + 4 + a + b
+    local startText, endText, count
+    startText, endText, count, q = rangeAt(ranges, q)
     index = index + 1
-    local range = call('GETRANGE', name, startText, sub(ranges, q - 2 - b, q - 3))
-    local rangeStart = tonumber(startText)
-    local currentAt, current = -1, nil
-    for _ = 1, k0 + k1 * 256 do
+    local add = rangeAdder(name, call('GETRANGE', name, startText, endText), startText)
+    for _ = 1, count do
       local b0, b1, b2, b3, p0, p1, p2, p3, p4, p5, p6, p7 = byte(records, r, r + 11)
       r = r + 12
       local at = b0 + b1 * 256 + b2 * 65536 + b3 * 16777216
@@ -124,16 +118,8 @@ for j = 1, m do
       for g = 1, #older do
         if holds(older[g][index], at, p0, p1, p2, p3, p4, p5, p6, p7) then seen = true break end
       end
-      local block, o = range, at
-      if at == currentAt then block, o = current, 0 end
       n = n + 1
-      if holds(block, o, p0, p1, p2, p3, p4, p5, p6, p7) then
-        out[n] = '0'
-      else
-        current, currentAt = withBits(block, o, p0, p1, p2, p3, p4, p5, p6, p7), at
-        call('SETRANGE', name, format('%d', rangeStart + at), current)
-        out[n] = seen and '0' or '1'
-      end
+      out[n] = add(at, p0, p1, p2, p3, p4, p5, p6, p7) and not seen and '1' or '0'
     end
   end
 end

@@ -36,7 +36,12 @@ import { createHash } from 'node:crypto';
 /**
  * Lua helpers on one 64-byte block inside a string `s` at offset `o`, for a key
  * whose 8 bits are p0..p7 (the bit it sets in each word): whether all are set,
- * and a copy of the block with them set.
+ * and a copy of the block with them set. Then rangeAdder, the add of one key
+ * to a range of `shard` read (GETRANGE) as `range`: it sets the key's bits in
+ * its block at offset `at` of the range unless all are set, and says whether
+ * it set any. A block it changed is kept as `current` (the keys of one block
+ * are adjacent in plan order) and written back whole with one SETRANGE. It
+ * uses the script's local `call`.
  */
 export const BLOCK_HELPERS = `
 local char, band, bor = string.char, bit.band, bit.bor
@@ -65,6 +70,32 @@ local function withBits(s, o, p0, p1, p2, p3, p4, p5, p6, p7)
   bytes[i6] = bor(bytes[i6], maskOf[p6]); bytes[i7] = bor(bytes[i7], maskOf[p7])
   return char(unpack(bytes))
 end
+local function rangeAdder(shard, range, startText)
+  local rangeStart, currentAt, current = tonumber(startText), -1, nil
+  return function(at, p0, p1, p2, p3, p4, p5, p6, p7)
+    local block, o = range, at
+    if at == currentAt then block, o = current, 0 end
+    if holds(block, o, p0, p1, p2, p3, p4, p5, p6, p7) then return false end
+    current, currentAt = withBits(block, o, p0, p1, p2, p3, p4, p5, p6, p7), at
+    call('SETRANGE', shard, string.format('%d', rangeStart + at), current)
+    return true
+  end
+end
+`;
+
+/**
+ * Lua: rangeAt(ranges, q), the range that starts at byte q of a shard's
+ * ranges (see above): the offsets of its first and last byte as text (as
+ * GETRANGE takes them), its key count, and where the next range starts. It
+ * uses the script's locals `byte` and `sub`.
+ */
+export const RANGE_AT = `
+local function rangeAt(ranges, q)
+  local a = byte(ranges, q)
+  local b = byte(ranges, q + 1 + a)
+  local k0, k1 = byte(ranges, q + 2 + a + b, q + 3 + a + b)
+  return sub(ranges, q + 1, q + a), sub(ranges, q + 2 + a, q + 1 + a + b), k0 + k1 * 256, q + 4 + a + b
+end
 `;
 
 // KEYS[1..m]: the shards of this call; ARGV[1]: m; ARGV[2..m+1]: their
@@ -83,18 +114,16 @@ local byte, sub, call = string.byte, string.sub, redis.call
  * ARGV[1 + m + j]: shard j's records; ARGV[1 + 2m + j]: its length. Reply:
  * one byte per key, in plan order, '1' when all 8 of its bits are set.
  */
-const HAS_SOURCE = `${checkShards('1 + 2 * m')}${BLOCK_HELPERS}
+const HAS_SOURCE = `${checkShards('1 + 2 * m')}${BLOCK_HELPERS}${RANGE_AT}
 local out, n = {}, 0
 for j = 1, m do
   local shard, ranges, records = KEYS[j], ARGV[1 + j], ARGV[1 + m + j]
   local q, r, last = 1, 1, #ranges
   while q <= last do
-    local a = byte(ranges, q)
-    local b = byte(ranges, q + 1 + a)
-    local k0, k1 = byte(ranges, q + 2 + a + b, q + 3 + a + b)
-    local range = call('GETRANGE', shard, sub(ranges, q + 1, q + a), sub(ranges, q + 2 + a, q + 1 + a + b))
-    q = q + 4 + a + b
-    for _ = 1, k0 + k1 * 256 do
+    local startText, endText, count
+    startText, endText, count, q = rangeAt(ranges, q)
+    local range = call('GETRANGE', shard, startText, endText)
+    for _ = 1, count do
       local b0, b1, b2, b3, p0, p1, p2, p3, p4, p5, p6, p7 = byte(records, r, r + 11)
       r = r + 12
       n = n + 1
@@ -115,43 +144,30 @@ return table.concat(out)
  * answers are those of adding the batch in order. The counter counts the
  * new keys, as the local filter's item count does.
  *
- * A range is read once; a block changed by an earlier key of the call is
- * kept as `current` (keys of one block are adjacent in plan order) and
- * written back whole with one SETRANGE.
+ * A range is read once, and a changed block written back once (rangeAdder).
  */
-const ADD_SOURCE = `${checkShards('1 + 2 * m')}${BLOCK_HELPERS}
-local format = string.format
+const ADD_SOURCE = `${checkShards('1 + 2 * m')}${BLOCK_HELPERS}${RANGE_AT}
 local out, n = {}, 0
 for j = 1, m do
   local shard, ranges, records, added = KEYS[j], ARGV[1 + j], ARGV[1 + m + j], 0
   local q, r, last = 1, 1, #ranges
   while q <= last do
-    local a = byte(ranges, q)
-    local b = byte(ranges, q + 1 + a)
-    local startText = sub(ranges, q + 1, q + a)
-    local k0, k1 = byte(ranges, q + 2 + a + b, q + 3 + a + b)
-    q = q + 4 + a + b
-    local range = call('GETRANGE', shard, startText, sub(ranges, q - 2 - b, q - 3))
-    local rangeStart = tonumber(startText)
-    local currentAt, current = -1, nil
-    for _ = 1, k0 + k1 * 256 do
+    local startText, endText, count
+    startText, endText, count, q = rangeAt(ranges, q)
+    local add = rangeAdder(shard, call('GETRANGE', shard, startText, endText), startText)
+    for _ = 1, count do
       local b0, b1, b2, b3, p0, p1, p2, p3, p4, p5, p6, p7 = byte(records, r, r + 11)
       r = r + 12
-      local at = b0 + b1 * 256 + b2 * 65536 + b3 * 16777216
-      local block, o = range, at
-      if at == currentAt then block, o = current, 0 end
       n = n + 1
-      if holds(block, o, p0, p1, p2, p3, p4, p5, p6, p7) then
-        out[n] = '0'
-      else
-        current, currentAt = withBits(block, o, p0, p1, p2, p3, p4, p5, p6, p7), at
-        call('SETRANGE', shard, format('%d', rangeStart + at), current)
+      if add(b0 + b1 * 256 + b2 * 65536 + b3 * 16777216, p0, p1, p2, p3, p4, p5, p6, p7) then
         added = added + 1
         out[n] = '1'
+      else
+        out[n] = '0'
       end
     end
   end
-  if added > 0 then call('INCRBY', KEYS[m + j], format('%d', added)) end
+  if added > 0 then call('INCRBY', KEYS[m + j], string.format('%d', added)) end
 end
 return table.concat(out)
 `;
