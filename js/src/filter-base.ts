@@ -1,8 +1,8 @@
 import type { CoreFilterOptions, CoreModule, FilterHandle } from './core-module.js';
-import type { KeyCalls } from './key-calls.js';
 import { coreError, FilterError, statusName } from './errors.js';
 import { getRuntime } from './init.js';
 import { KeyBatch } from './key-batch.js';
+import { KeyPath } from './key-path.js';
 import { type Key, KeyArena, MAX_ARENA_BYTES, describeValue, requireAttached, type OwnedBytes } from './keys.js';
 import { checkOptions, DEFAULT_FALSE_POSITIVE_RATE, type FilterOptions } from './options.js';
 
@@ -125,16 +125,17 @@ export abstract class Filter {
   #sizing: Record<string, number> | null = null;
   protected readonly module: CoreModule;
   protected readonly arena: KeyArena;
-  readonly #calls: KeyCalls;
+  /** has/add/remove/addIfNew of one key: see key-path.ts for why they live there. */
+  readonly #keyPath: KeyPath;
 
   protected constructor(info: FilterClassInfo, options: unknown) {
     const runtime = getRuntime();
     this.module = runtime.module;
     this.arena = runtime.arena;
-    this.#calls = runtime.calls;
     const handle = options instanceof ExistingHandle ? options.handle : createHandle(info, options);
     this.#handle = handle;
     this.#address = handle.address();
+    this.#keyPath = new KeyPath(this.#address, runtime.calls, runtime.arena);
     leakedHandles?.register(this, handle, this);
   }
 
@@ -162,24 +163,24 @@ export abstract class Filter {
    * @throws FilterError `INVALID_ARGUMENT` for a key that is not a string or Uint8Array; `FREED`.
    */
   has(key: Key): boolean {
-    const address = this.address;
-    const length = this.arena.encode(key);
-    return this.#calls.has(address, this.arena.pointer, length) !== 0;
+    const path = this.#keyPath;
+    if (path.address === 0) throw this.#freedError();
+    return path.has(key) !== 0;
   }
 
   /** Adds one key; returns the core's status name ('OK', 'FULL', ...). */
   protected addKey(key: Key): string {
-    const address = this.address;
-    const length = this.arena.encode(key);
-    const status = this.#calls.add(address, this.arena.pointer, length);
+    const path = this.#keyPath;
+    if (path.address === 0) throw this.#freedError();
+    const status = path.add(key);
     return status === 0 ? 'OK' : statusName(this.module, status);
   }
 
   /** Removes one occurrence; false when no matching key was found. */
   protected removeKey(key: Key): boolean {
-    const address = this.address;
-    const length = this.arena.encode(key);
-    const status = this.#calls.remove(address, this.arena.pointer, length);
+    const path = this.#keyPath;
+    if (path.address === 0) throw this.#freedError();
+    const status = path.remove(key);
     if (status === 0) return true;
     const name = statusName(this.module, status);
     if (name === 'NOT_FOUND') return false;
@@ -195,9 +196,9 @@ export abstract class Filter {
    * @throws FilterError `FULL` (cuckoo: no room; nothing changed), `INVALID_ARGUMENT`, `FREED`.
    */
   addIfNew(key: Key): boolean {
-    const address = this.address;
-    const length = this.arena.encode(key);
-    const outcome = this.#calls.addIfNew(address, this.arena.pointer, length);
+    const path = this.#keyPath;
+    if (path.address === 0) throw this.#freedError();
+    const outcome = path.addIfNew(key);
     if (outcome >= 0) return outcome === 1;
     const name = statusName(this.module, -outcome);
     if (name === 'FULL') {
@@ -418,6 +419,7 @@ export abstract class Filter {
     this.#handle.delete();
     this.#handle = null;
     this.#address = 0;
+    this.#keyPath.address = 0;
   }
 
   [Symbol.dispose](): void {
