@@ -26,29 +26,25 @@ export class KeyPath {
 
   /** Non-zero when the key may be present. */
   has(key: Key): number {
-    const arena = this.#arena;
-    const length = arena.encode(key);
-    return this.#calls.has(this.address, arena.pointer, length);
+    const length = this.#arena.encode(key); // first: encoding may move the arena
+    return this.#calls.has(this.address, this.#arena.pointer, length);
   }
 
   /** The core's status code (0: OK). */
   add(key: Key): number {
-    const arena = this.#arena;
-    const length = arena.encode(key);
-    return this.#calls.add(this.address, arena.pointer, length);
+    const length = this.#arena.encode(key);
+    return this.#calls.add(this.address, this.#arena.pointer, length);
   }
 
   /** The core's status code (0: removed; NOT_FOUND's code when absent). */
   remove(key: Key): number {
-    const arena = this.#arena;
-    const length = arena.encode(key);
-    return this.#calls.remove(this.address, arena.pointer, length);
+    const length = this.#arena.encode(key);
+    return this.#calls.remove(this.address, this.#arena.pointer, length);
   }
 
   /** 1: stored (new), 0: reported present and not stored, negative: minus a status code. */
   addIfNew(key: Key): number {
-    const arena = this.#arena;
-    const length = arena.encode(key);
-    return this.#calls.addIfNew(this.address, arena.pointer, length);
+    const length = this.#arena.encode(key);
+    return this.#calls.addIfNew(this.address, this.#arena.pointer, length);
   }
 }
