@@ -299,15 +299,16 @@ class SemiSortedTable : public BucketWords {
   };
 
   // insert() for buckets of at most 64 bits (f <= 17: every rate down to
-  // about 1e-4), without decoding the bucket into four fingerprints and
+  // about 6e-5 at b = 4), without decoding the bucket into four fingerprints and
   // sorting them again. The bucket has room exactly when its first
   // canonical slot is empty; dropping that slot leaves the other three in
   // canonical order, so the new fingerprint goes in after the `before` of
   // them that sort below it: the nibbles (4-bit lanes) and the high parts
   // (lanes of f - 4 bits) above that point move up one lane. Only the index
   // of the new nibbles is computed afresh. The bits are exactly encode()'s
-  // for the same four fingerprints (a test compares the two); adding a key
-  // is most of its cost, and this takes about a fifth of the instructions.
+  // for the same four fingerprints (a test compares the two). Inserting is
+  // most of the cost of adding a key: this path takes 186 instructions a
+  // call against 251 for decode, sort and encode (callgrind, 100k keys).
   bool insertIntoOneWord(uint64_t bucket, uint32_t fingerprint) {
     const uint64_t bit = bucket * bucketBits_;
     const uint64_t word = bit_fields::readWindow(words_.data(), bit);
