@@ -90,12 +90,16 @@ mkdirSync(dist, { recursive: true });
  * `'core.reader'`, the read-only module; bindings/wasm.cmake) the glue and the wasm
  * beside the bundle to that module's.
  */
-function variantPlugin({ loader, bundleGlue = false, module = 'core' }) {
+function variantPlugin({ loader, bundleGlue = false, module = 'core', commonJsGlue = false }) {
   return {
     name: 'cbw-variant',
     setup(build) {
       if (loader !== null) {
         build.onResolve({ filter: /^\.\/init-wasm\.js$/ }, () => ({ path: join(src, `init-wasm-${loader}.ts`) }));
+      }
+      if (commonJsGlue) {
+        // The CommonJS builds load the CommonJS copy of the glue (see commonJsGlueOf).
+        build.onResolve({ filter: /^\.\/core\.mjs$/ }, () => ({ path: `./${module}.cjs`, external: true }));
       }
       if (module !== 'core') {
         build.onResolve({ filter: /^\.\/core\.mjs$/ }, () => ({ path: `./${module}.mjs`, external: true }));
@@ -130,11 +134,19 @@ const common = {
 // uses this file's URL instead; undefined once a bundler folded it into an ES module.
 // A footer, so "use strict" stays the first statement: the `var` is hoisted, and it
 // is only read when init() runs, after the whole file has been evaluated.
+//
+// And no import(): a CommonJS module run by a test runner's VM (Jest without
+// --experimental-vm-modules, the default for CommonJS projects) cannot call import() at
+// all ("A dynamic import callback was invoked without --experimental-vm-modules"), and
+// with that flag Node 20 can crash on it once the VM script is collected
+// (nodejs/node#35889). Each import() becomes a require(), of node: modules and of the
+// CommonJS copy of the glue.
 const cjsModuleUrl = {
   define: { 'import.meta.url': '__cbwModuleUrl' },
   footer: {
     js: "var __cbwModuleUrl = typeof __filename === 'string' ? require('node:url').pathToFileURL(__filename).href : undefined;",
   },
+  supported: { 'dynamic-import': false },
 };
 const wasmBase64 = readFileSync(join(wasmBuild, 'core.wasm')).toString('base64');
 // In the single-file builds the glue's own `new URL("core.wasm", import.meta.url)` is never
@@ -185,8 +197,8 @@ await bundle(
     format: 'cjs',
     platform: 'node',
     outfile: join(dist, 'reader.cjs'),
-    external: ['./core.reader.mjs', 'node:*'],
-    plugins: [variantPlugin({ loader: 'node', module: 'core.reader' })],
+    external: ['./core.reader.cjs', 'node:*'],
+    plugins: [variantPlugin({ loader: 'node', module: 'core.reader', commonJsGlue: true })],
     ...cjsModuleUrl,
   },
   'reader/index.ts',
@@ -202,8 +214,8 @@ await bundle({
   format: 'cjs',
   platform: 'node',
   outfile: join(dist, 'index.cjs'),
-  external: ['./core.mjs', 'node:*'],
-  plugins: [variantPlugin({ loader: 'node' })],
+  external: ['./core.cjs', 'node:*'],
+  plugins: [variantPlugin({ loader: 'node', commonJsGlue: true })],
   ...cjsModuleUrl,
 });
 await bundle({
@@ -306,6 +318,29 @@ if (existsSync(join(src, 'cli/main.ts'))) {
 writeEsmWrapper('redis.mjs', 'redis.cjs', redisExports);
 writeEsmWrapper('index-file.mjs', 'index-file.cjs', indexFileExports);
 for (const file of wasmFiles) copyFileSync(join(wasmBuild, file), join(dist, file));
+
+/**
+ * The glue as a CommonJS module, for index.cjs and reader.cjs (which must not call
+ * import(); see cjsModuleUrl): the same text with `export default` as
+ * `module.exports` and import.meta.url as this file's URL. Emscripten writes the ES
+ * form; the two edits are checked so a different glue fails the build, not a user.
+ */
+function commonJsGlueOf(name) {
+  const text = readFileSync(join(wasmBuild, `${name}.mjs`), 'utf8');
+  const exportLine = 'export default createCoreModule;';
+  if (text.split(exportLine).length !== 2 || text.includes('import(') || /^\s*import\s/m.test(text)) {
+    fail(`build-wasm/${name}.mjs is not the glue this build knows how to turn into CommonJS`);
+  }
+  const cjs = text
+    .replace(exportLine, 'module.exports = createCoreModule;')
+    .replaceAll('import.meta.url', "require('node:url').pathToFileURL(__filename).href");
+  writeFileSync(join(dist, `${name}.cjs`), `'use strict';\n${cjs}`);
+}
+commonJsGlueOf('core');
+commonJsGlueOf('core.reader');
+for (const file of ['index.cjs', 'reader.cjs']) {
+  if (/\bimport\(/.test(readFileSync(join(dist, file), 'utf8'))) fail(`dist/${file} calls import()`);
+}
 
 // What bundlers choke on must not be there: no `node:` import in what browsers get.
 for (const file of ['browser.js', 'small.js', 'reader.js', 'inline.js']) {

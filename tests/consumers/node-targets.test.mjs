@@ -30,6 +30,7 @@ beforeAll(() => {
     copyFileSync(join(FIXTURES, file), join(installed.consumer, file));
   }
   cpSync(join(FIXTURES, 'ts-app'), join(installed.consumer, 'ts-app'), { recursive: true });
+  cpSync(join(FIXTURES, 'jest-cjs-app'), join(installed.consumer, 'jest-cjs-app'), { recursive: true });
 }, 120_000);
 
 afterAll(() => installed?.remove());
@@ -51,6 +52,21 @@ describe('Node, no bundler', () => {
       unionHas: [true, true],
       classNames: ['BloomFilter', 'CuckooFilter', 'FilterError'],
     });
+  });
+
+  test("a CommonJS project's Jest suite (jest without --experimental-vm-modules) loads and uses it", () => {
+    // Before index.cjs required its glue, init() failed there with LOAD_FAILED: Jest's VM
+    // has no import() for CommonJS code.
+    const project = join(installed.consumer, 'jest-cjs-app');
+    const { status, stdout, stderr } = spawnSync(
+      process.execPath,
+      [join(REPO, 'node_modules/jest/bin/jest.js'), '--rootDir', project, '--ci', '--json'],
+      { cwd: installed.consumer, encoding: 'utf8', timeout: 120_000 },
+    );
+    const results = JSON.parse(stdout);
+    expect({ status, passed: results.numPassedTests, failed: results.numFailedTests, failures: results.testResults.map((r) => r.message).join('\n') })
+      .toEqual({ status: 0, passed: 1, failed: 0, failures: '' });
+    expect(stderr).toMatch(/1 passed/);
   });
 
   test('a TypeScript project (CommonJS, module nodenext, skipLibCheck off) compiles and runs', () => {
