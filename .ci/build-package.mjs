@@ -20,6 +20,8 @@
 //                CuckooIndex over an append-only file, built as redis.cjs is
 //   cli.js       the `cuckoo-bloom-wasm` command
 //   core.mjs + core.wasm   the Emscripten glue and module (core.small.*: the size build)
+//   core.cjs, core.reader.cjs   the same glue as CommonJS, which index.cjs and reader.cjs
+//                require (CommonJS builds never call import(): see cjsModuleUrl)
 //   types/       .d.ts (ES) and .d.cts (CommonJS) declarations
 // Each variant is js/src/index.ts with ./init-wasm.js swapped for one loader.
 import { execFileSync } from 'node:child_process';
