@@ -340,7 +340,7 @@ function commonJsGlueOf(name) {
 }
 commonJsGlueOf('core');
 commonJsGlueOf('core.reader');
-for (const file of ['index.cjs', 'reader.cjs']) {
+for (const file of readdirSync(dist).filter((name) => name.endsWith('.cjs'))) {
   if (/\bimport\(/.test(readFileSync(join(dist, file), 'utf8'))) fail(`dist/${file} calls import()`);
 }
 

@@ -462,6 +462,7 @@ describe('FREED', () => {
   const common = {
     add: (f) => f.add('k'),
     has: (f) => f.has('k'),
+    addIfNew: (f) => f.addIfNew('k'),
     addMany: (f) => f.addMany(['k']),
     hasMany: (f) => f.hasMany(['k']),
     serialize: (f) => f.serialize(),
