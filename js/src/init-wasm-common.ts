@@ -12,14 +12,17 @@ function reason(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
+/** The error for bytes that do not compile; `from` says where they came from. */
+export function compileFailure(from: string, error: unknown): FilterError {
+  return new FilterError('LOAD_FAILED', `could not compile ${from}: ${reason(error)}`, { cause: error });
+}
+
 /** Compiles wasm bytes; `from` says where they came from, for the error message. */
 export async function compileBytes(bytes: ArrayBuffer | Uint8Array, from: string): Promise<WebAssembly.Module> {
   try {
     return await WebAssembly.compile(bytes as Uint8Array<ArrayBuffer>);
   } catch (error) {
-    throw new FilterError('LOAD_FAILED', `could not compile ${from}: ${reason(error)}`, {
-      cause: error,
-    });
+    throw compileFailure(from, error);
   }
 }
 

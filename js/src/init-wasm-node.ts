@@ -1,11 +1,19 @@
 // Node (the `node` export condition): core.wasm is read from disk beside this
 // module. Emscripten 3.1.6's web glue would fetch() a file path under Node 20
 // and fail, so Node never lets the glue load anything.
-// `node:fs/promises` is imported lazily: the universal build (init-wasm.ts)
-// inlines this file, and a static import there would reach browsers.
+// `node:fs` is imported lazily: the universal build (init-wasm.ts) inlines
+// this file, and a static import there would reach browsers.
+//
+// Node reads and compiles synchronously, on purpose: with Liftoff's lazy
+// compilation, `new WebAssembly.Module` only decodes and validates core.wasm
+// (about 1.5 ms here), and the async route (fs/promises readFile, then
+// WebAssembly.compile on V8's background threads) took about 2 ms more from
+// import to the first has() on this 2-core machine (bench/startup.mjs; issue
+// #13's 15 ms target). Browsers keep the async, streaming route: their main
+// threads refuse synchronous compiles of more than 4 KB.
 import { FilterError } from './errors.js';
 import type { WasmSource } from './init.js';
-import { compileBytes, fetchAndCompile, isBytes } from './init-wasm-common.js';
+import { compileFailure, fetchAndCompile, isBytes } from './init-wasm-common.js';
 
 const BUNDLED_HINT =
   "If cuckoo-bloom-wasm was bundled into one file, import 'cuckoo-bloom-wasm/inline' instead " +
@@ -26,12 +34,20 @@ function asUrl(source: string | { readonly href: string }): URL | null {
   return /^[a-z][a-z0-9+.-]+:/i.test(source) ? new URL(source) : null;
 }
 
+function compileNow(bytes: ArrayBuffer | Uint8Array, from: string): WebAssembly.Module {
+  try {
+    return new WebAssembly.Module(bytes as Uint8Array<ArrayBuffer>);
+  } catch (error) {
+    throw compileFailure(from, error);
+  }
+}
+
 async function compileFile(file: string | URL, isDefault: boolean): Promise<WebAssembly.Module> {
-  const { readFile } = await import('node:fs/promises');
+  const { readFileSync } = await import('node:fs');
   const shown = typeof file === 'string' ? file : decodeURIComponent(file.pathname);
   let bytes: Uint8Array;
   try {
-    bytes = await readFile(file);
+    bytes = readFileSync(file);
   } catch (error) {
     const code = (error as { code?: string }).code ?? String(error);
     throw new FilterError(
@@ -40,12 +56,12 @@ async function compileFile(file: string | URL, isDefault: boolean): Promise<WebA
       { cause: error },
     );
   }
-  return compileBytes(bytes, `the file ${shown}`);
+  return compileNow(bytes, `the file ${shown}`);
 }
 
 export async function compileCore(source: WasmSource | undefined): Promise<WebAssembly.Module> {
   if (source === undefined) return compileFile(besideThisModule(), true);
-  if (isBytes(source)) return compileBytes(source, 'the bytes given to init({ wasm })');
+  if (isBytes(source)) return compileNow(source, 'the bytes given to init({ wasm })');
   let url: URL | null;
   try {
     url = asUrl(source);
