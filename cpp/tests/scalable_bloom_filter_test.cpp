@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -88,6 +89,42 @@ TEST(ScalableBloomFilter, AKeyAlreadyPresentIsNotAddedAgain) {
   }
   EXPECT_EQ(chain.count(), 10u);
   EXPECT_EQ(chain.linkCount(), 1u) << "repeats do not spend capacity";
+}
+
+TEST(ScalableBloomFilter, AddAsksOnlyTheNewestLinkAndAddIfNewAsksThemAll) {
+  ScalableBloomFilter chain = makeChain(10, 0.01);
+  for (uint64_t i = 0; i < 11; ++i) ASSERT_TRUE(chain.add(presentKey(i)).isOk());
+  ASSERT_EQ(chain.linkCount(), 2u);
+  ASSERT_EQ(chain.link(1).count(), 1u);
+  // Key 0 is held by link 0 only: add() stores it again in the newest link.
+  ASSERT_FALSE(chain.link(1).has(presentKey(0)));
+  ASSERT_TRUE(chain.add(presentKey(0)).isOk());
+  EXPECT_TRUE(chain.link(1).has(presentKey(0)));
+  EXPECT_EQ(chain.link(1).count(), 2u);
+  EXPECT_EQ(chain.count(), 12u);
+  for (uint64_t i = 0; i < 11; ++i) EXPECT_TRUE(chain.has(presentKey(i))) << i;
+
+  // addIfNew (AnyFilter's, the path of the JS method) asks every link: key 1,
+  // held by link 0 only, is neither stored nor counted.
+  FilterOptions options;
+  options.capacity = 10;
+  options.falsePositiveRate = 0.01;
+  options.seed = 1;
+  Result<std::unique_ptr<AnyFilter>> made = createFilter(FilterType::ScalableBloom, options);
+  ASSERT_TRUE(made.isOk()) << made.status().message();
+  AnyFilter& any = *made.value();
+  const auto hashOf = [&](uint64_t i) {
+    const std::string key = presentKey(i);
+    return any.hashOf(reinterpret_cast<const uint8_t*>(key.data()), key.size());
+  };
+  for (uint64_t i = 0; i < 11; ++i) ASSERT_TRUE(any.add(hashOf(i)).isOk());
+  bool added = true;
+  ASSERT_TRUE(any.addIfNew(hashOf(1), added).isOk());
+  EXPECT_FALSE(added);
+  EXPECT_EQ(any.header().itemCount, 11u);
+  ASSERT_TRUE(any.addIfNew(hashOf(11), added).isOk());
+  EXPECT_TRUE(added);
+  EXPECT_EQ(any.header().itemCount, 12u);
 }
 
 TEST(ScalableBloomFilter, RoundTripsMidGrowthAndKeepsGrowingTheSameWay) {

@@ -53,7 +53,14 @@ export class ScalableBloomFilter extends GrowingFilter {
     return this;
   }
 
-  /** Keys added that were new to the chain (a key reported present is not counted again). */
+  /**
+   * Keys stored. `add` asks only the newest link whether it holds the key
+   * already (asking every link would make each add a lookup of the whole
+   * chain): a repeat is not stored or counted again unless the chain grew
+   * since the key was first added; then the newest link stores it and counts
+   * it again. `addIfNew` asks every link, and stores and counts only keys new
+   * to the chain.
+   */
   override get count(): number {
     return super.count;
   }

@@ -17,14 +17,19 @@
 // every link but the newest few is small enough to stay in cache, so the
 // extra probes of the classic filter cost little time.
 //
-// add(): a key the chain already reports present is not added again (the
-// answer would not change); otherwise it goes into the newest link, after a
-// new link is made when the newest already holds its capacity. So count() is
-// the keys added that were new to the chain (a key reported present, by a
-// false positive too, is neither stored nor counted), and it is also the sum
-// of the links' counts (each link counts every add it receives). A new link that cannot be made (kMaxChainLinks reached, or the
-// tables would exceed kMaxTableBytes) refuses the add with Full or
-// OutOfMemory; nothing changes and every key added before is still found.
+// add(): a key the newest link already reports present is not added again
+// (the answer would not change); otherwise it goes into the newest link,
+// after a new link is made when the newest already holds its capacity. Only
+// the newest link is asked: asking every link would make each add an absent
+// lookup of the whole chain. So count() is the keys stored: a repeat is
+// counted once per link that stores it (once, unless the chain grew between
+// the first add and the repeat; a key the newest link reports present by a
+// false positive is neither stored nor counted), and it is also the sum of the
+// links' counts. addIfNew() asks the whole chain first, so it stores and
+// counts only keys new to the chain. A new link that cannot be made
+// (kMaxChainLinks reached, or the tables would exceed kMaxTableBytes) refuses
+// the add with Full or OutOfMemory; nothing changes and every key added
+// before is still found.
 #pragma once
 
 #include <cstddef>
