@@ -236,35 +236,49 @@ await bundle({
 });
 
 /**
- * Node's ES entries re-export the CommonJS build (one implementation per
- * process: `import` and `require` get the same classes and wasm instance;
- * explicit names, since Node reads a CommonJS module's exports statically).
+ * Node's ES entries are the CommonJS build (one implementation per process:
+ * `import` and `require` get the same classes and wasm instance). The exports
+ * map sends Node's `import` to `<entry>.import.cjs`, three lines that require
+ * the implementation and name its exports for Node.
  *
- * Through a bridge: Node scans every CommonJS file an ES module imports for its
- * export names (cjs-module-lexer), and scanning the 129 KB index.cjs took ~50 ms,
- * most of an `import` (index.mjs ~70 ms against ~8 ms for `require`). The bridge
- * is three lines whose `module.exports = implementation` names nothing to scan
- * (assigning a variable is not a re-export the lexer follows), and it requires the
- * implementation through the CommonJS loader, which does not scan.
+ * Node reads an imported CommonJS module's export names statically
+ * (cjs-module-lexer). Scanning the 129 KB index.cjs itself took ~50 ms, so
+ * `module.exports = implementation` assigns a variable (not a re-export the
+ * lexer follows) and the names come from an `0 && (module.exports = { ... })`
+ * line that never runs (the form esbuild writes for the same purpose); the
+ * implementation is required through the CommonJS loader, which does not scan.
+ * No ES module sits in front of it: an `.mjs` wrapper cost ~1.7 ms more per
+ * import (one more module for the ES loader to read and link), most of the gap
+ * to the 15 ms import-to-first-has() target (bench/startup.mjs).
+ *
+ * `esModule`: also write `<entry>.mjs` re-exporting it, for the exports map's
+ * `default` condition of the Node-only entries.
  */
-function writeEsmWrapper(file, target, names = exported) {
-  const bridge = target.replace(/\.cjs$/, '.bridge.cjs');
+function writeImportEntry(target, names = exported, { esModule = false } = {}) {
+  const base = target.replace(/\.cjs$/, '');
+  const entry = `${base}.import.cjs`;
+  // The names must be exactly the module's own (loading it runs no filter code).
+  const actual = Object.keys(createRequire(import.meta.url)(join(dist, target))).filter((key) => key !== '__esModule');
+  if ([...actual].sort().join() !== [...names].sort().join()) {
+    fail(`dist/${target} exports ${actual.join(', ')}; its import entry would name ${names.join(', ')}`);
+  }
   writeFileSync(
-    join(dist, bridge),
-    `'use strict';\n// ${file}'s way into ${target}: see .ci/build-package.mjs (writeEsmWrapper).\n` +
-      `const implementation = require('./${target}');\nmodule.exports = implementation;\n`,
+    join(dist, entry),
+    `'use strict';\n// What Node's \`import\` loads: ${target}, with its export names for Node (see .ci/build-package.mjs, writeImportEntry).\n` +
+      `const implementation = require('./${target}');\nmodule.exports = implementation;\n` +
+      `0 && (module.exports = { ${names.join(', ')} });\n`,
   );
-  writeFileSync(
-    join(dist, file),
-    `// Node's ES module entry: the CommonJS build is the one implementation in a process,\n` +
-      `// so \`import\` and \`require\` share its classes and its wasm instance.\n` +
-      `import cjs from './${bridge}';\n` +
-      `export const {\n${names.map((name) => `  ${name},`).join('\n')}\n} = cjs;\n`,
-  );
+  if (esModule) {
+    writeFileSync(
+      join(dist, `${base}.mjs`),
+      `// The ES entry for the exports map's \`default\` condition: the CommonJS build, as Node's \`import\` gets it.\n` +
+        `export * from './${entry}';\n`,
+    );
+  }
 }
-writeEsmWrapper('index.mjs', 'index.cjs');
-writeEsmWrapper('inline.mjs', 'inline.cjs');
-writeEsmWrapper('reader.mjs', 'reader.cjs', readerExports);
+writeImportEntry('index.cjs');
+writeImportEntry('inline.cjs');
+writeImportEntry('reader.cjs', readerExports);
 
 // The Node-only entries `cuckoo-bloom-wasm/redis` and `cuckoo-bloom-wasm/index-file`: each
 // its own code bundled, the package's classes and wasm instance taken from index.cjs at run
@@ -317,8 +331,8 @@ if (existsSync(join(src, 'cli/main.ts'))) {
   });
   chmodSync(join(dist, 'cli.js'), 0o755);
 }
-writeEsmWrapper('redis.mjs', 'redis.cjs', redisExports);
-writeEsmWrapper('index-file.mjs', 'index-file.cjs', indexFileExports);
+writeImportEntry('redis.cjs', redisExports, { esModule: true });
+writeImportEntry('index-file.cjs', indexFileExports, { esModule: true });
 for (const file of wasmFiles) copyFileSync(join(wasmBuild, file), join(dist, file));
 
 /**

@@ -22,7 +22,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { encodeKeys, makeKeys } from './keys.mjs';
 
 const root = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
-const { init, CuckooIndex } = await import(pathToFileURL(path.join(root, 'dist', 'index.mjs')).href);
+const { init, CuckooIndex } = await import(pathToFileURL(path.join(root, 'dist', 'index.import.cjs')).href);
 const { FileCuckooIndex } = await import(pathToFileURL(path.join(root, 'dist', 'index-file.mjs')).href);
 await init();
 

@@ -25,7 +25,7 @@
 import { createClient } from 'redis';
 import Redis from 'ioredis';
 import { RedisBloomFilter } from '../dist/redis.mjs';
-import { deserialize, init } from '../dist/index.mjs';
+import { deserialize, init } from '../dist/index.import.cjs';
 import { startRedis } from '../tests/redis/lib/redis-server.mjs';
 
 const args = Object.fromEntries(

@@ -6,12 +6,13 @@
 //   node bench/startup.mjs [--runs=11] [--quick]
 //
 // Each run is a new `node` process that times, with performance.now():
-//   import   – `await import('cuckoo-bloom-wasm')` as Node resolves it (dist/index.mjs, the
-//              ES entry over the CommonJS build; a `require` row follows)
+//   import   – `await import('cuckoo-bloom-wasm')` as Node resolves it (through the package's
+//              exports map, read here; a `require` row follows)
 //   init     – `await init()` (read + compile core.wasm, instantiate, embind registration)
 //   first    – creating a 1,000-key BloomFilter, one add() and one has()
 // and, as the peer, the same import + new BloomFilter + add + test of `bloomfilter`.
 import { execFileSync } from 'node:child_process';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
@@ -26,9 +27,14 @@ for (const a of argv) {
 const runsArg = argv.find((a) => a.startsWith('--runs='));
 const RUNS = runsArg ? Number(runsArg.slice(7)) : argv.includes('--quick') ? 3 : 11;
 
+// The files Node picks for `import` and `require` of the package (a self-reference from
+// inside it resolves through its own exports map).
+const importEntry = import.meta.resolve('cuckoo-bloom-wasm');
+const requireEntry = createRequire(import.meta.url).resolve('cuckoo-bloom-wasm');
+
 const ours = `
   const t0 = performance.now();
-  const lib = await import(${JSON.stringify(pathToFileURL(path.join(root, 'dist', 'index.mjs')).href)});
+  const lib = await import(${JSON.stringify(importEntry)});
   const t1 = performance.now();
   await lib.init();
   const t2 = performance.now();
@@ -40,7 +46,7 @@ const ours = `
 // The same through require() (CommonJS consumers): one total.
 const oursRequired = `
   const t0 = performance.now();
-  const lib = require(${JSON.stringify(path.join(root, 'dist', 'index.cjs'))});
+  const lib = require(${JSON.stringify(requireEntry)});
   lib.init().then(() => {
     const filter = new lib.BloomFilter({ capacity: 1000 });
     filter.add('https://example.com/');

@@ -9,7 +9,7 @@ import * as full from 'cuckoo-bloom-wasm';
 import { makeKeys } from '../bench/keys.mjs';
 
 const DIST = new URL('../dist/', import.meta.url);
-const reader = await import(new URL('reader.mjs', DIST).href);
+const reader = await import(new URL('reader.import.cjs', DIST).href);
 
 const KEYS = makeKeys(2_000, 0x7ead).strings;
 const ABSENT = makeKeys(20_000, 0x7eae).strings;

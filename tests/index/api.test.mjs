@@ -1,6 +1,6 @@
 // CuckooIndex's API: values and their absence, iteration, errors with codes,
 // free/close, and the store reads an absent key costs.
-import { CuckooIndex } from '../../dist/index.mjs';
+import { CuckooIndex } from '../../dist/index.import.cjs';
 import { FileCuckooIndex } from '../../dist/index-file.mjs';
 import { codeOf, logDirectory } from './lib/log-files.mjs';
 

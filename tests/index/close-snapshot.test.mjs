@@ -6,7 +6,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { FilterError } from '../../dist/index.mjs';
+import { FilterError } from '../../dist/index.import.cjs';
 import { FileCuckooIndex } from '../../dist/index-file.mjs';
 import { thrown } from '../helpers/keys.mjs';
 import { codeOf, logDirectory } from './lib/log-files.mjs';

@@ -4,7 +4,7 @@
 // to its 2 GiB maximum — where a copy of the live records into a second log
 // cannot even be allocated, which is what compact() used to need — it
 // succeeds, and every answer and the log order are as before.
-import { CuckooIndex, init, internalRuntime } from '../../dist/index.mjs';
+import { CuckooIndex, init, internalRuntime } from '../../dist/index.import.cjs';
 import { prng } from '../helpers/keys.mjs';
 import { codeOf } from './lib/log-files.mjs';
 

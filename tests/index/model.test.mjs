@@ -6,8 +6,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
-// index.mjs, not 'cuckoo-bloom-wasm' (dist/index.js): the file entry shares index.cjs's wasm instance.
-import { CuckooIndex, init } from '../../dist/index.mjs';
+// Node's import entry, not dist/index.js: the file entry shares index.cjs's wasm instance.
+import { CuckooIndex, init } from '../../dist/index.import.cjs';
 import { FileCuckooIndex } from '../../dist/index-file.mjs';
 import { prng } from '../helpers/keys.mjs';
 

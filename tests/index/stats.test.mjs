@@ -1,6 +1,6 @@
 // CuckooIndex's counters: compaction drops dead records, and an absent key
 // reads no record unless a tag matches.
-import { CuckooIndex, init } from '../../dist/index.mjs';
+import { CuckooIndex, init } from '../../dist/index.import.cjs';
 
 beforeAll(async () => {
   await init();

@@ -3,7 +3,7 @@
 // open, and failures reported as FilterError (never as an answer).
 import { BlockedBloomFilter as LocalBlockedBloom, deserialize as deserializeInBrowserBuild, init as initBrowserBuild } from 'cuckoo-bloom-wasm';
 import { RedisBloomFilter } from 'cuckoo-bloom-wasm/redis';
-import { FilterError, deserialize } from '../../dist/index.mjs';
+import { FilterError, deserialize } from '../../dist/index.import.cjs';
 import { CLIENT_NAMES, connect } from './lib/clients.mjs';
 import { startRedis } from './lib/redis-server.mjs';
 import { describeIfRedis, expectFilterError, keysOf, privateRedis, run } from './lib/suite.mjs';

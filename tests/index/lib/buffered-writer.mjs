@@ -2,7 +2,7 @@
 // with bufferWrites, sets key-0 .. key-(argv[3]-1) (value "value-i"), calls
 // sync() after key-(argv[4]-1) when argv[4] > 0, and exits without close(),
 // as a crash would.
-import { init } from '../../../dist/index.mjs';
+import { init } from '../../../dist/index.import.cjs';
 import { FileCuckooIndex } from '../../../dist/index-file.mjs';
 
 await init();

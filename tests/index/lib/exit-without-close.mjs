@@ -2,7 +2,7 @@
 // argv[2], sets keys argv[3] .. argv[4]-1 (value "value-i"), then exits
 // without close() — as a crash would, after every set returned — so no
 // snapshot is saved for these records.
-import { init } from '../../../dist/index.mjs';
+import { init } from '../../../dist/index.import.cjs';
 import { FileCuckooIndex } from '../../../dist/index-file.mjs';
 
 await init();

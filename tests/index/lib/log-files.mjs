@@ -4,7 +4,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { FilterError, init } from '../../../dist/index.mjs';
+import { FilterError, init } from '../../../dist/index.import.cjs';
 
 /**
  * Registers the suite's beforeAll/afterAll; returns `freshPath()`, a new log

@@ -2,7 +2,7 @@
 // index at argv[2] (value "value-i"; every 7th key is then deleted again) and
 // reports each one on stdout only after set/delete returned. Runs until killed.
 import { writeSync } from 'node:fs';
-import { init } from '../../../dist/index.mjs';
+import { init } from '../../../dist/index.import.cjs';
 import { FileCuckooIndex } from '../../../dist/index-file.mjs';
 
 await init();

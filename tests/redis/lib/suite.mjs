@@ -2,7 +2,7 @@
 // without a redis-server, a private server per describe block, one client of
 // either library connected to it, raw commands through either client, and
 // the check that a call failed with a FilterError of a given code.
-import { FilterError } from '../../../dist/index.mjs';
+import { FilterError } from '../../../dist/index.import.cjs';
 import { connect } from './clients.mjs';
 import { redisAvailable, startRedis } from './redis-server.mjs';
 
