@@ -429,6 +429,13 @@ EMSCRIPTEN_KEEPALIVE void cbw_blob_buffer_free(uintptr_t buffer) { delete reinte
 EMSCRIPTEN_KEEPALIVE int cbw_utf8_offsets(uintptr_t data, uint32_t byteLength, uintptr_t offsets, uint32_t count) {
   return utf16OffsetsToUtf8(bytesAt(data), byteLength, reinterpret_cast<uint32_t*>(offsets), count) ? 1 : 0;
 }
+// A batch of strings as UTF-16 units (Node's route for batches that are not
+// ASCII): encoded into UTF-8 at `data`, unit offsets rewritten as byte
+// offsets (utf8_offsets.h). Returns the bytes written.
+EMSCRIPTEN_KEEPALIVE uint32_t cbw_utf16_keys(uintptr_t units, uintptr_t offsets, uint32_t count, uintptr_t data) {
+  return static_cast<uint32_t>(
+      utf16KeysToUtf8(bytesAt(units), reinterpret_cast<uint32_t*>(offsets), count, reinterpret_cast<uint8_t*>(data)));
+}
 }
 
 EMSCRIPTEN_BINDINGS(cuckoo_bloom) {

@@ -76,6 +76,32 @@ describe.each(TYPES)('$name batches', ({ Class }) => {
     filter.free();
   });
 
+  test('batches of strings only, ASCII and not, with lone and split surrogates, store what add() does', () => {
+    // Many batches of strings alone: in Node the batch after one that is not
+    // ASCII goes to the core as UTF-16 units, and an ASCII batch sends the
+    // next back to TextEncoder; every route must give each key's own UTF-8.
+    const random = prng(21);
+    const units = ['a', 'b', 'é', 'Ж', '€', '日', '😀', '\ud800', '\udbff', '\udc00', '\udfff', '\ud83d', '\ude00'];
+    const phase = (count, wide) =>
+      Array.from({ length: count }, (_, i) => {
+        let key = `${i}:`;
+        for (let n = randomInt(random, 40); n > 0; n--) key += units[randomInt(random, wide ? units.length : 2)];
+        return key;
+      });
+    const keys = [...phase(3000, true), ...phase(3000, false), ...phase(3000, true), ...phase(20, false), ...phase(3000, true)];
+    const single = new Class({ capacity: 20000, falsePositiveRate: 0.01, seed: 9 });
+    const batched = new Class({ capacity: 20000, falsePositiveRate: 0.01, seed: 9 });
+    for (const key of keys) single.add(key);
+    batched.addMany(keys);
+    expect(batched.equals(single)).toBe(true);
+    expect(batched.count).toBe(single.count);
+    expect(batched.hasMany(keys).every(Boolean)).toBe(true);
+    const queries = [...phase(2000, true), ...keys.slice(0, 2000), ...phase(2000, false)];
+    expect(batched.hasMany(queries)).toEqual(queries.map((key) => single.has(key)));
+    single.free();
+    batched.free();
+  });
+
   test('one key longer than a whole batch goes alone, in arrays and KeyBatches', () => {
     const filter = new Class({ capacity: 100, falsePositiveRate: 0.001 });
     const long = 'L'.repeat(200000) + 'é';

@@ -52,6 +52,8 @@ export const BATCH_KEYS = 16384;
 export const BATCH_UNITS = 32768;
 /** Bytes for one batch's data: at most 3 UTF-8 bytes per UTF-16 unit. */
 const BATCH_DATA_BYTES = BATCH_UNITS * 3;
+/** Room after the data for the batch's UTF-16 units, when they go that way (see nodeBuffer). */
+const BATCH_STAGING_BYTES = 6 + BATCH_UNITS * 2;
 /** The fixed head of the arena in batch calls: offsets (BATCH_KEYS + 1 uint32), then one result byte per key. */
 const OFFSETS_BYTES = (BATCH_KEYS + 1) * 4;
 const HEAD_BYTES = OFFSETS_BYTES + BATCH_KEYS + 4; // data stays 8-byte aligned
@@ -61,6 +63,25 @@ const HEAD_BYTES = OFFSETS_BYTES + BATCH_KEYS + 4; // data stays 8-byte aligned
  * before it could wrap into a small allocation on the way to `_malloc`.
  */
 export const MAX_ARENA_BYTES = 2 ** 31 - 2 ** 16;
+
+/**
+ * Node's Buffer, in Node only: `Buffer#write(text, offset, 'utf16le')` copies a
+ * string's UTF-16 code units at memory speed, and the core then encodes them
+ * to UTF-8 (utf8_offsets.h). Node 20's TextEncoder is fast on ASCII but slow
+ * on anything else: measured on batches of 60-byte keys with 2- and 3-byte
+ * characters, 145 ns a key to encode against 20 to copy the units, and 500
+ * against 72 at 200 bytes. Browsers keep TextEncoder (no Buffer, and a
+ * charCodeAt loop is slower than copying).
+ */
+interface NodeBufferClass {
+  from(buffer: ArrayBufferLike, byteOffset: number, length: number): {
+    write(text: string, offset: number, encoding: 'utf16le'): number;
+  };
+}
+const nodeBuffer: NodeBufferClass | undefined =
+  typeof process !== 'undefined' && typeof process.versions === 'object' && !!process.versions.node
+    ? (globalThis as { Buffer?: NodeBufferClass }).Buffer
+    : undefined;
 
 /** Where one encoded batch lies in wasm memory, and the key after it. */
 export interface EncodedBatch {
@@ -118,10 +139,17 @@ export class KeyArena {
   #pointer = 0;
   #capacity = 0;
   #view: Uint8Array = new Uint8Array(0);
+  /**
+   * The last batch of strings was not all ASCII (and Node's Buffer is at
+   * hand): the next goes to the core as UTF-16 units. Batches of one call, and
+   * of most workloads, are alike, so one batch decides for the next; an ASCII
+   * batch sends the next back to TextEncoder, the faster route for ASCII.
+   */
+  #utf16Next = false;
 
   constructor(module: CoreModule) {
     this.#module = module;
-    this.reserve(HEAD_BYTES + BATCH_DATA_BYTES);
+    this.reserve(HEAD_BYTES + BATCH_DATA_BYTES + (nodeBuffer === undefined ? 0 : BATCH_STAGING_BYTES));
   }
 
   get pointer(): number {
@@ -226,8 +254,14 @@ export class KeyArena {
     const count = end - start;
     // Only a batch of one key can pass the budget; growing moves the region.
     const dataBytes = stringUnits * 3 + (units - stringUnits);
-    if (HEAD_BYTES + dataBytes > this.#capacity) {
-      this.reserve(HEAD_BYTES + dataBytes);
+    // The UTF-16 copy goes after the data and the 4 bytes the core may
+    // store past it, at an even address (a key too long for both copies in
+    // wasm's memory goes through TextEncoder).
+    const staging = HEAD_BYTES + dataBytes + 4 + (dataBytes & 1);
+    const asUnits = allStrings && this.#utf16Next && staging + 2 * units <= MAX_ARENA_BYTES;
+    const needed = asUnits ? staging + 2 * units : HEAD_BYTES + dataBytes;
+    if (needed > this.#capacity) {
+      this.reserve(needed);
       offsets = this.#offsetsView();
       offsets[0] = 0;
       offsets[1] = units;
@@ -240,13 +274,21 @@ export class KeyArena {
       results: this.#pointer + OFFSETS_BYTES,
       data: this.#pointer + HEAD_BYTES,
     };
+    if (asUnits) {
+      // Units, then the core encodes each key as TextEncoder would encode it
+      // alone (a surrogate pair split between two keys included).
+      nodeBuffer!.from(view.buffer, view.byteOffset + staging, 2 * units).write(joined, 0, 'utf16le');
+      const written = this.#module._cbw_utf16_keys(this.#pointer + staging, batch.offsets, count, batch.data);
+      this.#utf16Next = written !== units;
+      return batch;
+    }
     if (allStrings) {
       const written = encoder.encodeInto(joined, view.subarray(HEAD_BYTES)).written;
       // One byte per unit means every key was ASCII: unit offsets are byte
       // offsets. Otherwise the core maps them in one pass over the bytes.
-      if (written === units || this.#module._cbw_utf8_offsets(batch.data, written, batch.offsets, count) === 1) {
-        return batch;
-      }
+      if (written === units) return batch;
+      this.#utf16Next = nodeBuffer !== undefined;
+      if (this.#module._cbw_utf8_offsets(batch.data, written, batch.offsets, count) === 1) return batch;
     }
     // Mixed strings and bytes, or a surrogate pair split between two keys:
     // key by key.
