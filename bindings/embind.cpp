@@ -436,6 +436,12 @@ EMSCRIPTEN_KEEPALIVE uint32_t cbw_utf16_keys(uintptr_t units, uintptr_t offsets,
   return static_cast<uint32_t>(
       utf16KeysToUtf8(bytesAt(units), reinterpret_cast<uint32_t*>(offsets), count, reinterpret_cast<uint8_t*>(data)));
 }
+// One key the same way (a single has/add/remove of a string that is not
+// ASCII): `unitCount` units at `units` into UTF-8 at `data`; returns the bytes.
+EMSCRIPTEN_KEEPALIVE uint32_t cbw_utf16_key(uintptr_t units, uint32_t unitCount, uintptr_t data) {
+  uint32_t offsets[2] = {0, unitCount};
+  return static_cast<uint32_t>(utf16KeysToUtf8(bytesAt(units), offsets, 1, reinterpret_cast<uint8_t*>(data)));
+}
 }
 
 EMSCRIPTEN_BINDINGS(cuckoo_bloom) {

@@ -63,7 +63,13 @@ const AWKWARD_KEYS = [
   'x'.repeat(32), // the longest key the short ASCII loop handles
   'x'.repeat(31) + 'é', // short key that leaves the ASCII loop at its last unit
   'y'.repeat(33), // first length past the short loop
+  'lone \ud800 high', // lone surrogates: TextEncoder writes U+FFFD for each
+  '\udc00 lone low',
   'é'.repeat(40),
+  // In Node a long string after one that was not ASCII goes to the core as
+  // UTF-16 units: lone surrogates and pairs there too, then an ASCII one.
+  'é'.repeat(40) + '\ud83d',
+  '\ude00' + 'é'.repeat(40) + '\ud83d\ude00',
   longKey(70 * 1024, 'a', 'ascii-long:'), // > 64 KiB: the arena must grow
   longKey(70 * 1024, '日', 'cjk-long:'), // ~210 KB of UTF-8
   longKey(100 * 1024, '😀', 'emoji-long:'), // surrogate pairs, ~200 KB of UTF-8

@@ -98,6 +98,7 @@ export interface CoreModule {
   _cbw_advance(handle: number, now: number): number;
   _cbw_utf8_offsets(data: number, byteLength: number, offsets: number, count: number): number;
   _cbw_utf16_keys(units: number, offsets: number, count: number, data: number): number;
+  _cbw_utf16_key(units: number, unitCount: number, data: number): number;
   /** A BlobBuffer for reading a blob in place (0: out of memory). */
   _cbw_blob_buffer_new(length: number, payloadOffset: number): number;
   _cbw_blob_buffer_data(buffer: number): number;

@@ -73,10 +73,12 @@ export const MAX_ARENA_BYTES = 2 ** 31 - 2 ** 16;
  * against 72 at 200 bytes. Browsers keep TextEncoder (no Buffer, and a
  * charCodeAt loop is slower than copying).
  */
+interface NodeBytes {
+  readonly byteLength: number;
+  write(text: string, offset: number, encoding: 'utf16le'): number;
+}
 interface NodeBufferClass {
-  from(buffer: ArrayBufferLike, byteOffset: number, length: number): {
-    write(text: string, offset: number, encoding: 'utf16le'): number;
-  };
+  from(buffer: ArrayBufferLike, byteOffset: number, length: number): NodeBytes;
 }
 const nodeBuffer: NodeBufferClass | undefined =
   typeof process !== 'undefined' && typeof process.versions === 'object' && !!process.versions.node
@@ -139,11 +141,15 @@ export class KeyArena {
   #pointer = 0;
   #capacity = 0;
   #view: Uint8Array = new Uint8Array(0);
+  /** The region as a Node Buffer (Node only), for writing UTF-16 units into it. */
+  #nodeView: NodeBytes | undefined;
   /**
-   * The last batch of strings was not all ASCII (and Node's Buffer is at
-   * hand): the next goes to the core as UTF-16 units. Batches of one call, and
-   * of most workloads, are alike, so one batch decides for the next; an ASCII
-   * batch sends the next back to TextEncoder, the faster route for ASCII.
+   * The last batch of strings, or the last string of more than 32 units, was
+   * not all ASCII (and Node's Buffer is at hand): the next goes to the core as
+   * UTF-16 units. The keys of one call, and of most workloads, are alike, so
+   * one decides for the next; an ASCII one sends the next back to
+   * TextEncoder, the faster route for ASCII. (A string of up to 32 units is
+   * checked as it is copied, and takes its own route.)
    */
   #utf16Next = false;
 
@@ -174,6 +180,7 @@ export class KeyArena {
     this.#pointer = pointer;
     this.#capacity = capacity;
     this.#view = this.#module.HEAPU8.subarray(pointer, pointer + capacity);
+    this.#nodeView = undefined;
   }
 
   /** The region as bytes, valid until the next call that may grow memory. */
@@ -183,6 +190,32 @@ export class KeyArena {
       this.#view = this.#module.HEAPU8.subarray(this.#pointer, this.#pointer + this.#capacity);
     }
     return this.#view;
+  }
+
+  /** The region as a Node Buffer (Node only; stale after memory growth, so re-made then). */
+  #nodeBytes(): NodeBytes {
+    if (this.#nodeView === undefined || this.#nodeView.byteLength === 0) {
+      const view = this.view();
+      this.#nodeView = nodeBuffer!.from(view.buffer, view.byteOffset, view.byteLength);
+    }
+    return this.#nodeView;
+  }
+
+  /**
+   * A string that is not ASCII, in Node: its UTF-16 units after the room for
+   * its UTF-8 (and the 4 bytes the core may store past it), then the core
+   * writes the UTF-8 at the start of the region. Returns the bytes, or -1 for
+   * a string too long for both copies (then TextEncoder encodes it).
+   */
+  #encodeUnits(key: string): number {
+    const units = key.length;
+    const staging = 3 * units + 4 + (units & 1); // even: the region starts 8-aligned
+    if (staging + 2 * units > MAX_ARENA_BYTES) return -1;
+    if (staging + 2 * units > this.#capacity) this.reserve(staging + 2 * units);
+    this.#nodeBytes().write(key, staging, 'utf16le');
+    const written = this.#module._cbw_utf16_key(this.#pointer + staging, units, this.#pointer);
+    this.#utf16Next = written !== units;
+    return written;
   }
 
   /**
@@ -195,6 +228,7 @@ export class KeyArena {
       if (key.length * 3 > this.#capacity) this.reserve(key.length * 3);
       const view = this.view();
       const length = key.length;
+      let asUnits = false;
       if (length <= 32) {
         // Short keys: a plain loop beats TextEncoder's ~40 ns call overhead when all ASCII.
         let i = 0;
@@ -204,8 +238,17 @@ export class KeyArena {
           view[i] = unit;
         }
         if (i === length) return length;
+        asUnits = nodeBuffer !== undefined;
+      } else {
+        asUnits = this.#utf16Next;
       }
-      return encoder.encodeInto(key, view).written;
+      if (asUnits) {
+        const written = this.#encodeUnits(key);
+        if (written >= 0) return written;
+      }
+      const written = encoder.encodeInto(key, this.view()).written;
+      if (written !== length && nodeBuffer !== undefined) this.#utf16Next = true;
+      return written;
     }
     if (key instanceof Uint8Array) {
       if (key.length > this.#capacity) this.reserve(key.length);
@@ -277,7 +320,7 @@ export class KeyArena {
     if (asUnits) {
       // Units, then the core encodes each key as TextEncoder would encode it
       // alone (a surrogate pair split between two keys included).
-      nodeBuffer!.from(view.buffer, view.byteOffset + staging, 2 * units).write(joined, 0, 'utf16le');
+      this.#nodeBytes().write(joined, staging, 'utf16le');
       const written = this.#module._cbw_utf16_keys(this.#pointer + staging, batch.offsets, count, batch.data);
       this.#utf16Next = written !== units;
       return batch;
