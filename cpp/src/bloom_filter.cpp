@@ -61,7 +61,16 @@ void BloomFilter::add(const KeyHash& hash) {
 
 bool BloomFilter::has(const KeyHash& hash) const {
   const uint64_t* words = words_.data();
-  for (uint32_t probe = 0; probe < params_.hashCount; ++probe) {
+  uint32_t probe = 0;
+  if (branchFreeProbesPay(header_.itemCount, header_.capacity)) {
+    uint64_t allSet = 1;
+    for (; probe < kBranchFreeProbes; ++probe) {
+      const uint64_t bit = bloomProbeIndex(hash, probe < params_.hashCount ? probe : 0, params_.bitCount);
+      allSet &= words[bit >> 6] >> (bit & 63);
+    }
+    if ((allSet & 1) == 0) return false;
+  }
+  for (; probe < params_.hashCount; ++probe) {
     const uint64_t bit = bloomProbeIndex(hash, probe, params_.bitCount);
     if ((words[bit >> 6] & (uint64_t{1} << (bit & 63))) == 0) return false;
   }

@@ -62,7 +62,16 @@ void CountingBloomFilter::add(const KeyHash& hash) {
 
 bool CountingBloomFilter::has(const KeyHash& hash) const {
   const uint64_t* words = words_.data();
-  for (uint32_t probe = 0; probe < params_.hashCount; ++probe) {
+  uint32_t probe = 0;
+  if (branchFreeProbesPay(header_.itemCount, header_.capacity)) {  // as BloomFilter::has
+    bool allNonZero = true;
+    for (; probe < kBranchFreeProbes; ++probe) {
+      const uint64_t counter = bloomProbeIndex(hash, probe < params_.hashCount ? probe : 0, params_.counterCount);
+      allNonZero &= readCounter(words, counter) != 0;
+    }
+    if (!allNonZero) return false;
+  }
+  for (; probe < params_.hashCount; ++probe) {
     if (readCounter(words, bloomProbeIndex(hash, probe, params_.counterCount)) == 0) return false;
   }
   return true;

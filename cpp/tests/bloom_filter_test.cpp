@@ -76,6 +76,32 @@ TEST(BloomFilter, PositionsAreTheProbedBitsAndAreSetByAdd) {
   });
 }
 
+// has() reads its first probes with no branch between them once a filter is a
+// fifth full (hashing.h, kBranchFreeProbes), and probe by probe before: both
+// ways it must answer exactly "are all positions() bits set", for present and
+// absent keys and for 1 to 7 probes (fewer probes than the branch-free three
+// repeat probe 0).
+TEST(BloomFilter, HasIsAllProbedBitsSetAtEveryFillAndProbeCount) {
+  uint32_t probeCountsSeen = 0;
+  for (const double rate : {0.6, 0.4, 0.25, 0.12, 0.05, 0.01}) {
+    BloomFilter filter = makeBloom(2000, rate, 3);
+    probeCountsSeen |= 1u << filter.hashCount();
+    for (uint64_t i = 0; i < 2000; ++i) {
+      filter.add(presentKey(i));
+      if (i % 97 != 0 && i != 399 && i != 400 && i != 1999) continue;  // below, at and above a fifth full
+      for (uint64_t probe = 0; probe < 300; ++probe) {
+        const std::string key = probe % 2 == 0 ? cuckoo_bloom_test::absentKey(probe) : presentKey(probe % (i + 1));
+        bool allSet = true;
+        for (const uint64_t bit : filter.positions(reinterpret_cast<const uint8_t*>(key.data()), key.size())) {
+          allSet &= ((filter.words()[bit >> 6] >> (bit & 63)) & 1) != 0;
+        }
+        ASSERT_EQ(filter.has(key), allSet) << "rate " << rate << " after " << i + 1 << " keys, key " << key;
+      }
+    }
+  }
+  EXPECT_EQ(probeCountsSeen & 0b1110, 0b1110u) << "1, 2 and 3 probes covered";
+}
+
 // Classic Bloom filter at capacity: the measured rate must be within 1.2x of
 // the target either way. With M = 1,000,000 absent probes the estimate's
 // sampling standard deviation is sqrt(e(1-e)/M): 1.0e-4 at e = 1% (1% of e, so

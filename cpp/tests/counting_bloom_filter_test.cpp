@@ -69,6 +69,34 @@ void checkCountingRate(double target) {
   EXPECT_GE(measured, target / 1.2);
 }
 
+// As BloomFilter's: has() is "every probed counter non-zero" whether it reads
+// its first probes branch-free (a fifth full and more) or one by one, for 1 to
+// 7 probes, before and after removals.
+TEST(CountingBloomFilter, HasIsAllProbedCountersNonZeroAtEveryFillAndProbeCount) {
+  uint32_t probeCountsSeen = 0;
+  for (const double rate : {0.6, 0.4, 0.25, 0.12, 0.05, 0.01}) {
+    CountingBloomFilter filter = makeCounting(2000, rate, 3);
+    probeCountsSeen |= 1u << filter.hashCount();
+    const auto check = [&](uint64_t added) {
+      for (uint64_t probe = 0; probe < 300; ++probe) {
+        const std::string key = probe % 2 == 0 ? absentKey(probe) : presentKey(probe % (added + 1));
+        bool allNonZero = true;
+        for (const uint64_t counter : filter.positions(reinterpret_cast<const uint8_t*>(key.data()), key.size())) {
+          allNonZero &= filter.counterAt(counter) != 0;
+        }
+        ASSERT_EQ(filter.has(key), allNonZero) << "rate " << rate << " after " << added + 1 << " keys, key " << key;
+      }
+    };
+    for (uint64_t i = 0; i < 2000; ++i) {
+      filter.add(presentKey(i));
+      if (i % 97 == 0 || i == 399 || i == 400 || i == 1999) check(i);
+    }
+    for (uint64_t i = 0; i < 1700; i += 2) ASSERT_TRUE(filter.remove(presentKey(i)).isOk());
+    check(1999);
+  }
+  EXPECT_EQ(probeCountsSeen & 0b1110, 0b1110u) << "1, 2 and 3 probes covered";
+}
+
 TEST(CountingBloomFilterFalsePositiveRate, MeasuredWithin1Point2xOfOnePercent) { checkCountingRate(0.01); }
 TEST(CountingBloomFilterFalsePositiveRate, MeasuredWithin1Point2xOfPointOnePercent) {
   checkCountingRate(0.001);
