@@ -202,15 +202,17 @@ export class KeyArena {
   }
 
   /**
-   * A string that is not ASCII, in Node: its UTF-16 units after the room for
-   * its UTF-8 (and the 4 bytes the core may store past it), then the core
-   * writes the UTF-8 at the start of the region. Returns the bytes, or -1 for
-   * a string too long for both copies (then TextEncoder encodes it).
+   * A string that is (likely) not ASCII. In Node: its UTF-16 units after the
+   * room for its UTF-8 (and the 4 bytes the core may store past it), then the
+   * core writes the UTF-8 at the start of the region. Elsewhere, or for a
+   * string too long for both copies: TextEncoder.
    */
-  #encodeUnits(key: string): number {
+  #encodeWide(key: string): number {
     const units = key.length;
     const staging = 3 * units + 4 + (units & 1); // even: the region starts 8-aligned
-    if (staging + 2 * units > MAX_ARENA_BYTES) return -1;
+    if (nodeBuffer === undefined || staging + 2 * units > MAX_ARENA_BYTES) {
+      return encoder.encodeInto(key, this.view()).written;
+    }
     if (staging + 2 * units > this.#capacity) this.reserve(staging + 2 * units);
     this.#nodeBytes().write(key, staging, 'utf16le');
     const written = this.#module._cbw_utf16_key(this.#pointer + staging, units, this.#pointer);
@@ -225,10 +227,9 @@ export class KeyArena {
   encode(key: Key): number {
     if (typeof key === 'string') {
       // UTF-8 needs at most 3 bytes per UTF-16 code unit.
-      if (key.length * 3 > this.#capacity) this.reserve(key.length * 3);
-      const view = this.view();
       const length = key.length;
-      let asUnits = false;
+      if (length * 3 > this.#capacity) this.reserve(length * 3);
+      const view = this.view();
       if (length <= 32) {
         // Short keys: a plain loop beats TextEncoder's ~40 ns call overhead when all ASCII.
         let i = 0;
@@ -238,17 +239,14 @@ export class KeyArena {
           view[i] = unit;
         }
         if (i === length) return length;
-        asUnits = nodeBuffer !== undefined;
-      } else {
-        asUnits = this.#utf16Next;
+      } else if (!this.#utf16Next) {
+        const written = encoder.encodeInto(key, view).written;
+        if (written !== length && nodeBuffer !== undefined) this.#utf16Next = true;
+        return written;
       }
-      if (asUnits) {
-        const written = this.#encodeUnits(key);
-        if (written >= 0) return written;
-      }
-      const written = encoder.encodeInto(key, this.view()).written;
-      if (written !== length && nodeBuffer !== undefined) this.#utf16Next = true;
-      return written;
+      // Kept out of this method, which the per-key calls inline: a short key
+      // that is not ASCII, or a long one after a string that was not.
+      return this.#encodeWide(key);
     }
     if (key instanceof Uint8Array) {
       if (key.length > this.#capacity) this.reserve(key.length);
