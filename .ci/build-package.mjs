@@ -3,20 +3,21 @@
 //   browser.js   ES module for browsers and bundlers (`browser`/`default` conditions):
 //                fetches core.wasm beside itself; no `node:` import anywhere in it
 //   index.cjs    CommonJS for Node (`node` + `require`): reads core.wasm from disk
-//   index.mjs    Node's ES entry (`node` + `import`): re-exports index.cjs, so
-//                `import` and `require` in one process share one wasm instance
+//   index.import.cjs   Node's `import` of the package (`node` + `import`): index.cjs
+//                with its export names for Node, so `import` and `require` in one
+//                process share one wasm instance (see writeImportEntry)
 //   index.js     ES module deciding Node or browser at run time (the test suites,
 //                and `<script type="module">` pointing into node_modules)
 //   small.js     `cuckoo-bloom-wasm/small` in browsers: browser.js over the size build
 //                (core.small.mjs + core.small.wasm, -Oz: ~60% of the bytes, ~2-3x per key)
-//   reader.js / reader.cjs / reader.mjs   `cuckoo-bloom-wasm/reader`: js/src/reader/index.ts
+//   reader.js / reader.cjs / reader.import.cjs   `cuckoo-bloom-wasm/reader`: js/src/reader/index.ts
 //                (read filters and URL blocklists, answer has/match) over core.reader.*
 //                (bindings/reader.cpp: no embind, about a third of core.small.wasm)
-//   inline.js / inline.cjs / inline.mjs   `cuckoo-bloom-wasm/inline`: the same API
+//   inline.js / inline.cjs / inline.import.cjs   `cuckoo-bloom-wasm/inline`: the same API
 //                with core.wasm embedded as base64 and the glue bundled in, one file
-//   redis.cjs / redis.mjs   `cuckoo-bloom-wasm/redis` (Node only): the Redis-backed
+//   redis.cjs / redis.import.cjs / redis.mjs   `cuckoo-bloom-wasm/redis` (Node only): the Redis-backed
 //                filter, using index.cjs's classes and wasm instance
-//   index-file.cjs / index-file.mjs   `cuckoo-bloom-wasm/index-file` (Node only): the
+//   index-file.cjs / .import.cjs / .mjs   `cuckoo-bloom-wasm/index-file` (Node only): the
 //                CuckooIndex over an append-only file, built as redis.cjs is
 //   cli.js       the `cuckoo-bloom-wasm` command
 //   core.mjs + core.wasm   the Emscripten glue and module (core.small.*: the size build)
