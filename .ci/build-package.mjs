@@ -10,13 +10,14 @@
 //                and `<script type="module">` pointing into node_modules)
 //   small.js     `cuckoo-bloom-wasm/small` in browsers: browser.js over the size build
 //                (core.small.mjs + core.small.wasm, -Oz: ~60% of the bytes, ~2-3x per key)
-//   reader.js / reader.cjs / reader.import.cjs   `cuckoo-bloom-wasm/reader`: js/src/reader/index.ts
-//                (read filters and URL blocklists, answer has/match) over core.reader.*
-//                (bindings/reader.cpp: no embind, about a third of core.small.wasm)
+//   reader.js / reader.cjs / reader.import.cjs   `cuckoo-bloom-wasm/reader`:
+//                js/src/reader/index.ts (read filters and URL blocklists, answer
+//                has/match) over core.reader.* (bindings/reader.cpp: no embind, about
+//                a third of core.small.wasm)
 //   inline.js / inline.cjs / inline.import.cjs   `cuckoo-bloom-wasm/inline`: the same API
 //                with core.wasm embedded as base64 and the glue bundled in, one file
-//   redis.cjs / redis.import.cjs / redis.mjs   `cuckoo-bloom-wasm/redis` (Node only): the Redis-backed
-//                filter, using index.cjs's classes and wasm instance
+//   redis.cjs / redis.import.cjs / redis.mjs   `cuckoo-bloom-wasm/redis` (Node only):
+//                the Redis-backed filter, using index.cjs's classes and wasm instance
 //   index-file.cjs / .import.cjs / .mjs   `cuckoo-bloom-wasm/index-file` (Node only): the
 //                CuckooIndex over an append-only file, built as redis.cjs is
 //   cli.js       the `cuckoo-bloom-wasm` command
