@@ -152,10 +152,19 @@ export class KeyArena {
    * checked as it is copied, and takes its own route.)
    */
   #utf16Next = false;
+  /**
+   * Whether strings may go as UTF-16 units at all: Node's Buffer, and a
+   * module with the core's encoding exports (the reader's module has none).
+   */
+  readonly #unitsRoute: boolean;
 
   constructor(module: CoreModule) {
     this.#module = module;
-    this.reserve(HEAD_BYTES + BATCH_DATA_BYTES + (nodeBuffer === undefined ? 0 : BATCH_STAGING_BYTES));
+    this.#unitsRoute =
+      nodeBuffer !== undefined &&
+      typeof (module as Partial<CoreModule>)._cbw_utf16_key === 'function' &&
+      typeof (module as Partial<CoreModule>)._cbw_utf16_keys === 'function';
+    this.reserve(HEAD_BYTES + BATCH_DATA_BYTES + (this.#unitsRoute ? BATCH_STAGING_BYTES : 0));
   }
 
   get pointer(): number {
@@ -202,7 +211,7 @@ export class KeyArena {
   }
 
   /**
-   * A string that is (likely) not ASCII. In Node: its UTF-16 units after the
+   * A string that is (likely) not ASCII. In Node (#unitsRoute): its UTF-16 units after the
    * room for its UTF-8 (and the 4 bytes the core may store past it), then the
    * core writes the UTF-8 at the start of the region. Elsewhere, or for a
    * string too long for both copies: TextEncoder.
@@ -210,7 +219,7 @@ export class KeyArena {
   #encodeWide(key: string): number {
     const units = key.length;
     const staging = 3 * units + 4 + (units & 1); // even: the region starts 8-aligned
-    if (nodeBuffer === undefined || staging + 2 * units > MAX_ARENA_BYTES) {
+    if (!this.#unitsRoute || staging + 2 * units > MAX_ARENA_BYTES) {
       return encoder.encodeInto(key, this.view()).written;
     }
     if (staging + 2 * units > this.#capacity) this.reserve(staging + 2 * units);
@@ -241,7 +250,7 @@ export class KeyArena {
         if (i === length) return length;
       } else if (!this.#utf16Next) {
         const written = encoder.encodeInto(key, view).written;
-        if (written !== length && nodeBuffer !== undefined) this.#utf16Next = true;
+        if (written !== length && this.#unitsRoute) this.#utf16Next = true;
         return written;
       }
       // Kept out of this method, which the per-key calls inline: a short key
@@ -328,7 +337,7 @@ export class KeyArena {
       // One byte per unit means every key was ASCII: unit offsets are byte
       // offsets. Otherwise the core maps them in one pass over the bytes.
       if (written === units) return batch;
-      this.#utf16Next = nodeBuffer !== undefined;
+      this.#utf16Next = this.#unitsRoute;
       if (this.#module._cbw_utf8_offsets(batch.data, written, batch.offsets, count) === 1) return batch;
     }
     // Mixed strings and bytes, or a surrogate pair split between two keys:
