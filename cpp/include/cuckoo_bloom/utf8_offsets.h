@@ -12,11 +12,11 @@
 // character; apart, each is a U+FFFD. The walk then lands inside a sequence
 // and reports failure, and the caller encodes that batch key by key.
 //
-// The other route (utf16KeysToUtf8): JavaScript copies the batch's UTF-16
+// The other route (utf16KeysToUtf8): JavaScript copies the strings' UTF-16
 // code units into wasm memory and the encoding happens here. Node's
 // TextEncoder is slow on strings that are not all ASCII (about 2.5 ns per
-// UTF-8 byte, against 0.1 ns to copy the units with Buffer#write), so Node
-// takes this route for batches that are not ASCII.
+// UTF-8 byte, against 0.1 ns to copy the units with Buffer#write), so in Node
+// such strings take this route, in batches and alone (js/src/keys.ts).
 #pragma once
 
 #include <cstddef>
