@@ -85,6 +85,20 @@ const nodeBuffer: NodeBufferClass | undefined =
     ? (globalThis as { Buffer?: NodeBufferClass }).Buffer
     : undefined;
 
+/**
+ * The value if it is a string, else undefined. Code that takes any value
+ * reads a string's length from this result, never after a bare
+ * `typeof value === 'string'` test: Node 20's optimizing compiler (V8 11.3)
+ * scheduled that load above the test in `has()` once it had met strings
+ * and Uint8Arrays, and `has(42)` then crashed the process (SIGSEGV) instead
+ * of throwing (tests/wrong-type-after-warm-up.test.mjs). The result is a
+ * value merged from both arms, so its length cannot be read before the test;
+ * at worst it is read from `undefined`, a heap object too.
+ */
+export function stringOrUndefined(value: unknown): string | undefined {
+  return typeof value === 'string' ? value : undefined;
+}
+
 /** Where one encoded batch lies in wasm memory, and the key after it. */
 export interface EncodedBatch {
   /** Index of the first key not in this batch. */
@@ -234,28 +248,30 @@ export class KeyArena {
    * Read `pointer` only after this returns: a long key grows (moves) the region.
    */
   encode(key: Key): number {
-    if (typeof key === 'string') {
+    // `text`, not `key`, past this line: see stringOrUndefined.
+    const text = stringOrUndefined(key);
+    if (text !== undefined) {
       // UTF-8 needs at most 3 bytes per UTF-16 code unit.
-      const length = key.length;
+      const length = text.length;
       if (length * 3 > this.#capacity) this.reserve(length * 3);
       const view = this.view();
       if (length <= 32) {
         // Short keys: a plain loop beats TextEncoder's ~40 ns call overhead when all ASCII.
         let i = 0;
         for (; i < length; i++) {
-          const unit = key.charCodeAt(i);
+          const unit = text.charCodeAt(i);
           if (unit > 0x7f) break;
           view[i] = unit;
         }
         if (i === length) return length;
       } else if (!this.#utf16Next) {
-        const written = encoder.encodeInto(key, view).written;
+        const written = encoder.encodeInto(text, view).written;
         if (written !== length && this.#unitsRoute) this.#utf16Next = true;
         return written;
       }
       // Kept out of this method, which the per-key calls inline: a short key
       // that is not ASCII, or a long one after a string that was not.
-      return this.#encodeWide(key);
+      return this.#encodeWide(text);
     }
     if (key instanceof Uint8Array) {
       if (key.length > this.#capacity) this.reserve(key.length);
