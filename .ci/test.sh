@@ -36,4 +36,4 @@ node bench/startup.mjs --quick > /dev/null
 BENCH_QUICK=1 node --expose-gc bench/index.mjs > /dev/null
 
 echo "== Jest suites (against the built package)"
-node .ci/jest.mjs   # Jest, rerunning once only a suite whose worker Node itself crashed
+node --experimental-vm-modules node_modules/jest/bin/jest.js

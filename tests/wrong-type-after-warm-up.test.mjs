@@ -18,6 +18,8 @@ const ENTRY_POINTS = [
   'Filter#hasMany',
   'KeyBatch.from',
   'FilterReader#has',
+  'UrlBlocklist#match',
+  'UrlBlocklistReader#match',
   'CuckooIndex#set',
   'CuckooIndex#has',
 ];

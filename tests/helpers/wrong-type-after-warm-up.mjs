@@ -27,6 +27,10 @@ const wide = Array.from({ length: 200 }, (_, i) => `ключ-${i}-日本-😀`);
 const keys = [...ascii, ...bytes, ...wide];
 const WRONG = [42, 1.5, -0, null, undefined, true, {}, [], Symbol('key'), 10n, () => 'key'];
 
+// URLs for the URL lists' warm-up (they take strings only); other values pass as they are.
+const asUrl = (key) =>
+  typeof key === 'string' ? `https://${encodeURIComponent(key)}.example/p` : key instanceof Uint8Array ? `https://b${key[1]}.example/` : key;
+
 // Each entry point: (a fresh target) => (key) => a call that must accept any valid key.
 const ENTRY_POINTS = {
   'Filter#has': () => {
@@ -51,6 +55,14 @@ const ENTRY_POINTS = {
   'FilterReader#has': () => {
     const read = reader.FilterReader.deserialize(full.BloomFilter.from(keys, { falsePositiveRate: 0.01 }).serialize());
     return (key) => read.has(key);
+  },
+  'UrlBlocklist#match': () => {
+    const list = full.UrlBlocklist.build(['evil.example', 'bad.example/path']);
+    return (key) => list.match(asUrl(key));
+  },
+  'UrlBlocklistReader#match': () => {
+    const list = reader.UrlBlocklistReader.deserialize(full.UrlBlocklist.build(['evil.example']).serialize());
+    return (key) => list.match(asUrl(key));
   },
   'CuckooIndex#set': () => {
     const index = new full.CuckooIndex({ capacity: 10_000 });
