@@ -1,6 +1,6 @@
 import { coreError, FilterError } from './errors.js';
 import { getRuntime } from './init.js';
-import { describeValue, invalidKey, isDetached, detachedKey, stringOrUndefined, type Key, type KeyArena } from './keys.js';
+import { describeValue, invalidKey, isDetached, detachedKey, type Key, type KeyArena } from './keys.js';
 import { requireInteger } from './options.js';
 import {
   StoreBridge,
@@ -188,7 +188,8 @@ export class CuckooIndex {
    */
   set(key: Key, value?: IndexValue): boolean {
     const bytes = valueBytes(value);
-    const text = stringOrUndefined(key); // not `typeof key === 'string'`: see stringOrUndefined
+    // A merged value, not a bare `typeof key === 'string'` test, before `.length`: see KeyArena.encode.
+    const text = typeof key === 'string' ? key : undefined;
     const keyBound = text !== undefined ? text.length * 3 : key instanceof Uint8Array ? key.length : 0;
     this.#arena.reserve(keyBound + (bytes?.length ?? 0) + 8);
     const length = this.#encodeKey(key);

@@ -91,20 +91,6 @@ const nodeBuffer: NodeBufferClass | undefined =
     : undefined;
 
 /**
- * The value if it is a string, else undefined. Code that takes any value
- * reads a string's length from this result, never after a bare
- * `typeof value === 'string'` test: Node 20's optimizing compiler (V8 11.3)
- * scheduled that load above the test in `has()` once it had met strings
- * and Uint8Arrays, and `has(42)` then crashed the process (SIGSEGV) instead
- * of throwing (tests/wrong-type-after-warm-up.test.mjs). The result is a
- * value merged from both arms, so its length cannot be read before the test;
- * at worst it is read from `undefined`, a heap object too.
- */
-export function stringOrUndefined(value: unknown): string | undefined {
-  return typeof value === 'string' ? value : undefined;
-}
-
-/**
  * Strings of up to this many units that are not ASCII are encoded to UTF-8
  * in JavaScript, by one loop, rather than through TextEncoder or the core:
  * both of those cost a call of about 40 ns whatever the length. Measured in
@@ -310,8 +296,15 @@ export class KeyArena {
    * Read `pointer` only after this returns: a long key grows (moves) the region.
    */
   encode(key: Key): number {
-    // `text`, not `key`, past this line: see stringOrUndefined.
-    const text = stringOrUndefined(key);
+    // Not `if (typeof key === 'string')` with `key.length` inside: Node 20's
+    // optimizing compiler (V8 11.3) scheduled that length load above the test
+    // once has() had met strings and Uint8Arrays, and has(42) then crashed
+    // the process (SIGSEGV) instead of throwing
+    // (tests/wrong-type-after-warm-up.test.mjs). `text` is a value merged from
+    // both arms, so its length cannot be read before the test; at worst it is
+    // read from `undefined`, a heap object too. Written out here: through a
+    // helper function, has() measured 2-3% slower. Past this line, `text`.
+    const text = typeof key === 'string' ? key : undefined;
     if (text !== undefined) {
       // UTF-8 needs at most 3 bytes per UTF-16 code unit.
       const length = text.length;
