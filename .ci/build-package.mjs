@@ -160,8 +160,13 @@ const inline = {
   define: { __CBW_WASM_BASE64__: JSON.stringify(wasmBase64), 'import.meta.url': 'undefined' },
 };
 
-async function bundle(options, entry = 'index.ts') {
-  const result = await esbuild.build({ ...common, ...options, entryPoints: [join(src, entry)] });
+/**
+ * `entryName`: the package entry the bundle is (its NOT_INITIALIZED message
+ * names it: init.ts, __CBW_ENTRY__).
+ */
+async function bundle({ entryName, ...options }, entry = 'index.ts') {
+  const define = { ...options.define, __CBW_ENTRY__: JSON.stringify(entryName) };
+  const result = await esbuild.build({ ...common, ...options, define, entryPoints: [join(src, entry)] });
   const [output] = Object.values(result.metafile.outputs).filter((o) => o.entryPoint);
   return output.exports;
 }
@@ -170,6 +175,7 @@ const exported = await bundle({
   format: 'esm',
   platform: 'browser',
   outfile: join(dist, 'browser.js'),
+  entryName: 'cuckoo-bloom-wasm',
   external: ['./core.mjs'],
   plugins: [variantPlugin({ loader: 'browser' })],
 });
@@ -181,6 +187,7 @@ await bundle({
   platform: 'browser',
   keepNames: false,
   outfile: join(dist, 'small.js'),
+  entryName: 'cuckoo-bloom-wasm/small',
   external: ['./core.small.mjs'],
   plugins: [variantPlugin({ loader: 'browser', module: 'core.small' })],
 });
@@ -191,6 +198,7 @@ const readerExports = await bundle(
     platform: 'browser',
     keepNames: false,
     outfile: join(dist, 'reader.js'),
+  entryName: 'cuckoo-bloom-wasm/reader',
     external: ['./core.reader.mjs'],
     plugins: [variantPlugin({ loader: 'browser', module: 'core.reader' })],
   },
@@ -201,6 +209,7 @@ await bundle(
     format: 'cjs',
     platform: 'node',
     outfile: join(dist, 'reader.cjs'),
+  entryName: 'cuckoo-bloom-wasm/reader',
     external: ['./core.reader.cjs', 'node:*'],
     plugins: [variantPlugin({ loader: 'node', module: 'core.reader', commonJsGlue: true })],
     ...cjsModuleUrl,
@@ -211,6 +220,7 @@ await bundle({
   format: 'esm',
   platform: 'neutral',
   outfile: join(dist, 'index.js'),
+  entryName: 'cuckoo-bloom-wasm',
   external: ['./core.mjs', 'node:*'],
   plugins: [variantPlugin({ loader: null })],
 });
@@ -218,6 +228,7 @@ await bundle({
   format: 'cjs',
   platform: 'node',
   outfile: join(dist, 'index.cjs'),
+  entryName: 'cuckoo-bloom-wasm',
   external: ['./core.cjs', 'node:*'],
   plugins: [variantPlugin({ loader: 'node', commonJsGlue: true })],
   ...cjsModuleUrl,
@@ -226,6 +237,7 @@ await bundle({
   format: 'esm',
   platform: 'neutral',
   outfile: join(dist, 'inline.js'),
+  entryName: 'cuckoo-bloom-wasm/inline',
   plugins: [variantPlugin({ loader: 'inline', bundleGlue: true })],
   ...inline,
 });
@@ -233,6 +245,7 @@ await bundle({
   format: 'cjs',
   platform: 'node',
   outfile: join(dist, 'inline.cjs'),
+  entryName: 'cuckoo-bloom-wasm/inline',
   plugins: [variantPlugin({ loader: 'inline', bundleGlue: true })],
   ...inline,
 });

@@ -1,7 +1,20 @@
 // What Node users do with any object: print it, JSON.stringify it, clone it,
 // pass undefined for an option, get a readable error for a wrong value.
 import { inspect } from 'node:util';
-import { FILTER_TYPES, FilterError, init } from 'cuckoo-bloom-wasm';
+import { MessageChannel } from 'node:worker_threads';
+import { FILTER_TYPES, FilterError, init, UrlBlocklist } from 'cuckoo-bloom-wasm';
+
+const reader = await import(new URL('../dist/reader.import.cjs', import.meta.url).href);
+
+function postToAPort(value) {
+  const { port1, port2 } = new MessageChannel();
+  try {
+    port1.postMessage(value);
+  } finally {
+    port1.close();
+    port2.close();
+  }
+}
 
 beforeAll(async () => {
   await init();
@@ -42,10 +55,30 @@ describe.each(FILTER_TYPES.map((entry) => [entry.name, entry]))('%s', (_name, en
     filter.free();
   });
 
-  test('structuredClone fails with a message that says to use serialize()', () => {
+  test('structuredClone and postMessage fail with a FilterError that says to use serialize()', () => {
     const filter = holdingA({});
-    expect(() => structuredClone(filter)).toThrow(/useSerializeToCopyAFilterThenDeserialize[^]*could not be cloned/);
+    for (const copy of [(value) => structuredClone(value), postToAPort]) {
+      let caught;
+      try {
+        copy(filter);
+      } catch (error) {
+        caught = error;
+      }
+      expect(caught).toBeInstanceOf(FilterError);
+      expect(caught.code).toBe('UNSUPPORTED');
+      expect(caught.message).toMatch(/cannot copy it; serialize\(\) it and deserialize\(\) the bytes$/);
+    }
     filter.free();
+  });
+
+  test('String(filter) is the one-line summary, and no internal is an enumerable key', () => {
+    const filter = holdingA({});
+    expect(String(filter)).toBe(inspect(filter));
+    expect(`${filter}`).toMatch(new RegExp(`^${filter.constructor.name} \\{ count: 1, `));
+    // One key only: the accessor that makes structuredClone throw (the rest are private fields).
+    expect(Object.keys(filter)).toEqual(['cannotBeCloned']);
+    filter.free();
+    expect(String(filter)).toBe(`${filter.constructor.name} { freed }`);
   });
 
   test('options given as undefined take their defaults', () => {
@@ -70,4 +103,36 @@ test.each([
   expect(caught).toBeInstanceOf(FilterError);
   expect(caught.code).toBe('INVALID_ARGUMENT');
   expect(caught.message).toMatch(message);
+});
+
+describe('URL blocklists and readers print, stringify and refuse to clone like filters', () => {
+  beforeAll(() => reader.init());
+
+  test('UrlBlocklist, UrlBlocklistReader and FilterReader', () => {
+    const list = UrlBlocklist.build(['bad.example/', 'worse.example/x/'], { type: 'bloom', falsePositiveRate: 0.001 });
+    const bytes = list.serialize();
+    const filterBytes = list.filter.serialize();
+    const listReader = reader.UrlBlocklistReader.deserialize(bytes);
+    const filterReader = reader.FilterReader.deserialize(filterBytes);
+    const cases = [
+      [list, new RegExp(`^UrlBlocklist \\{ type: 'bloom', entries: 2, falsePositiveRate: 0\\.001, byteLength: ${list.byteLength} \\}$`), FilterError],
+      [listReader, new RegExp(`^UrlBlocklistReader \\{ type: 'bloom', entries: 2, falsePositiveRate: 0\\.001, byteLength: ${listReader.byteLength} \\}$`), reader.FilterError],
+      [filterReader, new RegExp(`^FilterReader \\{ type: 'bloom', count: 2, capacity: 2, falsePositiveRate: 0\\.001, byteLength: ${filterBytes.length} \\}$`), reader.FilterError],
+    ];
+    for (const [object, shown, ErrorClass] of cases) {
+      expect(inspect(object)).toMatch(shown);
+      expect(String(object)).toBe(inspect(object));
+      expect(Object.keys(object).filter((key) => key !== 'report')).toEqual(['cannotBeCloned']);
+      let caught;
+      try {
+        structuredClone(object);
+      } catch (error) {
+        caught = error;
+      }
+      expect(caught).toBeInstanceOf(ErrorClass);
+      expect(caught.code).toBe('UNSUPPORTED');
+      object.free();
+      expect(inspect(object)).toMatch(/^\w+ \{ freed \}$/);
+    }
+  });
 });

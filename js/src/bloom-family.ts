@@ -1,5 +1,5 @@
-import { coreError, FilterError, statusName } from './errors.js';
-import { Filter } from './filter-base.js';
+import { coreError, statusName } from './errors.js';
+import { Filter, unionMismatch } from './filter-base.js';
 import type { Key } from './keys.js';
 
 /**
@@ -23,9 +23,7 @@ export abstract class BloomFamilyFilter extends Filter {
 
   /** Shared body of `union`: same class, then the core checks equal sizing and seed. */
   protected unionWith(other: unknown): this {
-    if (!(other instanceof BloomFamilyFilter) || other.type !== this.type) {
-      throw new FilterError('INVALID_ARGUMENT', `union needs another ${this.type} filter`);
-    }
+    if (!(other instanceof BloomFamilyFilter) || other.type !== this.type) throw unionMismatch(this.type, other);
     const handle = this.handle;
     const status = handle.unionWith((other as BloomFamilyFilter).handle);
     if (status !== 0) {

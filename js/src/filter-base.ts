@@ -1,5 +1,6 @@
 import type { CoreFilterOptions, CoreModule, FilterHandle } from './core-module.js';
 import { coreError, FilterError, statusName } from './errors.js';
+import { refuseStructuredClone } from './clone-guard.js';
 import { getRuntime } from './init.js';
 import { KeyBatch } from './key-batch.js';
 import { KeyPath } from './key-path.js';
@@ -113,25 +114,19 @@ export interface FilterClassInfo {
  * Subclasses add what their structure allows.
  */
 export abstract class Filter {
-  /**
-   * structuredClone() and postMessage() cannot copy a filter (it lives in
-   * wasm memory). Their DataCloneError quotes the first value they cannot
-   * clone, this function, so the message says what to do instead. (First
-   * own property: declared before every other field.)
-   */
-  readonly cannotClone = function useSerializeToCopyAFilterThenDeserialize(): void {};
   #handle: FilterHandle | null;
   #address: number;
   #sizing: Record<string, number> | null = null;
-  protected readonly module: CoreModule;
-  protected readonly arena: KeyArena;
+  readonly #module: CoreModule;
+  readonly #arena: KeyArena;
   /** has/add/remove/addIfNew of one key: see key-path.ts for why they live there. */
   readonly #keyPath: KeyPath;
 
   protected constructor(info: FilterClassInfo, options: unknown) {
     const runtime = getRuntime();
-    this.module = runtime.module;
-    this.arena = runtime.arena;
+    this.#module = runtime.module;
+    this.#arena = runtime.arena;
+    refuseStructuredClone(this, 'filter', 'serialize() it and deserialize() the bytes');
     const handle = options instanceof ExistingHandle ? options.handle : createHandle(info, options);
     this.#handle = handle;
     this.#address = handle.address();
@@ -141,6 +136,16 @@ export abstract class Filter {
 
   /** The filter type's name in the byte format and in `info` output. */
   abstract get type(): FilterTypeName;
+
+  /** The wasm module this filter lives in. */
+  protected get module(): CoreModule {
+    return this.#module;
+  }
+
+  /** The reused key arena of that module. */
+  protected get arena(): KeyArena {
+    return this.#arena;
+  }
 
   protected get handle(): FilterHandle {
     if (this.#handle === null) throw this.#freedError();
@@ -428,6 +433,11 @@ export abstract class Filter {
 
   /** What `console.log(filter)` and `util.inspect` show: a summary, not wasm internals. */
   [Symbol.for('nodejs.util.inspect.custom')](): string {
+    return this.#summary();
+  }
+
+  /** The one-line summary `console.log`, `util.inspect` and `String()` show. */
+  #summary(): string {
     const name = this.constructor.name;
     if (this.freed) return `${name} { freed }`;
     const rate = (value: number): string => Number(value.toPrecision(3)).toString();
@@ -435,6 +445,11 @@ export abstract class Filter {
       `${name} { count: ${this.count}, capacity: ${this.capacity}, falsePositiveRate: ${rate(this.falsePositiveRate)}, ` +
       `estimatedFalsePositiveRate: ${rate(this.estimatedFalsePositiveRate)}, byteLength: ${this.byteLength} }`
     );
+  }
+
+  /** `String(filter)`: the one-line summary `console.log` shows. */
+  toString(): string {
+    return this.#summary();
   }
 
   /**
@@ -447,6 +462,32 @@ export abstract class Filter {
       `a ${this.type} filter has no JSON form: store filter.serialize() (bytes; base64 them for JSON) and read them back with deserialize()`,
     );
   }
+}
+
+/**
+ * Why `other` cannot be combined with a `type` filter (union), as a FilterError
+ * `INVALID_ARGUMENT` that says exactly what it is. A filter of the right type
+ * that is not an instance of this copy of the classes was made by another
+ * entry of the package (/inline, /small: each loads its own WebAssembly
+ * module, so their tables live in different memories) or another copy of the
+ * package: its bytes travel, the object does not.
+ */
+export function unionMismatch(type: string, other: unknown): FilterError {
+  if (other instanceof Filter) {
+    return new FilterError('INVALID_ARGUMENT', `union needs another ${type} filter, got a ${other.type} filter`);
+  }
+  const looksLikeFilter =
+    typeof other === 'object' && other !== null && typeof (other as { serialize?: unknown }).serialize === 'function' &&
+    typeof (other as { type?: unknown }).type === 'string';
+  if (looksLikeFilter) {
+    return new FilterError(
+      'INVALID_ARGUMENT',
+      `union needs a ${type} filter of this entry of cuckoo-bloom-wasm; this ${String((other as { type: unknown }).type)} filter ` +
+        'was made by another entry (/inline, /small, the main one) or another copy of the package, whose WebAssembly ' +
+        'memory is not this one: pass deserialize(other.serialize()) instead',
+    );
+  }
+  return new FilterError('INVALID_ARGUMENT', `union needs another ${type} filter, got ${describeValue(other)}`);
 }
 
 /** What `hasMany` returns: `boolean[]` (the default) or one byte per key. */

@@ -26,7 +26,17 @@ export {
   type IndexRecordStore,
 } from './cuckoo-index.js';
 export { deserialize, serializedType, type AnyFilter, type SerializedType } from './deserialize.js';
-export { FILTER_TYPES, filterType, findFilterType, filterTypeNames, tryAddKey, type FilterTypeEntry } from './registry.js';
+export {
+  FILTER_TYPE_ALIASES,
+  FILTER_TYPES,
+  filterType,
+  findFilterType,
+  filterTypeNames,
+  tryAddKey,
+  type FilterTypeAlias,
+  type FilterTypeEntry,
+  type FilterTypeOrAlias,
+} from './registry.js';
 export {
   UrlBlocklist,
   type BlocklistFilterType,

@@ -79,12 +79,26 @@ export function isInitialized(): boolean {
   return runtime !== null;
 }
 
+// Which entry of the package this copy of init.ts was bundled into: the main
+// entry, /small, /inline and /reader each load a module of their own and need
+// their own init() (.ci/build-package.mjs defines it per bundle; /redis and
+// /index-file take the main entry's). Undefined when run from source.
+declare const __CBW_ENTRY__: string | undefined;
+const ENTRY_NAME: string = typeof __CBW_ENTRY__ === 'string' ? __CBW_ENTRY__ : 'cuckoo-bloom-wasm';
+
+/** The package entry whose module this init() loads, e.g. `cuckoo-bloom-wasm/reader`. */
+export function entryName(): string {
+  return ENTRY_NAME;
+}
+
 /** The loaded module; throws NOT_INITIALIZED before init() resolved. */
 export function getRuntime(): Runtime {
   if (runtime === null) {
     throw new FilterError(
       'NOT_INITIALIZED',
-      'cuckoo-bloom-wasm is not initialized: `await init()` before creating or reading filters',
+      `${ENTRY_NAME} is not initialized: \`await init()\` imported from '${ENTRY_NAME}' before creating or reading ` +
+        `its filters (the main entry, /small, /inline and /reader each load their own module: ` +
+        `init() of one does not initialize another; /redis and /index-file use the main entry's)`,
     );
   }
   return runtime;

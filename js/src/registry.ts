@@ -34,6 +34,24 @@ export type AnyFilter =
 /** The name of a filter type, as the byte format and the registry spell it. */
 export type FilterTypeName = AnyFilter['type'];
 
+/**
+ * The short names the CLI's `--type` and every `type` option also take: the
+ * one list both read, so a name the CLI accepts type-checks in TypeScript.
+ */
+export const FILTER_TYPE_ALIASES = {
+  blocked: 'blocked-bloom',
+  counting: 'counting-bloom',
+  fuse: 'binary-fuse',
+  scalable: 'scalable-bloom',
+  expiring: 'expiring-bloom',
+} as const satisfies Record<string, FilterTypeName>;
+
+/** A short name of a filter type (`'fuse'` for `'binary-fuse'`). */
+export type FilterTypeAlias = keyof typeof FILTER_TYPE_ALIASES;
+
+/** Any name a `type` option takes: a type's name or one of its aliases. */
+export type FilterTypeOrAlias = FilterTypeName | FilterTypeAlias;
+
 export interface FilterTypeEntry {
   /** The name in the byte format, `info` output and `type` options. */
   readonly name: FilterTypeName;
@@ -70,7 +88,13 @@ interface FilterClass {
 
 /** What an entry says about its type; a capability or list left out is false or empty. */
 type TypeDescription = Pick<FilterTypeEntry, 'name' | 'label' | 'summary' | 'lookup'> &
-  Partial<Pick<FilterTypeEntry, 'aliases' | 'supportsRemove' | 'supportsUnion' | 'isStatic' | 'extraOptions'>>;
+  Partial<Pick<FilterTypeEntry, 'supportsRemove' | 'supportsUnion' | 'isStatic' | 'extraOptions'>>;
+
+function aliasesOf(name: FilterTypeName): string[] {
+  return Object.entries(FILTER_TYPE_ALIASES)
+    .filter(([, target]) => target === name)
+    .map(([alias]) => alias);
+}
 
 /**
  * The entry of the type `filterClass` implements. Its three makers are always
@@ -80,7 +104,7 @@ type TypeDescription = Pick<FilterTypeEntry, 'name' | 'label' | 'summary' | 'loo
 function entry(filterClass: FilterClass, description: TypeDescription): FilterTypeEntry {
   return {
     name: description.name,
-    aliases: description.aliases ?? [],
+    aliases: aliasesOf(description.name),
     label: description.label,
     summary: description.summary,
     lookup: description.lookup,
@@ -104,7 +128,6 @@ export const FILTER_TYPES: readonly FilterTypeEntry[] = [
   }),
   entry(BlockedBloomFilter, {
     name: 'blocked-bloom',
-    aliases: ['blocked'],
     label: 'Blocked Bloom',
     summary: 'fastest lookups (one cache line per key) for a few more bits per key',
     lookup: '1 block of 512 bits (one cache line)',
@@ -112,7 +135,6 @@ export const FILTER_TYPES: readonly FilterTypeEntry[] = [
   }),
   entry(CountingBloomFilter, {
     name: 'counting-bloom',
-    aliases: ['counting'],
     label: 'Counting Bloom',
     summary: 'removal that never refuses an insert, at 4x the memory of Bloom',
     lookup: 'k 4-bit counters anywhere in the array (one memory access each)',
@@ -130,7 +152,6 @@ export const FILTER_TYPES: readonly FilterTypeEntry[] = [
   // `from`); a handle read from bytes (deserialize) is wrapped.
   entry(BinaryFuseFilter, {
     name: 'binary-fuse',
-    aliases: ['fuse'],
     label: 'Binary fuse',
     summary: 'static: built once from a fixed list, the fewest bits per key (~1.13 f for a rate of 2^-f); no add or remove',
     lookup: '3 (or 4) fingerprints in 3 (or 4) neighbouring segments',
@@ -139,7 +160,6 @@ export const FILTER_TYPES: readonly FilterTypeEntry[] = [
   }),
   entry(ScalableBloomFilter, {
     name: 'scalable-bloom',
-    aliases: ['scalable'],
     label: 'Scalable Bloom',
     summary: 'grows with its keys (no capacity to guess) and stays under its rate, for 2-3x the bytes of a Bloom filter of the final size',
     lookup: 'k bits in each link, newest first (about log2(n / initialCapacity) links)',
@@ -156,7 +176,6 @@ export const FILTER_TYPES: readonly FilterTypeEntry[] = [
   }),
   entry(ExpiringBloomFilter, {
     name: 'expiring-bloom',
-    aliases: ['expiring'],
     label: 'Expiring Bloom',
     summary: '"seen in the last N units": generations of Bloom filters rotated by a clock forget old keys; no removal',
     lookup: 'k bits in each of the generations (about 2 reads each for an absent key)',

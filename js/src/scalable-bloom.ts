@@ -1,5 +1,5 @@
-import { coreError, FilterError, statusName } from './errors.js';
-import { ExistingHandle, type FilterClassInfo, readAs, type SerializedBytes } from './filter-base.js';
+import { coreError, statusName } from './errors.js';
+import { ExistingHandle, type FilterClassInfo, readAs, type SerializedBytes, unionMismatch } from './filter-base.js';
 import { GrowingFilter } from './growing-filter.js';
 import { growthOptionsForCore, type GrowthOptions } from './scalable-options.js';
 
@@ -46,7 +46,7 @@ export class ScalableBloomFilter extends GrowingFilter {
    *   options and seed and have the same number of links.
    */
   union(other: ScalableBloomFilter): this {
-    if (!(other instanceof ScalableBloomFilter)) throw new FilterError('INVALID_ARGUMENT', 'union needs another scalable-bloom filter');
+    if (!(other instanceof ScalableBloomFilter)) throw unionMismatch(this.type, other);
     const handle = this.handle;
     const status = handle.unionWith(other.handle);
     if (status !== 0) throw coreError(statusName(this.module, status), handle.lastMessage());

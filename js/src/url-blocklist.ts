@@ -6,7 +6,7 @@ import { withBytesInWasm } from './filter-base.js';
 import { getRuntime } from './init.js';
 import { describeValue, type OwnedBytes } from './keys.js';
 import { requireInteger } from './options.js';
-import { type AnyFilter, filterType, tryAddKey } from './registry.js';
+import { type AnyFilter, filterType, type FilterTypeOrAlias, tryAddKey } from './registry.js';
 import {
   envelopeDepth,
   EXPRESSION_SCHEME_LIST_DEPTH,
@@ -16,8 +16,8 @@ import { type ExpressionDepth, expressionDepth } from './url/expressions.js';
 import { type ListFormat, type ListParseError, parseListLine, type ParsedLine } from './url/list-parser.js';
 import { UrlList } from './url/url-list.js';
 
-/** Any filter type of the registry (`FILTER_TYPES`). */
-export type BlocklistFilterType = AnyFilter['type'];
+/** Any filter type of the registry (`FILTER_TYPES`), by name or alias (`'fuse'`). */
+export type BlocklistFilterType = FilterTypeOrAlias;
 
 export interface UrlBlocklistOptions {
   /**
@@ -110,7 +110,9 @@ export class UrlBlocklist extends UrlList<AnyFilter> {
   static build(list: string | Iterable<string>, options: UrlBlocklistOptions = {}): UrlBlocklist {
     checkBlocklistOptions(options);
     const format = options.format ?? 'auto';
-    const lines = typeof list === 'string' ? list.split(/\r?\n/) : list;
+    // A newline ends the line before it: text ending in one has no empty line after it
+    // (as the CLI reads files), so `report.skipped` does not count one.
+    const lines = typeof list !== 'string' ? list : list === '' ? [] : list.replace(/\r?\n$/, '').split(/\r?\n/);
     if (typeof list !== 'string' && (list === null || typeof (list as Iterable<string>)[Symbol.iterator] !== 'function')) {
       throw new FilterError('INVALID_ARGUMENT', `UrlBlocklist.build needs list text or an iterable of lines, got ${describeValue(list)}`);
     }
@@ -214,6 +216,15 @@ export class UrlBlocklist extends UrlList<AnyFilter> {
     if (typeof line !== 'string') {
       throw new FilterError('INVALID_ARGUMENT', `a list line must be a string, got ${describeValue(line)}`);
     }
+    const filter = this.expressionFilter;
+    if (filterType(filter.type).isStatic) {
+      // Before parsing: the static filter's own message would point to BinaryFuseFilter.from.
+      throw new FilterError(
+        'UNSUPPORTED',
+        `this blocklist's ${filter.type} filter is static (built once from the whole list): it cannot addLine; ` +
+          "build a new blocklist from the whole list with UrlBlocklist.build(list), or build it with a type that takes adds, such as { type: 'bloom' }",
+      );
+    }
     const parsed = parseListLine(line, format);
     if (parsed.kind === 'entry') for (const expression of parsed.expressions) this.#store(expression);
     return parsed;
@@ -235,8 +246,7 @@ export class UrlBlocklist extends UrlList<AnyFilter> {
       if (filter.has(expression)) return;
       filter.add(expression); // throws FULL with the filter's own message
     }
-    this.entries++;
-    this.depth = deeperOf(this.depth, needed);
+    this.countStored(deeperOf(this.expressionDepth, needed));
   }
 
   /** The bytes: a URL-blocklist envelope around the filter (docs/FORMAT.md, type 16). */
@@ -248,8 +258,8 @@ export class UrlBlocklist extends UrlList<AnyFilter> {
           pointer,
           length,
           EXPRESSION_SCHEME_LIST_DEPTH,
-          this.entries,
-          (this.depth.hostLabels | (this.depth.pathDepth << 16)) >>> 0,
+          this.entryCount,
+          (this.expressionDepth.hostLabels | (this.expressionDepth.pathDepth << 16)) >>> 0,
         ),
       ),
     );

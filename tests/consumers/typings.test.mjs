@@ -21,7 +21,7 @@ afterAll(() => installed?.remove());
 
 // What any consumer writes: both entries, the common calls, typed results.
 const USES = `
-  import { init, BloomFilter, CuckooFilter, deserialize, FilterError, type InitOptions, type Key } from 'cuckoo-bloom-wasm';
+  import { init, BloomFilter, CuckooFilter, deserialize, FilterError, UrlBlocklist, type InitOptions, type Key } from 'cuckoo-bloom-wasm';
   import * as inline from 'cuckoo-bloom-wasm/inline';
 
   export async function main(): Promise<boolean> {
@@ -40,7 +40,11 @@ const USES = `
       if (error instanceof FilterError && error.code === 'FULL') return false;
     }
     bloom.free();
-    return again.has('a') && new inline.BloomFilter({ capacity: 1 }).add('x').has('x');
+    // Every name the CLI's --type takes, aliases included, type-checks as a type option.
+    const fused = UrlBlocklist.build(['bad.example/'], { type: 'fuse' });
+    const growing = UrlBlocklist.create({ type: 'scalable', capacity: 10 });
+    growing.free();
+    return fused.match('http://bad.example/') !== null && again.has('a') && new inline.BloomFilter({ capacity: 1 }).add('x').has('x');
   }
 `;
 

@@ -1,4 +1,5 @@
 import { FilterError } from '../errors.js';
+import { refuseStructuredClone } from '../clone-guard.js';
 import { getRuntime } from '../init.js';
 import type { Key } from '../keys.js';
 import { bytesOf, droppedReaders, openReader, type ReaderModule, readerModule, stringAt } from './reader-module.js';
@@ -21,6 +22,7 @@ export class FilterReader {
 
   /** @internal */
   constructor(module: ReaderModule, handle: number, byteLength: number) {
+    refuseStructuredClone(this, 'FilterReader', 'send its bytes and FilterReader.deserialize() them on the other side');
     this.#module = module;
     this.#handle = handle;
     this.#byteLength = byteLength;
@@ -80,6 +82,25 @@ export class FilterReader {
   }
   [Symbol.dispose](): void {
     this.free();
+  }
+
+  /** `console.log(reader)` and `util.inspect`: type, count, rate and size on one line. */
+  [Symbol.for('nodejs.util.inspect.custom')](): string {
+    return this.#summary();
+  }
+
+  /** The one-line summary `console.log`, `util.inspect` and `String()` show. */
+  #summary(): string {
+    if (this.#handle === 0) return 'FilterReader { freed }';
+    return (
+      `FilterReader { type: '${this.type}', count: ${this.count}, capacity: ${this.capacity}, ` +
+      `falsePositiveRate: ${Number(this.falsePositiveRate.toPrecision(3))}, byteLength: ${this.#byteLength} }`
+    );
+  }
+
+  /** `String(reader)`: the same one-line summary. */
+  toString(): string {
+    return this.#summary();
   }
 
   #live(): number {

@@ -2,6 +2,7 @@
 // share: the URL rule (check-url.ts) over a filter of expressions, and the list's numbers.
 import type { ExpressionDepth } from './expressions.js';
 import { checkUrl, type UrlCheck } from './check-url.js';
+import { refuseStructuredClone } from '../clone-guard.js';
 
 /** What a URL list needs of the filter holding its expressions. */
 export interface ExpressionFilter {
@@ -13,14 +14,27 @@ export interface ExpressionFilter {
 }
 
 export abstract class UrlList<Filter extends ExpressionFilter> {
-  protected readonly expressionFilter: Filter;
-  protected entries: number;
-  protected depth: ExpressionDepth;
+  // Private fields: `Object.keys(list)` and structuredClone see no internals.
+  readonly #filter: Filter;
+  #entries: number;
+  #depth: ExpressionDepth;
 
   protected constructor(filter: Filter, entries: number, depth: ExpressionDepth) {
-    this.expressionFilter = filter;
-    this.entries = entries;
-    this.depth = depth;
+    refuseStructuredClone(this, 'URL blocklist', "serialize() it and read the bytes back (UrlBlocklist.deserialize, UrlBlocklistReader.deserialize)");
+    this.#filter = filter;
+    this.#entries = entries;
+    this.#depth = depth;
+  }
+
+  /** The filter holding the expressions. */
+  protected get expressionFilter(): Filter {
+    return this.#filter;
+  }
+
+  /** Counts one more stored expression, which needs URLs checked to `depth` at least. */
+  protected countStored(depth: ExpressionDepth): void {
+    this.#entries++;
+    this.#depth = depth;
   }
 
   /**
@@ -34,8 +48,8 @@ export abstract class UrlList<Filter extends ExpressionFilter> {
 
   /** `match`, plus the canonical URL and every expression that was checked. */
   check(url: string): UrlCheck {
-    const filter = this.expressionFilter;
-    return checkUrl(url, this.depth, (expression) => filter.has(expression));
+    const filter = this.#filter;
+    return checkUrl(url, this.#depth, (expression) => filter.has(expression));
   }
 
   /** The filter holding the expressions (for inspection; use `match` to query URLs). */
@@ -49,11 +63,11 @@ export abstract class UrlList<Filter extends ExpressionFilter> {
    * before depths were recorded read with Safe Browsing's 5 and 3.
    */
   get expressionDepth(): ExpressionDepth {
-    return this.depth;
+    return this.#depth;
   }
   /** Expressions stored (the distinct expressions of the list). */
   get entryCount(): number {
-    return this.entries;
+    return this.#entries;
   }
   /** The filter type's name ('binary-fuse', 'bloom', ...). */
   get type(): Filter['type'] {
@@ -72,5 +86,29 @@ export abstract class UrlList<Filter extends ExpressionFilter> {
   }
   [Symbol.dispose](): void {
     this.free();
+  }
+
+  /** `console.log(list)` and `util.inspect`: its type, entries, rate and size on one line. */
+  [Symbol.for('nodejs.util.inspect.custom')](): string {
+    return this.#summary();
+  }
+
+  /** The one-line summary `console.log`, `util.inspect` and `String()` show. */
+  #summary(): string {
+    const name = this.constructor.name;
+    let filter: string;
+    try {
+      filter =
+        `type: '${this.type}', entries: ${this.entryCount}, falsePositiveRate: ${Number(this.falsePositiveRate.toPrecision(3))}, ` +
+        `byteLength: ${this.byteLength}`;
+    } catch {
+      return `${name} { freed }`;
+    }
+    return `${name} { ${filter} }`;
+  }
+
+  /** `String(list)`: the same one-line summary. */
+  toString(): string {
+    return this.#summary();
   }
 }

@@ -1,0 +1,124 @@
+// Where a new user meets more than one entry of the package, or the same idea
+// through two doors (the CLI's --type and UrlBlocklist's type): the rules are
+// the same, and when they cannot be, the message says exactly why.
+import { readFileSync } from 'node:fs';
+import * as full from 'cuckoo-bloom-wasm';
+
+const DIST = new URL('../dist/', import.meta.url);
+const reader = await import(new URL('reader.import.cjs', DIST).href);
+const inline = await import(new URL('inline.js', DIST).href);
+
+function thrown(action) {
+  try {
+    action();
+  } catch (error) {
+    return error;
+  }
+  throw new Error('expected a throw');
+}
+
+describe('NOT_INITIALIZED names the entry that needs init()', () => {
+  test('the reader, after only the main entry was initialized', async () => {
+    await full.init();
+    const bytes = full.BloomFilter.from(['a'], { falsePositiveRate: 0.01 }).serialize();
+    expect(reader.isInitialized()).toBe(false);
+    const error = thrown(() => reader.FilterReader.deserialize(bytes));
+    expect(error).toBeInstanceOf(reader.FilterError);
+    expect(error.code).toBe('NOT_INITIALIZED');
+    expect(error.message).toMatch(/^cuckoo-bloom-wasm\/reader is not initialized: `await init\(\)` imported from 'cuckoo-bloom-wasm\/reader'/);
+    expect(error.message).toMatch(/init\(\) of one does not initialize another/);
+  });
+
+  test('the inline entry names itself, the main entry itself', () => {
+    expect(inline.isInitialized()).toBe(false);
+    const error = thrown(() => new inline.BloomFilter({ capacity: 10 }));
+    expect(error.code).toBe('NOT_INITIALIZED');
+    expect(error.message).toMatch(/^cuckoo-bloom-wasm\/inline is not initialized/);
+    // The bundles say who they are: each main-entry build names the main entry.
+    for (const file of ['index.js', 'index.cjs', 'browser.js']) {
+      expect(readFileSync(new URL(file, DIST), 'utf8')).toContain('"cuckoo-bloom-wasm"');
+    }
+    expect(readFileSync(new URL('small.js', DIST), 'utf8')).toContain('"cuckoo-bloom-wasm/small"');
+  });
+});
+
+describe('filters of two entries in one process', () => {
+  beforeAll(async () => {
+    await full.init();
+    await inline.init();
+  });
+
+  test.each(['BloomFilter', 'BlockedBloomFilter', 'ScalableBloomFilter'])('%s.union of a filter from /inline says why not, and how', (name) => {
+    const options = name === 'ScalableBloomFilter' ? { initialCapacity: 10 } : { capacity: 10 };
+    const mine = new full[name](options);
+    const theirs = new inline[name](options);
+    theirs.add('only-there');
+    const error = thrown(() => mine.union(theirs));
+    expect(error).toBeInstanceOf(full.FilterError);
+    expect(error.code).toBe('INVALID_ARGUMENT');
+    expect(error.message).toMatch(/made by another entry \(\/inline, \/small, the main one\)/);
+    expect(error.message).toMatch(/deserialize\(other\.serialize\(\)\)/);
+    // The recipe in the message works.
+    mine.union(full.deserialize(theirs.serialize()));
+    expect(mine.has('only-there')).toBe(true);
+    mine.free();
+    theirs.free();
+  });
+
+  test('union with a filter of another type names both types', () => {
+    const bloom = new full.BloomFilter({ capacity: 10 });
+    const blocked = new full.BlockedBloomFilter({ capacity: 10 });
+    expect(thrown(() => bloom.union(blocked)).message).toBe('union needs another bloom filter, got a blocked-bloom filter');
+    expect(thrown(() => bloom.union({})).message).toBe('union needs another bloom filter, got an Object');
+    bloom.free();
+    blocked.free();
+  });
+});
+
+describe('UrlBlocklist takes the names the CLI takes', () => {
+  beforeAll(() => full.init());
+
+  test.each(Object.entries(full.FILTER_TYPE_ALIASES))("type: '%s' builds a %s blocklist", (alias, name) => {
+    const entry = full.filterType(name);
+    const list = entry.isStatic
+      ? full.UrlBlocklist.build(['bad.example/'], { type: alias })
+      : full.UrlBlocklist.create({ type: alias, capacity: 10 });
+    expect(list.type).toBe(name);
+    list.free();
+  });
+
+  test('every alias in FILTER_TYPES is in FILTER_TYPE_ALIASES and back', () => {
+    const fromEntries = full.FILTER_TYPES.flatMap((entry) => entry.aliases.map((alias) => [alias, entry.name]));
+    expect(Object.fromEntries(fromEntries)).toEqual(full.FILTER_TYPE_ALIASES);
+  });
+
+  test("a static blocklist's addLine points to UrlBlocklist.build, not the filter class", () => {
+    const list = full.UrlBlocklist.build(['bad.example/']);
+    expect(list.type).toBe('binary-fuse');
+    const error = thrown(() => list.addLine('worse.example/'));
+    expect(error.code).toBe('UNSUPPORTED');
+    expect(error.message).toMatch(/UrlBlocklist\.build\(list\)/);
+    expect(error.message).not.toMatch(/BinaryFuseFilter\.from/);
+    expect(list.match('http://worse.example/')).toBeNull();
+    list.free();
+  });
+});
+
+describe('report.skipped counts lines that were skipped, as the CLI does', () => {
+  beforeAll(() => full.init());
+
+  test.each([
+    ['', 0, 0],
+    ['a.example/', 1, 0],
+    ['a.example/\n', 1, 0],
+    ['a.example/\r\n', 1, 0],
+    ['a.example/\n\n', 1, 1],
+    ['# comment\na.example/\n', 1, 1],
+    ['\n', 0, 1],
+  ])('%j: %i entries, %i skipped', (text, entries, skipped) => {
+    const list = full.UrlBlocklist.build(text, { type: 'bloom' });
+    expect(list.report.entries).toBe(entries);
+    expect(list.report.skipped).toBe(skipped);
+    list.free();
+  });
+});
