@@ -127,6 +127,9 @@ function variantPlugin({ loader, bundleGlue = false, module = 'core', commonJsGl
 const common = {
   bundle: true,
   sourcemap: true,
+  // Maps point into the package's own sources by name (stack traces stay readable) without
+  // embedding them: the embedded sources were about 3 MB of the 6.6 MB unpacked package.
+  sourcesContent: false,
   target: 'es2022',
   logLevel: 'warning',
   metafile: true,

@@ -94,6 +94,19 @@ describe('the tarball', () => {
     expect(packed.name).toBe('cuckoo-bloom-wasm');
   });
 
+  test('source maps name the sources without embedding them, and the package stays lean', () => {
+    const maps = packed.files.filter((f) => f.path.endsWith('.map'));
+    expect(maps.length).toBeGreaterThan(0);
+    for (const { path } of maps) {
+      const map = JSON.parse(readFileSync(join(REPO, path), 'utf8'));
+      expect(map.sources.length).toBeGreaterThan(0);
+      expect(map.sourcesContent ?? []).toEqual([]);
+    }
+    // 6.6 MB unpacked while the maps embedded their sources; 4.4 MB without them.
+    // The ceiling leaves room for this wave's additions, not for a regression.
+    expect(packed.unpackedSize).toBeLessThan(4.8e6);
+  });
+
   test('ships every file the README links to', () => {
     const readme = readFileSync(join(REPO, 'README.md'), 'utf8');
     // Markdown links and images with a relative target: [text](path) or [text](path#anchor).
