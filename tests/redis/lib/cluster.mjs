@@ -241,11 +241,11 @@ export async function startCluster({ nodeTimeoutMs = 1000, appendonly = false } 
       await cli(port, ['CLUSTER', 'FAILOVER']);
     },
     /** `redis-cli --cluster reshard`: moves `count` slots (the source's lowest) from one master to another. */
-    async reshard(fromId, toId, count) {
+    async reshard(fromId, toId, count, pipeline = 10) {
       return cli(
         live()[0],
         ['--cluster', 'reshard', `127.0.0.1:${live()[0]}`, '--cluster-from', fromId, '--cluster-to', toId,
-          '--cluster-slots', String(count), '--cluster-yes', '--cluster-pipeline', '100'],
+          '--cluster-slots', String(count), '--cluster-yes', '--cluster-pipeline', String(pipeline)],
         { timeoutMs: 60_000 },
       );
     },

@@ -1,0 +1,101 @@
+// Faults on a real Redis Cluster (./lib/cluster.mjs, node timeout 1 s) while a
+// filter is being added to, through node-redis's createCluster and ioredis's
+// Redis.Cluster: a master failed over by CLUSTER FAILOVER, a master SIGKILLed
+// (with durability, the only way an acknowledged add survives that: see
+// cluster-durability.test.mjs for the loss without it), and the filter's slot
+// resharded back and forth with redis-cli. Every add that resolved is then
+// checked with a fresh client: none may be answered false. Adds that rejected
+// meanwhile were not acknowledged, and may only reject UNAVAILABLE.
+import { RedisBloomFilter, RedisExpiringBloomFilter } from 'cuckoo-bloom-wasm/redis';
+import { startCluster } from './lib/cluster.mjs';
+import { addInLoop, missingKeys, waitForAcks } from './lib/cluster-adds.mjs';
+import { CLIENT_NAMES, connectCluster } from './lib/cluster-clients.mjs';
+import { failoverByCommand, failoverByKill, keyInSlotZero, reshardBackAndForth } from './lib/cluster-faults.mjs';
+import { describeIfRedis } from './lib/suite.mjs';
+
+let cluster;
+beforeAll(async () => {
+  cluster = await startCluster({ nodeTimeoutMs: 1000 });
+});
+afterAll(async () => {
+  await cluster?.stop();
+});
+
+const CLASSES = { RedisBloomFilter, RedisExpiringBloomFilter };
+
+/**
+ * Creates a filter, adds in a loop, runs `fault` once adds flow, waits until adds
+ * flow again, stops; then opens the filter with a fresh client and returns the
+ * acknowledged keys it answers false for, with the loop's counts.
+ */
+async function addsThroughFault(clientName, { className = 'RedisBloomFilter', key, options, fault }) {
+  const Filter = CLASSES[className];
+  const { client, close } = await connectCluster(clientName, cluster);
+  let result;
+  try {
+    // A short timeout: an add stuck on a dead node rejects instead of waiting 10 s.
+    const filter = await Filter.create(client, key, { ...options, timeoutMs: 1500 });
+    const loop = addInLoop(filter, `${key}:`);
+    try {
+      await waitForAcks(loop, 200, 10_000, 'before the fault');
+      await fault(key);
+      await waitForAcks(loop, 200, 20_000, 'after the fault');
+    } finally {
+      result = await loop.stop();
+    }
+  } finally {
+    await close();
+  }
+  const fresh = await connectCluster(clientName, cluster);
+  try {
+    const reopened = await Filter.open(fresh.client, key);
+    return { ...result, missing: await missingKeys(reopened, result.acknowledged) };
+  } finally {
+    await fresh.close();
+  }
+}
+
+function expectNoLoss(outcome) {
+  expect(outcome.acknowledged.length).toBeGreaterThan(400);
+  expect(outcome.missing).toEqual([]);
+  for (const error of outcome.errors) expect(error).toMatch(/^UNAVAILABLE: /);
+}
+
+describeIfRedis.each(CLIENT_NAMES)('faults during adds through %s', (clientName) => {
+  test.each(['single', 'spread'])("CLUSTER FAILOVER of the filter's master, slots '%s': no acknowledged add is lost", async (slots) => {
+    const outcome = await addsThroughFault(clientName, {
+      key: `failover-${clientName}-${slots}`,
+      options: { capacity: 50_000, shardBytes: 4096, slots },
+      fault: (key) => failoverByCommand(cluster, key),
+    });
+    expectNoLoss(outcome);
+  });
+
+  test.each([
+    ['RedisBloomFilter', 'single'],
+    ['RedisBloomFilter', 'spread'],
+    ['RedisExpiringBloomFilter', 'single'],
+  ])("SIGKILL of the filter's master, %s with slots '%s' and durability { replicas: 1 }: no acknowledged add is lost", async (className, slots) => {
+    const outcome = await addsThroughFault(clientName, {
+      className,
+      key: `kill-${clientName}-${className}-${slots}`,
+      options:
+        className === 'RedisBloomFilter'
+          ? { capacity: 50_000, shardBytes: 4096, slots, durability: { replicas: 1, timeoutMs: 1000 } }
+          : { windowMs: 600_000, capacity: 50_000, durability: { replicas: 1, timeoutMs: 1000 } },
+      fault: (key) => failoverByKill(cluster, key),
+    });
+    expectNoLoss(outcome);
+  });
+
+  test("resharding the filter's slot back and forth (redis-cli --cluster reshard) during adds: no acknowledged add is lost", async () => {
+    const outcome = await addsThroughFault(clientName, {
+      key: keyInSlotZero(`reshard-${clientName}-`),
+      // 1 KiB shards: ~60 strings and their counters in the slot, moved one by one.
+      options: { capacity: 50_000, shardBytes: 1024 },
+      fault: (key) => reshardBackAndForth(cluster, key, 4),
+    });
+    expectNoLoss(outcome);
+    console.log(`reshard through ${clientName}: ${outcome.acknowledged.length} keys acknowledged, ${outcome.rejected} adds rejected${outcome.errors.length > 0 ? ` (first: ${outcome.errors[0]})` : ''}`);
+  });
+});
