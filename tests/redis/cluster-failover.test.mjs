@@ -6,10 +6,9 @@
 // resharded back and forth with redis-cli. Every add that resolved is then
 // checked with a fresh client: none may be answered false. Adds that rejected
 // meanwhile were not acknowledged, and may only reject UNAVAILABLE.
-import { RedisBloomFilter, RedisExpiringBloomFilter } from 'cuckoo-bloom-wasm/redis';
 import { startCluster } from './lib/cluster.mjs';
-import { addInLoop, missingKeys, waitForAcks } from './lib/cluster-adds.mjs';
-import { CLIENT_NAMES, connectCluster } from './lib/cluster-clients.mjs';
+import { addsThroughFault } from './lib/cluster-adds.mjs';
+import { CLIENT_NAMES } from './lib/cluster-clients.mjs';
 import { failoverByCommand, failoverByKill, keyInSlotZero, reshardBackAndForth } from './lib/cluster-faults.mjs';
 import { describeIfRedis } from './lib/suite.mjs';
 
@@ -21,40 +20,6 @@ afterAll(async () => {
   await cluster?.stop();
 });
 
-const CLASSES = { RedisBloomFilter, RedisExpiringBloomFilter };
-
-/**
- * Creates a filter, adds in a loop, runs `fault` once adds flow, waits until adds
- * flow again, stops; then opens the filter with a fresh client and returns the
- * acknowledged keys it answers false for, with the loop's counts.
- */
-async function addsThroughFault(clientName, { className = 'RedisBloomFilter', key, options, fault }) {
-  const Filter = CLASSES[className];
-  const { client, close } = await connectCluster(clientName, cluster);
-  let result;
-  try {
-    // A short timeout: an add stuck on a dead node rejects instead of waiting 10 s.
-    const filter = await Filter.create(client, key, { ...options, timeoutMs: 1500 });
-    const loop = addInLoop(filter, `${key}:`);
-    try {
-      await waitForAcks(loop, 200, 10_000, 'before the fault');
-      await fault(key);
-      await waitForAcks(loop, 200, 20_000, 'after the fault');
-    } finally {
-      result = await loop.stop();
-    }
-  } finally {
-    await close();
-  }
-  const fresh = await connectCluster(clientName, cluster);
-  try {
-    const reopened = await Filter.open(fresh.client, key);
-    return { ...result, missing: await missingKeys(reopened, result.acknowledged) };
-  } finally {
-    await fresh.close();
-  }
-}
-
 function expectNoLoss(outcome) {
   expect(outcome.acknowledged.length).toBeGreaterThan(400);
   expect(outcome.missing).toEqual([]);
@@ -63,7 +28,7 @@ function expectNoLoss(outcome) {
 
 describeIfRedis.each(CLIENT_NAMES)('faults during adds through %s', (clientName) => {
   test.each(['single', 'spread'])("CLUSTER FAILOVER of the filter's master, slots '%s': no acknowledged add is lost", async (slots) => {
-    const outcome = await addsThroughFault(clientName, {
+    const outcome = await addsThroughFault(cluster, clientName, {
       key: `failover-${clientName}-${slots}`,
       options: { capacity: 50_000, shardBytes: 4096, slots },
       fault: (key) => failoverByCommand(cluster, key),
@@ -76,7 +41,7 @@ describeIfRedis.each(CLIENT_NAMES)('faults during adds through %s', (clientName)
     ['RedisBloomFilter', 'spread'],
     ['RedisExpiringBloomFilter', 'single'],
   ])("SIGKILL of the filter's master, %s with slots '%s' and durability { replicas: 1 }: no acknowledged add is lost", async (className, slots) => {
-    const outcome = await addsThroughFault(clientName, {
+    const outcome = await addsThroughFault(cluster, clientName, {
       className,
       key: `kill-${clientName}-${className}-${slots}`,
       options:
@@ -89,7 +54,7 @@ describeIfRedis.each(CLIENT_NAMES)('faults during adds through %s', (clientName)
   });
 
   test("resharding the filter's slot back and forth (redis-cli --cluster reshard) during adds: no acknowledged add is lost", async () => {
-    const outcome = await addsThroughFault(clientName, {
+    const outcome = await addsThroughFault(cluster, clientName, {
       key: keyInSlotZero(`reshard-${clientName}-`),
       // 1 KiB shards: ~60 strings and their counters in the slot, moved one by one.
       options: { capacity: 50_000, shardBytes: 1024 },

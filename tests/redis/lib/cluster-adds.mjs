@@ -1,6 +1,10 @@
 // Adds batches to a Redis filter in a loop while a test breaks the cluster, and
 // records every batch whose add resolved (acknowledged) and every one that
-// rejected (not acknowledged: allowed during a failover, but only as UNAVAILABLE).
+// rejected (not acknowledged: allowed during a failover, but only as UNAVAILABLE);
+// then asks a fresh client about every acknowledged key (addsThroughFault).
+import { RedisBloomFilter, RedisExpiringBloomFilter } from 'cuckoo-bloom-wasm/redis';
+import { connectCluster } from './cluster-clients.mjs';
+
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
@@ -51,4 +55,38 @@ export async function waitForAcks(loop, count, timeoutMs, what) {
 export async function missingKeys(filter, keys) {
   const answers = await filter.hasMany(keys);
   return keys.filter((_, i) => !answers[i]);
+}
+
+const CLASSES = { RedisBloomFilter, RedisExpiringBloomFilter };
+
+/**
+ * Creates a filter, adds in a loop, runs `fault` once adds flow, waits until adds
+ * flow again, stops; then opens the filter with a fresh client and returns the
+ * acknowledged keys it answers false for, with the loop's counts.
+ */
+export async function addsThroughFault(cluster, clientName, { className = 'RedisBloomFilter', key, options, fault, loopOptions }) {
+  const Filter = CLASSES[className];
+  const { client, close } = await connectCluster(clientName, cluster);
+  let result;
+  try {
+    // A short timeout: an add stuck on a dead node rejects instead of waiting 10 s.
+    const filter = await Filter.create(client, key, { ...options, timeoutMs: 1500 });
+    const loop = addInLoop(filter, `${key}:`, loopOptions);
+    try {
+      await waitForAcks(loop, 200, 10_000, 'before the fault');
+      await fault(key);
+      await waitForAcks(loop, 200, 20_000, 'after the fault');
+    } finally {
+      result = await loop.stop();
+    }
+  } finally {
+    await close();
+  }
+  const fresh = await connectCluster(clientName, cluster);
+  try {
+    const reopened = await Filter.open(fresh.client, key);
+    return { ...result, missing: await missingKeys(reopened, result.acknowledged) };
+  } finally {
+    await fresh.close();
+  }
 }

@@ -233,6 +233,9 @@ export async function startCluster({ nodeTimeoutMs = 1000, appendonly = false } 
     stop,
     /** Kills a node with SIGKILL (no shutdown, nothing flushed). */
     kill,
+    /** SIGSTOP / SIGCONT: the node's process stops running (its sockets stay open). */
+    pause: (port) => children.get(port)?.kill('SIGSTOP'),
+    resume: (port) => children.get(port)?.kill('SIGCONT'),
     /** Starts a killed node again with its nodes.conf: it rejoins (as a replica once its slots moved). */
     restart: start,
     waitMasterOf,
