@@ -61,6 +61,9 @@ describeIfRedis.each(CLIENT_NAMES)('faults during adds through %s', (clientName)
       fault: (key) => reshardBackAndForth(cluster, key, 4),
     });
     expectNoLoss(outcome);
+    // MOVED and ASK are followed by the clients, TRYAGAIN (keys of one script on both
+    // nodes mid-migration) retried by ioredis and by this package for node-redis.
+    expect(outcome.errors).toEqual([]);
     console.log(`reshard through ${clientName}: ${outcome.acknowledged.length} keys acknowledged, ${outcome.rejected} adds rejected${outcome.errors.length > 0 ? ` (first: ${outcome.errors[0]})` : ''}`);
   });
 });

@@ -86,8 +86,8 @@ export function adaptClient(client: unknown): RedisCommandRunner {
         // A cluster: sendCommand(args) would take the array for the routing key (and fail).
         const cluster = client as NodeRedisClusterLike;
         return {
-          send: (args) => cluster.sendCommand(routingKey(args), false, args as RedisArgument[]),
-          sendForBytes: (args) => cluster.sendCommand(routingKey(args), false, args as RedisArgument[], bytes),
+          send: (args) => retryTryAgain(() => cluster.sendCommand(routingKey(args), false, args as RedisArgument[])),
+          sendForBytes: (args) => retryTryAgain(() => cluster.sendCommand(routingKey(args), false, args as RedisArgument[], bytes)),
           sendToMasterOf: async (key, args) => {
             const node = (await (isFunction(cluster.getNodeClientForKey)
               ? cluster.getNodeClientForKey(key, false)
@@ -114,6 +114,28 @@ export function routingKey(args: readonly RedisArgument[]): RedisArgument | unde
   const command = String(args[0]).toUpperCase();
   if (command === 'EVAL' || command === 'EVALSHA') return Number(args[2]) > 0 ? args[3] : undefined;
   return command === 'WAIT' ? undefined : args[1];
+}
+
+/** How long a command answered TRYAGAIN is retried (every TRYAGAIN_DELAY_MS), as ioredis does itself. */
+const TRYAGAIN_FOR_MS = 2000;
+const TRYAGAIN_DELAY_MS = 25;
+
+/**
+ * Runs `send`, again while Redis answers TRYAGAIN: a multi-key command (each
+ * filter script) whose slot is being migrated while some of its keys have
+ * moved and some have not. Nothing ran, so resending is safe; node-redis
+ * follows MOVED and ASK but passes TRYAGAIN on.
+ */
+async function retryTryAgain(send: () => Promise<unknown>): Promise<unknown> {
+  const giveUpAt = Date.now() + TRYAGAIN_FOR_MS;
+  for (;;) {
+    try {
+      return await send();
+    } catch (error) {
+      if (!/^TRYAGAIN/.test(errorText(error)) || Date.now() > giveUpAt) throw error;
+      await new Promise((resolve) => setTimeout(resolve, TRYAGAIN_DELAY_MS));
+    }
+  }
 }
 
 /** The connection to the master of `key`'s slot in an ioredis cluster's current slot map. */
