@@ -30,6 +30,7 @@ import {
   sendCommand,
   toBuffer,
 } from './commands.js';
+import { awaitReplicas, checkDurability, type DurabilityOptions, withDurability } from './durability.js';
 import { answerInScriptCalls, readAnswerText, RedisKeyedFilter } from './script-calls.js';
 import { checkTableOptions, knownOptions } from './create-options.js';
 import { BlobAssembler } from './snapshot.js';
@@ -42,6 +43,12 @@ export interface RedisConnectionOptions {
    * `UNAVAILABLE` (default 10,000; 0 waits as long as the client does).
    */
   timeoutMs?: number | undefined;
+  /**
+   * Each add resolves only once `replicas` replicas acknowledged it (`WAIT`),
+   * else rejects `UNAVAILABLE` after `timeoutMs`. Default: none (replication is
+   * asynchronous). See docs/REDIS-CLUSTER.md for what it guarantees.
+   */
+  durability?: DurabilityOptions | undefined;
 }
 
 export interface RedisBloomFilterOptions extends RedisConnectionOptions {
@@ -66,7 +73,7 @@ export interface RedisTransferOptions {
   chunkBytes?: number | undefined;
 }
 
-const CREATE_OPTIONS = ['capacity', 'falsePositiveRate', 'seed', 'shardBytes', 'slots', 'timeoutMs'];
+const CREATE_OPTIONS = ['capacity', 'falsePositiveRate', 'seed', 'shardBytes', 'slots', 'timeoutMs', 'durability'];
 const DEFAULT_CHUNK_BYTES = 4 * 1024 * 1024;
 /** Commands in flight at once while copying a table (bounds memory held for replies). */
 const TRANSFER_CONCURRENCY = 4;
@@ -113,7 +120,7 @@ export class RedisBloomFilter extends RedisKeyedFilter {
    *   holds something else; `UNAVAILABLE` when Redis fails.
    */
   static async create(client: unknown, key: string, options: RedisBloomFilterOptions): Promise<RedisBloomFilter> {
-    const redis = adaptClient(client);
+    const redis = withDurability(adaptClient(client), checkDurability(options?.durability, 'RedisBloomFilter.create'));
     checkKey(key);
     const checked = checkCreateOptions(options);
     const core = await loadCore();
@@ -160,8 +167,9 @@ export class RedisBloomFilter extends RedisKeyedFilter {
    *   key holds something else; `UNAVAILABLE` when Redis fails.
    */
   static async open(client: unknown, key: string, options: RedisConnectionOptions = {}): Promise<RedisBloomFilter> {
+    const durability = checkDurability(options?.durability, 'RedisBloomFilter.open');
     const { redis, timeoutMs, core, reply } = await readStoredParameters(client, key, options?.timeoutMs, 'RedisBloomFilter');
-    return new RedisBloomFilter(redis, key, parseLayout(reply, key), timeoutMs, core);
+    return new RedisBloomFilter(withDurability(redis, durability), key, parseLayout(reply, key), timeoutMs, core);
   }
 
   /**
@@ -352,7 +360,9 @@ export class RedisBloomFilter extends RedisKeyedFilter {
       'EVALSHA', script.sha, String(shards.length + counters.length), ...shards, ...counters,
       m, ...groups.map((group) => group.ranges), ...groups.map((group) => group.records), ...lengths,
     ];
-    readAnswerText(await this.#command(args, script.name, script), plan, groups, answers, offset);
+    const reply = await this.#command(args, script.name, script);
+    if (script === ADD_SCRIPT) await awaitReplicas(this.#redis, shards[0] as string, this.#timeoutMs);
+    readAnswerText(reply, plan, groups, answers, offset);
   }
 
   /** Shard indexes grouped by the script calls that may touch them together. */

@@ -26,6 +26,7 @@ import {
 } from './layout.js';
 import { type CallPlan, type CallPlanner, type PlannedGroup, readAnswers } from './positions.js';
 import { checkTableOptions, knownOptions } from './create-options.js';
+import { awaitReplicas, checkDurability, withDurability } from './durability.js';
 import { answerInScriptCalls, readAnswerText, RedisKeyedFilter } from './script-calls.js';
 import type { RedisConnectionOptions } from './redis-bloom.js';
 import { CREATE_SCRIPT, type Script } from './scripts.js';
@@ -50,7 +51,7 @@ export interface RedisExpiringBloomFilterOptions extends RedisConnectionOptions 
 
 /** The hash's `format` field for an expiring filter. */
 export const EXPIRING_LAYOUT_FORMAT = 'cuckoo-bloom-wasm/redis expiring-blocked-bloom 1';
-const CREATE_OPTIONS = ['windowMs', 'generations', 'capacity', 'falsePositiveRate', 'seed', 'shardBytes', 'timeoutMs'];
+const CREATE_OPTIONS = ['windowMs', 'generations', 'capacity', 'falsePositiveRate', 'seed', 'shardBytes', 'timeoutMs', 'durability'];
 const DEFAULT_GENERATIONS = 3;
 /** One generation must last at least a millisecond (TIME's resolution as the scripts read it). */
 const MAX_WINDOW_MS = 2 ** 40;
@@ -117,7 +118,7 @@ export class RedisExpiringBloomFilter extends RedisKeyedFilter {
    *   parameters; `CORRUPT` when the key holds something else; `UNAVAILABLE`.
    */
   static async create(client: unknown, key: string, options: RedisExpiringBloomFilterOptions): Promise<RedisExpiringBloomFilter> {
-    const redis = adaptClient(client);
+    const redis = withDurability(adaptClient(client), checkDurability(options?.durability, 'RedisExpiringBloomFilter.create'));
     checkKey(key);
     const checked = checkOptions(options);
     const core = await loadCore();
@@ -177,8 +178,9 @@ export class RedisExpiringBloomFilter extends RedisKeyedFilter {
    * @throws FilterError `INVALID_ARGUMENT` when there is none; `CORRUPT` when the key holds something else; `UNAVAILABLE`.
    */
   static async open(client: unknown, key: string, options: RedisConnectionOptions = {}): Promise<RedisExpiringBloomFilter> {
+    const durability = checkDurability(options?.durability, 'RedisExpiringBloomFilter.open');
     const { redis, timeoutMs, core, reply } = await readStoredParameters(client, key, options?.timeoutMs, 'RedisExpiringBloomFilter');
-    return new RedisExpiringBloomFilter(redis, key, parseExpiringLayout(reply, key), timeoutMs, plannerFor(core));
+    return new RedisExpiringBloomFilter(withDurability(redis, durability), key, parseExpiringLayout(reply, key), timeoutMs, plannerFor(core));
   }
 
   get key(): string {
@@ -260,6 +262,7 @@ export class RedisExpiringBloomFilter extends RedisKeyedFilter {
       return;
     }
     const reply = await this.#command([...head, ...groups.map((group) => group.records), ...lengths], script.name, script);
+    await awaitReplicas(this.#redis, this.#written, this.#timeoutMs);
     readAnswerText(reply, plan, groups, answers, offset);
   }
 
