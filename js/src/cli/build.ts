@@ -41,6 +41,7 @@ import { filterFacts, formatBitsPerKey, formatCount, formatRate, table } from '.
 import { CliError, EXIT_CLEAR, EXIT_OVERFILLED, fileError, usageError } from './errors.js';
 import { buildExact } from './exact-build.js';
 import { fileLineBatches, type LineBatch, lineBatches, openInputFile } from './lines.js';
+import { filterBuildFiles } from './output-paths.js';
 import { Progress } from './progress.js';
 import { candidateCounter, CollectingSink, KeySink, type Sink, skipsRepeats, UrlListSink } from './sinks.js';
 
@@ -156,7 +157,10 @@ export async function runBuild(argv: string[]): Promise<number> {
 }
 
 async function build(options: BuildOptions): Promise<number> {
-  await checkOutputPath(options.output, options.input);
+  const files = filterBuildFiles(options.output);
+  await checkOutputPath(options.output, options.input, 'filter', [
+    { path: files.temporary, role: 'the temporary file the filter is written to' },
+  ]);
   const lineOptions = { refuseBinaryAs: options.force ? null : inputName(options.input) };
   await init();
   const stdin = options.input === '-';
@@ -293,7 +297,7 @@ function createTarget(options: BuildOptions, capacity: number): Target {
 
 /** Writes `<output>.tmp-<pid>`, then renames it over `output`; on failure removes the temporary file. */
 async function writeAtomically(output: string, bytes: Uint8Array): Promise<void> {
-  const temporary = `${output}.tmp-${process.pid}`;
+  const { temporary } = filterBuildFiles(output);
   trackTemporary(temporary);
   try {
     await writeFile(temporary, bytes, { flag: 'wx' });
