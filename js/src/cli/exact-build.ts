@@ -23,7 +23,7 @@ import { removePath, trackTemporary } from './cleanup.js';
 import { formatCount, table } from './describe.js';
 import { EXIT_CLEAR, fileError } from './errors.js';
 import { URL_LOG_MARKER } from './exact-index.js';
-import { fileLineBatches, type LineBatch, lineBatches, openInputFile } from './lines.js';
+import { fileLineBatches, type LineBatch, lineBatches, openInputFile, readsOnce } from './lines.js';
 import { type ExactBuildFiles, exactBuildFiles } from './output-paths.js';
 import { candidateCounter, IndexSink, type SinkCounts } from './sinks.js';
 
@@ -57,9 +57,9 @@ export async function buildExact(options: BuildOptions): Promise<number> {
   try {
     // A file is counted first, as for a filter: a table sized for its keys is
     // never rebuilt, and each rebuild reads every record back from the log
-    // (most of a 1M-key build's time). Stdin cannot be read twice: the table grows.
+    // (most of a 1M-key build's time). Stdin or a FIFO cannot be read twice: the table grows.
     let capacity: number | undefined;
-    if (options.input !== '-') {
+    if (!(await readsOnce(options.input))) {
       const file = await openInputFile(options.input);
       const counter = candidateCounter(options.urls, options.format);
       capacity = 1 + (await countPass(fileLineBatches(options.input, file.stream, lineOptions), counter, file.size, 'counting'));

@@ -77,7 +77,6 @@ export async function refuseOutputThatIsInput(
 ): Promise<void> {
   const source = await inputStats(input);
   if (source === null) return;
-  const inputName = input === '-' ? 'stdin' : `--input ${input}`;
   const outputStats = await stat(output).catch(() => null);
   if (outputStats !== null && sameFile(outputStats, source)) {
     const what = input === '-' ? `is the file stdin is read from (--input - < ${output})` : 'is the input file';
@@ -89,8 +88,9 @@ export async function refuseOutputThatIsInput(
   for (const { path, role } of derived) {
     const stats = await stat(path).catch(() => null);
     if (stats !== null && sameFile(stats, source)) {
+      const source = input === '-' ? `stdin is read from ${path}` : `--input ${input} is ${path}`;
       throw usageError(
-        `${inputName} is ${path}, ${role} that building --output ${output} writes over: ` +
+        `the input would be lost: ${source}, ${role}, which building --output ${output} replaces or removes; ` +
           'choose another output path (or copy the input elsewhere first)',
         'build',
       );
