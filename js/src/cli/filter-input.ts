@@ -18,6 +18,7 @@
  */
 import { fstatSync } from 'node:fs';
 import type { Readable } from 'node:stream';
+import { isatty } from 'node:tty';
 import { CliError, fileError, usageError } from './errors.js';
 import { nonRegularKind, notRegularError, openRegularFile, readFully } from './regular-file.js';
 
@@ -186,7 +187,8 @@ async function readStdin(): Promise<StdinInput> {
   } catch (error) {
     throw fileError('read', 'stdin', error);
   }
-  if (process.stdin.isTTY === true) {
+  // isatty(0), not process.stdin.isTTY: making a terminal's stream for the question could hold the process open.
+  if (isatty(0)) {
     throw usageError('stdin is a terminal: pipe a filter into it (query/info - < file), or give the filter file\'s path');
   }
   // A pipe or a socket streams; a redirected regular file is read as one.
