@@ -77,3 +77,59 @@ export function expectOneLineError(result) {
   if (/\n\s+at /.test(result.stderr)) throw new Error(`stack trace on stderr:\n${result.stderr}`);
   return lines[0];
 }
+
+/**
+ * `runCli` with a deadline, for commands that used to hang (reading
+ * /dev/zero, a FIFO): the child is killed with SIGKILL after `timeoutMs`, so
+ * a regression fails the test instead of hanging it. `stdin` is what the
+ * child's stdin is: 'pipe' (closed at once, or fed `input`), or a file
+ * descriptor to hand over (a file or device opened by the test). Resolves
+ * with runCli's fields plus `elapsedMs` and `timedOut`.
+ */
+export function runCliTimed(args, { cwd, input, stdin = 'pipe', timeoutMs = 5000 } = {}) {
+  return new Promise((resolve, reject) => {
+    const started = process.hrtime.bigint();
+    const child = spawn(process.execPath, [CLI, ...args], { cwd, stdio: [stdin, 'pipe', 'pipe'] });
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      child.kill('SIGKILL');
+    }, timeoutMs);
+    const out = [];
+    const err = [];
+    child.stdout.on('data', (chunk) => out.push(chunk));
+    child.stderr.on('data', (chunk) => err.push(chunk));
+    child.on('error', (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      resolve({
+        code,
+        signal,
+        timedOut,
+        elapsedMs: Number(process.hrtime.bigint() - started) / 1e6,
+        stdout: Buffer.concat(out).toString('utf8'),
+        stderr: Buffer.concat(err).toString('utf8'),
+      });
+    });
+    if (child.stdin !== null) {
+      child.stdin.on('error', () => {});
+      if (input !== undefined) child.stdin.end(input);
+      else child.stdin.end();
+    }
+  });
+}
+
+/**
+ * How long the CLI takes to start and exit doing nothing (`--version`): the
+ * start-up that any command's time is measured on top of. On a shared,
+ * loaded machine it varies from run to run, so measure it beside the
+ * command it is compared with.
+ */
+export async function cliStartupMs(cwd) {
+  const result = await runCliTimed(['--version'], { cwd, timeoutMs: 30000 });
+  if (result.code !== 0) throw new Error(`--version exited ${result.code}: ${result.stderr}`);
+  return result.elapsedMs;
+}

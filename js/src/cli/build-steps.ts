@@ -11,6 +11,7 @@ import type { BuildOptions } from './build.js';
 import { formatCount } from './describe.js';
 import { CliError, fileError, usageError } from './errors.js';
 import type { LineBatch } from './lines.js';
+import { refuseOutputThatIsInput } from './output-paths.js';
 import { Progress } from './progress.js';
 import { FilterFullError, type Sink, type SinkCounts } from './sinks.js';
 
@@ -38,8 +39,18 @@ export function refuseEmpty(counts: SinkCounts, options: BuildOptions): void {
   throw usageError(`${name} has ${what}: ${found}; give --force to build ${made} anyway`, 'build');
 }
 
-/** Fails early, before any reading, when the output cannot be written. */
-export async function checkOutputPath(output: string, input: string): Promise<void> {
+/**
+ * Fails early, before any reading, when the output cannot be written, or is
+ * the input: the output itself or one of the `derived` files the build also
+ * writes or removes (output-paths.ts). `made` names what is built, for the
+ * message.
+ */
+export async function checkOutputPath(
+  output: string,
+  input: string,
+  made: string,
+  derived: ReadonlyArray<{ path: string; role: string }>,
+): Promise<void> {
   const dir = dirname(output);
   const dirStats = await stat(dir).catch(() => null);
   if (dirStats === null || !dirStats.isDirectory()) {
@@ -52,12 +63,7 @@ export async function checkOutputPath(output: string, input: string): Promise<vo
   }
   const existing = await stat(output).catch(() => null);
   if (existing?.isDirectory()) throw new CliError(`cannot write ${output}: it is a directory`);
-  // The same file by any path (a link, ./x, a hard link): writing the filter
-  // over it would replace the list with the filter built from it.
-  const source = input === '-' ? null : await stat(input).catch(() => null);
-  if (existing !== null && source !== null && existing.dev === source.dev && existing.ino === source.ino) {
-    throw usageError(`--output ${output} is the input file: choose another output path (the list would be replaced by its filter)`, 'build');
-  }
+  await refuseOutputThatIsInput(input, output, made, derived);
 }
 
 /** Every line of the input into `sink`, with a progress bar on a terminal. */

@@ -40,7 +40,8 @@ import { removePath, trackTemporary } from './cleanup.js';
 import { filterFacts, formatBitsPerKey, formatCount, formatRate, table } from './describe.js';
 import { CliError, EXIT_CLEAR, EXIT_OVERFILLED, fileError, usageError } from './errors.js';
 import { buildExact } from './exact-build.js';
-import { fileLineBatches, type LineBatch, lineBatches, openInputFile } from './lines.js';
+import { fileLineBatches, type LineBatch, lineBatches, openInputFile, readsOnce } from './lines.js';
+import { filterBuildFiles } from './output-paths.js';
 import { Progress } from './progress.js';
 import { candidateCounter, CollectingSink, KeySink, type Sink, skipsRepeats, UrlListSink } from './sinks.js';
 
@@ -134,14 +135,14 @@ export function parseBuildOptions(argv: string[]): BuildOptions {
   };
 }
 
-/** Keys the first link of a growing filter is sized for, when stdin's size is unknown. */
+/** Keys the first link of a growing filter is sized for, when the input's size is unknown (stdin, a pipe). */
 export const GROWING_INITIAL_CAPACITY = 1000;
 
 /** The growing type that stands in for `type` when the input size is unknown. */
 export function growingTypeFor(type: BlocklistFilterType): BlocklistFilterType {
   if (type === 'cuckoo' || type === 'counting-bloom' || type === 'scalable-cuckoo') return 'scalable-cuckoo';
   if (type === 'bloom' || type === 'blocked-bloom' || type === 'scalable-bloom') return 'scalable-bloom';
-  throw usageError(`a ${type} filter cannot grow: reading stdin, it needs --capacity`, 'build');
+  throw usageError(`a ${type} filter cannot grow: reading stdin or a pipe, it needs --capacity`, 'build');
 }
 
 export async function runBuild(argv: string[]): Promise<number> {
@@ -156,10 +157,15 @@ export async function runBuild(argv: string[]): Promise<number> {
 }
 
 async function build(options: BuildOptions): Promise<number> {
-  await checkOutputPath(options.output, options.input);
+  const files = filterBuildFiles(options.output);
+  await checkOutputPath(options.output, options.input, 'filter', [
+    { path: files.temporary, role: 'the temporary file the filter is written to' },
+  ]);
   const lineOptions = { refuseBinaryAs: options.force ? null : inputName(options.input) };
   await init();
   const stdin = options.input === '-';
+  // Stdin or a FIFO: one pass, its size unknown.
+  const once = await readsOnce(options.input);
   let capacity = options.capacity;
   let type = options.type;
   let growing = false;
@@ -169,8 +175,8 @@ async function build(options: BuildOptions): Promise<number> {
     throw usageError(`--capacity does not apply to a ${options.type} filter${hint}: it is built from, and sized by, all its keys`, 'build');
   }
   if (capacity === null && !isStatic) {
-    if (stdin) {
-      // Stdin's size is unknown and it cannot be read twice: grow instead of guessing.
+    if (once) {
+      // Its size is unknown and it cannot be read twice: grow instead of guessing.
       type = growingTypeFor(options.type);
       capacity = GROWING_INITIAL_CAPACITY;
       growing = true;
@@ -293,7 +299,7 @@ function createTarget(options: BuildOptions, capacity: number): Target {
 
 /** Writes `<output>.tmp-<pid>`, then renames it over `output`; on failure removes the temporary file. */
 async function writeAtomically(output: string, bytes: Uint8Array): Promise<void> {
-  const temporary = `${output}.tmp-${process.pid}`;
+  const { temporary } = filterBuildFiles(output);
   trackTemporary(temporary);
   try {
     await writeFile(temporary, bytes, { flag: 'wx' });
@@ -373,7 +379,7 @@ function textSummary(
     [
       'capacity',
       growing
-        ? `${formatCount(facts.capacity)} (growing from ${formatCount(capacity)}: stdin without --capacity)`
+        ? `${formatCount(facts.capacity)} (growing from ${formatCount(capacity)}: stdin or a pipe without --capacity)`
         : `${formatCount(capacity)} (${options.capacity === null ? 'counted from the input' : '--capacity'})`,
     ],
     ['size', `${formatCount(fileBytes)} bytes (table ${formatCount(facts.tableBytes)} bytes)`],

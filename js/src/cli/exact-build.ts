@@ -23,7 +23,8 @@ import { removePath, trackTemporary } from './cleanup.js';
 import { formatCount, table } from './describe.js';
 import { EXIT_CLEAR, fileError } from './errors.js';
 import { URL_LOG_MARKER } from './exact-index.js';
-import { fileLineBatches, type LineBatch, lineBatches, openInputFile } from './lines.js';
+import { fileLineBatches, type LineBatch, lineBatches, openInputFile, readsOnce } from './lines.js';
+import { type ExactBuildFiles, exactBuildFiles } from './output-paths.js';
 import { candidateCounter, IndexSink, type SinkCounts } from './sinks.js';
 
 /** What the summary reports, after the files are in place. */
@@ -35,26 +36,30 @@ interface Built {
 }
 
 export async function buildExact(options: BuildOptions): Promise<number> {
-  await checkOutputPath(options.output, options.input);
+  const files = exactBuildFiles(options.output);
+  const { temporary, temporarySnapshot, temporaries } = files;
+  // The snapshot is renamed over, and the temporaries removed before the
+  // build starts: an input that is one of them would be lost.
+  await checkOutputPath(options.output, options.input, 'index log', [
+    { path: files.snapshot, role: "the log's snapshot (its table)" },
+    ...temporaries.map((path) => ({ path, role: 'a temporary file of the build' })),
+  ]);
   const lineOptions = { refuseBinaryAs: options.force ? null : inputName(options.input) };
   await init();
-  const temporary = `${options.output}.tmp-${process.pid}`;
-  const temporarySnapshot = `${temporary}.snapshot`;
   // FileCuckooIndex.open appends to an existing log: a leftover of a crashed
   // build that had this process id must not be continued.
   rmSync(temporary, { force: true });
   rmSync(temporarySnapshot, { force: true });
   // saveSnapshot() writes `<snapshot>.tmp` and renames it (durable-files.ts):
-  // an interrupt in between must not leave that behind either.
-  const temporaries = [temporary, temporarySnapshot, `${temporarySnapshot}.tmp`];
+  // an interrupt in between must not leave that behind either (it is in `temporaries`).
   for (const path of temporaries) trackTemporary(path);
   let index: FileCuckooIndex | null = null;
   try {
     // A file is counted first, as for a filter: a table sized for its keys is
     // never rebuilt, and each rebuild reads every record back from the log
-    // (most of a 1M-key build's time). Stdin cannot be read twice: the table grows.
+    // (most of a 1M-key build's time). Stdin or a FIFO cannot be read twice: the table grows.
     let capacity: number | undefined;
-    if (options.input !== '-') {
+    if (!(await readsOnce(options.input))) {
       const file = await openInputFile(options.input);
       const counter = candidateCounter(options.urls, options.format);
       capacity = 1 + (await countPass(fileLineBatches(options.input, file.stream, lineOptions), counter, file.size, 'counting'));
@@ -81,7 +86,7 @@ export async function buildExact(options: BuildOptions): Promise<number> {
     const { logBytes, tableBytes } = index.stats();
     index.close();
     index = null;
-    const snapshotBytes = await moveIntoPlace(temporary, options.output);
+    const snapshotBytes = await moveIntoPlace(files);
     for (const path of temporaries) removePath(path);
     report(options, { counts: sink.counts, logBytes, snapshotBytes, tableBytes });
     return EXIT_CLEAR;
@@ -98,14 +103,14 @@ export async function buildExact(options: BuildOptions): Promise<number> {
  * interrupts, a snapshot beside a log it does not describe is ignored when
  * the log is opened (it is checked against the log's bytes).
  */
-async function moveIntoPlace(temporary: string, output: string): Promise<number> {
+async function moveIntoPlace(files: ExactBuildFiles): Promise<number> {
   try {
-    const snapshotBytes = (await stat(`${temporary}.snapshot`)).size;
-    await rename(`${temporary}.snapshot`, `${output}.snapshot`);
-    await rename(temporary, output);
+    const snapshotBytes = (await stat(files.temporarySnapshot)).size;
+    await rename(files.temporarySnapshot, files.snapshot);
+    await rename(files.temporary, files.output);
     return snapshotBytes;
   } catch (error) {
-    throw fileError('write', output, error);
+    throw fileError('write', files.output, error);
   }
 }
 

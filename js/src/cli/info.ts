@@ -3,8 +3,8 @@ import { init } from '../index.js';
 import { parseCommand } from './args.js';
 import { type FilterFacts, filterFacts, formatBitsPerKey, formatCount, formatRate, table } from './describe.js';
 import { EXIT_CLEAR, usageError } from './errors.js';
-import { sniffFile } from './exact-index.js';
 import { indexLogReport, indexLogText } from './exact-info.js';
+import { inspectInputFile } from './filter-input.js';
 import { loadFilterFile } from './load.js';
 
 export interface InfoReport extends FilterFacts {
@@ -42,7 +42,7 @@ export async function runInfo(argv: string[]): Promise<number> {
     );
   }
   const file = positionals[0]!;
-  const kind = await sniffFile(file);
+  const kind = await inspectInputFile(file);
   await init();
   if (kind === 'index-log') {
     const report = indexLogReport(file);

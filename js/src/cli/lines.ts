@@ -7,7 +7,7 @@
  * ("\r\n" files); a UTF-8 byte-order mark at the very start is dropped. A
  * last line without a newline still counts; an empty input has no lines.
  */
-import { open } from 'node:fs/promises';
+import { open, stat } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import { refuseBinary, SNIFF_BYTES } from './binary-input.js';
 import { CliError, fileError } from './errors.js';
@@ -148,6 +148,18 @@ export async function* lineBatches(
   if (held !== null) yield* judge();
   const last = splitter.end();
   if (last.length > 0) yield { lines: last, bytesRead };
+}
+
+/**
+ * Whether `input` can be read only once, its size unknown: stdin (`-`), or a
+ * path that is a FIFO or a device (`/dev/stdin`, a named pipe fed by
+ * another process). Such input gets one pass: opening a FIFO a second time
+ * would wait for a writer that never comes.
+ */
+export async function readsOnce(input: string): Promise<boolean> {
+  if (input === '-') return true;
+  const stats = await stat(input).catch(() => null);
+  return stats !== null && !stats.isFile() && !stats.isDirectory();
 }
 
 export interface InputFile {

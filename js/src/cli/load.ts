@@ -1,24 +1,21 @@
 /**
  * Reading a filter file (plain filter or URL blocklist) for `info` and
  * `query`. Every way a file can be unusable becomes one CliError naming the
- * file and the problem.
+ * file and the problem. The bytes are read by filter-input.ts: a regular
+ * file (or stdin, `-`), bounded by the length its header declares.
  */
-import { readFile } from 'node:fs/promises';
 import { type AnyFilter, deserialize, FilterError, serializedType, UrlBlocklist } from '../index.js';
-import { CliError, fileError } from './errors.js';
+import { CliError } from './errors.js';
+import { readFilterBytes } from './filter-input.js';
 
 export type LoadedFile =
   | { kind: 'filter'; filter: AnyFilter; fileBytes: number }
   | { kind: 'url-blocklist'; blocklist: UrlBlocklist; filter: AnyFilter; fileBytes: number };
 
-/** Reads and fully validates (structure and checksum) the filter in `path`. */
+/** Reads and fully validates (structure and checksum) the filter in `path` (`-`: stdin). */
 export async function loadFilterFile(path: string): Promise<LoadedFile> {
-  let bytes: Uint8Array;
-  try {
-    bytes = await readFile(path);
-  } catch (error) {
-    throw fileError('read', path, error);
-  }
+  const bytes = await readFilterBytes(path);
+  const name = path === '-' ? 'stdin' : path;
   try {
     if (serializedType(bytes) === 'url-blocklist') {
       const blocklist = UrlBlocklist.deserialize(bytes);
@@ -26,7 +23,7 @@ export async function loadFilterFile(path: string): Promise<LoadedFile> {
     }
     return { kind: 'filter', filter: deserialize(bytes), fileBytes: bytes.length };
   } catch (error) {
-    if (error instanceof FilterError) throw new CliError(`${path}: ${describeReadError(error)}`);
+    if (error instanceof FilterError) throw new CliError(`${name}: ${describeReadError(error)}`);
     throw error;
   }
 }

@@ -19,8 +19,9 @@ import { type AnyFilter, init, urlExpressions } from '../index.js';
 import { parseCommand } from './args.js';
 import { formatCount } from './describe.js';
 import { EXIT_CLEAR, EXIT_ERROR, EXIT_HIT, usageError } from './errors.js';
-import { type OpenedLog, openIndexLog, sniffFile } from './exact-index.js';
+import { type OpenedLog, openIndexLog } from './exact-index.js';
 import { type Answers, filterThenIndexAnswers, indexAnswers } from './exact-query.js';
+import { inspectInputFile, logOnStdinError } from './filter-input.js';
 import { lineBatches } from './lines.js';
 import { type LoadedFile, loadFilterFile } from './load.js';
 import { exitQuietlyOnBrokenPipe, LineWriter } from './output.js';
@@ -42,6 +43,9 @@ export async function runQuery(argv: string[]): Promise<number> {
   );
   if (positionals.length === 0) throw usageError('query needs a filter file or an index log, then keys (or keys on stdin)', 'query');
   const [file, ...keys] = positionals as [string, ...string[]];
+  if (file === '-' && keys.length === 0) {
+    throw usageError('the filter is read from stdin (-), so the keys cannot be: give them as arguments', 'query');
+  }
   const options: QueryOptions = {
     urls: values.urls === true,
     exact: values.exact === true,
@@ -88,7 +92,7 @@ async function openAnswers(file: string, options: QueryOptions): Promise<Answers
       'query',
     );
   }
-  const kind = await sniffFile(file);
+  const kind = await inspectInputFile(file);
   await init();
   if (options.index !== undefined) {
     const logPath = options.index;
@@ -96,7 +100,8 @@ async function openAnswers(file: string, options: QueryOptions): Promise<Answers
       throw usageError(`${file} is an index log: query it alone (--index <log> follows a filter file, whose "maybe"s it checks)`, 'query');
     }
     if (logPath === '') throw usageError('--index needs an index log made by build --exact', 'query');
-    const logKind = await sniffFile(logPath);
+    if (logPath === '-') throw logOnStdinError();
+    const logKind = await inspectInputFile(logPath);
     if (logKind !== 'index-log') throw notALog(`--index ${logPath}`, logKind, 'query');
     const loaded = await loadFilterFile(file);
     let log: OpenedLog;
