@@ -89,11 +89,11 @@ describe('--urls needs UTF-8 text', () => {
     expect(verdicts(query.stdout).map(([verdict]) => verdict)).toEqual(['listed', 'listed', 'listed']);
   });
 
-  test('query --urls: a stdin line that is not UTF-8 is an invalid verdict (exit 2)', async () => {
+  test('query --urls: a stdin line that is not UTF-8 is an invalid verdict (exit 1: the listed line wins)', async () => {
     writeFileSync(join(work.dir, 'list.txt'), list);
     await runOk(['build', '--urls', '--input', 'list.txt', '--output', 'list-q.filter', '--quiet'], { cwd: work.dir });
     const raw = await runRaw(['query', 'list-q.filter', '--urls'], Buffer.concat([Buffer.from('http://evil.example/\n'), latin1('http://caf\xe9.example/\n')]));
-    expect(raw.code).toBe(2);
+    expect(raw.code).toBe(1);
     const lines = raw.stdout.toString('latin1').split('\n');
     expect(lines[0]).toBe('listed\thttp://evil.example/\tevil.example/');
     expect(lines[1]).toBe('invalid\thttp://caf\xe9.example/\tnot valid UTF-8: a URL must be UTF-8 text');

@@ -134,7 +134,7 @@ test('query without --urls on a URL blocklist still checks URLs (implied)', asyn
   ]);
 });
 
-test('an unparseable URL is an "invalid" verdict, exit 2 with one stderr line', async () => {
+test('an unparseable URL is an "invalid" verdict with one stderr line; a listed URL beside it still exits 1', async () => {
   const file = join(work.dir, 'invalid.filter');
   await runOk(['build', '--urls', '--input', URLHAUS, '--output', file, '--quiet'], { cwd: work.dir });
   const result = await runCli(['query', file, '--urls', `http://${hosts[1]}/`, 'http://[::1'], { cwd: work.dir });
@@ -142,5 +142,11 @@ test('an unparseable URL is an "invalid" verdict, exit 2 with one stderr line', 
   expect(rows[0]).toEqual(['listed', `http://${hosts[1]}/`, `${hosts[1]}/`]);
   expect(rows[1].slice(0, 2)).toEqual(['invalid', 'http://[::1']);
   expect(rows[1][2]).toMatch(/\S/);
-  expect(expectOneLineError(result)).toMatch(/1 URL/);
+  // A hit wins: a script testing for exit 1 never misses it because another URL was invalid.
+  expect(result.code).toBe(1);
+  expect(result.stderr.trim().split('\n')).toEqual([expect.stringMatching(/^cuckoo-bloom-wasm: 1 URL\(s\) could not be checked/)]);
+  // Invalid and clear only: exit 2.
+  const alone = await runCli(['query', file, '--urls', 'https://example.com/', 'http://[::1'], { cwd: work.dir });
+  expect(verdicts(alone.stdout).map(([verdict]) => verdict)).toEqual(['clear', 'invalid']);
+  expect(expectOneLineError(alone)).toMatch(/1 URL/);
 });

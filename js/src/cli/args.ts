@@ -25,11 +25,11 @@ export function parseCommand(
     const { values, positionals } = parseArgs({ args: argv, options, strict: true, allowPositionals });
     return { values: values as ParsedValues, positionals };
   } catch (error) {
-    throw usageError(describeParseError(error, command), command);
+    throw usageError(describeParseError(error, command, argv), command);
   }
 }
 
-function describeParseError(error: unknown, command: string): string {
+function describeParseError(error: unknown, command: string, argv: readonly string[]): string {
   const code = (error as { code?: string }).code;
   const message = error instanceof Error ? error.message : String(error);
   const quoted = /'([^']*)'/.exec(message)?.[1] ?? '';
@@ -42,6 +42,11 @@ function describeParseError(error: unknown, command: string): string {
     case 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE':
       if (message.includes('does not take an argument')) return `option ${flag} takes no value`;
       if (message.includes('ambiguous')) {
+        // parseArgs reads `--capacity -5` as a flag without its value: say what the value is.
+        const next = argv[argv.indexOf(flag) + 1];
+        if (next !== undefined && /^-\d/.test(next)) {
+          return `option ${flag} got '${next}', a negative number: every value it takes is positive`;
+        }
         return `option ${flag} needs a value (write ${flag}=<value> for a value starting with '-')`;
       }
       return `option ${flag} needs a value`;

@@ -1,5 +1,5 @@
 /** `info`: what a filter file (or an index log: exact-info.ts) holds, as text or JSON. */
-import { init } from '../index.js';
+import { type ExpressionDepth, init } from '../index.js';
 import { parseCommand } from './args.js';
 import { type FilterFacts, filterFacts, formatBitsPerKey, formatCount, formatRate, table } from './describe.js';
 import { EXIT_CLEAR, usageError } from './errors.js';
@@ -17,6 +17,11 @@ export interface InfoReport extends FilterFacts {
   checksum: 'ok';
   /** URL blocklists: expressions stored. */
   entries?: number;
+  /**
+   * URL blocklists: how deep a URL is checked (host suffixes of up to
+   * `hostLabels` labels, path prefixes of up to `pathDepth` directories).
+   */
+  expressionDepth?: ExpressionDepth;
 }
 
 const PARAMETER_LABELS: Record<string, string> = {
@@ -55,7 +60,9 @@ export async function runInfo(argv: string[]): Promise<number> {
     kind: loaded.kind,
     fileBytes: loaded.fileBytes,
     checksum: 'ok',
-    ...(loaded.kind === 'url-blocklist' ? { entries: loaded.blocklist.entryCount } : {}),
+    ...(loaded.kind === 'url-blocklist'
+      ? { entries: loaded.blocklist.entryCount, expressionDepth: { ...loaded.blocklist.expressionDepth } }
+      : {}),
     ...filterFacts(loaded.filter),
   };
   if (loaded.kind === 'url-blocklist') loaded.blocklist.free();
@@ -69,6 +76,10 @@ function infoText(info: InfoReport): string {
   if (info.kind === 'url-blocklist') {
     rows.push(['kind', 'URL blocklist (Safe Browsing host/path expressions)']);
     rows.push(['entries', formatCount(info.entries ?? 0)]);
+    if (info.expressionDepth !== undefined) {
+      const { hostLabels, pathDepth } = info.expressionDepth;
+      rows.push(['checked to', `host suffixes of up to ${hostLabels} labels, paths of up to ${pathDepth} directories`]);
+    }
     rows.push(['filter type', info.type]);
   } else {
     rows.push(['type', info.type]);

@@ -54,7 +54,10 @@ export async function runQuery(argv: string[]): Promise<number> {
   const answers = await openAnswers(file, options);
   let hits = 0;
   let invalid = 0;
-  exitQuietlyOnBrokenPipe(process.stdout, () => (invalid > 0 ? EXIT_ERROR : hits > 0 ? EXIT_HIT : EXIT_CLEAR));
+  // A listed URL wins over an invalid one: a script testing for exit 1 must never miss a hit
+  // because another URL of the batch could not be checked (the invalid lines still say so).
+  const status = (): number => (hits > 0 ? EXIT_HIT : invalid > 0 ? EXIT_ERROR : EXIT_CLEAR);
+  exitQuietlyOnBrokenPipe(process.stdout, status);
   const out = new LineWriter(process.stdout);
   const answer = async (key: Key): Promise<void> => {
     const verdict = answers.check(key);
@@ -78,9 +81,8 @@ export async function runQuery(argv: string[]): Promise<number> {
   if (summary !== null) process.stderr.write(`cuckoo-bloom-wasm: ${summary}\n`);
   if (invalid > 0) {
     process.stderr.write(`cuckoo-bloom-wasm: ${formatCount(invalid)} URL(s) could not be checked (see the "invalid" lines)\n`);
-    return EXIT_ERROR;
   }
-  return hits > 0 ? EXIT_HIT : EXIT_CLEAR;
+  return status();
 }
 
 /** The source of verdicts the command line asks for; contradictions are usage errors. */

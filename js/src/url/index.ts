@@ -14,6 +14,7 @@ import {
 } from './list-parser.js';
 
 export type { ListFormat, ParsedLine, ListParseResult, ListParseError } from './list-parser.js';
+export type { ExpressionDepth } from './expressions.js';
 
 function asFilterError<T>(run: () => T): T {
   try {
