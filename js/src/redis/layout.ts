@@ -62,7 +62,7 @@ export function newFilterId(): string {
 }
 
 /** The text in a shard name's hash tag for `key`: the key itself, or a digest if it holds braces. */
-function tagText(key: string): string {
+export function tagText(key: string): string {
   return /[{}]/.test(key) ? `h${createHash('sha1').update(key).digest('hex').slice(0, 16)}` : key;
 }
 
