@@ -53,6 +53,27 @@ describeIfRedis.each(CLIENT_NAMES)('Redis faults with %s', (clientName) => {
       });
     }
 
+    test(`${kind.name}: creates racing on one key all open one filter and leave no other keys (every layout)`, async () => {
+      for (const layout of LAYOUTS.filter((entry) => !entry.only || entry.only === kind.name)) {
+        const key = `race:${kind.name}:${layout.label}${layout.suffix}`;
+        const options = { ...kind.options, ...layout.extra };
+        const handles = await Promise.all(
+          Array.from({ length: 6 }, (_, i) => kind.Class.create((i % 2 === 0 ? redis : other).client, key, options)),
+        );
+        await handles[0].addMany(keysOf('r', 300));
+        for (const handle of handles) expect((await handle.hasMany(keysOf('r', 300))).every(Boolean)).toBe(true);
+        // One filter id among all the keys: the losers removed what they had made.
+        const ids = new Set((await keysOfFilter(redis.client, key)).filter((name) => name !== key).map((name) => /:([0-9a-f]{12})[:}]/.exec(name)?.[1]));
+        expect(ids.size).toBe(1);
+        // No key of the filter keeps the expiry of a pending create (generations have their own).
+        for (const name of (await keysOfFilter(redis.client, key)).filter((n) => !/:g\d+:\d+$/.test(n))) {
+          expect(Number(await run(redis.client, ['PTTL', name]))).toBe(-1);
+        }
+        await handles[1].destroy();
+        expect(await keysOfFilter(redis.client, key)).toEqual([]);
+      }
+    });
+
     test(`${kind.name}: deleted and created again → the old handle refuses (another filter), the new one answers`, async () => {
       const key = `recreated:${kind.name}`;
       const old = await createElsewhere(kind, redis.client, key);
