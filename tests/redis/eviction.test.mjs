@@ -5,6 +5,7 @@
 // asserted under memory pressure, after the limit is raised, and for a new process's
 // open and create. The one documented exception: when every key of a filter was evicted,
 // a new create cannot know it existed and makes a new, empty filter.
+import { jest } from '@jest/globals';
 import { connect } from './lib/clients.mjs';
 import { addRecorded, askAbout, expectNoFalseNegatives, KINDS, keysOfFilter } from './lib/faults.mjs';
 import { describeIfRedis, expectFilterError, keysOf, privateRedis, run } from './lib/suite.mjs';
@@ -84,6 +85,33 @@ describeIfRedis('Redis filters under maxmemory and each eviction policy', () => 
   async function limit(client) {
     await run(client, ['CONFIG', 'SET', 'maxmemory', String((await usedMemory(client)) + HEADROOM)]);
   }
+
+  test('create warns (CBW_REDIS_EVICTION) when Redis may evict a filter\'s keys, and only then', async () => {
+    const warnings = [];
+    // (Jest's sandboxed `process` does not pass warnings to listeners: watch the call itself.)
+    const spy = jest.spyOn(process, 'emitWarning').mockImplementation((message, options) => warnings.push({ message, code: options?.code }));
+    try {
+      const client = redis.client;
+      const warned = async (kind, policy, maxmemory) => {
+        await run(client, ['FLUSHALL']);
+        await run(client, ['CONFIG', 'SET', 'maxmemory-policy', policy]);
+        await run(client, ['CONFIG', 'SET', 'maxmemory', maxmemory]);
+        warnings.length = 0;
+        await kind.Class.create(client, `warned:${policy}`, kind.options);
+        await sleep(10); // warnings are emitted on the next tick
+        await run(client, ['CONFIG', 'SET', 'maxmemory', '0']);
+        return warnings.filter((warning) => warning.code === 'CBW_REDIS_EVICTION').map((warning) => warning.message);
+      };
+      const [bloom, expiring] = KINDS;
+      expect(await warned(bloom, 'allkeys-lru', '100mb')).toEqual([expect.stringMatching(/maxmemory-policy allkeys-lru: filter 'warned:allkeys-lru' may lose keys/)]);
+      expect(await warned(bloom, 'volatile-lru', '100mb')).toEqual([]); // a RedisBloomFilter's keys have no expiry
+      expect(await warned(expiring, 'volatile-lru', '100mb')).toEqual([expect.stringMatching(/volatile-lru/)]);
+      expect(await warned(bloom, 'noeviction', '100mb')).toEqual([]);
+      expect(await warned(bloom, 'allkeys-random', '0')).toEqual([]); // no limit: nothing is evicted
+    } finally {
+      spy.mockRestore();
+    }
+  });
 
   for (const kind of KINDS) {
     for (const policy of POLICIES) {
