@@ -121,7 +121,7 @@ describeIfRedis('Redis filters under maxmemory and each eviction policy', () => 
         await limit(client);
         const filled = await fill(client, names, { lfu: /lfu/.test(policy), stop: (gone) => gone.length > 0 });
         // Under pressure: adds may be refused (OOM: UNAVAILABLE; lost keys: CORRUPT), never answered wrong.
-        await addRecorded(filter, keysOf('b', 200), acked);
+        const addUnderPressure = await addRecorded(filter, keysOf('b', 200), acked);
         const underPressure = await askAbout(filter, acked);
         if ('missing' in underPressure) expect(underPressure.missing).toBe(0);
         await run(client, ['CONFIG', 'SET', 'maxmemory', '0']); // the operator raises the limit
@@ -150,6 +150,7 @@ describeIfRedis('Redis filters under maxmemory and each eviction policy', () => 
           oom: filled.refused,
           evicted: filled.gone.map((name) => (name === key ? 'hash' : name.replace(/^.*:/, ''))),
           left: left.length,
+          add: addUnderPressure === null ? 'added' : `${addUnderPressure.code}${/OOM/.test(addUnderPressure.message) ? ' (OOM)' : ''}`,
           pressure: underPressure.refused ?? 'answered',
           old: said[0].refused ?? 'answered',
           open: opened,
