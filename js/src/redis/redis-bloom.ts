@@ -83,7 +83,10 @@ const TRANSFER_CONCURRENCY = 4;
  * seen by every later `has` from any process. A call that fails rejects with
  * a FilterError and reports nothing: after `UNAVAILABLE`, retry the batch
  * (adds are idempotent). No false negatives, across processes and across a
- * Redis restart with persistence on (see the README for the settings).
+ * Redis restart with persistence on (see the README for the settings): when
+ * the filter's keys were lost (its parameters hash or a shard deleted,
+ * evicted, flushed) or the key now holds another filter, every call rejects
+ * with `CORRUPT` and answers nothing; after `destroy()`, with `FREED`.
  */
 export class RedisBloomFilter extends RedisKeyedFilter {
   readonly #redis: RedisCommandRunner;
@@ -259,7 +262,8 @@ export class RedisBloomFilter extends RedisKeyedFilter {
    * (checksummed as they arrive, through a small wasm scratch region: the
    * table is held once, in the result); it holds every key whose add
    * resolved before the call (keys added meanwhile may or may not be in it).
-   * @throws FilterError `CORRUPT` when a shard is missing; `UNAVAILABLE`; `OUT_OF_MEMORY`.
+   * @throws FilterError `CORRUPT` when a shard or the parameters hash is
+   *   missing (or names another filter); `FREED` after destroy(); `UNAVAILABLE`; `OUT_OF_MEMORY`.
    */
   async snapshot(options: RedisTransferOptions = {}): Promise<OwnedBytes> {
     this.#checkLive();
