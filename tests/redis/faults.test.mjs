@@ -155,6 +155,63 @@ describeIfRedis.each(CLIENT_NAMES)('Redis faults with %s', (clientName) => {
       }
     });
 
+    test(`${kind.name}: a create whose commit fails leaves no key; one that dies before its commit leaves only expiring keys`, async () => {
+      const SCRIPT_CREATE = /^EVAL(SHA)?$/;
+      // A runner over the test's client that meddles with create's commit (the script writing the hash).
+      const meddling = (before) => ({
+        send: async (args) => {
+          const isCommit = SCRIPT_CREATE.test(String(args[0])) && args.includes('format');
+          if (isCommit) await before(args);
+          return run(redis.client, args.map(String));
+        },
+        sendForBytes: (args) => run(redis.client, args),
+      });
+      for (const layout of LAYOUTS.filter((entry) => !entry.only || entry.only === kind.name)) {
+        const key = `commit-fails:${kind.name}:${layout.label}${layout.suffix}`;
+        const options = { ...kind.options, ...layout.extra };
+        await run(redis.client, ['FLUSHALL']);
+        // The key turns into another type just before the commit.
+        const turned = meddling(() => run(redis.client, ['SET', key, 'taken meanwhile']));
+        await expectFilterError(kind.Class.create(turned, key, options), 'CORRUPT', /holds a string/);
+        expect((await run(redis.client, ['KEYS', '*'])).map(String)).toEqual([key]);
+        // The process dies just before the commit: nothing more is sent.
+        await run(redis.client, ['FLUSHALL']);
+        const dies = meddling(() => {
+          throw new Error('connection lost');
+        });
+        dies.send = ((send) => async (args) => {
+          if (String(args[0]) === 'UNLINK') throw new Error('connection lost');
+          return send(args);
+        })(dies.send);
+        await expectFilterError(kind.Class.create(dies, key, options), 'UNAVAILABLE', /connection lost/);
+        const left = (await run(redis.client, ['KEYS', '*'])).map(String);
+        if (layout.label === 'same slot') expect(left).toEqual([]); // made in the commit's one script
+        else {
+          expect(left.length).toBeGreaterThan(0);
+          for (const name of left) expect(Number(await run(redis.client, ['PTTL', name]))).toBeGreaterThan(0);
+        }
+        // A later create is not stopped by them (pending keys are not a lost filter's remains).
+        const filter = await kind.Class.create(redis.client, key, options);
+        const acked = [];
+        await addRecorded(filter, keysOf('k', 300), acked);
+        await expectNoFalseNegatives([filter, await kind.Class.open(other.client, key)], acked);
+        await filter.destroy();
+      }
+    });
+
+    test(`${kind.name}: after its parameters are lost, every call of the old handle refuses`, async () => {
+      const key = `every-call:${kind.name}`;
+      const filter = await createElsewhere(kind, redis.client, key);
+      await filter.addMany(keysOf('a', 100));
+      await run(redis.client, ['DEL', key]);
+      const calls = [() => filter.add('x'), () => filter.has('a1'), () => filter.addMany(['x', 'y']), () => filter.hasMany(['a1', 'a2'])];
+      if (kind.name === 'RedisBloomFilter') {
+        const bytes = await (await kind.Class.create(other.client, `${key}:source`, kind.options)).snapshot();
+        calls.push(() => filter.count(), () => filter.snapshot(), () => filter.load(bytes));
+      }
+      for (const call of calls) await expectFilterError(call(), 'CORRUPT', /parameters hash .* is missing/);
+    });
+
     test(`${kind.name}: destroy() removes every key of the filter; the handle is then FREED, others CORRUPT`, async () => {
       const key = `destroyed:${kind.name}`;
       const filter = await createElsewhere(kind, redis.client, key);
