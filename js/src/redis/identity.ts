@@ -1,5 +1,6 @@
 import { FilterError } from '../index.js';
 import type { RedisArgument } from './clients.js';
+import { runBounded } from './commands.js';
 import { readFields, tagText } from './layout.js';
 import { ALLOCATE_SCRIPT, CREATE_SCRIPT, DESTROY_SCRIPT, GUARD_SCRIPT, PERSIST_SCRIPT, type Script } from './scripts.js';
 
@@ -36,8 +37,10 @@ export function checkIdentity(send: Send, hash: string, id: string): Promise<unk
   return send(['EVALSHA', GUARD_SCRIPT.sha, '1', hash, id], 'the filter check', GUARD_SCRIPT);
 }
 
-/** Milliseconds a create's keys outside the hash's slot live before its commit makes them permanent. */
+/** Milliseconds a create's keys live before its commit makes them permanent. */
 const PENDING_MS = 300_000;
+/** Keys allocated (or removed) at once by create. */
+const ALLOCATIONS_IN_FLIGHT = 4;
 /**
  * Keys SCAN looks at per call. Redis spends ~1 µs a key matching them, so a
  * first create over 1M other keys takes ~1.1-1.4 s however they are cut
@@ -95,7 +98,7 @@ export interface NewFilterKeys {
   hash: string;
   /** The hash's fields and values, as HSET takes them. */
   fields: string[];
-  /** Whether every group is in the hash's slot (then there is one group, made in the commit). */
+  /** Whether every group is in the hash's slot (then there is one group, made permanent by the commit itself). */
   sameSlot: boolean;
   groups: Array<Array<{ name: string; what: string }>>;
 }
@@ -109,11 +112,11 @@ export interface NewFilterKeys {
  * 2. No hash, but keys of a filter under this name: CORRUPT ("parameters
  *    lost, shards remain"), since a new filter would answer false for keys
  *    already added. Nothing written.
- * 3. Same slot: one script makes every key and commits the hash, so a
- *    failure (or losing the race to another create) leaves nothing. Other
- *    slots: the keys are made with an expiry, the hash is committed, then
- *    the expiry is removed; a create that fails removes what it made, and a
- *    crash leaves keys that expire.
+ * 3. Every key is made with an expiry (one call each: ALLOCATE_SCRIPT), then
+ *    the hash is committed. Keys in the hash's slot lose their expiry in the
+ *    commit itself; keys in other slots just after it. A create that fails
+ *    or loses the race to another create removes what it made; one that dies
+ *    leaves keys that expire within PENDING_MS.
  */
 export async function createOrFind(send: Send, keys: NewFilterKeys): Promise<unknown> {
   const { hash } = keys;
@@ -133,37 +136,34 @@ export async function createOrFind(send: Send, keys: NewFilterKeys): Promise<unk
         'would answer false for keys already added. Restore the hash, or remove those keys (UNLINK) to start over',
     );
   }
-  if (keys.sameSlot) {
-    const group = keys.groups[0] ?? [];
+  const made: string[] = [];
+  const everyKey = keys.groups.flat();
+  try {
+    await runBounded(
+      everyKey.map(({ name, what }) => async () => {
+        await send(['EVALSHA', ALLOCATE_SCRIPT.sha, '1', name, String(PENDING_MS), what], 'create', ALLOCATE_SCRIPT);
+        made.push(name);
+      }),
+      ALLOCATIONS_IN_FLIGHT,
+    );
+    const inCommit = keys.sameSlot ? everyKey.map((k) => k.name) : [];
     const reply = await send(
-      ['EVALSHA', CREATE_SCRIPT.sha, String(1 + group.length), hash, ...group.map((k) => k.name),
-        String(group.length), ...group.map((k) => k.what), ...keys.fields],
+      ['EVALSHA', CREATE_SCRIPT.sha, String(1 + inCommit.length), hash, ...inCommit, ...keys.fields],
       'create',
       CREATE_SCRIPT,
     );
-    return isEmptyReply(reply) ? null : reply;
-  }
-  const made: string[][] = [];
-  try {
-    for (const group of keys.groups) {
-      await send(
-        ['EVALSHA', ALLOCATE_SCRIPT.sha, String(group.length), ...group.map((k) => k.name), String(PENDING_MS), ...group.map((k) => k.what)],
-        'create',
-        ALLOCATE_SCRIPT,
-      );
-      made.push(group.map((k) => k.name));
-    }
-    const reply = await send(['EVALSHA', CREATE_SCRIPT.sha, '1', hash, '0', ...keys.fields], 'create', CREATE_SCRIPT);
     if (!isEmptyReply(reply)) {
       await removeAll(send, made);
       return reply;
     }
   } catch (error) {
-    await removeAll(send, made).catch(() => {}); // what is left expires in PENDING_MS
+    await removeAll(send, made).catch(() => {}); // what is left expires within PENDING_MS
     throw error;
   }
-  for (const names of made) {
-    await send(['EVALSHA', PERSIST_SCRIPT.sha, String(names.length), ...names], 'create', PERSIST_SCRIPT);
+  if (!keys.sameSlot) {
+    for (const group of keys.groups) {
+      await send(['EVALSHA', PERSIST_SCRIPT.sha, String(group.length), ...group.map((k) => k.name)], 'create', PERSIST_SCRIPT);
+    }
   }
   return null;
 }
@@ -183,8 +183,9 @@ function isEmptyReply(reply: unknown): boolean {
   return (Array.isArray(reply) && reply.length === 0) || (typeof reply === 'object' && reply !== null && Object.keys(reply).length === 0);
 }
 
-async function removeAll(send: Send, groups: string[][]): Promise<void> {
-  for (const names of groups) if (names.length > 0) await send(['UNLINK', ...names], 'create');
+/** UNLINK, one key a command (the keys may be in different cluster slots). */
+async function removeAll(send: Send, names: string[]): Promise<void> {
+  await runBounded(names.map((name) => () => send(['UNLINK', name], 'create')), ALLOCATIONS_IN_FLIGHT);
 }
 
 /**

@@ -200,60 +200,50 @@ end
 return table.concat(out)
 `;
 
-// Lua: makes KEYS[first + j - 1] for j = 1..n as ARGV[argAt + j] says: 'z', the
-// record set of an expiring filter's generations (its sentinel member), or a
-// byte length, a zeroed string of that length. Fails before making anything
-// when one of them exists (a filter id drawn twice).
-const MAKE_KEYS = `
-local function makeKeys(first, n, argAt)
-  for j = 0, n - 1 do
-    if redis.call('EXISTS', KEYS[first + j]) == 1 then return 'CBW_KEY_EXISTS ' .. KEYS[first + j] end
-  end
-  for j = 0, n - 1 do
-    local what = ARGV[argAt + 1 + j]
-    if what == 'z' then
-      redis.call('ZADD', KEYS[first + j], '-1', 'created')
-    else
-      redis.call('SETRANGE', KEYS[first + j], string.format('%d', tonumber(what) - 1), '\\0')
-    end
-  end
+/**
+ * create(), before its commit: makes KEYS[1] as ARGV[2] says ('z': the record
+ * set of an expiring filter's generations, with its sentinel member; else a
+ * byte length: a zeroed string of that length) with an expiry of ARGV[1] ms,
+ * so that a create that dies before its commit leaves nothing for long (the
+ * orphan search, identity.ts, passes over such pending keys). One key a call:
+ * allocating a 64 MiB string takes Redis ~50-70 ms, during which it serves no
+ * one else. Fails when the key exists (a filter id drawn twice).
+ */
+const ALLOCATE_SOURCE = `
+if redis.call('EXISTS', KEYS[1]) == 1 then return redis.error_reply('CBW_KEY_EXISTS ' .. KEYS[1]) end
+if ARGV[2] == 'z' then
+  redis.call('ZADD', KEYS[1], '-1', 'created')
+else
+  redis.call('SETRANGE', KEYS[1], string.format('%d', tonumber(ARGV[2]) - 1), '\\0')
 end
+redis.call('PEXPIRE', KEYS[1], ARGV[1])
+return 1
 `;
 
 /**
  * The one commit point of create(): whoever writes the parameters hash first
- * defines the filter. KEYS[1]: the hash; KEYS[2..n+1]: the filter's other
- * keys when they share its cluster slot (made here, in the same step, so a
- * create that fails or loses the race leaves nothing); ARGV[1]: n;
- * ARGV[1 + j]: what key j is (MAKE_KEYS); then the hash's fields and values.
- * Reply: {} when it created the filter, else the existing hash's fields; a
- * key of another type is CBW_NOT_A_FILTER <type> <key>, and nothing is made.
+ * defines the filter. KEYS[1]: the hash; KEYS[2..]: the filter's other keys,
+ * made by ALLOCATE, when they share the hash's cluster slot: each must still
+ * exist, and loses its expiry in the same step as the hash is written (so a
+ * committed filter never has keys that will expire). Reply: {} when it
+ * created the filter, else the existing hash's fields; a key of another type
+ * is CBW_NOT_A_FILTER <type> <key>, a vanished key CBW_MISSING_SHARD; either
+ * way nothing is written. ARGV: the hash's fields and values.
  */
-const CREATE_SOURCE = `${MAKE_KEYS}
-local hash, n = KEYS[1], tonumber(ARGV[1])
+const CREATE_SOURCE = `
+local hash = KEYS[1]
 local kind = redis.call('TYPE', hash)['ok']
 if kind == 'hash' then return redis.call('HGETALL', hash) end
 if kind ~= 'none' then return redis.error_reply('CBW_NOT_A_FILTER ' .. kind .. ' ' .. hash) end
-local problem = makeKeys(2, n, 1)
-if problem then return redis.error_reply(problem) end
-redis.call('HSET', hash, unpack(ARGV, 2 + n))
+for j = 2, #KEYS do
+  if redis.call('EXISTS', KEYS[j]) == 0 then return redis.error_reply('CBW_MISSING_SHARD ' .. KEYS[j]) end
+end
+for j = 2, #KEYS do redis.call('PERSIST', KEYS[j]) end
+redis.call('HSET', hash, unpack(ARGV))
 return {}
 `;
 
-/**
- * create() in other slots than the hash's, before the commit: makes KEYS
- * (MAKE_KEYS; ARGV[1 + j] says what key j is) with an expiry of ARGV[1] ms,
- * so that a create that dies before its commit leaves nothing for long. The
- * orphan search (identity.ts) passes over such pending keys.
- */
-const ALLOCATE_SOURCE = `${MAKE_KEYS}
-local problem = makeKeys(1, #KEYS, 1)
-if problem then return redis.error_reply(problem) end
-for j = 1, #KEYS do redis.call('PEXPIRE', KEYS[j], ARGV[1]) end
-return #KEYS
-`;
-
-/** After the commit: KEYS, made by ALLOCATE, lose their expiry; any that is gone is CBW_MISSING_SHARD. */
+/** After the commit, for keys in other slots than the hash's: KEYS, made by ALLOCATE, lose their expiry; any that is gone is CBW_MISSING_SHARD. */
 const PERSIST_SOURCE = `
 for j = 1, #KEYS do
   if redis.call('EXISTS', KEYS[j]) == 0 then return redis.error_reply('CBW_MISSING_SHARD ' .. KEYS[j]) end
