@@ -170,10 +170,12 @@ describeIfRedis.each(CLIENT_NAMES)('RedisBloomFilter with %s', (clientName) => {
     // (A script checks the shards its keys fall in: these 1,000 keys cover every shard.)
     await expectFilterError(filter.addMany(keysOf('k', 1000)), 'CORRUPT', /missing/);
     await expectFilterError(filter.snapshot(), 'CORRUPT', /missing/);
-    // After delete() and a new create under the same key, the old handle cannot read the new filter.
-    await filter.delete();
+    // After destroy() and a new create under the same key, another old handle cannot read the new filter.
+    const stale = await RedisBloomFilter.open(redis.client, 'lost');
+    await filter.destroy();
+    await expectFilterError(filter.has('k1'), 'FREED');
     await RedisBloomFilter.create(redis.client, 'lost', { capacity: 10_000, shardBytes: 1024 });
-    await expectFilterError(filter.has('k1'), 'CORRUPT');
+    await expectFilterError(stale.has('k1'), 'CORRUPT', /another filter/);
   });
 
   test('a flushed script cache (NOSCRIPT) is reloaded transparently', async () => {

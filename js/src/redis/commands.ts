@@ -80,13 +80,62 @@ export async function runCommand(
   } catch (error) {
     if (error instanceof FilterError) throw error;
     const text = errorText(error);
-    const missing = /CBW_MISSING_SHARD (\S+)/.exec(text);
-    if (missing !== null) throw missingShard(missing[1] as string, null, error);
+    const known = scriptRefusal(text, error);
+    if (known !== null) throw known;
     if (isReplyError(error) && /^WRONGTYPE/.test(text)) {
       throw new FilterError('CORRUPT', `a key of this filter holds another Redis type (${what}): ${text}`, { cause: error });
     }
     throw new FilterError('UNAVAILABLE', `Redis failed during ${what}: ${text}`, { cause: error });
   }
+}
+
+/**
+ * The FilterError for a script's own refusal (the CBW_ codes of scripts.ts,
+ * each followed by the key it is about, last, since a key may hold spaces),
+ * or null for any other error.
+ */
+function scriptRefusal(text: string, cause: unknown): FilterError | null {
+  const match = /CBW_([A-Z_]+) ([\s\S]*)$/.exec(text);
+  if (match === null) return null;
+  const [, code, rest = ''] = match;
+  const options = { cause };
+  switch (code) {
+    case 'MISSING_SHARD':
+      return missingShard(rest, null, cause);
+    case 'NO_PARAMETERS':
+      return lostParameters(rest, options);
+    case 'OTHER_FILTER': {
+      const [stored = '', ...key] = rest.split(' ');
+      return new FilterError(
+        'CORRUPT',
+        `Redis key '${key.join(' ')}' now holds another filter (id ${stored}): this handle's filter was destroyed ` +
+          'and the key created again, so this handle gives no answer; open the key again',
+        options,
+      );
+    }
+    case 'NOT_A_FILTER': {
+      const [type = '', ...key] = rest.split(' ');
+      return new FilterError(
+        'CORRUPT',
+        `Redis key '${key.join(' ')}' holds a ${type}, not a filter of this package: nothing was created (use another key)`,
+        options,
+      );
+    }
+    case 'KEY_EXISTS':
+      return new FilterError('CORRUPT', `a key of the new filter, '${rest}', already exists in Redis: nothing was created`, options);
+    default:
+      return null;
+  }
+}
+
+/** CORRUPT: the parameters hash `key` of a handle's filter is gone. */
+export function lostParameters(key: string, options?: { cause?: unknown }): FilterError {
+  return new FilterError(
+    'CORRUPT',
+    `the filter's parameters hash '${key}' is missing in Redis (deleted, evicted, flushed, or lost in a restart ` +
+      'without persistence): no answer is given, since what this handle adds no new handle would read',
+    options,
+  );
 }
 
 export function missingShard(shard: string, key: string | null, cause?: unknown): FilterError {

@@ -1,4 +1,4 @@
-import { BLOCK_HELPERS, RANGE_AT, script } from './scripts.js';
+import { BLOCK_HELPERS, IDENTITY_GUARD, RANGE_AT, script } from './scripts.js';
 
 /**
  * The Lua scripts of RedisExpiringBloomFilter (redis-expiring.ts).
@@ -24,9 +24,11 @@ import { BLOCK_HELPERS, RANGE_AT, script } from './scripts.js';
  * ARGV[1]: prefix; [2]: window (ms); [3]: K; [4]: m, the shards of this call;
  * [4 + j]: shard j's index; [4 + m + j]: its ranges (scripts.ts: offsets as
  * text, key count per range); add: [4 + 2m + j] its records; then each
- * shard's expected byte length (has: [4 + 2m + j]; add: [4 + 3m + j]).
+ * shard's expected byte length (has: [4 + 2m + j]; add: [4 + 3m + j]); last,
+ * the handle's filter id, and KEYS[2] the parameters hash when the id is not
+ * empty (IDENTITY_GUARD, scripts.ts).
  */
-const PRELUDE = `
+const PRELUDE = `${IDENTITY_GUARD}
 local written, prefix = KEYS[1], ARGV[1]
 local window, K, m = tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4])
 local byte, sub, call, format = string.byte, string.sub, redis.call, string.format${RANGE_AT}

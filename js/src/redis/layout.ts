@@ -19,9 +19,11 @@ import { FilterError } from '../index.js';
  * 'spread' gives every shard its own slot, so a filter spreads over a
  * cluster's nodes (atomic per shard within a batch).
  *
- * `id` is random per filter: a client still holding a filter that was deleted
- * and created again under the same key finds its shards missing (an error),
- * never the new filter's bits under old parameters.
+ * `id` is random per filter, and every script checks that the hash still
+ * carries the handle's id (scripts.ts, IDENTITY_GUARD): a client still
+ * holding a filter that was destroyed and created again under the same key,
+ * or whose hash was lost, gets an error, never the new filter's bits nor an
+ * answer from shards no new handle reads.
  */
 export interface RedisFilterLayout {
   capacity: number;
@@ -62,7 +64,7 @@ export function newFilterId(): string {
 }
 
 /** The text in a shard name's hash tag for `key`: the key itself, or a digest if it holds braces. */
-function tagText(key: string): string {
+export function tagText(key: string): string {
   return /[{}]/.test(key) ? `h${createHash('sha1').update(key).digest('hex').slice(0, 16)}` : key;
 }
 

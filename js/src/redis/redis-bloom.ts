@@ -34,7 +34,8 @@ import { awaitReplicas, checkDurability, type DurabilityOptions, withDurability 
 import { answerInScriptCalls, readAnswerText, RedisKeyedFilter } from './script-calls.js';
 import { checkTableOptions, knownOptions } from './create-options.js';
 import { BlobAssembler } from './snapshot.js';
-import { ADD_SCRIPT, COMMIT_LOAD_SCRIPT, CREATE_SCRIPT, HAS_SCRIPT, type Script } from './scripts.js';
+import { checkIdentity, createOrFind, destroyFilter, hashSharesSlot, warnAboutEviction } from './identity.js';
+import { ADD_SCRIPT, COMMIT_LOAD_SCRIPT, HAS_SCRIPT, type Script } from './scripts.js';
 
 /** How a filter talks to Redis (create and open both take these). */
 export interface RedisConnectionOptions {
@@ -89,7 +90,10 @@ const TRANSFER_CONCURRENCY = 4;
  * seen by every later `has` from any process. A call that fails rejects with
  * a FilterError and reports nothing: after `UNAVAILABLE`, retry the batch
  * (adds are idempotent). No false negatives, across processes and across a
- * Redis restart with persistence on (see the README for the settings).
+ * Redis restart with persistence on (see the README for the settings): when
+ * the filter's keys were lost (its parameters hash or a shard deleted,
+ * evicted, flushed) or the key now holds another filter, every call rejects
+ * with `CORRUPT` and answers nothing; after `destroy()`, with `FREED`.
  */
 export class RedisBloomFilter extends RedisKeyedFilter {
   readonly #redis: RedisCommandRunner;
@@ -98,6 +102,9 @@ export class RedisBloomFilter extends RedisKeyedFilter {
   readonly #timeoutMs: number;
   readonly #shardKeys: string[];
   readonly #planner: CallPlanner;
+  /** Whether the scripts can check the parameters hash themselves (else a second command does: identity.ts). */
+  readonly #sameSlot: boolean;
+  #destroyed = false;
 
   private constructor(redis: RedisCommandRunner, key: string, layout: RedisFilterLayout, timeoutMs: number, core: RedisCore) {
     super();
@@ -107,6 +114,7 @@ export class RedisBloomFilter extends RedisKeyedFilter {
     this.#timeoutMs = timeoutMs;
     this.#shardKeys = Array.from({ length: shardCountOf(layout) }, (_, i) => shardKey(key, layout, i));
     this.#planner = plannerFor(core);
+    this.#sameSlot = hashSharesSlot(key, layout.slots);
   }
 
   /**
@@ -115,9 +123,16 @@ export class RedisBloomFilter extends RedisKeyedFilter {
    * create at start-up; the first one creates it). The whole table is
    * allocated in Redis now.
    *
+   * A create that fails leaves no key behind. When `key` holds no filter but
+   * keys of one remain (its parameters hash was deleted or evicted), create
+   * refuses rather than make a new, empty filter over them. Warns
+   * (`process.emitWarning`, code CBW_REDIS_EVICTION) when Redis may evict
+   * keys (maxmemory with an `allkeys-*` policy), if CONFIG GET is permitted.
+   *
    * @throws FilterError `INVALID_ARGUMENT` for bad options, or when `key` holds
    *   a filter with other parameters (named in the message); `CORRUPT` when it
-   *   holds something else; `UNAVAILABLE` when Redis fails.
+   *   holds something else, or when "parameters lost, shards remain" (the
+   *   message names the keys); `UNAVAILABLE` when Redis fails.
    */
   static async create(client: unknown, key: string, options: RedisBloomFilterOptions): Promise<RedisBloomFilter> {
     const redis = withDurability(adaptClient(client), checkDurability(options?.durability, 'RedisBloomFilter.create'));
@@ -141,14 +156,18 @@ export class RedisBloomFilter extends RedisKeyedFilter {
       id: newFilterId(),
     };
     const filter = new RedisBloomFilter(redis, key, layout, checked.timeoutMs, core);
-    // Allocate the shards first (under a fresh id nobody else uses), then
-    // commit by writing the parameters hash: if another process committed
-    // first, drop ours and open theirs. A crash between the two leaves
-    // unreferenced shards under a random id, never a half-made filter.
-    await filter.#allocateShards();
-    const existing = await filter.#command(['EVALSHA', CREATE_SCRIPT.sha, '1', key, ...layoutFields(layout)], 'create', CREATE_SCRIPT);
-    if (Array.isArray(existing) && existing.length === 0) return filter;
-    await filter.#unlinkShards();
+    const send = filter.#sender();
+    await warnAboutEviction(send, key, false);
+    // The shards (under a fresh id nobody else uses) and the parameters hash
+    // are made together, or the filter already there is returned: identity.ts.
+    const shards = filter.#shardKeys.map((name, index) => ({ name, what: String(shardBytesOf(layout, index)) }));
+    const existing = await createOrFind(send, {
+      hash: key,
+      fields: layoutFields(layout),
+      sameSlot: filter.#sameSlot,
+      groups: filter.#slotGroups(shards.map((_, index) => index)).map((indexes) => indexes.map((i) => shards[i] as { name: string; what: string })),
+    });
+    if (existing === null) return filter;
     const stored = parseLayout(existing, key);
     const mismatches = differences(stored, checked);
     if (mismatches.length > 0) {
@@ -236,9 +255,11 @@ export class RedisBloomFilter extends RedisKeyedFilter {
 
   /** Keys counted as new by `add` (an estimate, as the local filter's `count`). */
   async count(): Promise<number> {
+    this.#checkLive();
     const replies = await Promise.all(
       this.#shardKeys.map((shard) => this.#command(['GET', counterKey(shard)], 'count')),
     );
+    await this.#checkIdentity();
     return replies.reduce<number>((sum, reply) => sum + (reply === null || reply === undefined ? 0 : Number(reply)), 0);
   }
 
@@ -249,9 +270,11 @@ export class RedisBloomFilter extends RedisKeyedFilter {
    * (checksummed as they arrive, through a small wasm scratch region: the
    * table is held once, in the result); it holds every key whose add
    * resolved before the call (keys added meanwhile may or may not be in it).
-   * @throws FilterError `CORRUPT` when a shard is missing; `UNAVAILABLE`; `OUT_OF_MEMORY`.
+   * @throws FilterError `CORRUPT` when a shard or the parameters hash is
+   *   missing (or names another filter); `FREED` after destroy(); `UNAVAILABLE`; `OUT_OF_MEMORY`.
    */
   async snapshot(options: RedisTransferOptions = {}): Promise<OwnedBytes> {
+    this.#checkLive();
     const chunkBytes = checkChunkBytes(options?.chunkBytes);
     // The count first: every key it counts has its bits in the table read after.
     const itemCount = await this.count();
@@ -272,6 +295,8 @@ export class RedisBloomFilter extends RedisKeyedFilter {
         }
       });
       await runBounded(reads, TRANSFER_CONCURRENCY);
+      // Read from the shards the hash still named afterwards (identity.ts).
+      await this.#checkIdentity();
       return blob.finish();
     } finally {
       blob.dispose();
@@ -287,6 +312,7 @@ export class RedisBloomFilter extends RedisKeyedFilter {
    *   `CORRUPT` / `WRONG_TYPE` for bad bytes; `UNAVAILABLE`.
    */
   async load(bytes: Uint8Array, options: RedisTransferOptions = {}): Promise<void> {
+    this.#checkLive();
     const chunkBytes = checkChunkBytes(options?.chunkBytes);
     const snapshot = readSnapshot(bytes);
     const mismatches = differences(this.#layout, snapshot);
@@ -296,6 +322,8 @@ export class RedisBloomFilter extends RedisKeyedFilter {
     }
     // The payload follows the 56-byte header and the 8-byte parameter block (docs/FORMAT.md).
     const payload = bytes.subarray(64, 64 + this.byteLength);
+    // Never stage into a filter that is gone (its staging keys would be left behind).
+    await this.#checkIdentity();
     // Staging keys start empty (a failed earlier load may have left one), then fill in chunks.
     await runBounded(
       this.#shardKeys.map((shard) => () => this.#command(['UNLINK', stagingKey(shard)], 'load')),
@@ -319,27 +347,80 @@ export class RedisBloomFilter extends RedisKeyedFilter {
         const counts = indexes.map((i) => (i === 0 ? String(snapshot.itemCount) : '0'));
         return this.#command(
           [
-            'EVALSHA', COMMIT_LOAD_SCRIPT.sha, String(shards.length * 3),
+            'EVALSHA', COMMIT_LOAD_SCRIPT.sha, String(shards.length * 3 + this.#guardKeys().length),
             ...shards, ...shards.map(stagingKey), ...shards.map(counterKey),
+            ...this.#guardKeys(),
             String(shards.length), ...indexes.map((i) => String(shardBytesOf(this.#layout, i))), ...counts,
+            this.#guardId(),
           ],
           'load',
           COMMIT_LOAD_SCRIPT,
         );
       }),
     );
+    if (!this.#sameSlot) await this.#checkIdentity();
   }
 
-  /** Deletes the filter: its parameters first (so no one opens it again), then its shards. */
+  /**
+   * Removes the filter and every key of it: the parameters hash, each shard,
+   * its counter and staging key; atomically per cluster slot (one script for
+   * the whole filter in the 'single' layout of a key without braces; else the
+   * hash first, so no one opens it again, then each slot's keys). Afterwards
+   * this handle's calls fail with `FREED`, other handles' with `CORRUPT`
+   * (their filter's parameters are gone, or the key holds a newer filter).
+   * @throws FilterError `CORRUPT` when the key holds another filter by now
+   *   (created after this one was lost): nothing is removed; `UNAVAILABLE`.
+   */
+  async destroy(): Promise<void> {
+    this.#checkLive();
+    const keysOf = (index: number) => {
+      const shard = this.#shardKeys[index] as string;
+      return [shard, counterKey(shard), stagingKey(shard)];
+    };
+    const groups = this.#sameSlot || this.#layout.slots === 'single'
+      ? [this.#shardKeys.flatMap((_, index) => keysOf(index))]
+      : this.#shardKeys.map((_, index) => keysOf(index));
+    await destroyFilter(this.#sender(), this.#key, this.#layout.id, this.#sameSlot, groups, null);
+    this.#destroyed = true;
+  }
+
+  /** The former name of `destroy()`. */
   async delete(): Promise<void> {
-    await this.#command(['UNLINK', this.#key], 'delete');
-    await this.#unlinkShards();
+    return this.destroy();
   }
 
   // ---- internals
 
   async #run(keys: readonly Key[], script: Script): Promise<boolean[]> {
-    return answerInScriptCalls(keys, (part, offset, answers) => this.#runCall(script, part, offset, answers));
+    this.#checkLive();
+    const answers = await answerInScriptCalls(keys, (part, offset, answers) => this.#runCall(script, part, offset, answers));
+    if (!this.#sameSlot && keys.length > 0) await this.#checkIdentity();
+    return answers;
+  }
+
+  #checkLive(): void {
+    if (this.#destroyed) {
+      throw new FilterError('FREED', `this RedisBloomFilter ('${this.#key}') was destroyed; create or open the key again`);
+    }
+  }
+
+  /** The parameters hash as a script's last key, when the scripts check it themselves (IDENTITY_GUARD). */
+  #guardKeys(): string[] {
+    return this.#sameSlot ? [this.#key] : [];
+  }
+
+  /** The script's last argument: the filter id it checks, or '' when a second command does. */
+  #guardId(): string {
+    return this.#sameSlot ? this.#layout.id : '';
+  }
+
+  /** CORRUPT unless the parameters hash still names this handle's filter. */
+  async #checkIdentity(): Promise<void> {
+    await checkIdentity(this.#sender(), this.#key, this.#layout.id);
+  }
+
+  #sender() {
+    return (args: RedisArgument[], what: string, script?: Script) => this.#command(args, what, script);
   }
 
   /** One call's keys (answers[offset + i] is keys[i]'s): one script call, or one per shard ('spread'). */
@@ -356,9 +437,10 @@ export class RedisBloomFilter extends RedisKeyedFilter {
     const m = String(groups.length);
     // The add script also counts new keys, in each shard's counter.
     const counters = script === ADD_SCRIPT ? shards.map(counterKey) : [];
+    const guard = this.#guardKeys();
     const args: RedisArgument[] = [
-      'EVALSHA', script.sha, String(shards.length + counters.length), ...shards, ...counters,
-      m, ...groups.map((group) => group.ranges), ...groups.map((group) => group.records), ...lengths,
+      'EVALSHA', script.sha, String(shards.length + counters.length + guard.length), ...shards, ...counters, ...guard,
+      m, ...groups.map((group) => group.ranges), ...groups.map((group) => group.records), ...lengths, this.#guardId(),
     ];
     const reply = await this.#command(args, script.name, script);
     if (script === ADD_SCRIPT) await awaitReplicas(this.#redis, shards[0] as string, this.#timeoutMs);
@@ -370,24 +452,6 @@ export class RedisBloomFilter extends RedisKeyedFilter {
     return this.#layout.slots === 'single' ? [indexes] : indexes.map((index) => [index]);
   }
 
-  async #allocateShards(): Promise<void> {
-    // SETRANGE at the last byte makes Redis allocate the whole zeroed string.
-    await runBounded(
-      this.#shardKeys.map((shard, index) => () =>
-        this.#command(['SETRANGE', shard, String(shardBytesOf(this.#layout, index) - 1), '\0'], 'create'),
-      ),
-      TRANSFER_CONCURRENCY,
-    );
-  }
-
-  async #unlinkShards(): Promise<void> {
-    await runBounded(
-      this.#shardKeys.map((shard) => () =>
-        this.#command(['UNLINK', shard, counterKey(shard), stagingKey(shard)], 'delete'),
-      ),
-      TRANSFER_CONCURRENCY,
-    );
-  }
   async #command(args: RedisArgument[], what: string, script?: Script, bytes = false): Promise<unknown> {
     return sendCommand(this.#redis, args, this.#timeoutMs, what, script, bytes);
   }

@@ -8,7 +8,6 @@ import {
   readStoredParameters,
   loadCore,
   plannerFor,
-  runBounded,
   sendCommand,
 } from './commands.js';
 import { EXPIRING_ADD_SCRIPT, EXPIRING_HAS_SCRIPT } from './expiring-scripts.js';
@@ -29,7 +28,8 @@ import { checkTableOptions, knownOptions } from './create-options.js';
 import { awaitReplicas, checkDurability, withDurability } from './durability.js';
 import { answerInScriptCalls, readAnswerText, RedisKeyedFilter } from './script-calls.js';
 import type { RedisConnectionOptions } from './redis-bloom.js';
-import { CREATE_SCRIPT, type Script } from './scripts.js';
+import { checkIdentity, createOrFind, destroyFilter, hashSharesSlot, warnAboutEviction } from './identity.js';
+import type { Script } from './scripts.js';
 
 export interface RedisExpiringBloomFilterOptions extends RedisConnectionOptions {
   /** Milliseconds a key is remembered for, at least: `has` finds it for this long after its latest `add`. */
@@ -96,6 +96,9 @@ export class RedisExpiringBloomFilter extends RedisKeyedFilter {
   readonly #written: string;
   /** Generation shard names start with this (then `g<generation>:<shard>`). */
   readonly #prefix: string;
+  /** Whether the scripts can check the parameters hash themselves (else a second command does: identity.ts). */
+  readonly #sameSlot: boolean;
+  #destroyed = false;
 
   private constructor(redis: RedisCommandRunner, key: string, layout: ExpiringLayout, timeoutMs: number, planner: CallPlanner) {
     super();
@@ -108,14 +111,19 @@ export class RedisExpiringBloomFilter extends RedisKeyedFilter {
     const sample = shardKey(key, layout.table, 0);
     this.#prefix = sample.slice(0, sample.length - 1);
     this.#written = `${this.#prefix}written`;
+    this.#sameSlot = hashSharesSlot(key, 'single');
   }
 
   /**
    * Creates the filter under `key`, or opens it if it exists with the same
    * window, generations, capacity, rate and seed (every process may call it).
-   * Generations take memory in Redis only once keys are added to them.
+   * Generations take memory in Redis only once keys are added to them. As
+   * RedisBloomFilter.create: a failed create leaves no key behind; "parameters
+   * lost, shards remain" is refused; a warning (CBW_REDIS_EVICTION) when
+   * Redis may evict keys (maxmemory with an `allkeys-*` or `volatile-*` policy).
    * @throws FilterError `INVALID_ARGUMENT` for bad options or other stored
-   *   parameters; `CORRUPT` when the key holds something else; `UNAVAILABLE`.
+   *   parameters; `CORRUPT` when the key holds something else, or keys of a
+   *   filter remain without parameters; `UNAVAILABLE`.
    */
   static async create(client: unknown, key: string, options: RedisExpiringBloomFilterOptions): Promise<RedisExpiringBloomFilter> {
     const redis = withDurability(adaptClient(client), checkDurability(options?.durability, 'RedisExpiringBloomFilter.create'));
@@ -141,17 +149,22 @@ export class RedisExpiringBloomFilter extends RedisKeyedFilter {
       generations: checked.generations,
     };
     const filter = new RedisExpiringBloomFilter(redis, key, layout, checked.timeoutMs, plannerFor(core));
-    // The record of generations first (under a fresh id), then the commit: the parameters hash.
-    await filter.#command(['ZADD', filter.#written, '-1', 'created'], 'create');
+    const send = filter.#sender();
+    await warnAboutEviction(send, key, true);
+    // The record of generations (under a fresh id) and the parameters hash are made together: identity.ts.
     const fields = [
       ...layoutFields(layout.table, EXPIRING_LAYOUT_FORMAT),
       'windowMs', String(layout.windowMs),
       'generations', String(layout.generations),
       'windowFalsePositiveRate', String(layout.falsePositiveRate),
     ];
-    const existing = await filter.#command(['EVALSHA', CREATE_SCRIPT.sha, '1', key, ...fields], 'create', CREATE_SCRIPT);
-    if (Array.isArray(existing) && existing.length === 0) return filter;
-    await filter.#command(['UNLINK', filter.#written], 'create');
+    const existing = await createOrFind(send, {
+      hash: key,
+      fields,
+      sameSlot: filter.#sameSlot,
+      groups: [[{ name: filter.#written, what: 'z' }]],
+    });
+    if (existing === null) return filter;
     const stored = parseExpiringLayout(existing, key);
     const mismatches: string[] = [];
     const compare = (name: string, have: unknown, want: unknown) => {
@@ -228,22 +241,46 @@ export class RedisExpiringBloomFilter extends RedisKeyedFilter {
     return this.#run(keys, EXPIRING_HAS_SCRIPT);
   }
 
-  /** Deletes the filter: its parameters, its record of generations, and every generation shard still there. */
+  /**
+   * Removes the filter and every key of it: the parameters hash, the record
+   * of generations and every generation it records; in one script when the
+   * key holds no braces (one cluster slot), else the hash first, then the
+   * rest in one script. Afterwards this handle's calls fail with `FREED`,
+   * other handles' with `CORRUPT`.
+   * @throws FilterError `CORRUPT` when the key holds another filter by now: nothing is removed; `UNAVAILABLE`.
+   */
+  async destroy(): Promise<void> {
+    this.#checkLive();
+    await destroyFilter(this.#sender(), this.#key, this.#layout.table.id, this.#sameSlot, [[this.#written]], {
+      group: 0,
+      index: 1,
+      prefix: this.#prefix,
+    });
+    this.#destroyed = true;
+  }
+
+  /** The former name of `destroy()`. */
   async delete(): Promise<void> {
-    await this.#command(['UNLINK', this.#key], 'delete');
-    const members = await this.#command(['ZRANGE', this.#written, '0', '-1'], 'delete');
-    const shards = (Array.isArray(members) ? members : []).map(String).filter((member) => member !== 'created');
-    const names = shards.map((member) => `${this.#prefix}g${member}`);
-    await runBounded(
-      [...names, this.#written].map((name) => () => this.#command(['UNLINK', name], 'delete')),
-      4,
-    );
+    return this.destroy();
   }
 
   // ---- internals
 
   async #run(keys: readonly Key[], script: Script): Promise<boolean[]> {
-    return answerInScriptCalls(keys, (part, offset, answers) => this.#runCall(script, part, offset, answers));
+    this.#checkLive();
+    const answers = await answerInScriptCalls(keys, (part, offset, answers) => this.#runCall(script, part, offset, answers));
+    if (!this.#sameSlot && keys.length > 0) await checkIdentity(this.#sender(), this.#key, this.#layout.table.id);
+    return answers;
+  }
+
+  #checkLive(): void {
+    if (this.#destroyed) {
+      throw new FilterError('FREED', `this RedisExpiringBloomFilter ('${this.#key}') was destroyed; create or open the key again`);
+    }
+  }
+
+  #sender() {
+    return (args: RedisArgument[], what: string, script?: Script) => this.#command(args, what, script);
   }
 
   async #runCall(script: Script, keys: readonly Key[], offset: number, answers: boolean[]): Promise<void> {
@@ -251,17 +288,19 @@ export class RedisExpiringBloomFilter extends RedisKeyedFilter {
     const plan = this.#planner.plan(keys, seed, blockCount, shardBlocks);
     const { groups } = plan;
     const lengths = groups.map((group) => String(shardBytesOf(this.#layout.table, group.shard)));
+    const guard = this.#sameSlot ? [this.#key] : [];
+    const id = this.#sameSlot ? this.#layout.table.id : '';
     const head: RedisArgument[] = [
-      'EVALSHA', script.sha, '1', this.#written,
+      'EVALSHA', script.sha, String(1 + guard.length), this.#written, ...guard,
       this.#prefix, String(this.#layout.windowMs), String(this.#layout.generations), String(groups.length),
       ...groups.map((group) => String(group.shard)), ...groups.map((group) => group.ranges),
     ];
     if (script === EXPIRING_HAS_SCRIPT) {
-      const reply = await this.#command([...head, ...lengths], script.name, script, true);
+      const reply = await this.#command([...head, ...lengths, id], script.name, script, true);
       this.#readHasReply(plan, reply, answers, offset);
       return;
     }
-    const reply = await this.#command([...head, ...groups.map((group) => group.records), ...lengths], script.name, script);
+    const reply = await this.#command([...head, ...groups.map((group) => group.records), ...lengths, id], script.name, script);
     await awaitReplicas(this.#redis, this.#written, this.#timeoutMs);
     readAnswerText(reply, plan, groups, answers, offset);
   }

@@ -26,12 +26,40 @@ import { createHash } from 'node:crypto';
  * byte per key (returning the blocks instead cost more in Redis than the
  * bit tests it saves).
  *
- * Each script checks, before reading or writing anything, that every shard it
- * touches exists with its full length: a shard that was deleted, flushed,
- * evicted or lost in a restart would otherwise read as zeros, that is, as
- * false negatives presented as certain answers. A script runs atomically, so
- * a call's keys are all answered (or added) against one state of the table.
+ * Each script checks, before reading or writing anything, that the filter's
+ * parameters hash still names this handle's filter (IDENTITY_GUARD) and that
+ * every shard it touches exists with its full length: a shard that was
+ * deleted, flushed, evicted or lost in a restart would otherwise read as
+ * zeros, and adds into shards whose parameters are gone would go where no
+ * new handle reads; both are false negatives presented as certain answers.
+ * A script runs atomically, so a call's keys are all answered (or added)
+ * against one state of the table.
  */
+
+/**
+ * Lua, run first by every data script: when the last ARGV (the handle's
+ * filter id) is not empty, the last KEYS entry is the filter's parameters
+ * hash, and its 'id' field must equal that id. Otherwise the script answers
+ * nothing: CBW_NO_PARAMETERS (the hash is gone: deleted, evicted, flushed)
+ * or CBW_OTHER_FILTER (the key was destroyed and a new filter created; the
+ * stored id follows). A hash of another type fails with WRONGTYPE.
+ *
+ * The id is empty when the hash lives in another cluster slot than the
+ * script's shards ('spread' slots, or a key holding braces): a script may
+ * not touch both, so the handle sends GUARD_SCRIPT after the data script
+ * instead (identity.ts says why "after" is enough).
+ */
+export const IDENTITY_GUARD = `
+do
+  local guardId = ARGV[#ARGV]
+  if guardId ~= '' then
+    local guardHash = KEYS[#KEYS]
+    local storedId = redis.call('HGET', guardHash, 'id')
+    if not storedId then return redis.error_reply('CBW_NO_PARAMETERS ' .. guardHash) end
+    if storedId ~= guardId then return redis.error_reply('CBW_OTHER_FILTER ' .. storedId .. ' ' .. guardHash) end
+  end
+end
+`;
 
 /**
  * Lua helpers on one 64-byte block inside a string `s` at offset `o`, for a key
@@ -114,7 +142,7 @@ local byte, sub, call = string.byte, string.sub, redis.call
  * ARGV[1 + m + j]: shard j's records; ARGV[1 + 2m + j]: its length. Reply:
  * one byte per key, in plan order, '1' when all 8 of its bits are set.
  */
-const HAS_SOURCE = `${checkShards('1 + 2 * m')}${BLOCK_HELPERS}${RANGE_AT}
+const HAS_SOURCE = `${IDENTITY_GUARD}${checkShards('1 + 2 * m')}${BLOCK_HELPERS}${RANGE_AT}
 local out, n = {}, 0
 for j = 1, m do
   local shard, ranges, records = KEYS[j], ARGV[1 + j], ARGV[1 + m + j]
@@ -146,7 +174,7 @@ return table.concat(out)
  *
  * A range is read once, and a changed block written back once (rangeAdder).
  */
-const ADD_SOURCE = `${checkShards('1 + 2 * m')}${BLOCK_HELPERS}${RANGE_AT}
+const ADD_SOURCE = `${IDENTITY_GUARD}${checkShards('1 + 2 * m')}${BLOCK_HELPERS}${RANGE_AT}
 local out, n = {}, 0
 for j = 1, m do
   local shard, ranges, records, added = KEYS[j], ARGV[1 + j], ARGV[1 + m + j], 0
@@ -173,24 +201,97 @@ return table.concat(out)
 `;
 
 /**
- * KEYS[1]: the parameters hash. ARGV: field, value, ... Creates the hash unless
- * the key exists; returns {} when it created it, else the existing fields
- * (HGETALL; a key of another type fails with WRONGTYPE). The one commit point
- * of create(): whoever writes the hash first defines the filter.
+ * create(), before its commit: makes KEYS[1] as ARGV[2] says ('z': the record
+ * set of an expiring filter's generations, with its sentinel member; else a
+ * byte length: a zeroed string of that length) with an expiry of ARGV[1] ms,
+ * so that a create that dies before its commit leaves nothing for long (the
+ * orphan search, identity.ts, passes over such pending keys). One key a call:
+ * allocating a 64 MiB string takes Redis ~50-70 ms, during which it serves no
+ * one else. Fails when the key exists (a filter id drawn twice).
+ */
+const ALLOCATE_SOURCE = `
+if redis.call('EXISTS', KEYS[1]) == 1 then return redis.error_reply('CBW_KEY_EXISTS ' .. KEYS[1]) end
+if ARGV[2] == 'z' then
+  redis.call('ZADD', KEYS[1], '-1', 'created')
+else
+  redis.call('SETRANGE', KEYS[1], string.format('%d', tonumber(ARGV[2]) - 1), '\\0')
+end
+redis.call('PEXPIRE', KEYS[1], ARGV[1])
+return 1
+`;
+
+/**
+ * The one commit point of create(): whoever writes the parameters hash first
+ * defines the filter. KEYS[1]: the hash; KEYS[2..]: the filter's other keys,
+ * made by ALLOCATE, when they share the hash's cluster slot: each must still
+ * exist, and loses its expiry in the same step as the hash is written (so a
+ * committed filter never has keys that will expire). Reply: {} when it
+ * created the filter, else the existing hash's fields; a key of another type
+ * is CBW_NOT_A_FILTER <type> <key>, a vanished key CBW_MISSING_SHARD; either
+ * way nothing is written. ARGV: the hash's fields and values.
  */
 const CREATE_SOURCE = `
-if redis.call('EXISTS', KEYS[1]) == 1 then return redis.call('HGETALL', KEYS[1]) end
-redis.call('HSET', KEYS[1], unpack(ARGV))
+local hash = KEYS[1]
+local kind = redis.call('TYPE', hash)['ok']
+if kind == 'hash' then return redis.call('HGETALL', hash) end
+if kind ~= 'none' then return redis.error_reply('CBW_NOT_A_FILTER ' .. kind .. ' ' .. hash) end
+for j = 2, #KEYS do
+  if redis.call('EXISTS', KEYS[j]) == 0 then return redis.error_reply('CBW_MISSING_SHARD ' .. KEYS[j]) end
+end
+for j = 2, #KEYS do redis.call('PERSIST', KEYS[j]) end
+redis.call('HSET', hash, unpack(ARGV))
 return {}
+`;
+
+/** After the commit, for keys in other slots than the hash's: KEYS, made by ALLOCATE, lose their expiry; any that is gone is CBW_MISSING_SHARD. */
+const PERSIST_SOURCE = `
+for j = 1, #KEYS do
+  if redis.call('EXISTS', KEYS[j]) == 0 then return redis.error_reply('CBW_MISSING_SHARD ' .. KEYS[j]) end
+end
+for j = 1, #KEYS do redis.call('PERSIST', KEYS[j]) end
+return #KEYS
+`;
+
+/** KEYS[1]: the parameters hash; ARGV[1]: the handle's id. IDENTITY_GUARD alone, for layouts whose scripts cannot touch the hash. */
+const GUARD_SOURCE = `${IDENTITY_GUARD}
+return 1
+`;
+
+/**
+ * destroy(). ARGV[1]: the handle's filter id, or '' when KEYS[1] is not the
+ * parameters hash (the call for another slot). With an id, a hash naming
+ * another filter stops everything (CBW_OTHER_FILTER: a stale handle never
+ * removes a newer filter); a missing one does not (what is left of this
+ * filter is still removed). Then every key of KEYS is removed and, when
+ * ARGV[2] is not '0', so is every generation recorded in the sorted set
+ * KEYS[ARGV[2]] (named ARGV[3] .. 'g' .. member). Atomic: one slot, one step.
+ */
+const DESTROY_SOURCE = `
+local id, first = ARGV[1], 1
+if id ~= '' then
+  first = 2
+  local stored = redis.call('HGET', KEYS[1], 'id')
+  if stored and stored ~= id then return redis.error_reply('CBW_OTHER_FILTER ' .. stored .. ' ' .. KEYS[1]) end
+  if stored then redis.call('UNLINK', KEYS[1]) end
+end
+local written = tonumber(ARGV[2])
+if written > 0 then
+  for _, member in ipairs(redis.call('ZRANGE', KEYS[written], 0, -1)) do
+    if member ~= 'created' then redis.call('UNLINK', ARGV[3] .. 'g' .. member) end
+  end
+end
+for j = first, #KEYS do redis.call('UNLINK', KEYS[j]) end
+return 1
 `;
 
 /**
  * KEYS[1..m]: shards; KEYS[m + j]: shard j's staging key; KEYS[2m + j]: its
  * counter. ARGV[1]: m; ARGV[1 + j]: shard j's byte length; ARGV[1 + m + j]: its
  * item count. Swaps every staged shard in, in one step (load()); fails before
- * changing anything if a staged shard is incomplete.
+ * changing anything if a staged shard is incomplete or the filter is not this
+ * handle's (IDENTITY_GUARD: the hash and id follow).
  */
-const COMMIT_LOAD_SOURCE = `
+const COMMIT_LOAD_SOURCE = `${IDENTITY_GUARD}
 local m = tonumber(ARGV[1])
 for j = 1, m do
   if redis.call('STRLEN', KEYS[m + j]) ~= tonumber(ARGV[1 + j]) then
@@ -218,4 +319,8 @@ export function script(name: string, source: string): Script {
 export const HAS_SCRIPT = script('has', HAS_SOURCE);
 export const ADD_SCRIPT = script('add', ADD_SOURCE);
 export const CREATE_SCRIPT = script('create', CREATE_SOURCE);
+export const ALLOCATE_SCRIPT = script('allocate', ALLOCATE_SOURCE);
+export const PERSIST_SCRIPT = script('persist', PERSIST_SOURCE);
+export const GUARD_SCRIPT = script('guard', GUARD_SOURCE);
+export const DESTROY_SCRIPT = script('destroy', DESTROY_SOURCE);
 export const COMMIT_LOAD_SCRIPT = script('commit-load', COMMIT_LOAD_SOURCE);

@@ -65,19 +65,30 @@ async function waitUntil(check, timeoutMs, what) {
   throw new Error(`timed out waiting for ${what}`);
 }
 
+/** redis-server arguments of each persistence mode (RDB: only an explicit SAVE writes the snapshot). */
+const PERSISTENCE = {
+  none: ['--save', '', '--appendonly', 'no'],
+  'aof-always': ['--save', '', '--appendonly', 'yes', '--appendfsync', 'always'],
+  'aof-everysec': ['--save', '', '--appendonly', 'yes', '--appendfsync', 'everysec'],
+  rdb: ['--save', '', '--appendonly', 'no', '--dbfilename', 'dump.rdb'],
+};
+
 /**
- * Starts redis-server. `persistent`: append-only file with fsync on every
- * write (appendfsync always), so even SIGKILL loses no acknowledged write.
+ * Starts redis-server. `persistence`: 'none' (default), 'aof-always' (an
+ * append-only file with fsync on every write, so even SIGKILL loses no
+ * acknowledged write), 'aof-everysec', or 'rdb' (a snapshot file, written by
+ * SAVE); `persistent: true` is 'aof-always'.
  * Returns { port, url, kill(signal), start(), stop() }: kill + start restarts
  * the same server (same port and directory, so the same data files).
  */
-export async function startRedis({ persistent = false } = {}) {
+export async function startRedis({ persistent = false, persistence = persistent ? 'aof-always' : 'none' } = {}) {
   const binary = findRedisServer();
   if (binary === null) throw new Error('redis-server is not installed (bash .ci/setup.sh --with-redis)');
+  if (!(persistence in PERSISTENCE)) throw new Error(`unknown persistence mode ${persistence}`);
   const dir = mkdtempSync(join(tmpdir(), 'cbw-redis-'));
   const port = await freePort();
-  const args = ['--bind', '127.0.0.1', '--port', String(port), '--dir', dir, '--save', '', '--daemonize', 'no', '--logfile', join(dir, 'redis.log')];
-  args.push(...(persistent ? ['--appendonly', 'yes', '--appendfsync', 'always'] : ['--appendonly', 'no']));
+  const args = ['--bind', '127.0.0.1', '--port', String(port), '--dir', dir, '--daemonize', 'no', '--logfile', join(dir, 'redis.log')];
+  args.push(...PERSISTENCE[persistence]);
   let child = null;
   const start = async () => {
     child = spawn(binary, args, { stdio: 'ignore' });
