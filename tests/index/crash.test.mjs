@@ -89,17 +89,18 @@ describe('damaged logs', () => {
   test('a garbled last record is dropped; a garbled earlier one is CORRUPT and the file is left alone', () => {
     const path = writeBaseLog('garbled.log');
     const bytes = readFileSync(path);
-    // Flip one byte in the last record's key (the last record is the delete of key-5: 9 + 5 + 8 bytes).
+    // Flip one byte in the last record's key (the last record is the delete of key-5: 13 + 5 + 8 bytes):
+    // its header is intact and it ends at the end of the file, so it is the unfinished last write.
     const tail = Buffer.from(bytes);
     tail[tail.length - 10] ^= 0x20;
     writeFileSync(path, tail);
     const index = FileCuckooIndex.open(path);
-    expect(index.openReport.droppedTailBytes).toBe(22);
+    expect(index.openReport.droppedTailBytes).toBe(26);
     expect(index.has('key-5')).toBe(true); // the delete was the torn record
     index.close();
 
     const middle = Buffer.from(bytes);
-    middle[16 + 12] ^= 0x01; // inside the first record
+    middle[16 + 12] ^= 0x01; // inside the first record's header (its check)
     writeFileSync(path, middle);
     let error;
     try {
@@ -109,7 +110,8 @@ describe('damaged logs', () => {
     }
     expect(error).toBeInstanceOf(FilterError);
     expect(error.code).toBe('CORRUPT');
-    expect(error.message).toMatch(/byte 16 is damaged and records follow/);
+    expect(error.message).toMatch(/byte 16 is damaged \(its header fails its check\)/);
+    expect(error.message).toMatch(/repair/);
     expect(readFileSync(path)).toEqual(middle);
   });
 
