@@ -152,3 +152,21 @@ test('open before init() throws NOT_INITIALIZED and creates no file (a fresh pro
   expect(existsSync(path)).toBe(false);
   expect(existsSync(`${path}.lock`)).toBe(false);
 });
+
+test.each([
+  ['a free log', false],
+  ['a stale lock (dead pid)', true],
+])('six processes racing to open %s for writing: exactly one wins, the others are LOCKED', async (_label, stale) => {
+  const path = freshPath();
+  FileCuckooIndex.open(path).close();
+  if (stale) {
+    writeFileSync(`${path}.lock`, JSON.stringify({ pid: 2 ** 22 + 11, host: hostname(), processStart: null, since: new Date().toISOString() }));
+  }
+  const results = await Promise.allSettled(Array.from({ length: 6 }, () => startHolder(path)));
+  const winners = results.filter((result) => result.status === 'fulfilled');
+  const losers = results.filter((result) => result.status === 'rejected');
+  expect(winners).toHaveLength(1);
+  for (const loser of losers) expect(loser.reason.message).toMatch(/^failed LOCKED: /);
+  const lock = JSON.parse(readFileSync(`${path}.lock`, 'utf8'));
+  expect(lock.pid).toBe(winners[0].value.pid);
+}, 60000);

@@ -1,6 +1,9 @@
 /**
- * One writer per index log: `<log>.lock`, created with O_EXCL, holds the
- * writer's pid, host, process start time and when it took the lock.
+ * One writer per index log: `<log>.lock` holds the writer's pid, host,
+ * process start time and when it took the lock. It is written whole to a
+ * file of the writer's own and then linked to `<log>.lock` (link, like
+ * O_EXCL, fails when the name exists), so a lock file is never seen
+ * half-written, even after a crash while taking it.
  *
  * The rules (docs/INDEX.md, "One writer"):
  * - A writing open takes the lock; close() releases it; compaction keeps it
@@ -13,11 +16,11 @@
  *   the next writing open takes it over at once, without waiting. The
  *   takeover moves the stale file aside by rename and checks that what it
  *   moved is the stale lock it read; two openers racing for one stale lock
- *   cannot both win (only one creates the new lock with O_EXCL).
+ *   cannot both win (only one links the new lock in place).
  * - The limit: liveness is checked with process.kill(pid, 0) on this host. A
  *   lock held from another host (a log on a network file system) is never
  *   taken over; remove it by hand once that writer is known to be gone. On
- *   file systems where O_EXCL is not atomic (old NFS) the lock is advisory.
+ *   file systems where link is not atomic (old NFS) the lock is advisory.
  */
 import { closeSync, linkSync, openSync, readFileSync, realpathSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { hostname } from 'node:os';
@@ -178,24 +181,28 @@ export class WriterLock {
   }
 }
 
-/** Creates the lock file with O_EXCL holding `text`; false when it exists. */
+/**
+ * Creates the lock file holding `text`, whole: written to a file of this
+ * writer's own, then linked to `lockPath` (atomic; fails when it exists).
+ * False when the lock exists.
+ */
 function tryCreate(lockPath: string, text: string, logPath: string): boolean {
-  let fd: number;
+  const own = `${lockPath}.${process.pid}.${Math.random().toString(36).slice(2)}`;
   try {
-    fd = openSync(lockPath, 'wx');
+    const fd = openSync(own, 'wx');
+    try {
+      writeSync(fd, text);
+    } finally {
+      closeSync(fd);
+    }
+    linkSync(own, lockPath);
+    return true;
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
     throw new FilterError('UNAVAILABLE', `cannot take the writer's lock of ${logPath} (${lockPath}): ${String(error)}`, { cause: error });
+  } finally {
+    rmSync(own, { force: true });
   }
-  try {
-    writeSync(fd, text);
-  } catch (error) {
-    closeSync(fd);
-    rmSync(lockPath, { force: true });
-    throw new FilterError('UNAVAILABLE', `cannot write the writer's lock ${lockPath}: ${String(error)}`, { cause: error });
-  }
-  closeSync(fd);
-  return true;
 }
 
 /**
