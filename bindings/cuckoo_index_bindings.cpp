@@ -51,17 +51,23 @@ const uint8_t* bytesAt(uintptr_t pointer) { return reinterpret_cast<const uint8_
 //   nextOffset(): the log's length (where the next append lands). Asked, not
 //     cached, so JavaScript stays the one owner of the log's length (opening
 //     truncates a torn tail, compaction swaps files).
+//   recordFormat: 1 or 2, the record layout of this log (record_store.h; a
+//     log file's version), read once: a store never changes its layout.
 // Neither may throw: JavaScript catches and keeps its error for the caller.
 class JsRecordStore final : public RecordStore {
  public:
-  explicit JsRecordStore(val store) : store_(std::move(store)) {}
+  explicit JsRecordStore(val store)
+      : store_(std::move(store)),
+        format_(store_["recordFormat"].as<double>() == 2 ? RecordFormat::V2 : RecordFormat::V1) {}
+
+  RecordFormat format() const { return format_; }
 
   uint64_t nextOffset() const override { return static_cast<uint64_t>(store_.call<double>("nextOffset")); }
 
   Result<uint64_t> append(RecordKind kind, const uint8_t* key, uint32_t keyLength, const uint8_t* value,
                           uint32_t valueLength) override {
     encoded_.clear();
-    Status encoded = encodeRecord(kind, key, keyLength, value, valueLength, encoded_);
+    Status encoded = encodeRecord(kind, key, keyLength, value, valueLength, encoded_, format_);
     if (!encoded.isOk()) return encoded;
     const double offset = store_.call<double>("appendRecord", static_cast<double>(reinterpret_cast<uintptr_t>(encoded_.data())),
                                               static_cast<double>(encoded_.size()));
@@ -77,7 +83,7 @@ class JsRecordStore final : public RecordStore {
                                              static_cast<double>(reinterpret_cast<uintptr_t>(buffer_.data())),
                                              static_cast<double>(buffer_.size()));
       if (got < 0) return Status(static_cast<StatusCode>(-got), "the record log could not be read (see the cause)");
-      const RecordScanResult scanned = scanRecord(buffer_.data(), static_cast<size_t>(got));
+      const RecordScanResult scanned = scanRecord(buffer_.data(), static_cast<size_t>(got), format_);
       if (scanned.scan == RecordScan::Whole) {
         out = scanned.record;
         return Status::ok();
@@ -97,6 +103,7 @@ class JsRecordStore final : public RecordStore {
   // Most records (URL keys, short values) fit; longer ones cost a second read.
   static constexpr size_t kInitialReadBytes = 512;
   val store_;
+  RecordFormat format_;
   std::vector<uint8_t> encoded_;
   std::vector<uint8_t> buffer_;
 };
@@ -112,7 +119,9 @@ class IndexHandle {
       handle->memoryLog_ = log.get();
       handle->store_ = std::move(log);
     } else {
-      handle->store_ = std::make_unique<JsRecordStore>(store);
+      auto js = std::make_unique<JsRecordStore>(store);
+      handle->format_ = js->format();
+      handle->store_ = std::move(js);
     }
     CuckooIndexOptions parsed;
     parsed.capacity = static_cast<uint64_t>(options["capacity"].as<double>());
@@ -216,6 +225,7 @@ class IndexHandle {
 
   CuckooIndex& index() { return *index_; }
   RecordStore& store() { return *store_; }
+  RecordFormat format() const { return format_; }
   int fail(const Status& status) {
     status_ = status;
     return -static_cast<int>(status.code());
@@ -224,6 +234,7 @@ class IndexHandle {
  private:
   std::unique_ptr<RecordStore> store_;
   MemoryRecordLog* memoryLog_ = nullptr;
+  RecordFormat format_ = RecordFormat::V1;  // the in-memory log's, or the JS store's
   std::optional<CuckooIndex> index_;
   Status status_;
   std::vector<double> liveOffsets_;
@@ -297,7 +308,7 @@ EMSCRIPTEN_KEEPALIVE double cbw_index_replay(uintptr_t handle, uintptr_t data, u
   const uint8_t* bytes = bytesAt(data);
   size_t at = 0;
   while (at < length) {
-    const RecordScanResult scanned = scanRecord(bytes + at, length - at);
+    const RecordScanResult scanned = scanRecord(bytes + at, length - at, index->format());
     if (scanned.scan != RecordScan::Whole) break;
     Status applied = index->index().applyRecord(static_cast<uint64_t>(baseOffset) + at, scanned.record);
     if (!applied.isOk()) return index->fail(applied);
@@ -305,13 +316,47 @@ EMSCRIPTEN_KEEPALIVE double cbw_index_replay(uintptr_t handle, uintptr_t data, u
   }
   return static_cast<double>(at);
 }
-// What starts at `data`: 0 a whole record, 1 incomplete, 2 garbled; the
-// length the record's header claims (0 when unreadable) is written to `size`
-// (a float64).
-EMSCRIPTEN_KEEPALIVE int cbw_record_scan(uintptr_t data, uint32_t length, uintptr_t size) {
-  const RecordScanResult scanned = scanRecord(bytesAt(data), length);
+// What starts at `data`, read in record format `format` (1 or 2): 0 a whole
+// record, 1 incomplete, 2 a body whose checksum fails (its header passes),
+// 3 a header no writer makes; the length the record's header claims (0 when
+// unreadable) is written to `size` (a float64).
+EMSCRIPTEN_KEEPALIVE int cbw_record_scan(uintptr_t data, uint32_t length, uintptr_t size, int format) {
+  const RecordScanResult scanned =
+      scanRecord(bytesAt(data), length, format == 2 ? RecordFormat::V2 : RecordFormat::V1);
   *reinterpret_cast<double*>(size) = static_cast<double>(scanned.size);
-  return scanned.scan == RecordScan::Whole ? 0 : scanned.scan == RecordScan::Incomplete ? 1 : 2;
+  switch (scanned.scan) {
+    case RecordScan::Whole: return 0;
+    case RecordScan::Incomplete: return 1;
+    case RecordScan::Garbled: return 2;
+    case RecordScan::BadHeader: return 3;
+  }
+  return 3;
+}
+// Counts the whole records at the start of `data` (format 1 or 2), without an
+// index (repair): returns the bytes they take and writes their count to
+// `count` (a float64).
+EMSCRIPTEN_KEEPALIVE double cbw_records_whole(uintptr_t data, uint32_t length, int format, uintptr_t count) {
+  const RecordFormat layout = format == 2 ? RecordFormat::V2 : RecordFormat::V1;
+  size_t at = 0;
+  double records = 0;
+  while (at < length) {
+    const RecordScanResult scanned = scanRecord(bytesAt(data) + at, length - at, layout);
+    if (scanned.scan != RecordScan::Whole) break;
+    at += static_cast<size_t>(scanned.size);
+    ++records;
+  }
+  *reinterpret_cast<double*>(count) = records;
+  return static_cast<double>(at);
+}
+// The first offset in [from, length) where a whole record (format 1 or 2)
+// starts, or -1: a damaged record followed by a whole one is damage, never a
+// torn tail (a torn write is always the last thing in the file).
+EMSCRIPTEN_KEEPALIVE double cbw_record_find_whole(uintptr_t data, uint32_t length, uint32_t from, int format) {
+  const RecordFormat layout = format == 2 ? RecordFormat::V2 : RecordFormat::V1;
+  for (size_t at = from; at < length; ++at) {
+    if (scanRecord(bytesAt(data) + at, length - at, layout).scan == RecordScan::Whole) return static_cast<double>(at);
+  }
+  return -1;
 }
 }
 

@@ -43,50 +43,59 @@ Status checkRecordLengths(RecordKind kind, uint32_t keyLength, uint32_t valueLen
   return Status::ok();
 }
 
+uint32_t recordHeaderCheck(const uint8_t* header) {
+  return static_cast<uint32_t>(XXH3_64bits_withSeed(header, kRecordHeaderBytes, kRecordHeaderSeed));
+}
+
 void writeRecord(RecordKind kind, const uint8_t* key, uint32_t keyLength, const uint8_t* value, uint32_t valueLength,
-                 uint8_t* out) {
+                 uint8_t* out, RecordFormat format) {
   putU32(out, keyLength);
   putU32(out + 4, valueLength);
   out[8] = static_cast<uint8_t>(kind);
-  if (keyLength != 0) std::memcpy(out + kRecordHeaderBytes, key, keyLength);
-  if (valueLength != 0) std::memcpy(out + kRecordHeaderBytes + keyLength, value, valueLength);
-  const size_t body = kRecordHeaderBytes + size_t{keyLength} + valueLength;
+  if (format == RecordFormat::V2) putU32(out + kRecordHeaderBytes, recordHeaderCheck(out));
+  const size_t header = recordHeaderBytes(format);
+  if (keyLength != 0) std::memcpy(out + header, key, keyLength);
+  if (valueLength != 0) std::memcpy(out + header + keyLength, value, valueLength);
+  const size_t body = header + size_t{keyLength} + valueLength;
   putU64(out + body, XXH3_64bits_withSeed(out, body, kRecordChecksumSeed));
 }
 
 Status encodeRecord(RecordKind kind, const uint8_t* key, uint32_t keyLength, const uint8_t* value,
-                    uint32_t valueLength, std::vector<uint8_t>& out) {
+                    uint32_t valueLength, std::vector<uint8_t>& out, RecordFormat format) {
   Status valid = checkRecordLengths(kind, keyLength, valueLength);
   if (!valid.isOk()) return valid;
   const size_t start = out.size();
-  out.resize(start + static_cast<size_t>(recordSize(keyLength, valueLength)));
-  writeRecord(kind, key, keyLength, value, valueLength, out.data() + start);
+  out.resize(start + static_cast<size_t>(recordSize(keyLength, valueLength, format)));
+  writeRecord(kind, key, keyLength, value, valueLength, out.data() + start, format);
   return Status::ok();
 }
 
-RecordScanResult scanRecord(const uint8_t* bytes, size_t length) {
+RecordScanResult scanRecord(const uint8_t* bytes, size_t length, RecordFormat format) {
   RecordScanResult result;
-  if (length < kRecordHeaderBytes) return result;  // Incomplete, size unknown
+  const size_t header = recordHeaderBytes(format);
+  if (length < header) return result;  // Incomplete, size unknown
   const uint32_t keyLength = getU32(bytes);
   const uint32_t valueLength = getU32(bytes + 4);
   const uint8_t kind = bytes[8];
-  if (!isKnownKind(kind) || keyLength > kMaxRecordKeyBytes || valueLength > kMaxRecordValueBytes ||
+  // Format 2: the check first, so a damaged header is BadHeader whatever it claims.
+  if ((format == RecordFormat::V2 && getU32(bytes + kRecordHeaderBytes) != recordHeaderCheck(bytes)) ||
+      !isKnownKind(kind) || keyLength > kMaxRecordKeyBytes || valueLength > kMaxRecordValueBytes ||
       (kind != static_cast<uint8_t>(RecordKind::PutWithValue) && valueLength != 0)) {
-    result.scan = RecordScan::Garbled;
+    result.scan = RecordScan::BadHeader;
     return result;
   }
-  result.size = recordSize(keyLength, valueLength);
+  result.size = recordSize(keyLength, valueLength, format);
   if (length < result.size) return result;  // Incomplete
-  const size_t body = kRecordHeaderBytes + size_t{keyLength} + valueLength;
+  const size_t body = header + size_t{keyLength} + valueLength;
   if (getU64(bytes + body) != XXH3_64bits_withSeed(bytes, body, kRecordChecksumSeed)) {
     result.scan = RecordScan::Garbled;
     return result;
   }
   result.scan = RecordScan::Whole;
   result.record.kind = static_cast<RecordKind>(kind);
-  result.record.key = bytes + kRecordHeaderBytes;
+  result.record.key = bytes + header;
   result.record.keyLength = keyLength;
-  result.record.value = bytes + kRecordHeaderBytes + keyLength;
+  result.record.value = bytes + header + keyLength;
   result.record.valueLength = valueLength;
   return result;
 }

@@ -342,13 +342,15 @@ export class CuckooIndex {
    * Rebuilds the table from the log bytes [start, end) of the store, record by
    * record as they were written. Returns where the whole records end, and what
    * stopped the scan there: 'end', 'incomplete' (a record running past `end`,
-   * or a header cut short) or 'garbled' (a header no writer makes, or a bad
-   * checksum), with the length the stopping record's header claims (0 if unknown).
+   * or a header cut short), 'garbled' (a header that passes but a bad
+   * checksum) or 'bad-header' (a header no writer makes: in record format 2,
+   * one that fails its own check), with the length the stopping record's
+   * header claims (0 if unknown or unreadable).
    */
   protected replayStore(
     start: number,
     end: number,
-  ): { end: number; stop: 'end' | 'incomplete' | 'garbled'; claimedBytes: number } {
+  ): { end: number; stop: 'end' | 'incomplete' | 'garbled' | 'bad-header'; claimedBytes: number } {
     const store = this.#bridge?.store;
     if (store === undefined) throw new FilterError('UNSUPPORTED', 'only an index over a store replays a log');
     let position = start;
@@ -375,7 +377,7 @@ export class CuckooIndex {
           continue;
         }
         // Stopped inside this chunk: what is there?
-        const kind = module._cbw_record_scan(buffer + 8 + applied, got - applied, buffer);
+        const kind = module._cbw_record_scan(buffer + 8 + applied, got - applied, buffer, this.#bridge!.recordFormat);
         const claimed = module.HEAPF64[buffer / 8]!;
         if (kind === 1 && position + claimed <= end && claimed > got - applied) {
           // A whole record longer than what was left of the chunk: read it in one piece.
@@ -385,7 +387,7 @@ export class CuckooIndex {
         if (kind === 1 && claimed === 0 && position + (got - applied) < end) {
           continue; // a header cut by the chunk's end
         }
-        return { end: position, stop: kind === 2 ? 'garbled' : 'incomplete', claimedBytes: claimed };
+        return { end: position, stop: kind === 3 ? 'bad-header' : kind === 2 ? 'garbled' : 'incomplete', claimedBytes: claimed };
       }
       return { end: position, stop: 'end', claimedBytes: 0 };
     } finally {

@@ -30,7 +30,9 @@ export type FilterErrorCode =
    * reached. No answer was given; an add may or may not have been applied (adds are
    * idempotent: retry the same batch).
    */
-  | 'UNAVAILABLE';
+  | 'UNAVAILABLE'
+  /** An index log is open for writing by another writer (FileCuckooIndex: one writer per log); the message names it. */
+  | 'LOCKED';
 
 export class FilterError extends Error {
   readonly code: FilterErrorCode;

@@ -19,8 +19,11 @@ const inputLines = [...distinctKeys.slice(0, 2500), '', ...repeats, ...distinctK
 const absentKeys = asciiKeys(10000, 'out-');
 
 const LOG_HEADER_BYTES = 16; // "CBWILOG1", u32 version, u32 reserved
-/** A record without a value: u32 key length, u32 value length, u8 kind, the key, u64 checksum (docs/INDEX.md). */
-const recordBytes = (key) => 4 + 4 + 1 + Buffer.byteLength(key) + 8;
+/**
+ * A record without a value in a version-2 log: u32 key length, u32 value length, u8 kind,
+ * u32 header check, the key, u64 checksum (docs/INDEX.md).
+ */
+const recordBytes = (key) => 4 + 4 + 1 + 4 + Buffer.byteLength(key) + 8;
 const logBytesOf = (keys) => LOG_HEADER_BYTES + keys.reduce((sum, key) => sum + recordBytes(key), 0);
 
 /** The numbers of the stderr line `query <filter> --index <log>` ends with. */
@@ -78,8 +81,9 @@ describe('build --exact from a file', () => {
     expect(statSync(join(work.dir, 'keys.log')).size).toBe(logBytesOf(distinctKeys));
     const log = readFileSync(join(work.dir, 'keys.log'));
     expect(log.subarray(0, 8).toString('latin1')).toBe('CBWILOG1');
-    // The first record's key sits after its 9-byte header.
-    expect(log.subarray(LOG_HEADER_BYTES + 9, LOG_HEADER_BYTES + 9 + 4).toString()).toBe('in-0');
+    // A version-2 log; the first record's key sits after its 13-byte header.
+    expect(log.readUInt32LE(8)).toBe(2);
+    expect(log.subarray(LOG_HEADER_BYTES + 13, LOG_HEADER_BYTES + 13 + 4).toString()).toBe('in-0');
   });
 
   test('every input key is present (keys from stdin)', async () => {
@@ -120,7 +124,7 @@ describe('build --exact from stdin', () => {
     const binary = Buffer.from([0xff, 0xfe, 0x41]);
     const input = Buffer.concat([latin1, Buffer.from('\n'), binary, Buffer.from('\nplain\n')]);
     const { stdout } = await runOk(['build', '--exact', '--input', '-', '--output', 'bytes.log', '--json'], { cwd: work.dir, input });
-    expect(JSON.parse(stdout)).toMatchObject({ keys: 3, duplicates: 0, logBytes: LOG_HEADER_BYTES + 3 * 17 + 4 + 3 + 5 });
+    expect(JSON.parse(stdout)).toMatchObject({ keys: 3, duplicates: 0, logBytes: LOG_HEADER_BYTES + 3 * 21 + 4 + 3 + 5 });
     const queries = Buffer.concat([latin1, Buffer.from('\ncafé\n'), binary, Buffer.from('\ncaf\n')]);
     const result = await runCli(['query', 'bytes.log'], { cwd: work.dir, input: queries });
     // The UTF-8 "café" is another key than its Latin-1 bytes.

@@ -2,7 +2,7 @@
 // a garbled or zero-filled tail, and a writer killed with SIGKILL mid-writes.
 // A damaged record with records after it is CORRUPT, never silently dropped.
 import { spawn } from 'node:child_process';
-import { copyFileSync, mkdtempSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync, appendFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync, appendFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -89,17 +89,18 @@ describe('damaged logs', () => {
   test('a garbled last record is dropped; a garbled earlier one is CORRUPT and the file is left alone', () => {
     const path = writeBaseLog('garbled.log');
     const bytes = readFileSync(path);
-    // Flip one byte in the last record's key (the last record is the delete of key-5: 9 + 5 + 8 bytes).
+    // Flip one byte in the last record's key (the last record is the delete of key-5: 13 + 5 + 8 bytes):
+    // its header is intact and it ends at the end of the file, so it is the unfinished last write.
     const tail = Buffer.from(bytes);
     tail[tail.length - 10] ^= 0x20;
     writeFileSync(path, tail);
     const index = FileCuckooIndex.open(path);
-    expect(index.openReport.droppedTailBytes).toBe(22);
+    expect(index.openReport.droppedTailBytes).toBe(26);
     expect(index.has('key-5')).toBe(true); // the delete was the torn record
     index.close();
 
     const middle = Buffer.from(bytes);
-    middle[16 + 12] ^= 0x01; // inside the first record
+    middle[16 + 12] ^= 0x01; // inside the first record's header (its check)
     writeFileSync(path, middle);
     let error;
     try {
@@ -109,7 +110,8 @@ describe('damaged logs', () => {
     }
     expect(error).toBeInstanceOf(FilterError);
     expect(error.code).toBe('CORRUPT');
-    expect(error.message).toMatch(/byte 16 is damaged and records follow/);
+    expect(error.message).toMatch(/byte 16 is damaged \(its header fails its check\)/);
+    expect(error.message).toMatch(/repair/);
     expect(readFileSync(path)).toEqual(middle);
   });
 
@@ -164,6 +166,8 @@ describe('kill -9 during writes', () => {
       const sets = [...output.matchAll(/^set (\d+)$/gm)].map((m) => Number(m[1]));
       const deleted = new Set([...output.matchAll(/^deleted (\d+)$/gm)].map((m) => Number(m[1])));
       expect(sets.length).toBeGreaterThanOrEqual(killAfter);
+      // The killed writer's lock is still there; the next open takes it over.
+      expect(existsSync(`${path}.lock`)).toBe(true);
       const index = FileCuckooIndex.open(path);
       try {
         const last = sets[sets.length - 1];
@@ -184,4 +188,50 @@ describe('kill -9 during writes', () => {
       }
     }
   });
+});
+
+describe('kill -9 during compaction', () => {
+  test('every record acknowledged before the kill is there, the leftover is removed and the lock recovered', async () => {
+    const path = join(directory, 'killed-compacting.log');
+    const compactor = fileURLToPath(new URL('./lib/compactor.mjs', import.meta.url));
+    const n = 20000;
+    // Kill at several points of a compaction: just after it started, and a little later.
+    for (const delayMs of [0, 5, 25, 60]) {
+      rmSync(path, { force: true });
+      const child = spawn(process.execPath, [compactor, path, String(n)], { stdio: ['ignore', 'pipe', 'inherit'] });
+      let output = '';
+      const exited = new Promise((resolve) => child.on('close', (code, signal) => resolve(signal)));
+      const timer = setTimeout(() => child.kill('SIGKILL'), 60000); // a bound, should the child hang
+      await new Promise((resolve) => {
+        child.stdout.on('data', (chunk) => {
+          output += chunk;
+          if (/^compacting 1$/m.test(output) && !child.killed) {
+            setTimeout(() => {
+              child.kill('SIGKILL');
+              resolve();
+            }, delayMs);
+          }
+        });
+        child.on('close', resolve);
+      });
+      clearTimeout(timer);
+      expect(await exited).toBe('SIGKILL');
+      expect(output).toMatch(new RegExp(`^set ${n}$`, 'm'));
+      const extras = [...output.matchAll(/^extra (\d+)$/gm)].map((m) => Number(m[1]));
+      expect(existsSync(`${path}.lock`)).toBe(true);
+      const index = FileCuckooIndex.open(path, { snapshotOnClose: false });
+      try {
+        expect(existsSync(`${path}.compact`)).toBe(false);
+        for (let i = 0; i < n; i++) {
+          expect(index.getString(`key-${i}`)).toBe(i % 5 === 0 ? `updated-${i}` : `value-${i}`);
+        }
+        for (const j of extras) expect(index.getString(`extra-${j}`)).toBe('x');
+        // At most the extra set after the last report is more.
+        expect(index.size).toBeGreaterThanOrEqual(n + extras.length);
+        expect(index.size).toBeLessThanOrEqual(n + extras.length + 1);
+      } finally {
+        index.close();
+      }
+    }
+  }, 120000);
 });

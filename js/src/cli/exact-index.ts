@@ -8,12 +8,10 @@
 import { existsSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { FileCuckooIndex, type OpenReport } from '../index-file/index.js';
-import { FILE_HEADER } from '../index-file/file-store.js';
+import { LOG_MAGIC } from '../index-file/file-store.js';
 import type { ExpressionDepth } from '../url/expressions.js';
 import { fileError } from './errors.js';
 
-/** "CBWILOG1": an index log's first 8 bytes (file-store.ts FILE_HEADER). */
-const LOG_MAGIC = FILE_HEADER.subarray(0, 8);
 /** "CBWF": a filter file's first 4 bytes (docs/FORMAT.md). */
 const FILTER_MAGIC = new Uint8Array([0x43, 0x42, 0x57, 0x46]);
 
@@ -79,8 +77,9 @@ export interface OpenedLog {
  * only: query and info never write to a log, which another process may be
  * appending to. Opening replays it, or loads its snapshot when that matches
  * the log; a torn last record (a write that never finished, or one still in
- * progress) is ignored and left in the file.
- * @throws FilterError `CORRUPT` (a damaged record with records after it), `UNAVAILABLE` (I/O).
+ * progress) is ignored and left in the file; damage is `CORRUPT` (naming the
+ * byte offset and `repair`), never read as a shorter log.
+ * @throws FilterError `CORRUPT` (a damaged record), `UNAVAILABLE` (I/O).
  */
 export function openIndexLog(path: string): OpenedLog {
   const index = FileCuckooIndex.open(path, { readOnly: true });

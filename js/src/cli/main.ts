@@ -3,12 +3,14 @@
  *   build  keys or a URL list -> filter file (--exact: index log)
  *   info   what a filter file or an index log holds
  *   query  keys or URLs against a filter file or an index log
+ *   repair salvage a damaged index log (its damaged tail moved aside)
  * Expected failures print one line, `cuckoo-bloom-wasm: <message>`, and exit 2.
  */
 import { FilterError } from '../index.js';
 import { runBuild } from './build.js';
 import { removeAllTemporary } from './cleanup.js';
 import { CliError, EXIT_CLEAR, EXIT_ERROR, usageError } from './errors.js';
+import { runRepair } from './exact-repair.js';
 import { runInfo } from './info.js';
 import { runQuery } from './query.js';
 import { helpText, isHelpTopic } from './usage.js';
@@ -20,6 +22,7 @@ const COMMANDS: Record<string, (argv: string[]) => Promise<number>> = {
   build: runBuild,
   info: runInfo,
   query: runQuery,
+  repair: runRepair,
 };
 
 /** True when `--help`/`-h` appears before a `--` terminator. */
@@ -39,7 +42,7 @@ export async function main(argv: string[]): Promise<number> {
   }
   if (command === 'help') {
     const topic = rest[0];
-    if (topic !== undefined && !isHelpTopic(topic)) throw usageError(`no help for '${topic}': commands are build, info, query`);
+    if (topic !== undefined && !isHelpTopic(topic)) throw usageError(`no help for '${topic}': commands are build, info, query, repair`);
     process.stdout.write(`${helpText(topic)}\n`);
     return EXIT_CLEAR;
   }
@@ -50,7 +53,7 @@ export async function main(argv: string[]): Promise<number> {
   const run = COMMANDS[command];
   if (run === undefined) {
     throw usageError(
-      command.startsWith('-') ? `unknown option ${command}` : `unknown command '${command}': commands are build, info, query`,
+      command.startsWith('-') ? `unknown option ${command}` : `unknown command '${command}': commands are build, info, query, repair`,
     );
   }
   if (asksForHelp(rest)) {

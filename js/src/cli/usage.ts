@@ -88,7 +88,8 @@ keys are (lines, or URL expressions), its records, live keys and dead records,
 the log's bytes, the memory its table takes, and whether <log>.snapshot is
 there and valid (matches the log, so opening loads it). Opening a log checks
 every record it replays and never writes to the file; an unfinished last record
-(a write cut short, or one still in progress) is ignored and reported.
+(a write cut short, or one still in progress) is ignored and reported. A damaged
+record is an error (exit 2) naming its byte offset: see "repair".
 
 Options:
   --json                 print a JSON object instead of text
@@ -134,10 +135,34 @@ Options:
 
 A log is opened read-only: an unfinished last record (a write cut short, or one
 a running writer has not finished) is ignored, with a warning on stderr, and
-left in the file; every whole record is answered.
+left in the file; every whole record is answered. A damaged record is an error
+(exit 2) naming its byte offset, never a shorter log: see "repair".
 
 Exit status: 0 no key present/listed, 1 at least one present/listed,
 2 usage or input error (a missing or corrupt file, an invalid URL).`;
+
+const REPAIR = `Usage: ${NAME} repair <log> [--json]
+
+Salvages a damaged index log (build --exact), explicitly: opening a log never
+drops more than an unfinished last write, and reports damage as an error
+naming its byte offset instead. Repair keeps every whole record before the
+first one that is not whole, and moves every byte from there to the end of
+the file, unchanged, to a new file beside the log:
+<log>.damaged-at-<offset> (".2", ".3", ... when that name is taken; nothing is
+ever overwritten or deleted). The moved bytes are written and flushed to the
+disk before the log is cut, so a crash during repair loses nothing. The log
+then opens, with the records before the damage. <log>.snapshot is left: it is
+used again only if it still matches the log.
+
+Repair takes the log's writer lock: it is refused while a writer has the log
+open (the error names that process).
+
+Options:
+  --json                 print a JSON object instead of text
+
+Exit status: 0 the log was whole (nothing changed), 1 bytes were moved aside
+(the log is now valid), 2 usage or input error (a missing file, not an index
+log, a log locked by a writer, an I/O error).`;
 
 const MAIN = `Usage: ${NAME} <command> [options]
 
@@ -150,6 +175,8 @@ Commands:
   info     show a filter file's type, parameters, size and error rates, or
            an index log's keys, records and sizes
   query    test keys or URLs against a filter file or an index log
+  repair   salvage a damaged index log: keep the records before the damage,
+           move the rest aside to a file beside it
   help     show this help, or a command's: help build
 
 Examples:
@@ -171,7 +198,7 @@ Options:
 Exit status: 0 success (query: nothing found), 1 query found a key or URL,
 2 usage or input error (one line on stderr: "${NAME}: <message>").`;
 
-const TOPICS: Record<string, string> = { build: BUILD, info: INFO, query: QUERY };
+const TOPICS: Record<string, string> = { build: BUILD, info: INFO, query: QUERY, repair: REPAIR };
 
 /** The help for `topic` (a command name), or the main help. */
 export function helpText(topic?: string): string {

@@ -1,7 +1,12 @@
 import { existsSync, renameSync, rmSync } from 'node:fs';
-import { CuckooIndex, FilterError, type CuckooIndexOptions, type IndexValue, type Key } from '../index.js';
+import { CuckooIndex, FilterError, internalRuntime, type CuckooIndexOptions, type IndexValue, type Key } from '../index.js';
 import { readFileIfPresent, syncDirectory, writeFileAtomically } from './durable-files.js';
-import { FILE_HEADER, FileRecordStore, type FileStoreOptions } from './file-store.js';
+import { FILE_HEADER_BYTES, FileRecordStore, type FileStoreOptions, type LogVersion } from './file-store.js';
+import { judgeTail } from './log-tail.js';
+import { repairLog, type RepairReport } from './repair.js';
+import { WriterLock } from './writer-lock.js';
+
+export type { RepairReport } from './repair.js';
 
 export interface FileCuckooIndexOptions extends CuckooIndexOptions, FileStoreOptions {
   /**
@@ -14,6 +19,18 @@ export interface FileCuckooIndexOptions extends CuckooIndexOptions, FileStoreOpt
    * else decides when snapshots are taken (saveSnapshot() still works).
    */
   snapshotOnClose?: boolean | undefined;
+  /**
+   * For version-1 logs only: drop a tail that may be an unfinished last
+   * write. In a version-1 log a record that runs past the end of the file
+   * (or ends exactly there with a bad checksum) is either a write that never
+   * finished or a committed record whose length was damaged, and the two
+   * cannot be told apart, so opening is `CORRUPT` by default; with
+   * `dropTornTail: true` such a tail is dropped as torn (cut off the file by
+   * a writer, ignored by a reader) — unless a whole record follows it, which
+   * makes it damage for certain. Version-2 logs tell the two apart and need
+   * no option (it changes nothing there). Default false.
+   */
+  dropTornTail?: boolean | undefined;
 }
 
 /** What opening found at the end of the log. */
@@ -23,6 +40,8 @@ export interface OpenReport {
    * `readOnly`: left in the file and ignored); 0 when the log ended cleanly.
    */
   droppedTailBytes: number;
+  /** The log's version: 2, or 1 for a log written before version 2 (until compact() rewrites it). */
+  logVersion: LogVersion;
   /** Live keys after replaying the log. */
   keys: number;
   /**
@@ -47,7 +66,9 @@ export class FileCuckooIndex extends CuckooIndex {
   readonly #bufferWrites: boolean;
   readonly #snapshotOnClose: boolean;
   readonly #readOnly: boolean;
-  #openReport: OpenReport = { droppedTailBytes: 0, keys: 0, snapshotLogBytes: 0 };
+  #openReport: OpenReport = { droppedTailBytes: 0, logVersion: 2, keys: 0, snapshotLogBytes: 0 };
+  /** The writer's lock (null for a read-only index, and after close). */
+  #lock: WriterLock | null = null;
   /**
    * The log's length when it last needed no new snapshot: at the end of
    * open, or at the last saveSnapshot(). The log only grows between (appends;
@@ -58,7 +79,8 @@ export class FileCuckooIndex extends CuckooIndex {
   #closed = false;
 
   private constructor(path: string, store: FileRecordStore, options: FileCuckooIndexOptions) {
-    const { syncEveryWrite, snapshotOnClose, readOnly, bufferWrites, ...indexOptions } = options;
+    const { syncEveryWrite, snapshotOnClose, readOnly, bufferWrites, dropTornTail, ...indexOptions } = options;
+    void dropTornTail; // an option of open() only
     super(indexOptions, store);
     this.#store = store;
     this.#path = path;
@@ -90,24 +112,68 @@ export class FileCuckooIndex extends CuckooIndex {
   }
 
   /**
-   * Opens the index log at `path` (created when absent) and rebuilds the table
-   * from it. A torn last record (a crash mid-append) is cut off; a damaged
-   * record with intact records after it is CORRUPT (never silently dropped).
-   * `await init()` first.
-   * @throws FilterError `CORRUPT`, `UNAVAILABLE` (I/O), `INVALID_ARGUMENT`, `NOT_INITIALIZED`.
+   * Opens the index log at `path` (created as version 2 when absent) and
+   * rebuilds the table from it. A writing open takes the log's writer lock
+   * (`path.lock`: one writer per log; close() releases it). Only an
+   * unfinished last write (a torn tail: an intact record header whose record
+   * runs to the end of the file, or zero bytes to the end) is dropped; any
+   * other damage is `CORRUPT`, naming the byte offset, and the file is left
+   * untouched (salvage is explicit: repair()). `await init()` first.
+   * @throws FilterError `CORRUPT`, `LOCKED` (another writer holds the log),
+   * `UNAVAILABLE` (I/O), `UNSUPPORTED_VERSION`, `INVALID_ARGUMENT`, `NOT_INITIALIZED`.
    */
   static open(path: string, options: FileCuckooIndexOptions = {}): FileCuckooIndex {
     if (typeof path !== 'string' || path.length === 0) {
       throw new FilterError('INVALID_ARGUMENT', 'FileCuckooIndex.open needs a file path');
     }
-    for (const name of ['snapshotOnClose', 'readOnly', 'syncEveryWrite', 'bufferWrites'] as const) {
+    for (const name of ['snapshotOnClose', 'readOnly', 'syncEveryWrite', 'bufferWrites', 'dropTornTail'] as const) {
       const value = options[name];
       if (value !== undefined && typeof value !== 'boolean') {
         throw new FilterError('INVALID_ARGUMENT', `FileCuckooIndex: ${name} must be true or false, got ${String(value)}`);
       }
     }
+    // Before any file is touched: an open before init() creates nothing.
+    internalRuntime();
+    const readOnly = options.readOnly === true;
+    const lock = readOnly ? null : WriterLock.acquire(path);
+    try {
+      const index = FileCuckooIndex.#openLocked(path, options);
+      index.#lock = lock;
+      return index;
+    } catch (error) {
+      lock?.release();
+      throw error;
+    }
+  }
+
+  /**
+   * Salvages a damaged log, explicitly: keeps every whole record before the
+   * first one that is not whole, and moves the rest of the file, byte for
+   * byte, to a new file beside the log (`path.damaged-at-<offset>`, never
+   * overwriting one; written, flushed and renamed into place before the log
+   * is cut there and flushed). The log then opens. A log with nothing after
+   * its whole records is left as it is. Takes the writer lock for its
+   * duration (`LOCKED` while a writer has the log open).
+   * @throws FilterError `LOCKED`, `UNAVAILABLE` (I/O; a missing file), `CORRUPT` (not an index log), `NOT_INITIALIZED`.
+   */
+  static repair(path: string): RepairReport {
+    if (typeof path !== 'string' || path.length === 0) {
+      throw new FilterError('INVALID_ARGUMENT', 'FileCuckooIndex.repair needs a file path');
+    }
+    internalRuntime();
+    if (!existsSync(path)) throw new FilterError('UNAVAILABLE', `cannot repair ${path}: no such file`);
+    const lock = WriterLock.acquire(path);
+    try {
+      return repairLog(path);
+    } finally {
+      lock.release();
+    }
+  }
+
+  static #openLocked(path: string, options: FileCuckooIndexOptions): FileCuckooIndex {
     // A compaction that crashed before its rename left only a temporary file
-    // (a reader leaves it: it may be a writer's compaction in progress).
+    // (a reader leaves it: it may be a writer's compaction in progress; a
+    // writer holds the lock, so no other writer's compaction is running).
     if (options.readOnly !== true && existsSync(compactPath(path))) rmSync(compactPath(path), { force: true });
     const store = FileRecordStore.open(path, options);
     let index: FileCuckooIndex;
@@ -117,7 +183,7 @@ export class FileCuckooIndex extends CuckooIndex {
       // every doubling, reading every key back each time.
       const sized =
         options.capacity === undefined
-          ? { ...options, capacity: Math.max(1024, Math.ceil((store.byteLength - FILE_HEADER.length) / 64)) }
+          ? { ...options, capacity: Math.max(1024, Math.ceil((store.byteLength - FILE_HEADER_BYTES) / 64)) }
           : options;
       index = new FileCuckooIndex(path, store, sized);
     } catch (error) {
@@ -130,24 +196,35 @@ export class FileCuckooIndex extends CuckooIndex {
       // start of this very log; else the log is replayed from its start.
       const snapshot = readFileIfPresent(snapshotPath(path));
       const fromSnapshot = snapshot === undefined ? undefined : index.loadSnapshot(snapshot);
-      const replayed = index.replayStore(fromSnapshot ?? FILE_HEADER.length, length);
+      const replayed = index.replayStore(fromSnapshot ?? FILE_HEADER_BYTES, length);
       let dropped = 0;
       if (replayed.stop !== 'end') {
-        const tornLast =
-          replayed.stop === 'incomplete' ||
-          (replayed.claimedBytes > 0 && replayed.end + replayed.claimedBytes === length) ||
-          store.isZeroFrom(replayed.end);
-        if (!tornLast) {
+        const verdict = judgeTail(
+          store,
+          store.recordFormat,
+          replayed.end,
+          replayed.stop,
+          replayed.claimedBytes,
+          options.dropTornTail === true,
+        );
+        if (!verdict.torn) {
           throw new FilterError(
             'CORRUPT',
-            `${path}: the record at byte ${replayed.end} is damaged and records follow it; ` +
-              'nothing was dropped (restore the file, or truncate it there by hand to keep what precedes)',
+            `${path}: the record at byte ${replayed.end} is damaged (${verdict.reason}); ` +
+              `the file was left untouched. To keep every record before byte ${replayed.end} and move the ` +
+              `${length - replayed.end} bytes from there to a file beside the log, run ` +
+              `\`cuckoo-bloom-wasm repair ${path}\` (FileCuckooIndex.repair), or restore the log from a copy`,
           );
         }
         dropped = length - replayed.end;
         store.truncate(replayed.end);
       }
-      index.#openReport = { droppedTailBytes: dropped, keys: index.size, snapshotLogBytes: fromSnapshot ?? 0 };
+      index.#openReport = {
+        droppedTailBytes: dropped,
+        logVersion: store.recordFormat,
+        keys: index.size,
+        snapshotLogBytes: fromSnapshot ?? 0,
+      };
       // Opening changed nothing worth a snapshot: a read-only session's close
       // writes nothing (even when the log was replayed, in part or whole).
       index.#unchangedLength = store.byteLength;
@@ -201,6 +278,7 @@ export class FileCuckooIndex extends CuckooIndex {
   /**
    * Rewrites the log with only the live records: a new file beside it, flushed,
    * then renamed over the old one (atomic: a crash leaves one or the other, whole).
+   * The new log is version 2, whatever the old one was. The writer lock is kept.
    */
   override compact(): void {
     this.#refuseWrite('compact');
@@ -281,11 +359,16 @@ export class FileCuckooIndex extends CuckooIndex {
     this.close();
   }
 
-  /** Frees the table and closes the file, saving nothing. */
+  /** Frees the table, closes the file and releases the writer lock, saving nothing. */
   #release(): void {
     this.#closed = true;
-    this.free();
-    this.#store.close();
+    try {
+      this.free();
+      this.#store.close();
+    } finally {
+      this.#lock?.release();
+      this.#lock = null;
+    }
   }
 }
 

@@ -2,11 +2,31 @@ import { closeSync, fdatasyncSync, ftruncateSync, fstatSync, openSync, readSync,
 import { FilterError } from '../index.js';
 import type { IndexRecordStore } from '../index-store/record-store.js';
 
+/** "CBWILOG1": the first 8 bytes of every index log. */
+export const LOG_MAGIC = new Uint8Array([0x43, 0x42, 0x57, 0x49, 0x4c, 0x4f, 0x47, 0x31]);
+/** Bytes of the file header; records start there. */
+export const FILE_HEADER_BYTES = 16;
 /**
- * The file's first 16 bytes: magic "CBWILOG1", u32 format version 1, u32
- * reserved 0 (little-endian). Records follow, back to back (record_store.h).
+ * The log versions this build reads. The version is the record layout
+ * (record_store.h): 1, records without a header check (logs written before
+ * version 2); 2, each record header carries its own check, so a damaged
+ * header is told from an unfinished last write. New logs are version 2; a
+ * version-1 log keeps getting version-1 records (one file, one layout) until
+ * compact() rewrites it as version 2. Opening never rewrites a file.
  */
-export const FILE_HEADER = new Uint8Array([0x43, 0x42, 0x57, 0x49, 0x4c, 0x4f, 0x47, 0x31, 1, 0, 0, 0, 0, 0, 0, 0]);
+export type LogVersion = 1 | 2;
+export const CURRENT_LOG_VERSION: LogVersion = 2;
+
+/** A file header: magic "CBWILOG1", u32 version, u32 reserved 0 (little-endian). */
+export function fileHeader(version: LogVersion): Uint8Array {
+  const header = new Uint8Array(FILE_HEADER_BYTES);
+  header.set(LOG_MAGIC);
+  header[8] = version;
+  return header;
+}
+
+/** The header new logs get (version 2). */
+export const FILE_HEADER = fileHeader(CURRENT_LOG_VERSION);
 
 export interface FileStoreOptions {
   /**
@@ -21,8 +41,9 @@ export interface FileStoreOptions {
   /**
    * Open for reading only: the file must exist, is opened read-only and is
    * never written, truncated or created (another process may be appending to
-   * it). A torn last record is left in the file and only ignored. Writes
-   * (set, delete, compact, saveSnapshot) throw `UNSUPPORTED`. Default false.
+   * it), and no writer's lock is taken. A torn last record is left in the
+   * file and only ignored. Writes (set, delete, compact, saveSnapshot) throw
+   * `UNSUPPORTED`. Default false.
    */
   readOnly?: boolean | undefined;
   /**
@@ -53,6 +74,8 @@ function ioError(what: string, error: unknown): FilterError {
 export class FileRecordStore implements IndexRecordStore {
   #fd: number;
   #length: number;
+  /** The log's version: the layout of its records (1 or 2). */
+  readonly #version: LogVersion;
   #syncEveryWrite: boolean;
   readonly #readOnly: boolean;
   /** With bufferWrites: appended records not yet written, the last `#buffered` bytes of the log. */
@@ -61,17 +84,20 @@ export class FileRecordStore implements IndexRecordStore {
   /** A failed write of the buffer: the store refuses every call but close(). */
   #failure: FilterError | null = null;
 
-  private constructor(fd: number, length: number, syncEveryWrite: boolean, readOnly: boolean) {
+  private constructor(fd: number, length: number, syncEveryWrite: boolean, readOnly: boolean, version: LogVersion) {
     this.#fd = fd;
+    this.#version = version;
     this.#length = length;
     this.#syncEveryWrite = syncEveryWrite;
     this.#readOnly = readOnly;
   }
 
   /**
-   * Opens (creating when absent) the log at `path`. A file shorter than the
-   * header that is a prefix of it (a crash while creating) is started afresh.
-   * @throws FilterError `CORRUPT` for a file that is not an index log, `UNAVAILABLE` for I/O errors.
+   * Opens (creating when absent, as version 2) the log at `path`. A file
+   * shorter than the header that is a prefix of a header (a crash while
+   * creating) is started afresh as version 2 (read-only: read as empty).
+   * @throws FilterError `CORRUPT` for a file that is not an index log,
+   * `UNSUPPORTED_VERSION` for a version this build does not read, `UNAVAILABLE` for I/O errors.
    */
   static open(path: string, options: FileStoreOptions = {}): FileRecordStore {
     const readOnly = options.readOnly === true;
@@ -95,13 +121,13 @@ export class FileRecordStore implements IndexRecordStore {
     }
     try {
       const length = fstatSync(fd).size;
-      const head = new Uint8Array(Math.min(length, FILE_HEADER.length));
+      const head = new Uint8Array(Math.min(length, FILE_HEADER_BYTES));
       if (head.length > 0) readSync(fd, head, 0, head.length, 0);
-      const isHeaderPrefix = head.every((byte, i) => byte === FILE_HEADER[i]);
-      if (!isHeaderPrefix) {
-        throw new FilterError('CORRUPT', `${path} is not a cuckoo-bloom-wasm index log (its first bytes are not "CBWILOG1", version 1)`);
+      const version = length < FILE_HEADER_BYTES ? CURRENT_LOG_VERSION : readVersion(path, head);
+      if (length < FILE_HEADER_BYTES && !isHeaderPrefix(head)) {
+        throw new FilterError('CORRUPT', `${path} is not a cuckoo-bloom-wasm index log (its first bytes are not "CBWILOG1")`);
       }
-      const store = new FileRecordStore(fd, length, options.syncEveryWrite === true, readOnly);
+      const store = new FileRecordStore(fd, length, options.syncEveryWrite === true, readOnly, version);
       if (options.bufferWrites === true) store.#buffer = new Uint8Array(WRITE_BUFFER_BYTES);
       if (length < FILE_HEADER.length && readOnly) {
         // A log whose creation never finished holds no record: read it as empty.
@@ -121,6 +147,11 @@ export class FileRecordStore implements IndexRecordStore {
 
   get byteLength(): number {
     return this.#length;
+  }
+
+  /** The log's version (1 or 2), which is the layout of its records: the core encodes and checks them in it. */
+  get recordFormat(): LogVersion {
+    return this.#version;
   }
 
   append(record: Uint8Array): number {
@@ -271,4 +302,29 @@ export class FileRecordStore implements IndexRecordStore {
       this.#fd = -1;
     }
   }
+}
+
+/** Whether `head` (shorter than a header) is the start of a header of a version this build writes or reads. */
+function isHeaderPrefix(head: Uint8Array): boolean {
+  return [fileHeader(1), fileHeader(2)].some((header) => head.every((byte, i) => byte === header[i]));
+}
+
+/** The version in a whole file header; CORRUPT or UNSUPPORTED_VERSION for one this build does not read. */
+function readVersion(path: string, head: Uint8Array): LogVersion {
+  if (!LOG_MAGIC.every((byte, i) => head[i] === byte)) {
+    throw new FilterError('CORRUPT', `${path} is not a cuckoo-bloom-wasm index log (its first bytes are not "CBWILOG1")`);
+  }
+  const view = new DataView(head.buffer, head.byteOffset, head.length);
+  const version = view.getUint32(8, true);
+  const reserved = view.getUint32(12, true);
+  if (version === 0 || reserved !== 0) {
+    throw new FilterError('CORRUPT', `${path}: the index log's header is damaged (version ${version}, reserved ${reserved})`);
+  }
+  if (version !== 1 && version !== 2) {
+    throw new FilterError(
+      'UNSUPPORTED_VERSION',
+      `${path} is an index log of version ${version}; this build reads versions 1 and 2`,
+    );
+  }
+  return version;
 }

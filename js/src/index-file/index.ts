@@ -2,5 +2,5 @@
  * cuckoo-bloom-wasm/index-file (Node only): a CuckooIndex over an append-only
  * log file that survives restarts and crashes. See docs/INDEX.md.
  */
-export { FileCuckooIndex, type FileCuckooIndexOptions, type OpenReport } from './file-index.js';
-export type { FileStoreOptions } from './file-store.js';
+export { FileCuckooIndex, type FileCuckooIndexOptions, type OpenReport, type RepairReport } from './file-index.js';
+export type { FileStoreOptions, LogVersion } from './file-store.js';

@@ -11,6 +11,12 @@ import { FilterError } from '../errors.js';
 export interface IndexRecordStore {
   /** The log's length in bytes: where the next append lands. */
   readonly byteLength: number;
+  /**
+   * The layout of the log's records (record_store.h): 1 (the default), or 2,
+   * whose headers carry their own check (log files of version 2). Read once,
+   * when the index is made over the store.
+   */
+  readonly recordFormat?: 1 | 2;
   /** Appends one encoded record; returns its offset. On failure it throws and leaves the log as it was. */
   append(record: Uint8Array): number;
   /**
@@ -28,7 +34,9 @@ export interface IndexCoreExports {
   _cbw_index_delete(handle: number, key: number, length: number): number;
   _cbw_index_read(handle: number, offset: number, out: number): number;
   _cbw_index_replay(handle: number, data: number, length: number, baseOffset: number): number;
-  _cbw_record_scan(data: number, length: number, size: number): number;
+  _cbw_record_scan(data: number, length: number, size: number, format: number): number;
+  _cbw_records_whole(data: number, length: number, format: number, count: number): number;
+  _cbw_record_find_whole(data: number, length: number, from: number, format: number): number;
   createIndex(options: CoreIndexOptions, store: StoreCallbacks | undefined): IndexHandle;
   HEAPF64: Float64Array;
   recordOverheadBytes: number;
@@ -85,6 +93,7 @@ export interface StoreCallbacks {
   appendRecord(pointer: number, length: number): number;
   readRecord(offset: number, pointer: number, capacity: number): number;
   nextOffset(): number;
+  readonly recordFormat: number;
 }
 
 /** Status code numbers the callbacks return (status.h); the cause is kept in `failure`. */
@@ -126,6 +135,10 @@ export class StoreBridge implements StoreCallbacks {
 
   nextOffset(): number {
     return this.store.byteLength;
+  }
+
+  get recordFormat(): number {
+    return this.store.recordFormat ?? 1;
   }
 
   /** The error a callback caught since the last call, cleared. */

@@ -1,0 +1,151 @@
+/**
+ * What is at the end of an index log, where its whole records stop: an
+ * unfinished last write (a torn tail, which opening may drop) or damage
+ * (which opening refuses, leaving the file untouched). The rules are in
+ * docs/INDEX.md ("Durability, precisely"); record_store.h says why format 2
+ * can tell them apart and format 1 often cannot.
+ */
+import { FilterError, internalRuntime } from '../index.js';
+import type { IndexCore } from '../index-store/record-store.js';
+import { FILE_HEADER_BYTES, type FileRecordStore, type LogVersion } from './file-store.js';
+
+/** Format 1's smallest record (9 header + 8 checksum bytes). */
+const V1_SMALLEST_RECORD = 17;
+/** A tail longer than this is not searched for a whole record (dropTornTail on a version-1 log). */
+const SEARCHED_TAIL_BYTES = 16 << 20;
+const CHUNK_BYTES = 1 << 20;
+
+export type Stop = 'incomplete' | 'garbled' | 'bad-header';
+
+export type TailVerdict =
+  | { torn: true }
+  | { torn: false; reason: string; ambiguous: boolean };
+
+function core(): IndexCore {
+  return internalRuntime().module as IndexCore;
+}
+
+/** Copies `bytes` into wasm memory for `use`, then frees it. */
+function withBytesInWasm<T>(bytes: Uint8Array, use: (pointer: number) => T): T {
+  const module = core();
+  const pointer = module._malloc(Math.max(16, bytes.length));
+  if (pointer === 0) throw new FilterError('OUT_OF_MEMORY', 'out of wasm memory reading the index log');
+  try {
+    module.HEAPU8.set(bytes, pointer);
+    return use(pointer);
+  } finally {
+    module._free(pointer);
+  }
+}
+
+function readRange(store: FileRecordStore, from: number, length: number): Uint8Array {
+  const bytes = new Uint8Array(length);
+  const got = store.readInto(from, bytes);
+  return bytes.subarray(0, got);
+}
+
+/**
+ * Judges where replay stopped (`position`, the first byte that is not a whole
+ * record; `claimed`, what that record's header announces, 0 if unreadable).
+ * `dropTornTail` lets a version-1 log's ambiguous tail (a record running past
+ * the end, which a flipped length can fake) count as torn, unless a whole
+ * record follows it (then it is damage for certain).
+ */
+export function judgeTail(
+  store: FileRecordStore,
+  version: LogVersion,
+  position: number,
+  stop: Stop,
+  claimed: number,
+  dropTornTail: boolean,
+): TailVerdict {
+  const length = store.byteLength;
+  // Space a file system allocated but never wrote (kind 0 is no kind, and format 2's check of zeros is not zero).
+  if (store.isZeroFrom(position)) return { torn: true };
+  const endsAtEnd = claimed > 0 && position + claimed === length;
+  if (version === 2) {
+    // An intact header (its own check passed) whose record runs past the end, or
+    // ends exactly at it with a bad body: the last write never finished. A header
+    // cut short (fewer bytes than a header) is one too: a flip never shortens a file.
+    if (stop === 'incomplete' || (stop === 'garbled' && endsAtEnd)) return { torn: true };
+    return {
+      torn: false,
+      ambiguous: false,
+      reason: stop === 'bad-header' ? 'its header fails its check' : 'its checksum is wrong and records follow it',
+    };
+  }
+  // Format 1. Replay stops at the first record that is not whole, so a damaged
+  // record (at least 17 bytes) leaves at least 17 bytes from there: fewer is a torn write.
+  if (length - position < V1_SMALLEST_RECORD) return { torn: true };
+  const looksTorn = stop === 'incomplete' || endsAtEnd;
+  if (!looksTorn) {
+    return {
+      torn: false,
+      ambiguous: false,
+      reason: stop === 'bad-header' ? 'its header is one no writer makes' : 'its checksum is wrong and records follow it',
+    };
+  }
+  const what =
+    stop === 'incomplete' ? `its header claims ${claimed} bytes, past the end of the file` : 'its checksum is wrong';
+  const later = findWholeRecordAfter(store, position);
+  if (later !== undefined) {
+    return { torn: false, ambiguous: false, reason: `${what}, and a whole record follows it at byte ${later}` };
+  }
+  if (dropTornTail) return { torn: true };
+  return {
+    torn: false,
+    ambiguous: true,
+    reason:
+      `${what}: in a version-1 log that is either an unfinished last write or a damaged length, which cannot be told apart ` +
+      '(open with dropTornTail: true to drop it as a torn tail)',
+  };
+}
+
+/** The first offset after `position` where a whole format-1 record starts (the tail searched up to 16 MiB), or undefined. */
+function findWholeRecordAfter(store: FileRecordStore, position: number): number | undefined {
+  const tailBytes = Math.min(store.byteLength - position, SEARCHED_TAIL_BYTES);
+  const tail = readRange(store, position, tailBytes);
+  const found = withBytesInWasm(tail, (pointer) => core()._cbw_record_find_whole(pointer, tail.length, 1, 1));
+  return found < 0 ? undefined : position + found;
+}
+
+/** Where the whole records of a log end, and how many there are (no index needed). */
+export function scanWholeRecords(store: FileRecordStore): { end: number; records: number } {
+  const module = core();
+  const length = store.byteLength;
+  const format = store.recordFormat;
+  let position = FILE_HEADER_BYTES;
+  let records = 0;
+  let chunkBytes = CHUNK_BYTES;
+  const count = module._malloc(8);
+  if (count === 0) throw new FilterError('OUT_OF_MEMORY', 'out of wasm memory reading the index log');
+  try {
+    while (position < length) {
+      const chunk = readRange(store, position, Math.min(chunkBytes, length - position));
+      const result = withBytesInWasm(chunk, (pointer) => {
+        const whole = module._cbw_records_whole(pointer, chunk.length, format, count);
+        const counted = module.HEAPF64[count / 8]!;
+        if (whole === chunk.length) return { whole, counted, claimed: 0, kind: 0 };
+        const kind = module._cbw_record_scan(pointer + whole, chunk.length - whole, count, format);
+        return { whole, counted, claimed: module.HEAPF64[count / 8]!, kind };
+      });
+      position += result.whole;
+      records += result.counted;
+      if (result.whole === chunk.length) {
+        if (chunk.length === 0) break;
+        continue;
+      }
+      const left = chunk.length - result.whole;
+      // A record longer than the rest of the chunk, or a header cut by the chunk's end: read on from it.
+      if (result.kind === 1 && result.claimed > left && position + result.claimed <= length) {
+        chunkBytes = Math.max(CHUNK_BYTES, result.claimed);
+        continue;
+      }
+      if (result.kind === 1 && result.claimed === 0 && position + left < length) continue;
+      break;
+    }
+    return { end: position, records };
+  } finally {
+    module._free(count);
+  }
+}

@@ -1,0 +1,94 @@
+// A damaged index log: `query` (alone and as --index) and `info` report
+// CORRUPT naming the byte offset (exit 2), never "absent" for every key with
+// exit 0, and leave the file as it is; `repair` keeps every record before the
+// damage, moves the rest aside byte for byte (exit 1), and the log then
+// answers; a whole log is left alone (exit 0).
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { init } from 'cuckoo-bloom-wasm';
+import { expectOneLineError, runCli, runOk, tempDir, verdicts } from './helpers.mjs';
+
+const keys = Array.from({ length: 40 }, (_, i) => `key-${i}`);
+const LOG_HEADER_BYTES = 16;
+/** Version 2: 13 header bytes (lengths, kind, header check), the key, an 8-byte checksum (docs/INDEX.md). */
+const recordBytes = (key) => 13 + Buffer.byteLength(key) + 8;
+const startOf = (i) => LOG_HEADER_BYTES + keys.slice(0, i).reduce((sum, key) => sum + recordBytes(key), 0);
+
+let work;
+let damaged;
+const DAMAGED_RECORD = 10;
+beforeAll(async () => {
+  await init();
+  work = tempDir('cbw-cli-repair-');
+  writeFileSync(join(work.dir, 'keys.txt'), `${keys.join('\n')}\n`);
+  await runOk(['build', '--exact', '--input', 'keys.txt', '--output', 'keys.log', '--quiet'], { cwd: work.dir });
+  await runOk(['build', '--input', 'keys.txt', '--output', 'keys.filter', '--quiet'], { cwd: work.dir });
+  damaged = readFileSync(join(work.dir, 'keys.log'));
+  expect(damaged.length).toBe(startOf(keys.length));
+  damaged[startOf(DAMAGED_RECORD) + 1] ^= 0x01; // record 10's key length + 256: it "runs past the end"
+});
+afterAll(() => work.cleanup());
+
+function writeDamaged(name) {
+  writeFileSync(join(work.dir, name), damaged);
+  // A snapshot of the whole (undamaged) log beside it changes nothing: it no longer matches.
+  writeFileSync(join(work.dir, `${name}.snapshot`), readFileSync(join(work.dir, 'keys.log.snapshot')));
+}
+
+test.each([
+  ['query', (log) => ['query', log, 'key-1', 'key-30']],
+  ['query --exact from stdin', (log) => ['query', log, '--exact']],
+  ['query --index', (log) => ['query', 'keys.filter', '--index', log, 'key-1', 'key-30']],
+  ['info', (log) => ['info', log]],
+  ['info --json', (log) => ['info', log, '--json']],
+])('%s on a damaged log: CORRUPT naming the offset and repair (exit 2), the file unchanged', async (_name, args) => {
+  writeDamaged('damaged.log');
+  const result = await runCli(args('damaged.log'), { cwd: work.dir, input: keys.join('\n') });
+  const line = expectOneLineError(result);
+  expect(line).toContain(`damaged.log: the record at byte ${startOf(DAMAGED_RECORD)} is damaged`);
+  expect(line).toContain('cuckoo-bloom-wasm repair damaged.log');
+  expect(result.stdout).toBe('');
+  expect(readFileSync(join(work.dir, 'damaged.log')).equals(damaged)).toBe(true);
+});
+
+test('repair keeps the records before the damage, moves the rest aside byte for byte, and the log answers', async () => {
+  writeDamaged('fixed.log');
+  const offset = startOf(DAMAGED_RECORD);
+  const result = await runCli(['repair', 'fixed.log', '--json'], { cwd: work.dir });
+  expect(result.code).toBe(1);
+  expect(result.stderr).toBe('');
+  expect(JSON.parse(result.stdout)).toEqual({
+    file: 'fixed.log',
+    logVersion: 2,
+    recordsKept: DAMAGED_RECORD,
+    keptBytes: offset,
+    movedBytes: damaged.length - offset,
+    movedTo: `fixed.log.damaged-at-${offset}`,
+  });
+  expect(readFileSync(join(work.dir, `fixed.log.damaged-at-${offset}`)).equals(damaged.subarray(offset))).toBe(true);
+  expect(readFileSync(join(work.dir, 'fixed.log')).equals(damaged.subarray(0, offset))).toBe(true);
+  const query = await runCli(['query', 'fixed.log', ...keys], { cwd: work.dir });
+  expect(query.code).toBe(1);
+  expect(verdicts(query.stdout)).toEqual(keys.map((key, i) => [i < DAMAGED_RECORD ? 'present' : 'absent', key]));
+  // Now whole: nothing to do, exit 0, text output.
+  const again = await runCli(['repair', 'fixed.log'], { cwd: work.dir });
+  expect(again.code).toBe(0);
+  expect(again.stdout).toMatch(/records kept +10/);
+  expect(again.stdout).toMatch(/the log is whole: nothing was changed/);
+});
+
+test('repair refuses what is not an index log, and a missing file (exit 2), changing nothing', async () => {
+  const filter = readFileSync(join(work.dir, 'keys.filter'));
+  expect(expectOneLineError(await runCli(['repair', 'keys.filter'], { cwd: work.dir }))).toMatch(/keys\.filter is not an index log/);
+  expect(readFileSync(join(work.dir, 'keys.filter')).equals(filter)).toBe(true);
+  expect(expectOneLineError(await runCli(['repair', 'nope.log'], { cwd: work.dir }))).toMatch(/cannot read nope\.log: no such file/);
+  expect(expectOneLineError(await runCli(['repair'], { cwd: work.dir }))).toMatch(/repair needs an index log/);
+});
+
+test('help repair documents it, and the main help lists it', async () => {
+  const help = (await runOk(['help', 'repair'], { cwd: work.dir })).stdout;
+  expect(help).toMatch(/^Usage: cuckoo-bloom-wasm repair <log>/);
+  expect(help).toMatch(/damaged-at-<offset>/);
+  expect(help).toMatch(/Exit status: 0 the log was whole/);
+  expect((await runOk(['--help'], { cwd: work.dir })).stdout).toMatch(/^ {2}repair +salvage a damaged index log/m);
+});

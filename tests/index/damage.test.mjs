@@ -1,0 +1,212 @@
+// Damage is told from a torn tail (log version 2: every record header carries
+// its own check), and opening never changes a damaged file:
+// - every bit of every record-header byte of a 40-record log flipped, one at a
+//   time: open (writable and read-only) is CORRUPT naming the record's byte
+//   offset, the log is byte-for-byte unchanged (hash, size, mtime) and no file
+//   is left beside it; also with a valid snapshot beside the log;
+// - the log cut at every offset: only the torn tail is dropped, every whole
+//   record before it is kept;
+// - repair keeps every record before the damage and moves the rest aside, byte for byte.
+import { copyFileSync, mkdtempSync, openSync, closeSync, readdirSync, readFileSync, rmSync, statSync, truncateSync, writeSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { FilterError, init } from '../../dist/index.import.cjs';
+import { FileCuckooIndex } from '../../dist/index-file.mjs';
+import { expectAnswers, fileState, keysOf, logVersion, modelOf, parseRecords } from './lib/log-records.mjs';
+
+let directory;
+beforeAll(async () => {
+  await init();
+  directory = mkdtempSync(join(tmpdir(), 'cbw-index-damage-'));
+});
+afterAll(() => rmSync(directory, { recursive: true, force: true }));
+
+/** 40 records: 34 puts (a third without a value), 2 updates, 4 deletes. */
+function writeLog(name, { snapshot = false } = {}) {
+  const path = join(directory, name);
+  const index = FileCuckooIndex.open(path, { snapshotOnClose: snapshot });
+  for (let i = 0; i < 34; i++) index.set(`key-${i}`, i % 3 === 0 ? undefined : `value-${i}`);
+  index.set('key-4', 'updated');
+  index.set('key-9', 'again');
+  for (const i of [5, 12, 20, 33]) index.delete(`key-${i}`);
+  index.close();
+  return path;
+}
+
+function openError(path, options) {
+  try {
+    FileCuckooIndex.open(path, options).close();
+  } catch (error) {
+    return error;
+  }
+  return undefined;
+}
+
+/** Flips `bit` of the byte at `at` in place (a positioned write: the rest of the file is untouched). */
+function flipBit(path, bytes, at, bit) {
+  const fd = openSync(path, 'r+');
+  try {
+    writeSync(fd, Uint8Array.of(bytes[at] ^ (1 << bit)), 0, 1, at);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function restoreByte(path, bytes, at) {
+  const fd = openSync(path, 'r+');
+  try {
+    writeSync(fd, Uint8Array.of(bytes[at]), 0, 1, at);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+describe.each([
+  ['without a snapshot', false],
+  ['with a valid snapshot beside the log', true],
+])('every bit of every record header flipped (%s)', (_label, withSnapshot) => {
+  test('open is CORRUPT naming the record, writable and read-only, and changes no file', () => {
+    const path = writeLog(`sweep-${withSnapshot}.log`, { snapshot: withSnapshot });
+    const bytes = readFileSync(path);
+    const records = parseRecords(bytes);
+    expect(records).toHaveLength(40);
+    expect(logVersion(bytes)).toBe(2);
+    const snapshotBefore = withSnapshot ? fileState(`${path}.snapshot`) : undefined;
+    // The snapshot is valid: an undamaged open loads it.
+    const clean = FileCuckooIndex.open(path, { readOnly: true });
+    expect(clean.openReport.snapshotLogBytes).toBe(withSnapshot ? bytes.length : 0);
+    clean.close();
+    const filesBefore = readdirSync(directory).sort();
+    let flips = 0;
+    let lost = 0;
+    for (const record of records) {
+      for (let at = record.start; at < record.headerEnd; at++) {
+        for (let bit = 0; bit < 8; bit++) {
+          flipBit(path, bytes, at, bit);
+          const before = fileState(path);
+          for (const options of [{}, { readOnly: true }]) {
+            const error = openError(path, options);
+            const ok =
+              error instanceof FilterError &&
+              error.code === 'CORRUPT' &&
+              error.message.includes(`the record at byte ${record.start} is damaged`) &&
+              error.message.includes('repair');
+            if (!ok) {
+              lost++;
+              if (lost <= 3) console.error(`byte ${at} bit ${bit} ${JSON.stringify(options)}: ${error?.message ?? 'opened'}`);
+            }
+            expect(fileState(path)).toEqual(before);
+          }
+          restoreByte(path, bytes, at);
+          flips++;
+        }
+      }
+    }
+    expect(lost).toBe(0);
+    expect(flips).toBe(40 * 13 * 8);
+    // No lock, no moved tail, no temporary file was left; the snapshot is untouched.
+    expect(readdirSync(directory).sort()).toEqual(filesBefore);
+    if (withSnapshot) expect(fileState(`${path}.snapshot`)).toEqual(snapshotBefore);
+    // Restored, the log answers as written: no committed record was lost.
+    const index = FileCuckooIndex.open(path);
+    expectAnswers(index, modelOf(records), keysOf(records));
+    index.close();
+  });
+});
+
+test('the log cut at every offset: only the torn tail is dropped, every whole record before it is kept', () => {
+  const base = writeLog('truncation-base.log');
+  const bytes = readFileSync(base);
+  const records = parseRecords(bytes);
+  const keys = keysOf(records);
+  const cut = join(directory, 'truncated.log');
+  for (let length = 16; length < bytes.length; length++) {
+    const whole = records.filter((record) => record.end <= length);
+    const kept = whole.length === 0 ? 16 : whole[whole.length - 1].end;
+    const model = modelOf(records, whole.length);
+    copyFileSync(base, cut);
+    truncateSync(cut, length);
+    const before = fileState(cut);
+    const reader = FileCuckooIndex.open(cut, { readOnly: true });
+    expect(reader.openReport.droppedTailBytes).toBe(length - kept);
+    expectAnswers(reader, model, keys);
+    reader.close();
+    expect(fileState(cut)).toEqual(before);
+    const writer = FileCuckooIndex.open(cut, { snapshotOnClose: false });
+    expect(writer.openReport.droppedTailBytes).toBe(length - kept);
+    expectAnswers(writer, model, keys);
+    writer.close();
+    expect(statSync(cut).size).toBe(kept);
+    expect(readFileSync(cut)).toEqual(bytes.subarray(0, kept));
+  }
+});
+
+describe('repair', () => {
+  test('keeps every record before the damage and moves the rest aside, byte for byte; the log then opens', () => {
+    const path = writeLog('repair.log');
+    const bytes = readFileSync(path);
+    const records = parseRecords(bytes);
+    const damaged = records[17];
+    const flipped = Buffer.from(bytes);
+    flipped[damaged.start + 2] ^= 0x04; // the key length's third byte: the record would run past the end
+    const fd = openSync(path, 'r+');
+    writeSync(fd, flipped, damaged.start + 2, 1, damaged.start + 2);
+    closeSync(fd);
+    expect(openError(path)).toEqual(expect.objectContaining({ code: 'CORRUPT' }));
+    expect(readFileSync(path)).toEqual(flipped);
+
+    const report = FileCuckooIndex.repair(path);
+    expect(report).toEqual({
+      logVersion: 2,
+      recordsKept: 17,
+      keptBytes: damaged.start,
+      movedBytes: bytes.length - damaged.start,
+      movedTo: `${path}.damaged-at-${damaged.start}`,
+    });
+    expect(readFileSync(report.movedTo)).toEqual(flipped.subarray(damaged.start));
+    expect(readFileSync(path)).toEqual(flipped.subarray(0, damaged.start));
+    expect(readdirSync(directory).filter((name) => name.startsWith('repair.log'))).toEqual([
+      'repair.log',
+      `repair.log.damaged-at-${damaged.start}`,
+    ]);
+    const index = FileCuckooIndex.open(path);
+    expect(index.openReport.droppedTailBytes).toBe(0);
+    expectAnswers(index, modelOf(records, 17), keysOf(records));
+    index.close();
+
+    // A whole log: nothing moved, nothing changed.
+    const before = fileState(path);
+    expect(FileCuckooIndex.repair(path)).toEqual({
+      logVersion: 2,
+      recordsKept: 17,
+      keptBytes: damaged.start,
+      movedBytes: 0,
+      movedTo: null,
+    });
+    expect(fileState(path)).toEqual(before);
+  });
+
+  test('never overwrites an earlier moved-aside file, and is refused while a writer holds the log', () => {
+    const path = writeLog('repair-twice.log');
+    const bytes = readFileSync(path);
+    const records = parseRecords(bytes);
+    const tail = Buffer.alloc(40, 0x5a); // not a record, not zeros: damage
+    for (const round of [1, 2]) {
+      const fd = openSync(path, 'a');
+      writeSync(fd, tail);
+      closeSync(fd);
+      const report = FileCuckooIndex.repair(path);
+      expect(report.movedTo).toBe(`${path}.damaged-at-${bytes.length}${round === 2 ? '.2' : ''}`);
+      expect(readFileSync(report.movedTo)).toEqual(tail);
+      expect(readFileSync(path)).toEqual(bytes);
+    }
+    const writer = FileCuckooIndex.open(path);
+    try {
+      expect(() => FileCuckooIndex.repair(path)).toThrow(expect.objectContaining({ code: 'LOCKED' }));
+    } finally {
+      writer.close();
+    }
+    expect(FileCuckooIndex.repair(path).recordsKept).toBe(records.length);
+    expect(() => FileCuckooIndex.repair(join(directory, 'no-such.log'))).toThrow(expect.objectContaining({ code: 'UNAVAILABLE' }));
+  });
+});
