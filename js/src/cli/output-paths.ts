@@ -37,7 +37,8 @@ export function exactBuildFiles(output: string): ExactBuildFiles {
     snapshot: `${output}.snapshot`,
     temporary,
     temporarySnapshot,
-    temporaries: [temporary, temporarySnapshot, `${temporarySnapshot}.tmp`],
+    // The writer's lock (index-file/writer-lock.ts) sits beside the log it opens.
+    temporaries: [temporary, temporarySnapshot, `${temporarySnapshot}.tmp`, `${temporary}.lock`],
   };
 }
 

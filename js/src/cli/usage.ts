@@ -76,7 +76,7 @@ a line over 64 MiB, and a cuckoo filter that ran out of room: give a larger
 the target (more keys than --capacity); the file is written and a warning
 printed on stderr.`;
 
-const INFO = `Usage: ${NAME} info <file> [--json]
+const INFO = `Usage: ${NAME} info <file|-> [--json]
 
 Shows what a filter file holds: its type and parameters, keys stored, capacity,
 size, bits per key, target and estimated false-positive rates, and whether it
@@ -90,6 +90,11 @@ there and valid (matches the log, so opening loads it). Opening a log checks
 every record it replays and never writes to the file; an unfinished last record
 (a write cut short, or one still in progress) is ignored and reported. A damaged
 record is an error (exit 2) naming its byte offset: see "repair".
+
+The file must be a regular file (a device, FIFO, directory or socket is
+refused without being read); a filter file must be exactly as long as its
+header declares, and is read no further. "-" reads a filter (not an index log)
+piped or redirected into stdin, up to its declared length.
 
 Options:
   --json                 print a JSON object instead of text
@@ -106,6 +111,9 @@ from stdin, one per line (empty lines are ignored). Put "--" before keys that
 start with "-". Keys on the command line are text (hashed as UTF-8); keys read
 from stdin are bytes, matched exactly as build stored its lines (so a Latin-1
 key is found) and echoed unchanged. With --urls, stdin lines must be UTF-8.
+
+The file must be a regular file, read as info reads it; "-" reads a filter from
+stdin (the keys must then be arguments).
 
 Output, one line per key, tab-separated:
   present<TAB>key        the key may be in the set (wrong at about the filter's
@@ -138,8 +146,9 @@ a running writer has not finished) is ignored, with a warning on stderr, and
 left in the file; every whole record is answered. A damaged record is an error
 (exit 2) naming its byte offset, never a shorter log: see "repair".
 
-Exit status: 0 no key present/listed, 1 at least one present/listed,
-2 usage or input error (a missing or corrupt file, an invalid URL).`;
+Exit status: 0 no key present/listed, 1 at least one present/listed (even when
+another URL was invalid: a hit wins), 2 usage or input error (a missing or
+corrupt file; an invalid URL when none was listed).`;
 
 const REPAIR = `Usage: ${NAME} repair <log> [--json]
 
