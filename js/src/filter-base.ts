@@ -4,7 +4,9 @@ import { refuseStructuredClone } from './clone-guard.js';
 import { getRuntime } from './init.js';
 import { KeyBatch } from './key-batch.js';
 import { KeyPath } from './key-path.js';
-import { type Key, KeyArena, MAX_ARENA_BYTES, describeValue, requireAttached, type OwnedBytes } from './keys.js';
+import { type Key, KeyArena, keyArray, MAX_ARENA_BYTES, describeValue, requireAttached, type OwnedBytes } from './keys.js';
+
+export { keyArray } from './keys.js';
 import { checkOptions, DEFAULT_FALSE_POSITIVE_RATE, type FilterOptions } from './options.js';
 
 import type { FilterTypeName } from './registry.js';
@@ -510,18 +512,6 @@ function resultForm(options: unknown): 'boolean[]' | 'Uint8Array' {
 /** Batch input: a KeyBatch as it is, otherwise an array of keys. */
 function keySource(keys: unknown): readonly Key[] | KeyBatch {
   return keys instanceof KeyBatch ? keys : keyArray(keys);
-}
-
-/** The keys of a batch as an array: an array as it is, any other iterable read into one. */
-export function keyArray(keys: unknown): readonly Key[] {
-  if (Array.isArray(keys)) return keys as readonly Key[];
-  if (keys !== null && typeof keys === 'object' && typeof (keys as Iterable<Key>)[Symbol.iterator] === 'function' && !(keys instanceof Uint8Array)) {
-    return Array.from(keys as Iterable<Key>);
-  }
-  throw new FilterError(
-    'INVALID_ARGUMENT',
-    `keys must be an array or another iterable of keys, got ${typeof keys === 'string' ? 'a string (one key: use add/has)' : describeValue(keys)}`,
-  );
 }
 
 /** Validates a class's options and creates its handle through the C++ registry. */

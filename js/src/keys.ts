@@ -475,3 +475,15 @@ export class KeyArena {
     return pointer;
   }
 }
+
+/** The keys of a batch as an array: an array as it is, any other iterable read into one. */
+export function keyArray(keys: unknown): readonly Key[] {
+  if (Array.isArray(keys)) return keys as readonly Key[];
+  if (keys !== null && typeof keys === 'object' && typeof (keys as Iterable<Key>)[Symbol.iterator] === 'function' && !(keys instanceof Uint8Array)) {
+    return Array.from(keys as Iterable<Key>);
+  }
+  throw new FilterError(
+    'INVALID_ARGUMENT',
+    `keys must be an array or another iterable of keys, got ${typeof keys === 'string' ? 'a string (one key: use add/has)' : describeValue(keys)}`,
+  );
+}

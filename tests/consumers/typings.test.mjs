@@ -3,7 +3,7 @@
 // resolution mode and strictness a user may have, type-checked with
 // skipLibCheck off against the installed package (so the .d.ts/.d.cts files
 // themselves are checked too).
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { packAndInstall, REPO, runCapturing } from './tools/package.mjs';
@@ -129,6 +129,81 @@ describe('type-checks with skipLibCheck off', () => {
     ]) {
       expect(typecheck(name, { type, compilerOptions, file: 'main.ts', source })).toBe('');
     }
+  });
+
+  // Every entry, with no Node types and no DOM (types: [], lib ES2022): the typings are
+  // self-contained, and the Redis client is a structural type, so a client object
+  // with none of node-redis's or ioredis's methods is a type error.
+  const EVERY_ENTRY = `
+    import * as full from 'cuckoo-bloom-wasm';
+    import * as small from 'cuckoo-bloom-wasm/small';
+    import * as inline from 'cuckoo-bloom-wasm/inline';
+    import * as reader from 'cuckoo-bloom-wasm/reader';
+    import { RedisBloomFilter, RedisExpiringBloomFilter, type RedisClient, type RedisCommandRunner } from 'cuckoo-bloom-wasm/redis';
+    import { FileCuckooIndex, type OpenReport } from 'cuckoo-bloom-wasm/index-file';
+
+    declare const client: RedisClient;
+    const runner: RedisCommandRunner = { send: async () => 'OK', sendForBytes: async () => new Uint8Array(0) };
+
+    export async function main(bytes: Uint8Array): Promise<number> {
+      await Promise.all([full.init(), small.init(), inline.init(), reader.init()]);
+      const seen = new full.BloomFilter({ capacity: 10 });
+      seen.addMany(new Set(['a', 'b']));
+      const smaller = new small.CuckooFilter({ capacity: 10 });
+      const read = reader.FilterReader.deserialize(bytes);
+      const shared = await RedisBloomFilter.create(client, 'seen', { capacity: 10, durability: { replicas: 1, timeoutMs: 100 } });
+      const fresh: boolean[] = await shared.addMany(new Set(['a', new Uint8Array([1])]));
+      const recent = await RedisExpiringBloomFilter.open(runner, 'recent');
+      const known: boolean[] = await recent.hasMany(['a']);
+      const index = FileCuckooIndex.open('seen.log', { readOnly: true });
+      const report: OpenReport = index.openReport;
+      index.close();
+      return Number(seen.has('a')) + Number(smaller.has('a')) + Number(read.has('a')) + fresh.length + known.length + report.keys +
+        Number(new inline.BloomFilter({ capacity: 1 }).has('x'));
+    }
+
+    export async function typo(): Promise<void> {
+      // @ts-expect-error -- neither sendCommand, call/callBuffer nor send/sendForBytes
+      await RedisBloomFilter.create({ sendComand: async () => 'OK' }, 'seen', { capacity: 10 });
+    }
+  `;
+  const BARE = { lib: ['ES2022'], types: [] };
+  test.each([
+    ['nodenext', 'module', { module: 'nodenext', moduleResolution: 'nodenext' }],
+    ['node16', 'module', { module: 'node16', moduleResolution: 'node16' }],
+    ['node16 (CommonJS project)', 'commonjs', { module: 'node16', moduleResolution: 'node16' }],
+    ['bundler', 'module', { module: 'esnext', moduleResolution: 'bundler' }],
+  ])('every entry type-checks with types: [] and lib ES2022 only, under %s', (name, type, resolution) => {
+    const folder = `every-entry-${name.replace(/\W+/g, '-')}`;
+    expect(typecheck(folder, { type, compilerOptions: { ...resolution, ...BARE }, file: 'main.ts', source: EVERY_ENTRY })).toBe('');
+  });
+
+  test('real node-redis and ioredis clients and clusters are RedisClients', () => {
+    // This project has Node's types and both clients (the repository's own copies).
+    const modules = join(REPO, 'node_modules');
+    const source = `
+      import { createClient, createCluster } from 'redis';
+      import { Redis, Cluster } from 'ioredis';
+      import type { RedisClient } from 'cuckoo-bloom-wasm/redis';
+      export const clients: RedisClient[] = [
+        createClient(),
+        createCluster({ rootNodes: [] }),
+        new Redis({ lazyConnect: true }),
+        new Cluster([], { lazyConnect: true }),
+      ];
+    `;
+    const own = join(installed.consumer, 'typings', 'real-clients', 'node_modules');
+    mkdirSync(join(own, '@types'), { recursive: true });
+    for (const name of ['redis', 'ioredis', '@types/node']) symlinkSync(join(modules, name), join(own, name), 'dir');
+    const compilerOptions = {
+      module: 'nodenext',
+      moduleResolution: 'nodenext',
+      lib: ['ES2022'],
+      types: ['node'],
+      // The clients' own declarations are theirs to check.
+      skipLibCheck: true,
+    };
+    expect(typecheck('real-clients', { type: 'module', compilerOptions, file: 'main.ts', source })).toBe('');
   });
 
   test('the bare ES2020 lib: no DOM, no Node types, no esnext.disposable needed', () => {

@@ -158,6 +158,21 @@ describeIfRedis.each(CLIENT_NAMES)('RedisBloomFilter with %s', (clientName) => {
     await expectFilterError(RedisBloomFilter.create({}, 'bad', { capacity: 10 }), 'INVALID_ARGUMENT', /client/);
     const filter = await RedisBloomFilter.create(redis.client, 'keys', { capacity: 10 });
     await expectFilterError(filter.hasMany(['ok', 42]), 'INVALID_ARGUMENT', /key 1 must be a string/);
+    await expectFilterError(filter.addMany('one key'), 'INVALID_ARGUMENT', /a string \(one key: use add\/has\)/);
+    await expectFilterError(filter.addMany(42), 'INVALID_ARGUMENT', /keys must be an array or another iterable/);
+    await filter.delete();
+  });
+
+  test('batches take any iterable of keys, as the in-memory filters do', async () => {
+    const filter = await RedisBloomFilter.create(redis.client, 'iterables', { capacity: 1000 });
+    expect(await filter.addMany(new Set(['a', 'b', 'a']))).toEqual([true, true]);
+    expect(await filter.addMany(new Map([['c', 1]]).keys())).toEqual([true]);
+    function* generated() {
+      yield 'd';
+      yield new TextEncoder().encode('e');
+    }
+    expect(await filter.addMany(generated())).toEqual([true, true]);
+    expect(await filter.hasMany(new Set(['a', 'b', 'c', 'd', 'e']))).toEqual([true, true, true, true, true]);
     await filter.delete();
   });
 

@@ -1,8 +1,25 @@
 import { FilterError } from '../index.js';
 import { describeValue } from '../keys.js';
 
-/** One argument of a Redis command. */
-export type RedisArgument = string | Buffer;
+/**
+ * One argument of a Redis command: text, or bytes (at run time this package
+ * sends Node Buffers, which are Uint8Arrays; typed as Uint8Array so these
+ * typings need no Node types).
+ */
+export type RedisArgument = string | Uint8Array;
+
+/**
+ * What `create` and `open` take: a connected node-redis client or cluster
+ * (`createClient()`, `createCluster()`: anything with `sendCommand`), an ioredis
+ * client or cluster (`new Redis()`, `new Redis.Cluster()`: `call` and
+ * `callBuffer`), or a `RedisCommandRunner` of your own. Structural, so neither
+ * client is a dependency, and an object with none of these methods (a typo,
+ * the wrong object) is a type error.
+ */
+export type RedisClient =
+  | RedisCommandRunner
+  | { sendCommand(...args: never[]): Promise<unknown> }
+  | { call(...args: never[]): Promise<unknown>; callBuffer(...args: never[]): Promise<unknown> };
 
 /**
  * The calls this package needs from a Redis client. node-redis (v4 and later)

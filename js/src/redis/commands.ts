@@ -1,5 +1,5 @@
 import { FilterError, init, internalRuntime as getRuntime } from '../index.js';
-import { describeValue, detachedKey, invalidKey, isDetached, type Key } from '../keys.js';
+import { describeValue, detachedKey, invalidKey, isDetached, type Key, keyArray } from '../keys.js';
 import { requireInteger } from '../options.js';
 import { adaptClient, errorText, isReplyError, type RedisArgument, type RedisCommandRunner, withDeadline } from './clients.js';
 import { readFields } from './layout.js';
@@ -48,17 +48,20 @@ export function plannerFor(core: RedisCore): CallPlanner {
   return sharedPlanner;
 }
 
-/** INVALID_ARGUMENT for anything but an array of keys, naming the first bad key's index. */
-export function checkKeys(keys: unknown): asserts keys is readonly Key[] {
-  if (!Array.isArray(keys)) {
-    throw new FilterError('INVALID_ARGUMENT', `expected an array of keys, got ${describeValue(keys)}`);
-  }
+/**
+ * The keys of a batch as an array (any iterable, as the in-memory filters'
+ * batches take), each checked.
+ * @throws FilterError INVALID_ARGUMENT for anything else, naming the first bad key's index.
+ */
+export function checkedKeys(given: unknown): readonly Key[] {
+  const keys = keyArray(given);
   for (let i = 0; i < keys.length; i++) {
     const key: unknown = keys[i];
     if (typeof key === 'string') continue;
     if (!(key instanceof Uint8Array)) throw invalidKey(key, i);
     if (key.length === 0 && isDetached(key)) throw detachedKey(i);
   }
+  return keys;
 }
 
 export async function loadCore(): Promise<RedisCore> {
@@ -165,7 +168,7 @@ export async function runBounded(tasks: Array<() => Promise<unknown>>, limit: nu
   if (failure !== null) throw failure;
 }
 
-export function toBuffer(bytes: Uint8Array): Buffer {
+export function toBuffer(bytes: Uint8Array): Uint8Array {
   return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }
 

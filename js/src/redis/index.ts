@@ -13,6 +13,6 @@ export {
 } from './redis-bloom.js';
 export { KEYS_PER_SCRIPT } from './commands.js';
 export { RedisExpiringBloomFilter, type RedisExpiringBloomFilterOptions } from './redis-expiring.js';
-export type { RedisArgument, RedisCommandRunner } from './clients.js';
+export type { RedisArgument, RedisClient, RedisCommandRunner } from './clients.js';
 export type { SlotLayout } from './layout.js';
 export type { DurabilityOptions } from './durability.js';

@@ -45,9 +45,9 @@ export interface PlannedGroup {
   first: number;
   count: number;
   /** The ranges to read (see cbw_redis_plan): a script argument. */
-  ranges: Buffer;
+  ranges: Uint8Array;
   /** The keys' records, in plan order: a script argument (add). */
-  records: Buffer;
+  records: Uint8Array;
   /** Bytes the has script returns for this group: its ranges end to end. */
   replyBytes: number;
 }
@@ -60,7 +60,7 @@ export interface CallPlan {
   /** Offset of each key's block in its group's part of a has reply. */
   replyAt: Uint32Array;
   /** Every key's record (the groups' `records` are views of it). */
-  records: Buffer;
+  records: Uint8Array;
 }
 
 /**

@@ -3,7 +3,7 @@
 import { BlockedBloomFilter, FilterError, init, internalRuntime as getRuntime } from '../index.js';
 import { describeValue, detachedKey, invalidKey, isDetached, type Key, type OwnedBytes } from '../keys.js';
 import { requireInteger } from '../options.js';
-import { adaptClient, errorText, isReplyError, type RedisArgument, type RedisCommandRunner, withDeadline } from './clients.js';
+import { adaptClient, errorText, isReplyError, type RedisArgument, type RedisCommandRunner, withDeadline, type RedisClient } from './clients.js';
 import {
   BYTES_PER_BLOCK,
   counterKey,
@@ -134,7 +134,7 @@ export class RedisBloomFilter extends RedisKeyedFilter {
    *   holds something else, or when "parameters lost, shards remain" (the
    *   message names the keys); `UNAVAILABLE` when Redis fails.
    */
-  static async create(client: unknown, key: string, options: RedisBloomFilterOptions): Promise<RedisBloomFilter> {
+  static async create(client: RedisClient, key: string, options: RedisBloomFilterOptions): Promise<RedisBloomFilter> {
     const redis = withDurability(adaptClient(client), checkDurability(options?.durability, 'RedisBloomFilter.create'));
     checkKey(key);
     const checked = checkCreateOptions(options);
@@ -185,7 +185,7 @@ export class RedisBloomFilter extends RedisKeyedFilter {
    * @throws FilterError `INVALID_ARGUMENT` when there is none; `CORRUPT` when the
    *   key holds something else; `UNAVAILABLE` when Redis fails.
    */
-  static async open(client: unknown, key: string, options: RedisConnectionOptions = {}): Promise<RedisBloomFilter> {
+  static async open(client: RedisClient, key: string, options: RedisConnectionOptions = {}): Promise<RedisBloomFilter> {
     const durability = checkDurability(options?.durability, 'RedisBloomFilter.open');
     const { redis, timeoutMs, core, reply } = await readStoredParameters(client, key, options?.timeoutMs, 'RedisBloomFilter');
     return new RedisBloomFilter(withDurability(redis, durability), key, parseLayout(reply, key), timeoutMs, core);
@@ -197,7 +197,7 @@ export class RedisBloomFilter extends RedisKeyedFilter {
    * @throws FilterError as `create`, plus `CORRUPT` / `WRONG_TYPE` for bad bytes.
    */
   static async fromSnapshot(
-    client: unknown,
+    client: RedisClient,
     key: string,
     bytes: Uint8Array,
     options: Omit<RedisBloomFilterOptions, 'capacity' | 'falsePositiveRate' | 'seed'> & RedisTransferOptions = {},
@@ -244,12 +244,12 @@ export class RedisBloomFilter extends RedisKeyedFilter {
    * call (see KEYS_PER_SCRIPT and `slots`). If it rejects, some keys may have
    * been added: retry the batch (adding a key twice changes nothing).
    */
-  async addMany(keys: readonly Key[]): Promise<boolean[]> {
+  async addMany(keys: Iterable<Key>): Promise<boolean[]> {
     return this.#run(keys, ADD_SCRIPT);
   }
 
   /** For each key, `has(key)`. One round trip; each script call answers from one state of the table. */
-  async hasMany(keys: readonly Key[]): Promise<boolean[]> {
+  async hasMany(keys: Iterable<Key>): Promise<boolean[]> {
     return this.#run(keys, HAS_SCRIPT);
   }
 
@@ -391,10 +391,10 @@ export class RedisBloomFilter extends RedisKeyedFilter {
 
   // ---- internals
 
-  async #run(keys: readonly Key[], script: Script): Promise<boolean[]> {
+  async #run(keys: Iterable<Key>, script: Script): Promise<boolean[]> {
     this.#checkLive();
     const answers = await answerInScriptCalls(keys, (part, offset, answers) => this.#runCall(script, part, offset, answers));
-    if (!this.#sameSlot && keys.length > 0) await this.#checkIdentity();
+    if (!this.#sameSlot && answers.length > 0) await this.#checkIdentity();
     return answers;
   }
 

@@ -1,7 +1,7 @@
 import { FilterError } from '../index.js';
 import { describeValue, type Key } from '../keys.js';
 import { requireInteger } from '../options.js';
-import { adaptClient, type RedisArgument, type RedisCommandRunner } from './clients.js';
+import { adaptClient, type RedisArgument, type RedisCommandRunner, type RedisClient } from './clients.js';
 import {
   checkKey,
   checkTimeout,
@@ -125,7 +125,7 @@ export class RedisExpiringBloomFilter extends RedisKeyedFilter {
    *   parameters; `CORRUPT` when the key holds something else, or keys of a
    *   filter remain without parameters; `UNAVAILABLE`.
    */
-  static async create(client: unknown, key: string, options: RedisExpiringBloomFilterOptions): Promise<RedisExpiringBloomFilter> {
+  static async create(client: RedisClient, key: string, options: RedisExpiringBloomFilterOptions): Promise<RedisExpiringBloomFilter> {
     const redis = withDurability(adaptClient(client), checkDurability(options?.durability, 'RedisExpiringBloomFilter.create'));
     checkKey(key);
     const checked = checkOptions(options);
@@ -190,7 +190,7 @@ export class RedisExpiringBloomFilter extends RedisKeyedFilter {
    * Opens the expiring filter stored under `key`.
    * @throws FilterError `INVALID_ARGUMENT` when there is none; `CORRUPT` when the key holds something else; `UNAVAILABLE`.
    */
-  static async open(client: unknown, key: string, options: RedisConnectionOptions = {}): Promise<RedisExpiringBloomFilter> {
+  static async open(client: RedisClient, key: string, options: RedisConnectionOptions = {}): Promise<RedisExpiringBloomFilter> {
     const durability = checkDurability(options?.durability, 'RedisExpiringBloomFilter.open');
     const { redis, timeoutMs, core, reply } = await readStoredParameters(client, key, options?.timeoutMs, 'RedisExpiringBloomFilter');
     return new RedisExpiringBloomFilter(withDurability(redis, durability), key, parseExpiringLayout(reply, key), timeoutMs, plannerFor(core));
@@ -228,7 +228,7 @@ export class RedisExpiringBloomFilter extends RedisKeyedFilter {
    * held it (not seen within the window). One round trip, atomic per script call
    * (KEYS_PER_SCRIPT keys).
    */
-  async addMany(keys: readonly Key[]): Promise<boolean[]> {
+  async addMany(keys: Iterable<Key>): Promise<boolean[]> {
     return this.#run(keys, EXPIRING_ADD_SCRIPT);
   }
 
@@ -237,7 +237,7 @@ export class RedisExpiringBloomFilter extends RedisKeyedFilter {
    * comment), false when certainly not. One round trip; each script call answers from
    * one state of every generation.
    */
-  async hasMany(keys: readonly Key[]): Promise<boolean[]> {
+  async hasMany(keys: Iterable<Key>): Promise<boolean[]> {
     return this.#run(keys, EXPIRING_HAS_SCRIPT);
   }
 
@@ -266,10 +266,10 @@ export class RedisExpiringBloomFilter extends RedisKeyedFilter {
 
   // ---- internals
 
-  async #run(keys: readonly Key[], script: Script): Promise<boolean[]> {
+  async #run(keys: Iterable<Key>, script: Script): Promise<boolean[]> {
     this.#checkLive();
     const answers = await answerInScriptCalls(keys, (part, offset, answers) => this.#runCall(script, part, offset, answers));
-    if (!this.#sameSlot && keys.length > 0) await checkIdentity(this.#sender(), this.#key, this.#layout.table.id);
+    if (!this.#sameSlot && answers.length > 0) await checkIdentity(this.#sender(), this.#key, this.#layout.table.id);
     return answers;
   }
 

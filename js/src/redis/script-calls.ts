@@ -1,6 +1,6 @@
 import { FilterError } from '../index.js';
 import { describeValue, type Key } from '../keys.js';
-import { CALLS_IN_FLIGHT, checkKeys, KEYS_PER_SCRIPT, runBounded } from './commands.js';
+import { CALLS_IN_FLIGHT, checkedKeys, KEYS_PER_SCRIPT, runBounded } from './commands.js';
 import type { CallPlan, PlannedGroup } from './positions.js';
 
 // How a batch of keys becomes script calls and the calls' replies become
@@ -16,10 +16,10 @@ import type { CallPlan, PlannedGroup } from './positions.js';
  * @throws FilterError `INVALID_ARGUMENT` for anything but an array of keys; what a call throws.
  */
 export async function answerInScriptCalls(
-  keys: readonly Key[],
+  given: Iterable<Key>,
   call: (part: readonly Key[], offset: number, answers: boolean[]) => Promise<void>,
 ): Promise<boolean[]> {
-  checkKeys(keys);
+  const keys = checkedKeys(given);
   const answers = new Array<boolean>(keys.length).fill(false);
   const calls: Array<() => Promise<void>> = [];
   for (let start = 0; start < keys.length; start += KEYS_PER_SCRIPT) {
@@ -55,9 +55,9 @@ export function readAnswerText(reply: unknown, plan: CallPlan, groups: readonly 
  */
 export abstract class RedisKeyedFilter {
   /** For each key, whether it was new (see the class's `addMany`). */
-  abstract addMany(keys: readonly Key[]): Promise<boolean[]>;
+  abstract addMany(keys: Iterable<Key>): Promise<boolean[]>;
   /** For each key, whether it may be present (see the class's `hasMany`). */
-  abstract hasMany(keys: readonly Key[]): Promise<boolean[]>;
+  abstract hasMany(keys: Iterable<Key>): Promise<boolean[]>;
 
   /** Adds a key; true when it was new (as `addMany` says: not reported present before). One round trip. */
   async add(key: Key): Promise<boolean> {
