@@ -2,7 +2,11 @@
 // pass undefined for an option, get a readable error for a wrong value.
 import { inspect } from 'node:util';
 import { MessageChannel } from 'node:worker_threads';
-import { FILTER_TYPES, FilterError, init, UrlBlocklist } from 'cuckoo-bloom-wasm';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { CuckooIndex, FILTER_TYPES, FilterError, init, UrlBlocklist } from 'cuckoo-bloom-wasm';
+import { FileCuckooIndex } from '../dist/index-file.mjs';
 
 const reader = await import(new URL('../dist/reader.import.cjs', import.meta.url).href);
 
@@ -133,6 +137,46 @@ describe('URL blocklists and readers print, stringify and refuse to clone like f
       expect(caught.code).toBe('UNSUPPORTED');
       object.free();
       expect(inspect(object)).toMatch(/^\w+ \{ freed \}$/);
+    }
+  });
+});
+
+describe('CuckooIndex and FileCuckooIndex print their size and where the log lives', () => {
+  test('in memory: inspect, String, Object.keys, structuredClone', () => {
+    const index = new CuckooIndex();
+    index.set('a');
+    index.set('b', 'value');
+    index.delete('a');
+    const shown = inspect(index);
+    expect(shown).toMatch(/^CuckooIndex \{ size: 1, deadRecords: 2, log: 'memory', logBytes: \d+, tableBytes: \d+ \}$/);
+    expect(String(index)).toBe(shown);
+    expect(Object.keys(index)).toEqual(['cannotBeCloned']);
+    let caught;
+    try {
+      structuredClone(index);
+    } catch (error) {
+      caught = error;
+    }
+    expect(caught).toBeInstanceOf(FilterError);
+    expect(caught.code).toBe('UNSUPPORTED');
+    expect(caught.message).toMatch(/copy its entries/);
+    index.free();
+    expect(inspect(index)).toBe('CuckooIndex { freed }');
+  });
+
+  test('over a file: the path is shown', async () => {
+    // /index-file shares the main entry's CommonJS build (what Node's import of the package loads).
+    await (await import('../dist/index.import.cjs')).init();
+    const dir = mkdtempSync(join(tmpdir(), 'cbw-habits-'));
+    try {
+      const path = join(dir, 'seen.log');
+      const index = FileCuckooIndex.open(path);
+      index.set('x');
+      expect(inspect(index)).toMatch(new RegExp(`^FileCuckooIndex \\{ size: 1, deadRecords: 0, log: ${JSON.stringify(JSON.stringify(path)).slice(1, -1).replace(/[.]/g, '\\.')}, logBytes: \\d+, tableBytes: \\d+ \\}$`));
+      index.close();
+      expect(String(index)).toBe('FileCuckooIndex { freed }');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });

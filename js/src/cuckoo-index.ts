@@ -1,3 +1,4 @@
+import { refuseStructuredClone } from './clone-guard.js';
 import { coreError, FilterError } from './errors.js';
 import { getRuntime } from './init.js';
 import { describeValue, invalidKey, isDetached, detachedKey, type Key, type KeyArena } from './keys.js';
@@ -129,6 +130,7 @@ export class CuckooIndex {
    */
   constructor(options?: CuckooIndexOptions, store?: IndexRecordStore) {
     this.#options = checkIndexOptions(options);
+    refuseStructuredClone(this, this.constructor.name, 'copy its entries (for (const [key, value] of index) copy.set(key, value ?? undefined)), or reopen its log');
     const { module, arena } = getRuntime();
     this.#core = module as IndexCore;
     this.#arena = arena;
@@ -299,6 +301,28 @@ export class CuckooIndex {
 
   [Symbol.dispose](): void {
     this.free();
+  }
+
+  /** `console.log(index)` and `util.inspect`: its keys, log and table sizes on one line. */
+  [Symbol.for('nodejs.util.inspect.custom')](): string {
+    return this.#summary();
+  }
+
+  /** `String(index)`: the same one-line summary. */
+  toString(): string {
+    return this.#summary();
+  }
+
+  #summary(): string {
+    const name = this.constructor.name;
+    if (this.#handle === null) return `${name} { freed }`;
+    const { size, deadRecords, logBytes, tableBytes } = this.stats();
+    return `${name} { size: ${size}, deadRecords: ${deadRecords}, log: ${this.describeLog()}, logBytes: ${logBytes}, tableBytes: ${tableBytes} }`;
+  }
+
+  /** Where the log lives, for the summary: 'memory', or (a store-backed subclass) its file. */
+  protected describeLog(): string {
+    return this.#bridge === undefined ? "'memory'" : "'store'";
   }
 
   // ---- For the store-backed subclasses (cuckoo-bloom-wasm/index-file). ----

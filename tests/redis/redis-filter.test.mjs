@@ -1,3 +1,4 @@
+import { inspect } from 'node:util';
 // RedisBloomFilter against a private redis-server, with node-redis and ioredis:
 // answers, sharding, snapshots read by deserialize(), parameters checked on
 // open, and failures reported as FilterError (never as an answer).
@@ -161,6 +162,17 @@ describeIfRedis.each(CLIENT_NAMES)('RedisBloomFilter with %s', (clientName) => {
     await expectFilterError(filter.addMany('one key'), 'INVALID_ARGUMENT', /a string \(one key: use add\/has\)/);
     await expectFilterError(filter.addMany(42), 'INVALID_ARGUMENT', /keys must be an array or another iterable/);
     await filter.delete();
+  });
+
+  test('console.log / String show the key, sizing and bytes without asking Redis', async () => {
+    const filter = await RedisBloomFilter.create(redis.client, 'shown', { capacity: 1000, falsePositiveRate: 0.01 });
+    const shown = inspect(filter);
+    expect(shown).toBe(
+      `RedisBloomFilter { key: "shown", capacity: 1000, falsePositiveRate: 0.01, byteLength: ${filter.byteLength}, shards: 1, slots: 'single' }`,
+    );
+    expect(String(filter)).toBe(shown);
+    await filter.destroy();
+    expect(inspect(filter)).toMatch(/, destroyed \}$/);
   });
 
   test('batches take any iterable of keys, as the in-memory filters do', async () => {

@@ -240,6 +240,10 @@ export class FileCuckooIndex extends CuckooIndex {
     return { ...this.#openReport };
   }
 
+  protected override describeLog(): string {
+    return JSON.stringify(this.#path);
+  }
+
   /** The log file's path. */
   get path(): string {
     return this.#path;

@@ -244,6 +244,13 @@ export class RedisBloomFilter extends RedisKeyedFilter {
    * call (see KEYS_PER_SCRIPT and `slots`). If it rejects, some keys may have
    * been added: retry the batch (adding a key twice changes nothing).
    */
+  protected override describe(): string {
+    return (
+      `key: ${JSON.stringify(this.#key)}, capacity: ${this.capacity}, falsePositiveRate: ${this.falsePositiveRate}, ` +
+      `byteLength: ${this.byteLength}, shards: ${this.shardCount}, slots: '${this.slots}'${this.#destroyed ? ', destroyed' : ''}`
+    );
+  }
+
   async addMany(keys: Iterable<Key>): Promise<boolean[]> {
     return this.#run(keys, ADD_SCRIPT);
   }

@@ -228,6 +228,13 @@ export class RedisExpiringBloomFilter extends RedisKeyedFilter {
    * held it (not seen within the window). One round trip, atomic per script call
    * (KEYS_PER_SCRIPT keys).
    */
+  protected override describe(): string {
+    return (
+      `key: ${JSON.stringify(this.#key)}, windowMs: ${this.windowMs}, generations: ${this.generations}, capacity: ${this.capacity}, ` +
+      `falsePositiveRate: ${this.falsePositiveRate}, generationBytes: ${this.generationBytes}${this.#destroyed ? ', destroyed' : ''}`
+    );
+  }
+
   async addMany(keys: Iterable<Key>): Promise<boolean[]> {
     return this.#run(keys, EXPIRING_ADD_SCRIPT);
   }

@@ -68,4 +68,17 @@ export abstract class RedisKeyedFilter {
   async has(key: Key): Promise<boolean> {
     return (await this.hasMany([key]))[0] as boolean;
   }
+
+  /** What the summary shows after the class name: the filter's key, sizing and bytes (no round trip). */
+  protected abstract describe(): string;
+
+  /** `console.log(filter)` and `util.inspect`: one line, read from the handle (Redis is not asked). */
+  [Symbol.for('nodejs.util.inspect.custom')](): string {
+    return `${this.constructor.name} { ${this.describe()} }`;
+  }
+
+  /** `String(filter)`: the same one-line summary. */
+  toString(): string {
+    return `${this.constructor.name} { ${this.describe()} }`;
+  }
 }
