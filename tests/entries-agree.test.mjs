@@ -122,3 +122,14 @@ describe('report.skipped counts lines that were skipped, as the CLI does', () =>
     list.free();
   });
 });
+
+test('every entry exports an init(); /index-file and /redis export the main entry\'s own', async () => {
+  const cjsMain = await import(new URL('index.import.cjs', DIST).href);
+  const indexFile = await import(new URL('index-file.mjs', DIST).href);
+  const redis = await import(new URL('redis.mjs', DIST).href);
+  for (const entry of [full, reader, inline, indexFile, redis]) expect(typeof entry.init).toBe('function');
+  expect(indexFile.init).toBe(cjsMain.init);
+  expect(redis.init).toBe(cjsMain.init);
+  await indexFile.init();
+  expect(cjsMain.isInitialized()).toBe(true);
+});

@@ -140,13 +140,14 @@ describe('type-checks with skipLibCheck off', () => {
     import * as inline from 'cuckoo-bloom-wasm/inline';
     import * as reader from 'cuckoo-bloom-wasm/reader';
     import { RedisBloomFilter, RedisExpiringBloomFilter, type RedisClient, type RedisCommandRunner } from 'cuckoo-bloom-wasm/redis';
-    import { FileCuckooIndex, type OpenReport } from 'cuckoo-bloom-wasm/index-file';
+    import { FileCuckooIndex, init as initIndexFile, type OpenReport } from 'cuckoo-bloom-wasm/index-file';
+    import { init as initRedis } from 'cuckoo-bloom-wasm/redis';
 
     declare const client: RedisClient;
     const runner: RedisCommandRunner = { send: async () => 'OK', sendForBytes: async () => new Uint8Array(0) };
 
     export async function main(bytes: Uint8Array): Promise<number> {
-      await Promise.all([full.init(), small.init(), inline.init(), reader.init()]);
+      await Promise.all([full.init(), small.init(), inline.init(), reader.init(), initIndexFile(), initRedis()]);
       const seen = new full.BloomFilter({ capacity: 10 });
       seen.addMany(new Set(['a', 'b']));
       const smaller = new small.CuckooFilter({ capacity: 10 });

@@ -16,3 +16,5 @@ export { RedisExpiringBloomFilter, type RedisExpiringBloomFilterOptions } from '
 export type { RedisArgument, RedisClient, RedisCommandRunner } from './clients.js';
 export type { SlotLayout } from './layout.js';
 export type { DurabilityOptions } from './durability.js';
+// The main entry's init(): create/open call it themselves; exported so every entry has one.
+export { init, isInitialized } from '../index.js';
