@@ -51,10 +51,12 @@ class ChainedFilter : public KeyedFilter<Derived> {
     std::vector<Link>& links = filter.chain_.links();
     uint64_t tableBytes = 0;
     for (uint32_t i = 0; i < linkBlobs.size(); ++i) {
+      Result<Link> link = Link::deserialize(linkBlobs[i].first, linkBlobs[i].second);
+      // (A version this build does not read is UnsupportedVersion here, as in
+      // a blocklist's filter; a version it reads but not the chain's, Corrupt.)
+      if (!link.isOk()) return linkError(Derived::kType, i, link.status());
       Status sameVersion = checkNestedVersion(blob, linkBlobs[i].first, "link " + std::to_string(i));
       if (!sameVersion.isOk()) return sameVersion;
-      Result<Link> link = Link::deserialize(linkBlobs[i].first, linkBlobs[i].second);
-      if (!link.isOk()) return linkError(Derived::kType, i, link.status());
       Status accepted = accept(i, link.value(), static_cast<const std::vector<Link>&>(links));
       if (!accepted.isOk()) return accepted;
       tableBytes += link.value().byteLength();
