@@ -266,11 +266,12 @@ function expectFormatError(error, where) {
   stats.codes[error.code] = (stats.codes[error.code] ?? 0) + 1;
 }
 
-// Format version 1 headers (the blob's own, or a blocklist's nested filter at
-// offset 64): such bytes are read and written back as version 2.
+// A format version 1 blob (a blocklist: envelope and nested filter alike,
+// since a nested blob must be in its envelope's version): read and written
+// back as a whole as version 2. A version-2 blob holding a version-1 nested
+// blob is no such input: accepted, it would be written back otherwise.
 function hasVersion1Header(bytes) {
-  const isVersion1At = (at) => bytes.length > at + 6 && bytes[at + 4] === 1 && bytes[at + 5] === 0;
-  return isVersion1At(0) || (bytes[6] === 16 && isVersion1At(64));
+  return bytes.length > 6 && bytes[4] === 1 && bytes[5] === 0;
 }
 
 /**
