@@ -150,8 +150,38 @@ inline bool equalExcept(const Bytes& a, const Bytes& b, size_t from, size_t to) 
 // Makes a mutated blob self-consistent again, most of the time: payload length
 // = what follows the parameters (7 times in 8), checksum = XXH3 of the bytes
 // before it (15 times in 16). With `nested`, the payload of a composite blob
-// (type >= 16) is repaired first, as a blob of its own. The rare unrepaired
+// (type >= 16) is repaired first, blob by blob (repairNestedBlobs). The rare unrepaired
 // inputs keep the length and checksum checks themselves covered.
+inline void repairBlob(uint8_t* data, size_t size, uint32_t random, bool nested);
+
+// The nested blobs of a composite's payload, end to end (a blocklist's one
+// filter, a chain's links), each repaired as a blob of its own: a blob whose
+// own header says it ends with room for another after it is a link of that
+// length; the last one takes whatever remains (its payload length repaired to
+// fit). So mutations inside any link, its version and counts included, reach
+// the chain's checks.
+inline void repairNestedBlobs(uint8_t* payload, size_t length, uint32_t random) {
+  size_t at = 0;
+  while (length - at >= kHeader + kChecksum) {
+    const size_t rest = length - at;
+    const uint64_t paramsLength = readLE(payload + at + kOffsetParamsLength, 4);
+    const uint64_t payloadLength = readLE(payload + at + kOffsetPayloadLength, 8);
+    const uint64_t fixed = kHeader + kChecksum;
+    const bool fits = paramsLength <= rest - fixed && payloadLength <= rest - fixed - paramsLength;
+    const size_t own = fits ? static_cast<size_t>(fixed + paramsLength + payloadLength) : rest;
+    if (!fits || rest - own < fixed) {
+      repairBlob(payload + at, rest, random, true);  // a blocklist's chain: its links too
+      return;
+    }
+    // A link: only its checksum (its length is what places the next one).
+    if (((random >> 3) & 15) != 0) {
+      writeLE(payload + at + own - kChecksum, cuckoo_bloom::formatChecksum(payload + at, own - kChecksum), 8);
+    }
+    at += own;
+    random = random * 0x9E3779B1u + 0x7F4A7C15u;
+  }
+}
+
 inline void repairBlob(uint8_t* data, size_t size, uint32_t random, bool nested) {
   if (size < kHeader + kChecksum) return;
   const uint64_t paramsLength = readLE(data + kOffsetParamsLength, 4);
@@ -162,8 +192,7 @@ inline void repairBlob(uint8_t* data, size_t size, uint32_t random, bool nested)
   const uint64_t payloadLength = readLE(data + kOffsetPayloadLength, 8);
   if (nested && data[kOffsetType] >= 16 && paramsLength <= body &&
       payloadLength <= body - paramsLength) {
-    repairBlob(data + kHeader + paramsLength, static_cast<size_t>(payloadLength), random >> 7,
-               false);
+    repairNestedBlobs(data + kHeader + paramsLength, static_cast<size_t>(payloadLength), random >> 7);
   }
   if (((random >> 3) & 15) != 0) {
     writeLE(data + size - kChecksum, cuckoo_bloom::formatChecksum(data, size - kChecksum), 8);

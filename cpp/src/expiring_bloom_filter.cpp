@@ -108,11 +108,19 @@ Result<uint32_t> ExpiringBloomFilter::advance(double now) {
   return dropped;
 }
 
-void ExpiringBloomFilter::add(const KeyHash& hash) {
+Status ExpiringBloomFilter::add(const KeyHash& hash) {
+  // The count is the exact sum of the generations' counts (checked on read):
+  // one more than 2^64 - 1 would wrap it into bytes no reader accepts. Only
+  // bytes crafted with such a count get here.
+  if (header_.itemCount == UINT64_MAX) {
+    return Status::full("expiring-bloom filter already counts 2^64 - 1 keys: the key was not added; every key "
+                        "added before is still found");
+  }
   BloomFilter& newest = chain_.links().back();
   const uint64_t before = newest.count();
   newest.add(hash);
   header_.itemCount += newest.count() - before;
+  return Status::ok();
 }
 
 void ExpiringBloomFilter::clear() {

@@ -63,6 +63,13 @@ Status ScalableBloomFilter::add(const KeyHash& hash) {
   // an older link is stored again in the newest, and counted again.
   BloomFilter* newest = &chain_.links().back();
   if (newest->has(hash)) return Status::ok();
+  // The count is the exact sum of the links' counts (checked on read): one
+  // more than 2^64 - 1 would wrap it into bytes no reader accepts. Only bytes
+  // crafted with such a count get here.
+  if (header_.itemCount == UINT64_MAX) {
+    return Status::full("scalable-bloom filter already counts 2^64 - 1 keys: the key was not added; every key "
+                        "added before is still found");
+  }
   if (newest->count() >= newest->capacity()) {
     Status grown = appendLink();
     if (!grown.isOk()) return grown;
@@ -84,6 +91,16 @@ Status ScalableBloomFilter::unionWith(const ScalableBloomFilter& other) {
   if (other.linkCount() != linkCount()) {
     return Status::invalidArgument("union needs scalable-bloom filters with the same number of links (" +
                                    std::to_string(linkCount()) + " vs " + std::to_string(other.linkCount()) + ")");
+  }
+  // The counts add up (each link's and the chain's) without wrapping, or
+  // nothing changes: a wrapped count would be written as bytes no reader accepts.
+  uint64_t total = 0;
+  for (uint32_t i = 0; i < linkCount(); ++i) {
+    uint64_t linkSum = 0;
+    if (!addWithoutWrap(chain_.links()[i].count(), other.chain_.links()[i].count(), linkSum) ||
+        !addWithoutWrap(total, linkSum, total)) {
+      return Status::invalidArgument("union of these scalable-bloom filters would count more than 2^64 - 1 keys");
+    }
   }
   // Same options, same link count: link i of both has the same size and
   // probes, so the OR of each pair is exact (BloomFilter::unionWith).

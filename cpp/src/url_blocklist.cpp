@@ -19,6 +19,15 @@ Result<std::vector<uint8_t>> encodeUrlBlocklist(const uint8_t* filter, size_t fi
   if (!isRegisteredFilterType(static_cast<uint8_t>(inner.value().header.type))) {
     return Status::invalidArgument("a URL blocklist wraps a filter, not another blocklist");
   }
+  // The envelope is written in this build's version, and a nested blob must be
+  // in its envelope's version (decodeUrlBlocklist): older bytes are read and
+  // serialized again first.
+  if (inner.value().header.formatVersion != kFormatVersion) {
+    return Status::invalidArgument("the filter is in format version " +
+                                   std::to_string(inner.value().header.formatVersion) +
+                                   "; a blocklist is written in version " + std::to_string(kFormatVersion) +
+                                   " and wraps a filter of the same version (read and serialize it first)");
+  }
   ByteWriter params;
   params.u32(expressionScheme);
   params.u32(depth);
@@ -45,6 +54,12 @@ Result<UrlBlocklistEnvelope> decodeUrlBlocklist(const uint8_t* data, size_t leng
                                       " is not supported (this build knows schemes 1 and 2)");
   }
   if (scheme == kExpressionSchemeSafeBrowsingV1 && depth != 0) return Status::corrupt("reserved parameter bytes are set");
+  // Scheme 2 came after format version 2: no version-1 writer made one.
+  if (scheme != kExpressionSchemeSafeBrowsingV1 && blob.header.formatVersion < 2) {
+    return Status::corrupt("URL expression scheme " + std::to_string(scheme) +
+                           " exists from format version 2; this blocklist says version " +
+                           std::to_string(blob.header.formatVersion));
+  }
   Result<DecodedBlob> inner = decodeBlob(blob.payload, blob.payloadLength);
   if (!inner.isOk()) {
     // Damage inside a blob whose outer checksum held means it was built that way.
@@ -54,6 +69,16 @@ Result<UrlBlocklistEnvelope> decodeUrlBlocklist(const uint8_t* data, size_t leng
   }
   if (!isRegisteredFilterType(static_cast<uint8_t>(inner.value().header.type))) {
     return Status::corrupt("the blocklist's nested filter is another blocklist");
+  }
+  // One version for the whole blob: a version-1 blocklist (of a version-1
+  // filter) is rewritten as a whole in version 2; a version-2 envelope around
+  // a version-1 filter is what no writer makes, and would be written back
+  // with the filter in version 2, i.e. as other bytes.
+  if (inner.value().header.formatVersion != blob.header.formatVersion) {
+    return Status::corrupt("the blocklist is in format version " + std::to_string(blob.header.formatVersion) +
+                           " but its nested filter in version " +
+                           std::to_string(inner.value().header.formatVersion) +
+                           " (a nested blob must be in its envelope's version)");
   }
   // The envelope's header fields are defined by the nested filter (and seed 0):
   // anything else is not what encodeUrlBlocklist writes, and would not survive

@@ -117,7 +117,7 @@ export class ExpiringBloomFilter extends Filter {
     return super.has(key);
   }
 
-  /** Adds (or refreshes) a key in the newest generation; reads the clock first. @throws FilterError `INVALID_ARGUMENT`; `FREED`. */
+  /** Adds (or refreshes) a key in the newest generation; reads the clock first. @throws FilterError `INVALID_ARGUMENT`; `FULL` only for a filter read from bytes that already count 2^64 − 1 keys (nothing changed); `FREED`. */
   add(key: Key): this {
     this.#tick();
     const status = this.addKey(key);

@@ -12,8 +12,9 @@ export abstract class GrowingFilter extends Filter {
    * Adds a key; a new link is made when the newest cannot take it. (A
    * scalable Bloom filter does not store a key it already reports present; a
    * scalable cuckoo filter stores a key added twice twice.)
-   * @throws FilterError `FULL` (the chain reached its 32 links, or a cuckoo
-   *   link would need fingerprints over 32 bits) or `OUT_OF_MEMORY` (the next
+   * @throws FilterError `FULL` (the chain reached its 32 links, a cuckoo
+   *   link would need fingerprints over 32 bits, or a scalable Bloom filter
+   *   read from bytes already counts 2^64 − 1 keys) or `OUT_OF_MEMORY` (the next
    *   link does not fit): nothing changed, every key added before is still
    *   found. `INVALID_ARGUMENT`; `FREED`.
    */

@@ -12,7 +12,7 @@ import {
   EXPRESSION_SCHEME_LIST_DEPTH,
   MAX_EXPRESSION_DEPTH as MAX_DEPTH,
 } from './url/check-url.js';
-import { type ExpressionDepth, expressionDepth } from './url/expressions.js';
+import { type ExpressionDepth, expressionDepth, SAFE_BROWSING_DEPTH } from './url/expressions.js';
 import { type ListFormat, type ListParseError, parseListLine, type ParsedLine } from './url/list-parser.js';
 import { UrlList } from './url/url-list.js';
 
@@ -82,8 +82,16 @@ const DEFAULT_BLOCKLIST_FUSE_ARITY = 4;
  * list.match('https://example.org/');           // null
  * ```
  */
+/** Safe Browsing's fixed depths (docs/FORMAT.md, type 16): what lists recorded before scheme 2. */
+const EXPRESSION_SCHEME_SAFE_BROWSING = 1;
+
 export class UrlBlocklist extends UrlList<AnyFilter> {
   #format: ListFormat;
+  // The scheme the bytes were read with (scheme 2 for a list made here). A
+  // scheme-1 list is written back as scheme 1 while its depths are still Safe
+  // Browsing's, so bytes read are written back unchanged (canonical bytes,
+  // docs/SECURITY.md); an entry deeper than those makes it scheme 2.
+  #scheme: number;
   /** Set by `build`: what was made of the list. */
   readonly report: UrlBlocklistReport;
 
@@ -93,9 +101,11 @@ export class UrlBlocklist extends UrlList<AnyFilter> {
     format: ListFormat,
     report: UrlBlocklistReport,
     depth: ExpressionDepth = { hostLabels: 0, pathDepth: 0 },
+    scheme: number = EXPRESSION_SCHEME_LIST_DEPTH,
   ) {
     super(filter, entryCount, depth);
     this.#format = format;
+    this.#scheme = scheme;
     this.report = report;
   }
 
@@ -201,7 +211,7 @@ export class UrlBlocklist extends UrlList<AnyFilter> {
       const filter = deserialize(inner);
       const depth = envelopeDepth(envelope.scheme(), envelope.depth());
       const report = { entries: envelope.entryCount(), skipped: 0, errors: [] };
-      return new UrlBlocklist(filter, envelope.entryCount(), 'auto', report, depth);
+      return new UrlBlocklist(filter, envelope.entryCount(), 'auto', report, depth, envelope.scheme());
     } finally {
       envelope.delete();
     }
@@ -252,14 +262,18 @@ export class UrlBlocklist extends UrlList<AnyFilter> {
   /** The bytes: a URL-blocklist envelope around the filter (docs/FORMAT.md, type 16). */
   serialize(): OwnedBytes {
     const inner = this.expressionFilter.serialize();
+    const safeBrowsing =
+      this.#scheme === EXPRESSION_SCHEME_SAFE_BROWSING &&
+      this.expressionDepth.hostLabels === SAFE_BROWSING_DEPTH.hostLabels &&
+      this.expressionDepth.pathDepth === SAFE_BROWSING_DEPTH.pathDepth;
     const envelope = withBytesInWasm(inner, (pointer, length) =>
       adoptEnvelope(
         getRuntime().module.encodeUrlBlocklist(
           pointer,
           length,
-          EXPRESSION_SCHEME_LIST_DEPTH,
+          safeBrowsing ? EXPRESSION_SCHEME_SAFE_BROWSING : EXPRESSION_SCHEME_LIST_DEPTH,
           this.entryCount,
-          (this.expressionDepth.hostLabels | (this.expressionDepth.pathDepth << 16)) >>> 0,
+          safeBrowsing ? 0 : (this.expressionDepth.hostLabels | (this.expressionDepth.pathDepth << 16)) >>> 0,
         ),
       ),
     );

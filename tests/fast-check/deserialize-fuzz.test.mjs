@@ -208,9 +208,31 @@ function fixChecksum(bytes) {
   view(bytes).setBigUint64(bytes.length - 8, xxh3(bytes.subarray(0, bytes.length - 8)), true);
 }
 
-/** For a blocklist envelope: the nested blob's checksum first, then the envelope's. */
+/**
+ * [offset, length] of each nested blob of a composite (types 16-31: a
+ * blocklist's filter, a chain's links), end to end after the parameters,
+ * each length from its own header.
+ */
+function nestedBlobs(bytes) {
+  const out = [];
+  if (bytes.length < 64 || bytes[6] < 16 || bytes[6] > 31) return out;
+  const v = view(bytes);
+  const end = bytes.length - 8;
+  let at = 56 + v.getUint32(12, true);
+  while (at + 64 <= end) {
+    const length = 64n + BigInt(v.getUint32(at + 12, true)) + v.getBigUint64(at + 48, true);
+    if (length > BigInt(end - at)) break;
+    out.push([at, Number(length)]);
+    at += Number(length);
+  }
+  return out;
+}
+
+/** The nested blobs' checksums first (a blocklist's whole payload if its own lengths are off), then the outer one. */
 function fixChecksums(bytes) {
-  if (bytes.length >= 64 + 64 + 8 && bytes[6] === 16) fixChecksum(bytes.subarray(64, bytes.length - 8));
+  const nested = nestedBlobs(bytes);
+  for (const [at, length] of nested) fixChecksum(bytes.subarray(at, at + length));
+  if (nested.length === 0 && bytes.length >= 64 + 64 + 8 && bytes[6] === 16) fixChecksum(bytes.subarray(64, bytes.length - 8));
   fixChecksum(bytes);
 }
 
@@ -244,11 +266,12 @@ function expectFormatError(error, where) {
   stats.codes[error.code] = (stats.codes[error.code] ?? 0) + 1;
 }
 
-// Format version 1 headers (the blob's own, or a blocklist's nested filter at
-// offset 64): such bytes are read and written back as version 2.
+// A format version 1 blob (a blocklist: envelope and nested filter alike,
+// since a nested blob must be in its envelope's version): read and written
+// back as a whole as version 2. A version-2 blob holding a version-1 nested
+// blob is no such input: accepted, it would be written back otherwise.
 function hasVersion1Header(bytes) {
-  const isVersion1At = (at) => bytes.length > at + 6 && bytes[at + 4] === 1 && bytes[at + 5] === 0;
-  return isVersion1At(0) || (bytes[6] === 16 && isVersion1At(64));
+  return bytes.length > 6 && bytes[4] === 1 && bytes[5] === 0;
 }
 
 /**
@@ -302,7 +325,19 @@ function checkAccepted(object, bytes, where) {
     return;
   }
   // Still a working filter: a new key is found, and the result reads back.
-  const stored = object instanceof CuckooFilter ? object.tryAdd('fuzz-new-key') : (object.add('fuzz-new-key'), true);
+  // (A chain read at a count of 2^64 - 1 refuses the add that would wrap
+  // it: FULL, nothing changed.)
+  let stored = true;
+  if (object instanceof CuckooFilter) stored = object.tryAdd('fuzz-new-key');
+  else {
+    try {
+      object.add('fuzz-new-key');
+    } catch (error) {
+      if (!(error instanceof FilterError && error.code === 'FULL' && bytes[6] >= 17)) throw error;
+      if (!sameBytes(object.serialize(), out)) fail(`${where}: a refused add changed the bytes`);
+      stored = false;
+    }
+  }
   if (stored && !object.has('fuzz-new-key')) fail(`${where}: a key added to the accepted filter is not found`);
   if (object instanceof CountingBloomFilter || object instanceof CuckooFilter) {
     if (stored && !object.remove('fuzz-new-key')) fail(`${where}: remove of the new key failed`);
@@ -426,6 +461,30 @@ const blocklistBlobArb = fc
   });
 
 
+// Chains with several links (scalable Bloom, scalable cuckoo) and generations
+// (expiring Bloom), whose nested blobs the mutations below reach.
+const chainBlobArb = fc
+  .record({
+    typeId: fc.constantFrom(17, 18, 19),
+    capacity: fc.integer({ min: 1, max: 8 }),
+    falsePositiveRate: fc.constantFrom(0.1, 0.01),
+    seed: fc.nat(),
+    keys: fc.array(keyArb, { maxLength: 40 }),
+  })
+  .map(({ typeId, capacity, falsePositiveRate, seed, keys }) => {
+    const options =
+      typeId === 19
+        ? // A window far beyond Date.now(), the clock a deserialized copy reads: no generation expires under the test.
+          { capacity, falsePositiveRate, seed, window: 1e15, generations: 3, clock: () => 0 }
+        : { capacity, falsePositiveRate, seed };
+    const filter = filterOf(CLASSES[typeId], options, keys);
+    try {
+      return filter.serialize();
+    } finally {
+      filter.free();
+    }
+  });
+
 // ---------------------------------------------------------------------------
 // Mutations.
 
@@ -461,9 +520,40 @@ const mutationArb = fc.oneof(
   { weight: 1, arbitrary: fc.constant({ kind: 'fixLengths' }) },
 );
 
+// Mutations of a composite's nested blobs: a header field of one link (its
+// version, its count...), or link 0's count raised to 2^64 - 1 with the outer
+// count set to the links' sum modulo 2^64 (a wrapped sum, which is CORRUPT).
+const nestedMutationArb = fc.oneof(
+  { weight: 4, arbitrary: fc.record({ kind: fc.constant('nested'), link: fc.nat(), field: fc.nat(), value: fieldValueArb }) },
+  { weight: 2, arbitrary: fc.record({ kind: fc.constant('nestedVersion'), link: fc.nat(), version: fc.constantFrom(0, 1, 3) }) },
+  { weight: 1, arbitrary: fc.constant({ kind: 'wrapLinkCount' }) },
+);
+const compositeMutationArb = fc.oneof({ weight: 1, arbitrary: mutationArb }, { weight: 2, arbitrary: nestedMutationArb });
+
 function applyMutation(bytes, m) {
   const fields = [...HEADER_FIELDS, ...(PARAM_FIELDS[bytes[6]] ?? [])];
+  const nested = nestedBlobs(bytes);
   switch (m.kind) {
+    case 'nested': {
+      if (nested.length === 0) return bytes;
+      const [at] = nested[m.link % nested.length];
+      const [offset, size] = HEADER_FIELDS[m.field % HEADER_FIELDS.length];
+      let value = m.value;
+      if (typeof value === 'object') value = readField(bytes, [at + offset, size]) + BigInt(value.delta);
+      writeField(bytes, [at + offset, size], value);
+      return bytes;
+    }
+    case 'nestedVersion':
+      if (nested.length > 0) view(bytes).setUint16(nested[m.link % nested.length][0] + 4, m.version, true);
+      return bytes;
+    case 'wrapLinkCount': {
+      if (nested.length === 0) return bytes;
+      const at = nested[0][0];
+      const before = readField(bytes, [at + 24, 8]);
+      writeField(bytes, [at + 24, 8], (1n << 64n) - 1n);
+      writeField(bytes, [24, 8], readField(bytes, [24, 8]) - before - 1n);
+      return bytes;
+    }
     case 'field': {
       const field = fields[m.field % fields.length];
       let value = m.value;
@@ -563,10 +653,10 @@ test(`arbitrary bytes: a format error or an identical round trip (${RUNS} runs)`
   );
 });
 
-function mutatedBlobProperty(validArb) {
+function mutatedBlobProperty(validArb, mutations = mutationArb) {
   return fc.property(
     validArb,
-    fc.array(mutationArb, { minLength: 1, maxLength: 4 }),
+    fc.array(mutations, { minLength: 1, maxLength: 4 }),
     fc.nat({ max: 9 }),
     (valid, mutations, checksumChoice) => {
       // Every valid blob reads back identically before any mutation.
@@ -594,6 +684,30 @@ test(`mutated valid filter blobs: a format error or an identical round trip (${R
   expect(stats.codes.UNSUPPORTED_VERSION).toBeGreaterThan(0);
 });
 
+// A nested blob in another format version than its envelope, or link counts
+// that wrap modulo 2^64, must be refused: accepted, they would not read back
+// identically (docs/SECURITY.md, canonical bytes).
+test(`mutated chains and their links: a format error or an identical round trip (${RUNS} runs)`, () => {
+  stats.returned = 0;
+  stats.codes = {};
+  fc.assert(mutatedBlobProperty(chainBlobArb, compositeMutationArb), { seed: 0xf026, numRuns: RUNS });
+  expect(stats.returned).toBeGreaterThan(RUNS / 4);
+  expect(stats.codes.CORRUPT).toBeGreaterThan(RUNS / 4);
+});
+
+test(`mutated URL blocklists around chains, links included: a format error or an identical round trip (${RUNS} runs)`, () => {
+  const blocklistOfChainArb = fc.record({ hosts: fc.array(fc.stringMatching(/^[a-z]{1,6}\.[a-z]{2,4}$/), { maxLength: 10 }), type: fc.constantFrom('scalable-bloom', 'scalable-cuckoo', 'bloom') })
+    .map(({ hosts, type }) => {
+      const list = UrlBlocklist.build(hosts, { type });
+      try {
+        return list.serialize();
+      } finally {
+        list.free();
+      }
+    });
+  fc.assert(mutatedBlobProperty(blocklistOfChainArb, compositeMutationArb), { seed: 0xf027, numRuns: RUNS });
+});
+
 test(`mutated valid URL-blocklist blobs: a format error or an identical round trip (${RUNS} runs)`, () => {
   fc.assert(mutatedBlobProperty(blocklistBlobArb), { seed: 0xf024, numRuns: RUNS });
 });
@@ -619,4 +733,34 @@ test(`URL-blocklist envelope header fields: rejected or identical (${RUNS} runs)
     }),
     { seed: 0xf025, numRuns: RUNS },
   );
+});
+
+// A scheme-1 blocklist (Safe Browsing's fixed depths, written before lists
+// recorded their own) reads and writes back as the same bytes; an entry deeper
+// than Safe Browsing's limits makes it scheme 2, which then round-trips too.
+test('a scheme-1 URL blocklist writes back its own bytes until it needs scheme 2', () => {
+  const made = UrlBlocklist.create({ type: 'bloom', capacity: 50, falsePositiveRate: 0.01 });
+  made.addLine('evil.example');
+  const scheme2 = made.serialize();
+  made.free();
+  expect(view(scheme2).getUint32(56, true)).toBe(2);
+  const scheme1 = scheme2.slice();
+  view(scheme1).setUint32(56, 1, true);
+  view(scheme1).setUint32(60, 0, true);
+  fixChecksum(scheme1);
+  const read = UrlBlocklist.deserialize(scheme1);
+  try {
+    expect(sameBytes(read.serialize(), scheme1)).toBe(true);
+    read.addLine('other.example/a/'); // within Safe Browsing's depths: still scheme 1
+    expect(view(read.serialize()).getUint32(56, true)).toBe(1);
+    read.addLine('a.b.c.d.e.f.example/'); // 7 host labels: deeper than 5
+    const deeper = read.serialize();
+    expect(view(deeper).getUint32(56, true)).toBe(2);
+    const again = UrlBlocklist.deserialize(deeper);
+    expect(sameBytes(again.serialize(), deeper)).toBe(true);
+    expect(again.match('http://a.b.c.d.e.f.example/x')).toBe('a.b.c.d.e.f.example/');
+    again.free();
+  } finally {
+    read.free();
+  }
 });

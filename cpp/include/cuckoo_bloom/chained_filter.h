@@ -39,6 +39,12 @@ class ChainedFilter : public KeyedFilter<Derived> {
   template <typename Accept>
   static Result<Derived> readLinks(const DecodedBlob& blob, const Params& params, const LinkBlobs& linkBlobs,
                                    bool capacityIsSum, Accept&& accept) {
+    // The chains were added in format version 2: no version-1 writer made
+    // one, so version-1 bytes of these types are not an older form to upgrade.
+    if (blob.header.formatVersion < 2) {
+      return Status::corrupt(std::string(filterTypeName(Derived::kType)) + " filters exist from format version 2; " +
+                             "these bytes say version " + std::to_string(blob.header.formatVersion));
+    }
     Derived filter;
     filter.params_ = params;
     filter.header_ = blob.header;
@@ -46,7 +52,11 @@ class ChainedFilter : public KeyedFilter<Derived> {
     uint64_t tableBytes = 0;
     for (uint32_t i = 0; i < linkBlobs.size(); ++i) {
       Result<Link> link = Link::deserialize(linkBlobs[i].first, linkBlobs[i].second);
+      // (A version this build does not read is UnsupportedVersion here, as in
+      // a blocklist's filter; a version it reads but not the chain's, Corrupt.)
       if (!link.isOk()) return linkError(Derived::kType, i, link.status());
+      Status sameVersion = checkNestedVersion(blob, linkBlobs[i].first, "link " + std::to_string(i));
+      if (!sameVersion.isOk()) return sameVersion;
       Status accepted = accept(i, link.value(), static_cast<const std::vector<Link>&>(links));
       if (!accepted.isOk()) return accepted;
       tableBytes += link.value().byteLength();
@@ -68,9 +78,13 @@ class ChainedFilter : public KeyedFilter<Derived> {
       return Status::corrupt(std::string(name) + " capacity " + std::to_string(header.capacity) +
                              " is not the sum of its links' capacities");
     }
-    if (header.itemCount != chain_.totalCount()) {
+    uint64_t count = 0;
+    if (!chain_.totalCount(count)) {
+      return Status::corrupt(std::string(name) + " links' item counts sum to more than 2^64 - 1");
+    }
+    if (header.itemCount != count) {
       return Status::corrupt(std::string(name) + " item count " + std::to_string(header.itemCount) +
-                             " is not the sum of its links' counts");
+                             " is not the sum of its links' counts (" + std::to_string(count) + ")");
     }
     return Status::ok();
   }

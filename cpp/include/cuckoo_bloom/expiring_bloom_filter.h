@@ -101,8 +101,9 @@ class ExpiringBloomFilter : public ChainedFilter<ExpiringBloomFilter, BloomFilte
   // generation, or before it). InvalidArgument when now is not finite.
   Result<uint32_t> advance(double now);
 
-  // Into the newest generation; never fails.
-  void add(const KeyHash& hash);
+  // Into the newest generation. Fails (Full, nothing changed) only when the
+  // count is already 2^64 - 1, which only crafted bytes reach.
+  Status add(const KeyHash& hash);
   // Empties every generation (the clock and the sizing stay).
   void clear();
 

@@ -89,6 +89,35 @@ inline size_t nestedBlobLength(const uint8_t* data, size_t available) {
   return static_cast<size_t>(fixed + paramsLength + payloadLength);
 }
 
+// The format version a nested blob's header announces (bytes 4-5), read
+// before the blob is decoded: a nested blob must be in its envelope's version
+// (see checkNestedVersion).
+inline uint16_t nestedBlobVersion(const uint8_t* data) {
+  return static_cast<uint16_t>(data[4] | (data[5] << 8));
+}
+
+// A composite's nested blobs are written in the version of the composite that
+// holds them (a writer serializes the whole composite at once), so the bytes
+// are canonical only when both say the same: a version-2 chain holding a
+// version-1 link would be written back with a version-2 link, i.e. as other
+// bytes than it was read from. Corrupt otherwise, naming the part.
+inline Status checkNestedVersion(const DecodedBlob& envelope, const uint8_t* nested, const std::string& part) {
+  const uint16_t version = nestedBlobVersion(nested);
+  if (version == envelope.header.formatVersion) return Status::ok();
+  return Status::corrupt(std::string(filterTypeName(envelope.header.type)) + " " + part + " is in format version " +
+                         std::to_string(version) + ", its envelope in version " +
+                         std::to_string(envelope.header.formatVersion) +
+                         " (a nested blob must be in its envelope's version)");
+}
+
+// a + b into `sum`, false (sum unchanged) when it does not fit in 64 bits:
+// counts read from bytes are summed with this, never modulo 2^64.
+inline bool addWithoutWrap(uint64_t a, uint64_t b, uint64_t& sum) {
+  if (b > UINT64_MAX - a) return false;
+  sum = a + b;
+  return true;
+}
+
 // Splits a chain's payload into its links' blobs; Corrupt unless it is exactly
 // `linkCount` complete blobs end to end.
 inline Status splitLinkBlobs(const DecodedBlob& blob, uint32_t linkCount,
@@ -143,14 +172,27 @@ class LinkChain {
     for (const Link& link : links_) total += link.byteLength();
     return total;
   }
+  // Each link is at most kMaxCapacity (2^40) keys and there are at most 64
+  // links, so this sum cannot wrap.
   uint64_t totalCapacity() const {
     uint64_t total = 0;
     for (const Link& link : links_) total += link.capacity();
     return total;
   }
+  // The links' counts summed without wrapping: false when the sum exceeds
+  // 2^64 - 1 (a reader refuses such bytes; the chains' add and union refuse to
+  // reach it), so the chain's count is always the exact sum.
+  bool totalCount(uint64_t& total) const {
+    uint64_t sum = 0;
+    for (const Link& link : links_) {
+      if (!addWithoutWrap(sum, link.count(), sum)) return false;
+    }
+    total = sum;
+    return true;
+  }
   uint64_t totalCount() const {
-    uint64_t total = 0;
-    for (const Link& link : links_) total += link.count();
+    uint64_t total = UINT64_MAX;
+    totalCount(total);
     return total;
   }
   std::vector<uint8_t> serializeLinks() const {
