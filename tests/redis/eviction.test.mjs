@@ -64,7 +64,7 @@ describeIfRedis('Redis filters under maxmemory and each eviction policy', () => 
   });
   afterAll(async () => {
     await other?.close();
-    // What each policy did, for the README's table (CBW_PRINT_EVICTIONS=1 prints it).
+    // What each policy did, for the table in docs/REDIS.md (CBW_PRINT_EVICTIONS=1 prints it).
     if (process.env.CBW_PRINT_EVICTIONS) console.log(seen.map((row) => JSON.stringify(row)).join('\n'));
   });
 

@@ -1,5 +1,5 @@
 // The server SIGKILLed and restarted, for RedisBloomFilter and RedisExpiringBloomFilter,
-// under each persistence mode the README documents: append-only file with fsync always
+// under each persistence mode docs/REDIS.md documents: append-only file with fsync always
 // or every second (a process kill loses nothing acknowledged: the data was written to the
 // OS before the reply), no persistence (the filter is gone: the old handle says CORRUPT,
 // a new create makes a new filter), and RDB snapshots alone (adds after the last
@@ -88,7 +88,7 @@ describeIfRedis('Redis killed (SIGKILL) and restarted', () => {
       });
     });
 
-    test(`${kind.name}, RDB only: adds after the last snapshot are lost without a sign (why the README asks for AOF)`, async () => {
+    test(`${kind.name}, RDB only: adds after the last snapshot are lost without a sign (why docs/REDIS.md asks for AOF)`, async () => {
       await withServer('rdb', async (server, open) => {
         const client = await open('ioredis');
         const filter = await kind.Class.create(client, 'restart', options);

@@ -245,7 +245,7 @@ export async function warnAboutEviction(send: Send, key: string, expiring: boole
   const message =
     `Redis evicts keys under maxmemory ${limit} with maxmemory-policy ${policy}: filter '${key}' may lose keys ` +
     '(answered CORRUPT; a filter whose keys are all evicted is recreated empty by the next create). ' +
-    `Use noeviction${expiring ? '' : ' or a volatile-* policy'} for filters (README: "Redis").`;
+    `Use noeviction${expiring ? '' : ' or a volatile-* policy'} for filters (docs/REDIS.md: "What Redis can lose").`;
   if (warned.has(`${policy} ${limit} ${expiring}`)) return;
   warned.add(`${policy} ${limit} ${expiring}`);
   process.emitWarning(message, { code: 'CBW_REDIS_EVICTION' });

@@ -90,7 +90,7 @@ const TRANSFER_CONCURRENCY = 4;
  * seen by every later `has` from any process. A call that fails rejects with
  * a FilterError and reports nothing: after `UNAVAILABLE`, retry the batch
  * (adds are idempotent). No false negatives, across processes and across a
- * Redis restart with persistence on (see the README for the settings): when
+ * Redis restart with persistence on (see docs/REDIS.md for the settings): when
  * the filter's keys were lost (its parameters hash or a shard deleted,
  * evicted, flushed) or the key now holds another filter, every call rejects
  * with `CORRUPT` and answers nothing; after `destroy()`, with `FREED`.

@@ -1,0 +1,187 @@
+// The README and the docs the package ships, as a reader of the installed package (or of
+// npm's page) meets them: every link and image must lead somewhere. A relative target must
+// be a file in the packed package (npm pack --dry-run), and its #anchor a heading of that
+// file (GitHub's slug rules); a file the package does not ship (docs/SCALABLE.md, tests/...,
+// bench/...) may be linked only by this repository's absolute URL, which must name a file
+// the repository has. Other sites are left alone. Also: the README stays a front door
+// (at most 350 lines), and it and package.json's description name every filter type.
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { beforeAll, describe, expect, test } from '@jest/globals';
+import { FILTER_TYPES } from 'cuckoo-bloom-wasm';
+import {
+  brokenLinks, classifyLink, githubSlug, markdownAnchors, markdownLinks, REPOSITORY_URL, unshippedMentions,
+} from './helpers/markdown-links.mjs';
+
+const REPO = fileURLToPath(new URL('..', import.meta.url));
+const README_MAX_LINES = 350;
+// README.md and every Markdown file of docs/ that the package ships.
+const CHECKED_DOCS = [
+  'README.md', 'docs/ARCHITECTURE.md', 'docs/BENCHMARKS.md', 'docs/CLI.md', 'docs/FORMAT.md', 'docs/GUIDE.md',
+  'docs/INDEX.md', 'docs/REDIS-CLUSTER.md', 'docs/REDIS.md', 'docs/SECURITY.md', 'docs/URL-BLOCKLISTS.md',
+];
+const read = (path) => readFileSync(join(REPO, path), 'utf8');
+
+let shipped; // paths in the packed package
+let repositoryFiles; // paths of the repository's files (tracked, or new and not ignored)
+let repositoryDirs;
+
+beforeAll(() => {
+  const output = execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], {
+    cwd: REPO, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 120_000,
+  });
+  shipped = new Set(JSON.parse(output.slice(output.indexOf('[')))[0].files.map((file) => file.path));
+  const listed = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard', '-z'], {
+    cwd: REPO, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024,
+  }).split('\0').filter((path) => path !== '' && existsSync(join(REPO, path)));
+  repositoryFiles = new Set(listed);
+  repositoryDirs = new Set(listed.flatMap((path) => path.split('/').slice(0, -1).map((_, i, parts) => parts.slice(0, i + 1).join('/'))));
+}, 150_000);
+
+function context() {
+  return { shipped, readShipped: read, repositoryFiles, repositoryDirs, readRepository: read };
+}
+
+/** README.md and every Markdown file of docs/ in the package. */
+function shippedDocs() {
+  return ['README.md', ...[...shipped].filter((path) => /^docs\/.*\.md$/.test(path)).sort()];
+}
+
+describe('links of the README and the shipped docs', () => {
+  test('the package ships the README and the guides it links to', () => {
+    expect(shippedDocs()).toEqual(expect.arrayContaining([
+      'README.md', 'docs/GUIDE.md', 'docs/CLI.md', 'docs/REDIS.md', 'docs/URL-BLOCKLISTS.md', 'docs/INDEX.md', 'docs/BENCHMARKS.md',
+    ]));
+  });
+
+  test('every document has links to check (the parser sees them)', () => {
+    for (const path of ['README.md', 'docs/GUIDE.md']) expect(markdownLinks(read(path)).length).toBeGreaterThan(5);
+  });
+
+  test.each(CHECKED_DOCS)('%s: every link resolves inside the package or to a file of the repository', (path) => {
+    expect(shipped.has(path)).toBe(true);
+    expect(brokenLinks(path, read(path), context())).toEqual([]);
+  });
+
+  test('every Markdown file of docs/ that the package ships is checked above', () => {
+    // A new guide goes into CHECKED_DOCS, so that its links are checked.
+    expect(shippedDocs().filter((path) => !CHECKED_DOCS.includes(path))).toEqual([]);
+  });
+
+  test('CONTRIBUTING.md (shipped) links resolve too', () => {
+    expect(brokenLinks('CONTRIBUTING.md', read('CONTRIBUTING.md'), context())).toEqual([]);
+  });
+});
+
+describe('the README is a front door', () => {
+  test(`README.md is at most ${README_MAX_LINES} lines`, () => {
+    const lines = read('README.md').split('\n');
+    if (lines.at(-1) === '') lines.pop();
+    expect(lines.length).toBeLessThanOrEqual(README_MAX_LINES);
+  });
+
+  test('README.md names no docs/, tests/ or bench/ file the package lacks, except by a link to the repository', () => {
+    expect(unshippedMentions(read('README.md'), shipped)).toEqual([]);
+  });
+
+  // The first sentence (the paragraph under the title) and package.json's description.
+  const firstParagraph = () => read('README.md').split('\n\n').find((block) => !block.startsWith('#')).replace(/\s+/g, ' ');
+  const description = () => JSON.parse(read('package.json')).description;
+
+  test('FILTER_TYPES has the 8 types the README must name', () => {
+    expect(FILTER_TYPES.length).toBe(8);
+  });
+
+  test.each([['README.md first paragraph', firstParagraph], ['package.json description', description]])(
+    '%s names every filter type of FILTER_TYPES', (_, text) => {
+      const said = text().toLowerCase();
+      expect(FILTER_TYPES.map((entry) => entry.label).filter((label) => !said.includes(label.toLowerCase()))).toEqual([]);
+    },
+  );
+});
+
+describe('the link checker itself', () => {
+  const shippedSet = new Set(['README.md', 'docs/GUIDE.md', 'LICENSE']);
+  const files = {
+    'README.md': '# Title\n\n## Quick start: Node (ES module)\n',
+    'docs/GUIDE.md': '# Guide\n\n## Memory: `free()` and `using`\n\n## Errors\n\n## Errors\n\n### The filter types, listed once: `FILTER_TYPES`\n',
+    'docs/SCALABLE.md': '# Filters that grow\n\n## Speed\n',
+  };
+  const fake = {
+    shipped: shippedSet,
+    readShipped: (path) => files[path],
+    repositoryFiles: new Set([...Object.keys(files), 'tests/reader.test.mjs']),
+    repositoryDirs: new Set(['docs', 'tests']),
+    readRepository: (path) => files[path],
+  };
+  const check = (text, from = 'README.md') => brokenLinks(from, text, fake);
+
+  test('GitHub slugs', () => {
+    expect(githubSlug('Quick start: Node (ES module)')).toBe('quick-start-node-es-module');
+    expect(githubSlug('Memory: `free()` and `using`')).toBe('memory-free-and-using');
+    expect(githubSlug('The filter types, listed once: `FILTER_TYPES`')).toBe('the-filter-types-listed-once-filter_types');
+    expect(githubSlug('Seen in the last N seconds: [`RedisExpiringBloomFilter`](x.md)')).toBe('seen-in-the-last-n-seconds-redisexpiringbloomfilter');
+    expect(githubSlug('Caf\u00e9 \u00d7 2 \u2192 b')).toBe('caf\u00e9--2--b');
+    expect([...markdownAnchors(files['docs/GUIDE.md'])]).toEqual(
+      ['guide', 'memory-free-and-using', 'errors', 'errors-1', 'the-filter-types-listed-once-filter_types'],
+    );
+  });
+
+  test('good links pass', () => {
+    expect(check([
+      '[guide](docs/GUIDE.md) [mem](docs/GUIDE.md#memory-free-and-using) [again](./docs/GUIDE.md#errors-1)',
+      '[here](#quick-start-node-es-module) [licence](LICENSE) ![img](<docs/GUIDE.md>)',
+      `[s](${REPOSITORY_URL}/blob/main/docs/SCALABLE.md#speed) [t](${REPOSITORY_URL}/blob/main/tests/reader.test.mjs)`,
+      `[folder](${REPOSITORY_URL}/tree/main/tests) [issues](${REPOSITORY_URL}/issues) [npm](https://www.npmjs.com/)`,
+      '`[in code](tests/x.mjs)`', '```md\n[in a block](bench/run.mjs)\n```',
+    ].join('\n'))).toEqual([]);
+    expect(check('[back](../README.md#title) [same](GUIDE.md#errors)', 'docs/GUIDE.md')).toEqual([]);
+  });
+
+  test('each kind of broken link is reported, with its line', () => {
+    const problems = check([
+      '[not shipped](docs/SCALABLE.md)',
+      '[a test](tests/reader.test.mjs) [bench](bench/run.mjs)',
+      '[no such heading](docs/GUIDE.md#memory)',
+      '[no heading here](#nowhere)',
+      `[gone](${REPOSITORY_URL}/blob/main/docs/GONE.md) [bad anchor](${REPOSITORY_URL}/blob/main/docs/SCALABLE.md#size)`,
+      '[anchor into a non-Markdown file](LICENSE#x) [outside](../elsewhere.md)',
+      '[ref]: bench/results.md',
+    ].join('\n'));
+    expect(problems).toEqual([
+      expect.stringMatching(/^README\.md:1 docs\/SCALABLE\.md: docs\/SCALABLE\.md is not in the package/),
+      expect.stringMatching(/^README\.md:2 tests\/reader\.test\.mjs: .* not in the package/),
+      expect.stringMatching(/^README\.md:2 bench\/run\.mjs: .* not in the package/),
+      expect.stringMatching(/^README\.md:3 .*: docs\/GUIDE\.md has no heading with the anchor #memory$/),
+      expect.stringMatching(/^README\.md:4 #nowhere: README\.md has no heading/),
+      expect.stringMatching(/^README\.md:5 .*GONE\.md: the repository has no file docs\/GONE\.md$/),
+      expect.stringMatching(/^README\.md:5 .*#size: docs\/SCALABLE\.md has no heading with the anchor #size$/),
+      expect.stringMatching(/^README\.md:6 LICENSE#x: LICENSE has no heading/),
+      expect.stringMatching(/^README\.md:6 \.\.\/elsewhere\.md: points outside the package$/),
+      expect.stringMatching(/^README\.md:7 bench\/results\.md: .* not in the package/),
+    ]);
+  });
+
+  test('unshipped files named in the text are found; shipped ones and repository links are not', () => {
+    const text = [
+      'lookups probe every link (docs/SCALABLE.md). `tests/reader.test.mjs` compares them;',
+      '`bench/batches.mjs` and `tests/redis/` too. See docs/GUIDE.md and [docs/GUIDE.md](docs/GUIDE.md).',
+      `[\`tests/reader.test.mjs\`](${REPOSITORY_URL}/blob/main/tests/reader.test.mjs) and [docs/](${REPOSITORY_URL}/tree/main/docs/)`,
+      '```sh\nnode bench/run.mjs\n```',
+    ].join('\n');
+    expect(unshippedMentions(text, shippedSet)).toEqual([
+      { path: 'docs/SCALABLE.md', line: 1 },
+      { path: 'tests/reader.test.mjs', line: 1 },
+      { path: 'bench/batches.mjs', line: 2 },
+      { path: 'tests/redis/', line: 2 },
+    ]);
+  });
+
+  test('link kinds', () => {
+    expect(classifyLink('https://example.com/a', 'README.md')).toEqual({ kind: 'external' });
+    expect(classifyLink('mailto:a@b.c', 'README.md')).toEqual({ kind: 'external' });
+    expect(classifyLink('FORMAT.md#layout', 'docs/GUIDE.md')).toEqual({ kind: 'relative', path: 'docs/FORMAT.md', anchor: 'layout' });
+  });
+});
