@@ -19,6 +19,7 @@ import { UrlList } from './url/url-list.js';
 /** Any filter type of the registry (`FILTER_TYPES`), by name or alias (`'fuse'`). */
 export type BlocklistFilterType = FilterTypeOrAlias;
 
+/** Options of {@link UrlBlocklist.build} and {@link UrlBlocklist.create}: the filter type and its sizing. */
 export interface UrlBlocklistOptions {
   /**
    * The filter that stores the expressions. Default: 'binary-fuse' for `build`
