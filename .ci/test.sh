@@ -35,5 +35,6 @@ node --expose-gc bench/batches.mjs --quick > /dev/null
 node bench/startup.mjs --quick > /dev/null
 BENCH_QUICK=1 node --expose-gc bench/index.mjs > /dev/null
 
+echo "== API reference (npm run docs:check)"; npm run --silent docs:check
 echo "== Jest suites (against the built package)"
 node --experimental-vm-modules node_modules/jest/bin/jest.js

@@ -5,6 +5,10 @@ import { getRuntime } from './init.js';
 import { describeValue, type Key, MAX_ARENA_BYTES } from './keys.js';
 import { requireInteger } from './options.js';
 
+/**
+ * Options of {@link BinaryFuseFilter.from} (a binary fuse filter is built from all its keys
+ * at once): its rate or fingerprint width, arity and seed.
+ */
 export interface BinaryFuseFilterOptions {
   /**
    * Target false-positive rate in [2^-32, 1). The filter stores

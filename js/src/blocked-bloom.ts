@@ -2,6 +2,7 @@ import { BloomFamilyFilter } from './bloom-family.js';
 import { type FilterClassInfo, readAs, type SerializedBytes } from './filter-base.js';
 import type { FilterOptions } from './options.js';
 
+/** Options of {@link BlockedBloomFilter}: the {@link FilterOptions} every filter takes, nothing more. */
 export type BlockedBloomFilterOptions = FilterOptions;
 
 const INFO: FilterClassInfo = { typeName: 'blocked-bloom', className: 'BlockedBloomFilter' };

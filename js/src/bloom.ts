@@ -3,6 +3,7 @@ import { type FilterClassInfo, readAs, type SerializedBytes } from './filter-bas
 import type { OwnedBytes } from './keys.js';
 import type { FilterOptions } from './options.js';
 
+/** Options of {@link BloomFilter}: the {@link FilterOptions} every filter takes, nothing more. */
 export type BloomFilterOptions = FilterOptions;
 
 const INFO: FilterClassInfo = { typeName: 'bloom', className: 'BloomFilter' };

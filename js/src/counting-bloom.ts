@@ -4,6 +4,7 @@ import type { KeyBatch } from './key-batch.js';
 import type { Key } from './keys.js';
 import { type FilterOptions, requireInteger } from './options.js';
 
+/** Options of {@link CountingBloomFilter}: the {@link FilterOptions} every filter takes, nothing more. */
 export type CountingBloomFilterOptions = FilterOptions;
 
 const INFO: FilterClassInfo = { typeName: 'counting-bloom', className: 'CountingBloomFilter' };

@@ -15,6 +15,7 @@ export type { IndexRecordStore } from './index-store/record-store.js';
 /** A value: bytes, or a string (stored as its UTF-8 bytes). */
 export type IndexValue = string | Uint8Array;
 
+/** Options of a {@link CuckooIndex} (and of a FileCuckooIndex's table): sizing, tags, seed. */
 export interface CuckooIndexOptions {
   /** Keys the first table is sized for; it doubles as needed. Default 1024. */
   capacity?: number | undefined;
@@ -39,7 +40,9 @@ export interface CuckooIndexStats {
   deadRecords: number;
   /** Bytes of the slot table (8 per slot, buckets of 4) and its overflow flags (1 bit per bucket). */
   tableBytes: number;
+  /** Buckets in the slot table (4 slots each). */
   bucketCount: number;
+  /** Live keys / slots in the table, in [0, 1]. */
   loadFactor: number;
   /** Times the table was rebuilt at double size. */
   rebuilds: number;
@@ -235,6 +238,7 @@ export class CuckooIndex {
     for (const [key] of this.entries()) yield key;
   }
 
+  /** The same as {@link CuckooIndex.entries}: `for (const [key, value] of index)`. */
   [Symbol.iterator](): IterableIterator<[Uint8Array, Uint8Array | null]> {
     return this.entries();
   }
@@ -255,6 +259,7 @@ export class CuckooIndex {
     };
   }
 
+  /** Sets {@link CuckooIndexStats.storeReads} back to 0, to count the reads of what follows. */
   resetStoreReads(): void {
     this.#live().resetStoreReads();
   }
@@ -299,6 +304,7 @@ export class CuckooIndex {
     this.#address = 0;
   }
 
+  /** {@link CuckooIndex.free}, for `using index = ...`: freed when the scope ends. */
   [Symbol.dispose](): void {
     this.free();
   }

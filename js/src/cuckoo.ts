@@ -4,6 +4,7 @@ import type { KeyBatch } from './key-batch.js';
 import { describeValue, type Key } from './keys.js';
 import { DEFAULT_FALSE_POSITIVE_RATE, type FilterOptions, requireInteger } from './options.js';
 
+/** Options of {@link CuckooFilter}: the {@link FilterOptions} every filter takes, and the table's shape. */
 export interface CuckooFilterOptions extends FilterOptions {
   /** Slots per bucket: 2, 4 (default) or 8. Larger buckets fill further but need longer fingerprints. */
   bucketSize?: 2 | 4 | 8 | undefined;
@@ -25,8 +26,11 @@ export interface CuckooFilterOptions extends FilterOptions {
 
 /** One step of a cuckoo eviction walk: `fingerprint` was written to `slot` of `bucket`. */
 export interface CuckooKick {
+  /** The bucket written, in [0, bucketCount). */
   bucket: number;
+  /** The slot within that bucket, in [0, bucketSize). */
   slot: number;
+  /** The fingerprint written there (never 0: 0 marks an empty slot). */
   fingerprint: number;
 }
 
@@ -116,18 +120,23 @@ export class CuckooFilter extends Filter {
     );
   }
 
+  /** Buckets in the table (a power of two). */
   get bucketCount(): number {
     return this.sizing('bucketCount');
   }
+  /** Slots per bucket: 2, 4 or 8. */
   get bucketSize(): number {
     return this.sizing('bucketSize');
   }
+  /** Bits per stored fingerprint, 4..32. */
   get fingerprintBits(): number {
     return this.sizing('fingerprintBits');
   }
+  /** Evictions an add tries before it fails with `FULL`. */
   get maxKicks(): number {
     return this.sizing('maxKicks');
   }
+  /** Slots in the table: bucketCount × bucketSize, the most fingerprints it can hold. */
   get slotCount(): number {
     return this.bucketCount * this.bucketSize;
   }
@@ -140,7 +149,10 @@ export class CuckooFilter extends Filter {
     return this.sizing('semiSorted') === 1;
   }
 
-  /** The fingerprint in `slot` of `bucket` (0 = empty). For inspection and visualisation. */
+  /**
+   * The fingerprint in `slot` of `bucket` (0 = empty). For inspection and visualisation.
+   * @throws FilterError `INVALID_ARGUMENT` for a bucket or slot out of range; `FREED`.
+   */
   slot(bucket: number, slot: number): number {
     const bucketCount = this.sizing('bucketCount');
     const bucketSize = this.sizing('bucketSize');
@@ -149,8 +161,16 @@ export class CuckooFilter extends Filter {
     return this.handle.slotAt(bucket, slot);
   }
 
-  /** The two candidate buckets and the fingerprint of a key, without changing anything. */
-  locate(key: Key): { buckets: [number, number]; fingerprint: number } {
+  /**
+   * The two candidate buckets and the fingerprint of a key, without changing anything.
+   * @throws FilterError `INVALID_ARGUMENT` for a key that is neither string nor Uint8Array; `FREED`.
+   */
+  locate(key: Key): {
+    /** The key's two candidate buckets: its fingerprint is stored in one of them, if at all. */
+    buckets: [number, number];
+    /** The key's fingerprint (never 0). */
+    fingerprint: number;
+  } {
     const handle = this.handle;
     const length = this.arena.encode(key);
     const [bucket1, bucket2, fingerprint] = handle.locate(this.arena.pointer, length);

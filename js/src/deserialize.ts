@@ -5,6 +5,7 @@ import { type AnyFilter, filterType, findFilterType } from './registry.js';
 
 export type { AnyFilter } from './registry.js';
 
+/** What {@link serializedType} can name: a filter type, or a `UrlBlocklist`'s bytes. */
 export type SerializedType = AnyFilter['type'] | 'url-blocklist';
 
 /**

@@ -34,7 +34,13 @@ export type FilterErrorCode =
   /** An index log is open for writing by another writer (FileCuckooIndex: one writer per log); the message names it. */
   | 'LOCKED';
 
+/**
+ * The one error class of this package: every failure it reports, in every entry, is a
+ * `FilterError` (`instanceof` works across entries: they share this class). The message
+ * says what was wrong and where (which option, key index, file or Redis key).
+ */
 export class FilterError extends Error {
+  /** What kind of failure: stable across releases (see {@link FilterErrorCode}). */
   readonly code: FilterErrorCode;
   /**
    * For a batch that stopped early (`addMany` on a full cuckoo filter): the
@@ -42,6 +48,10 @@ export class FilterError extends Error {
    */
   readonly index?: number;
 
+  /**
+   * For code that wraps this package (a store, a loader) and reports in its terms;
+   * `cause` is the underlying error, `index` as above.
+   */
   constructor(code: FilterErrorCode, message: string, options?: { cause?: unknown; index?: number }) {
     super(message, options?.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'FilterError';

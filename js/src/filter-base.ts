@@ -295,7 +295,13 @@ export abstract class Filter {
    * Duplicates count towards the sizing (a safe overestimate).
    * @throws FilterError as the constructor and `addMany` do.
    */
-  static from<T extends Filter, O extends { capacity?: number | undefined }>(
+  static from<
+    T extends Filter,
+    O extends {
+      /** How many keys to size for; default: the number of `keys` (at least 1). */
+      capacity?: number | undefined;
+    },
+  >(
     this: new (options: O & { capacity: number }) => T,
     keys: Iterable<Key>,
     options?: O,
@@ -429,6 +435,7 @@ export abstract class Filter {
     this.#keyPath.address = 0;
   }
 
+  /** {@link Filter.free}, for `using filter = new BloomFilter(...)`: freed when the scope ends. */
   [Symbol.dispose](): void {
     this.free();
   }
@@ -494,6 +501,7 @@ export function unionMismatch(type: string, other: unknown): FilterError {
 
 /** What `hasMany` returns: `boolean[]` (the default) or one byte per key. */
 export interface HasManyOptions {
+  /** `'boolean[]'` (the default), or `'Uint8Array'`: one byte per key, 1 for maybe present and 0 for absent. */
   readonly as?: 'boolean[]' | 'Uint8Array';
 }
 

@@ -2,6 +2,10 @@
  * cuckoo-bloom-wasm: Bloom, blocked Bloom, counting Bloom, cuckoo and binary fuse filters
  * compiled from one C++ core to WebAssembly. Call `await init()` once, then
  * create filters. See README.md for examples and docs/FORMAT.md for the bytes.
+ * `cuckoo-bloom-wasm/inline` (the wasm embedded) and `cuckoo-bloom-wasm/small`
+ * (a smaller wasm build) export the same API.
+ *
+ * @module cuckoo-bloom-wasm
  */
 export { init, isInitialized, type InitOptions, type WasmSource } from './init.js';
 export { FilterError, type FilterErrorCode } from './errors.js';

@@ -19,8 +19,16 @@ declare global {
  * or anything with an `href`) or a path / URL string. Structural rather than
  * `URL` so the typings need no DOM or Node lib.
  */
-export type WasmSource = string | { readonly href: string } | ArrayBuffer | Uint8Array;
+export type WasmSource =
+  | string
+  | {
+      /** The URL to load, as `URL.href` spells it. */
+      readonly href: string;
+    }
+  | ArrayBuffer
+  | Uint8Array;
 
+/** Options of {@link init}: where the WebAssembly binary comes from. */
 export interface InitOptions {
   /**
    * The `core.wasm` to load: its bytes, or a URL / path to it. Default: the

@@ -39,10 +39,15 @@ export type FilterTypeName = AnyFilter['type'];
  * one list both read, so a name the CLI accepts type-checks in TypeScript.
  */
 export const FILTER_TYPE_ALIASES = {
+  /** {@link BlockedBloomFilter} */
   blocked: 'blocked-bloom',
+  /** {@link CountingBloomFilter} */
   counting: 'counting-bloom',
+  /** {@link BinaryFuseFilter} */
   fuse: 'binary-fuse',
+  /** {@link ScalableBloomFilter} */
   scalable: 'scalable-bloom',
+  /** {@link ExpiringBloomFilter} */
   expiring: 'expiring-bloom',
 } as const satisfies Record<string, FilterTypeName>;
 
@@ -52,6 +57,7 @@ export type FilterTypeAlias = keyof typeof FILTER_TYPE_ALIASES;
 /** Any name a `type` option takes: a type's name or one of its aliases. */
 export type FilterTypeOrAlias = FilterTypeName | FilterTypeAlias;
 
+/** One filter type in {@link FILTER_TYPES}: its names, what it can do, and how to make one. */
 export interface FilterTypeEntry {
   /** The name in the byte format, `info` output and `type` options. */
   readonly name: FilterTypeName;
@@ -63,7 +69,9 @@ export interface FilterTypeEntry {
   readonly summary: string;
   /** What one lookup reads: a property of the structure, not a timing. */
   readonly lookup: string;
+  /** Keys can be removed (`remove`, `removeMany`). */
   readonly supportsRemove: boolean;
+  /** Two filters of this type with the same sizing and seed can be merged (`union`). */
   readonly supportsUnion: boolean;
   /**
    * Built once from the whole key set, then read-only (binary fuse): `create`
@@ -76,6 +84,10 @@ export interface FilterTypeEntry {
   create(options: Record<string, unknown>): AnyFilter;
   /** A filter holding `keys`, for every type (a dynamic type is sized for them unless `capacity` is given). */
   from(keys: Iterable<Key>, options: Record<string, unknown>): AnyFilter;
+  /**
+   * Reads a filter of this type from its serialized bytes.
+   * @throws FilterError `CORRUPT`, `UNSUPPORTED_VERSION`, `WRONG_TYPE` (bytes of another type), `INVALID_ARGUMENT`.
+   */
   deserialize(bytes: Uint8Array | ArrayBuffer): AnyFilter;
 }
 
@@ -118,6 +130,10 @@ function entry(filterClass: FilterClass, description: TypeDescription): FilterTy
   };
 }
 
+/**
+ * Every filter type, in the order the docs, the CLI's help and `info` list them.
+ * Look one up by name or alias with {@link filterType} or {@link findFilterType}.
+ */
 export const FILTER_TYPES: readonly FilterTypeEntry[] = [
   entry(BloomFilter, {
     name: 'bloom',

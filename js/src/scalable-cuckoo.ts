@@ -70,6 +70,7 @@ export class ScalableCuckooFilter extends GrowingFilter {
   override get capacity(): number {
     return super.capacity;
   }
+  /** Slots per bucket of every link: 2, 4 or 8. */
   get bucketSize(): number {
     return this.parameters.bucketSize!;
   }

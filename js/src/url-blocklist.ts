@@ -19,6 +19,7 @@ import { UrlList } from './url/url-list.js';
 /** Any filter type of the registry (`FILTER_TYPES`), by name or alias (`'fuse'`). */
 export type BlocklistFilterType = FilterTypeOrAlias;
 
+/** Options of {@link UrlBlocklist.build} and {@link UrlBlocklist.create}: the filter type and its sizing. */
 export interface UrlBlocklistOptions {
   /**
    * The filter that stores the expressions. Default: 'binary-fuse' for `build`
@@ -68,6 +69,9 @@ const KNOWN_OPTIONS = ['type', 'falsePositiveRate', 'capacity', 'format', 'seed'
 // A shipped list is sized for the wire: 4-wise fuse filters are the smaller (see `arity`).
 const DEFAULT_BLOCKLIST_FUSE_ARITY = 4;
 
+/** Safe Browsing's fixed depths (docs/FORMAT.md, type 16): what lists recorded before scheme 2. */
+const EXPRESSION_SCHEME_SAFE_BROWSING = 1;
+
 /**
  * A malicious-URL list as a filter of Safe Browsing expressions: the list's
  * hosts and URLs go in as `host/` and `host/path` expressions; a URL is
@@ -82,9 +86,6 @@ const DEFAULT_BLOCKLIST_FUSE_ARITY = 4;
  * list.match('https://example.org/');           // null
  * ```
  */
-/** Safe Browsing's fixed depths (docs/FORMAT.md, type 16): what lists recorded before scheme 2. */
-const EXPRESSION_SCHEME_SAFE_BROWSING = 1;
-
 export class UrlBlocklist extends UrlList<AnyFilter> {
   #format: ListFormat;
   // The scheme the bytes were read with (scheme 2 for a list made here). A

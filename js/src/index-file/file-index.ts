@@ -8,6 +8,7 @@ import { WriterLock } from './writer-lock.js';
 
 export type { RepairReport } from './repair.js';
 
+/** Options of {@link FileCuckooIndex.open}: the table's ({@link CuckooIndexOptions}), the file's ({@link FileStoreOptions}), and what open and close do. */
 export interface FileCuckooIndexOptions extends CuckooIndexOptions, FileStoreOptions {
   /**
    * Whether close() saves the table as a snapshot (see saveSnapshot()) when
@@ -359,6 +360,7 @@ export class FileCuckooIndex extends CuckooIndex {
     }
   }
 
+  /** {@link FileCuckooIndex.close}, for `using index = FileCuckooIndex.open(...)`: closed when the scope ends. */
   override [Symbol.dispose](): void {
     this.close();
   }

@@ -28,6 +28,7 @@ export function fileHeader(version: LogVersion): Uint8Array {
 /** The header new logs get (version 2). */
 export const FILE_HEADER = fileHeader(CURRENT_LOG_VERSION);
 
+/** How the log file is opened and written: read-only, flushed after every write, or buffered. */
 export interface FileStoreOptions {
   /**
    * fdatasync after every append, so a record is on the disk (not only in the

@@ -1,6 +1,8 @@
 /**
  * cuckoo-bloom-wasm/index-file (Node only): a CuckooIndex over an append-only
  * log file that survives restarts and crashes. See docs/INDEX.md.
+ *
+ * @module cuckoo-bloom-wasm/index-file
  */
 export { FileCuckooIndex, type FileCuckooIndexOptions, type OpenReport, type RepairReport } from './file-index.js';
 export type { FileStoreOptions, LogVersion } from './file-store.js';

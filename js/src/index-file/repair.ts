@@ -10,6 +10,7 @@ import { syncDirectory, writeFileAtomically } from './durable-files.js';
 import { FileRecordStore, type LogVersion } from './file-store.js';
 import { scanWholeRecords } from './log-tail.js';
 
+/** What {@link FileCuckooIndex.repair} kept of a damaged log, and where it moved the rest. */
 export interface RepairReport {
   /** The log's version (unchanged by repair). */
   logVersion: LogVersion;

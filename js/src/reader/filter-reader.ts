@@ -80,6 +80,7 @@ export class FilterReader {
     this.#module._cbw_reader_free(this.#handle);
     this.#handle = 0;
   }
+  /** `free()`, for `using reader = ...`: freed when the scope ends. */
   [Symbol.dispose](): void {
     this.free();
   }

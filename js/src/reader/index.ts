@@ -1,7 +1,11 @@
-// `cuckoo-bloom-wasm/reader`: read shipped filters and URL blocklists, answer
-// has / match, nothing else, over core.reader.wasm (bindings/reader.cpp) — the
-// smallest download for pages that only check. Everything it reads, the main
-// entry (or the CLI) wrote; everything it answers, the main entry answers the same.
+/**
+ * `cuckoo-bloom-wasm/reader`: read shipped filters and URL blocklists, answer
+ * has / match, nothing else, over core.reader.wasm (bindings/reader.cpp) — the
+ * smallest download for pages that only check. Everything it reads, the main
+ * entry (or the CLI) wrote; everything it answers, the main entry answers the same.
+ *
+ * @module cuckoo-bloom-wasm/reader
+ */
 export { init, isInitialized, type InitOptions, type WasmSource } from '../init.js';
 export { FilterError, type FilterErrorCode } from '../errors.js';
 export type { Key } from '../keys.js';

@@ -18,8 +18,16 @@ export type RedisArgument = string | Uint8Array;
  */
 export type RedisClient =
   | RedisCommandRunner
-  | { sendCommand(...args: never[]): Promise<unknown> }
-  | { call(...args: never[]): Promise<unknown>; callBuffer(...args: never[]): Promise<unknown> };
+  | {
+      /** node-redis: sends one command given as its arguments (`['GET', key]`). */
+      sendCommand(...args: never[]): Promise<unknown>;
+    }
+  | {
+      /** ioredis: sends one command, bulk-string replies as strings. */
+      call(...args: never[]): Promise<unknown>;
+      /** ioredis: sends one command, bulk-string replies as bytes. */
+      callBuffer(...args: never[]): Promise<unknown>;
+    };
 
 /**
  * The calls this package needs from a Redis client. node-redis (v4 and later)

@@ -4,6 +4,8 @@
  * last N ms") in generations that Redis expires. Node only. Pass a connected
  * node-redis or ioredis client; neither is a dependency of this package.
  * See docs/REDIS.md.
+ *
+ * @module cuckoo-bloom-wasm/redis
  */
 export {
   RedisBloomFilter,

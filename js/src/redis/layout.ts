@@ -35,6 +35,11 @@ export interface RedisFilterLayout {
   id: string;
 }
 
+/**
+ * Where a filter's shards lie in a Redis Cluster: `'single'` keeps them all in one hash slot
+ * (each batch is one atomic script call); `'spread'` gives each its own slot, so a large
+ * filter spreads over the nodes (atomic per shard). See docs/REDIS-CLUSTER.md.
+ */
 export type SlotLayout = 'single' | 'spread';
 
 /** The value of the hash's `format` field: bump when this layout changes. */

@@ -52,6 +52,7 @@ export interface RedisConnectionOptions {
   durability?: DurabilityOptions | undefined;
 }
 
+/** Options of {@link RedisBloomFilter.create}: the table's sizing and layout, and how to talk to Redis. */
 export interface RedisBloomFilterOptions extends RedisConnectionOptions {
   /** Keys the filter is sized for: a positive integer. */
   capacity: number;
@@ -69,6 +70,7 @@ export interface RedisBloomFilterOptions extends RedisConnectionOptions {
   slots?: SlotLayout | undefined;
 }
 
+/** Options of copying a whole table out of or into Redis (`snapshot`, `load`). */
 export interface RedisTransferOptions {
   /** Bytes per command when copying the table out of or into Redis (default 4 MiB). */
   chunkBytes?: number | undefined;
@@ -210,18 +212,23 @@ export class RedisBloomFilter extends RedisKeyedFilter {
     return filter;
   }
 
+  /** The Redis key the filter was created or opened under (its parameters hash; shards have keys of their own). */
   get key(): string {
     return this.#key;
   }
+  /** Keys the filter is sized for. */
   get capacity(): number {
     return this.#layout.capacity;
   }
+  /** Target false-positive rate at `capacity` keys. */
   get falsePositiveRate(): number {
     return this.#layout.falsePositiveRate;
   }
+  /** Hash seed: a local BlockedBloomFilter with the same capacity, rate and seed sets the same bits. */
   get seed(): number {
     return this.#layout.seed;
   }
+  /** 64-byte blocks in the table (each key sets bits in one). */
   get blockCount(): number {
     return this.#layout.blockCount;
   }
@@ -229,12 +236,15 @@ export class RedisBloomFilter extends RedisKeyedFilter {
   get byteLength(): number {
     return this.#layout.blockCount * BYTES_PER_BLOCK;
   }
+  /** Bytes per Redis string (shard); the last shard may be shorter. */
   get shardBytes(): number {
     return this.#layout.shardBlocks * BYTES_PER_BLOCK;
   }
+  /** Redis strings holding the table. */
   get shardCount(): number {
     return this.#shardKeys.length;
   }
+  /** How the shards lie in cluster hash slots: 'single' or 'spread' (see {@link SlotLayout}). */
   get slots(): SlotLayout {
     return this.#layout.slots;
   }

@@ -31,6 +31,7 @@ import type { RedisConnectionOptions } from './redis-bloom.js';
 import { checkIdentity, createOrFind, destroyFilter, hashSharesSlot, warnAboutEviction } from './identity.js';
 import type { Script } from './scripts.js';
 
+/** Options of {@link RedisExpiringBloomFilter.create}: the window, generations and sizing, and how to talk to Redis. */
 export interface RedisExpiringBloomFilterOptions extends RedisConnectionOptions {
   /** Milliseconds a key is remembered for, at least: `has` finds it for this long after its latest `add`. */
   windowMs: number;
@@ -196,12 +197,15 @@ export class RedisExpiringBloomFilter extends RedisKeyedFilter {
     return new RedisExpiringBloomFilter(withDurability(redis, durability), key, parseExpiringLayout(reply, key), timeoutMs, plannerFor(core));
   }
 
+  /** The Redis key the filter was created or opened under (its parameters hash; generations have keys of their own). */
   get key(): string {
     return this.#key;
   }
+  /** Milliseconds a key is remembered for, at least, after its latest add. */
   get windowMs(): number {
     return this.#layout.windowMs;
   }
+  /** Generations (K): Redis holds up to K tables; keys are forgotten by windowMs × K / (K − 1). */
   get generations(): number {
     return this.#layout.generations;
   }
@@ -209,12 +213,15 @@ export class RedisExpiringBloomFilter extends RedisKeyedFilter {
   get generationMs(): number {
     return this.#layout.windowMs / (this.#layout.generations - 1);
   }
+  /** Keys each generation is sized for: the most keys added within one window. */
   get capacity(): number {
     return this.#layout.table.capacity;
   }
+  /** Target false-positive rate of `has` over all generations. */
   get falsePositiveRate(): number {
     return this.#layout.falsePositiveRate;
   }
+  /** Hash seed of every generation's table. */
   get seed(): number {
     return this.#layout.table.seed;
   }

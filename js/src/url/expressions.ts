@@ -6,7 +6,9 @@ import { canonicalizeUrlParts, type CanonicalUrlParts } from './canonicalize.js'
  * and the exact path are always checked).
  */
 export interface ExpressionDepth {
+  /** Most labels of a host suffix checked (Safe Browsing: 5). */
   readonly hostLabels: number;
+  /** Most directories of a path prefix checked (Safe Browsing: 3). */
   readonly pathDepth: number;
 }
 

@@ -21,22 +21,42 @@ export type ListFormat = 'auto' | 'plain' | 'hosts' | 'adblock';
  * handle single-entry lines.
  */
 export type ParsedLine =
-  | { kind: 'entry'; expression: string; expressions: string[] }
-  | { kind: 'skip' }
-  | { kind: 'error'; reason: string };
+  | {
+      /** The line lists hosts or URLs. */
+      kind: 'entry';
+      /** `expressions[0]`. */
+      expression: string;
+      /** The expression of each host or URL on the line (`host/` + exact path), at least one. */
+      expressions: string[];
+    }
+  | {
+      /** Nothing to store: blank, a comment, a header, or a loopback-only hosts line. */
+      kind: 'skip';
+    }
+  | {
+      /** The line could not be read. */
+      kind: 'error';
+      /** Why, e.g. `unexpected whitespace inside the entry`. */
+      reason: string;
+    };
 
+/** A line of a list that could not be read: where, what, and why. */
 export interface ListParseError {
   /** 1-based line number. */
   line: number;
+  /** The line as it was in the list. */
   text: string;
+  /** Why it was refused (as {@link ParsedLine}'s `reason`). */
   reason: string;
 }
 
+/** What `parseList` found in a whole list: the entries to store, what it skipped, and each line it refused. */
 export interface ListParseResult {
   /** Distinct expressions, in first-seen order. */
   entries: string[];
   /** Lines that are blank, comments, headers or loopback-only hosts lines. */
   skipped: number;
+  /** Lines that could not be read, in list order: the rest of the list is still read. */
   errors: ListParseError[];
 }
 

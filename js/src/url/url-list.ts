@@ -77,6 +77,7 @@ export abstract class UrlList<Filter extends ExpressionFilter> {
   get falsePositiveRate(): number {
     return this.expressionFilter.falsePositiveRate;
   }
+  /** Bytes of the filter's in-memory table (the expressions' filter, not the list's text). */
   get byteLength(): number {
     return this.expressionFilter.byteLength;
   }
@@ -84,6 +85,7 @@ export abstract class UrlList<Filter extends ExpressionFilter> {
   free(): void {
     this.expressionFilter.free();
   }
+  /** `free()`, for `using list = ...`: freed when the scope ends. */
   [Symbol.dispose](): void {
     this.free();
   }
