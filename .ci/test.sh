@@ -3,10 +3,12 @@
 #   1. native C++ library + GoogleTest suite (CTest), Release
 #   2. the same suite under AddressSanitizer + UndefinedBehaviorSanitizer
 #   3. libFuzzer targets (deserialization and operation sequences), 30 s each
-#   4. the wasm module, the npm package (dist/), and the Jest suites against it
-#      (API, errors, properties, golden files, CLI, web demo in headless Chromium,
-#      the Redis filter against private redis-server processes),
-#      after a quick pass of the benchmark harness (bench/run.mjs --quick)
+#   4. the wasm module, the npm package (dist/), a quick pass of the benchmark
+#      harness (bench/run.mjs --quick), the API reference check (docs/api/ current,
+#      every export documented: npm run docs:check), and the Jest suites against the
+#      package (API, errors, properties, golden files, CLI, index-log faults, web demo
+#      in headless Chromium, the Redis filters against private redis-server processes
+#      and a local 3-master, 3-replica Redis Cluster the suites start themselves)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 jobs=$(nproc)

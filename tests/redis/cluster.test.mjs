@@ -106,13 +106,16 @@ describeIfRedis.each(CLIENT_NAMES)('Redis filters on a cluster through %s', (cli
     await expiring.delete();
   });
 
-  test('durability asking more replicas than a master has: the add rejects UNAVAILABLE saying how many acknowledged', async () => {
+  test('durability asking more replicas than a master has: create and add reject UNAVAILABLE saying how many acknowledged', async () => {
     // Every master has one replica: WAIT 2 times out with 1.
     const durability = { replicas: 2, timeoutMs: 200 };
-    const filter = await RedisBloomFilter.create(client, `too-many-${clientName}`, { capacity: 1000, durability });
-    await expectFilterError(filter.add('k'), 'UNAVAILABLE', /1 of the 2 replica\(s\) asked for acknowledged the add within 200 ms/);
+    const name = `too-many-${clientName}`;
+    await expectFilterError(RedisBloomFilter.create(client, name, { capacity: 1000, durability }), 'UNAVAILABLE', /1 of the 2 replica\(s\) asked for acknowledged the write within 200 ms/);
+    // The filter was made on the master (the create is safe to retry); a durable handle's add rejects the same way.
+    const filter = await RedisBloomFilter.open(client, name, { durability });
+    await expectFilterError(filter.add('k'), 'UNAVAILABLE', /1 of the 2 replica\(s\) asked for acknowledged the write within 200 ms/);
     // The bits may be set (the script ran): a handle without durability finds the key.
-    const plain = await RedisBloomFilter.open(client, `too-many-${clientName}`);
+    const plain = await RedisBloomFilter.open(client, name);
     expect(await plain.has('k')).toBe(true);
     const expiring = await RedisExpiringBloomFilter.create(client, `too-many-expiring-${clientName}`, { windowMs: 60_000, capacity: 1000 });
     const durableExpiring = await RedisExpiringBloomFilter.open(client, `too-many-expiring-${clientName}`, { durability });
@@ -180,11 +183,13 @@ describeIfRedis('the durability option', () => {
     }
   });
 
-  test('on one server without replicas, a durable add rejects UNAVAILABLE: 0 of 1 acknowledged', async () => {
+  test('on one server without replicas, a durable create and add reject UNAVAILABLE: 0 of 1 acknowledged', async () => {
     const server = await startRedis();
     const { client, close } = await connect('node-redis', server);
     try {
-      const filter = await RedisBloomFilter.create(client, 'alone', { capacity: 1000, durability: { replicas: 1, timeoutMs: 100 } });
+      const durability = { replicas: 1, timeoutMs: 100 };
+      await expectFilterError(RedisBloomFilter.create(client, 'alone', { capacity: 1000, durability }), 'UNAVAILABLE', /0 of the 1 replica\(s\) asked for acknowledged/);
+      const filter = await RedisBloomFilter.open(client, 'alone', { durability });
       await expectFilterError(filter.add('k'), 'UNAVAILABLE', /0 of the 1 replica\(s\) asked for acknowledged/);
     } finally {
       await close();

@@ -93,7 +93,7 @@ export async function awaitReplicas(redis: RedisCommandRunner, key: string, dead
     throw new FilterError(
       'UNAVAILABLE',
       `durability: ${Number.isFinite(acknowledged) ? acknowledged : describeValue(reply)} of the ${replicas} replica(s) asked for ` +
-        `acknowledged the add within ${timeoutMs} ms (master serving '${key}'); its keys may be set: retry it (adds are idempotent)`,
+        `acknowledged the write within ${timeoutMs} ms (master serving '${key}'); what it wrote may be there: retry it (creates and adds are idempotent)`,
     );
   }
 }

@@ -169,6 +169,10 @@ export class RedisBloomFilter extends RedisKeyedFilter {
       sameSlot: filter.#sameSlot,
       groups: filter.#slotGroups(shards.map((_, index) => index)).map((indexes) => indexes.map((i) => shards[i] as { name: string; what: string })),
     });
+    // With durability, create resolves only once the parameters hash (the filter's
+    // identity: without it every handle answers CORRUPT) reached the replicas too; a
+    // retried create that finds the filter waits for this connection's writes again.
+    await awaitReplicas(redis, key, checked.timeoutMs);
     if (existing === null) return filter;
     const stored = parseLayout(existing, key);
     const mismatches = differences(stored, checked);

@@ -165,6 +165,10 @@ export class RedisExpiringBloomFilter extends RedisKeyedFilter {
       sameSlot: filter.#sameSlot,
       groups: [[{ name: filter.#written, what: 'z' }]],
     });
+    // With durability, create resolves only once the parameters hash (the filter's
+    // identity: without it every handle answers CORRUPT) reached the replicas too; a
+    // retried create that finds the filter waits for this connection's writes again.
+    await awaitReplicas(redis, key, checked.timeoutMs);
     if (existing === null) return filter;
     const stored = parseExpiringLayout(existing, key);
     const mismatches: string[] = [];

@@ -33,6 +33,10 @@ export function addInLoop(filter, prefix, { batch = 20, pauseMs = 5 } = {}) {
     get acknowledgedCount() {
       return acknowledged.length;
     },
+    /** The last rejections, for a failure message. */
+    get lastErrors() {
+      return errors.slice(-3);
+    },
     async stop() {
       stopped = true;
       await loop;
@@ -46,7 +50,9 @@ export async function waitForAcks(loop, count, timeoutMs, what) {
   const target = loop.acknowledgedCount + count;
   const deadline = Date.now() + timeoutMs;
   while (loop.acknowledgedCount < target) {
-    if (Date.now() > deadline) throw new Error(`adds did not resume within ${timeoutMs} ms ${what}`);
+    if (Date.now() > deadline) {
+      throw new Error(`adds did not resume within ${timeoutMs} ms ${what}; last rejections: ${loop.lastErrors.join(' | ') || 'none'}`);
+    }
     await sleep(20);
   }
 }
@@ -69,8 +75,13 @@ export async function addsThroughFault(cluster, clientName, { className = 'Redis
   const { client, close } = await connectCluster(clientName, cluster);
   let result;
   try {
+    // The create waits for a replica (durability), whatever the adds do: a fault moments
+    // after a create that never reached the replica loses the filter itself (then CORRUPT,
+    // never a false answer), and the measurement is about adds.
+    const { durability, ...tableOptions } = options;
+    await Filter.create(client, key, { ...tableOptions, durability: { replicas: 1, timeoutMs: 5000 } });
     // A short timeout: an add stuck on a dead node rejects instead of waiting 10 s.
-    const filter = await Filter.create(client, key, { ...options, timeoutMs: 1500 });
+    const filter = await Filter.open(client, key, { timeoutMs: 1500, ...(durability ? { durability } : {}) });
     const loop = addInLoop(filter, `${key}:`, loopOptions);
     try {
       await waitForAcks(loop, 200, 10_000, 'before the fault');
