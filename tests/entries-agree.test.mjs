@@ -3,19 +3,11 @@
 // the same, and when they cannot be, the message says exactly why.
 import { readFileSync } from 'node:fs';
 import * as full from 'cuckoo-bloom-wasm';
+import { thrown } from './helpers/keys.mjs';
 
 const DIST = new URL('../dist/', import.meta.url);
 const reader = await import(new URL('reader.import.cjs', DIST).href);
 const inline = await import(new URL('inline.js', DIST).href);
-
-function thrown(action) {
-  try {
-    action();
-  } catch (error) {
-    return error;
-  }
-  throw new Error('expected a throw');
-}
 
 describe('NOT_INITIALIZED names the entry that needs init()', () => {
   test('the reader, after only the main entry was initialized', async () => {

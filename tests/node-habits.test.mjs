@@ -7,18 +7,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CuckooIndex, FILTER_TYPES, FilterError, init, UrlBlocklist } from 'cuckoo-bloom-wasm';
 import { FileCuckooIndex } from '../dist/index-file.mjs';
+import { thrown } from './helpers/keys.mjs';
 
 const reader = await import(new URL('../dist/reader.import.cjs', import.meta.url).href);
-
-/** What `action` throws (a test fails when it throws nothing). */
-function thrownBy(action) {
-  try {
-    action();
-  } catch (error) {
-    return error;
-  }
-  throw new Error('expected a throw');
-}
 
 function postToAPort(value) {
   const { port1, port2 } = new MessageChannel();
@@ -57,7 +48,7 @@ describe.each(FILTER_TYPES.map((entry) => [entry.name, entry]))('%s', (_name, en
 
   test('JSON.stringify throws a FilterError pointing to serialize()', () => {
     const filter = holdingA({});
-    const caught = thrownBy(() => JSON.stringify({ filter }));
+    const caught = thrown(() => JSON.stringify({ filter }));
     expect(caught).toBeInstanceOf(FilterError);
     expect(caught.code).toBe('UNSUPPORTED');
     expect(caught.message).toMatch(/serialize\(\)/);
@@ -67,7 +58,7 @@ describe.each(FILTER_TYPES.map((entry) => [entry.name, entry]))('%s', (_name, en
   test('structuredClone and postMessage fail with a FilterError that says to use serialize()', () => {
     const filter = holdingA({});
     for (const copy of [(value) => structuredClone(value), postToAPort]) {
-      const caught = thrownBy(() => copy(filter));
+      const caught = thrown(() => copy(filter));
       expect(caught).toBeInstanceOf(FilterError);
       expect(caught.code).toBe('UNSUPPORTED');
       expect(caught.message).toMatch(/cannot copy it; serialize\(\) it and deserialize\(\) the bytes$/);
@@ -98,7 +89,7 @@ test.each([
   [{ capacity: undefined }, /capacity must be an integer in \[1, \d+\], got undefined$/],
   [{ capacity: {} }, /capacity must be an integer .* got an Object$/],
 ])('option errors name the value as it is: %o', (options, message) => {
-  const caught = thrownBy(() => FILTER_TYPES[0].create(options));
+  const caught = thrown(() => FILTER_TYPES[0].create(options));
   expect(caught).toBeInstanceOf(FilterError);
   expect(caught.code).toBe('INVALID_ARGUMENT');
   expect(caught.message).toMatch(message);
@@ -122,7 +113,7 @@ describe('URL blocklists and readers print, stringify and refuse to clone like f
       expect(inspect(object)).toMatch(shown);
       expect(String(object)).toBe(inspect(object));
       expect(Object.keys(object).filter((key) => key !== 'report')).toEqual(['cannotBeCloned']);
-      const caught = thrownBy(() => structuredClone(object));
+      const caught = thrown(() => structuredClone(object));
       expect(caught).toBeInstanceOf(ErrorClass);
       expect(caught.code).toBe('UNSUPPORTED');
       object.free();
@@ -141,7 +132,7 @@ describe('CuckooIndex and FileCuckooIndex print their size and where the log liv
     expect(shown).toMatch(/^CuckooIndex \{ size: 1, deadRecords: 2, log: 'memory', logBytes: \d+, tableBytes: \d+ \}$/);
     expect(String(index)).toBe(shown);
     expect(Object.keys(index)).toEqual(['cannotBeCloned']);
-    const caught = thrownBy(() => structuredClone(index));
+    const caught = thrown(() => structuredClone(index));
     expect(caught).toBeInstanceOf(FilterError);
     expect(caught.code).toBe('UNSUPPORTED');
     expect(caught.message).toMatch(/copy its entries/);
