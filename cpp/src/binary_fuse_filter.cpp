@@ -283,7 +283,9 @@ Result<BinaryFuseFilter> BinaryFuseFilter::build(const BinaryFuseFilterOptions& 
     }
   }
   if (count > 0 && hashes == nullptr) return Status::invalidArgument("no key hashes given");
-  if (count > kMaxCapacity) return Status::invalidArgument("too many keys for one filter");
+  // As uint64_t: size_t is 32 bits in wasm, where no count can pass the limit (and the
+  // compiler warned that the comparison was always false).
+  if (uint64_t{count} > kMaxCapacity) return Status::invalidArgument("too many keys for one filter");
 
   // The low hash words identify the keys (positions and fingerprint derive
   // from them alone). They are read from `hashes` until a failed attempt
