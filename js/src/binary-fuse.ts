@@ -1,8 +1,8 @@
 import type { CoreFilterOptions } from './core-module.js';
 import { FilterError } from './errors.js';
-import { adoptHandle, ExistingHandle, type FilterClassInfo, Filter, keyArray, readAs, type SerializedBytes } from './filter-base.js';
+import { adoptHandle, ExistingHandle, type FilterClassInfo, Filter, readAs, type SerializedBytes } from './filter-base.js';
 import { getRuntime } from './init.js';
-import { describeValue, type Key, MAX_ARENA_BYTES } from './keys.js';
+import { describeValue, type Key, keyArray, MAX_ARENA_BYTES } from './keys.js';
 import { requireInteger } from './options.js';
 
 /**

@@ -5,8 +5,6 @@ import { getRuntime } from './init.js';
 import { KeyBatch } from './key-batch.js';
 import { KeyPath } from './key-path.js';
 import { type Key, KeyArena, keyArray, MAX_ARENA_BYTES, describeValue, requireAttached, type OwnedBytes } from './keys.js';
-
-export { keyArray } from './keys.js';
 import { checkOptions, DEFAULT_FALSE_POSITIVE_RATE, type FilterOptions } from './options.js';
 
 import type { FilterTypeName } from './registry.js';
