@@ -152,7 +152,14 @@ export async function startCluster({ nodeTimeoutMs = 1000, appendonly = false } 
   const live = () => [...children.keys()];
   const nodes = async (fromPort = live()[0]) => parseNodes(await cli(fromPort, ['CLUSTER', 'NODES']));
 
-  /** Every live node says cluster_state:ok, agrees on 3 masters covering all slots, and every replica is in sync. */
+  /**
+   * Every live node says cluster_state:ok and sees the starting shape again:
+   * every live node connected, 3 masters covering all slots, no master without
+   * slots, each master with a connected replica, and every replica in sync.
+   * (A killed master started again first comes up as a master of its old slots,
+   * learns they moved, and only then turns into a replica: until it has, the
+   * new master has no replica, and the next kill would have nothing to fail over to.)
+   */
   const waitHealthy = async (timeoutMs = 30_000) => {
     await waitUntil(
       async () => {
@@ -160,9 +167,14 @@ export async function startCluster({ nodeTimeoutMs = 1000, appendonly = false } 
           const info = await cliOrNull(port, ['CLUSTER', 'INFO']);
           if (info === null || !info.includes('cluster_state:ok')) return false;
           const view = parseNodes((await cliOrNull(port, ['CLUSTER', 'NODES'])) ?? '');
-          const liveMasters = view.filter((node) => node.role === 'master' && !node.failed && node.slots.length > 0);
+          const liveView = view.filter((node) => live().includes(node.port));
+          if (liveView.length !== live().length || liveView.some((node) => node.failed && !node.myself)) return false;
+          const liveMasters = liveView.filter((node) => node.role === 'master');
+          if (liveMasters.length !== 3 || liveMasters.some((node) => node.slots.length === 0)) return false;
           const covered = liveMasters.reduce((sum, node) => sum + node.slots.reduce((s, [a, b]) => s + b - a + 1, 0), 0);
           if (covered !== 16384) return false;
+          const hasReplica = (master) => liveView.some((node) => node.role === 'replica' && node.masterId === master.id);
+          if (live().length === 6 && !liveMasters.every(hasReplica)) return false;
           const me = view.find((node) => node.myself);
           if (me?.role === 'replica') {
             const replication = await cliOrNull(port, ['INFO', 'replication']);
@@ -200,9 +212,21 @@ export async function startCluster({ nodeTimeoutMs = 1000, appendonly = false } 
     if (master === undefined) throw new Error(`no live master serves slot ${slot}`);
     return master;
   };
+  /** The live replica of `masterId`, waiting up to 15 s for one (a restarted node may still be turning into it). */
   const replicaOf = async (masterId) => {
-    const replica = (await nodes()).find((node) => node.masterId === masterId && !node.failed && live().includes(node.port));
-    if (replica === undefined) throw new Error(`master ${masterId} has no live replica`);
+    let replica;
+    try {
+      await waitUntil(
+        async () => {
+          replica = (await nodes()).find((node) => node.masterId === masterId && !node.failed && live().includes(node.port));
+          return replica !== undefined;
+        },
+        15_000,
+        `a live replica of master ${masterId}`,
+      );
+    } catch {
+      throw new Error(`master ${masterId} has no live replica after 15 s; the cluster: ${(await nodes()).map((n) => `${n.port} ${n.role}${n.failed ? ' failed' : ''}`).join(', ')}`);
+    }
     return replica;
   };
   /** Waits until `port` is a master serving `slot` in the view of every live node. */
