@@ -25,7 +25,7 @@
 //   core.cjs, core.reader.cjs   the same glue as CommonJS, which index.cjs and reader.cjs
 //                require (CommonJS builds never call import(): see cjsModuleUrl)
 //   types/       .d.ts (ES) and .d.cts (CommonJS) declarations
-// Each variant is js/src/index.ts with ./init-wasm.js swapped for one loader.
+// Each variant is js/src/index.ts with runtime/init-wasm.ts swapped for one loader.
 import { execFileSync } from 'node:child_process';
 import {
   chmodSync,
@@ -99,7 +99,7 @@ function variantPlugin({ loader, bundleGlue = false, module = 'core', commonJsGl
     name: 'cbw-variant',
     setup(build) {
       if (loader !== null) {
-        build.onResolve({ filter: /^\.\/init-wasm\.js$/ }, () => ({ path: join(src, `init-wasm-${loader}.ts`) }));
+        build.onResolve({ filter: /^\.\/init-wasm\.js$/ }, () => ({ path: join(src, 'runtime', `init-wasm-${loader}.ts`) }));
       }
       if (commonJsGlue) {
         // The CommonJS builds load the CommonJS copy of the glue (see commonJsGlueOf).
@@ -301,9 +301,9 @@ writeImportEntry('reader.cjs', readerExports);
 // The Node-only entries `cuckoo-bloom-wasm/redis` and `cuckoo-bloom-wasm/index-file`: each
 // its own code bundled, the package's classes and wasm instance taken from index.cjs at run
 // time, so one init() serves every entry and a FilterError from any is the same class.
-// Every import that reaches the main entry, errors.ts or init.ts (directly or through a
+// Every import that reaches the main entry, errors.ts or runtime/init.ts (directly or through a
 // bundled helper) becomes that require. Returns the entry's export names.
-const sharedWithMain = new Set(['index.ts', 'errors.ts', 'init.ts'].map((file) => join(src, file)));
+const sharedWithMain = new Set(['index.ts', 'errors.ts', 'runtime/init.ts'].map((file) => join(src, file)));
 async function buildNodeOnlyEntry(name, entryPoint) {
   const file = `${name}.cjs`;
   await esbuild.build({

@@ -1,4 +1,4 @@
-import type { CoreModule } from './core-module.js';
+import type { CoreModule } from './runtime/core-module.js';
 
 /**
  * Every error this library throws is a `FilterError` with a stable `code`.

@@ -7,29 +7,29 @@
  *
  * @module cuckoo-bloom-wasm
  */
-export { init, isInitialized, type InitOptions, type WasmSource } from './init.js';
+export { init, isInitialized, type InitOptions, type WasmSource } from './runtime/init.js';
 export { FilterError, type FilterErrorCode } from './errors.js';
-export type { Key, OwnedBytes } from './keys.js';
-export { KeyBatch } from './key-batch.js';
+export type { Key, OwnedBytes } from './keys/keys.js';
+export { KeyBatch } from './keys/key-batch.js';
 export type { FilterOptions } from './options.js';
-export { Filter, type FilterTypeName, type HasManyOptions, type SerializedBytes } from './filter-base.js';
-export { BloomFilter, type BloomFilterOptions } from './bloom.js';
-export { BlockedBloomFilter, type BlockedBloomFilterOptions } from './blocked-bloom.js';
-export { CountingBloomFilter, type CountingBloomFilterOptions } from './counting-bloom.js';
-export { CuckooFilter, type CuckooFilterOptions, type CuckooKick } from './cuckoo.js';
-export { BinaryFuseFilter, type BinaryFuseFilterOptions } from './binary-fuse.js';
-export { ScalableBloomFilter, type ScalableBloomFilterOptions } from './scalable-bloom.js';
-export { ScalableCuckooFilter, type ScalableCuckooFilterOptions } from './scalable-cuckoo.js';
-export type { GrowthOptions } from './scalable-options.js';
-export { ExpiringBloomFilter, type ExpiringBloomFilterOptions, type Clock } from './expiring-bloom.js';
+export { Filter, type FilterTypeName, type HasManyOptions, type SerializedBytes } from './core/filter-base.js';
+export { BloomFilter, type BloomFilterOptions } from './bloom/bloom.js';
+export { BlockedBloomFilter, type BlockedBloomFilterOptions } from './bloom/blocked-bloom.js';
+export { CountingBloomFilter, type CountingBloomFilterOptions } from './bloom/counting-bloom.js';
+export { CuckooFilter, type CuckooFilterOptions, type CuckooKick } from './cuckoo/cuckoo.js';
+export { BinaryFuseFilter, type BinaryFuseFilterOptions } from './fuse/binary-fuse.js';
+export { ScalableBloomFilter, type ScalableBloomFilterOptions } from './chains/scalable-bloom.js';
+export { ScalableCuckooFilter, type ScalableCuckooFilterOptions } from './chains/scalable-cuckoo.js';
+export type { GrowthOptions } from './chains/scalable-options.js';
+export { ExpiringBloomFilter, type ExpiringBloomFilterOptions, type Clock } from './chains/expiring-bloom.js';
 export {
   CuckooIndex,
   type CuckooIndexOptions,
   type CuckooIndexStats,
   type IndexValue,
   type IndexRecordStore,
-} from './cuckoo-index.js';
-export { deserialize, serializedType, type AnyFilter, type SerializedType } from './deserialize.js';
+} from './exact-index/cuckoo-index.js';
+export { deserialize, serializedType, type AnyFilter, type SerializedType } from './core/deserialize.js';
 export {
   FILTER_TYPE_ALIASES,
   FILTER_TYPES,
@@ -47,7 +47,7 @@ export {
   type UrlBlocklistOptions,
   type UrlBlocklistReport,
   type UrlCheck,
-} from './url-blocklist.js';
+} from './url/url-blocklist.js';
 export * from './url/index.js';
 
 /**
@@ -55,4 +55,4 @@ export * from './url/index.js';
  * package's other entry points (`cuckoo-bloom-wasm/redis`) use this entry's
  * wasm instance, so one `init()` serves both and errors are one FilterError class.
  */
-export { getRuntime as internalRuntime } from './init.js';
+export { getRuntime as internalRuntime } from './runtime/init.js';

@@ -1,5 +1,5 @@
 import { FilterError } from './errors.js';
-import { describeValue } from './keys.js';
+import { describeValue } from './keys/keys.js';
 
 /** Options every filter takes. */
 export interface FilterOptions {

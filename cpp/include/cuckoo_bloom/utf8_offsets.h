@@ -16,7 +16,7 @@
 // code units into wasm memory and the encoding happens here. Node's
 // TextEncoder is slow on strings that are not all ASCII (about 2.5 ns per
 // UTF-8 byte, against 0.1 ns to copy the units with Buffer#write), so in Node
-// such strings take this route, in batches and alone (js/src/keys.ts).
+// such strings take this route, in batches and alone (js/src/keys/keys.ts).
 #pragma once
 
 #include <cstddef>

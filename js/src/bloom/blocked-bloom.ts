@@ -1,6 +1,6 @@
 import { BloomFamilyFilter } from './bloom-family.js';
-import { type FilterClassInfo, readAs, type SerializedBytes } from './filter-base.js';
-import type { FilterOptions } from './options.js';
+import { type FilterClassInfo, readAs, type SerializedBytes } from '../core/filter-base.js';
+import type { FilterOptions } from '../options.js';
 
 /** Options of {@link BlockedBloomFilter}: the {@link FilterOptions} every filter takes, nothing more. */
 export type BlockedBloomFilterOptions = FilterOptions;

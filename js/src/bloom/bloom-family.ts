@@ -1,6 +1,6 @@
-import { coreError, statusName } from './errors.js';
-import { Filter, unionMismatch } from './filter-base.js';
-import type { Key } from './keys.js';
+import { coreError, statusName } from '../errors.js';
+import { Filter, unionMismatch } from '../core/filter-base.js';
+import type { Key } from '../keys/keys.js';
 
 /**
  * What the three Bloom filters share: `add` never fails, and every key maps

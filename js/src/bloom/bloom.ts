@@ -1,7 +1,7 @@
 import { BloomFamilyFilter } from './bloom-family.js';
-import { type FilterClassInfo, readAs, type SerializedBytes } from './filter-base.js';
-import type { OwnedBytes } from './keys.js';
-import type { FilterOptions } from './options.js';
+import { type FilterClassInfo, readAs, type SerializedBytes } from '../core/filter-base.js';
+import type { OwnedBytes } from '../keys/keys.js';
+import type { FilterOptions } from '../options.js';
 
 /** Options of {@link BloomFilter}: the {@link FilterOptions} every filter takes, nothing more. */
 export type BloomFilterOptions = FilterOptions;

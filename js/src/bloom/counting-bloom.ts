@@ -1,8 +1,8 @@
 import { BloomFamilyFilter } from './bloom-family.js';
-import { type FilterClassInfo, readAs, type SerializedBytes } from './filter-base.js';
-import type { KeyBatch } from './key-batch.js';
-import type { Key } from './keys.js';
-import { type FilterOptions, requireInteger } from './options.js';
+import { type FilterClassInfo, readAs, type SerializedBytes } from '../core/filter-base.js';
+import type { KeyBatch } from '../keys/key-batch.js';
+import type { Key } from '../keys/keys.js';
+import { type FilterOptions, requireInteger } from '../options.js';
 
 /** Options of {@link CountingBloomFilter}: the {@link FilterOptions} every filter takes, nothing more. */
 export type CountingBloomFilterOptions = FilterOptions;

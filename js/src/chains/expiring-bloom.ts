@@ -1,7 +1,7 @@
-import { coreError, FilterError, statusName } from './errors.js';
-import { ExistingHandle, type FilterClassInfo, Filter, type HasManyOptions, readAs, type SerializedBytes } from './filter-base.js';
-import type { KeyBatch } from './key-batch.js';
-import { describeValue, type Key } from './keys.js';
+import { coreError, FilterError, statusName } from '../errors.js';
+import { ExistingHandle, type FilterClassInfo, Filter, type HasManyOptions, readAs, type SerializedBytes } from '../core/filter-base.js';
+import type { KeyBatch } from '../keys/key-batch.js';
+import { describeValue, type Key } from '../keys/keys.js';
 
 /** A clock: returns the current time as a finite number, in the units of `window`. */
 export type Clock = () => number;

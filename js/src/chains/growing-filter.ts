@@ -1,6 +1,6 @@
-import { coreError, FilterError } from './errors.js';
-import { Filter } from './filter-base.js';
-import type { Key } from './keys.js';
+import { coreError, FilterError } from '../errors.js';
+import { Filter } from '../core/filter-base.js';
+import type { Key } from '../keys/keys.js';
 
 /**
  * What the growing filters (`ScalableBloomFilter`, `ScalableCuckooFilter`)

@@ -1,5 +1,5 @@
-import { coreError, statusName } from './errors.js';
-import { ExistingHandle, type FilterClassInfo, readAs, type SerializedBytes, unionMismatch } from './filter-base.js';
+import { coreError, statusName } from '../errors.js';
+import { ExistingHandle, type FilterClassInfo, readAs, type SerializedBytes, unionMismatch } from '../core/filter-base.js';
 import { GrowingFilter } from './growing-filter.js';
 import { growthOptionsForCore, type GrowthOptions } from './scalable-options.js';
 

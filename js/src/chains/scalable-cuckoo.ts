@@ -1,7 +1,7 @@
-import { coreError, FilterError, statusName } from './errors.js';
-import { ExistingHandle, type FilterClassInfo, readAs, type SerializedBytes } from './filter-base.js';
+import { coreError, FilterError, statusName } from '../errors.js';
+import { ExistingHandle, type FilterClassInfo, readAs, type SerializedBytes } from '../core/filter-base.js';
 import { GrowingFilter } from './growing-filter.js';
-import type { Key } from './keys.js';
+import type { Key } from '../keys/keys.js';
 import { growthOptionsForCore, type GrowthOptions } from './scalable-options.js';
 
 /** Options of `ScalableCuckooFilter`; `tightening` defaults to 0.85. */

@@ -1,6 +1,6 @@
-import { FilterError } from './errors.js';
-import { describeValue } from './keys.js';
-import { requireInteger } from './options.js';
+import { FilterError } from '../errors.js';
+import { describeValue } from '../keys/keys.js';
+import { requireInteger } from '../options.js';
 
 /** Options every growing filter takes. */
 export interface GrowthOptions {

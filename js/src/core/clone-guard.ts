@@ -1,4 +1,4 @@
-import { FilterError } from './errors.js';
+import { FilterError } from '../errors.js';
 
 /**
  * Makes structuredClone() and postMessage() of `target` throw a FilterError

@@ -1,15 +1,15 @@
-import type { CoreFilterOptions, CoreModule, FilterHandle } from './core-module.js';
-import { coreError, FilterError, statusName } from './errors.js';
+import type { CoreFilterOptions, CoreModule, FilterHandle } from '../runtime/core-module.js';
+import { coreError, FilterError, statusName } from '../errors.js';
 import { refuseStructuredClone } from './clone-guard.js';
-import { getRuntime } from './init.js';
-import { KeyBatch } from './key-batch.js';
-import { KeyPath } from './key-path.js';
-import { type Key, KeyArena, keyArray, MAX_ARENA_BYTES, describeValue, requireAttached, type OwnedBytes } from './keys.js';
-import { checkOptions, DEFAULT_FALSE_POSITIVE_RATE, type FilterOptions } from './options.js';
+import { getRuntime } from '../runtime/init.js';
+import { KeyBatch } from '../keys/key-batch.js';
+import { KeyPath } from '../keys/key-path.js';
+import { type Key, KeyArena, keyArray, MAX_ARENA_BYTES, describeValue, requireAttached, type OwnedBytes } from '../keys/keys.js';
+import { checkOptions, DEFAULT_FALSE_POSITIVE_RATE, type FilterOptions } from '../options.js';
 
-import type { FilterTypeName } from './registry.js';
+import type { FilterTypeName } from '../registry.js';
 
-export type { FilterTypeName } from './registry.js';
+export type { FilterTypeName } from '../registry.js';
 
 // A safety net only: free() is the way to release a filter's memory promptly.
 const leakedHandles =

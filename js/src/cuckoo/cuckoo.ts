@@ -1,8 +1,8 @@
-import { coreError, FilterError } from './errors.js';
-import { ExistingHandle, type FilterClassInfo, Filter, readAs, type SerializedBytes } from './filter-base.js';
-import type { KeyBatch } from './key-batch.js';
-import { describeValue, type Key } from './keys.js';
-import { DEFAULT_FALSE_POSITIVE_RATE, type FilterOptions, requireInteger } from './options.js';
+import { coreError, FilterError } from '../errors.js';
+import { ExistingHandle, type FilterClassInfo, Filter, readAs, type SerializedBytes } from '../core/filter-base.js';
+import type { KeyBatch } from '../keys/key-batch.js';
+import { describeValue, type Key } from '../keys/keys.js';
+import { DEFAULT_FALSE_POSITIVE_RATE, type FilterOptions, requireInteger } from '../options.js';
 
 /** Options of {@link CuckooFilter}: the {@link FilterOptions} every filter takes, and the table's shape. */
 export interface CuckooFilterOptions extends FilterOptions {

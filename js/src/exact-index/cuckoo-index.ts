@@ -1,16 +1,16 @@
-import { refuseStructuredClone } from './clone-guard.js';
-import { coreError, FilterError } from './errors.js';
-import { getRuntime } from './init.js';
-import { describeValue, invalidKey, isDetached, detachedKey, type Key, type KeyArena } from './keys.js';
-import { requireInteger } from './options.js';
+import { refuseStructuredClone } from '../core/clone-guard.js';
+import { coreError, FilterError } from '../errors.js';
+import { getRuntime } from '../runtime/init.js';
+import { describeValue, invalidKey, isDetached, detachedKey, type Key, type KeyArena } from '../keys/keys.js';
+import { requireInteger } from '../options.js';
 import {
   StoreBridge,
   type IndexCore,
   type IndexHandle,
   type IndexRecordStore,
-} from './index-store/record-store.js';
+} from './record-store.js';
 
-export type { IndexRecordStore } from './index-store/record-store.js';
+export type { IndexRecordStore } from './record-store.js';
 
 /** A value: bytes, or a string (stored as its UTF-8 bytes). */
 export type IndexValue = string | Uint8Array;

@@ -1,4 +1,4 @@
-import type { CoreModule } from '../core-module.js';
+import type { CoreModule } from '../runtime/core-module.js';
 import { FilterError } from '../errors.js';
 
 /**

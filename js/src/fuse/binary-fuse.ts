@@ -1,9 +1,9 @@
-import type { CoreFilterOptions } from './core-module.js';
-import { FilterError } from './errors.js';
-import { adoptHandle, ExistingHandle, type FilterClassInfo, Filter, readAs, type SerializedBytes } from './filter-base.js';
-import { getRuntime } from './init.js';
-import { describeValue, type Key, keyArray, MAX_ARENA_BYTES } from './keys.js';
-import { requireInteger } from './options.js';
+import type { CoreFilterOptions } from '../runtime/core-module.js';
+import { FilterError } from '../errors.js';
+import { adoptHandle, ExistingHandle, type FilterClassInfo, Filter, readAs, type SerializedBytes } from '../core/filter-base.js';
+import { getRuntime } from '../runtime/init.js';
+import { describeValue, type Key, keyArray, MAX_ARENA_BYTES } from '../keys/keys.js';
+import { requireInteger } from '../options.js';
 
 /**
  * Options of {@link BinaryFuseFilter.from} (a binary fuse filter is built from all its keys

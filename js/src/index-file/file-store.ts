@@ -1,6 +1,6 @@
 import { closeSync, fdatasyncSync, ftruncateSync, fstatSync, openSync, readSync, writeSync } from 'node:fs';
 import { FilterError } from '../index.js';
-import type { IndexRecordStore } from '../index-store/record-store.js';
+import type { IndexRecordStore } from '../exact-index/record-store.js';
 
 /** "CBWILOG1": the first 8 bytes of every index log. */
 export const LOG_MAGIC = new Uint8Array([0x43, 0x42, 0x57, 0x49, 0x4c, 0x4f, 0x47, 0x31]);

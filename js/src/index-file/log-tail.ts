@@ -6,7 +6,7 @@
  * can tell them apart and format 1 often cannot.
  */
 import { FilterError, internalRuntime } from '../index.js';
-import type { IndexCore } from '../index-store/record-store.js';
+import type { IndexCore } from '../exact-index/record-store.js';
 import { FILE_HEADER_BYTES, type FileRecordStore, type LogVersion } from './file-store.js';
 
 /** Format 1's smallest record (9 header + 8 checksum bytes). */

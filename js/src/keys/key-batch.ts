@@ -1,4 +1,4 @@
-import { FilterError } from './errors.js';
+import { FilterError } from '../errors.js';
 import { BATCH_UNITS, describeValue, detachedKey, type EncodedKeys, invalidKey, isDetached, type Key, requireAttached } from './keys.js';
 
 const encoder = new TextEncoder();

@@ -8,7 +8,7 @@
 // Module with the raw wasm export on its first call (and goes through
 // Function#apply until then). So each entry here calls through Module once, then
 // keeps what Module holds by then: the raw export.
-import type { CoreModule } from './core-module.js';
+import type { CoreModule } from '../runtime/core-module.js';
 
 type KeyCall = (handle: number, key: number, length: number) => number;
 

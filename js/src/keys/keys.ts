@@ -1,5 +1,5 @@
-import type { CoreModule } from './core-module.js';
-import { FilterError } from './errors.js';
+import type { CoreModule } from '../runtime/core-module.js';
+import { FilterError } from '../errors.js';
 
 /** A key: a string (hashed as its UTF-8 bytes) or raw bytes. `has(bytes)` ≡ `has(the same UTF-8 string)`. */
 export type Key = string | Uint8Array;

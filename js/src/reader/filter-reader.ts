@@ -1,7 +1,7 @@
 import { FilterError } from '../errors.js';
-import { refuseStructuredClone } from '../clone-guard.js';
-import { getRuntime } from '../init.js';
-import type { Key } from '../keys.js';
+import { refuseStructuredClone } from '../core/clone-guard.js';
+import { getRuntime } from '../runtime/init.js';
+import type { Key } from '../keys/keys.js';
 import { bytesOf, droppedReaders, openReader, type ReaderModule, readerModule, stringAt } from './reader-module.js';
 
 /**

@@ -6,9 +6,9 @@
  *
  * @module cuckoo-bloom-wasm/reader
  */
-export { init, isInitialized, type InitOptions, type WasmSource } from '../init.js';
+export { init, isInitialized, type InitOptions, type WasmSource } from '../runtime/init.js';
 export { FilterError, type FilterErrorCode } from '../errors.js';
-export type { Key } from '../keys.js';
+export type { Key } from '../keys/keys.js';
 export type { UrlCheck } from '../url/check-url.js';
 export type { ExpressionDepth } from '../url/expressions.js';
 export { canonicalizeUrl, urlExpressions } from '../url/index.js';

@@ -2,8 +2,8 @@
 // entry opens bytes through them. Internal: users see FilterReader and
 // UrlBlocklistReader only.
 import { FilterError, type FilterErrorCode } from '../errors.js';
-import { getRuntime } from '../init.js';
-import { isDetached, MAX_ARENA_BYTES } from '../keys.js';
+import { getRuntime } from '../runtime/init.js';
+import { isDetached, MAX_ARENA_BYTES } from '../keys/keys.js';
 
 /** What core.reader.mjs + core.reader.wasm export (no embind: plain C functions). */
 export interface ReaderModule {

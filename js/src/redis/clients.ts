@@ -1,5 +1,5 @@
 import { FilterError } from '../index.js';
-import { describeValue } from '../keys.js';
+import { describeValue } from '../keys/keys.js';
 
 /**
  * One argument of a Redis command: text, or bytes (at run time this package

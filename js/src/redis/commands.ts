@@ -1,5 +1,5 @@
 import { FilterError, init, internalRuntime as getRuntime } from '../index.js';
-import { describeValue, detachedKey, invalidKey, isDetached, type Key, keyArray } from '../keys.js';
+import { describeValue, detachedKey, invalidKey, isDetached, type Key, keyArray } from '../keys/keys.js';
 import { requireInteger } from '../options.js';
 import { adaptClient, errorText, isReplyError, type RedisArgument, type RedisCommandRunner, withDeadline } from './clients.js';
 import { readFields } from './layout.js';

@@ -1,5 +1,5 @@
 import { FilterError } from '../index.js';
-import { describeValue } from '../keys.js';
+import { describeValue } from '../keys/keys.js';
 import { DEFAULT_FALSE_POSITIVE_RATE, requireInteger } from '../options.js';
 import { BYTES_PER_BLOCK, DEFAULT_SHARD_BYTES, MAX_SHARD_BYTES } from './layout.js';
 

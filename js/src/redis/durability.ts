@@ -1,5 +1,5 @@
 import { FilterError } from '../index.js';
-import { describeValue } from '../keys.js';
+import { describeValue } from '../keys/keys.js';
 import { requireInteger } from '../options.js';
 import { errorText, type RedisArgument, type RedisCommandRunner, withDeadline } from './clients.js';
 

@@ -1,6 +1,6 @@
-import type { CoreModule } from '../core-module.js';
+import type { CoreModule } from '../runtime/core-module.js';
 import { FilterError } from '../index.js';
-import type { Key, KeyArena } from '../keys.js';
+import type { Key, KeyArena } from '../keys/keys.js';
 
 /** The plain C exports of bindings/redis_positions.cpp. */
 export interface RedisCoreExports {

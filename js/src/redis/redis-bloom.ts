@@ -1,7 +1,7 @@
 // The package's own classes and wasm instance come through its main entry (an
 // external of the built redis bundle: .ci/build-package.mjs), never a copy.
 import { BlockedBloomFilter, FilterError, init, internalRuntime as getRuntime } from '../index.js';
-import { describeValue, detachedKey, invalidKey, isDetached, type Key, type OwnedBytes } from '../keys.js';
+import { describeValue, detachedKey, invalidKey, isDetached, type Key, type OwnedBytes } from '../keys/keys.js';
 import { requireInteger } from '../options.js';
 import { adaptClient, errorText, isReplyError, type RedisArgument, type RedisCommandRunner, withDeadline, type RedisClient } from './clients.js';
 import {

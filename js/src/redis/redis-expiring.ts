@@ -1,5 +1,5 @@
 import { FilterError } from '../index.js';
-import { describeValue, type Key } from '../keys.js';
+import { describeValue, type Key } from '../keys/keys.js';
 import { requireInteger } from '../options.js';
 import { adaptClient, type RedisArgument, type RedisCommandRunner, type RedisClient } from './clients.js';
 import {

@@ -1,5 +1,5 @@
 import { FilterError } from '../index.js';
-import { describeValue, type Key } from '../keys.js';
+import { describeValue, type Key } from '../keys/keys.js';
 import { CALLS_IN_FLIGHT, checkedKeys, KEYS_PER_SCRIPT, runBounded } from './commands.js';
 import type { CallPlan, PlannedGroup } from './positions.js';
 

@@ -1,5 +1,5 @@
 import { FilterError } from '../index.js';
-import type { OwnedBytes } from '../keys.js';
+import type { OwnedBytes } from '../keys/keys.js';
 import type { RedisCore } from './positions.js';
 
 /** A blocked Bloom blob: 56-byte header + 8-byte parameter block, the payload, an 8-byte checksum (docs/FORMAT.md). */

@@ -4,7 +4,7 @@
 // stderr. A library must not write to stderr, so its diagnostics go into the
 // FilterError instead.
 import type { CoreModule } from './core-module.js';
-import { FilterError } from './errors.js';
+import { FilterError } from '../errors.js';
 
 /** The glue's last lines of diagnostics, kept for the error message. */
 const KEPT_LINES = 20;

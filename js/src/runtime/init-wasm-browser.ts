@@ -1,7 +1,7 @@
 // Browsers, workers and any runtime without Node's file system (the `browser` and
 // `default` export conditions): core.wasm is fetched. No `node:` import may reach
 // this file, or webpack 5 and esbuild refuse the browser build.
-import { FilterError } from './errors.js';
+import { FilterError } from '../errors.js';
 import type { WasmSource } from './init.js';
 import { compileGiven, fetchAndCompile } from './init-wasm-common.js';
 

@@ -1,7 +1,7 @@
 // What every wasm loader shares: compiling bytes and fetching a URL, each failure a
 // FilterError that names where the module was looked for. No Node-only imports here:
 // the browser entry is built from this file.
-import { FilterError } from './errors.js';
+import { FilterError } from '../errors.js';
 import type { WasmSource } from './init.js';
 
 export function isBytes(source: unknown): source is ArrayBuffer | Uint8Array {

@@ -11,7 +11,7 @@
 // import to the first has() on this 2-core machine (bench/startup.mjs; issue
 // #13's 15 ms target). Browsers keep the async, streaming route: their main
 // threads refuse synchronous compiles of more than 4 KB.
-import { FilterError } from './errors.js';
+import { FilterError } from '../errors.js';
 import type { WasmSource } from './init.js';
 import { compileFailure, fetchAndCompile, isBytes } from './init-wasm-common.js';
 

@@ -1,9 +1,9 @@
 import type { CoreModule } from './core-module.js';
-import { FilterError } from './errors.js';
+import { FilterError } from '../errors.js';
 import { importGlue, startCore } from './init-glue.js';
 import { compileCore } from './init-wasm.js';
-import { type KeyCalls, keyCallsOf } from './key-calls.js';
-import { KeyArena, describeValue } from './keys.js';
+import { type KeyCalls, keyCallsOf } from '../keys/key-calls.js';
+import { KeyArena, describeValue } from '../keys/keys.js';
 
 // The shipped typings must not need the consumer's `esnext.disposable` lib (or
 // @types/node) for `[Symbol.dispose]()`: declare the symbol the way both of

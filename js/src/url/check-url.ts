@@ -2,7 +2,7 @@
 // UrlBlocklist (the full package) and UrlBlocklistReader (`cuckoo-bloom-wasm/reader`),
 // so both give the same answer for the same bytes.
 import { FilterError } from '../errors.js';
-import { describeValue } from '../keys.js';
+import { describeValue } from '../keys/keys.js';
 import { canonicalizeUrl } from './canonicalize.js';
 import { type ExpressionDepth, SAFE_BROWSING_DEPTH, urlExpressionsTo } from './expressions.js';
 

@@ -2,7 +2,7 @@
 // input with a TypeError; at the package boundary every error is a
 // FilterError (INVALID_ARGUMENT), with the original as its cause.
 import { FilterError } from '../errors.js';
-import { describeValue } from '../keys.js';
+import { describeValue } from '../keys/keys.js';
 import { canonicalizeUrl as canonicalize } from './canonicalize.js';
 import { urlExpressions as expressions } from './expressions.js';
 import {

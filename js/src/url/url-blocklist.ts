@@ -1,20 +1,20 @@
-import type { BlocklistEnvelopeHandle } from './core-module.js';
-import { type CuckooFilterOptions } from './cuckoo.js';
-import { deserialize } from './deserialize.js';
-import { coreError, FilterError } from './errors.js';
-import { withBytesInWasm } from './filter-base.js';
-import { getRuntime } from './init.js';
-import { describeValue, type OwnedBytes } from './keys.js';
-import { requireInteger } from './options.js';
-import { type AnyFilter, filterType, type FilterTypeOrAlias, tryAddKey } from './registry.js';
+import type { BlocklistEnvelopeHandle } from '../runtime/core-module.js';
+import { type CuckooFilterOptions } from '../cuckoo/cuckoo.js';
+import { deserialize } from '../core/deserialize.js';
+import { coreError, FilterError } from '../errors.js';
+import { withBytesInWasm } from '../core/filter-base.js';
+import { getRuntime } from '../runtime/init.js';
+import { describeValue, type OwnedBytes } from '../keys/keys.js';
+import { requireInteger } from '../options.js';
+import { type AnyFilter, filterType, type FilterTypeOrAlias, tryAddKey } from '../registry.js';
 import {
   envelopeDepth,
   EXPRESSION_SCHEME_LIST_DEPTH,
   MAX_EXPRESSION_DEPTH as MAX_DEPTH,
-} from './url/check-url.js';
-import { type ExpressionDepth, expressionDepth, SAFE_BROWSING_DEPTH } from './url/expressions.js';
-import { type ListFormat, type ListParseError, parseListLine, type ParsedLine } from './url/list-parser.js';
-import { UrlList } from './url/url-list.js';
+} from './check-url.js';
+import { type ExpressionDepth, expressionDepth, SAFE_BROWSING_DEPTH } from './expressions.js';
+import { type ListFormat, type ListParseError, parseListLine, type ParsedLine } from './list-parser.js';
+import { UrlList } from './url-list.js';
 
 /** Any filter type of the registry (`FILTER_TYPES`), by name or alias (`'fuse'`). */
 export type BlocklistFilterType = FilterTypeOrAlias;
@@ -60,7 +60,7 @@ export interface UrlBlocklistReport {
   errors: ListParseError[];
 }
 
-export type { UrlCheck } from './url/check-url.js';
+export type { UrlCheck } from './check-url.js';
 
 const DEFAULT_BLOCKLIST_RATE = 0.001;
 // `build` has the whole list: the static type, smallest on the wire. `create` needs a type with add.

@@ -2,7 +2,7 @@
 // share: the URL rule (check-url.ts) over a filter of expressions, and the list's numbers.
 import type { ExpressionDepth } from './expressions.js';
 import { checkUrl, type UrlCheck } from './check-url.js';
-import { refuseStructuredClone } from '../clone-guard.js';
+import { refuseStructuredClone } from '../core/clone-guard.js';
 
 /** What a URL list needs of the filter holding its expressions. */
 export interface ExpressionFilter {
