@@ -9,15 +9,15 @@
  * and tests/registry.test.mjs checks that every entry here round-trips through
  * the core under its own name with the capabilities it claims.
  */
-import { BinaryFuseFilter } from './fuse/binary-fuse.js';
-import { BlockedBloomFilter } from './bloom/blocked-bloom.js';
 import { BloomFilter } from './bloom/bloom.js';
+import { BlockedBloomFilter } from './bloom/blocked-bloom.js';
 import { CountingBloomFilter } from './bloom/counting-bloom.js';
 import { CuckooFilter } from './cuckoo/cuckoo.js';
-import { FilterError } from './errors.js';
-import { ExpiringBloomFilter } from './chains/expiring-bloom.js';
+import { BinaryFuseFilter } from './fuse/binary-fuse.js';
 import { ScalableBloomFilter } from './chains/scalable-bloom.js';
 import { ScalableCuckooFilter } from './chains/scalable-cuckoo.js';
+import { ExpiringBloomFilter } from './chains/expiring-bloom.js';
+import { FilterError } from './errors.js';
 import type { Key } from './keys/keys.js';
 
 /** Any filter of this package. */
