@@ -1,7 +1,7 @@
 // Golden bytes of the composite filter types (17, 18, 19): each is rebuilt
 // from its documented recipe (tests/golden/README.md) and compared byte for
 // byte with the checked-in file, then read back with every key found. The
-// JS suite (tests/golden.test.mjs) rebuilds the same filters through wasm.
+// JS suite (tests/core/golden.test.mjs) rebuilds the same filters through wasm.
 // CUCKOO_BLOOM_UPDATE_GOLDEN=1 rewrites the files, as for FormatGolden.*.
 #include <gtest/gtest.h>
 

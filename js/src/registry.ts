@@ -6,7 +6,7 @@
  *
  * The C++ registry (cpp/include/cuckoo_bloom/filter_types.h) is the source of
  * the type names and ids: filters are created and read by name through it,
- * and tests/registry.test.mjs checks that every entry here round-trips through
+ * and tests/core/registry.test.mjs checks that every entry here round-trips through
  * the core under its own name with the capabilities it claims.
  */
 import { BloomFilter } from './bloom/bloom.js';

@@ -1,6 +1,6 @@
 // Markdown as GitHub reads it, as far as links go: the links and images of a document
 // (outside code), its headings' anchors (GitHub's slug rules), and where each link points.
-// Used by tests/docs-links.test.mjs; plain functions over strings, so the rules can be
+// Used by tests/docs/docs-links.test.mjs; plain functions over strings, so the rules can be
 // tested on small examples as well as on the real docs.
 import { posix } from 'node:path';
 

@@ -1,4 +1,4 @@
-// Run in a child process by tests/wrong-type-after-warm-up.test.mjs:
+// Run in a child process by tests/core/wrong-type-after-warm-up.test.mjs:
 //
 //   node tests/helpers/wrong-type-after-warm-up.mjs <entry point> <rounds>
 //

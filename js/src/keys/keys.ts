@@ -300,7 +300,7 @@ export class KeyArena {
     // optimizing compiler (V8 11.3) scheduled that length load above the test
     // once has() had met strings and Uint8Arrays, and has(42) then crashed
     // the process (SIGSEGV) instead of throwing
-    // (tests/wrong-type-after-warm-up.test.mjs). `text` is a value merged from
+    // (tests/core/wrong-type-after-warm-up.test.mjs). `text` is a value merged from
     // both arms, so its length cannot be read before the test; at worst it is
     // read from `undefined`, a heap object too. Written out here: through a
     // helper function, has() measured 2-3% slower. Past this line, `text`.

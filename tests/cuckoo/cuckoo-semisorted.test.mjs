@@ -1,7 +1,7 @@
 // Semi-sorted cuckoo buckets through the package: one bit less per slot, the
 // same answers as packed buckets, exact round trips and removals.
 import { CuckooFilter, FilterError, deserialize, init } from 'cuckoo-bloom-wasm';
-import { asciiKeys } from './helpers/keys.mjs';
+import { asciiKeys } from '../helpers/keys.mjs';
 
 beforeAll(async () => {
   await init();

@@ -1,4 +1,4 @@
-// The guides' Node examples run as they stand, as the README's do (tests/package.test.mjs
+// The guides' Node examples run as they stand, as the README's do (tests/package/package.test.mjs
 // runs those against the installed tarball): every ```js block of a shipped docs/*.md whose
 // first line names a Node file (`// batches.mjs`) is saved under that name in a scratch
 // project whose node_modules/cuckoo-bloom-wasm is this repository (its built dist/), and run.
@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 
-const REPO = fileURLToPath(new URL('..', import.meta.url));
+const REPO = fileURLToPath(new URL('../..', import.meta.url));
 const GUIDES = ['GUIDE.md', 'URL-BLOCKLISTS.md'];
 
 let project;

@@ -8,9 +8,9 @@ import {
   init, deserialize, BloomFilter, BlockedBloomFilter, CountingBloomFilter, CuckooFilter,
   ExpiringBloomFilter, ScalableBloomFilter, ScalableCuckooFilter,
 } from 'cuckoo-bloom-wasm';
-import { asciiKeys, utf8, header, firstDifference, HEADER_BYTES, CHECKSUM_BYTES } from './helpers/keys.mjs';
+import { asciiKeys, utf8, header, firstDifference, HEADER_BYTES, CHECKSUM_BYTES } from '../helpers/keys.mjs';
 
-const GOLDEN = new URL('golden/', import.meta.url);
+const GOLDEN = new URL('../golden/', import.meta.url);
 const KEYS = asciiKeys(50, 'key-'); // "key-0" ... "key-49", in that order
 const OPTIONS = { capacity: 100, falsePositiveRate: 0.01, seed: 42 };
 

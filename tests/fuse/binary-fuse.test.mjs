@@ -4,8 +4,8 @@
 // UNSUPPORTED errors for everything a static filter cannot do.
 import { readFileSync } from 'node:fs';
 import { BinaryFuseFilter, FilterError, UrlBlocklist, deserialize, filterType, init, serializedType } from 'cuckoo-bloom-wasm';
-import { asciiKeys, firstDifference, header, prng, randomInt, utf8 } from './helpers/keys.mjs';
-import { expectCode } from './helpers/filter-errors.mjs';
+import { asciiKeys, firstDifference, header, prng, randomInt, utf8 } from '../helpers/keys.mjs';
+import { expectCode } from '../helpers/filter-errors.mjs';
 
 beforeAll(async () => {
   await init();
@@ -163,7 +163,7 @@ test('damaged bytes are rejected, never read as a filter', () => {
 });
 
 test('the golden file: rebuilt byte for byte from "key-0" .. "key-49" (rate 0.01, seed 42), and read back', () => {
-  const golden = new Uint8Array(readFileSync(new URL('golden/binary-fuse.cbf', import.meta.url)));
+  const golden = new Uint8Array(readFileSync(new URL('../golden/binary-fuse.cbf', import.meta.url)));
   const keys = asciiKeys(50, 'key-');
   const built = BinaryFuseFilter.from(keys, { falsePositiveRate: 0.01, seed: 42 });
   expect(firstDifference(built.serialize(), golden)).toBeNull();

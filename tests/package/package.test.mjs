@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const REPO = fileURLToPath(new URL('..', import.meta.url));
+const REPO = fileURLToPath(new URL('../..', import.meta.url));
 const TSC = join(REPO, 'node_modules/typescript/bin/tsc');
 
 let workspace; // temp root
@@ -108,7 +108,7 @@ describe('the tarball', () => {
   });
 
   // Every link of the README and the shipped docs (relative targets in the package, anchors,
-  // the repository's absolute URLs): tests/docs-links.test.mjs.
+  // the repository's absolute URLs): tests/docs/docs-links.test.mjs.
 
   test('says MIT in the manifest and in a LICENSE file, and where the project lives', () => {
     const manifest = JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8'));

@@ -5,9 +5,9 @@
 // wasm instances live side by side in this one process.
 import { readFileSync } from 'node:fs';
 import * as fast from 'cuckoo-bloom-wasm';
-import { makeKeys } from '../bench/keys.mjs';
+import { makeKeys } from '../../bench/keys.mjs';
 
-const DIST = new URL('../dist/', import.meta.url);
+const DIST = new URL('../../dist/', import.meta.url);
 const small = await import(new URL('small.js', DIST).href);
 
 const KEYS = makeKeys(3_000, 0x5a11).strings;

@@ -13,9 +13,9 @@ import { beforeAll, describe, expect, test } from '@jest/globals';
 import { FILTER_TYPES } from 'cuckoo-bloom-wasm';
 import {
   brokenLinks, classifyLink, githubSlug, markdownAnchors, markdownLinks, REPOSITORY_URL, unshippedMentions,
-} from './helpers/markdown-links.mjs';
+} from '../helpers/markdown-links.mjs';
 
-const REPO = fileURLToPath(new URL('..', import.meta.url));
+const REPO = fileURLToPath(new URL('../..', import.meta.url));
 const README_MAX_LINES = 350;
 // README.md and every Markdown file of docs/ that the package ships.
 const CHECKED_DOCS = [

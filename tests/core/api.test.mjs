@@ -11,10 +11,10 @@ import {
 import {
   asciiKeys, nonAsciiKeys, utf8, longKey, popcount, header, payloadOf, firstDifference, HEADER_BYTES,
   CHECKSUM_BYTES,
-} from './helpers/keys.mjs';
-import { BASE_TYPES as TYPES } from './helpers/base-types.mjs';
+} from '../helpers/keys.mjs';
+import { BASE_TYPES as TYPES } from '../helpers/base-types.mjs';
 
-const WASM_PATH = new URL('../dist/core.wasm', import.meta.url);
+const WASM_PATH = new URL('../../dist/core.wasm', import.meta.url);
 
 beforeAll(async () => {
   await init();

@@ -6,10 +6,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CuckooIndex, FILTER_TYPES, FilterError, init, UrlBlocklist } from 'cuckoo-bloom-wasm';
-import { FileCuckooIndex } from '../dist/index-file.mjs';
-import { thrown } from './helpers/keys.mjs';
+import { FileCuckooIndex } from '../../dist/index-file.mjs';
+import { thrown } from '../helpers/keys.mjs';
 
-const reader = await import(new URL('../dist/reader.import.cjs', import.meta.url).href);
+const reader = await import(new URL('../../dist/reader.import.cjs', import.meta.url).href);
 
 function postToAPort(value) {
   const { port1, port2 } = new MessageChannel();
@@ -142,7 +142,7 @@ describe('CuckooIndex and FileCuckooIndex print their size and where the log liv
 
   test('over a file: the path is shown', async () => {
     // /index-file shares the main entry's CommonJS build (what Node's import of the package loads).
-    await (await import('../dist/index.import.cjs')).init();
+    await (await import('../../dist/index.import.cjs')).init();
     const dir = mkdtempSync(join(tmpdir(), 'cbw-habits-'));
     try {
       const path = join(dir, 'seen.log');

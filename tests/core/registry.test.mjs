@@ -4,8 +4,8 @@
 import {
   FILTER_TYPES, UrlBlocklist, deserialize, filterType, filterTypeNames, init, serializedType,
 } from 'cuckoo-bloom-wasm';
-import { asciiKeys } from './helpers/keys.mjs';
-import { expectCode } from './helpers/filter-errors.mjs';
+import { asciiKeys } from '../helpers/keys.mjs';
+import { expectCode } from '../helpers/filter-errors.mjs';
 
 beforeAll(async () => {
   await init();

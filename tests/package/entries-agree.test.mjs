@@ -3,9 +3,9 @@
 // the same, and when they cannot be, the message says exactly why.
 import { readFileSync } from 'node:fs';
 import * as full from 'cuckoo-bloom-wasm';
-import { thrown } from './helpers/keys.mjs';
+import { thrown } from '../helpers/keys.mjs';
 
-const DIST = new URL('../dist/', import.meta.url);
+const DIST = new URL('../../dist/', import.meta.url);
 const reader = await import(new URL('reader.import.cjs', DIST).href);
 const inline = await import(new URL('inline.js', DIST).href);
 

@@ -8,7 +8,7 @@ import { execFileSync } from 'node:child_process';
 import {
   init, FilterError, BloomFilter, BlockedBloomFilter, CountingBloomFilter, CuckooFilter,
 } from 'cuckoo-bloom-wasm';
-import { asciiKeys, longKey, thrown } from './helpers/keys.mjs';
+import { asciiKeys, longKey, thrown } from '../helpers/keys.mjs';
 
 const MB = 1024 * 1024;
 const BOUND = 64 * MB;
@@ -168,7 +168,7 @@ describe('a filter too large for wasm32', () => {
   // fails. In a child process, so this worker's heap does not grow by 1 GB.
   test('a second 1 GB filter fails to allocate with OUT_OF_MEMORY; after free() it fits', () => {
     const script = `
-      const m = await import(${JSON.stringify(new URL('../dist/index.js', import.meta.url).href)});
+      const m = await import(${JSON.stringify(new URL('../../dist/index.js', import.meta.url).href)});
       await m.init();
       const result = {};
       const first = new m.BloomFilter({ capacity: 900000000 });
@@ -198,7 +198,7 @@ describe('a filter too large for wasm32', () => {
 // its heap grows to ~2 GB.
 test('a 1 GiB filter serializes and reads back; near the memory limit failures are OUT_OF_MEMORY and lose nothing', () => {
   const script = `
-    const m = await import(${JSON.stringify(new URL('../dist/index.js', import.meta.url).href)});
+    const m = await import(${JSON.stringify(new URL('../../dist/index.js', import.meta.url).href)});
     await m.init();
     const result = {};
     const keys = Array.from({ length: 1000 }, (_, i) => 'big-' + i);

@@ -3,8 +3,8 @@
 // filter of the final size, round trips mid-growth, removal after growth,
 // damaged bytes and the options' errors.
 import { BloomFilter, CuckooFilter, ScalableBloomFilter, ScalableCuckooFilter, deserialize, init } from 'cuckoo-bloom-wasm';
-import { asciiKeys } from './helpers/keys.mjs';
-import { expectCode } from './helpers/filter-errors.mjs';
+import { asciiKeys } from '../helpers/keys.mjs';
+import { expectCode } from '../helpers/filter-errors.mjs';
 
 beforeAll(async () => {
   await init();

@@ -4,11 +4,11 @@
 import { execFileSync } from 'node:child_process';
 import { jest } from '@jest/globals';
 import { init, deserialize, FilterError, BloomFilter, BlockedBloomFilter, CountingBloomFilter, CuckooFilter } from 'cuckoo-bloom-wasm';
-import { asciiKeys, prng, randomInt, randomBytes, thrown, rejected, utf8, payloadOf } from './helpers/keys.mjs';
-import { BASE_TYPES as TYPES } from './helpers/base-types.mjs';
-import { expectCode } from './helpers/filter-errors.mjs';
+import { asciiKeys, prng, randomInt, randomBytes, thrown, rejected, utf8, payloadOf } from '../helpers/keys.mjs';
+import { BASE_TYPES as TYPES } from '../helpers/base-types.mjs';
+import { expectCode } from '../helpers/filter-errors.mjs';
 
-const DIST = new URL('../dist/', import.meta.url);
+const DIST = new URL('../../dist/', import.meta.url);
 
 beforeAll(async () => {
   await init();

@@ -6,9 +6,9 @@
 import { readFileSync } from 'node:fs';
 import { brotliCompressSync } from 'node:zlib';
 import * as full from 'cuckoo-bloom-wasm';
-import { makeKeys } from '../bench/keys.mjs';
+import { makeKeys } from '../../bench/keys.mjs';
 
-const DIST = new URL('../dist/', import.meta.url);
+const DIST = new URL('../../dist/', import.meta.url);
 const reader = await import(new URL('reader.import.cjs', DIST).href);
 
 const KEYS = makeKeys(2_000, 0x7ead).strings;

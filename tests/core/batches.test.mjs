@@ -11,7 +11,7 @@ import {
   CountingBloomFilter,
   CuckooFilter,
 } from 'cuckoo-bloom-wasm';
-import { asciiKeys, nonAsciiKeys, prng, randomInt, utf8 } from './helpers/keys.mjs';
+import { asciiKeys, nonAsciiKeys, prng, randomInt, utf8 } from '../helpers/keys.mjs';
 
 beforeAll(() => init());
 

@@ -2,14 +2,14 @@
 // valid keys. Node 20's optimizing compiler read a string's length before the
 // type check in `has()` once it had met strings and Uint8Arrays, and
 // `filter.has(42)` then crashed the whole process with SIGSEGV (found as a
-// Jest worker lost to a signal in tests/reader.test.mjs, then reproduced in
+// Jest worker lost to a signal in tests/reader/reader.test.mjs, then reproduced in
 // 4 of 4 runs by the helper). Each entry point runs in a child process of
 // its own, so a crash fails one test instead of taking Jest's worker down.
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 
 const run = promisify(execFile);
-const HELPER = new URL('./helpers/wrong-type-after-warm-up.mjs', import.meta.url).pathname;
+const HELPER = new URL('../helpers/wrong-type-after-warm-up.mjs', import.meta.url).pathname;
 const ENTRY_POINTS = [
   'Filter#has',
   'Filter#add',

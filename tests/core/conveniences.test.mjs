@@ -2,7 +2,7 @@
 // any iterable, a one-hash dedupe step, ArrayBuffer input, clone and equals,
 // and the index of the first key a batch could not store.
 import { BloomFilter, CuckooFilter, FILTER_TYPES, FilterError, UrlBlocklist, deserialize, init } from 'cuckoo-bloom-wasm';
-import { asciiKeys, thrown } from './helpers/keys.mjs';
+import { asciiKeys, thrown } from '../helpers/keys.mjs';
 
 beforeAll(async () => {
   await init();
@@ -52,7 +52,7 @@ describe.each(FILTER_TYPES.map((entry) => [entry.name, entry]))('%s', (name, ent
     filter.free();
   });
 
-  // A static type has no add of any kind (its addIfNew is UNSUPPORTED: tests/binary-fuse.test.mjs).
+  // A static type has no add of any kind (its addIfNew is UNSUPPORTED: tests/fuse/binary-fuse.test.mjs).
   (entry.isStatic ? test.skip : test)('addIfNew says whether the key was new, in one call', () => {
     const filter = entry.create({ capacity: 10_000, falsePositiveRate: 0.001 });
     const keys = asciiKeys(5000, `dedupe-${name}-`);

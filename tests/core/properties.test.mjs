@@ -2,8 +2,8 @@
 // false-positive rates over 1,000,000 absent keys, and byte-exact round trips.
 // Fixed seeds and deterministic keys: every run measures the same numbers.
 import { init, deserialize } from 'cuckoo-bloom-wasm';
-import { asciiKeys, nonAsciiKeys, firstDifference, payloadOf } from './helpers/keys.mjs';
-import { BASE_TYPES as TYPES } from './helpers/base-types.mjs';
+import { asciiKeys, nonAsciiKeys, firstDifference, payloadOf } from '../helpers/keys.mjs';
+import { BASE_TYPES as TYPES } from '../helpers/base-types.mjs';
 
 const N = 1_000_000;
 const SLICE = 100_000;

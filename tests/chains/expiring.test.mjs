@@ -5,7 +5,7 @@
 // then the options' errors and a clock that steps back.
 import fc from 'fast-check';
 import { ExpiringBloomFilter, deserialize, init } from 'cuckoo-bloom-wasm';
-import { expectCode } from './helpers/filter-errors.mjs';
+import { expectCode } from '../helpers/filter-errors.mjs';
 
 const RUNS = Number(process.env.FC_RUNS ?? 150);
 
