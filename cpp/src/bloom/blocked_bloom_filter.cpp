@@ -1,4 +1,4 @@
-#include "cuckoo_bloom/blocked_bloom_filter.h"
+#include "cuckoo_bloom/bloom/blocked_bloom_filter.h"
 
 #include <algorithm>
 #include <cmath>

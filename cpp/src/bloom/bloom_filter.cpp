@@ -1,9 +1,9 @@
-#include "cuckoo_bloom/bloom_filter.h"
+#include "cuckoo_bloom/bloom/bloom_filter.h"
 
 #include <algorithm>
 #include <cmath>
 
-#include "cuckoo_bloom/bloom_sizing.h"
+#include "cuckoo_bloom/bloom/bloom_sizing.h"
 
 namespace cuckoo_bloom {
 namespace {

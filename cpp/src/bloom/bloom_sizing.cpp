@@ -1,4 +1,4 @@
-#include "cuckoo_bloom/bloom_sizing.h"
+#include "cuckoo_bloom/bloom/bloom_sizing.h"
 
 #include <algorithm>
 #include <cmath>

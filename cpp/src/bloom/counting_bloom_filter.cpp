@@ -1,10 +1,10 @@
-#include "cuckoo_bloom/counting_bloom_filter.h"
+#include "cuckoo_bloom/bloom/counting_bloom_filter.h"
 
-#include "cuckoo_bloom/bloom_sizing.h"
+#include "cuckoo_bloom/bloom/bloom_sizing.h"
 
 #include <cmath>
 
-#include "cuckoo_bloom/bloom_filter.h"
+#include "cuckoo_bloom/bloom/bloom_filter.h"
 
 namespace cuckoo_bloom {
 namespace {

@@ -1,4 +1,4 @@
-#include "cuckoo_bloom/expiring_bloom_filter.h"
+#include "cuckoo_bloom/chains/expiring_bloom_filter.h"
 
 #include <algorithm>
 #include <cmath>

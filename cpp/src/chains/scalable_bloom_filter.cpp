@@ -1,8 +1,8 @@
-#include "cuckoo_bloom/scalable_bloom_filter.h"
+#include "cuckoo_bloom/chains/scalable_bloom_filter.h"
 
 #include <cstring>
 
-#include "cuckoo_bloom/bloom_sizing.h"
+#include "cuckoo_bloom/bloom/bloom_sizing.h"
 
 namespace cuckoo_bloom {
 

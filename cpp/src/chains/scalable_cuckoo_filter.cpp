@@ -1,4 +1,4 @@
-#include "cuckoo_bloom/scalable_cuckoo_filter.h"
+#include "cuckoo_bloom/chains/scalable_cuckoo_filter.h"
 
 #include <cmath>
 

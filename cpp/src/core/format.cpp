@@ -1,8 +1,8 @@
-#include "cuckoo_bloom/format.h"
+#include "cuckoo_bloom/core/format.h"
 
 #include <cstring>
 
-#include "cuckoo_bloom/limits.h"
+#include "cuckoo_bloom/core/limits.h"
 
 namespace cuckoo_bloom {
 

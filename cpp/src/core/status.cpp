@@ -1,8 +1,8 @@
-#include "cuckoo_bloom/status.h"
+#include "cuckoo_bloom/core/status.h"
 
 #include <cmath>
 
-#include "cuckoo_bloom/limits.h"
+#include "cuckoo_bloom/core/limits.h"
 
 namespace cuckoo_bloom {
 

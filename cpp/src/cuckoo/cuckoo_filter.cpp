@@ -1,4 +1,4 @@
-#include "cuckoo_bloom/cuckoo_filter.h"
+#include "cuckoo_bloom/cuckoo/cuckoo_filter.h"
 
 #include <algorithm>
 #include <cmath>

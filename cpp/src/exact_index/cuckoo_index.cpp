@@ -1,4 +1,4 @@
-#include "cuckoo_bloom/cuckoo_index.h"
+#include "cuckoo_bloom/exact_index/cuckoo_index.h"
 
 #include <algorithm>
 #include <cmath>

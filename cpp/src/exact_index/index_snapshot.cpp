@@ -1,10 +1,10 @@
-#include "cuckoo_bloom/index_snapshot.h"
+#include "cuckoo_bloom/exact_index/index_snapshot.h"
 
 #include <algorithm>
 #include <string>
 #include <vector>
 
-#include "cuckoo_bloom/cuckoo_index.h"
+#include "cuckoo_bloom/exact_index/cuckoo_index.h"
 
 namespace cuckoo_bloom {
 namespace {

@@ -1,4 +1,4 @@
-#include "cuckoo_bloom/memory_record_log.h"
+#include "cuckoo_bloom/exact_index/memory_record_log.h"
 
 #include <algorithm>
 #include <cstdlib>

@@ -1,8 +1,8 @@
 #include <cstring>
 #include <string>
 
-#include "cuckoo_bloom/hashing.h"
-#include "cuckoo_bloom/record_store.h"
+#include "cuckoo_bloom/core/hashing.h"
+#include "cuckoo_bloom/exact_index/record_store.h"
 
 namespace cuckoo_bloom {
 namespace {

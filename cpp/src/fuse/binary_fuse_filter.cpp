@@ -1,4 +1,4 @@
-#include "cuckoo_bloom/binary_fuse_filter.h"
+#include "cuckoo_bloom/fuse/binary_fuse_filter.h"
 
 #include <algorithm>
 #include <cmath>

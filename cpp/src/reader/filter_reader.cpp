@@ -1,4 +1,4 @@
-#include "cuckoo_bloom/filter_reader.h"
+#include "cuckoo_bloom/reader/filter_reader.h"
 
 #include <string>
 #include <type_traits>

@@ -1,4 +1,4 @@
-#include "cuckoo_bloom/any_filter.h"
+#include "cuckoo_bloom/registry/any_filter.h"
 
 #include <new>
 #include <type_traits>

@@ -1,4 +1,4 @@
-#include "cuckoo_bloom/url_blocklist.h"
+#include "cuckoo_bloom/url/url_blocklist.h"
 
 #include <cstring>
 #include <string>

@@ -1,5 +1,5 @@
 // Tests for cuckoo_bloom/bloom_filter.h: the classic Bloom filter.
-#include "cuckoo_bloom/bloom_filter.h"
+#include "cuckoo_bloom/bloom/bloom_filter.h"
 
 #include <gtest/gtest.h>
 
@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "filter_test_support.h"
-#include "test_keys.h"
+#include "support/filter_test_support.h"
+#include "support/test_keys.h"
 
 namespace cuckoo_bloom {
 namespace {

@@ -1,6 +1,6 @@
 // Tests for cuckoo_bloom/counting_bloom_filter.h: the counting Bloom filter.
-#include "cuckoo_bloom/bloom_sizing.h"
-#include "cuckoo_bloom/counting_bloom_filter.h"
+#include "cuckoo_bloom/bloom/bloom_sizing.h"
+#include "cuckoo_bloom/bloom/counting_bloom_filter.h"
 
 #include <gtest/gtest.h>
 
@@ -10,10 +10,10 @@
 #include <string>
 #include <vector>
 
-#include "cuckoo_bloom/bloom_filter.h"
-#include "cuckoo_bloom/hashing.h"
-#include "filter_test_support.h"
-#include "test_keys.h"
+#include "cuckoo_bloom/bloom/bloom_filter.h"
+#include "cuckoo_bloom/core/hashing.h"
+#include "support/filter_test_support.h"
+#include "support/test_keys.h"
 
 namespace cuckoo_bloom {
 namespace {

@@ -7,12 +7,12 @@
 #include <cstdint>
 #include <vector>
 
-#include "cuckoo_bloom/blocked_bloom_filter.h"
-#include "cuckoo_bloom/bloom_filter.h"
-#include "cuckoo_bloom/counting_bloom_filter.h"
-#include "cuckoo_bloom/limits.h"
-#include "filter_test_support.h"
-#include "test_keys.h"
+#include "cuckoo_bloom/bloom/blocked_bloom_filter.h"
+#include "cuckoo_bloom/bloom/bloom_filter.h"
+#include "cuckoo_bloom/bloom/counting_bloom_filter.h"
+#include "cuckoo_bloom/core/limits.h"
+#include "support/filter_test_support.h"
+#include "support/test_keys.h"
 
 namespace cuckoo_bloom {
 namespace {

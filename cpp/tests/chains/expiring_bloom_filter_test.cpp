@@ -10,9 +10,9 @@
 #include <string>
 #include <vector>
 
-#include "cuckoo_bloom/any_filter.h"
-#include "cuckoo_bloom/expiring_bloom_filter.h"
-#include "test_keys.h"
+#include "cuckoo_bloom/chains/expiring_bloom_filter.h"
+#include "cuckoo_bloom/registry/any_filter.h"
+#include "support/test_keys.h"
 
 namespace {
 

@@ -9,10 +9,10 @@
 #include <string>
 #include <vector>
 
-#include "cuckoo_bloom/any_filter.h"
-#include "cuckoo_bloom/scalable_bloom_filter.h"
-#include "chain_test_support.h"
-#include "test_keys.h"
+#include "cuckoo_bloom/registry/any_filter.h"
+#include "cuckoo_bloom/chains/scalable_bloom_filter.h"
+#include "support/chain_test_support.h"
+#include "support/test_keys.h"
 
 namespace {
 

@@ -19,13 +19,13 @@
 #include <string>
 #include <vector>
 
-#include "cuckoo_bloom/any_filter.h"
-#include "cuckoo_bloom/bloom_filter.h"
-#include "cuckoo_bloom/expiring_bloom_filter.h"
-#include "cuckoo_bloom/scalable_bloom_filter.h"
-#include "cuckoo_bloom/scalable_cuckoo_filter.h"
-#include "cuckoo_bloom/url_blocklist.h"
-#include "test_keys.h"
+#include "cuckoo_bloom/bloom/bloom_filter.h"
+#include "cuckoo_bloom/chains/expiring_bloom_filter.h"
+#include "cuckoo_bloom/chains/scalable_bloom_filter.h"
+#include "cuckoo_bloom/chains/scalable_cuckoo_filter.h"
+#include "cuckoo_bloom/registry/any_filter.h"
+#include "cuckoo_bloom/url/url_blocklist.h"
+#include "support/test_keys.h"
 
 namespace cuckoo_bloom {
 namespace {

@@ -29,15 +29,15 @@
 #include <string>
 #include <vector>
 
-#include "cuckoo_bloom/any_filter.h"
-#include "cuckoo_bloom/bloom_filter.h"
-#include "cuckoo_bloom/cuckoo_filter.h"
-#include "cuckoo_bloom/expiring_bloom_filter.h"
-#include "cuckoo_bloom/filter_chain.h"
-#include "cuckoo_bloom/index_snapshot.h"
-#include "cuckoo_bloom/limits.h"
-#include "cuckoo_bloom/url_blocklist.h"
-#include "test_keys.h"
+#include "cuckoo_bloom/bloom/bloom_filter.h"
+#include "cuckoo_bloom/chains/expiring_bloom_filter.h"
+#include "cuckoo_bloom/chains/filter_chain.h"
+#include "cuckoo_bloom/core/limits.h"
+#include "cuckoo_bloom/cuckoo/cuckoo_filter.h"
+#include "cuckoo_bloom/exact_index/index_snapshot.h"
+#include "cuckoo_bloom/registry/any_filter.h"
+#include "cuckoo_bloom/url/url_blocklist.h"
+#include "support/test_keys.h"
 
 namespace cuckoo_bloom {
 namespace {

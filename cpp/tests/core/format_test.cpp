@@ -1,8 +1,8 @@
 // Tests for cuckoo_bloom/format.h: the byte format every filter shares, its
 // golden files, and how each filter's deserialize() treats damaged or
 // inconsistent bytes.
-#include "cuckoo_bloom/any_filter.h"
-#include "cuckoo_bloom/format.h"
+#include "cuckoo_bloom/core/format.h"
+#include "cuckoo_bloom/registry/any_filter.h"
 
 #include <gtest/gtest.h>
 
@@ -18,13 +18,13 @@
 #include <string>
 #include <vector>
 
-#include "cuckoo_bloom/binary_fuse_filter.h"
-#include "cuckoo_bloom/blocked_bloom_filter.h"
-#include "cuckoo_bloom/bloom_filter.h"
-#include "cuckoo_bloom/counting_bloom_filter.h"
-#include "cuckoo_bloom/cuckoo_filter.h"
-#include "cuckoo_bloom/status.h"
-#include "test_keys.h"
+#include "cuckoo_bloom/bloom/blocked_bloom_filter.h"
+#include "cuckoo_bloom/bloom/bloom_filter.h"
+#include "cuckoo_bloom/bloom/counting_bloom_filter.h"
+#include "cuckoo_bloom/core/status.h"
+#include "cuckoo_bloom/cuckoo/cuckoo_filter.h"
+#include "cuckoo_bloom/fuse/binary_fuse_filter.h"
+#include "support/test_keys.h"
 
 #ifndef CUCKOO_BLOOM_GOLDEN_DIR
 #error "CUCKOO_BLOOM_GOLDEN_DIR must be defined by the build (CMakeLists.txt)"

@@ -1,5 +1,5 @@
 // Tests for cuckoo_bloom/hashing.h: the key hash and every position derivation.
-#include "cuckoo_bloom/hashing.h"
+#include "cuckoo_bloom/core/hashing.h"
 
 #include <gtest/gtest.h>
 

@@ -5,8 +5,8 @@
 #include <limits>
 #include <string>
 
-#include "cuckoo_bloom/limits.h"
-#include "cuckoo_bloom/status.h"
+#include "cuckoo_bloom/core/limits.h"
+#include "cuckoo_bloom/core/status.h"
 
 using namespace cuckoo_bloom;
 

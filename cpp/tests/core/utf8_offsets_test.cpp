@@ -1,4 +1,4 @@
-#include "cuckoo_bloom/utf8_offsets.h"
+#include "cuckoo_bloom/core/utf8_offsets.h"
 
 #include <gtest/gtest.h>
 

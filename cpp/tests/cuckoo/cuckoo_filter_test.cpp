@@ -1,5 +1,5 @@
 // Tests for cuckoo_bloom/cuckoo_filter.h: the cuckoo filter.
-#include "cuckoo_bloom/cuckoo_filter.h"
+#include "cuckoo_bloom/cuckoo/cuckoo_filter.h"
 
 #include <gtest/gtest.h>
 
@@ -10,10 +10,10 @@
 #include <string>
 #include <vector>
 
-#include "cuckoo_bloom/hashing.h"
-#include "cuckoo_bloom/limits.h"
-#include "filter_test_support.h"
-#include "test_keys.h"
+#include "cuckoo_bloom/core/hashing.h"
+#include "cuckoo_bloom/core/limits.h"
+#include "support/filter_test_support.h"
+#include "support/test_keys.h"
 
 namespace cuckoo_bloom {
 namespace {

@@ -15,8 +15,8 @@
 #include <type_traits>
 #include <vector>
 
-#include "cuckoo_bloom/packed_table.h"
-#include "cuckoo_bloom/semi_sorted_table.h"
+#include "cuckoo_bloom/cuckoo/packed_table.h"
+#include "cuckoo_bloom/cuckoo/semi_sorted_table.h"
 
 namespace cuckoo_bloom {
 namespace {

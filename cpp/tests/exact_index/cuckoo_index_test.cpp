@@ -11,9 +11,9 @@
 #include <unordered_map>
 #include <vector>
 
-#include "cuckoo_bloom/cuckoo_index.h"
-#include "index_test_support.h"
-#include "test_keys.h"
+#include "cuckoo_bloom/exact_index/cuckoo_index.h"
+#include "support/index_test_support.h"
+#include "support/test_keys.h"
 
 using namespace cuckoo_bloom;
 using cuckoo_bloom_test::bytesOf;

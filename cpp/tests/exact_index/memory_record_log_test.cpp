@@ -8,10 +8,10 @@
 #include <string>
 #include <vector>
 
-#include "cuckoo_bloom/cuckoo_index.h"
-#include "cuckoo_bloom/memory_record_log.h"
-#include "index_test_support.h"
-#include "test_keys.h"
+#include "cuckoo_bloom/exact_index/cuckoo_index.h"
+#include "cuckoo_bloom/exact_index/memory_record_log.h"
+#include "support/index_test_support.h"
+#include "support/test_keys.h"
 
 using namespace cuckoo_bloom;
 using cuckoo_bloom_test::bytesOf;

@@ -5,10 +5,10 @@
 #include <string>
 #include <vector>
 
-#include "cuckoo_bloom/hashing.h"
-#include "cuckoo_bloom/memory_record_log.h"
-#include "cuckoo_bloom/record_store.h"
-#include "index_test_support.h"
+#include "cuckoo_bloom/core/hashing.h"
+#include "cuckoo_bloom/exact_index/memory_record_log.h"
+#include "cuckoo_bloom/exact_index/record_store.h"
+#include "support/index_test_support.h"
 
 using namespace cuckoo_bloom;
 using cuckoo_bloom_test::bytesOf;

@@ -1,5 +1,5 @@
 // Tests for cuckoo_bloom/binary_fuse_filter.h: the static binary fuse filter.
-#include "cuckoo_bloom/binary_fuse_filter.h"
+#include "cuckoo_bloom/fuse/binary_fuse_filter.h"
 
 #include <gtest/gtest.h>
 
@@ -11,10 +11,10 @@
 #include <string>
 #include <vector>
 
-#include "cuckoo_bloom/any_filter.h"
-#include "cuckoo_bloom/format.h"
-#include "cuckoo_bloom/hashing.h"
-#include "test_keys.h"
+#include "cuckoo_bloom/core/format.h"
+#include "cuckoo_bloom/core/hashing.h"
+#include "cuckoo_bloom/registry/any_filter.h"
+#include "support/test_keys.h"
 
 namespace cuckoo_bloom {
 namespace {

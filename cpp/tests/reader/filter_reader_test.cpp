@@ -9,11 +9,11 @@
 #include <string>
 #include <vector>
 
-#include "cuckoo_bloom/any_filter.h"
-#include "cuckoo_bloom/filter_reader.h"
-#include "cuckoo_bloom/url_blocklist.h"
-#include "registered_types.h"
-#include "test_keys.h"
+#include "cuckoo_bloom/reader/filter_reader.h"
+#include "cuckoo_bloom/registry/any_filter.h"
+#include "cuckoo_bloom/url/url_blocklist.h"
+#include "support/registered_types.h"
+#include "support/test_keys.h"
 
 namespace {
 

@@ -14,8 +14,8 @@
 #include <string>
 #include <vector>
 
-#include "cuckoo_bloom/any_filter.h"
-#include "test_keys.h"
+#include "cuckoo_bloom/registry/any_filter.h"
+#include "support/test_keys.h"
 
 #ifndef CUCKOO_BLOOM_GOLDEN_DIR
 #error "CUCKOO_BLOOM_GOLDEN_DIR must be defined by the build (CMakeLists.txt)"

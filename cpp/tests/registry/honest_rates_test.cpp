@@ -16,7 +16,7 @@
 #include <memory>
 #include <string>
 
-#include "cuckoo_bloom/any_filter.h"
+#include "cuckoo_bloom/registry/any_filter.h"
 
 namespace {
 

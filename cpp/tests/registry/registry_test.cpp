@@ -9,9 +9,9 @@
 #include <string>
 #include <vector>
 
-#include "cuckoo_bloom/any_filter.h"
-#include "registered_types.h"
-#include "test_keys.h"
+#include "cuckoo_bloom/registry/any_filter.h"
+#include "support/registered_types.h"
+#include "support/test_keys.h"
 
 namespace {
 

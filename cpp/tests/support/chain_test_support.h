@@ -11,9 +11,9 @@
 #include <utility>
 #include <vector>
 
-#include "cuckoo_bloom/format.h"
-#include "cuckoo_bloom/status.h"
-#include "test_keys.h"
+#include "cuckoo_bloom/core/format.h"
+#include "cuckoo_bloom/core/status.h"
+#include "support/test_keys.h"
 
 namespace cuckoo_bloom_test {
 

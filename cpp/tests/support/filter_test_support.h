@@ -13,9 +13,9 @@
 #include <string>
 #include <vector>
 
-#include "cuckoo_bloom/limits.h"
-#include "cuckoo_bloom/status.h"
-#include "test_keys.h"
+#include "cuckoo_bloom/core/limits.h"
+#include "cuckoo_bloom/core/status.h"
+#include "support/test_keys.h"
 
 namespace cuckoo_bloom_test {
 

@@ -8,10 +8,10 @@
 #include <string>
 #include <vector>
 
-#include "cuckoo_bloom/cuckoo_index.h"
-#include "cuckoo_bloom/memory_record_log.h"
-#include "cuckoo_bloom/record_store.h"
-#include "test_keys.h"
+#include "cuckoo_bloom/exact_index/cuckoo_index.h"
+#include "cuckoo_bloom/exact_index/memory_record_log.h"
+#include "cuckoo_bloom/exact_index/record_store.h"
+#include "support/test_keys.h"
 
 namespace cuckoo_bloom_test {
 

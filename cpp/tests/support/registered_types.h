@@ -5,8 +5,8 @@
 
 #include <gtest/gtest.h>
 
-#include "cuckoo_bloom/filter_classes.h"
-#include "cuckoo_bloom/filter_types.h"
+#include "cuckoo_bloom/registry/filter_classes.h"
+#include "cuckoo_bloom/registry/filter_types.h"
 
 namespace cuckoo_bloom_test {
 

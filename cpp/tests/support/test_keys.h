@@ -16,7 +16,7 @@
 #include <utility>
 #include <vector>
 
-#include "cuckoo_bloom/status.h"
+#include "cuckoo_bloom/core/status.h"
 
 namespace cuckoo_bloom_test {
 

@@ -1,15 +1,15 @@
 // The URL blocklist envelope (type 16): a nested filter that can never be
 // read as a plain filter, and a reader that accepts only what the writer makes.
-#include "cuckoo_bloom/url_blocklist.h"
+#include "cuckoo_bloom/url/url_blocklist.h"
 
 #include <gtest/gtest.h>
 
 #include <string>
 #include <vector>
 
-#include "cuckoo_bloom/bloom_filter.h"
-#include "cuckoo_bloom/cuckoo_filter.h"
-#include "test_keys.h"
+#include "cuckoo_bloom/bloom/bloom_filter.h"
+#include "cuckoo_bloom/cuckoo/cuckoo_filter.h"
+#include "support/test_keys.h"
 
 namespace cuckoo_bloom {
 namespace {

@@ -27,8 +27,8 @@
 
 #include <cstdint>
 
-#include "cuckoo_bloom/limits.h"
-#include "cuckoo_bloom/status.h"
+#include "cuckoo_bloom/core/limits.h"
+#include "cuckoo_bloom/core/status.h"
 
 namespace cuckoo_bloom {
 

@@ -14,7 +14,7 @@
 #include <string_view>
 #include <vector>
 
-#include "cuckoo_bloom/word_array_filter.h"
+#include "cuckoo_bloom/bloom/word_array_filter.h"
 
 namespace cuckoo_bloom {
 

@@ -10,7 +10,7 @@
 #include <string>
 #include <utility>
 
-#include "cuckoo_bloom/filter_support.h"
+#include "cuckoo_bloom/core/filter_support.h"
 
 namespace cuckoo_bloom {
 

@@ -11,7 +11,7 @@
 #include <utility>
 #include <vector>
 
-#include "cuckoo_bloom/filter_chain.h"
+#include "cuckoo_bloom/chains/filter_chain.h"
 
 namespace cuckoo_bloom {
 

@@ -28,7 +28,7 @@
 #include <utility>
 #include <vector>
 
-#include "cuckoo_bloom/filter_support.h"
+#include "cuckoo_bloom/core/filter_support.h"
 
 namespace cuckoo_bloom {
 

@@ -36,8 +36,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "cuckoo_bloom/cuckoo_filter.h"
-#include "cuckoo_bloom/chained_filter.h"
+#include "cuckoo_bloom/cuckoo/cuckoo_filter.h"
+#include "cuckoo_bloom/chains/chained_filter.h"
 
 namespace cuckoo_bloom {
 

@@ -11,11 +11,11 @@
 #include <type_traits>
 #include <utility>
 
-#include "cuckoo_bloom/format.h"
-#include "cuckoo_bloom/hashing.h"
-#include "cuckoo_bloom/limits.h"
-#include "cuckoo_bloom/status.h"
-#include "cuckoo_bloom/word_buffer.h"
+#include "cuckoo_bloom/core/format.h"
+#include "cuckoo_bloom/core/hashing.h"
+#include "cuckoo_bloom/core/limits.h"
+#include "cuckoo_bloom/core/status.h"
+#include "cuckoo_bloom/core/word_buffer.h"
 
 namespace cuckoo_bloom {
 

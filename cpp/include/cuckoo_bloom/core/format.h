@@ -26,9 +26,9 @@
 #include <string>
 #include <vector>
 
-#include "cuckoo_bloom/filter_types.h"
-#include "cuckoo_bloom/hashing.h"
-#include "cuckoo_bloom/status.h"
+#include "cuckoo_bloom/core/hashing.h"
+#include "cuckoo_bloom/core/status.h"
+#include "cuckoo_bloom/registry/filter_types.h"
 
 namespace cuckoo_bloom {
 

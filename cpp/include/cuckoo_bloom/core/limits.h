@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <string>
 
-#include "cuckoo_bloom/status.h"
+#include "cuckoo_bloom/core/status.h"
 
 namespace cuckoo_bloom {
 

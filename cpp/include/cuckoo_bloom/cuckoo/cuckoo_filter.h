@@ -37,9 +37,9 @@
 #include <string_view>
 #include <vector>
 
-#include "cuckoo_bloom/filter_support.h"
-#include "cuckoo_bloom/packed_table.h"
-#include "cuckoo_bloom/semi_sorted_table.h"
+#include "cuckoo_bloom/core/filter_support.h"
+#include "cuckoo_bloom/cuckoo/packed_table.h"
+#include "cuckoo_bloom/cuckoo/semi_sorted_table.h"
 
 namespace cuckoo_bloom {
 

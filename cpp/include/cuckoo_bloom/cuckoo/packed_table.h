@@ -16,7 +16,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "cuckoo_bloom/word_buffer.h"
+#include "cuckoo_bloom/core/word_buffer.h"
 
 namespace cuckoo_bloom {
 

@@ -51,8 +51,8 @@
 #include <cstdint>
 #include <cstdlib>
 
-#include "cuckoo_bloom/packed_table.h"
-#include "cuckoo_bloom/word_buffer.h"
+#include "cuckoo_bloom/core/word_buffer.h"
+#include "cuckoo_bloom/cuckoo/packed_table.h"
 
 namespace cuckoo_bloom {
 

@@ -28,9 +28,9 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "cuckoo_bloom/format.h"
-#include "cuckoo_bloom/index_table.h"
-#include "cuckoo_bloom/status.h"
+#include "cuckoo_bloom/core/format.h"
+#include "cuckoo_bloom/core/status.h"
+#include "cuckoo_bloom/exact_index/index_table.h"
 
 namespace cuckoo_bloom {
 

@@ -42,9 +42,9 @@
 #include <cstdint>
 #include <vector>
 
-#include "cuckoo_bloom/index_table.h"
-#include "cuckoo_bloom/record_store.h"
-#include "cuckoo_bloom/status.h"
+#include "cuckoo_bloom/core/status.h"
+#include "cuckoo_bloom/exact_index/index_table.h"
+#include "cuckoo_bloom/exact_index/record_store.h"
 
 namespace cuckoo_bloom {
 

@@ -38,7 +38,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "cuckoo_bloom/status.h"
+#include "cuckoo_bloom/core/status.h"
 
 namespace cuckoo_bloom {
 

@@ -48,8 +48,8 @@
 #include <string_view>
 #include <vector>
 
-#include "cuckoo_bloom/filter_support.h"
-#include "cuckoo_bloom/packed_table.h"
+#include "cuckoo_bloom/core/filter_support.h"
+#include "cuckoo_bloom/cuckoo/packed_table.h"
 
 namespace cuckoo_bloom {
 

@@ -15,10 +15,10 @@
 #include <cstdint>
 #include <variant>
 
-#include "cuckoo_bloom/filter_classes.h"
-#include "cuckoo_bloom/filter_types.h"
-#include "cuckoo_bloom/format.h"
-#include "cuckoo_bloom/status.h"
+#include "cuckoo_bloom/core/format.h"
+#include "cuckoo_bloom/core/status.h"
+#include "cuckoo_bloom/registry/filter_classes.h"
+#include "cuckoo_bloom/registry/filter_types.h"
 
 namespace cuckoo_bloom {
 

@@ -12,8 +12,8 @@
 #include <utility>
 #include <vector>
 
-#include "cuckoo_bloom/filter_classes.h"
-#include "cuckoo_bloom/filter_support.h"
+#include "cuckoo_bloom/core/filter_support.h"
+#include "cuckoo_bloom/registry/filter_classes.h"
 
 namespace cuckoo_bloom {
 

@@ -3,11 +3,11 @@
 // adds its header here, once.
 #pragma once
 
-#include "cuckoo_bloom/binary_fuse_filter.h"
-#include "cuckoo_bloom/blocked_bloom_filter.h"
-#include "cuckoo_bloom/bloom_filter.h"
-#include "cuckoo_bloom/counting_bloom_filter.h"
-#include "cuckoo_bloom/cuckoo_filter.h"
-#include "cuckoo_bloom/expiring_bloom_filter.h"
-#include "cuckoo_bloom/scalable_bloom_filter.h"
-#include "cuckoo_bloom/scalable_cuckoo_filter.h"
+#include "cuckoo_bloom/bloom/blocked_bloom_filter.h"
+#include "cuckoo_bloom/bloom/bloom_filter.h"
+#include "cuckoo_bloom/bloom/counting_bloom_filter.h"
+#include "cuckoo_bloom/chains/expiring_bloom_filter.h"
+#include "cuckoo_bloom/chains/scalable_bloom_filter.h"
+#include "cuckoo_bloom/chains/scalable_cuckoo_filter.h"
+#include "cuckoo_bloom/cuckoo/cuckoo_filter.h"
+#include "cuckoo_bloom/fuse/binary_fuse_filter.h"

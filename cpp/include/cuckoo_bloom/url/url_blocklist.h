@@ -28,8 +28,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "cuckoo_bloom/format.h"
-#include "cuckoo_bloom/status.h"
+#include "cuckoo_bloom/core/format.h"
+#include "cuckoo_bloom/core/status.h"
 
 namespace cuckoo_bloom {
 
