@@ -35,8 +35,8 @@
 #include <ctime>
 #include <vector>
 
-#include "cuckoo_bloom/packed_table.h"
-#include "cuckoo_bloom/semi_sorted_table.h"
+#include "cuckoo_bloom/cuckoo/packed_table.h"
+#include "cuckoo_bloom/cuckoo/semi_sorted_table.h"
 
 using cuckoo_bloom::PackedTable;
 using cuckoo_bloom::SemiSortedTable;

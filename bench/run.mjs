@@ -189,8 +189,9 @@ function epsLabel(eps) {
 }
 
 // ---- The C++ core, natively and in wasm (same source, same keys) ----
-// Every source of the core, as CMakeLists.txt globs them: a new filter type's .cpp comes in by itself.
-const CORE_SOURCES = readdirSync(path.join(root, 'cpp/src'))
+// Every source of the core, as CMakeLists.txt globs them (recursively: one folder per
+// capability under cpp/src/): a new filter type's .cpp comes in by itself.
+const CORE_SOURCES = readdirSync(path.join(root, 'cpp/src'), { recursive: true })
   .filter((file) => file.endsWith('.cpp'))
   .sort()
   .map((file) => `cpp/src/${file}`);
@@ -215,9 +216,11 @@ async function buildCoreLoops() {
   copyFileSync('/usr/include/xxhash.h', path.join(include, 'xxhash.h'));
   const hash = createHash('sha256');
   for (const file of ['bench/core_loop.cpp', ...CORE_SOURCES]) hash.update(readFileSync(path.join(root, file)));
-  for (const file of execFileSync('ls', [path.join(root, 'cpp/include/cuckoo_bloom')], { encoding: 'utf8' }).split('\n')) {
-    if (file) hash.update(readFileSync(path.join(root, 'cpp/include/cuckoo_bloom', file)));
-  }
+  // Every header, in every capability folder under cpp/include/cuckoo_bloom/.
+  const headers = readdirSync(path.join(root, 'cpp/include/cuckoo_bloom'), { recursive: true })
+    .filter((file) => file.endsWith('.h'))
+    .sort();
+  for (const file of headers) hash.update(readFileSync(path.join(root, 'cpp/include/cuckoo_bloom', file)));
   hash.update(readFileSync(path.join(include, 'xxhash.h')));
   hash.update(JSON.stringify([CXXFLAGS, EMFLAGS, machine.gxx, machine.emxx]));
   const stamp = hash.digest('hex').slice(0, 16);

@@ -30,10 +30,10 @@
 #include <utility>
 #include <vector>
 
-#include "cuckoo_bloom/cuckoo_index.h"
-#include "cuckoo_bloom/index_snapshot.h"
-#include "cuckoo_bloom/memory_record_log.h"
-#include "cuckoo_bloom/record_store.h"
+#include "cuckoo_bloom/exact_index/cuckoo_index.h"
+#include "cuckoo_bloom/exact_index/index_snapshot.h"
+#include "cuckoo_bloom/exact_index/memory_record_log.h"
+#include "cuckoo_bloom/exact_index/record_store.h"
 
 using namespace emscripten;
 using namespace cuckoo_bloom;

@@ -19,9 +19,9 @@
 #include <new>
 #include <optional>
 
-#include "cuckoo_bloom/filter_reader.h"
-#include "cuckoo_bloom/status.h"
-#include "cuckoo_bloom/url_blocklist.h"
+#include "cuckoo_bloom/core/status.h"
+#include "cuckoo_bloom/reader/filter_reader.h"
+#include "cuckoo_bloom/url/url_blocklist.h"
 
 using namespace cuckoo_bloom;
 

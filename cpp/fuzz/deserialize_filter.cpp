@@ -26,7 +26,7 @@
 //   - removal of the added keys where the type has removal (each Ok, the
 //     count back where it started, the result reads back), UNSUPPORTED and no
 //     change where it has not.
-#include "cuckoo_bloom/filter_reader.h"
+#include "cuckoo_bloom/reader/filter_reader.h"
 #include "filter_checks.h"
 
 using namespace cuckoo_bloom;

@@ -25,7 +25,7 @@
 // first finding: envelopes whose header seed was not 0, or whose capacity or
 // rate differed from the nested filter's, were accepted (fixed in
 // url_blocklist.cpp, which now rejects them as CORRUPT).
-#include "cuckoo_bloom/url_blocklist.h"
+#include "cuckoo_bloom/url/url_blocklist.h"
 #include "filter_checks.h"
 
 using namespace cuckoo_bloom;

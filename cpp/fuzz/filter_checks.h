@@ -31,7 +31,7 @@
 #include <utility>
 #include <vector>
 
-#include "cuckoo_bloom/bloom_sizing.h"
+#include "cuckoo_bloom/bloom/bloom_sizing.h"
 #include "cuckoo_bloom/cuckoo_bloom.h"
 #include "fuzz_common.h"
 

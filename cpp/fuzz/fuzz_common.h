@@ -29,9 +29,9 @@
 #include <string>
 #include <vector>
 
-#include "cuckoo_bloom/cuckoo_filter.h"
-#include "cuckoo_bloom/format.h"
-#include "cuckoo_bloom/status.h"
+#include "cuckoo_bloom/core/format.h"
+#include "cuckoo_bloom/core/status.h"
+#include "cuckoo_bloom/cuckoo/cuckoo_filter.h"
 
 extern "C" size_t LLVMFuzzerMutate(uint8_t* data, size_t size, size_t maxSize);
 

@@ -61,7 +61,7 @@ export class FilterError extends Error {
 }
 
 // The core's status names by code number, read once per module from C++
-// (cpp/include/cuckoo_bloom/status.h is the one list).
+// (cpp/include/cuckoo_bloom/core/status.h is the one list).
 const statusNamesByModule = new WeakMap<CoreModule, string[]>();
 
 /** The name of a core status code ('OK', 'FULL', ...). */

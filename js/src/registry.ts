@@ -4,7 +4,7 @@
  * and `info`, the demo's comparison, the benchmarks — reads it; an unknown
  * name is an INVALID_ARGUMENT error everywhere, never a fallback to a default.
  *
- * The C++ registry (cpp/include/cuckoo_bloom/filter_types.h) is the source of
+ * The C++ registry (cpp/include/cuckoo_bloom/registry/filter_types.h) is the source of
  * the type names and ids: filters are created and read by name through it,
  * and tests/core/registry.test.mjs checks that every entry here round-trips through
  * the core under its own name with the capabilities it claims.

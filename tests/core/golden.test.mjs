@@ -1,5 +1,5 @@
 // Cross-reading with the native C++ library: tests/golden/*.cbf are written by
-// the C++ suite (cpp/tests/format_test.cpp, FormatGolden.*; how, in
+// the C++ suite (cpp/tests/core/format_test.cpp, FormatGolden.*; how, in
 // tests/golden/README.md). The wasm build must produce the same bytes from the
 // same filters, and read the native bytes back.
 import { execFileSync } from 'node:child_process';
@@ -244,7 +244,7 @@ describe.each(GOLDEN_FILES.filter((golden) => golden.textbookSized))('textbook-s
   });
 });
 
-// Composite types (17, 18, 19): cpp/tests/composite_golden_test.cpp writes
+// Composite types (17, 18, 19): cpp/tests/registry/composite_golden_test.cpp writes
 // them from the recipes in tests/golden/README.md; the wasm build makes the
 // same bytes from the same recipe and reads the native bytes back.
 /** `filter` after add(key) of every key, in order. */

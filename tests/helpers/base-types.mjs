@@ -1,5 +1,5 @@
 // The four base filter types, named as the registry names them and with their
-// type ids in the byte format (cpp/include/cuckoo_bloom/format.h, FilterType):
+// type ids in the byte format (cpp/include/cuckoo_bloom/core/format.h, FilterType):
 // one list for the suites that run every type through the same checks.
 import { BloomFilter, BlockedBloomFilter, CountingBloomFilter, CuckooFilter } from 'cuckoo-bloom-wasm';
 

@@ -92,7 +92,7 @@ export function popcount(bytes) {
   return total;
 }
 
-/** Little-endian readers for the byte format's header (docs/FORMAT.md, cpp/include/cuckoo_bloom/format.h). */
+/** Little-endian readers for the byte format's header (docs/FORMAT.md, cpp/include/cuckoo_bloom/core/format.h). */
 export function header(bytes) {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   return {

@@ -1,5 +1,5 @@
 // The cuckoo filter's "other bucket" from a bucket and a fingerprint alone, as the C++
-// core computes it (cpp/include/cuckoo_bloom/hashing.h, cuckooAltBucketIndexModulo):
+// core computes it (cpp/include/cuckoo_bloom/core/hashing.h, cuckooAltBucketIndexModulo):
 //   i₂ = (h(fp) − i₁) mod m,  h(fp) = 2·⌊mix64(fp)·(m/2) / 2⁶⁴⌋ + 1  (an odd number below m)
 // Subtracting from the same h(fp) is symmetric (i₁ = (h(fp) − i₂) mod m), which is why a
 // kicked-out fingerprint can move without its key; h(fp) odd and m even keep the two

@@ -26,7 +26,7 @@ export interface ReaderModule {
   _cbw_reader_blocklist_entries(handle: number): number;
 }
 
-/** The statuses the core reports when reading (cpp/include/cuckoo_bloom/status.h). */
+/** The statuses the core reports when reading (cpp/include/cuckoo_bloom/core/status.h). */
 const READ_ERROR_CODES: ReadonlySet<string> = new Set<FilterErrorCode>([
   'INVALID_ARGUMENT',
   'CORRUPT',

@@ -1,0 +1,201 @@
+// What the composite filters made of links of one single-part type share
+// (ExpiringBloomFilter's generations, and the growing chains
+// ScalableBloomFilter and ScalableCuckooFilter): the state is the header, a
+// parameter block and a LinkChain, a key is hashed once and probed in every
+// link (filter_chain.h), and the rate, size and bytes follow from the links.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "cuckoo_bloom/chains/filter_chain.h"
+
+namespace cuckoo_bloom {
+
+// `ParamsT` is the type's parameter block (with fields()), declared before the class.
+template <typename Derived, typename Link, typename ParamsT>
+class ChainedFilter : public KeyedFilter<Derived> {
+ public:
+  using Params = ParamsT;
+  using KeyedFilter<Derived>::has;
+
+  bool has(const KeyHash& hash) const { return chain_.has(hash); }
+  // 1 - prod(1 - e_i) over the links' estimates.
+  double estimatedFalsePositiveRate() const { return chain_.estimatedFalsePositiveRate(); }
+  size_t byteLength() const { return chain_.byteLength(); }
+
+ protected:
+  using LinkBlobs = std::vector<std::pair<const uint8_t*, size_t>>;
+
+  // What every chain's reader does once its parameters are checked: a filter
+  // with the blob's header and `params` whose links are read from
+  // `linkBlobs` in order, each accepted by `accept(index, link, linksBefore)`
+  // (the type's check that it is the link the chain makes: Ok, or the
+  // Corrupt to return), their tables together within kMaxTableBytes (checked
+  // as they are read), then the header's totals (checkLinkTotals).
+  template <typename Accept>
+  static Result<Derived> readLinks(const DecodedBlob& blob, const Params& params, const LinkBlobs& linkBlobs,
+                                   bool capacityIsSum, Accept&& accept) {
+    // The chains were added in format version 2: no version-1 writer made
+    // one, so version-1 bytes of these types are not an older form to upgrade.
+    if (blob.header.formatVersion < 2) {
+      return Status::corrupt(std::string(filterTypeName(Derived::kType)) + " filters exist from format version 2; " +
+                             "these bytes say version " + std::to_string(blob.header.formatVersion));
+    }
+    Derived filter;
+    filter.params_ = params;
+    filter.header_ = blob.header;
+    std::vector<Link>& links = filter.chain_.links();
+    uint64_t tableBytes = 0;
+    for (uint32_t i = 0; i < linkBlobs.size(); ++i) {
+      Result<Link> link = Link::deserialize(linkBlobs[i].first, linkBlobs[i].second);
+      // (A version this build does not read is UnsupportedVersion here, as in
+      // a blocklist's filter; a version it reads but not the chain's, Corrupt.)
+      if (!link.isOk()) return linkError(Derived::kType, i, link.status());
+      Status sameVersion = checkNestedVersion(blob, linkBlobs[i].first, "link " + std::to_string(i));
+      if (!sameVersion.isOk()) return sameVersion;
+      Status accepted = accept(i, link.value(), static_cast<const std::vector<Link>&>(links));
+      if (!accepted.isOk()) return accepted;
+      tableBytes += link.value().byteLength();
+      if (tableBytes > kMaxTableBytes) {
+        return Status::corrupt(std::string(filterTypeName(Derived::kType)) + " links exceed the table limit");
+      }
+      links.push_back(std::move(link).value());
+    }
+    Status totals = filter.checkLinkTotals(blob.header, capacityIsSum);
+    if (!totals.isOk()) return totals;
+    return filter;
+  }
+
+  // The links read from bytes must account for the header's item count (and,
+  // when `capacityIsSum`, its capacity): Corrupt otherwise.
+  Status checkLinkTotals(const FilterHeader& header, bool capacityIsSum) const {
+    const char* name = filterTypeName(Derived::kType);
+    if (capacityIsSum && header.capacity != chain_.totalCapacity()) {
+      return Status::corrupt(std::string(name) + " capacity " + std::to_string(header.capacity) +
+                             " is not the sum of its links' capacities");
+    }
+    uint64_t count = 0;
+    if (!chain_.totalCount(count)) {
+      return Status::corrupt(std::string(name) + " links' item counts sum to more than 2^64 - 1");
+    }
+    if (header.itemCount != count) {
+      return Status::corrupt(std::string(name) + " item count " + std::to_string(header.itemCount) +
+                             " is not the sum of its links' counts (" + std::to_string(count) + ")");
+    }
+    return Status::ok();
+  }
+
+  Params params_;
+  LinkChain<Link> chain_;
+};
+
+// What the growing chains' parameter blocks begin with (docs/FORMAT.md):
+// initialCapacity u64, growth f64, tightening f64 (the doubles as their
+// IEEE-754 bits) and linkCount u32; each type's Params derives from it and
+// lists growthFields(f) first in its fields().
+struct GrowthParams {
+  uint64_t initialCapacity = 0;
+  uint64_t growthBits = 0;
+  uint64_t tighteningBits = 0;
+  uint32_t linkCount = 0;
+  template <typename Fields>
+  void growthFields(Fields& f) {
+    f(initialCapacity, growthBits, tighteningBits, linkCount);
+  }
+};
+
+// The growing chains: a link is appended whenever the newest one cannot take a key.
+template <typename Derived, typename Link, typename ParamsT>
+class GrowingFilter : public ChainedFilter<Derived, Link, ParamsT> {
+ public:
+  static constexpr double kDefaultGrowth = kDefaultChainGrowth;
+
+  double growth() const { return doubleFromBits(this->params_.growthBits); }
+  double tightening() const { return doubleFromBits(this->params_.tighteningBits); }
+  uint64_t initialCapacity() const { return this->params_.initialCapacity; }
+  uint32_t linkCount() const { return static_cast<uint32_t>(this->chain_.links().size()); }
+  const Link& link(uint32_t index) const { return this->chain_.links()[index]; }
+
+  // The schedule's parameters by name (for `info` and the JS getters), before the type's own.
+  template <typename Visit>
+  void growthParameters(Visit& visit) const {
+    visit("links", linkCount());
+    visit("initialCapacity", static_cast<double>(initialCapacity()));
+    visit("growth", growth());
+    visit("tightening", tightening());
+  }
+
+  // The parameter block with the current link count, then the links' blobs.
+  std::vector<uint8_t> serialize() const {
+    ParamsT params = this->params_;
+    params.linkCount = linkCount();
+    return encodeBlob(this->header_, encodeParams(params), this->chain_.serializeLinks());
+  }
+
+ protected:
+  // The generic options of a chain: capacity is the initial capacity, and
+  // growth or tightening 0 means the type's default (already in `chain`).
+  template <typename ChainOptions>
+  static void takeGrowthOptions(const FilterOptions& options, ChainOptions& chain) {
+    chain.initialCapacity = options.capacity;
+    chain.falsePositiveRate = options.falsePositiveRate;
+    chain.seed = options.seed;
+    if (options.growth != 0.0) chain.growth = options.growth;
+    if (options.tightening != 0.0) chain.tightening = options.tightening;
+  }
+  // The options every chain's create() checks first: capacity and rate, growth and tightening.
+  template <typename ChainOptions>
+  static Status checkGrowthOptions(const ChainOptions& options) {
+    Status valid = validateCapacityAndRate(options.initialCapacity, options.falsePositiveRate);
+    if (!valid.isOk()) return valid;
+    return validateGrowth(options.growth, options.tightening, filterTypeName(Derived::kType));
+  }
+  // The end of every chain's create(): `filter` (its own parameters set)
+  // given the growth parameters, a new header and its first link. A first
+  // link that cannot be made is an impossible set of options: Full becomes
+  // InvalidArgument (the other codes, OutOfMemory, stay).
+  template <typename ChainOptions>
+  static Result<Derived> withFirstLink(Derived filter, const ChainOptions& options) {
+    static_cast<GrowthParams&>(filter.params_) = {options.initialCapacity, doubleBits(options.growth),
+                                                  doubleBits(options.tightening), 0};
+    filter.header_ = newHeader(Derived::kType, options.initialCapacity, options.falsePositiveRate, options.seed);
+    Status made = filter.appendLink();
+    if (!made.isOk()) {
+      return Status(made.code() == StatusCode::Full ? StatusCode::InvalidArgument : made.code(), made.message());
+    }
+    return filter;
+  }
+  // The capacity of link `index` by the schedule, or Full when the chain may
+  // not grow (kMaxChainLinks links, or more than kMaxCapacity keys in all).
+  Status nextCapacity(uint32_t index, uint64_t& capacity) const {
+    const char* name = filterTypeName(Derived::kType);
+    if (index >= kMaxChainLinks) {
+      return Status::full(std::string(name) + " filter reached its maximum of " + std::to_string(kMaxChainLinks) +
+                          " links: the key was not added; every key added before is still found");
+    }
+    capacity = index == 0 ? initialCapacity() : nextLinkCapacity(this->chain_.links().back().capacity(), growth());
+    if (capacity == 0 || this->header_.capacity + (index == 0 ? 0 : capacity) > kMaxCapacity) {
+      return Status::full(std::string(name) + " filter cannot grow beyond " + std::to_string(kMaxCapacity) + " keys");
+    }
+    return Status::ok();
+  }
+  // The checks every growing chain's reader makes before its links: valid
+  // growth options and initial capacity (Corrupt otherwise), then the payload
+  // split into exactly linkCount link blobs.
+  static Status readGrowthParams(const DecodedBlob& blob, const ParamsT& params,
+                                 typename ChainedFilter<Derived, Link, ParamsT>::LinkBlobs& linkBlobs) {
+    const char* name = filterTypeName(Derived::kType);
+    Status valid = validateGrowth(doubleFromBits(params.growthBits), doubleFromBits(params.tighteningBits), name);
+    if (!valid.isOk()) return Status::corrupt(valid.message());
+    if (params.initialCapacity == 0 || params.initialCapacity > kMaxCapacity) {
+      return Status::corrupt(std::string(name) + " initial capacity is outside 1.." + std::to_string(kMaxCapacity));
+    }
+    return splitLinkBlobs(blob, params.linkCount, linkBlobs);
+  }
+};
+
+}  // namespace cuckoo_bloom

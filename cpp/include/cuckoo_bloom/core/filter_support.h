@@ -1,0 +1,279 @@
+// What every filter type shares when it is created or read, so each type's
+// own code is only its structure: the header state, the generic read path
+// (common decode, parameter block, payload words), and the capability flags
+// the registry (any_filter.h) reads.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <utility>
+
+#include "cuckoo_bloom/core/format.h"
+#include "cuckoo_bloom/core/hashing.h"
+#include "cuckoo_bloom/core/limits.h"
+#include "cuckoo_bloom/core/status.h"
+#include "cuckoo_bloom/core/word_buffer.h"
+
+namespace cuckoo_bloom {
+
+// The options every type takes, plus the cuckoo-specific and binary-fuse
+// ones (unset means "the type's default"). A type rejects options that do not
+// apply to it, so a cuckoo option given to a Bloom filter is an error, never
+// ignored. A static type (binary fuse) is sized by its keys: it ignores
+// capacity, and fingerprintBits is shared by cuckoo and binary fuse.
+struct FilterOptions {
+  uint64_t capacity = 0;
+  double falsePositiveRate = 0.0;
+  uint64_t seed = 0;
+  int64_t bucketSize = -1;       // cuckoo: 2, 4 or 8
+  int64_t fingerprintBits = -1;  // cuckoo: 4..32
+  int64_t maxKicks = -1;         // cuckoo: 0..2^20
+  int64_t semiSorted = -1;       // cuckoo: 0 or 1 (buckets of 4 only)
+  int64_t arity = -1;            // binary fuse: 3 or 4
+  double growth = 0.0;           // growing chains: link size ratio, 0 = the type's default
+  double tightening = 0.0;       // growing chains: link rate ratio, 0 = the type's default
+  double window = 0.0;           // expiring: units a key is remembered for, 0 = the type's default
+  int64_t generations = -1;      // expiring: filters in rotation, 2..64
+  double startTime = 0.0;        // expiring: the caller's clock reading at creation
+  bool hasExpiryOptions() const { return window != 0.0 || generations >= 0 || startTime != 0.0; }
+  bool hasGrowthOptions() const { return growth != 0.0 || tightening != 0.0; }
+  bool hasCuckooOptions() const {
+    return bucketSize >= 0 || fingerprintBits >= 0 || maxKicks >= 0 || semiSorted >= 0;
+  }
+  bool hasFuseOptions() const { return arity >= 0; }
+};
+
+// Types other than binary fuse reject its arity option.
+inline Status rejectFuseOptions(const FilterOptions& options, FilterType type) {
+  if (!options.hasFuseOptions()) return Status::ok();
+  return Status::invalidArgument(std::string("arity is a binary-fuse option; a ") + filterTypeName(type) +
+                                 " filter does not take it");
+}
+
+// The options of the types that take only the shared three (the Bloom family).
+struct SharedFilterOptions {
+  uint64_t capacity = 0;           // keys the filter is sized for (>= 1)
+  double falsePositiveRate = 0.0;  // target rate in (0, 1)
+  uint64_t seed = 0;               // hash seed; filters to be unioned need the same seed
+};
+
+inline Status rejectCuckooOptions(const FilterOptions& options, FilterType type) {
+  if (!options.hasCuckooOptions()) return rejectFuseOptions(options, type);
+  return Status::invalidArgument(std::string("bucketSize, fingerprintBits, maxKicks and semiSorted are cuckoo "
+                                             "options; a ") +
+                                 filterTypeName(type) + " filter does not take them");
+}
+
+// growth and tightening belong to the growing chains (scalable_*_filter.h).
+inline Status rejectGrowthOptions(const FilterOptions& options, FilterType type) {
+  if (!options.hasGrowthOptions()) return Status::ok();
+  return Status::invalidArgument(std::string("growth and tightening are options of the scalable filters; a ") +
+                                 filterTypeName(type) + " filter does not take them");
+}
+
+// window, generations and startTime belong to the expiring filter.
+inline Status rejectExpiryOptions(const FilterOptions& options, FilterType type) {
+  if (!options.hasExpiryOptions()) return Status::ok();
+  return Status::invalidArgument(std::string("window, generations and startTime are options of the expiring "
+                                             "filter; a ") +
+                                 filterTypeName(type) + " filter does not take them");
+}
+
+// createFrom() of a type that takes only the shared options: anything else is
+// an error (a cuckoo option given to a Bloom filter), never ignored.
+template <typename Filter>
+Result<Filter> createFromSharedOptions(const FilterOptions& options) {
+  Status valid = rejectCuckooOptions(options, Filter::kType);
+  if (!valid.isOk()) return valid;
+  valid = rejectGrowthOptions(options, Filter::kType);
+  if (!valid.isOk()) return valid;
+  return Filter::create({options.capacity, options.falsePositiveRate, options.seed});
+}
+
+// A fresh header for a filter being created.
+inline FilterHeader newHeader(FilterType type, uint64_t capacity, double falsePositiveRate, uint64_t seed) {
+  FilterHeader header;
+  header.type = type;
+  header.seed = seed;
+  header.capacity = capacity;
+  header.targetFalsePositiveRate = falsePositiveRate;
+  return header;
+}
+
+// Allocates `wordCount` zeroed words or reports OutOfMemory.
+inline Status allocateWords(WordBuffer& words, uint64_t wordCount, FilterType type) {
+  if (wordCount > SIZE_MAX / sizeof(uint64_t) || !words.allocate(static_cast<size_t>(wordCount))) {
+    return Status::outOfMemory(std::string("out of memory allocating ") + std::to_string(wordCount * 8) +
+                               " bytes for a " + filterTypeName(type) + " filter");
+  }
+  return Status::ok();
+}
+
+// The payload of a word-array filter: exactly wordCount little-endian words,
+// with no bit set beyond the first usedBits (bits there would be invisible to
+// every query and would not survive a round trip).
+inline Status readPayloadWords(const DecodedBlob& blob, uint64_t wordCount, uint64_t usedBits, WordBuffer& words) {
+  const FilterType type = blob.header.type;
+  if (blob.payloadLength % 8 != 0 || blob.payloadLength / 8 != wordCount) {
+    return Status::corrupt(std::string(filterTypeName(type)) + " payload is " + std::to_string(blob.payloadLength) +
+                           " bytes, but its parameters need " + std::to_string(wordCount * 8));
+  }
+  Status valid = validateTableBytes(wordCount * 8, filterTypeName(type));
+  if (!valid.isOk()) return valid;
+  if (blob.owner == nullptr || !blob.owner->adoptInto(blob.payload, static_cast<size_t>(wordCount), words)) {
+    Status allocated = allocateWords(words, wordCount, type);
+    if (!allocated.isOk()) return allocated;
+    bytesToWords(blob.payload, static_cast<size_t>(wordCount), words.data());
+  }
+  if (usedBits % 64 != 0 && wordCount > 0 && (words[static_cast<size_t>(wordCount - 1)] >> (usedBits % 64)) != 0) {
+    return Status::corrupt(std::string(filterTypeName(type)) + ": bits beyond the table are set");
+  }
+  return Status::ok();
+}
+
+// The generic read path of a single-part filter type: the common decode, the
+// type's parameter block, then the type's own checks and payload.
+template <typename Filter>
+Result<Filter> readFilter(const DecodedBlob& decoded) {
+  typename Filter::Params params;
+  Status status = decodeParams(decoded, params);
+  if (!status.isOk()) return status;
+  return Filter::fromBlob(decoded, params);
+}
+template <typename Filter>
+Result<Filter> readFilter(const uint8_t* data, size_t length) {
+  Result<DecodedBlob> decoded = decodeBlobOfType(data, length, Filter::kType);
+  if (!decoded.isOk()) return decoded.status();
+  return readFilter<Filter>(decoded.value());
+}
+
+inline KeyHash hashKey(std::string_view key, uint64_t seed) {
+  return hashKey(reinterpret_cast<const uint8_t*>(key.data()), key.size(), seed);
+}
+
+// What a type supports is what it defines, detected rather than declared
+// beside it (so the registry's flags and the methods cannot disagree):
+// removal is remove(const KeyHash&), union is unionWith(const Filter&).
+template <typename Filter, typename = void>
+struct SupportsRemove : std::false_type {};
+template <typename Filter>
+struct SupportsRemove<Filter, std::void_t<decltype(std::declval<Filter&>().remove(std::declval<const KeyHash&>()))>>
+    : std::true_type {};
+template <typename Filter, typename = void>
+struct SupportsUnion : std::false_type {};
+template <typename Filter>
+struct SupportsUnion<Filter, std::void_t<decltype(std::declval<Filter&>().unionWith(std::declval<const Filter&>()))>>
+    : std::true_type {};
+template <typename Filter>
+constexpr bool kSupportsRemove = SupportsRemove<Filter>::value;
+template <typename Filter>
+constexpr bool kSupportsUnion = SupportsUnion<Filter>::value;
+
+// A stand-in visitor, only to ask (SFINAE) whether a type has visitBlob.
+struct BlobVisitorProbe {
+  int operator()(const FilterHeader&, const std::vector<uint8_t>&, const uint64_t*, size_t) const { return 0; }
+};
+
+// Each class's type id, from its line in filter_types.h: the one place that
+// pairs a class with its id and name, so the class does not repeat it.
+template <typename Class>
+struct FilterTypeOf;
+#define CUCKOO_BLOOM_FILTER_TYPE_OF(enumerator, id, text, Class) \
+  class Class;                                                    \
+  template <>                                                     \
+  struct FilterTypeOf<Class> {                                    \
+    static constexpr FilterType value = FilterType::enumerator;   \
+  };
+CUCKOO_BLOOM_FILTER_TYPES(CUCKOO_BLOOM_FILTER_TYPE_OF)
+#undef CUCKOO_BLOOM_FILTER_TYPE_OF
+
+// What every filter type has around its structure: the header state (named
+// once, in FilterHeader) and the byte-key forms of its operations, each a
+// one-liner over the KeyHash form the type defines (hash once, probe many:
+// a chain of filters with one seed hashes a key once for all of them).
+// A type brings the forms it has into scope with `using KeyedFilter::add;`
+// etc.; a form whose KeyHash operation the type lacks does not compile.
+template <typename Derived>
+class KeyedFilter {
+ public:
+  // The type id (filter_types.h), e.g. in the header of a new filter.
+  static constexpr FilterType kType = FilterTypeOf<Derived>::value;
+
+  // Every type is read the same way (readFilter: the common decode, the
+  // type's parameter block, then its fromBlob).
+  static Result<Derived> deserialize(const uint8_t* data, size_t length) { return readFilter<Derived>(data, length); }
+
+  const FilterHeader& header() const { return header_; }
+  // What count() means is the type's (see each type's header).
+  uint64_t count() const { return header_.itemCount; }
+  uint64_t seed() const { return header_.seed; }
+  uint64_t capacity() const { return header_.capacity; }
+  double targetFalsePositiveRate() const { return header_.targetFalsePositiveRate; }
+
+  KeyHash hashOf(const uint8_t* key, size_t length) const { return hashKey(key, length, header_.seed); }
+  KeyHash hashOf(std::string_view key) const { return hashKey(key, header_.seed); }
+
+  // Return types spelled as "whatever the KeyHash form returns", so that a form
+  // the type lacks is simply not there (SFINAE), rather than a deduction error.
+  template <typename D = Derived>
+  auto add(const uint8_t* key, size_t length) -> decltype(std::declval<D&>().add(KeyHash{})) {
+    return self().add(hashOf(key, length));
+  }
+  template <typename D = Derived>
+  auto add(std::string_view key) -> decltype(std::declval<D&>().add(KeyHash{})) {
+    return self().add(hashOf(key));
+  }
+  bool has(const uint8_t* key, size_t length) const { return self().has(hashOf(key, length)); }
+  bool has(std::string_view key) const { return self().has(hashOf(key)); }
+  template <typename D = Derived>
+  auto remove(const uint8_t* key, size_t length) -> decltype(std::declval<D&>().remove(KeyHash{})) {
+    return self().remove(hashOf(key, length));
+  }
+  template <typename D = Derived>
+  auto remove(std::string_view key) -> decltype(std::declval<D&>().remove(KeyHash{})) {
+    return self().remove(hashOf(key));
+  }
+  // The byte format, from the type's visitBlob (header, parameter block,
+  // payload words): as a fresh vector, written into caller memory of
+  // serializedSize() bytes, or in parts whose payload is the table itself.
+  template <typename D = Derived>
+  auto serializedSize() const -> decltype(std::declval<const D&>().visitBlob(BlobVisitorProbe{}), size_t()) {
+    return self().visitBlob([](const FilterHeader&, const std::vector<uint8_t>& params, const uint64_t*, size_t words) {
+      return blobByteCount(params.size(), words * 8);
+    });
+  }
+  template <typename D = Derived>
+  auto serializeInto(uint8_t* out) const -> decltype(std::declval<const D&>().visitBlob(BlobVisitorProbe{}), void()) {
+    self().visitBlob([out](const FilterHeader& header, const std::vector<uint8_t>& params, const uint64_t* words,
+                           size_t count) { writeBlob(header, params, words, count, out); });
+  }
+  template <typename D = Derived>
+  auto serialize() const -> decltype(std::declval<const D&>().visitBlob(BlobVisitorProbe{}), std::vector<uint8_t>()) {
+    std::vector<uint8_t> out(serializedSize());
+    serializeInto(out.data());
+    return out;
+  }
+  template <typename D = Derived>
+  auto serializedParts() const -> decltype(std::declval<const D&>().visitBlob(BlobVisitorProbe{}), SerializedParts()) {
+    return self().visitBlob([](const FilterHeader& header, const std::vector<uint8_t>& params, const uint64_t* words,
+                               size_t count) { return blobParts(header, params, words, count); });
+  }
+
+  template <typename D = Derived>
+  auto positions(const uint8_t* key, size_t length) const
+      -> decltype(std::declval<const D&>().positions(KeyHash{})) {
+    return self().positions(hashOf(key, length));
+  }
+
+ protected:
+  FilterHeader header_;
+
+ private:
+  Derived& self() { return static_cast<Derived&>(*this); }
+  const Derived& self() const { return static_cast<const Derived&>(*this); }
+};
+
+}  // namespace cuckoo_bloom

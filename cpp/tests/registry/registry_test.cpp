@@ -1,0 +1,376 @@
+// The contracts every registered filter type keeps, as one typed suite over
+// the list in filter_types.h: a new type added there is tested here without
+// a new test file. Type-specific behaviour stays in each type's own tests.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "cuckoo_bloom/registry/any_filter.h"
+#include "support/registered_types.h"
+#include "support/test_keys.h"
+
+namespace {
+
+using namespace cuckoo_bloom;
+using cuckoo_bloom_test::absentKey;
+using cuckoo_bloom_test::presentKey;
+
+using cuckoo_bloom_test::RegisteredTypes;
+
+}  // namespace
+
+template <typename Filter>
+class RegisteredFilterType : public ::testing::Test {
+ protected:
+  static constexpr bool kStatic = IsStaticFilter<Filter>::value;
+
+  static FilterOptions options(uint64_t capacity, double rate, uint64_t seed) {
+    FilterOptions options;
+    options.capacity = capacity;
+    options.falsePositiveRate = rate;
+    options.seed = seed;
+    return options;
+  }
+  static Result<std::unique_ptr<AnyFilter>> make(uint64_t capacity, double rate, uint64_t seed = 7) {
+    return createFilter(Filter::kType, options(capacity, rate, seed));
+  }
+
+  // A filter sized for `capacity` holding keys first .. first + count - 1 of
+  // `key`: a dynamic type is created and each key added through the
+  // registry's byte-key add (the test fails on any add that is not Ok); a
+  // static type is built from the keys' hashes (buildFilter), since it has
+  // no add.
+  template <typename KeyOf>
+  static std::unique_ptr<AnyFilter> filled(uint64_t capacity, double rate, uint64_t seed, uint64_t count,
+                                           KeyOf key) {
+    if constexpr (kStatic) {
+      std::vector<KeyHash> hashes;
+      for (uint64_t i = 0; i < count; ++i) hashes.push_back(hashKey(key(i), seed));
+      Result<std::unique_ptr<AnyFilter>> built =
+          buildFilter(Filter::kType, options(capacity, rate, seed), hashes.data(), hashes.size());
+      EXPECT_TRUE(built.isOk()) << built.status().message();
+      return built.isOk() ? std::move(built).value() : nullptr;
+    } else {
+      Result<std::unique_ptr<AnyFilter>> made = make(capacity, rate, seed);
+      EXPECT_TRUE(made.isOk()) << made.status().message();
+      if (!made.isOk()) return nullptr;
+      for (uint64_t i = 0; i < count; ++i) {
+        const std::string k = key(i);
+        const Status added = made.value()->add(reinterpret_cast<const uint8_t*>(k.data()), k.size());
+        EXPECT_TRUE(added.isOk()) << i << ": " << added.message();
+        if (!added.isOk()) return nullptr;
+      }
+      return std::move(made).value();
+    }
+  }
+};
+
+TYPED_TEST_SUITE(RegisteredFilterType, RegisteredTypes);
+
+TYPED_TEST(RegisteredFilterType, IsListedByNameAndId) {
+  {
+    const char* name = filterTypeName(TypeParam::kType);
+    FilterType parsed;
+    ASSERT_TRUE(filterTypeFromName(name, parsed)) << name;
+    EXPECT_EQ(parsed, TypeParam::kType);
+    bool listed = false;
+    for (const FilterTypeInfo& info : registeredFilterTypes()) {
+      if (info.type != TypeParam::kType) continue;
+      listed = true;
+      EXPECT_STREQ(info.name, name);
+      EXPECT_EQ(info.supportsRemove, kSupportsRemove<TypeParam>);
+      EXPECT_EQ(info.supportsUnion, kSupportsUnion<TypeParam>);
+    }
+    EXPECT_TRUE(listed);
+  }
+}
+
+TYPED_TEST(RegisteredFilterType, NoFalseNegativesAndFalsePositivesNearTheTarget) {
+  {
+    for (const double rate : {0.01, 0.001}) {
+      constexpr uint64_t kKeys = 50000;
+      const std::unique_ptr<AnyFilter> made = TestFixture::filled(kKeys, rate, 7, kKeys, presentKey);
+      ASSERT_NE(made, nullptr);
+      AnyFilter& filter = *made;
+      for (uint64_t i = 0; i < kKeys; ++i) {
+        const std::string key = presentKey(i);
+        ASSERT_TRUE(filter.has(reinterpret_cast<const uint8_t*>(key.data()), key.size())) << i;
+      }
+      // 200k absent keys: at rate 0.001 the expected count is 200 (sd ~14), so
+      // 1.3x the target is over 4 standard deviations above it.
+      constexpr uint64_t kProbes = 200000;
+      uint64_t falsePositives = 0;
+      for (uint64_t i = 0; i < kProbes; ++i) {
+        const std::string key = absentKey(i);
+        falsePositives += filter.has(reinterpret_cast<const uint8_t*>(key.data()), key.size());
+      }
+      EXPECT_LE(static_cast<double>(falsePositives) / kProbes, 1.3 * rate) << "rate " << rate;
+    }
+  }
+}
+
+TYPED_TEST(RegisteredFilterType, HashOnceThenProbeAnswersLikeTheByteKeyCalls) {
+  {
+    std::unique_ptr<AnyFilter> made;
+    if constexpr (TestFixture::kStatic) {
+      made = TestFixture::filled(2000, 0.01, 7, 1000, presentKey);  // built from hashKey's hashes
+    } else {
+      Result<std::unique_ptr<AnyFilter>> created = TestFixture::make(2000, 0.01);
+      ASSERT_TRUE(created.isOk());
+      made = std::move(created).value();
+      for (uint64_t i = 0; i < 1000; ++i) {
+        const std::string key = presentKey(i);
+        ASSERT_TRUE(made->add(made->hashOf(reinterpret_cast<const uint8_t*>(key.data()), key.size())).isOk());
+      }
+    }
+    ASSERT_NE(made, nullptr);
+    AnyFilter& filter = *made;
+    for (uint64_t i = 0; i < 5000; ++i) {
+      const std::string key = i < 1000 ? presentKey(i) : absentKey(i);
+      const auto* bytes = reinterpret_cast<const uint8_t*>(key.data());
+      ASSERT_EQ(filter.has(filter.hashOf(bytes, key.size())), filter.has(bytes, key.size())) << key;
+      ASSERT_EQ(filter.hashOf(bytes, key.size()).low, hashKey(bytes, key.size(), filter.header().seed).low);
+    }
+  }
+}
+
+// A batch in the layout JavaScript hands over, placed as a window of a larger
+// layout (offsets[0] != 0), so the relative addressing is exercised too.
+struct KeyBatchLayout {
+  std::string bytes;
+  std::vector<uint32_t> offsets;
+  const uint8_t* dataAt(size_t first) const { return reinterpret_cast<const uint8_t*>(bytes.data()) + offsets[first]; }
+};
+KeyBatchLayout layoutOf(const std::vector<std::string>& keys) {
+  KeyBatchLayout layout;
+  layout.offsets.push_back(0);
+  for (const std::string& key : keys) {
+    layout.bytes += key;
+    layout.offsets.push_back(static_cast<uint32_t>(layout.bytes.size()));
+  }
+  return layout;
+}
+
+TYPED_TEST(RegisteredFilterType, BatchesAnswerAndStoreExactlyLikeSingleCalls) {
+  {
+    std::vector<std::string> keys;
+    for (uint64_t i = 0; i < 1500; ++i) keys.push_back(i % 3 == 0 ? absentKey(i) : presentKey(i));
+    keys.push_back("");  // an empty key is a key
+    const KeyBatchLayout layout = layoutOf(keys);
+    const size_t split = 700, count = keys.size();
+    std::unique_ptr<AnyFilter> batched, single;
+    if constexpr (TestFixture::kStatic) {
+      // Built from the keys (no add): addMany stores nothing and says so.
+      const auto keyAt = [&keys](uint64_t i) { return keys[i]; };
+      batched = TestFixture::filled(2000, 0.01, 3, count, keyAt);
+      single = TestFixture::filled(2000, 0.01, 3, count, keyAt);
+      ASSERT_TRUE(batched && single);
+      EXPECT_EQ(batched->addMany(layout.dataAt(0), layout.offsets.data(), split), 0u);
+    } else {
+      Result<std::unique_ptr<AnyFilter>> a = TestFixture::make(2000, 0.01, 3);
+      Result<std::unique_ptr<AnyFilter>> b = TestFixture::make(2000, 0.01, 3);
+      ASSERT_TRUE(a.isOk() && b.isOk());
+      batched = std::move(a).value();
+      single = std::move(b).value();
+      // Two windows, [0, 700) and [700, n), as two calls.
+      ASSERT_EQ(batched->addMany(layout.dataAt(0), layout.offsets.data(), split), split);
+      ASSERT_EQ(batched->addMany(layout.dataAt(split), layout.offsets.data() + split, count - split), count - split);
+      for (const std::string& key : keys) {
+        ASSERT_TRUE(single->add(reinterpret_cast<const uint8_t*>(key.data()), key.size()).isOk());
+      }
+    }
+    EXPECT_EQ(batched->serialize(), single->serialize());
+
+    std::vector<uint8_t> answers(count, 2);
+    batched->hasMany(layout.dataAt(split), layout.offsets.data() + split, count - split, answers.data() + split);
+    batched->hasMany(layout.dataAt(0), layout.offsets.data(), split, answers.data());
+    std::vector<std::string> probes;
+    for (uint64_t i = 0; i < 3000; ++i) probes.push_back(absentKey(100000 + i));
+    const KeyBatchLayout probeLayout = layoutOf(probes);
+    std::vector<uint8_t> probeAnswers(probes.size(), 2);
+    batched->hasMany(probeLayout.dataAt(0), probeLayout.offsets.data(), probes.size(), probeAnswers.data());
+    for (size_t i = 0; i < count; ++i) ASSERT_EQ(answers[i], 1) << i;  // every key
+    for (size_t i = 0; i < probes.size(); ++i) {
+      const auto* bytes = reinterpret_cast<const uint8_t*>(probes[i].data());
+      ASSERT_EQ(probeAnswers[i], single->has(bytes, probes[i].size()) ? 1 : 0) << i;
+    }
+
+    // Remove every other key once; the rest stay found.
+    std::vector<std::string> removing;
+    for (size_t i = 0; i < count; i += 2) removing.push_back(keys[i]);
+    const KeyBatchLayout removeLayout = layoutOf(removing);
+    std::vector<uint8_t> removed(removing.size(), 2);
+    const Status status = batched->removeMany(removeLayout.dataAt(0), removeLayout.offsets.data(), removing.size(), removed.data());
+    if constexpr (kSupportsRemove<TypeParam>) {
+      ASSERT_TRUE(status.isOk()) << status.message();
+      for (size_t i = 0; i < removing.size(); ++i) ASSERT_EQ(removed[i], 1) << i;
+      for (size_t i = 1; i < count; i += 2) {
+        ASSERT_TRUE(batched->has(reinterpret_cast<const uint8_t*>(keys[i].data()), keys[i].size())) << i;
+      }
+    } else {
+      EXPECT_EQ(status.code(), StatusCode::Unsupported);
+      EXPECT_EQ(removed[0], 2);  // nothing written
+    }
+  }
+}
+
+TYPED_TEST(RegisteredFilterType, RoundTripsThroughTheRegistryByteForByte) {
+  {
+    const std::unique_ptr<AnyFilter> made = TestFixture::filled(3000, 0.01, 99, 2500, presentKey);
+    ASSERT_NE(made, nullptr);
+    AnyFilter& filter = *made;
+    const std::vector<uint8_t> bytes = filter.serialize();
+    Result<std::unique_ptr<AnyFilter>> read = deserializeFilter(bytes.data(), bytes.size());
+    ASSERT_TRUE(read.isOk()) << read.status().message();
+    EXPECT_EQ(read.value()->type(), TypeParam::kType);
+    EXPECT_EQ(read.value()->serialize(), bytes);
+    EXPECT_EQ(read.value()->header().itemCount, filter.header().itemCount);
+    EXPECT_EQ(read.value()->parameters(), filter.parameters());
+    for (uint64_t i = 0; i < 2500; ++i) {
+      const std::string key = presentKey(i);
+      ASSERT_TRUE(read.value()->has(reinterpret_cast<const uint8_t*>(key.data()), key.size())) << i;
+    }
+    // Every proper prefix is rejected, never read as something else.
+    for (size_t length = 0; length < bytes.size(); length += 1 + length / 16) {
+      EXPECT_FALSE(deserializeFilter(bytes.data(), length).isOk()) << length;
+    }
+  }
+}
+
+TYPED_TEST(RegisteredFilterType, ReadsFromABlobBufferLikeFromBytes) {
+  {
+    const std::unique_ptr<AnyFilter> made = TestFixture::filled(3000, 0.01, 42, 2000, presentKey);
+    ASSERT_TRUE(made);
+    const std::vector<uint8_t> bytes = made->serialize();
+    const SerializedParts parts = made->serializedParts();
+    std::vector<uint8_t> assembled = parts.head;
+    assembled.insert(assembled.end(), parts.payload, parts.payload + parts.payloadLength);
+    for (size_t i = 0; i < 8; ++i) assembled.push_back(static_cast<uint8_t>(parts.checksum >> (8 * i)));
+    EXPECT_EQ(assembled, bytes);  // the parts are the blob
+
+    // Aligned for adoption (the payload's true offset) and deliberately not (offset 1): same filter either way.
+    for (const size_t payloadOffset : {parts.head.size(), size_t{1}}) {
+      BlobBuffer buffer;
+      ASSERT_TRUE(buffer.allocate(bytes.size(), payloadOffset));
+      std::copy(bytes.begin(), bytes.end(), buffer.data());
+      Result<std::unique_ptr<AnyFilter>> read = deserializeFilter(buffer);
+      ASSERT_TRUE(read.isOk()) << read.status().message();
+      EXPECT_EQ(read.value()->serialize(), bytes);
+      // The word-array types keep the buffer as their table when it is aligned: no copy.
+      const FilterType type = TypeParam::kType;
+      const bool wordArray = type == FilterType::Bloom || type == FilterType::BlockedBloom || type == FilterType::CountingBloom;
+      const uint8_t* table = read.value()->serializedParts().payload;
+      const bool inBuffer = table >= buffer.data() && table < buffer.data() + bytes.size();
+      EXPECT_EQ(inBuffer, wordArray && payloadOffset == parts.head.size()) << payloadOffset;
+      for (uint64_t i = 0; i < 2000; ++i) {
+        const std::string key = presentKey(i);
+        ASSERT_TRUE(read.value()->has(reinterpret_cast<const uint8_t*>(key.data()), key.size())) << i;
+      }
+    }
+    // A corrupted byte in the buffer is rejected like in plain bytes.
+    BlobBuffer corrupted;
+    ASSERT_TRUE(corrupted.allocate(bytes.size(), parts.head.size()));
+    std::copy(bytes.begin(), bytes.end(), corrupted.data());
+    corrupted.data()[bytes.size() / 2] ^= 0x10;
+    EXPECT_FALSE(deserializeFilter(corrupted).isOk());
+  }
+}
+
+TYPED_TEST(RegisteredFilterType, RemoveAndUnionExactlyWhenSupported) {
+  {
+    // a: empty; b: holding one key.
+    const std::string key = "https://example.com/";
+    const std::unique_ptr<AnyFilter> a = TestFixture::filled(1000, 0.01, 5, 0, presentKey);
+    const std::unique_ptr<AnyFilter> b = TestFixture::filled(1000, 0.01, 5, 1, [&key](uint64_t) { return key; });
+    ASSERT_TRUE(a != nullptr && b != nullptr);
+    const auto* bytes = reinterpret_cast<const uint8_t*>(key.data());
+    const Status removed = a->remove(bytes, key.size());
+    const Status merged = a->unionWith(*b);
+    if constexpr (kSupportsRemove<TypeParam>) {
+      EXPECT_EQ(removed.code(), StatusCode::NotFound);
+    } else {
+      EXPECT_EQ(removed.code(), StatusCode::Unsupported);
+    }
+    if constexpr (kSupportsUnion<TypeParam>) {
+      EXPECT_TRUE(merged.isOk()) << merged.message();
+      EXPECT_TRUE(a->has(bytes, key.size()));
+    } else {
+      EXPECT_EQ(merged.code(), StatusCode::Unsupported);
+    }
+  }
+}
+
+TYPED_TEST(RegisteredFilterType, StaticTypesAreBuiltNotCreatedAndHaveNoAdd) {
+  const std::unique_ptr<AnyFilter> filter = TestFixture::filled(100, 0.01, 3, 50, presentKey);
+  ASSERT_NE(filter, nullptr);
+  const std::string key = absentKey(1);
+  const Status added = filter->add(reinterpret_cast<const uint8_t*>(key.data()), key.size());
+  if constexpr (TestFixture::kStatic) {
+    const Result<std::unique_ptr<AnyFilter>> created = TestFixture::make(100, 0.01);
+    EXPECT_EQ(created.status().code(), StatusCode::Unsupported);
+    EXPECT_NE(created.status().message().find("build"), std::string::npos) << created.status().message();
+    EXPECT_EQ(added.code(), StatusCode::Unsupported);
+    EXPECT_EQ(filter->add(hashKey(key, 3)).code(), StatusCode::Unsupported);
+  } else {
+    EXPECT_TRUE(added.isOk()) << added.message();
+  }
+  // buildFilter gives every type the keys (capacity from the key count when 0).
+  std::vector<KeyHash> hashes;
+  for (uint64_t i = 0; i < 300; ++i) hashes.push_back(hashKey(presentKey(i), 3));
+  Result<std::unique_ptr<AnyFilter>> built =
+      buildFilter(TypeParam::kType, TestFixture::options(0, 0.01, 3), hashes.data(), hashes.size());
+  ASSERT_TRUE(built.isOk()) << built.status().message();
+  for (uint64_t i = 0; i < 300; ++i) ASSERT_TRUE(built.value()->has(hashes[i])) << i;
+}
+
+TYPED_TEST(RegisteredFilterType, RejectsImpossibleOptionsWithInvalidArgument) {
+  if constexpr (TestFixture::kStatic) {
+    // Sized by its keys (capacity does not apply); the rate is checked.
+    const KeyHash one = hashKey("k", 0);
+    for (const double rate : {0.0, 1.0, std::nan(""), -0.5}) {
+      EXPECT_EQ(buildFilter(TypeParam::kType, TestFixture::options(100, rate, 0), &one, 1).status().code(),
+                StatusCode::InvalidArgument)
+          << rate;
+    }
+  } else {
+    EXPECT_EQ(TestFixture::make(0, 0.01).status().code(), StatusCode::InvalidArgument);
+    EXPECT_EQ(TestFixture::make(100, 0.0).status().code(), StatusCode::InvalidArgument);
+    EXPECT_EQ(TestFixture::make(100, 1.0).status().code(), StatusCode::InvalidArgument);
+    EXPECT_EQ(TestFixture::make(100, std::nan("")).status().code(), StatusCode::InvalidArgument);
+    EXPECT_EQ(TestFixture::make(uint64_t{1} << 40, 1e-9).status().code(), StatusCode::InvalidArgument);
+  }
+}
+
+TEST(FilterRegistry, UnknownNamesAndComposites) {
+  FilterType type;
+  EXPECT_FALSE(filterTypeFromName("bloomfilter", type));
+  EXPECT_FALSE(filterTypeFromName("", type));
+  EXPECT_FALSE(filterTypeFromName(nullptr, type));
+  EXPECT_FALSE(filterTypeFromName("url-blocklist", type)) << "a composite is not a filter type";
+  FilterOptions options;
+  options.capacity = 10;
+  options.falsePositiveRate = 0.01;
+  EXPECT_EQ(createFilter(FilterType::UrlBlocklist, options).status().code(), StatusCode::InvalidArgument);
+  EXPECT_EQ(createFilter(static_cast<FilterType>(99), options).status().code(), StatusCode::InvalidArgument);
+}
+
+TEST(FilterRegistry, CuckooOptionsAreRejectedByOtherTypes) {
+  for (const FilterTypeInfo& info : registeredFilterTypes()) {
+    FilterOptions options;
+    options.capacity = 100;
+    options.falsePositiveRate = 0.01;
+    options.bucketSize = 4;
+    const KeyHash one = hashKey("k", 0);
+    const StatusCode code = info.isStatic ? buildFilter(info.type, options, &one, 1).status().code()
+                                          : createFilter(info.type, options).status().code();
+    if (info.type == FilterType::Cuckoo || info.type == FilterType::ScalableCuckoo) {
+      EXPECT_EQ(code, StatusCode::Ok);
+    } else {
+      EXPECT_EQ(code, StatusCode::InvalidArgument) << info.name;
+    }
+  }
+}
