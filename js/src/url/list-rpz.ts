@@ -33,8 +33,12 @@ const TTL = /^\d+[smhdw]?(?:\d+[smhdw])*$/i;
 const ZONE_TYPES = new Set(['SOA', 'NS', 'DNSKEY', 'RRSIG', 'NSEC', 'NSEC3', 'NSEC3PARAM', 'DS']);
 /** Local-data answers for a trigger: the host is redirected, i.e. blocked. */
 const LOCAL_DATA_TYPES = new Set(['A', 'AAAA', 'TXT', 'MX', 'SRV', 'PTR', 'HTTPS', 'SVCB']);
-/** Record types this parser knows (for auto-detection: "name [ttl] [class] TYPE …"). */
-const RECORD_LINE = /^\S+(?:\s+(?:\d+[smhdw]?|IN|CH|HS))*\s+(?:CNAME|A|AAAA|TXT|SOA|NS)(?:\s|$)/i;
+/**
+ * A record line, for auto-detection: "name [ttl] [class] TYPE …" with the type
+ * in capitals (as zone files write it) and a name with a dot, `@` or `*.`, so
+ * that text such as "not a host" is never read as a record of type "a".
+ */
+const RECORD_LINE = /^(?:@|\*\.\S+|\S*\.\S*)(?:\s+(?:\d+[smhdw]?|IN|CH|HS))*\s+(?:CNAME|A|AAAA|TXT|SOA|NS)(?:\s|$)/;
 
 /** Whether a line reads as a zone-file line (for auto-detection). */
 export function looksLikeZoneLine(t: string): boolean {

@@ -393,7 +393,7 @@ function checkBlocklistOptions(options: unknown): asserts options is UrlBlocklis
       // itself would answer a listed URL "clear" once its window passed.
       throw new FilterError(
         'INVALID_ARGUMENT',
-        `UrlBlocklist: a ${entry.name} filter forgets its keys as time passes, so listed URLs would be answered clear later; ` +
+        `UrlBlocklist: the ${entry.name} type forgets its keys as time passes, so listed URLs would be answered clear later; ` +
           "a blocklist must never miss an entry: choose a type that keeps its keys, such as 'bloom' or 'binary-fuse'",
       );
     }
