@@ -78,6 +78,13 @@ export interface FilterTypeEntry {
    * throws UNSUPPORTED, `from` builds it, and it has no add or remove.
    */
   readonly isStatic: boolean;
+  /**
+   * Drops keys by itself as time passes (expiring Bloom: generations rotated
+   * by a clock): a key added once is answered "absent" later without any
+   * remove. Such a type cannot hold a list that must never miss an entry (a
+   * URL blocklist refuses it).
+   */
+  readonly forgets: boolean;
   /** Options beyond capacity, falsePositiveRate and seed (a static type takes no capacity). */
   readonly extraOptions: readonly string[];
   /** An empty filter to add keys to. @throws FilterError `UNSUPPORTED` for a static type. */
@@ -100,7 +107,7 @@ interface FilterClass {
 
 /** What an entry says about its type; a capability or list left out is false or empty. */
 type TypeDescription = Pick<FilterTypeEntry, 'name' | 'label' | 'summary' | 'lookup'> &
-  Partial<Pick<FilterTypeEntry, 'supportsRemove' | 'supportsUnion' | 'isStatic' | 'extraOptions'>>;
+  Partial<Pick<FilterTypeEntry, 'supportsRemove' | 'supportsUnion' | 'isStatic' | 'forgets' | 'extraOptions'>>;
 
 function aliasesOf(name: FilterTypeName): string[] {
   return Object.entries(FILTER_TYPE_ALIASES)
@@ -124,6 +131,7 @@ function entry(filterClass: FilterClass, description: TypeDescription): FilterTy
     supportsUnion: description.supportsUnion ?? false,
     extraOptions: description.extraOptions ?? [],
     isStatic: description.isStatic ?? false,
+    forgets: description.forgets ?? false,
     create: (options) => new filterClass(options as never),
     from: (keys, options) => filterClass.from(keys, options as never),
     deserialize: (bytes) => filterClass.deserialize(bytes),
@@ -195,6 +203,7 @@ export const FILTER_TYPES: readonly FilterTypeEntry[] = [
     label: 'Expiring Bloom',
     summary: '"seen in the last N units": generations of Bloom filters rotated by a clock forget old keys; no removal',
     lookup: 'k bits in each of the generations (about 2 reads each for an absent key)',
+    forgets: true,
     extraOptions: ['window', 'generations', 'clock'],
   }),
 ];

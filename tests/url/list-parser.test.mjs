@@ -432,7 +432,7 @@ describe('parseList', () => {
   });
 
   test('empty text', () => {
-    expect(parseList('')).toEqual({ entries: [], skipped: 0, errors: [] });
+    expect(parseList('')).toEqual({ entries: [], skipped: 0, errors: [], warnings: [] });
   });
 });
 

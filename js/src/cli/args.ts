@@ -3,7 +3,7 @@
  * turned into short usage errors, and the validators for option values.
  */
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { type BlocklistFilterType, FILTER_TYPES, findFilterType, type ListFormat } from '../index.js';
+import { type BlocklistFilterType, FILTER_TYPES, findFilterType, LIST_FORMATS, type ListFormat } from '../index.js';
 import { usageError } from './errors.js';
 
 type OptionSpec = NonNullable<ParseArgsConfig['options']>;
@@ -105,12 +105,10 @@ export function parseSeed(value: string | undefined): number {
   return seed;
 }
 
-const FORMATS: readonly ListFormat[] = ['auto', 'plain', 'hosts', 'adblock'];
-
 export function parseFormat(value: string | undefined): ListFormat {
   if (value === undefined) return 'auto';
-  if (!(FORMATS as readonly string[]).includes(value)) {
-    throw usageError(`--format must be auto, plain, hosts or adblock, got '${value}'`, 'build');
+  if (!(LIST_FORMATS as readonly string[]).includes(value)) {
+    throw usageError(`--format must be one of ${LIST_FORMATS.join(', ')}, got '${value}'`, 'build');
   }
   return value as ListFormat;
 }

@@ -119,11 +119,24 @@ export function warnAboutLinesNotStored(counts: SinkCounts, options: BuildOption
   }
 }
 
-/** The first unparseable lines, one per line, and how many more. */
-export function errorLines(counts: SinkCounts, more: number): string {
-  const lines = counts.errors.map((e) => `  line ${e.line}: ${JSON.stringify(e.text)}: ${e.reason}`);
+/** The first unparseable lines (or `problems`: lines with warnings), one per line, and how many more. */
+export function errorLines(counts: SinkCounts, more: number, problems = counts.errors): string {
+  const lines = problems.map((e) => `  line ${e.line}: ${JSON.stringify(e.text)}: ${e.reason}`);
   if (more > 0) lines.push(`  ... and ${formatCount(more)} more`);
   return lines.join('\n');
+}
+
+/**
+ * Entry lines stored with a warning (a single-label host, matched only whole;
+ * a public suffix, which lists every site under it), on stderr whatever the
+ * output mode: they are stored, but rarely what the list meant.
+ */
+export function warnAboutLinesWithWarnings(counts: SinkCounts): void {
+  if (counts.warningCount === 0) return;
+  process.stderr.write(
+    `cuckoo-bloom-wasm: warning: ${formatCount(counts.warningCount)} list line(s) stored with a warning\n` +
+      `${errorLines(counts, counts.warningCount - counts.warnings.length, counts.warnings)}\n`,
+  );
 }
 
 /** First pass over a file: how many keys/expressions to size for. */

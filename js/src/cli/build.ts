@@ -34,8 +34,20 @@ import {
   type ListFormat,
   UrlBlocklist,
 } from '../index.js';
+import { type ExpressionDepth, expressionDepth, SAFE_BROWSING_DEPTH } from '../url/expressions.js';
 import { parseCapacity, parseCommand, parseFormat, parseRate, parseSeed, parseType } from './args.js';
-import { checkOutputPath, countPass, errorLines, fillPass, inputName, refuseEmpty, warnAboutLinesNotStored } from './build-steps.js';
+import { isPublicSuffix } from './build-public-suffix.js';
+import { blocklistRates, rateRows } from './build-rates.js';
+import {
+  checkOutputPath,
+  countPass,
+  errorLines,
+  fillPass,
+  inputName,
+  refuseEmpty,
+  warnAboutLinesNotStored,
+  warnAboutLinesWithWarnings,
+} from './build-steps.js';
 import { removePath, trackTemporary } from './cleanup.js';
 import { filterFacts, formatBitsPerKey, formatCount, formatRate, table } from './describe.js';
 import { CliError, EXIT_CLEAR, EXIT_OVERFILLED, fileError, usageError } from './errors.js';
@@ -105,6 +117,15 @@ export function parseBuildOptions(argv: string[]): BuildOptions {
   if (output === '-') throw usageError('--output must be a file (filters are binary; "-" is not supported)', 'build');
   const urls = values.urls === true;
   if (str('format') !== undefined && !urls) throw usageError('--format applies to URL lists: add --urls', 'build');
+  const type = parseType(str('type'), urls);
+  if (urls && values.exact !== true && filterType(type).forgets) {
+    // By capability (the registry's `forgets`), not by name.
+    throw usageError(
+      `--type ${type} cannot hold a URL blocklist: it forgets its keys as time passes, so listed URLs would be answered clear later; ` +
+        'choose a type that keeps its keys (fuse, bloom, blocked, cuckoo, ...)',
+      'build',
+    );
+  }
   const exact = values.exact === true;
   if (exact) {
     const given = FILTER_ONLY_OPTIONS.filter((name) => values[name] !== undefined).map((name) => `--${name}`);
@@ -120,7 +141,7 @@ export function parseBuildOptions(argv: string[]): BuildOptions {
   return {
     input,
     output,
-    type: parseType(str('type'), urls),
+    type,
     typeGiven: str('type') !== undefined,
     falsePositiveRate: parseRate(str('fpr'), urls ? DEFAULT_URL_RATE : DEFAULT_KEY_RATE),
     capacity: parseCapacity(str('capacity')),
@@ -169,6 +190,9 @@ async function build(options: BuildOptions): Promise<number> {
   let capacity = options.capacity;
   let type = options.type;
   let growing = false;
+  // A dynamic blocklist is sized for the per-URL rate at the depths its entries
+  // need, which the counting pass finds; without that pass, Safe Browsing's.
+  let depth: ExpressionDepth = SAFE_BROWSING_DEPTH;
   const isStatic = filterType(options.type).isStatic;
   if (isStatic && capacity !== null) {
     const hint = options.typeGiven ? '' : ' (the default type with --urls; give --type bloom, or another type, to size by --capacity)';
@@ -182,11 +206,18 @@ async function build(options: BuildOptions): Promise<number> {
       growing = true;
     } else {
       const file = await openInputFile(options.input);
-      const counter = candidateCounter(options.urls, options.format);
+      let needed: ExpressionDepth = { hostLabels: 0, pathDepth: 0 };
+      const counter = candidateCounter(options.urls, options.format, (expression) => {
+        const { hostLabels, pathDepth } = expressionDepth(expression);
+        if (hostLabels > needed.hostLabels || pathDepth > needed.pathDepth) {
+          needed = { hostLabels: Math.max(hostLabels, needed.hostLabels), pathDepth: Math.max(pathDepth, needed.pathDepth) };
+        }
+      });
       capacity = Math.max(1, await countPass(fileLineBatches(options.input, file.stream, lineOptions), counter, file.size, 'counting'));
+      depth = needed;
     }
   }
-  const made = createTarget({ ...options, type }, capacity ?? 0);
+  const made = createTarget({ ...options, type }, capacity ?? 0, depth);
   let overfilled = false;
   try {
     let batches: AsyncIterable<LineBatch>;
@@ -233,7 +264,7 @@ interface Target {
 /** A static type: lines are collected, and the filter (or blocklist) is built by finish(). */
 function staticTarget(options: BuildOptions): Target {
   const { type, falsePositiveRate, seed, format } = options;
-  const sink = new CollectingSink(options.urls, format);
+  const sink = new CollectingSink(options.urls, format, { isPublicSuffix });
   let filter: AnyFilter | null = null;
   let blocklist: UrlBlocklist | null = null;
   return {
@@ -248,7 +279,9 @@ function staticTarget(options: BuildOptions): Target {
     finish(): void {
       try {
         if (options.urls) {
-          blocklist = UrlBlocklist.build(sink.entryLines, { type, falsePositiveRate, seed, format });
+          // The distinct expressions, each a plain line that reads as itself: the
+          // list's own lines may depend on lines before them (an RPZ $ORIGIN).
+          blocklist = UrlBlocklist.build(sink.distinctKeys() as string[], { type, falsePositiveRate, seed, format: 'plain' });
           filter = blocklist.filter;
         } else {
           filter = filterType(type).from(sink.distinctKeys(), { falsePositiveRate, seed });
@@ -265,14 +298,14 @@ function staticTarget(options: BuildOptions): Target {
   };
 }
 
-function createTarget(options: BuildOptions, capacity: number): Target {
+function createTarget(options: BuildOptions, capacity: number, expressionDepth: ExpressionDepth): Target {
   const { type, falsePositiveRate, seed } = options;
   if (filterType(type).isStatic) return staticTarget(options);
   try {
     if (options.urls) {
-      const blocklist = UrlBlocklist.create({ type, falsePositiveRate, capacity, seed, format: options.format });
+      const blocklist = UrlBlocklist.create({ type, falsePositiveRate, capacity, seed, format: options.format, expressionDepth });
       return {
-        sink: new UrlListSink(blocklist, options.format),
+        sink: new UrlListSink(blocklist, options.format, { isPublicSuffix }),
         filter: blocklist.filter,
         blocklist,
         finish: () => {},
@@ -328,6 +361,7 @@ function report(options: BuildOptions, capacity: number, growing: boolean, made:
       ...(options.urls ? { entries } : {}),
       skipped: counts.skipped,
       unparseable: { count: counts.errorCount, first: counts.errors },
+      ...(options.urls ? { warnings: { count: counts.warningCount, first: counts.warnings } } : {}),
       ...(options.urls ? { notUtf8: { count: counts.notUtf8, firstLines: counts.notUtf8Lines } } : {}),
       capacity: growing ? facts.capacity : capacity,
       capacitySource: growing ? 'growing' : options.capacity === null ? 'input' : 'option',
@@ -337,12 +371,15 @@ function report(options: BuildOptions, capacity: number, growing: boolean, made:
       bitsPerKey: facts.bitsPerKey,
       falsePositiveRate: facts.falsePositiveRate,
       estimatedFalsePositiveRate: facts.estimatedFalsePositiveRate,
+      // A blocklist's rates are per URL (as --fpr), with the per-lookup ones beside them.
+      ...(made.blocklist !== null ? blocklistRates(made.blocklist, made.filter) : {}),
     };
     process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
   } else if (!options.quiet) {
     process.stdout.write(`${textSummary(options, capacity, growing, made, fileBytes, entries)}\n`);
   }
   warnAboutLinesNotStored(counts, options);
+  if (options.urls) warnAboutLinesWithWarnings(counts);
 }
 
 function textSummary(
@@ -384,8 +421,12 @@ function textSummary(
     ],
     ['size', `${formatCount(fileBytes)} bytes (table ${formatCount(facts.tableBytes)} bytes)`],
     ['bits/key', formatBitsPerKey(facts.bitsPerKey)],
-    ['target fpr', formatRate(facts.falsePositiveRate)],
-    ['estimated fpr', formatRate(facts.estimatedFalsePositiveRate)],
+    ...(made.blocklist !== null
+      ? rateRows(blocklistRates(made.blocklist, made.filter))
+      : ([
+          ['target fpr', formatRate(facts.falsePositiveRate)],
+          ['estimated fpr', formatRate(facts.estimatedFalsePositiveRate)],
+        ] as Array<[string, string]>)),
   );
   let text = `built ${options.output}: ${kind}\n${table(rows, '  ')}`;
   // One overfill policy for every type: the estimated rate decides (Filter#overfilled,

@@ -1,13 +1,14 @@
 /** `info`: what a filter file (or an index log: exact-info.ts) holds, as text or JSON. */
 import { type ExpressionDepth, init } from '../index.js';
 import { parseCommand } from './args.js';
+import { type BlocklistRates, blocklistRates, rateRows } from './build-rates.js';
 import { type FilterFacts, filterFacts, formatBitsPerKey, formatCount, formatRate, table } from './describe.js';
 import { EXIT_CLEAR, usageError } from './errors.js';
 import { indexLogReport, indexLogText } from './exact-info.js';
 import { inspectInputFile } from './filter-input.js';
 import { loadFilterFile } from './load.js';
 
-export interface InfoReport extends FilterFacts {
+export interface InfoReport extends FilterFacts, Partial<Omit<BlocklistRates, 'falsePositiveRate' | 'estimatedFalsePositiveRate'>> {
   file: string;
   /** "filter", or "url-blocklist" (a filter of URL expressions in an envelope). */
   kind: 'filter' | 'url-blocklist';
@@ -22,6 +23,9 @@ export interface InfoReport extends FilterFacts {
    * `hostLabels` labels, path prefixes of up to `pathDepth` directories).
    */
   expressionDepth?: ExpressionDepth;
+  // URL blocklists (BlocklistRates): falsePositiveRate and estimatedFalsePositiveRate
+  // are per URL, as --fpr was; lookupFalsePositiveRate and
+  // estimatedLookupFalsePositiveRate per filter lookup; lookupsPerUrl between them.
 }
 
 const PARAMETER_LABELS: Record<string, string> = {
@@ -64,6 +68,7 @@ export async function runInfo(argv: string[]): Promise<number> {
       ? { entries: loaded.blocklist.entryCount, expressionDepth: { ...loaded.blocklist.expressionDepth } }
       : {}),
     ...filterFacts(loaded.filter),
+    ...(loaded.kind === 'url-blocklist' ? blocklistRates(loaded.blocklist) : {}),
   };
   if (loaded.kind === 'url-blocklist') loaded.blocklist.free();
   else loaded.filter.free();
@@ -97,8 +102,12 @@ function infoText(info: InfoReport): string {
     ['file size', `${formatCount(info.fileBytes)} bytes`],
     ['table size', `${formatCount(info.tableBytes)} bytes`],
     ['bits/key', formatBitsPerKey(info.bitsPerKey)],
-    ['target fpr', formatRate(info.falsePositiveRate)],
-    ['estimated fpr', formatRate(info.estimatedFalsePositiveRate)],
+    ...(info.kind === 'url-blocklist' && info.lookupsPerUrl !== undefined
+      ? rateRows(info as InfoReport & BlocklistRates)
+      : ([
+          ['target fpr', formatRate(info.falsePositiveRate)],
+          ['estimated fpr', formatRate(info.estimatedFalsePositiveRate)],
+        ] as Array<[string, string]>)),
     ['checksum', info.checksum],
   );
   return table(rows);

@@ -14,7 +14,8 @@ import {
   FilterError,
   filterType,
   type ListFormat,
-  parseListLine,
+  ListLineParser,
+  type ListParseOptions,
   type UrlBlocklist,
 } from '../index.js';
 import { displayText, listLineText } from './utf8-lines.js';
@@ -47,6 +48,10 @@ export interface SinkCounts {
   notUtf8: number;
   /** The line numbers of the first MAX_REPORTED_ERRORS of them. */
   notUtf8Lines: number[];
+  /** Entry lines stored with a warning (single-label hosts, public suffixes; lists only). */
+  warningCount: number;
+  /** The first MAX_REPORTED_ERRORS of them. */
+  warnings: LineProblem[];
 }
 
 /** A cuckoo filter had no room for a key (the library said FULL): where, and how much was stored before. */
@@ -68,7 +73,19 @@ export interface Sink {
 }
 
 function emptyCounts(): SinkCounts {
-  return { lines: 0, candidates: 0, stored: 0, alreadyPresent: 0, skipped: 0, errorCount: 0, errors: [], notUtf8: 0, notUtf8Lines: [] };
+  return {
+    lines: 0,
+    candidates: 0,
+    stored: 0,
+    alreadyPresent: 0,
+    skipped: 0,
+    errorCount: 0,
+    errors: [],
+    notUtf8: 0,
+    notUtf8Lines: [],
+    warningCount: 0,
+    warnings: [],
+  };
 }
 
 /**
@@ -89,11 +106,20 @@ function recordError(counts: SinkCounts, text: string, reason: string): void {
   }
 }
 
+function recordWarning(counts: SinkCounts, text: string, reason: string): void {
+  counts.warningCount++;
+  if (counts.warnings.length < MAX_REPORTED_ERRORS) {
+    const shown = text.length > MAX_REPORTED_TEXT ? `${text.slice(0, MAX_REPORTED_TEXT)}…` : text;
+    counts.warnings.push({ line: counts.lines, text: shown, reason });
+  }
+}
+
 /**
- * A list line (the current one, counts.lines) parsed, or null when it was
- * skipped or unparseable (counted and recorded here).
+ * A list line (the current one, counts.lines) parsed by the list's parser, or
+ * null when it was skipped or unparseable (counted and recorded here).
  */
-function readListLine(bytes: Uint8Array, format: ListFormat, counts: SinkCounts): { text: string; expressions: string[] } | null {
+function readListLine(bytes: Uint8Array, parser: ListLineParser, counts: SinkCounts): { text: string; expressions: string[] } | null {
+  const format = parser.format;
   if (bytes.length > MAX_LIST_LINE_BYTES) {
     recordError(counts, displayText(bytes.subarray(0, MAX_REPORTED_TEXT)), `the line is longer than ${MAX_LIST_LINE_BYTES / 2 ** 20} MiB, more than any list entry can be (a URL has at most 2 Mi characters)`);
     return null;
@@ -109,7 +135,7 @@ function readListLine(bytes: Uint8Array, format: ListFormat, counts: SinkCounts)
     recordError(counts, decoded.shown, decoded.reason);
     return null;
   }
-  const parsed = parseListLine(decoded.text, format);
+  const parsed = parser.parse(decoded.text);
   if (parsed.kind === 'skip') {
     counts.skipped++;
     return null;
@@ -118,6 +144,7 @@ function readListLine(bytes: Uint8Array, format: ListFormat, counts: SinkCounts)
     recordError(counts, decoded.text, parsed.reason);
     return null;
   }
+  if (parsed.warnings !== undefined) recordWarning(counts, decoded.text, parsed.warnings.join('; '));
   return { text: decoded.text, expressions: parsed.expressions };
 }
 
@@ -183,12 +210,12 @@ export class KeySink implements Sink {
 export class UrlListSink implements Sink {
   readonly counts = emptyCounts();
   readonly #blocklist: UrlBlocklist;
-  readonly #format: ListFormat;
+  readonly #parser: ListLineParser;
   readonly #skipRepeats: boolean;
 
-  constructor(blocklist: UrlBlocklist, format: ListFormat) {
+  constructor(blocklist: UrlBlocklist, format: ListFormat, parseOptions: ListParseOptions = {}) {
     this.#blocklist = blocklist;
-    this.#format = format;
+    this.#parser = new ListLineParser(format, parseOptions);
     this.#skipRepeats = skipsRepeats(blocklist.filter);
   }
 
@@ -197,7 +224,7 @@ export class UrlListSink implements Sink {
     const filter = this.#blocklist.filter;
     for (const bytes of lines) {
       counts.lines++;
-      const parsed = readListLine(bytes, this.#format, counts);
+      const parsed = readListLine(bytes, this.#parser, counts);
       if (parsed !== null) {
         const all = parsed.expressions.length;
         const fresh = this.#skipRepeats ? parsed.expressions.filter((expression) => !filter.has(expression)).length : all;
@@ -205,7 +232,10 @@ export class UrlListSink implements Sink {
         counts.alreadyPresent += all - fresh;
         if (fresh === 0) continue;
         try {
-          this.#blocklist.addLine(parsed.text, this.#format);
+          // The line's expressions, not the line: its meaning may depend on lines
+          // before it (an RPZ $ORIGIN) that this sink's parser has seen. An
+          // expression read as a plain line is itself (canonical forms are fixed points).
+          for (const expression of parsed.expressions) this.#blocklist.addLine(expression, 'plain');
         } catch (error) {
           if (error instanceof FilterError && error.code === 'FULL') {
             throw new FilterFullError(counts.lines, counts.stored, error);
@@ -232,16 +262,14 @@ export class UrlListSink implements Sink {
  */
 export class CollectingSink implements Sink {
   readonly counts = emptyCounts();
-  /** List lines that have entries (URL lists only). */
-  readonly entryLines: string[] = [];
   readonly #distinct = new Set<string>();
   readonly #distinctBinary = new Set<string>();
   readonly #urls: boolean;
-  readonly #format: ListFormat;
+  readonly #parser: ListLineParser;
 
-  constructor(urls: boolean, format: ListFormat) {
+  constructor(urls: boolean, format: ListFormat, parseOptions: ListParseOptions = {}) {
     this.#urls = urls;
-    this.#format = format;
+    this.#parser = new ListLineParser(format, parseOptions);
   }
 
   /** The distinct keys (UTF-8 ones as text, others as bytes), or the distinct expressions of a URL list. */
@@ -265,10 +293,9 @@ export class CollectingSink implements Sink {
         else this.#collect(line.toString('latin1'), this.#distinctBinary);
         continue;
       }
-      const parsed = readListLine(bytes, this.#format, counts);
+      const parsed = readListLine(bytes, this.#parser, counts);
       if (parsed === null) continue;
       for (const expression of parsed.expressions) this.#collect(expression, this.#distinct);
-      this.entryLines.push(parsed.text);
     }
   }
 
@@ -296,12 +323,12 @@ export class IndexSink implements Sink {
   readonly counts = emptyCounts();
   readonly #index: CuckooIndex;
   readonly #urls: boolean;
-  readonly #format: ListFormat;
+  readonly #parser: ListLineParser;
 
   constructor(index: CuckooIndex, urls: boolean, format: ListFormat) {
     this.#index = index;
     this.#urls = urls;
-    this.#format = format;
+    this.#parser = new ListLineParser(format);
   }
 
   addLines(lines: readonly Uint8Array[]): void {
@@ -313,7 +340,7 @@ export class IndexSink implements Sink {
         else this.#store(bytes);
         continue;
       }
-      const parsed = readListLine(bytes, this.#format, counts);
+      const parsed = readListLine(bytes, this.#parser, counts);
       if (parsed !== null) for (const expression of parsed.expressions) this.#store(expression);
     }
   }
@@ -330,14 +357,25 @@ export class IndexSink implements Sink {
   }
 }
 
-/** What the sizing pass counts per line: a key per non-empty line, or a list line's expressions. */
-export function candidateCounter(urls: boolean, format: ListFormat): (line: Uint8Array) => number {
+/**
+ * What the sizing pass counts per line: a key per non-empty line, or a list
+ * line's expressions (each also handed to `onExpression`, if given: the
+ * build sizes a blocklist for the depths its entries need).
+ */
+export function candidateCounter(
+  urls: boolean,
+  format: ListFormat,
+  onExpression?: (expression: string) => void,
+): (line: Uint8Array) => number {
   if (!urls) return (line) => (line.length === 0 ? 0 : 1);
+  const parser = new ListLineParser(format);
   return (line) => {
     if (line.length > MAX_LIST_LINE_BYTES) return 0;
     const decoded = listLineText(line, format);
     if (decoded.kind !== 'text') return 0;
-    const parsed = parseListLine(decoded.text, format);
-    return parsed.kind === 'entry' ? parsed.expressions.length : 0;
+    const parsed = parser.parse(decoded.text);
+    if (parsed.kind !== 'entry') return 0;
+    if (onExpression !== undefined) for (const expression of parsed.expressions) onExpression(expression);
+    return parsed.expressions.length;
   };
 }

@@ -19,7 +19,9 @@ Options:
   -t, --type <type>      the filter type (default bloom; with --urls, fuse):
                          ${typeChoices()}
   --fpr <rate>           target false-positive rate in (0, 1); default 0.01,
-                         or 0.001 with --urls (per URL expression checked)
+                         or 0.001 with --urls, where it is per URL: the
+                         filter gets the per-lookup rate that gives it for
+                         the most lookups a URL makes at the list's depths
   -n, --capacity <n>     keys to size the filter for (not for fuse, a static
                          filter built from all keys at the end); default:
                          counted from the input file in a first pass. Stdin
@@ -30,10 +32,12 @@ Options:
                          keys arrive
   --seed <n>             hash seed (default 0)
   --urls                 read a URL blocklist instead of keys: host, URL,
-                         hosts-file and Adblock/uBlock lines (||host^,
-                         ||host/path^) become Safe Browsing expressions
+                         *.host, hosts-file, Adblock/uBlock (||host^,
+                         ||host/path^), dnsmasq, Unbound and RPZ lines become
+                         Safe Browsing expressions; a type that forgets its
+                         keys (expiring) is refused
   --format <format>      with --urls: auto (default, decided per line), plain,
-                         hosts or adblock
+                         hosts, adblock, dnsmasq, unbound or rpz
   --json                 print the summary as JSON
   -q, --quiet            print no summary (unparseable lines still go to stderr)
   --force                build even from input that looks binary, or that
@@ -51,6 +55,9 @@ With --urls, lines are UTF-8 text: blank lines and comments are skipped, and
 lines that cannot be read as a host or URL, or are not valid UTF-8, are listed
 in the summary with their line numbers (the first 10, and how many more),
 never silently dropped; lines that are not UTF-8 also get a warning on stderr.
+Entries for a single-label host (matched only whole) or a public suffix
+(co.jp: every site under it) are stored with a warning on stderr (a count and
+the first 10 with their line numbers).
 Input that looks binary (a NUL byte, or more than 5% control bytes other than
 tab, CR, LF, VT, FF and ESC, in its first 64 KiB) and input with no key or
 list entry are refused (exit 2) unless --force is given. A line longer than

@@ -7,13 +7,15 @@ import { canonicalizeUrl as canonicalize } from './canonicalize.js';
 import { urlExpressions as expressions } from './expressions.js';
 import {
   type ListFormat,
+  type ListParseOptions,
   type ListParseResult,
+  ListLineParser as LineParser,
   type ParsedLine,
   parseList as parseListText,
-  parseListLine as parseOneLine,
 } from './list-parser.js';
 
-export type { ListFormat, ParsedLine, ListParseResult, ListParseError } from './list-parser.js';
+export type { ListFormat, ParsedLine, ListParseResult, ListParseError, ListParseWarning, ListParseOptions } from './list-parser.js';
+export { LIST_FORMATS } from './list-parser.js';
 export type { ExpressionDepth } from './expressions.js';
 
 function asFilterError<T>(run: () => T): T {
@@ -47,14 +49,42 @@ export function urlExpressions(input: string): string[] {
   return asFilterError(() => expressions(input));
 }
 
-/** Parses one list line (plain, hosts-file or Adblock syntax). @throws FilterError `INVALID_ARGUMENT` for a non-string. */
-export function parseListLine(line: string, format: ListFormat = 'auto'): ParsedLine {
-  requireText(line, 'a list line');
-  return parseOneLine(line, format);
+/**
+ * Parses the lines of one list in order (see `ListFormat`), keeping what a
+ * line needs of those before it (an RPZ file's `$ORIGIN`).
+ */
+export class ListLineParser {
+  readonly #parser: LineParser;
+
+  /** @throws FilterError `INVALID_ARGUMENT` for an unknown format. */
+  constructor(format: ListFormat = 'auto', options: ListParseOptions = {}) {
+    this.#parser = asFilterError(() => new LineParser(format, options));
+  }
+
+  /** The syntax it reads. */
+  get format(): ListFormat {
+    return this.#parser.format;
+  }
+
+  /** The next line of the list. @throws FilterError `INVALID_ARGUMENT` for a non-string. */
+  parse(line: string): ParsedLine {
+    requireText(line, 'a list line');
+    return this.#parser.parse(line);
+  }
 }
 
-/** Parses a whole list. @throws FilterError `INVALID_ARGUMENT` for a non-string. */
-export function parseList(text: string, format: ListFormat = 'auto'): ListParseResult {
+/**
+ * Parses one list line on its own (any `ListFormat`; an RPZ line relative to
+ * an `$ORIGIN` needs a `ListLineParser` for the whole list).
+ * @throws FilterError `INVALID_ARGUMENT` for a non-string or an unknown format.
+ */
+export function parseListLine(line: string, format: ListFormat = 'auto', options: ListParseOptions = {}): ParsedLine {
+  requireText(line, 'a list line');
+  return new ListLineParser(format, options).parse(line);
+}
+
+/** Parses a whole list. @throws FilterError `INVALID_ARGUMENT` for a non-string or an unknown format. */
+export function parseList(text: string, format: ListFormat = 'auto', options: ListParseOptions = {}): ListParseResult {
   requireText(text, 'list text');
-  return parseListText(text, format);
+  return asFilterError(() => parseListText(text, format, options));
 }

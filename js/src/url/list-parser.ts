@@ -1,24 +1,47 @@
-import { canonicalizeUrlParts } from './canonicalize.js';
+// A blocklist's lines, in the syntaxes people feed to blockers, into the
+// expressions a URL filter stores. One file per syntax beside this one; this
+// one holds the types, the per-line dispatch (and `auto`'s choice), the state
+// a whole list carries from line to line, and the warnings.
+import { ADBLOCK_HEADER, COSMETIC, HASH_COMMENT, looksLikeOptions, parseAdblock, REGEX_RULE } from './list-adblock.js';
+import { DNSMASQ_LINE, parseDnsmasq } from './list-dnsmasq.js';
+import { isIpLiteral, SKIP } from './list-entry.js';
+import { parseHosts, parsePlain } from './list-hosts.js';
+import { looksLikeZoneLine, newRpzState, parseRpz, type RpzState } from './list-rpz.js';
+import { parseUnbound, UNBOUND_LINE } from './list-unbound.js';
 
 /**
  * Blocklist line syntax.
  * - `plain`: one host, IP or URL per line (`evil.example`, `1.2.3.4`,
- *   `evil.example/path/file.exe`, `http://evil.example/x?y=1`); `#` starts a
- *   comment (whole line, or after whitespace).
+ *   `evil.example/path/file.exe`, `http://evil.example/x?y=1`); `*.evil.example`
+ *   is a wildcard, the host and every subdomain, which is what the host's
+ *   `evil.example/` expression already matches; `#` starts a comment (whole
+ *   line, or after whitespace).
  * - `hosts`: hosts-file lines `<ip> <name> [<name>...]` such as
- *   `0.0.0.0 evil.example`; `#` comments; loopback/broadcast names are skipped.
+ *   `0.0.0.0 evil.example # ads`; `#` comments; loopback/broadcast names are skipped.
  * - `adblock`: the host/URL subset of Adblock Plus / uBlock Origin syntax
  *   (`||host^`, `||host/path^$all`, bare host names, `|http://…|`); `!`
  *   comments and `[Adblock Plus …]` headers are skipped.
+ * - `dnsmasq`: `address=/host/…/0.0.0.0` (any sinkhole address, `#` or none),
+ *   `server=/host/` and `local=/host/`, one or more hosts per line; `#` comments.
+ * - `unbound`: `local-zone: "host" <blocking type>` (deny, refuse, static,
+ *   redirect, always_nxdomain, always_null, …) and `local-data: "host A …"`;
+ *   the `server:` line and `#` comments are skipped.
+ * - `rpz`: a Response Policy Zone file: `host CNAME .`, `*.host CNAME .`,
+ *   `host A 0.0.0.0` (local data), owner names relative to the policy zone
+ *   (`$ORIGIN`, `@`, absolute names under the SOA's name); `$TTL`, SOA and NS
+ *   records and `;` comments are skipped.
  * - `auto`: decides per line (see {@link parseListLine}).
  */
-export type ListFormat = 'auto' | 'plain' | 'hosts' | 'adblock';
+export type ListFormat = 'auto' | 'plain' | 'hosts' | 'adblock' | 'dnsmasq' | 'unbound' | 'rpz';
+
+/** Every {@link ListFormat}, in the order messages list them. */
+export const LIST_FORMATS: readonly ListFormat[] = ['auto', 'plain', 'hosts', 'adblock', 'dnsmasq', 'unbound', 'rpz'];
 
 /**
  * Result for one line. An `entry` carries every expression the line lists:
- * `expressions` has one element except for hosts-file lines naming several
- * hosts; `expression` is always `expressions[0]`, kept for callers that only
- * handle single-entry lines.
+ * `expressions` has one element except for lines naming several hosts (hosts
+ * files, dnsmasq); `expression` is always `expressions[0]`, kept for callers
+ * that only handle single-entry lines.
  */
 export type ParsedLine =
   | {
@@ -28,9 +51,14 @@ export type ParsedLine =
       expression: string;
       /** The expression of each host or URL on the line (`host/` + exact path), at least one. */
       expressions: string[];
+      /**
+       * Why an entry may not do what the list meant (stored all the same): a
+       * single-label host, or a public suffix. Absent when there is none.
+       */
+      warnings?: string[];
     }
   | {
-      /** Nothing to store: blank, a comment, a header, or a loopback-only hosts line. */
+      /** Nothing to store: blank, a comment, a header, a directive, or a loopback-only hosts line. */
       kind: 'skip';
     }
   | {
@@ -40,15 +68,18 @@ export type ParsedLine =
       reason: string;
     };
 
-/** A line of a list that could not be read: where, what, and why. */
+/** A line of a list that could not be read, or that was stored with a warning: where, what, and why. */
 export interface ListParseError {
   /** 1-based line number. */
   line: number;
   /** The line as it was in the list. */
   text: string;
-  /** Why it was refused (as {@link ParsedLine}'s `reason`). */
+  /** Why it was refused (as {@link ParsedLine}'s `reason`), or why it is worth a look. */
   reason: string;
 }
+
+/** A line stored with a warning (same shape as an error). */
+export type ListParseWarning = ListParseError;
 
 /** What `parseList` found in a whole list: the entries to store, what it skipped, and each line it refused. */
 export interface ListParseResult {
@@ -58,311 +89,174 @@ export interface ListParseResult {
   skipped: number;
   /** Lines that could not be read, in list order: the rest of the list is still read. */
   errors: ListParseError[];
+  /** Lines stored with a warning (single-label hosts; public suffixes when `isPublicSuffix` is given), in list order. */
+  warnings: ListParseWarning[];
 }
 
-const SKIP: ParsedLine = { kind: 'skip' };
-
-function error(reason: string): ParsedLine {
-  return { kind: 'error', reason };
-}
-
-function entries(expressions: string[]): ParsedLine {
-  return { kind: 'entry', expression: expressions[0]!, expressions };
-}
-
-function reasonOf(e: unknown): string {
-  return e instanceof Error ? e.message : String(e);
-}
-
-/**
- * The expression a filter must store so that `urlExpressions(url)` of the
- * listed URL contains it: `host` + exact path (+ `?query` when non-empty),
- * with no scheme or port, i.e. precisely the second-or-first expression that
- * `urlExpressions` emits for the exact host. A host-only line yields `host/`.
- */
-function expressionForUrl(text: string): string {
-  const p = canonicalizeUrlParts(text);
-  return p.host + p.path + (p.query ? '?' + p.query : '');
-}
-
-// Characters that cannot be part of a bare host name. Rejecting them up front
-// keeps "evil.example/x" in a hosts file from silently becoming a URL entry.
-const NOT_A_HOST = /[\s/?#@\\:*^|$]/;
-
-function expressionForHost(name: string): string {
-  if (NOT_A_HOST.test(name)) {
-    throw new TypeError(`${JSON.stringify(name)} is not a host name`);
-  }
-  return expressionForUrl(name);
-}
-
-const IPV4_LITERAL = /^\d{1,3}(?:\.\d{1,3}){3}$/;
-const IPV6_LITERAL = /^[0-9a-f]*:[0-9a-f]*:[0-9a-f:.]*(?:%\S+)?$/i;
-
-function isIpLiteral(token: string): boolean {
-  return IPV4_LITERAL.test(token) || IPV6_LITERAL.test(token);
-}
-
-// Names every stock hosts file maps to loopback/broadcast; they are not
-// blocklist entries.
-const LOCAL_NAMES = new Set([
-  'localhost',
-  'localhost.localdomain',
-  'local',
-  'broadcasthost',
-  'ip6-localhost',
-  'ip6-loopback',
-  'ip6-localnet',
-  'ip6-mcastprefix',
-  'ip6-allnodes',
-  'ip6-allrouters',
-  'ip6-allhosts',
-  '0.0.0.0',
-]);
-
-/** `#`, `##`, `#### Section` … but not cosmetic rules like `##.ad`. */
-const HASH_COMMENT = /^#+(?:\s|$)/;
-/** Element hiding / scriptlet / CSS-injection separators. */
-const COSMETIC = /#@?[?$%]?#/;
-const ADBLOCK_HEADER = /^\[(?:adblock|ublock|adguard|abp)\b[^\]]*\]$/i;
-const REGEX_RULE = /^\/.+\/(?:\$[^/]*)?$/;
-
-/**
- * Options that only narrow *when* a blocker applies a rule (request type,
- * party) or raise its priority. A URL blocklist has no request context, so
- * the URL is listed regardless; any other option changes what is matched or
- * what happens and makes the line an error.
- */
-const IGNORABLE_OPTIONS = new Set([
-  'all',
-  'important',
-  'document',
-  'doc',
-  'popup',
-  'third-party',
-  '3p',
-  'first-party',
-  '1p',
-  'script',
-  'image',
-  'stylesheet',
-  'css',
-  'xmlhttprequest',
-  'xhr',
-  'subdocument',
-  'frame',
-  'object',
-  'media',
-  'font',
-  'websocket',
-  'ping',
-  'other',
-]);
-
-/** Option names worth recognising for auto-detection, even the rejected ones. */
-const KNOWN_OPTIONS = new Set([
-  ...IGNORABLE_OPTIONS,
-  'domain',
-  'from',
-  'to',
-  'denyallow',
-  'redirect',
-  'redirect-rule',
-  'removeparam',
-  'csp',
-  'badfilter',
-  'match-case',
-  'header',
-  'permissions',
-  'rewrite',
-  'replace',
-  'elemhide',
-  'ehide',
-  'generichide',
-  'ghide',
-  'specifichide',
-  'shide',
-  'inline-script',
-  'inline-font',
-  'empty',
-  'mp4',
-]);
-
-function optionName(opt: string): string {
-  return opt.replace(/^~/, '').split('=')[0]!.toLowerCase();
-}
-
-function looksLikeOptions(text: string): boolean {
-  return text !== '' && text.split(',').every((o) => KNOWN_OPTIONS.has(optionName(o)));
-}
-
-function checkOptions(text: string): string | null {
-  for (const opt of text.split(',')) {
-    const name = optionName(opt);
-    if (opt === '') return 'empty option in the "$" option list';
-    if (opt.startsWith('~')) return `negated option "${opt}" cannot be expressed`;
-    if (!IGNORABLE_OPTIONS.has(name)) {
-      return `option "${opt}" changes what the rule matches and cannot be expressed`;
-    }
-    if (opt.includes('=')) return `option "${opt}" takes no value`;
-  }
-  return null;
-}
-
-function parsePlain(t: string): ParsedLine {
-  if (t.startsWith('#')) return SKIP;
-  const text = t.replace(/\s+#.*$/, '');
-  if (/\s/.test(text)) return error('unexpected whitespace inside the entry');
-  try {
-    return entries([expressionForUrl(text)]);
-  } catch (e) {
-    return error(reasonOf(e));
-  }
-}
-
-function parseHosts(t: string): ParsedLine {
-  if (t.startsWith('#')) return SKIP;
-  const hash = t.indexOf('#');
-  const fields = (hash >= 0 ? t.slice(0, hash) : t).trim().split(/\s+/);
-  if (fields.length < 2) return error('expected "<ip address> <host name> ..."');
-  if (!isIpLiteral(fields[0]!)) {
-    return error(`first field ${JSON.stringify(fields[0])} is not an IP address`);
-  }
-  const names = fields.slice(1).filter((n) => !LOCAL_NAMES.has(n.toLowerCase()));
-  if (names.length === 0) return SKIP;
-  const out: string[] = [];
-  for (const name of names) {
-    try {
-      const expr = expressionForHost(name);
-      if (!out.includes(expr)) out.push(expr);
-    } catch (e) {
-      // One bad name fails the whole line so that it is reported rather
-      // than half-imported.
-      return error(reasonOf(e));
-    }
-  }
-  return entries(out);
-}
-
-function parseAdblock(t: string): ParsedLine {
-  if (t.startsWith('!') || ADBLOCK_HEADER.test(t) || HASH_COMMENT.test(t)) return SKIP;
-  if (t.startsWith('@@')) return error('exception rules (@@) cannot be expressed in a blocklist');
-  if (COSMETIC.test(t)) return error('cosmetic or scriptlet rule has no URL to block');
-  if (REGEX_RULE.test(t)) return error('regular-expression rules cannot be expressed as host/path');
-  if (/\s/.test(t)) return error('unexpected whitespace inside the filter');
-
-  let pattern = t;
-  const dollar = t.lastIndexOf('$');
-  if (dollar >= 0) {
-    const problem = checkOptions(t.slice(dollar + 1));
-    if (problem) return error(problem);
-    pattern = t.slice(0, dollar);
-  }
-
-  let rest: string;
-  if (pattern.startsWith('||')) {
-    rest = pattern.slice(2);
-  } else if (pattern.startsWith('|')) {
-    rest = pattern.slice(1);
-  } else if (pattern !== '' && !NOT_A_HOST.test(pattern)) {
-    // uBlock Origin reads a bare host name as "||host^".
-    rest = pattern;
-  } else {
-    return error('unanchored patterns match anywhere in a URL and cannot be expressed as host/path');
-  }
-  // End anchor, then trailing wildcards (a no-op in prefix matching), then one
-  // separator: "^" at the end matches end-of-URL or any separator, which a
-  // host/path prefix expression already covers.
-  if (rest.endsWith('|')) rest = rest.slice(0, -1);
-  rest = rest.replace(/\*+$/, '');
-  if (rest.endsWith('^')) rest = rest.slice(0, -1);
-  if (rest.includes('*')) return error('wildcard patterns cannot be expressed as host/path');
-  if (rest.includes('^')) return error('a "^" separator inside the pattern cannot be expressed');
-  if (rest.includes('|')) return error('unexpected "|" inside the pattern');
-  if (rest === '') return error('empty pattern');
-  try {
-    return entries([expressionForUrl(rest)]);
-  } catch (e) {
-    return error(reasonOf(e));
-  }
+/** Options of a list parser. */
+export interface ListParseOptions {
+  /**
+   * Whether a host (lower case, IDNA-encoded, e.g. `co.jp`) is a public suffix,
+   * under which every site belongs to someone else: an entry for one lists
+   * them all and gets a warning. Not built in, so that browser bundles stay
+   * free of the Public Suffix List; the CLI passes one built from it.
+   */
+  isPublicSuffix?: ((host: string) => boolean) | undefined;
 }
 
 function detect(t: string): Exclude<ListFormat, 'auto'> | 'comment' {
   if (t.startsWith('#')) {
     return HASH_COMMENT.test(t) || !COSMETIC.test(t.slice(0, 4)) ? 'comment' : 'adblock';
   }
+  if (t.startsWith(';')) return 'comment'; // a zone-file comment: no host or URL starts with ";"
+  if (DNSMASQ_LINE.test(t)) return 'dnsmasq';
+  if (UNBOUND_LINE.test(t)) return 'unbound';
   if (/^(?:\|\||\||!|@@)/.test(t) || ADBLOCK_HEADER.test(t)) return 'adblock';
   if (t.includes('^') || COSMETIC.test(t) || REGEX_RULE.test(t)) return 'adblock';
   const dollar = t.lastIndexOf('$');
   if (dollar >= 0 && looksLikeOptions(t.slice(dollar + 1))) return 'adblock';
   const m = /^(\S+)\s+[^\s#]/.exec(t);
   if (m && isIpLiteral(m[1]!)) return 'hosts';
+  if (looksLikeZoneLine(t)) return 'rpz';
   return 'plain';
 }
 
+/** The host part of an expression (`host/path` → `host`). */
+function hostOf(expression: string): string {
+  return expression.slice(0, expression.indexOf('/'));
+}
+
+/** The warnings an entry's expressions deserve. */
+function warningsFor(expressions: readonly string[], isPublicSuffix: ListParseOptions['isPublicSuffix']): string[] {
+  const warnings: string[] = [];
+  for (const expression of expressions) {
+    const host = hostOf(expression);
+    if (host.startsWith('[') || /^\d+\.\d+\.\d+\.\d+$/.test(host)) continue; // an IP address: matched whole, as listed
+    if (!host.includes('.')) {
+      warnings.push(
+        `"${host}" is a single label: a URL's host suffixes never include a bare top-level label, ` +
+          `so it matches only URLs whose host is exactly "${host}"`,
+      );
+    } else if (isPublicSuffix !== undefined && isPublicSuffix(host)) {
+      const what = expression === `${host}/` ? 'every site' : `the path ${expression.slice(host.length)} on every site`;
+      warnings.push(`"${host}" is a public suffix (Public Suffix List): this entry lists ${what} under it`);
+    }
+  }
+  return warnings;
+}
+
 /**
- * Parse one blocklist line into the expression(s) a URL filter should store.
+ * A parser for the lines of one list, in order: it carries what a line needs
+ * of those before it (an RPZ file's `$ORIGIN` and SOA, a record continued over
+ * lines). Use one per list; `parseListLine` is a fresh one per call.
+ */
+export class ListLineParser {
+  readonly format: ListFormat;
+  readonly #isPublicSuffix: ListParseOptions['isPublicSuffix'];
+  readonly #rpz: RpzState = newRpzState();
+
+  constructor(format: ListFormat = 'auto', options: ListParseOptions = {}) {
+    if (!LIST_FORMATS.includes(format)) {
+      throw new TypeError(`Unknown list format ${JSON.stringify(format)} (known: ${LIST_FORMATS.join(', ')})`);
+    }
+    this.format = format;
+    this.#isPublicSuffix = options.isPublicSuffix;
+  }
+
+  /** The next line of the list. */
+  parse(line: string): ParsedLine {
+    const parsed = this.#parse(line);
+    if (parsed.kind !== 'entry') return parsed;
+    const warnings = warningsFor(parsed.expressions, this.#isPublicSuffix);
+    return warnings.length > 0 ? { ...parsed, warnings } : parsed;
+  }
+
+  #parse(line: string): ParsedLine {
+    // A record continued over lines ("(" … ")") is skipped whatever its lines look like.
+    if (this.#rpz.inParens && (this.format === 'rpz' || this.format === 'auto')) return parseRpz(line, this.#rpz);
+    const t = line.trim();
+    if (t === '') return SKIP;
+    const kind = this.format === 'auto' ? detect(t) : this.format;
+    switch (kind) {
+      case 'comment':
+        return SKIP;
+      case 'plain':
+        return parsePlain(t);
+      case 'hosts':
+        return parseHosts(t);
+      case 'adblock':
+        return parseAdblock(t);
+      case 'dnsmasq':
+        return parseDnsmasq(t);
+      case 'unbound':
+        return parseUnbound(t);
+      case 'rpz':
+        return parseRpz(line, this.#rpz);
+      default:
+        throw new TypeError(`Unknown list format ${JSON.stringify(kind)}`);
+    }
+  }
+}
+
+/**
+ * Parse one blocklist line into the expression(s) a URL filter should store
+ * (a line of a list whose lines depend on each other, as an RPZ file's on its
+ * `$ORIGIN`, needs a {@link ListLineParser} for the whole list).
  *
  * The stored expression is what `urlExpressions(url)` yields for a matching
  * URL: `host/` for a host entry, `host/path` or `host/path?query` for a URL
  * entry (canonical per `canonicalizeUrl`, without scheme and port, so a host
  * or URL entry matches on any scheme and port, and host entries also match
- * subdomains through the host suffixes `urlExpressions` generates).
+ * subdomains through the host suffixes `urlExpressions` generates). A
+ * wildcard `*.host` (plain, hosts, dnsmasq, RPZ) is `host/`: the host and
+ * every subdomain.
  *
  * `auto` (the default) decides per line: blank lines are skipped; lines
- * starting with `#` are comments unless they are cosmetic rules (`##.ad`);
- * lines starting with `||`, `|`, `!`, `@@` or an `[Adblock …]` header, or
- * containing `^`, a cosmetic separator, a `/regex/`, or a trailing `$option`
- * list are adblock; `<ip> <name>` lines are hosts; everything else is plain.
+ * starting with `#` are comments unless they are cosmetic rules (`##.ad`),
+ * lines starting with `;` are zone-file comments; `address=/`, `server=/`
+ * and `local=/` lines are dnsmasq; `server:`, `local-zone:` and `local-data:`
+ * lines are Unbound; lines starting with `||`, `|`, `!`, `@@` or an
+ * `[Adblock …]` header, or containing `^`, a cosmetic separator, a
+ * `/regex/`, or a trailing `$option` list are adblock; `<ip> <name>` lines are
+ * hosts; `$ORIGIN`/`$TTL` lines and `<name> [ttl] [class] <CNAME|A|AAAA|TXT|SOA|NS> …`
+ * records are RPZ; everything else is plain.
  *
  * Adblock lines that cannot be reduced to a host/path expression (exception
  * `@@`, cosmetic `##`/`#@#`/`#?#`/`#$#`, `/regex/`, wildcards, unanchored
  * patterns with a path, options other than request-type/party/`all`/
  * `important`) are errors with a reason, never silently dropped. `||host/path`
- * (prefix match) is stored as the exact path `host/path`.
+ * (prefix match) is stored as the exact path `host/path`. Lines of the DNS
+ * syntaxes that do not block (a dnsmasq `server=` forwarding, an Unbound
+ * `transparent` zone, an RPZ `rpz-passthru`) are errors too.
  *
- * Any line `canonicalizeUrl` rejects is an error carrying its message.
+ * Any line `canonicalizeUrl` rejects is an error carrying its message, and
+ * so is one whose host holds a character no host name has (`*`, `=`, `!`,
+ * quotes …): it could only ever be a dead entry.
  */
-export function parseListLine(line: string, format: ListFormat = 'auto'): ParsedLine {
-  const t = line.trim();
-  if (t === '') return SKIP;
-  switch (format) {
-    case 'plain':
-      return parsePlain(t);
-    case 'hosts':
-      return parseHosts(t);
-    case 'adblock':
-      return parseAdblock(t);
-    case 'auto': {
-      const kind = detect(t);
-      if (kind === 'comment') return SKIP;
-      if (kind === 'adblock') return parseAdblock(t);
-      if (kind === 'hosts') return parseHosts(t);
-      return parsePlain(t);
-    }
-    default:
-      throw new TypeError(`Unknown list format ${JSON.stringify(format)}`);
-  }
+export function parseListLine(line: string, format: ListFormat = 'auto', options: ListParseOptions = {}): ParsedLine {
+  return new ListLineParser(format, options).parse(line);
 }
 
 /**
  * Parse a whole list (`\n`, `\r\n` or `\r` line ends; a final newline does not
  * add a line, so empty text has no lines; a leading BOM is ignored). Entries
  * are deduplicated in first-seen order; duplicates are not counted anywhere.
- * Errors carry 1-based line numbers and the original line text.
+ * Errors and warnings carry 1-based line numbers and the original line text.
  */
-export function parseList(text: string, format: ListFormat = 'auto'): ListParseResult {
+export function parseList(text: string, format: ListFormat = 'auto', options: ListParseOptions = {}): ListParseResult {
   const lines = text.replace(/^\uFEFF/, '').split(/\r\n|\n|\r/);
   if (lines[lines.length - 1] === '') lines.pop();
+  const parser = new ListLineParser(format, options);
   const seen = new Set<string>();
-  const result: ListParseResult = { entries: [], skipped: 0, errors: [] };
+  const result: ListParseResult = { entries: [], skipped: 0, errors: [], warnings: [] };
   lines.forEach((text, i) => {
-    const parsed = parseListLine(text, format);
+    const parsed = parser.parse(text);
     if (parsed.kind === 'skip') {
       result.skipped++;
     } else if (parsed.kind === 'error') {
       result.errors.push({ line: i + 1, text, reason: parsed.reason });
     } else {
+      for (const reason of parsed.warnings ?? []) result.warnings.push({ line: i + 1, text, reason });
       for (const e of parsed.expressions) {
         if (!seen.has(e)) {
           seen.add(e);

@@ -13,8 +13,17 @@ import {
   MAX_EXPRESSION_DEPTH as MAX_DEPTH,
 } from './check-url.js';
 import { type ExpressionDepth, expressionDepth, SAFE_BROWSING_DEPTH } from './expressions.js';
-import { type ListFormat, type ListParseError, parseListLine, type ParsedLine } from './list-parser.js';
+import {
+  LIST_FORMATS,
+  type ListFormat,
+  ListLineParser,
+  type ListParseError,
+  type ListParseOptions,
+  type ListParseWarning,
+  type ParsedLine,
+} from './list-parser.js';
 import { UrlList } from './url-list.js';
+import { lookupRateFor } from './url-rate.js';
 
 /** Any filter type of the registry (`FILTER_TYPES`), by name or alias (`'fuse'`). */
 export type BlocklistFilterType = FilterTypeOrAlias;
@@ -26,8 +35,29 @@ export interface UrlBlocklistOptions {
    * (a static list: the smallest on the wire; no `addLine` after), 'bloom' for `create`.
    */
   type?: BlocklistFilterType | undefined;
-  /** Target false-positive rate per expression. Default 0.001. */
+  /**
+   * Target false-positive rate per URL: the most often an unlisted URL is
+   * reported. Default 0.001. The filter is sized for the per-lookup rate
+   * that gives it at the depths URLs are checked to (`lookupFalsePositiveRate`;
+   * url-rate.ts has the math): `build` knows them from the list; `create` sizes
+   * for `expressionDepth`.
+   */
   falsePositiveRate?: number | undefined;
+  /**
+   * `create` only: the depths the entries to come will need, to size the
+   * filter for the per-URL rate. Default Safe Browsing's 5 host labels and 3
+   * directories (30 lookups per URL). Entries deeper than this are still
+   * found (URLs are checked to every entry's depth), at a per-URL rate above
+   * the target: `falsePositiveRate` then says by how much.
+   */
+  expressionDepth?: ExpressionDepth | undefined;
+  /**
+   * Whether a host is a public suffix (`co.jp`): an entry for one gets a
+   * warning in the report (it lists every site under it). Not built in, so
+   * that browser bundles stay free of the Public Suffix List; the CLI passes
+   * one made from it.
+   */
+  isPublicSuffix?: ListParseOptions['isPublicSuffix'];
   /**
    * Entries to size for. `build` defaults to the number of entries it found; `create` requires it.
    * A static type (binary fuse) is sized by its entries and takes none.
@@ -58,6 +88,11 @@ export interface UrlBlocklistReport {
   skipped: number;
   /** Lines that could not be read as a host or URL, with 1-based line numbers. */
   errors: ListParseError[];
+  /**
+   * Lines stored, but worth a look, with 1-based line numbers: single-label
+   * hosts (matched only whole), and public suffixes when `isPublicSuffix` is given.
+   */
+  warnings: ListParseWarning[];
 }
 
 export type { UrlCheck } from './check-url.js';
@@ -65,7 +100,18 @@ export type { UrlCheck } from './check-url.js';
 const DEFAULT_BLOCKLIST_RATE = 0.001;
 // `build` has the whole list: the static type, smallest on the wire. `create` needs a type with add.
 const DEFAULT_BUILD_TYPE = 'binary-fuse';
-const KNOWN_OPTIONS = ['type', 'falsePositiveRate', 'capacity', 'format', 'seed', 'bucketSize', 'fingerprintBits', 'arity'];
+const KNOWN_OPTIONS = [
+  'type',
+  'falsePositiveRate',
+  'capacity',
+  'format',
+  'seed',
+  'bucketSize',
+  'fingerprintBits',
+  'arity',
+  'expressionDepth',
+  'isPublicSuffix',
+];
 // A shipped list is sized for the wire: 4-wise fuse filters are the smaller (see `arity`).
 const DEFAULT_BLOCKLIST_FUSE_ARITY = 4;
 
@@ -88,6 +134,8 @@ const EXPRESSION_SCHEME_SAFE_BROWSING = 1;
  */
 export class UrlBlocklist extends UrlList<AnyFilter> {
   #format: ListFormat;
+  // addLine's parser: lines added one by one are one list (an RPZ $ORIGIN holds for the lines after it).
+  #parser: ListLineParser;
   // The scheme the bytes were read with (scheme 2 for a list made here). A
   // scheme-1 list is written back as scheme 1 while its depths are still Safe
   // Browsing's, so bytes read are written back unchanged (canonical bytes,
@@ -103,9 +151,11 @@ export class UrlBlocklist extends UrlList<AnyFilter> {
     report: UrlBlocklistReport,
     depth: ExpressionDepth = { hostLabels: 0, pathDepth: 0 },
     scheme: number = EXPRESSION_SCHEME_LIST_DEPTH,
+    parseOptions: ListParseOptions = {},
   ) {
     super(filter, entryCount, depth);
     this.#format = format;
+    this.#parser = new ListLineParser(format, parseOptions);
     this.#scheme = scheme;
     this.report = report;
   }
@@ -120,6 +170,9 @@ export class UrlBlocklist extends UrlList<AnyFilter> {
    */
   static build(list: string | Iterable<string>, options: UrlBlocklistOptions = {}): UrlBlocklist {
     checkBlocklistOptions(options);
+    if (options.expressionDepth !== undefined) {
+      throw new FilterError('INVALID_ARGUMENT', 'UrlBlocklist.build: expressionDepth applies to create; build sizes for the depths its list needs');
+    }
     const format = options.format ?? 'auto';
     // A newline ends the line before it: text ending in one has no empty line after it
     // (as the CLI reads files), so `report.skipped` does not count one.
@@ -127,8 +180,11 @@ export class UrlBlocklist extends UrlList<AnyFilter> {
     if (typeof list !== 'string' && (list === null || typeof (list as Iterable<string>)[Symbol.iterator] !== 'function')) {
       throw new FilterError('INVALID_ARGUMENT', `UrlBlocklist.build needs list text or an iterable of lines, got ${describeValue(list)}`);
     }
+    const parseOptions = { isPublicSuffix: options.isPublicSuffix };
+    const parser = new ListLineParser(format, parseOptions);
     const expressions = new Set<string>();
     const errors: ListParseError[] = [];
+    const warnings: ListParseWarning[] = [];
     let skipped = 0;
     let lineNumber = 0;
     for (const line of lines) {
@@ -136,13 +192,18 @@ export class UrlBlocklist extends UrlList<AnyFilter> {
       if (typeof line !== 'string') {
         throw new FilterError('INVALID_ARGUMENT', `list line ${lineNumber} is ${describeValue(line)}, not a string`);
       }
-      const parsed = parseListLine(line, format);
-      if (parsed.kind === 'entry') for (const expression of parsed.expressions) expressions.add(expression);
-      else if (parsed.kind === 'skip') skipped++;
+      const parsed = parser.parse(line);
+      if (parsed.kind === 'entry') {
+        for (const expression of parsed.expressions) expressions.add(expression);
+        for (const reason of parsed.warnings ?? []) warnings.push({ line: lineNumber, text: line, reason });
+      } else if (parsed.kind === 'skip') skipped++;
       else errors.push({ line: lineNumber, text: line, reason: parsed.reason });
     }
-    const report = { entries: expressions.size, skipped, errors };
+    const report = { entries: expressions.size, skipped, errors, warnings };
     const entry = filterType(options.type ?? DEFAULT_BUILD_TYPE, 'UrlBlocklist: type');
+    // The depth URLs will be checked to, known before the filter is made: it is sized for the per-URL rate there.
+    let depth: ExpressionDepth = { hostLabels: 0, pathDepth: 0 };
+    for (const expression of expressions) depth = deeperOf(depth, depthNeededBy(expression));
     if (entry.isStatic) {
       // Built once from every distinct expression (it has no add).
       if (options.capacity !== undefined) {
@@ -152,15 +213,13 @@ export class UrlBlocklist extends UrlList<AnyFilter> {
             "give no capacity, or a type that takes one, such as { type: 'bloom' }",
         );
       }
-      let depth: ExpressionDepth = { hostLabels: 0, pathDepth: 0 };
-      for (const expression of expressions) depth = deeperOf(depth, depthNeededBy(expression));
-      const filterOptions = filterOptionsOf(options);
+      const filterOptions = filterOptionsOf(options, depth);
       if (entry.name === 'binary-fuse' && filterOptions.arity === undefined) filterOptions.arity = DEFAULT_BLOCKLIST_FUSE_ARITY;
       const filter = entry.from(expressions, filterOptions);
-      return new UrlBlocklist(filter, expressions.size, format, report, depth);
+      return new UrlBlocklist(filter, expressions.size, format, report, depth, EXPRESSION_SCHEME_LIST_DEPTH, parseOptions);
     }
     const blocklist = UrlBlocklist.#empty(
-      { ...options, capacity: options.capacity ?? Math.max(1, expressions.size) },
+      { ...options, capacity: options.capacity ?? Math.max(1, expressions.size), expressionDepth: depth },
       format,
       report,
     );
@@ -183,7 +242,7 @@ export class UrlBlocklist extends UrlList<AnyFilter> {
     if (options.capacity === undefined) {
       throw new FilterError('INVALID_ARGUMENT', 'UrlBlocklist.create needs a capacity');
     }
-    return UrlBlocklist.#empty(options, options.format ?? 'auto', { entries: 0, skipped: 0, errors: [] });
+    return UrlBlocklist.#empty(options, options.format ?? 'auto', { entries: 0, skipped: 0, errors: [], warnings: [] });
   }
 
   static #empty(options: UrlBlocklistOptions, format: ListFormat, report: UrlBlocklistReport): UrlBlocklist {
@@ -195,7 +254,11 @@ export class UrlBlocklist extends UrlList<AnyFilter> {
         `UrlBlocklist: a ${entry.name} filter is static (built once from the whole list): use UrlBlocklist.build(list, { type: '${entry.name}' })`,
       );
     }
-    return new UrlBlocklist(entry.create({ capacity, ...filterOptionsOf(options) }), 0, format, report);
+    const depth = options.expressionDepth ?? SAFE_BROWSING_DEPTH;
+    const filter = entry.create({ capacity, ...filterOptionsOf(options, depth) });
+    return new UrlBlocklist(filter, 0, format, report, undefined, EXPRESSION_SCHEME_LIST_DEPTH, {
+      isPublicSuffix: options.isPublicSuffix,
+    });
   }
 
   /**
@@ -211,7 +274,7 @@ export class UrlBlocklist extends UrlList<AnyFilter> {
       const inner = bytes.subarray(envelope.filterOffset(), envelope.filterOffset() + envelope.filterLength());
       const filter = deserialize(inner);
       const depth = envelopeDepth(envelope.scheme(), envelope.depth());
-      const report = { entries: envelope.entryCount(), skipped: 0, errors: [] };
+      const report = { entries: envelope.entryCount(), skipped: 0, errors: [], warnings: [] };
       return new UrlBlocklist(filter, envelope.entryCount(), 'auto', report, depth, envelope.scheme());
     } finally {
       envelope.delete();
@@ -219,8 +282,11 @@ export class UrlBlocklist extends UrlList<AnyFilter> {
   }
 
   /**
-   * Parses one list line and stores what it lists.
-   * @returns the parse result: `entry` (stored), `skip` (comment or blank) or `error` (with a reason).
+   * Parses one list line and stores what it lists. Lines added one after
+   * another in the blocklist's own format are read as one list (an RPZ
+   * `$ORIGIN` holds for the lines after it); a line in another `format` is
+   * read on its own.
+   * @returns the parse result: `entry` (stored, with any `warnings`), `skip` (comment or blank) or `error` (with a reason).
    * @throws FilterError `FULL` (cuckoo out of room: nothing from this line was lost before it).
    */
   addLine(line: string, format: ListFormat = this.#format): ParsedLine {
@@ -236,7 +302,7 @@ export class UrlBlocklist extends UrlList<AnyFilter> {
           "build a new blocklist from the whole list with UrlBlocklist.build(list), or build it with a type that takes adds, such as { type: 'bloom' }",
       );
     }
-    const parsed = parseListLine(line, format);
+    const parsed = format === this.#format ? this.#parser.parse(line) : new ListLineParser(format).parse(line);
     if (parsed.kind === 'entry') for (const expression of parsed.expressions) this.#store(expression);
     return parsed;
   }
@@ -286,10 +352,13 @@ export class UrlBlocklist extends UrlList<AnyFilter> {
   }
 }
 
-/** The filter options of blocklist options (without capacity). */
-function filterOptionsOf(options: UrlBlocklistOptions): Record<string, unknown> {
+/**
+ * The filter options of blocklist options (without capacity): the filter's
+ * rate is the per-lookup rate that gives the per-URL target at `depth`.
+ */
+function filterOptionsOf(options: UrlBlocklistOptions, depth: ExpressionDepth): Record<string, unknown> {
   const { falsePositiveRate = DEFAULT_BLOCKLIST_RATE, seed = 0 } = options;
-  const filterOptions: Record<string, unknown> = { falsePositiveRate, seed };
+  const filterOptions: Record<string, unknown> = { falsePositiveRate: lookupRateFor(falsePositiveRate, depth), seed };
   // Type-specific options pass through to the types that take them; a
   // type that does not take one rejects it (never ignored).
   for (const name of ['bucketSize', 'fingerprintBits', 'arity'] as const) {
@@ -316,12 +385,36 @@ function checkBlocklistOptions(options: unknown): asserts options is UrlBlocklis
       throw new FilterError('INVALID_ARGUMENT', `UrlBlocklist: unknown option '${key}' (known options: ${KNOWN_OPTIONS.join(', ')})`);
     }
   }
-  const { type, format, capacity } = options as UrlBlocklistOptions;
-  if (type !== undefined) filterType(type, 'UrlBlocklist: type');
-  if (format !== undefined && !['auto', 'plain', 'hosts', 'adblock'].includes(format)) {
-    throw new FilterError('INVALID_ARGUMENT', `UrlBlocklist: format must be auto, plain, hosts or adblock, got ${String(format)}`);
+  const { type, format, capacity, falsePositiveRate, expressionDepth: depth, isPublicSuffix } = options as UrlBlocklistOptions;
+  if (type !== undefined) {
+    const entry = filterType(type, 'UrlBlocklist: type');
+    if (entry.forgets) {
+      // By capability (registry.ts), not by name: a type that drops keys by
+      // itself would answer a listed URL "clear" once its window passed.
+      throw new FilterError(
+        'INVALID_ARGUMENT',
+        `UrlBlocklist: the ${entry.name} type forgets its keys as time passes, so listed URLs would be answered clear later; ` +
+          "a blocklist must never miss an entry: choose a type that keeps its keys, such as 'bloom' or 'binary-fuse'",
+      );
+    }
+  }
+  if (format !== undefined && !LIST_FORMATS.includes(format)) {
+    throw new FilterError('INVALID_ARGUMENT', `UrlBlocklist: format must be ${LIST_FORMATS.join(', ')}, got ${String(format)}`);
   }
   if (capacity !== undefined) requireInteger(capacity, 'capacity', 'UrlBlocklist', 1, 2 ** 40);
+  if (falsePositiveRate !== undefined && !(typeof falsePositiveRate === 'number' && falsePositiveRate > 0 && falsePositiveRate < 1)) {
+    throw new FilterError('INVALID_ARGUMENT', `UrlBlocklist: falsePositiveRate must be a number between 0 and 1 (exclusive), got ${describeValue(falsePositiveRate)}`);
+  }
+  if (depth !== undefined) {
+    if (typeof depth !== 'object' || depth === null) {
+      throw new FilterError('INVALID_ARGUMENT', `UrlBlocklist: expressionDepth must be { hostLabels, pathDepth }, got ${describeValue(depth)}`);
+    }
+    requireInteger(depth.hostLabels, 'expressionDepth.hostLabels', 'UrlBlocklist', 0, MAX_DEPTH);
+    requireInteger(depth.pathDepth, 'expressionDepth.pathDepth', 'UrlBlocklist', 0, MAX_DEPTH);
+  }
+  if (isPublicSuffix !== undefined && typeof isPublicSuffix !== 'function') {
+    throw new FilterError('INVALID_ARGUMENT', `UrlBlocklist: isPublicSuffix must be a function (host) => boolean, got ${describeValue(isPublicSuffix)}`);
+  }
 }
 
 /** The depth one entry needs; INVALID_ARGUMENT past what the byte format records (16 bits each). */

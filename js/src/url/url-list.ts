@@ -3,6 +3,7 @@
 import type { ExpressionDepth } from './expressions.js';
 import { checkUrl, type UrlCheck } from './check-url.js';
 import { refuseStructuredClone } from '../core/clone-guard.js';
+import { lookupsPerUrl, urlRateOf } from './url-rate.js';
 
 /** What a URL list needs of the filter holding its expressions. */
 export interface ExpressionFilter {
@@ -73,9 +74,21 @@ export abstract class UrlList<Filter extends ExpressionFilter> {
   get type(): Filter['type'] {
     return this.expressionFilter.type;
   }
-  /** Target false-positive rate per expression checked. */
+  /**
+   * Target false-positive rate per URL: the most an unlisted URL is reported
+   * (`match` not null) at the recorded depths, 1 - (1 - p)^L for the filter's
+   * per-lookup rate p and the L lookups a URL makes at most (url-rate.ts).
+   */
   get falsePositiveRate(): number {
+    return urlRateOf(this.expressionFilter.falsePositiveRate, this.#depth);
+  }
+  /** Target false-positive rate of one filter lookup (one expression checked): the filter's own rate. */
+  get lookupFalsePositiveRate(): number {
     return this.expressionFilter.falsePositiveRate;
+  }
+  /** The most filter lookups one URL makes at the recorded depths (`falsePositiveRate` is per URL through them). */
+  get lookupsPerUrl(): number {
+    return lookupsPerUrl(this.#depth);
   }
   /** Bytes of the filter's in-memory table (the expressions' filter, not the list's text). */
   get byteLength(): number {
