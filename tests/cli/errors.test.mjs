@@ -29,7 +29,7 @@ test.each([
   ['--capacity 1.5', [...BUILD, '--capacity', '1.5'], /--capacity/],
   ['--capacity=-5', [...BUILD, '--capacity=-5'], /--capacity/],
   ['--seed -1', [...BUILD, '--seed=-1'], /--seed/],
-  ['--format foo', [...BUILD, '--urls', '--format', 'foo'], /--format must be auto, plain, hosts or adblock/],
+  ['--format foo', [...BUILD, '--urls', '--format', 'foo'], /--format must be one of auto, plain, hosts, adblock, dnsmasq, unbound, rpz, got 'foo'/],
   ['--format without --urls', [...BUILD, '--format', 'hosts'], /--format applies to URL lists/],
   ['missing --input', ['build', '--output', 'out.filter'], /needs --input/],
   ['missing --output', ['build', '--input', 'keys.txt'], /needs --output/],

@@ -6,7 +6,7 @@ import { ADBLOCK_HEADER, COSMETIC, HASH_COMMENT, looksLikeOptions, parseAdblock,
 import { DNSMASQ_LINE, parseDnsmasq } from './list-dnsmasq.js';
 import { isIpLiteral, SKIP } from './list-entry.js';
 import { parseHosts, parsePlain } from './list-hosts.js';
-import { looksLikeZoneLine, newRpzState, parseRpz, type RpzState } from './list-rpz.js';
+import { looksLikeRecordInZone, looksLikeZoneLine, newRpzState, parseRpz, type RpzState } from './list-rpz.js';
 import { parseUnbound, UNBOUND_LINE } from './list-unbound.js';
 
 /**
@@ -176,7 +176,8 @@ export class ListLineParser {
     if (this.#rpz.inParens && (this.format === 'rpz' || this.format === 'auto')) return parseRpz(line, this.#rpz);
     const t = line.trim();
     if (t === '') return SKIP;
-    const kind = this.format === 'auto' ? detect(t) : this.format;
+    // In auto, a zone file's records stay records once its $ORIGIN or SOA was seen, relative owners included.
+    const kind = this.format !== 'auto' ? this.format : looksLikeRecordInZone(line, this.#rpz) ? 'rpz' : detect(t);
     switch (kind) {
       case 'comment':
         return SKIP;

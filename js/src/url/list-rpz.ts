@@ -40,6 +40,19 @@ const LOCAL_DATA_TYPES = new Set(['A', 'AAAA', 'TXT', 'MX', 'SRV', 'PTR', 'HTTPS
  */
 const RECORD_LINE = /^(?:@|\*\.\S+|\S*\.\S*)(?:\s+(?:\d+[smhdw]?|IN|CH|HS))*\s+(?:CNAME|A|AAAA|TXT|SOA|NS)(?:\s|$)/;
 
+/**
+ * A record line once the list has shown itself a zone file (a $ORIGIN or an SOA
+ * set the origin): any owner name, relative ones ("www") included, or none (a
+ * line starting with whitespace continues the previous owner). The type must
+ * still be in capitals, as zone files write it.
+ */
+const RECORD_LINE_IN_ZONE = /^(?:\S+)?(?:\s+(?:\d+[smhdw]?|IN|CH|HS))*\s+(?:CNAME|A|AAAA|TXT|SOA|NS|MX|PTR|HTTPS|SVCB|SRV|DNSKEY|RRSIG|NSEC|NSEC3|NSEC3PARAM|DS)(?:\s|$)/;
+
+/** Whether an untrimmed line reads as a record of a list already known to be a zone file (for auto-detection). */
+export function looksLikeRecordInZone(line: string, state: RpzState): boolean {
+  return state.origin !== null && RECORD_LINE_IN_ZONE.test(line.replace(/;.*$/, ''));
+}
+
 /** Whether a line reads as a zone-file line (for auto-detection). */
 export function looksLikeZoneLine(t: string): boolean {
   return /^\$(?:ORIGIN|TTL|INCLUDE|GENERATE)\b/i.test(t) || RECORD_LINE.test(t);
