@@ -25,8 +25,8 @@ export interface ExpiringBloomFilterOptions {
   seed?: number | undefined;
 }
 
-export const DEFAULT_WINDOW = 3_600_000;
-export const DEFAULT_GENERATIONS = 4;
+const DEFAULT_WINDOW = 3_600_000;
+const DEFAULT_GENERATIONS = 4;
 const MAX_GENERATIONS = 64;
 
 const INFO: FilterClassInfo = {

@@ -75,7 +75,7 @@ export interface BuildOptions {
  */
 const FILTER_ONLY_OPTIONS = ['type', 'fpr', 'capacity', 'seed'] as const;
 
-export function parseBuildOptions(argv: string[]): BuildOptions {
+function parseBuildOptions(argv: string[]): BuildOptions {
   const { values } = parseCommand(
     'build',
     argv,
@@ -136,10 +136,10 @@ export function parseBuildOptions(argv: string[]): BuildOptions {
 }
 
 /** Keys the first link of a growing filter is sized for, when the input's size is unknown (stdin, a pipe). */
-export const GROWING_INITIAL_CAPACITY = 1000;
+const GROWING_INITIAL_CAPACITY = 1000;
 
 /** The growing type that stands in for `type` when the input size is unknown. */
-export function growingTypeFor(type: BlocklistFilterType): BlocklistFilterType {
+function growingTypeFor(type: BlocklistFilterType): BlocklistFilterType {
   if (type === 'cuckoo' || type === 'counting-bloom' || type === 'scalable-cuckoo') return 'scalable-cuckoo';
   if (type === 'bloom' || type === 'blocked-bloom' || type === 'scalable-bloom') return 'scalable-bloom';
   throw usageError(`a ${type} filter cannot grow: reading stdin or a pipe, it needs --capacity`, 'build');

@@ -4,7 +4,7 @@ import { BATCH_UNITS, describeValue, detachedKey, type EncodedKeys, invalidKey, 
 const encoder = new TextEncoder();
 
 /** A KeyBatch holds at most this many bytes: its offsets are uint32. */
-export const MAX_KEY_BATCH_BYTES = 2 ** 32 - 1;
+const MAX_KEY_BATCH_BYTES = 2 ** 32 - 1;
 
 /**
  * Keys encoded once, for callers who query the same keys often or have bytes

@@ -53,7 +53,7 @@ export function invalidKey(key: unknown, index?: number): FilterError {
  * per key: encoding 200-byte ASCII keys 43-49 -> 37-41 ns a key, 60-byte
  * 18.6-19.3 -> 16.6 (non-ASCII batches unchanged).
  */
-export const BATCH_KEYS = 16384;
+const BATCH_KEYS = 16384;
 export const BATCH_UNITS = 65472;
 /** Bytes for one batch's data: at most 3 UTF-8 bytes per UTF-16 unit. */
 const BATCH_DATA_BYTES = BATCH_UNITS * 3;
@@ -102,7 +102,7 @@ const nodeBuffer: NodeBufferClass | undefined =
 const SHORT_WIDE_UNITS = 16;
 
 /** Where one encoded batch lies in wasm memory, and the key after it. */
-export interface EncodedBatch {
+interface EncodedBatch {
   /** Index of the first key not in this batch. */
   readonly end: number;
   readonly count: number;

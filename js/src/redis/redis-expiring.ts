@@ -51,7 +51,7 @@ export interface RedisExpiringBloomFilterOptions extends RedisConnectionOptions 
 }
 
 /** The hash's `format` field for an expiring filter. */
-export const EXPIRING_LAYOUT_FORMAT = 'cuckoo-bloom-wasm/redis expiring-blocked-bloom 1';
+const EXPIRING_LAYOUT_FORMAT = 'cuckoo-bloom-wasm/redis expiring-blocked-bloom 1';
 const CREATE_OPTIONS = ['windowMs', 'generations', 'capacity', 'falsePositiveRate', 'seed', 'shardBytes', 'timeoutMs', 'durability'];
 const DEFAULT_GENERATIONS = 3;
 /** One generation must last at least a millisecond (TIME's resolution as the scripts read it). */

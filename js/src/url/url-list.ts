@@ -5,7 +5,7 @@ import { checkUrl, type UrlCheck } from './check-url.js';
 import { refuseStructuredClone } from '../core/clone-guard.js';
 
 /** What a URL list needs of the filter holding its expressions. */
-export interface ExpressionFilter {
+interface ExpressionFilter {
   has(expression: string): boolean;
   readonly type: string;
   readonly falsePositiveRate: number;
