@@ -46,6 +46,9 @@ const INFO: FilterClassInfo = {
  * and `advance(now)` moves it explicitly. A clock that steps back changes
  * nothing (the filter never rotates backwards, so it never forgets early).
  *
+ * `count` is the adds held by the live generations (a key added in two
+ * generations counts in both); `capacity`, the keys each generation is sized for.
+ *
  * ```ts
  * const recent = new ExpiringBloomFilter({ capacity: 10_000, window: 60_000 }); // last minute
  * if (!recent.has(requestId)) recent.add(requestId);
@@ -150,14 +153,6 @@ export class ExpiringBloomFilter extends Filter {
     return copy;
   }
 
-  /** Adds held by the live generations (a key added in two generations counts in both). */
-  override get count(): number {
-    return super.count;
-  }
-  /** Keys each generation is sized for. */
-  override get capacity(): number {
-    return super.capacity;
-  }
   /** Time units a key is remembered for at least. */
   get window(): number {
     return this.parameters.window!;

@@ -367,11 +367,20 @@ export abstract class Filter {
     this.handle.clear();
   }
 
-  /** Keys stored: for Bloom filters, adds that set at least one new bit. */
+  /**
+   * Keys stored. Every `add` counts, a repeat too (`addIfNew` skips keys
+   * already reported present), and every successful removal uncounts one; a
+   * binary fuse filter counts its distinct keys, and the scalable Bloom and
+   * expiring filters say in their descriptions how they count.
+   */
   get count(): number {
     return this.handle.count();
   }
-  /** The number of keys the filter was sized for. */
+  /**
+   * The number of keys the filter was sized for: in a scalable filter, the
+   * sum of its links' capacities; in an expiring filter, the keys each
+   * generation is sized for.
+   */
   get capacity(): number {
     return this.handle.capacity();
   }
