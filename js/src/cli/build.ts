@@ -42,7 +42,6 @@ import { CliError, EXIT_CLEAR, EXIT_OVERFILLED, fileError, usageError } from './
 import { buildExact } from './exact-build.js';
 import { fileLineBatches, type LineBatch, lineBatches, openInputFile, readsOnce } from './lines.js';
 import { filterBuildFiles } from './output-paths.js';
-import { Progress } from './progress.js';
 import { candidateCounter, CollectingSink, KeySink, type Sink, skipsRepeats, UrlListSink } from './sinks.js';
 
 const DEFAULT_KEY_RATE = 0.01;
@@ -315,7 +314,6 @@ function report(options: BuildOptions, capacity: number, growing: boolean, made:
   const counts = made.sink.counts;
   const facts = filterFacts(made.filter);
   const entries = made.blocklist?.entryCount ?? counts.stored;
-  const moreErrors = counts.errorCount - counts.errors.length;
   if (options.json) {
     const summary = {
       output: options.output,

@@ -12,7 +12,7 @@ import { ALLOCATE_SCRIPT, CREATE_SCRIPT, DESTROY_SCRIPT, GUARD_SCRIPT, PERSIST_S
 // new create answer false for a key whose add resolved.
 
 /** Sends one command or script (the filter's own #command: deadline, NOSCRIPT, errors). */
-type Send = (args: RedisArgument[], what: string, script?: Script) => Promise<unknown>;
+export type Send = (args: RedisArgument[], what: string, script?: Script) => Promise<unknown>;
 
 /**
  * Whether the parameters hash `key` is in the same cluster slot as the
