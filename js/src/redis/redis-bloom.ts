@@ -101,7 +101,7 @@ export class RedisBloomFilter extends RedisKeyedFilter {
   readonly #shardKeys: string[];
 
   private constructor(redis: RedisCommandRunner, key: string, layout: RedisFilterLayout, timeoutMs: number, core: RedisCore) {
-    super(redis, key, timeoutMs, plannerFor(core), hashSharesSlot(key, layout.slots));
+    super({ redis, key, timeoutMs, planner: plannerFor(core), sameSlot: hashSharesSlot(key, layout.slots) });
     this.#layout = layout;
     this.#shardKeys = Array.from({ length: shardCountOf(layout) }, (_, i) => shardKey(key, layout, i));
   }
@@ -153,7 +153,7 @@ export class RedisBloomFilter extends RedisKeyedFilter {
     const existing = await createOrFind(send, {
       hash: key,
       fields: layoutFields(layout),
-      sameSlot: filter.sameSlot,
+      sameSlot: filter.connection.sameSlot,
       groups: filter.#slotGroups(shards.map((_, index) => index)).map((indexes) => indexes.map((i) => shards[i] as { name: string; what: string })),
     });
     // With durability, create resolves only once the parameters hash (the filter's
@@ -362,7 +362,7 @@ export class RedisBloomFilter extends RedisKeyedFilter {
         );
       }),
     );
-    if (!this.sameSlot) await this.checkIdentity();
+    if (!this.connection.sameSlot) await this.checkIdentity();
   }
 
   /**
@@ -381,10 +381,10 @@ export class RedisBloomFilter extends RedisKeyedFilter {
       const shard = this.#shardKeys[index] as string;
       return [shard, counterKey(shard), stagingKey(shard)];
     };
-    const groups = this.sameSlot || this.#layout.slots === 'single'
+    const groups = this.connection.sameSlot || this.#layout.slots === 'single'
       ? [this.#shardKeys.flatMap((_, index) => keysOf(index))]
       : this.#shardKeys.map((_, index) => keysOf(index));
-    await destroyFilter(this.sender(), this.key, this.#layout.id, this.sameSlot, groups, null);
+    await destroyFilter(this.sender(), this.key, this.#layout.id, this.connection.sameSlot, groups, null);
     this.markDestroyed();
   }
 
@@ -396,18 +396,18 @@ export class RedisBloomFilter extends RedisKeyedFilter {
 
   /** The parameters hash as a script's last key, when the scripts check it themselves (IDENTITY_GUARD). */
   #guardKeys(): string[] {
-    return this.sameSlot ? [this.key] : [];
+    return this.connection.sameSlot ? [this.key] : [];
   }
 
   /** The script's last argument: the filter id it checks, or '' when a second command does. */
   #guardId(): string {
-    return this.sameSlot ? this.#layout.id : '';
+    return this.connection.sameSlot ? this.#layout.id : '';
   }
 
   /** One call's keys (answers[offset + i] is keys[i]'s): one script call, or one per shard ('spread'). */
   protected async runCall(script: Script, keys: readonly Key[], offset: number, answers: boolean[]): Promise<void> {
     const { seed, blockCount, shardBlocks } = this.#layout;
-    const plan = this.planner.plan(keys, seed, blockCount, shardBlocks);
+    const plan = this.connection.planner.plan(keys, seed, blockCount, shardBlocks);
     const calls = this.#layout.slots === 'single' ? [plan.groups] : plan.groups.map((group) => [group]);
     await Promise.all(calls.map((groups) => this.#runScript(script, plan, groups, answers, offset)));
   }
@@ -424,7 +424,7 @@ export class RedisBloomFilter extends RedisKeyedFilter {
       m, ...groups.map((group) => group.ranges), ...groups.map((group) => group.records), ...lengths, this.#guardId(),
     ];
     const reply = await this.command(args, script.name, script);
-    if (script === ADD_SCRIPT) await awaitReplicas(this.redis, shards[0] as string, this.timeoutMs);
+    if (script === ADD_SCRIPT) await awaitReplicas(this.connection.redis, shards[0] as string, this.connection.timeoutMs);
     readAnswerText(reply, plan, groups, answers, offset);
   }
 

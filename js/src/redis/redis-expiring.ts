@@ -94,7 +94,7 @@ export class RedisExpiringBloomFilter extends RedisKeyedFilter {
   readonly #prefix: string;
 
   private constructor(redis: RedisCommandRunner, key: string, layout: ExpiringLayout, timeoutMs: number, planner: CallPlanner) {
-    super(redis, key, timeoutMs, planner, hashSharesSlot(key, 'single'));
+    super({ redis, key, timeoutMs, planner, sameSlot: hashSharesSlot(key, 'single') });
     this.#layout = layout;
     // shardKey(…, 'single', i) is `{tag}:<id>:<i>`: the same slot for the prefix's names.
     const sample = shardKey(key, layout.table, 0);
@@ -149,7 +149,7 @@ export class RedisExpiringBloomFilter extends RedisKeyedFilter {
     const existing = await createOrFind(send, {
       hash: key,
       fields,
-      sameSlot: filter.sameSlot,
+      sameSlot: filter.connection.sameSlot,
       groups: [[{ name: filter.#written, what: 'z' }]],
     });
     // With durability, create resolves only once the parameters hash (the filter's
@@ -252,7 +252,7 @@ export class RedisExpiringBloomFilter extends RedisKeyedFilter {
    */
   async destroy(): Promise<void> {
     this.checkLive();
-    await destroyFilter(this.sender(), this.key, this.#layout.table.id, this.sameSlot, [[this.#written]], {
+    await destroyFilter(this.sender(), this.key, this.#layout.table.id, this.connection.sameSlot, [[this.#written]], {
       group: 0,
       index: 1,
       prefix: this.#prefix,
@@ -268,11 +268,11 @@ export class RedisExpiringBloomFilter extends RedisKeyedFilter {
 
   protected async runCall(script: Script, keys: readonly Key[], offset: number, answers: boolean[]): Promise<void> {
     const { seed, blockCount, shardBlocks } = this.#layout.table;
-    const plan = this.planner.plan(keys, seed, blockCount, shardBlocks);
+    const plan = this.connection.planner.plan(keys, seed, blockCount, shardBlocks);
     const { groups } = plan;
     const lengths = groups.map((group) => String(shardBytesOf(this.#layout.table, group.shard)));
-    const guard = this.sameSlot ? [this.key] : [];
-    const id = this.sameSlot ? this.#layout.table.id : '';
+    const guard = this.connection.sameSlot ? [this.key] : [];
+    const id = this.connection.sameSlot ? this.#layout.table.id : '';
     const head: RedisArgument[] = [
       'EVALSHA', script.sha, String(1 + guard.length), this.#written, ...guard,
       this.#prefix, String(this.#layout.windowMs), String(this.#layout.generations), String(groups.length),
@@ -284,7 +284,7 @@ export class RedisExpiringBloomFilter extends RedisKeyedFilter {
       return;
     }
     const reply = await this.command([...head, ...groups.map((group) => group.records), ...lengths, id], script.name, script);
-    await awaitReplicas(this.redis, this.#written, this.timeoutMs);
+    await awaitReplicas(this.connection.redis, this.#written, this.connection.timeoutMs);
     readAnswerText(reply, plan, groups, answers, offset);
   }
 

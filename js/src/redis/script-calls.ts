@@ -51,6 +51,20 @@ export function readAnswerText(reply: unknown, plan: CallPlan, groups: readonly 
   }
 }
 
+/** How a Redis-backed filter handle reaches its filter. */
+export interface FilterConnection {
+  /** The connection (with the filter's durability). */
+  readonly redis: RedisCommandRunner;
+  /** The parameters hash's key. */
+  readonly key: string;
+  /** Milliseconds each command may take. */
+  readonly timeoutMs: number;
+  /** Hashes keys into the script calls' groups. */
+  readonly planner: CallPlanner;
+  /** True when the parameters hash shares the scripts' slot, so they check the filter id themselves (else a second command does: identity.ts). */
+  readonly sameSlot: boolean;
+}
+
 /**
  * What every Redis-backed filter shares: its key and connection, the calls
  * that send commands and run a batch of keys as script calls, `destroy()`'s
@@ -59,25 +73,17 @@ export function readAnswerText(reply: unknown, plan: CallPlan, groups: readonly 
  * planned, sent and answered one way only.
  */
 export abstract class RedisKeyedFilter {
-  readonly #redis: RedisCommandRunner;
-  readonly #key: string;
-  readonly #timeoutMs: number;
-  readonly #planner: CallPlanner;
-  /** Whether the scripts can check the parameters hash themselves (else a second command does: identity.ts). */
-  readonly #sameSlot: boolean;
+  /** How this handle reaches its filter. */
+  protected readonly connection: FilterConnection;
   #destroyed = false;
 
-  protected constructor(redis: RedisCommandRunner, key: string, timeoutMs: number, planner: CallPlanner, sameSlot: boolean) {
-    this.#redis = redis;
-    this.#key = key;
-    this.#timeoutMs = timeoutMs;
-    this.#planner = planner;
-    this.#sameSlot = sameSlot;
+  protected constructor(connection: FilterConnection) {
+    this.connection = connection;
   }
 
   /** The Redis key the filter was created or opened under (its parameters hash; its shards or generations have keys of their own). */
   get key(): string {
-    return this.#key;
+    return this.connection.key;
   }
 
   /** For each key, whether it was new (see the class's `addMany`). */
@@ -102,23 +108,6 @@ export abstract class RedisKeyedFilter {
     return this.destroy();
   }
 
-  /** The connection (with the filter's durability). */
-  protected get redis(): RedisCommandRunner {
-    return this.#redis;
-  }
-  /** Milliseconds each command may take. */
-  protected get timeoutMs(): number {
-    return this.#timeoutMs;
-  }
-  /** Hashes keys into the script calls' groups. */
-  protected get planner(): CallPlanner {
-    return this.#planner;
-  }
-  /** True when the parameters hash shares the scripts' slot, so they check the filter id themselves. */
-  protected get sameSlot(): boolean {
-    return this.#sameSlot;
-  }
-
   /** The filter id this handle was made for (the parameters hash names it while the filter lives). */
   protected abstract get filterId(): string;
 
@@ -129,14 +118,14 @@ export abstract class RedisKeyedFilter {
   protected async run(keys: Iterable<Key>, script: Script): Promise<boolean[]> {
     this.checkLive();
     const answers = await answerInScriptCalls(keys, (part, offset, answers) => this.runCall(script, part, offset, answers));
-    if (!this.#sameSlot && answers.length > 0) await this.checkIdentity();
+    if (!this.connection.sameSlot && answers.length > 0) await this.checkIdentity();
     return answers;
   }
 
   /** `FREED` after `destroy()`. */
   protected checkLive(): void {
     if (this.#destroyed) {
-      throw new FilterError('FREED', `this ${this.constructor.name} ('${this.#key}') was destroyed; create or open the key again`);
+      throw new FilterError('FREED', `this ${this.constructor.name} ('${this.key}') was destroyed; create or open the key again`);
     }
   }
 
@@ -147,7 +136,7 @@ export abstract class RedisKeyedFilter {
 
   /** CORRUPT unless the parameters hash still names this handle's filter. */
   protected async checkIdentity(): Promise<void> {
-    await checkIdentity(this.sender(), this.#key, this.filterId);
+    await checkIdentity(this.sender(), this.key, this.filterId);
   }
 
   /** `command` as the identity checks take it. */
@@ -157,7 +146,7 @@ export abstract class RedisKeyedFilter {
 
   /** One command with the filter's timeout; `bytes`: binary replies. */
   protected async command(args: RedisArgument[], what: string, script?: Script, bytes = false): Promise<unknown> {
-    return sendCommand(this.#redis, args, this.#timeoutMs, what, script, bytes);
+    return sendCommand(this.connection.redis, args, this.connection.timeoutMs, what, script, bytes);
   }
 
   /** What the summary shows after the class name: the filter's key, sizing and bytes (no round trip). */
