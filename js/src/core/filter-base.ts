@@ -447,13 +447,13 @@ export abstract class Filter {
     this.free();
   }
 
-  /** What `console.log(filter)` and `util.inspect` show: a summary, not wasm internals. */
+  /** What `console.log(filter)` and `util.inspect` show: the one-line summary of `toString()`, not wasm internals. */
   [Symbol.for('nodejs.util.inspect.custom')](): string {
-    return this.#summary();
+    return this.toString();
   }
 
-  /** The one-line summary `console.log`, `util.inspect` and `String()` show. */
-  #summary(): string {
+  /** `String(filter)`: the one-line summary `console.log` shows. */
+  toString(): string {
     const name = this.constructor.name;
     if (this.freed) return `${name} { freed }`;
     const rate = (value: number): string => Number(value.toPrecision(3)).toString();
@@ -461,11 +461,6 @@ export abstract class Filter {
       `${name} { count: ${this.count}, capacity: ${this.capacity}, falsePositiveRate: ${rate(this.falsePositiveRate)}, ` +
       `estimatedFalsePositiveRate: ${rate(this.estimatedFalsePositiveRate)}, byteLength: ${this.byteLength} }`
     );
-  }
-
-  /** `String(filter)`: the one-line summary `console.log` shows. */
-  toString(): string {
-    return this.#summary();
   }
 
   /**

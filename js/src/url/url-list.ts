@@ -90,13 +90,13 @@ export abstract class UrlList<Filter extends ExpressionFilter> {
     this.free();
   }
 
-  /** `console.log(list)` and `util.inspect`: its type, entries, rate and size on one line. */
+  /** `console.log(list)` and `util.inspect`: the one-line summary of `toString()`. */
   [Symbol.for('nodejs.util.inspect.custom')](): string {
-    return this.#summary();
+    return this.toString();
   }
 
-  /** The one-line summary `console.log`, `util.inspect` and `String()` show. */
-  #summary(): string {
+  /** `String(list)`: its type, entries, rate and size on one line. */
+  toString(): string {
     const name = this.constructor.name;
     let filter: string;
     try {
@@ -107,10 +107,5 @@ export abstract class UrlList<Filter extends ExpressionFilter> {
       return `${name} { freed }`;
     }
     return `${name} { ${filter} }`;
-  }
-
-  /** `String(list)`: the same one-line summary. */
-  toString(): string {
-    return this.#summary();
   }
 }
