@@ -6,7 +6,7 @@
 
 import { writeFileSync } from 'node:fs';
 
-// mulberry32, the tests' seeded generator (tests/helpers/keys.mjs): one copy of
+// mulberry32, the seeded generator of the tests and the demo (web-demo/src/seeded.mjs): one copy of
 // it, so a seed means the same draws in the benches and in the tests.
 import { prng as rng } from '../tests/helpers/keys.mjs';
 

@@ -153,6 +153,25 @@ describe('KeyBatch', () => {
     filter.free();
   });
 
+  test('from() holds each key as TextEncoder encodes it alone, across batches (ASCII runs, other text, bytes, split surrogate pairs)', () => {
+    // 60,000 keys: several of the arena's batches (16,384 keys or 65,472 units each): strings
+    // mixed with bytes, all ASCII (offsets taken from the joined string), all strings but not
+    // ASCII; and the two halves of one emoji as two keys (each alone encodes to U+FFFD).
+    const keys = [...awkwardKeys(20_000, 11), ...asciiKeys(20_000, 'ascii-'), ...nonAsciiKeys(20_000), '\ud83d', '\ude00', '😀'];
+    const batch = KeyBatch.from(keys);
+    expect(batch.count).toBe(keys.length);
+    let expectedBytes = 0;
+    keys.forEach((key, i) => {
+      const expected = typeof key === 'string' ? utf8.encode(key) : key;
+      expectedBytes += expected.length;
+      const got = batch.key(i);
+      if (got.length !== expected.length || got.some((byte, j) => byte !== expected[j])) {
+        throw new Error(`key ${i} (${JSON.stringify(String(key).slice(0, 40))}): got ${Array.from(got.subarray(0, 16))}`);
+      }
+    });
+    expect(batch.byteLength).toBe(expectedBytes);
+  });
+
   test('offsets that do not describe the bytes are INVALID_ARGUMENT with the index', () => {
     const bytes = utf8.encode('abc');
     for (const [offsets, index] of [

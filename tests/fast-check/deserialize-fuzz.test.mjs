@@ -177,6 +177,15 @@ function filterOf(Class, options, keys) {
   return filter;
 }
 
+/** The bytes of a filter or URL blocklist, which is freed. */
+function bytesThenFree(made) {
+  try {
+    return made.serialize();
+  } finally {
+    made.free();
+  }
+}
+
 /** [offset (from the start of the blob), size in bytes] of every field, by type id. */
 const HEADER_FIELDS = [
   [0, 4], // magic
@@ -438,12 +447,7 @@ const filterBlobArb = fc
         : typeId === 5
           ? { seed, fingerprintBits, arity: bucketSize === 8 ? 4 : 3 }
           : { capacity, falsePositiveRate, seed };
-    const filter = filterOf(Class, options, keys);
-    try {
-      return filter.serialize();
-    } finally {
-      filter.free();
-    }
+    return bytesThenFree(filterOf(Class, options, keys));
   });
 
 const blocklistBlobArb = fc
@@ -451,14 +455,7 @@ const blocklistBlobArb = fc
     hosts: fc.array(fc.stringMatching(/^[a-z]{1,6}\.[a-z]{2,4}$/), { maxLength: 10 }),
     type: fc.constantFrom('bloom', 'blocked-bloom', 'counting-bloom', 'cuckoo', 'binary-fuse'),
   })
-  .map(({ hosts, type }) => {
-    const list = UrlBlocklist.build(hosts, { type });
-    try {
-      return list.serialize();
-    } finally {
-      list.free();
-    }
-  });
+  .map(({ hosts, type }) => bytesThenFree(UrlBlocklist.build(hosts, { type })));
 
 
 // Chains with several links (scalable Bloom, scalable cuckoo) and generations
@@ -477,12 +474,7 @@ const chainBlobArb = fc
         ? // A window far beyond Date.now(), the clock a deserialized copy reads: no generation expires under the test.
           { capacity, falsePositiveRate, seed, window: 1e15, generations: 3, clock: () => 0 }
         : { capacity, falsePositiveRate, seed };
-    const filter = filterOf(CLASSES[typeId], options, keys);
-    try {
-      return filter.serialize();
-    } finally {
-      filter.free();
-    }
+    return bytesThenFree(filterOf(CLASSES[typeId], options, keys));
   });
 
 // ---------------------------------------------------------------------------

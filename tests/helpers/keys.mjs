@@ -4,17 +4,8 @@
 
 export const utf8 = new TextEncoder();
 
-/** mulberry32: a tiny seeded PRNG, uniform in [0, 1). Same seed, same sequence. */
-export function prng(seed) {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** mulberry32: a tiny seeded PRNG, uniform in [0, 1). Same seed, same sequence (the demo's generator). */
+export { seededRandom as prng } from '../../web-demo/src/seeded.mjs';
 
 /** Uniform integer in [0, n). */
 export function randomInt(random, n) {

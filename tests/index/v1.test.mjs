@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { FileCuckooIndex } from '../../dist/index-file.mjs';
 import { codeOf, logDirectory } from './lib/log-files.mjs';
 import { expectAnswers, fileState, keysOf, logVersion, modelOf, parseRecords } from './lib/log-records.mjs';
+import { thrown } from '../helpers/keys.mjs';
 
 const freshPath = logDirectory('cbw-index-v1-');
 const fixture = fileURLToPath(new URL('./fixtures/v1.log', import.meta.url));
@@ -24,6 +25,21 @@ function copyFixture() {
 
 function expectFixtureAnswers(index, model = modelOf(records)) {
   expectAnswers(index, model, keysOf(records));
+}
+
+/**
+ * Opening `path` with each of `optionsList` is CORRUPT, with a message containing every one
+ * of `parts`, and leaves the file byte for byte as it was. Returns the file's state.
+ */
+function expectCorruptAndUntouched(path, optionsList, parts) {
+  const before = fileState(path);
+  for (const options of optionsList) {
+    const error = thrown(() => FileCuckooIndex.open(path, options).close());
+    expect(error.code).toBe('CORRUPT');
+    for (const part of parts) expect(error.message).toContain(part);
+    expect(fileState(path)).toEqual(before);
+  }
+  return before;
 }
 
 test('the fixture is what it says', () => {
@@ -77,19 +93,7 @@ test('a version-1 record running past the end is CORRUPT, untouched, unless drop
   for (const length of [last.start + 17, last.end - 1]) {
     const path = copyFixture();
     truncateSync(path, length);
-    const before = fileState(path);
-    for (const options of [{}, { readOnly: true }]) {
-      let error;
-      try {
-        FileCuckooIndex.open(path, options).close();
-      } catch (caught) {
-        error = caught;
-      }
-      expect(error?.code).toBe('CORRUPT');
-      expect(error.message).toContain(`the record at byte ${last.start} is damaged`);
-      expect(error.message).toContain('dropTornTail');
-      expect(fileState(path)).toEqual(before);
-    }
+    const before = expectCorruptAndUntouched(path, [{}, { readOnly: true }], [`the record at byte ${last.start} is damaged`, 'dropTornTail']);
     const reader = FileCuckooIndex.open(path, { readOnly: true, dropTornTail: true });
     expect(reader.openReport.droppedTailBytes).toBe(length - last.start);
     expectFixtureAnswers(reader, modelOf(records, records.length - 1));
@@ -120,19 +124,10 @@ test('a damaged version-1 length with whole records after it is CORRUPT even wit
   const damaged = Buffer.from(fixtureBytes);
   damaged[records[3].start + 2] ^= 0x01; // record 3's key length + 65,536: it "runs past the end"
   writeFileSync(path, damaged);
-  const before = fileState(path);
-  for (const options of [{}, { dropTornTail: true }, { dropTornTail: true, readOnly: true }]) {
-    let error;
-    try {
-      FileCuckooIndex.open(path, options).close();
-    } catch (caught) {
-      error = caught;
-    }
-    expect(error?.code).toBe('CORRUPT');
-    expect(error.message).toContain(`the record at byte ${records[3].start} is damaged`);
-    expect(error.message).toContain(`a whole record follows it at byte ${records[4].start}`);
-    expect(fileState(path)).toEqual(before);
-  }
+  expectCorruptAndUntouched(path, [{}, { dropTornTail: true }, { dropTornTail: true, readOnly: true }], [
+    `the record at byte ${records[3].start} is damaged`,
+    `a whole record follows it at byte ${records[4].start}`,
+  ]);
   expect(codeOf(() => FileCuckooIndex.open(path, { dropTornTail: 'yes' }))).toBe('INVALID_ARGUMENT');
   // repair keeps the three records before it.
   const report = FileCuckooIndex.repair(path);

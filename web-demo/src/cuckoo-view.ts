@@ -16,13 +16,11 @@ const KEY_SEED = 2014;
 /** A failed walk is hundreds of steps: its first few show the idea. */
 const MAX_DRAWN_STEPS = 12;
 
-// Geometry of the SVG (viewBox units).
-const SLOT_W = 40;
-const SLOT_H = 26;
-const COL_GAP = 8;
-const ROW_GAP = 4;
-const LEFT = 6;
-const TOP = 62;
+// Geometry of the SVG (viewBox units): a slot, the gaps between buckets (columns) and
+// between slots (rows), and the margins (the top one holds the bucket labels).
+const SLOT = { width: 40, height: 26 } as const;
+const GAP = { column: 8, row: 4 } as const;
+const MARGIN = { left: 6, top: 62 } as const;
 
 type Table = number[][];
 
@@ -54,8 +52,8 @@ export function setupCuckooView(section: HTMLElement): CuckooToy {
   const listeners: (() => void)[] = [];
   const changed = (): void => listeners.forEach((listener) => listener());
 
-  const x = (bucket: number): number => LEFT + bucket * (SLOT_W + COL_GAP);
-  const y = (slot: number): number => TOP + slot * (SLOT_H + ROW_GAP);
+  const x = (bucket: number): number => MARGIN.left + bucket * (SLOT.width + GAP.column);
+  const y = (slot: number): number => MARGIN.top + slot * (SLOT.height + GAP.row);
   const hex = (fingerprint: number): string => fingerprint.toString(16).padStart(Math.ceil(filter.fingerprintBits / 4), '0');
   const pairSumOf = (fingerprint: number): number => fingerprintPairSum(fingerprint, filter.bucketCount);
   const otherOf = (bucket: number, fingerprint: number): number => otherBucket(bucket, fingerprint, filter.bucketCount);
@@ -63,8 +61,8 @@ export function setupCuckooView(section: HTMLElement): CuckooToy {
   const buildSvg = (): void => {
     const buckets = filter.bucketCount;
     const slots = filter.bucketSize;
-    const width = LEFT * 2 + buckets * (SLOT_W + COL_GAP) - COL_GAP;
-    const height = TOP + slots * (SLOT_H + ROW_GAP) + 4;
+    const width = MARGIN.left * 2 + buckets * (SLOT.width + GAP.column) - GAP.column;
+    const height = MARGIN.top + slots * (SLOT.height + GAP.row) + 4;
     const root = svg('svg', {
       viewBox: `0 0 ${width} ${height}`,
       class: 'cuckoo-svg',
@@ -87,14 +85,14 @@ export function setupCuckooView(section: HTMLElement): CuckooToy {
     arrows = svg('g', { class: 'kick-arrows', 'data-testid': 'cuckoo-arrows' });
     badges = svg('g', { class: 'kick-badges' });
     for (let b = 0; b < buckets; b++) {
-      const column = svg('rect', { x: x(b) - 3, y: TOP - 18, width: SLOT_W + 6, height: slots * (SLOT_H + ROW_GAP) + 16, rx: 4, class: 'bucket', 'data-bucket': b });
+      const column = svg('rect', { x: x(b) - 3, y: MARGIN.top - 18, width: SLOT.width + 6, height: slots * (SLOT.height + GAP.row) + 16, rx: 4, class: 'bucket', 'data-bucket': b });
       bucketRects.push(column);
-      slotLayer.append(column, svg('text', { x: x(b) + SLOT_W / 2, y: TOP - 6, 'text-anchor': 'middle', class: 'bucket-label' }, String(b)));
+      slotLayer.append(column, svg('text', { x: x(b) + SLOT.width / 2, y: MARGIN.top - 6, 'text-anchor': 'middle', class: 'bucket-label' }, String(b)));
       const rects: SVGRectElement[] = [];
       const texts: SVGTextElement[] = [];
       for (let s = 0; s < slots; s++) {
-        const rect = svg('rect', { x: x(b), y: y(s), width: SLOT_W, height: SLOT_H, rx: 3, class: 'slot', 'data-bucket': b, 'data-slot': s });
-        const text = svg('text', { x: x(b) + SLOT_W / 2, y: y(s) + SLOT_H / 2 + 4, 'text-anchor': 'middle', class: 'slot-text' });
+        const rect = svg('rect', { x: x(b), y: y(s), width: SLOT.width, height: SLOT.height, rx: 3, class: 'slot', 'data-bucket': b, 'data-slot': s });
+        const text = svg('text', { x: x(b) + SLOT.width / 2, y: y(s) + SLOT.height / 2 + 4, 'text-anchor': 'middle', class: 'slot-text' });
         rects.push(rect);
         texts.push(text);
         slotLayer.append(rect);
@@ -152,10 +150,10 @@ export function setupCuckooView(section: HTMLElement): CuckooToy {
   const say = sayIn(output);
 
   const arrowPath = (from: CuckooKick, to: CuckooKick): string => {
-    const x1 = x(from.bucket) + SLOT_W / 2;
-    const y1 = y(from.slot) + SLOT_H / 2;
-    const x2 = x(to.bucket) + SLOT_W / 2;
-    const y2 = y(to.slot) + SLOT_H / 2;
+    const x1 = x(from.bucket) + SLOT.width / 2;
+    const y1 = y(from.slot) + SLOT.height / 2;
+    const x2 = x(to.bucket) + SLOT.width / 2;
+    const y2 = y(to.slot) + SLOT.height / 2;
     const lift = 26 + Math.abs(x2 - x1) * 0.12;
     return `M${x1},${y1} Q${(x1 + x2) / 2},${Math.min(y1, y2) - lift} ${x2},${y2}`;
   };
@@ -208,8 +206,8 @@ export function setupCuckooView(section: HTMLElement): CuckooToy {
         }, svg('title', {}, `${hex(step.fingerprint)} moves from bucket ${from.bucket} to bucket ${step.bucket}`)));
       }
       badges.append(
-        svg('circle', { cx: x(step.bucket) + SLOT_W - 3, cy: y(step.slot) + 3, r: 7, class: failed ? 'kick-badge kick-badge-failed' : 'kick-badge' }),
-        svg('text', { x: x(step.bucket) + SLOT_W - 3, y: y(step.slot) + 6, 'text-anchor': 'middle', class: 'kick-badge-text' }, String(i + 1)),
+        svg('circle', { cx: x(step.bucket) + SLOT.width - 3, cy: y(step.slot) + 3, r: 7, class: failed ? 'kick-badge kick-badge-failed' : 'kick-badge' }),
+        svg('text', { x: x(step.bucket) + SLOT.width - 3, y: y(step.slot) + 6, 'text-anchor': 'middle', class: 'kick-badge-text' }, String(i + 1)),
       );
       if (!failed) slotRects[step.bucket]![step.slot]!.classList.add(i === 0 ? 'is-new' : 'is-kicked');
       chain.append(describeStep(path, i, failed, key));

@@ -10,7 +10,7 @@ import { barChart } from './bar-chart.ts';
 import { COMPARED_TYPES, labelOf } from './compared-types.ts';
 import { formatBytes, formatInteger, formatRate, h, yieldToEventLoop } from './dom.ts';
 import { fetchBytes, type Manifest } from './manifest.ts';
-import { seededRandom } from './seeded.ts';
+import { seededRandom } from './seeded.mjs';
 
 export const SAMPLE_SIZE = 100_000;
 

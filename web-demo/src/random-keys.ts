@@ -1,6 +1,6 @@
 // Readable keys for the playgrounds ("apple", "falcon", … then "apple-2", …), drawn from a
 // seeded sequence: a fresh page makes the same keys in the same order.
-import { seededRandom } from './seeded.ts';
+import { seededRandom } from './seeded.mjs';
 
 const WORDS = [
   'apple', 'falcon', 'river', 'copper', 'maple', 'comet', 'lemon', 'tiger', 'harbor', 'violet',

@@ -28,11 +28,6 @@ export class BlockedBloomFilter extends BloomFamilyFilter {
     return 'blocked-bloom';
   }
 
-  /** Keys added: every `add` counts, a repeat too (`addIfNew` skips keys already reported present). */
-  override get count(): number {
-    return super.count;
-  }
-
   /** Union with a filter built with the same options. @throws FilterError `INVALID_ARGUMENT` otherwise. */
   union(other: BlockedBloomFilter): this {
     return this.unionWith(other);

@@ -50,10 +50,6 @@ export class BloomFilter extends BloomFamilyFilter {
     return this.unionWith(other);
   }
 
-  /** Keys added: every `add` counts, a repeat too (`addIfNew` skips keys already reported present). */
-  override get count(): number {
-    return super.count;
-  }
   /** Size of the bit array (m). */
   get bitCount(): number {
     return this.sizing('bitCount');

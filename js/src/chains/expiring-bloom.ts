@@ -25,8 +25,8 @@ export interface ExpiringBloomFilterOptions {
   seed?: number | undefined;
 }
 
-export const DEFAULT_WINDOW = 3_600_000;
-export const DEFAULT_GENERATIONS = 4;
+const DEFAULT_WINDOW = 3_600_000;
+const DEFAULT_GENERATIONS = 4;
 const MAX_GENERATIONS = 64;
 
 const INFO: FilterClassInfo = {
@@ -45,6 +45,9 @@ const INFO: FilterClassInfo = {
  * The filter reads `clock` (default `Date.now`) before every add and query,
  * and `advance(now)` moves it explicitly. A clock that steps back changes
  * nothing (the filter never rotates backwards, so it never forgets early).
+ *
+ * `count` is the adds held by the live generations (a key added in two
+ * generations counts in both); `capacity`, the keys each generation is sized for.
  *
  * ```ts
  * const recent = new ExpiringBloomFilter({ capacity: 10_000, window: 60_000 }); // last minute
@@ -150,14 +153,6 @@ export class ExpiringBloomFilter extends Filter {
     return copy;
   }
 
-  /** Adds held by the live generations (a key added in two generations counts in both). */
-  override get count(): number {
-    return super.count;
-  }
-  /** Keys each generation is sized for. */
-  override get capacity(): number {
-    return super.capacity;
-  }
   /** Time units a key is remembered for at least. */
   get window(): number {
     return this.parameters.window!;

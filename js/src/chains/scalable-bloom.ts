@@ -19,6 +19,14 @@ const INFO: FilterClassInfo = {
  * arrive. Use it when the number of keys is not known in advance; when it
  * is, a `BloomFilter` of that size takes 2-3x fewer bytes (docs/SCALABLE.md).
  *
+ * `count` is the keys stored. `add` asks only the newest link whether it
+ * holds the key already (asking every link would make each add a lookup of
+ * the whole chain): a repeat is not stored or counted again unless the chain
+ * grew since the key was first added; then the newest link stores it and
+ * counts it again. `addIfNew` asks every link, and stores and counts only
+ * keys new to the chain. `capacity` is the keys the chain holds before it
+ * makes its next link.
+ *
  * ```ts
  * const seen = new ScalableBloomFilter({ initialCapacity: 1000, falsePositiveRate: 0.001 });
  * for (const url of stream) if (!seen.has(url)) seen.add(url);
@@ -51,21 +59,5 @@ export class ScalableBloomFilter extends GrowingFilter {
     const status = handle.unionWith(other.handle);
     if (status !== 0) throw coreError(statusName(this.module, status), handle.lastMessage());
     return this;
-  }
-
-  /**
-   * Keys stored. `add` asks only the newest link whether it holds the key
-   * already (asking every link would make each add a lookup of the whole
-   * chain): a repeat is not stored or counted again unless the chain grew
-   * since the key was first added; then the newest link stores it and counts
-   * it again. `addIfNew` asks every link, and stores and counts only keys new
-   * to the chain.
-   */
-  override get count(): number {
-    return super.count;
-  }
-  /** Keys the chain holds before it makes its next link: the sum of its links' capacities. */
-  override get capacity(): number {
-    return super.capacity;
   }
 }

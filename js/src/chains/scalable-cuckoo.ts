@@ -20,7 +20,9 @@ const INFO: FilterClassInfo = {
  * A cuckoo filter that grows: when the newest link refuses an insert (its
  * table is restored exactly, nothing is lost), a link `growth` times larger
  * is made, with longer fingerprints so the chain stays under
- * `falsePositiveRate`. Supports removal.
+ * `falsePositiveRate`. Supports removal. `count` is the fingerprints stored
+ * (a key added twice counts twice); `capacity`, the sum of its links'
+ * capacities (each link holds a little more before it refuses an insert).
  *
  * ```ts
  * const live = new ScalableCuckooFilter({ initialCapacity: 1000, falsePositiveRate: 0.001 });
@@ -62,14 +64,6 @@ export class ScalableCuckooFilter extends GrowingFilter {
     throw coreError(name, `scalable-cuckoo filter: remove failed (${name})`);
   }
 
-  /** Fingerprints stored (a key added twice counts twice). */
-  override get count(): number {
-    return super.count;
-  }
-  /** The sum of its links' capacities (each link holds a little more before it refuses an insert). */
-  override get capacity(): number {
-    return super.capacity;
-  }
   /** Slots per bucket of every link: 2, 4 or 8. */
   get bucketSize(): number {
     return this.parameters.bucketSize!;

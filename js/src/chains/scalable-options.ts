@@ -18,7 +18,7 @@ export interface GrowthOptions {
   seed?: number | undefined;
 }
 
-export const DEFAULT_INITIAL_CAPACITY = 1000;
+const DEFAULT_INITIAL_CAPACITY = 1000;
 const MAX_GROWTH = 1024;
 
 /**

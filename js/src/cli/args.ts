@@ -9,7 +9,7 @@ import { usageError } from './errors.js';
 type OptionSpec = NonNullable<ParseArgsConfig['options']>;
 type ParsedValues = Record<string, string | boolean | undefined>;
 
-export interface ParsedCommand {
+interface ParsedCommand {
   values: ParsedValues;
   positionals: string[];
 }

@@ -16,10 +16,10 @@ import { usageError } from './errors.js';
 export const SNIFF_BYTES = 64 * 1024;
 
 /** The control-byte share above which the input is taken for binary. */
-export const MAX_CONTROL_SHARE = 0.05;
+const MAX_CONTROL_SHARE = 0.05;
 
 /** Why `head` (the input's first bytes, at most SNIFF_BYTES) looks binary, or null for text. */
-export function binaryReason(head: Uint8Array): string | null {
+function binaryReason(head: Uint8Array): string | null {
   const length = Math.min(head.length, SNIFF_BYTES);
   let controls = 0;
   for (let i = 0; i < length; i++) {

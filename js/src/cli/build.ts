@@ -54,7 +54,6 @@ import { CliError, EXIT_CLEAR, EXIT_OVERFILLED, fileError, usageError } from './
 import { buildExact } from './exact-build.js';
 import { fileLineBatches, type LineBatch, lineBatches, openInputFile, readsOnce } from './lines.js';
 import { filterBuildFiles } from './output-paths.js';
-import { Progress } from './progress.js';
 import { candidateCounter, CollectingSink, KeySink, type Sink, skipsRepeats, UrlListSink } from './sinks.js';
 
 const DEFAULT_KEY_RATE = 0.01;
@@ -87,7 +86,7 @@ export interface BuildOptions {
  */
 const FILTER_ONLY_OPTIONS = ['type', 'fpr', 'capacity', 'seed'] as const;
 
-export function parseBuildOptions(argv: string[]): BuildOptions {
+function parseBuildOptions(argv: string[]): BuildOptions {
   const { values } = parseCommand(
     'build',
     argv,
@@ -157,10 +156,10 @@ export function parseBuildOptions(argv: string[]): BuildOptions {
 }
 
 /** Keys the first link of a growing filter is sized for, when the input's size is unknown (stdin, a pipe). */
-export const GROWING_INITIAL_CAPACITY = 1000;
+const GROWING_INITIAL_CAPACITY = 1000;
 
 /** The growing type that stands in for `type` when the input size is unknown. */
-export function growingTypeFor(type: BlocklistFilterType): BlocklistFilterType {
+function growingTypeFor(type: BlocklistFilterType): BlocklistFilterType {
   if (type === 'cuckoo' || type === 'counting-bloom' || type === 'scalable-cuckoo') return 'scalable-cuckoo';
   if (type === 'bloom' || type === 'blocked-bloom' || type === 'scalable-bloom') return 'scalable-bloom';
   throw usageError(`a ${type} filter cannot grow: reading stdin or a pipe, it needs --capacity`, 'build');
@@ -348,7 +347,6 @@ function report(options: BuildOptions, capacity: number, growing: boolean, made:
   const counts = made.sink.counts;
   const facts = filterFacts(made.filter);
   const entries = made.blocklist?.entryCount ?? counts.stored;
-  const moreErrors = counts.errorCount - counts.errors.length;
   if (options.json) {
     const summary = {
       output: options.output,

@@ -15,7 +15,7 @@ import { fileError } from './errors.js';
 /** "CBWF": a filter file's first 4 bytes (docs/FORMAT.md). */
 const FILTER_MAGIC = new Uint8Array([0x43, 0x42, 0x57, 0x46]);
 
-export type FileKind = 'index-log' | 'filter' | 'other';
+type FileKind = 'index-log' | 'filter' | 'other';
 
 /**
  * What `path` holds, from its first bytes (the file must exist: a CliError

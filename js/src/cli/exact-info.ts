@@ -2,7 +2,7 @@
 import { formatCount, table } from './describe.js';
 import { openIndexLog } from './exact-index.js';
 
-export interface IndexLogReport {
+interface IndexLogReport {
   file: string;
   kind: 'exact-index';
   /** What the keys are: lines of input, or URL expressions (built with --urls). */

@@ -12,7 +12,7 @@ import { EXIT_CLEAR, usageError } from './errors.js';
 import { sniffFile } from './exact-index.js';
 
 /** Exit status when repair moved bytes aside (the log had damage or a torn tail); 0 when it was whole. */
-export const EXIT_REPAIRED = 1;
+const EXIT_REPAIRED = 1;
 
 export async function runRepair(argv: string[]): Promise<number> {
   const { values, positionals } = parseCommand('repair', argv, { json: { type: 'boolean' } }, true);

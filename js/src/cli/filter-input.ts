@@ -22,7 +22,7 @@ import { isatty } from 'node:tty';
 import { CliError, fileError, usageError } from './errors.js';
 import { nonRegularKind, notRegularError, openRegularFile, readFully } from './regular-file.js';
 
-export type FileKind = 'index-log' | 'filter' | 'other';
+type FileKind = 'index-log' | 'filter' | 'other';
 
 /** "CBWF": a filter file's first 4 bytes. */
 const FILTER_MAGIC = new Uint8Array([0x43, 0x42, 0x57, 0x46]);
@@ -30,7 +30,7 @@ const FILTER_MAGIC = new Uint8Array([0x43, 0x42, 0x57, 0x46]);
 const LOG_MAGIC = new Uint8Array([0x43, 0x42, 0x57, 0x49, 0x4c, 0x4f, 0x47, 0x31]);
 
 /** A filter header up to its payload length: magic .. payload length (docs/FORMAT.md). */
-export const FILTER_HEAD_BYTES = 56;
+const FILTER_HEAD_BYTES = 56;
 /** The header (56) and the checksum (8): every filter file is 64 + P + L bytes. */
 const FIXED_BYTES = 64;
 const PARAMETER_LENGTH_OFFSET = 12;
@@ -40,7 +40,7 @@ const PAYLOAD_LENGTH_OFFSET = 48;
  * stops at 2 GiB, so a longer declared length cannot be a filter we can read
  * (and, on stdin, must not make us read on).
  */
-export const MAX_FILTER_FILE_BYTES = 2 ** 31;
+const MAX_FILTER_FILE_BYTES = 2 ** 31;
 
 /** What query and info accept, for messages. */
 const WANTED = 'a filter file or an index log (a regular file)';

@@ -8,7 +8,7 @@ import { indexLogReport, indexLogText } from './exact-info.js';
 import { inspectInputFile } from './filter-input.js';
 import { loadFilterFile } from './load.js';
 
-export interface InfoReport extends FilterFacts, Partial<Omit<BlocklistRates, 'falsePositiveRate' | 'estimatedFalsePositiveRate'>> {
+interface InfoReport extends FilterFacts, Partial<Omit<BlocklistRates, 'falsePositiveRate' | 'estimatedFalsePositiveRate'>> {
   file: string;
   /** "filter", or "url-blocklist" (a filter of URL expressions in an envelope). */
   kind: 'filter' | 'url-blocklist';

@@ -13,14 +13,14 @@ import { refuseBinary, SNIFF_BYTES } from './binary-input.js';
 import { CliError, fileError } from './errors.js';
 
 /** Bytes per read: big enough that per-chunk work is negligible, small enough to bound memory. */
-export const CHUNK_BYTES = 256 * 1024;
+const CHUNK_BYTES = 256 * 1024;
 
 /**
  * The longest line read: a key or list line longer than this is an error
  * that names it, not a silent multi-gigabyte string (a binary file or a
  * list with its newlines lost).
  */
-export const MAX_LINE_BYTES = 64 * 1024 * 1024;
+const MAX_LINE_BYTES = 64 * 1024 * 1024;
 
 const NEWLINE = 0x0a;
 
@@ -30,7 +30,7 @@ const NEWLINE = 0x0a;
  * line are kept as a list of pieces, joined once when its newline arrives
  * (re-joining a growing string at every chunk made one long line quadratic).
  */
-export class LineSplitter {
+class LineSplitter {
   #pieces: Uint8Array[] = [];
   #pendingBytes = 0;
   #lineNumber = 0;
@@ -104,7 +104,7 @@ export interface LineBatch {
   bytesRead: number;
 }
 
-export interface LineOptions {
+interface LineOptions {
   /**
    * Refuse input that looks binary (binary-input.ts), naming it as this in
    * the error; null reads any bytes (`--force`, or `query`'s keys).
@@ -162,7 +162,7 @@ export async function readsOnce(input: string): Promise<boolean> {
   return stats !== null && !stats.isFile() && !stats.isDirectory();
 }
 
-export interface InputFile {
+interface InputFile {
   stream: Readable;
   size: number;
 }

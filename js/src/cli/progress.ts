@@ -6,13 +6,13 @@
  */
 
 /** The part of a tty.WriteStream the bar needs (a fake one in tests). */
-export interface ProgressStream {
+interface ProgressStream {
   isTTY?: boolean;
   columns?: number;
   write(text: string): unknown;
 }
 
-export interface ProgressOptions {
+interface ProgressOptions {
   stream: ProgressStream;
   /** What is being done: "counting", "building", ... */
   label: string;
@@ -28,9 +28,9 @@ export interface ProgressOptions {
   minBytes?: number;
 }
 
-export const PROGRESS_MIN_LINES = 100_000;
-export const PROGRESS_MIN_BYTES = 4 * 1024 * 1024;
-export const PROGRESS_INTERVAL_MS = 100;
+const PROGRESS_MIN_LINES = 100_000;
+const PROGRESS_MIN_BYTES = 4 * 1024 * 1024;
+const PROGRESS_INTERVAL_MS = 100;
 
 const BAR_WIDTH = 24;
 

@@ -31,7 +31,7 @@ export function notRegularError(path: string, kind: string, wanted: string): Cli
   return new CliError(`cannot read ${path}: it is ${kind}, not ${wanted}`);
 }
 
-export interface RegularFile {
+interface RegularFile {
   handle: FileHandle;
   /** Its size when opened. */
   size: number;

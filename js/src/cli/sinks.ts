@@ -21,7 +21,7 @@ import {
 import { displayText, listLineText } from './utf8-lines.js';
 
 /** Unparseable lines kept with their text; the rest are only counted. */
-export const MAX_REPORTED_ERRORS = 10;
+const MAX_REPORTED_ERRORS = 10;
 
 export interface LineProblem {
   line: number;
@@ -93,7 +93,7 @@ function emptyCounts(): SinkCounts {
  * (MAX_URL_CHARS, up to 3 bytes each), and a longer line is not read as text
  * at all, which bounds the work and memory one line costs.
  */
-export const MAX_LIST_LINE_BYTES = 6 * 1024 * 1024;
+const MAX_LIST_LINE_BYTES = 6 * 1024 * 1024;
 
 /** Characters of an unparseable line kept for the report (a line may be megabytes long). */
 const MAX_REPORTED_TEXT = 200;

@@ -28,7 +28,7 @@ export function displayText(bytes: Uint8Array): string {
  * (overlong forms, surrogates and values past U+10FFFF are invalid, as for
  * the strict decoder), or -1.
  */
-export function firstInvalidUtf8(bytes: Uint8Array): number {
+function firstInvalidUtf8(bytes: Uint8Array): number {
   for (let i = 0; i < bytes.length; ) {
     const lead = bytes[i]!;
     if (lead < 0x80) {
@@ -59,7 +59,7 @@ export function firstInvalidUtf8(bytes: Uint8Array): number {
   return -1;
 }
 
-export type ListLineText =
+type ListLineText =
   | { kind: 'text'; text: string }
   /** A blank, comment or header line: whatever its bytes, it holds no entry. */
   | { kind: 'skip' }

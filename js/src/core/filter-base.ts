@@ -367,11 +367,20 @@ export abstract class Filter {
     this.handle.clear();
   }
 
-  /** Keys stored: for Bloom filters, adds that set at least one new bit. */
+  /**
+   * Keys stored. Every `add` counts, a repeat too (`addIfNew` skips keys
+   * already reported present), and every successful removal uncounts one; a
+   * binary fuse filter counts its distinct keys, and the scalable Bloom and
+   * expiring filters say in their descriptions how they count.
+   */
   get count(): number {
     return this.handle.count();
   }
-  /** The number of keys the filter was sized for. */
+  /**
+   * The number of keys the filter was sized for: in a scalable filter, the
+   * sum of its links' capacities; in an expiring filter, the keys each
+   * generation is sized for.
+   */
   get capacity(): number {
     return this.handle.capacity();
   }
@@ -438,13 +447,13 @@ export abstract class Filter {
     this.free();
   }
 
-  /** What `console.log(filter)` and `util.inspect` show: a summary, not wasm internals. */
+  /** What `console.log(filter)` and `util.inspect` show: the one-line summary of `toString()`, not wasm internals. */
   [Symbol.for('nodejs.util.inspect.custom')](): string {
-    return this.#summary();
+    return this.toString();
   }
 
-  /** The one-line summary `console.log`, `util.inspect` and `String()` show. */
-  #summary(): string {
+  /** `String(filter)`: the one-line summary `console.log` shows. */
+  toString(): string {
     const name = this.constructor.name;
     if (this.freed) return `${name} { freed }`;
     const rate = (value: number): string => Number(value.toPrecision(3)).toString();
@@ -452,11 +461,6 @@ export abstract class Filter {
       `${name} { count: ${this.count}, capacity: ${this.capacity}, falsePositiveRate: ${rate(this.falsePositiveRate)}, ` +
       `estimatedFalsePositiveRate: ${rate(this.estimatedFalsePositiveRate)}, byteLength: ${this.byteLength} }`
     );
-  }
-
-  /** `String(filter)`: the one-line summary `console.log` shows. */
-  toString(): string {
-    return this.#summary();
   }
 
   /**

@@ -27,7 +27,7 @@ export interface IndexRecordStore {
 }
 
 /** The plain C exports of bindings/cuckoo_index_bindings.cpp. */
-export interface IndexCoreExports {
+interface IndexCoreExports {
   _cbw_index_has(handle: number, key: number, length: number): number;
   _cbw_index_get(handle: number, key: number, length: number, out: number): number;
   _cbw_index_set(handle: number, key: number, length: number, value: number, valueLength: number, hasValue: number): number;
@@ -44,7 +44,7 @@ export interface IndexCoreExports {
 
 export type IndexCore = CoreModule & IndexCoreExports;
 
-export interface CoreIndexOptions {
+interface CoreIndexOptions {
   capacity: number;
   tagBits: number;
   maxKicks: number;
@@ -89,7 +89,7 @@ export interface IndexHandle {
 }
 
 /** What the C++ JsRecordStore calls (cuckoo_index_bindings.cpp): never throws, returns minus a status code. */
-export interface StoreCallbacks {
+interface StoreCallbacks {
   appendRecord(pointer: number, length: number): number;
   readRecord(offset: number, pointer: number, capacity: number): number;
   nextOffset(): number;

@@ -15,10 +15,10 @@ export const FILE_HEADER_BYTES = 16;
  * compact() rewrites it as version 2. Opening never rewrites a file.
  */
 export type LogVersion = 1 | 2;
-export const CURRENT_LOG_VERSION: LogVersion = 2;
+const CURRENT_LOG_VERSION: LogVersion = 2;
 
 /** A file header: magic "CBWILOG1", u32 version, u32 reserved 0 (little-endian). */
-export function fileHeader(version: LogVersion): Uint8Array {
+function fileHeader(version: LogVersion): Uint8Array {
   const header = new Uint8Array(FILE_HEADER_BYTES);
   header.set(LOG_MAGIC);
   header[8] = version;
@@ -26,7 +26,7 @@ export function fileHeader(version: LogVersion): Uint8Array {
 }
 
 /** The header new logs get (version 2). */
-export const FILE_HEADER = fileHeader(CURRENT_LOG_VERSION);
+const FILE_HEADER = fileHeader(CURRENT_LOG_VERSION);
 
 /** How the log file is opened and written: read-only, flushed after every write, or buffered. */
 export interface FileStoreOptions {

@@ -15,9 +15,9 @@ const V1_SMALLEST_RECORD = 17;
 const SEARCHED_TAIL_BYTES = 16 << 20;
 const CHUNK_BYTES = 1 << 20;
 
-export type Stop = 'incomplete' | 'garbled' | 'bad-header';
+type Stop = 'incomplete' | 'garbled' | 'bad-header';
 
-export type TailVerdict =
+type TailVerdict =
   | { torn: true }
   | { torn: false; reason: string; ambiguous: boolean };
 

@@ -69,7 +69,7 @@ function isAlive(holder: Holder): boolean {
 }
 
 /** The lock file of the log at `path`: beside the log's real path (a symlink and its target share one lock). */
-export function lockPathOf(path: string): string {
+function lockPathOf(path: string): string {
   let real: string;
   try {
     real = realpathSync(path);

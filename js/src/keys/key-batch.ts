@@ -1,10 +1,10 @@
 import { FilterError } from '../errors.js';
-import { BATCH_UNITS, describeValue, detachedKey, type EncodedKeys, invalidKey, isDetached, type Key, requireAttached } from './keys.js';
+import { BATCH_KEYS, describeValue, type EncodedKeys, invalidKey, type Key, keyArray, requireAttached, scanBatch, writeKeys } from './keys.js';
 
 const encoder = new TextEncoder();
 
 /** A KeyBatch holds at most this many bytes: its offsets are uint32. */
-export const MAX_KEY_BATCH_BYTES = 2 ** 32 - 1;
+const MAX_KEY_BATCH_BYTES = 2 ** 32 - 1;
 
 /**
  * Keys encoded once, for callers who query the same keys often or have bytes
@@ -54,49 +54,25 @@ export class KeyBatch implements EncodedKeys {
    * @throws FilterError `INVALID_ARGUMENT` (with `index`) for a bad key, or when the keys exceed 4 GiB.
    */
   static from(keys: Iterable<Key>): KeyBatch {
-    const list = Array.isArray(keys) ? (keys as readonly Key[]) : iterableToArray(keys);
+    const list = keyArray(keys, 'KeyBatch.from');
     const offsets = new Uint32Array(list.length + 1);
+    const unitEnds = new Uint32Array(BATCH_KEYS + 1);
     let bytes: Uint8Array = new Uint8Array(Math.max(16, estimateBytes(list)));
     let offset = 0;
+    // Batch by batch as the key arena cuts them: a batch of strings is
+    // encoded with one encodeInto, and when that was all ASCII its unit
+    // offsets are the byte offsets; anything else is written key by key.
     for (let start = 0; start < list.length; ) {
-      // Strings a chunk at a time, joined: one encodeInto per chunk.
-      let end = start;
-      let units = 0;
-      let joined = '';
-      while (end < list.length && typeof list[end] === 'string' && (units === 0 || units + (list[end] as string).length <= BATCH_UNITS)) {
-        const key = list[end] as string;
-        joined += key;
-        units += key.length;
-        end++;
+      const { end, units, stringUnits, allStrings, joined } = scanBatch(list, start, unitEnds);
+      bytes = ensure(bytes, offset, stringUnits * 3 + (units - stringUnits));
+      if (allStrings && encoder.encodeInto(joined, bytes.subarray(offset)).written === units) {
+        for (let i = start; i <= end; i++) offsets[i] = offset + unitEnds[i - start]!;
+        offset += units;
+      } else {
+        offset = writeKeys(list, start, end, bytes, offset, offsets, start);
       }
-      if (end > start) {
-        bytes = ensure(bytes, offset, units * 3);
-        const written = encoder.encodeInto(joined, bytes.subarray(offset)).written;
-        if (written === units) {
-          // All ASCII: each key's bytes are its units.
-          for (let i = start; i < end; i++) {
-            offsets[i] = offset;
-            offset += (list[i] as string).length;
-          }
-        } else {
-          for (let i = start; i < end; i++) {
-            offsets[i] = offset;
-            offset += encoder.encodeInto(list[i] as string, bytes.subarray(offset)).written;
-          }
-        }
-        start = end;
-        continue;
-      }
-      const key = list[start];
-      if (!(key instanceof Uint8Array)) throw invalidKey(key, start);
-      if (key.length === 0 && isDetached(key)) throw detachedKey(start);
-      bytes = ensure(bytes, offset, key.length);
-      bytes.set(key, offset);
-      offsets[start] = offset;
-      offset += key.length;
-      start++;
+      start = end;
     }
-    offsets[list.length] = offset;
     return new KeyBatch(bytes.subarray(0, offset), offsets);
   }
 
@@ -132,13 +108,6 @@ export class KeyBatch implements EncodedKeys {
     }
     return new KeyBatch(bytes, checked);
   }
-}
-
-function iterableToArray(keys: unknown): readonly Key[] {
-  if (keys !== null && typeof keys === 'object' && typeof (keys as Iterable<Key>)[Symbol.iterator] === 'function' && !(keys instanceof Uint8Array)) {
-    return Array.from(keys as Iterable<Key>);
-  }
-  throw new FilterError('INVALID_ARGUMENT', `KeyBatch.from: keys must be an array or another iterable of keys, got ${describeValue(keys)}`);
 }
 
 /** Bytes if every string is ASCII (the buffer grows when one is not). */

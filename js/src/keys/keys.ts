@@ -102,7 +102,7 @@ const nodeBuffer: NodeBufferClass | undefined =
 const SHORT_WIDE_UNITS = 16;
 
 /** Where one encoded batch lies in wasm memory, and the key after it. */
-export interface EncodedBatch {
+interface EncodedBatch {
   /** Index of the first key not in this batch. */
   readonly end: number;
   readonly count: number;
@@ -344,34 +344,8 @@ export class KeyArena {
    * key length, whichever comes first, but always holds at least one key.
    */
   encodeBatch(keys: readonly Key[], start: number): EncodedBatch {
-    const total = keys.length;
     let offsets = this.#offsetsView();
-    offsets[0] = 0;
-    // One pass checks the keys, sums their lengths (offsets in UTF-16 units
-    // for strings) and joins the strings: V8 builds `+=` chains as ropes
-    // that encodeInto flattens once.
-    let allStrings = true;
-    let units = 0;
-    let stringUnits = 0;
-    let joined = '';
-    let end = start;
-    while (end < total && end - start < BATCH_KEYS) {
-      const key = keys[end];
-      const isString = typeof key === 'string';
-      if (!isString && !(key instanceof Uint8Array)) throw invalidKey(key, end);
-      const size = key.length;
-      if (units + size > BATCH_UNITS && end > start) break;
-      if (isString) {
-        stringUnits += size;
-        if (allStrings) joined += key;
-      } else {
-        if (size === 0 && isDetached(key)) throw detachedKey(end);
-        allStrings = false;
-      }
-      units += size;
-      end++;
-      offsets[end - start] = units;
-    }
+    const { end, units, stringUnits, allStrings, joined } = scanBatch(keys, start, offsets);
     const count = end - start;
     // Only a batch of one key can pass the budget; growing moves the region.
     const dataBytes = stringUnits * 3 + (units - stringUnits);
@@ -413,19 +387,7 @@ export class KeyArena {
     }
     // Mixed strings and bytes, or a surrogate pair split between two keys:
     // key by key.
-    offsets = this.#offsetsView();
-    let offset = 0;
-    for (let i = 0; i < count; i++) {
-      offsets[i] = offset;
-      const key = keys[start + i] as Key;
-      if (typeof key === 'string') {
-        offset += encoder.encodeInto(key, view.subarray(HEAD_BYTES + offset)).written;
-      } else {
-        view.set(key, HEAD_BYTES + offset);
-        offset += key.length;
-      }
-    }
-    offsets[count] = offset;
+    writeKeys(keys, start, end, view.subarray(HEAD_BYTES), 0, this.#offsetsView(), 0);
     return batch;
   }
 
@@ -476,14 +438,91 @@ export class KeyArena {
   }
 }
 
-/** The keys of a batch as an array: an array as it is, any other iterable read into one. */
-export function keyArray(keys: unknown): readonly Key[] {
+/**
+ * The keys of a batch as an array: an array as it is, any other iterable read
+ * into one. `caller`, when given, starts the error message (`KeyBatch.from: ...`).
+ */
+export function keyArray(keys: unknown, caller?: string): readonly Key[] {
   if (Array.isArray(keys)) return keys as readonly Key[];
   if (keys !== null && typeof keys === 'object' && typeof (keys as Iterable<Key>)[Symbol.iterator] === 'function' && !(keys instanceof Uint8Array)) {
     return Array.from(keys as Iterable<Key>);
   }
   throw new FilterError(
     'INVALID_ARGUMENT',
-    `keys must be an array or another iterable of keys, got ${typeof keys === 'string' ? 'a string (one key: use add/has)' : describeValue(keys)}`,
+    `${caller === undefined ? '' : `${caller}: `}keys must be an array or another iterable of keys, got ${typeof keys === 'string' ? 'a string (one key: use add/has)' : describeValue(keys)}`,
   );
+}
+
+/** What {@link scanBatch} found in the keys of one batch. */
+interface BatchScan {
+  /** One past the batch's last key. */
+  end: number;
+  /** The keys' lengths summed: UTF-16 units for strings, bytes for Uint8Arrays. */
+  units: number;
+  /** The part of `units` that is strings. */
+  stringUnits: number;
+  /** True when every key of the batch is a string; then `joined` is all of them. */
+  allStrings: boolean;
+  /** The batch's strings joined, while every key so far was a string. */
+  joined: string;
+}
+
+/**
+ * Checks keys[start, ...) and cuts them into one batch: at most BATCH_KEYS
+ * keys and BATCH_UNITS units of key length, whichever comes first, but
+ * always at least one key. `unitEnds[i + 1]` gets the units of the batch's
+ * keys 0..i (`unitEnds[0]` = 0): byte offsets already when every key turns
+ * out ASCII. One pass checks the keys, sums their lengths and joins the
+ * strings: V8 builds `+=` chains as ropes that encodeInto flattens once.
+ * @throws FilterError `INVALID_ARGUMENT` (with `index`) for a key that is
+ *   neither a string nor a Uint8Array, or a detached Uint8Array.
+ */
+export function scanBatch(keys: readonly Key[], start: number, unitEnds: Uint32Array): BatchScan {
+  const total = keys.length;
+  unitEnds[0] = 0;
+  let allStrings = true;
+  let units = 0;
+  let stringUnits = 0;
+  let joined = '';
+  let end = start;
+  while (end < total && end - start < BATCH_KEYS) {
+    const key = keys[end];
+    const isString = typeof key === 'string';
+    if (!isString && !(key instanceof Uint8Array)) throw invalidKey(key, end);
+    const size = key.length;
+    if (units + size > BATCH_UNITS && end > start) break;
+    if (isString) {
+      stringUnits += size;
+      if (allStrings) joined += key;
+    } else {
+      if (size === 0 && isDetached(key)) throw detachedKey(end);
+      allStrings = false;
+    }
+    units += size;
+    end++;
+    unitEnds[end - start] = units;
+  }
+  return { end, units, stringUnits, allStrings, joined };
+}
+
+/**
+ * Writes keys[start, end) one after another into `target` from byte `at`
+ * (strings as UTF-8): key i starts at `offsets[first + i - start]`, and
+ * `offsets[first + end - start]` is where the last one ends, which is
+ * returned. `target` must have room (3 bytes a UTF-16 unit).
+ */
+export function writeKeys(keys: readonly Key[], start: number, end: number, target: Uint8Array, at: number, offsets: Uint32Array, first: number): number {
+  let offset = at;
+  for (let i = start; i < end; i++) {
+    offsets[first + i - start] = offset;
+    const key = keys[i] as Key;
+    if (typeof key === 'string') {
+      offset += encoder.encodeInto(key, target.subarray(offset)).written;
+    } else {
+      target.set(key, offset);
+      offset += key.length;
+    }
+  }
+  offsets[first + end - start] = offset;
+  return offset;
 }

@@ -135,7 +135,7 @@ export function adaptClient(client: unknown): RedisCommandRunner {
 }
 
 /** The key a cluster routes a command by: EVAL/EVALSHA's first key (args[3]), else args[1]; none for a keyless command. */
-export function routingKey(args: readonly RedisArgument[]): RedisArgument | undefined {
+function routingKey(args: readonly RedisArgument[]): RedisArgument | undefined {
   const command = String(args[0]).toUpperCase();
   if (command === 'EVAL' || command === 'EVALSHA') return Number(args[2]) > 0 ? args[3] : undefined;
   return command === 'WAIT' ? undefined : args[1];
@@ -174,7 +174,7 @@ function ioRedisMasterOf(cluster: IoRedisClusterLike, key: string): IoRedisLike 
 }
 
 /** The cluster hash slot of a key: CRC16 (XMODEM) of its hash tag (or of the whole key), mod 16384. */
-export function slotOf(key: string): number {
+function slotOf(key: string): number {
   const bytes = Buffer.from(key);
   let start = 0;
   let end = bytes.length;

@@ -10,7 +10,7 @@ import type { Script } from './scripts.js';
 // deadline, turning failures into FilterErrors, checking keys and options,
 // and the one call planner.
 
-export const DEFAULT_TIMEOUT_MS = 10_000;
+const DEFAULT_TIMEOUT_MS = 10_000;
 /**
  * Keys per script call. A script blocks Redis while it runs, so larger
  * batches are split into calls of this many keys, two in flight at a time
@@ -70,7 +70,7 @@ export async function loadCore(): Promise<RedisCore> {
 }
 
 /** One command with a deadline; every failure becomes a FilterError. */
-export async function runCommand(
+async function runCommand(
   redis: RedisCommandRunner,
   args: readonly RedisArgument[],
   timeoutMs: number,
@@ -132,7 +132,7 @@ function scriptRefusal(text: string, cause: unknown): FilterError | null {
 }
 
 /** CORRUPT: the parameters hash `key` of a handle's filter is gone. */
-export function lostParameters(key: string, options?: { cause?: unknown }): FilterError {
+function lostParameters(key: string, options?: { cause?: unknown }): FilterError {
   return new FilterError(
     'CORRUPT',
     `the filter's parameters hash '${key}' is missing in Redis (deleted, evicted, flushed, or lost in a restart ` +

@@ -8,7 +8,7 @@ import { BYTES_PER_BLOCK, DEFAULT_SHARD_BYTES, MAX_SHARD_BYTES } from './layout.
 // seed and shard size (each filter checks its own options around these).
 
 /** What every table option is once checked, defaults applied. */
-export interface CheckedTableOptions {
+interface CheckedTableOptions {
   capacity: number;
   falsePositiveRate: number;
   seed: number;

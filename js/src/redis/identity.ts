@@ -69,7 +69,7 @@ function regexLiteral(text: string): string {
  * holds no filter, that is, on a filter's first create. On a cluster it sees
  * the node the client sends it to.
  */
-export async function findFilterKeys(send: Send, key: string): Promise<string[]> {
+async function findFilterKeys(send: Send, key: string): Promise<string[]> {
   const tag = tagText(key);
   const pattern = `{${globLiteral(tag)}[:}]*`;
   const t = regexLiteral(tag);
@@ -94,7 +94,7 @@ export async function findFilterKeys(send: Send, key: string): Promise<string[]>
 }
 
 /** The keys a new filter is made of: one group per cluster slot, each key with what it is ('z' or a byte length). */
-export interface NewFilterKeys {
+interface NewFilterKeys {
   hash: string;
   /** The hash's fields and values, as HSET takes them. */
   fields: string[];

@@ -43,7 +43,7 @@ export interface RedisFilterLayout {
 export type SlotLayout = 'single' | 'spread';
 
 /** The value of the hash's `format` field: bump when this layout changes. */
-export const LAYOUT_FORMAT = 'cuckoo-bloom-wasm/redis blocked-bloom 1';
+const LAYOUT_FORMAT = 'cuckoo-bloom-wasm/redis blocked-bloom 1';
 export const BYTES_PER_BLOCK = 64;
 /** Redis's default limit for one string (proto-max-bulk-len) is 512 MiB. */
 export const MAX_SHARD_BYTES = 512 * 1024 * 1024;

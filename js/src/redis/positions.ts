@@ -3,7 +3,7 @@ import { FilterError } from '../index.js';
 import type { Key, KeyArena } from '../keys/keys.js';
 
 /** The plain C exports of bindings/redis_positions.cpp. */
-export interface RedisCoreExports {
+interface RedisCoreExports {
   _cbw_redis_block_count(capacity: number, falsePositiveRate: number): number;
   _cbw_redis_hash(seed: number, blockCount: number, data: number, offsets: number, count: number, out: number): void;
   _cbw_redis_plan(shardBlocks: number, gapBlocks: number, hashed: number, count: number, out: number): number;
@@ -24,7 +24,7 @@ export interface RedisCoreExports {
 export type RedisCore = CoreModule & RedisCoreExports;
 
 /** Bytes per key record: its block's offset in its range (u32), then its 8 bits (see scripts.ts). */
-export const RECORD_BYTES = 12;
+const RECORD_BYTES = 12;
 /** Bytes per hashed key (HashedKey in redis_positions.cpp). */
 const HASHED_BYTES = 16;
 /** Bytes of plan output per key: group row (24), order (4), replyAt (4), record (12), range text (<= 44). */
@@ -36,7 +36,7 @@ const PLAN_BYTES_PER_KEY = 24 + 4 + 4 + RECORD_BYTES + 44;
  * (512 bytes) is cheaper read than skipped; on a small table a batch is read
  * in a few ranges.
  */
-export const GAP_BLOCKS = 8;
+const GAP_BLOCKS = 8;
 
 /** The keys of one script call that fall in one shard. */
 export interface PlannedGroup {

@@ -1,9 +1,9 @@
 // The package's own classes and wasm instance come through its main entry (an
 // external of the built redis bundle: .ci/build-package.mjs), never a copy.
-import { BlockedBloomFilter, FilterError, init, internalRuntime as getRuntime } from '../index.js';
-import { describeValue, detachedKey, invalidKey, isDetached, type Key, type OwnedBytes } from '../keys/keys.js';
+import { BlockedBloomFilter, FilterError, internalRuntime as getRuntime } from '../index.js';
+import { describeValue, type Key, type OwnedBytes } from '../keys/keys.js';
 import { requireInteger } from '../options.js';
-import { adaptClient, errorText, isReplyError, type RedisArgument, type RedisCommandRunner, withDeadline, type RedisClient } from './clients.js';
+import { adaptClient, type RedisArgument, type RedisCommandRunner, type RedisClient } from './clients.js';
 import {
   BYTES_PER_BLOCK,
   counterKey,
@@ -18,7 +18,7 @@ import {
   type SlotLayout,
   stagingKey,
 } from './layout.js';
-import type { CallPlan, CallPlanner, PlannedGroup, RedisCore } from './positions.js';
+import type { CallPlan, PlannedGroup, RedisCore } from './positions.js';
 import {
   checkKey,
   checkTimeout,
@@ -27,14 +27,13 @@ import {
   missingShard,
   plannerFor,
   runBounded,
-  sendCommand,
   toBuffer,
 } from './commands.js';
 import { awaitReplicas, checkDurability, type DurabilityOptions, withDurability } from './durability.js';
-import { answerInScriptCalls, readAnswerText, RedisKeyedFilter } from './script-calls.js';
+import { readAnswerText, RedisKeyedFilter } from './script-calls.js';
 import { checkTableOptions, knownOptions } from './create-options.js';
 import { BlobAssembler } from './snapshot.js';
-import { checkIdentity, createOrFind, destroyFilter, hashSharesSlot, warnAboutEviction } from './identity.js';
+import { createOrFind, destroyFilter, hashSharesSlot, warnAboutEviction } from './identity.js';
 import { ADD_SCRIPT, COMMIT_LOAD_SCRIPT, HAS_SCRIPT, type Script } from './scripts.js';
 
 /** How a filter talks to Redis (create and open both take these). */
@@ -98,25 +97,13 @@ const TRANSFER_CONCURRENCY = 4;
  * with `CORRUPT` and answers nothing; after `destroy()`, with `FREED`.
  */
 export class RedisBloomFilter extends RedisKeyedFilter {
-  readonly #redis: RedisCommandRunner;
-  readonly #key: string;
   readonly #layout: RedisFilterLayout;
-  readonly #timeoutMs: number;
   readonly #shardKeys: string[];
-  readonly #planner: CallPlanner;
-  /** Whether the scripts can check the parameters hash themselves (else a second command does: identity.ts). */
-  readonly #sameSlot: boolean;
-  #destroyed = false;
 
   private constructor(redis: RedisCommandRunner, key: string, layout: RedisFilterLayout, timeoutMs: number, core: RedisCore) {
-    super();
-    this.#redis = redis;
-    this.#key = key;
+    super({ redis, key, timeoutMs, planner: plannerFor(core), sameSlot: hashSharesSlot(key, layout.slots) });
     this.#layout = layout;
-    this.#timeoutMs = timeoutMs;
     this.#shardKeys = Array.from({ length: shardCountOf(layout) }, (_, i) => shardKey(key, layout, i));
-    this.#planner = plannerFor(core);
-    this.#sameSlot = hashSharesSlot(key, layout.slots);
   }
 
   /**
@@ -158,7 +145,7 @@ export class RedisBloomFilter extends RedisKeyedFilter {
       id: newFilterId(),
     };
     const filter = new RedisBloomFilter(redis, key, layout, checked.timeoutMs, core);
-    const send = filter.#sender();
+    const send = filter.sender();
     await warnAboutEviction(send, key, false);
     // The shards (under a fresh id nobody else uses) and the parameters hash
     // are made together, or the filter already there is returned: identity.ts.
@@ -166,7 +153,7 @@ export class RedisBloomFilter extends RedisKeyedFilter {
     const existing = await createOrFind(send, {
       hash: key,
       fields: layoutFields(layout),
-      sameSlot: filter.#sameSlot,
+      sameSlot: filter.connection.sameSlot,
       groups: filter.#slotGroups(shards.map((_, index) => index)).map((indexes) => indexes.map((i) => shards[i] as { name: string; what: string })),
     });
     // With durability, create resolves only once the parameters hash (the filter's
@@ -216,10 +203,6 @@ export class RedisBloomFilter extends RedisKeyedFilter {
     return filter;
   }
 
-  /** The Redis key the filter was created or opened under (its parameters hash; shards have keys of their own). */
-  get key(): string {
-    return this.#key;
-  }
   /** Keys the filter is sized for. */
   get capacity(): number {
     return this.#layout.capacity;
@@ -260,27 +243,27 @@ export class RedisBloomFilter extends RedisKeyedFilter {
    */
   protected override describe(): string {
     return (
-      `key: ${JSON.stringify(this.#key)}, capacity: ${this.capacity}, falsePositiveRate: ${this.falsePositiveRate}, ` +
-      `byteLength: ${this.byteLength}, shards: ${this.shardCount}, slots: '${this.slots}'${this.#destroyed ? ', destroyed' : ''}`
+      `key: ${JSON.stringify(this.key)}, capacity: ${this.capacity}, falsePositiveRate: ${this.falsePositiveRate}, ` +
+      `byteLength: ${this.byteLength}, shards: ${this.shardCount}, slots: '${this.slots}'`
     );
   }
 
   async addMany(keys: Iterable<Key>): Promise<boolean[]> {
-    return this.#run(keys, ADD_SCRIPT);
+    return this.run(keys, ADD_SCRIPT);
   }
 
   /** For each key, `has(key)`. One round trip; each script call answers from one state of the table. */
   async hasMany(keys: Iterable<Key>): Promise<boolean[]> {
-    return this.#run(keys, HAS_SCRIPT);
+    return this.run(keys, HAS_SCRIPT);
   }
 
   /** Keys counted as new by `add` (an estimate, as the local filter's `count`). */
   async count(): Promise<number> {
-    this.#checkLive();
+    this.checkLive();
     const replies = await Promise.all(
-      this.#shardKeys.map((shard) => this.#command(['GET', counterKey(shard)], 'count')),
+      this.#shardKeys.map((shard) => this.command(['GET', counterKey(shard)], 'count')),
     );
-    await this.#checkIdentity();
+    await this.checkIdentity();
     return replies.reduce<number>((sum, reply) => sum + (reply === null || reply === undefined ? 0 : Number(reply)), 0);
   }
 
@@ -295,7 +278,7 @@ export class RedisBloomFilter extends RedisKeyedFilter {
    *   missing (or names another filter); `FREED` after destroy(); `UNAVAILABLE`; `OUT_OF_MEMORY`.
    */
   async snapshot(options: RedisTransferOptions = {}): Promise<OwnedBytes> {
-    this.#checkLive();
+    this.checkLive();
     const chunkBytes = checkChunkBytes(options?.chunkBytes);
     // The count first: every key it counts has its bits in the table read after.
     const itemCount = await this.count();
@@ -309,15 +292,15 @@ export class RedisBloomFilter extends RedisKeyedFilter {
         for (let offset = 0; offset < length; offset += chunkBytes) {
           const end = Math.min(length, offset + chunkBytes);
           reads.push(async () => {
-            const reply = await this.#command(['GETRANGE', shard, String(offset), String(end - 1)], 'snapshot', undefined, true);
-            if (!(reply instanceof Uint8Array) || reply.length !== end - offset) throw missingShard(shard, this.#key);
+            const reply = await this.command(['GETRANGE', shard, String(offset), String(end - 1)], 'snapshot', undefined, true);
+            if (!(reply instanceof Uint8Array) || reply.length !== end - offset) throw missingShard(shard, this.key);
             blob.put(shardStart + offset, reply);
           });
         }
       });
       await runBounded(reads, TRANSFER_CONCURRENCY);
       // Read from the shards the hash still named afterwards (identity.ts).
-      await this.#checkIdentity();
+      await this.checkIdentity();
       return blob.finish();
     } finally {
       blob.dispose();
@@ -333,7 +316,7 @@ export class RedisBloomFilter extends RedisKeyedFilter {
    *   `CORRUPT` / `WRONG_TYPE` for bad bytes; `UNAVAILABLE`.
    */
   async load(bytes: Uint8Array, options: RedisTransferOptions = {}): Promise<void> {
-    this.#checkLive();
+    this.checkLive();
     const chunkBytes = checkChunkBytes(options?.chunkBytes);
     const snapshot = readSnapshot(bytes);
     const mismatches = differences(this.#layout, snapshot);
@@ -344,10 +327,10 @@ export class RedisBloomFilter extends RedisKeyedFilter {
     // The payload follows the 56-byte header and the 8-byte parameter block (docs/FORMAT.md).
     const payload = bytes.subarray(64, 64 + this.byteLength);
     // Never stage into a filter that is gone (its staging keys would be left behind).
-    await this.#checkIdentity();
+    await this.checkIdentity();
     // Staging keys start empty (a failed earlier load may have left one), then fill in chunks.
     await runBounded(
-      this.#shardKeys.map((shard) => () => this.#command(['UNLINK', stagingKey(shard)], 'load')),
+      this.#shardKeys.map((shard) => () => this.command(['UNLINK', stagingKey(shard)], 'load')),
       TRANSFER_CONCURRENCY,
     );
     const writes: Array<() => Promise<unknown>> = [];
@@ -357,7 +340,7 @@ export class RedisBloomFilter extends RedisKeyedFilter {
       const shardStart = index * this.#layout.shardBlocks * BYTES_PER_BLOCK;
       for (let offset = 0; offset < length; offset += chunkBytes) {
         const chunk = payload.subarray(shardStart + offset, shardStart + Math.min(length, offset + chunkBytes));
-        writes.push(() => this.#command(['SETRANGE', staging, String(offset), toBuffer(chunk)], 'load'));
+        writes.push(() => this.command(['SETRANGE', staging, String(offset), toBuffer(chunk)], 'load'));
       }
     });
     await runBounded(writes, TRANSFER_CONCURRENCY);
@@ -366,7 +349,7 @@ export class RedisBloomFilter extends RedisKeyedFilter {
       groups.map((indexes) => {
         const shards = indexes.map((i) => this.#shardKeys[i] as string);
         const counts = indexes.map((i) => (i === 0 ? String(snapshot.itemCount) : '0'));
-        return this.#command(
+        return this.command(
           [
             'EVALSHA', COMMIT_LOAD_SCRIPT.sha, String(shards.length * 3 + this.#guardKeys().length),
             ...shards, ...shards.map(stagingKey), ...shards.map(counterKey),
@@ -379,7 +362,7 @@ export class RedisBloomFilter extends RedisKeyedFilter {
         );
       }),
     );
-    if (!this.#sameSlot) await this.#checkIdentity();
+    if (!this.connection.sameSlot) await this.checkIdentity();
   }
 
   /**
@@ -393,61 +376,38 @@ export class RedisBloomFilter extends RedisKeyedFilter {
    *   (created after this one was lost): nothing is removed; `UNAVAILABLE`.
    */
   async destroy(): Promise<void> {
-    this.#checkLive();
+    this.checkLive();
     const keysOf = (index: number) => {
       const shard = this.#shardKeys[index] as string;
       return [shard, counterKey(shard), stagingKey(shard)];
     };
-    const groups = this.#sameSlot || this.#layout.slots === 'single'
+    const groups = this.connection.sameSlot || this.#layout.slots === 'single'
       ? [this.#shardKeys.flatMap((_, index) => keysOf(index))]
       : this.#shardKeys.map((_, index) => keysOf(index));
-    await destroyFilter(this.#sender(), this.#key, this.#layout.id, this.#sameSlot, groups, null);
-    this.#destroyed = true;
-  }
-
-  /** The former name of `destroy()`. */
-  async delete(): Promise<void> {
-    return this.destroy();
+    await destroyFilter(this.sender(), this.key, this.#layout.id, this.connection.sameSlot, groups, null);
+    this.markDestroyed();
   }
 
   // ---- internals
 
-  async #run(keys: Iterable<Key>, script: Script): Promise<boolean[]> {
-    this.#checkLive();
-    const answers = await answerInScriptCalls(keys, (part, offset, answers) => this.#runCall(script, part, offset, answers));
-    if (!this.#sameSlot && answers.length > 0) await this.#checkIdentity();
-    return answers;
-  }
-
-  #checkLive(): void {
-    if (this.#destroyed) {
-      throw new FilterError('FREED', `this RedisBloomFilter ('${this.#key}') was destroyed; create or open the key again`);
-    }
+  protected get filterId(): string {
+    return this.#layout.id;
   }
 
   /** The parameters hash as a script's last key, when the scripts check it themselves (IDENTITY_GUARD). */
   #guardKeys(): string[] {
-    return this.#sameSlot ? [this.#key] : [];
+    return this.connection.sameSlot ? [this.key] : [];
   }
 
   /** The script's last argument: the filter id it checks, or '' when a second command does. */
   #guardId(): string {
-    return this.#sameSlot ? this.#layout.id : '';
-  }
-
-  /** CORRUPT unless the parameters hash still names this handle's filter. */
-  async #checkIdentity(): Promise<void> {
-    await checkIdentity(this.#sender(), this.#key, this.#layout.id);
-  }
-
-  #sender() {
-    return (args: RedisArgument[], what: string, script?: Script) => this.#command(args, what, script);
+    return this.connection.sameSlot ? this.#layout.id : '';
   }
 
   /** One call's keys (answers[offset + i] is keys[i]'s): one script call, or one per shard ('spread'). */
-  async #runCall(script: Script, keys: readonly Key[], offset: number, answers: boolean[]): Promise<void> {
+  protected async runCall(script: Script, keys: readonly Key[], offset: number, answers: boolean[]): Promise<void> {
     const { seed, blockCount, shardBlocks } = this.#layout;
-    const plan = this.#planner.plan(keys, seed, blockCount, shardBlocks);
+    const plan = this.connection.planner.plan(keys, seed, blockCount, shardBlocks);
     const calls = this.#layout.slots === 'single' ? [plan.groups] : plan.groups.map((group) => [group]);
     await Promise.all(calls.map((groups) => this.#runScript(script, plan, groups, answers, offset)));
   }
@@ -463,18 +423,14 @@ export class RedisBloomFilter extends RedisKeyedFilter {
       'EVALSHA', script.sha, String(shards.length + counters.length + guard.length), ...shards, ...counters, ...guard,
       m, ...groups.map((group) => group.ranges), ...groups.map((group) => group.records), ...lengths, this.#guardId(),
     ];
-    const reply = await this.#command(args, script.name, script);
-    if (script === ADD_SCRIPT) await awaitReplicas(this.#redis, shards[0] as string, this.#timeoutMs);
+    const reply = await this.command(args, script.name, script);
+    if (script === ADD_SCRIPT) await awaitReplicas(this.connection.redis, shards[0] as string, this.connection.timeoutMs);
     readAnswerText(reply, plan, groups, answers, offset);
   }
 
   /** Shard indexes grouped by the script calls that may touch them together. */
   #slotGroups(indexes: number[]): number[][] {
     return this.#layout.slots === 'single' ? [indexes] : indexes.map((index) => [index]);
-  }
-
-  async #command(args: RedisArgument[], what: string, script?: Script, bytes = false): Promise<unknown> {
-    return sendCommand(this.#redis, args, this.#timeoutMs, what, script, bytes);
   }
 }
 

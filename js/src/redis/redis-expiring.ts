@@ -8,7 +8,6 @@ import {
   readStoredParameters,
   loadCore,
   plannerFor,
-  sendCommand,
 } from './commands.js';
 import { EXPIRING_ADD_SCRIPT, EXPIRING_HAS_SCRIPT } from './expiring-scripts.js';
 import {
@@ -26,9 +25,9 @@ import {
 import { type CallPlan, type CallPlanner, type PlannedGroup, readAnswers } from './positions.js';
 import { checkTableOptions, knownOptions } from './create-options.js';
 import { awaitReplicas, checkDurability, withDurability } from './durability.js';
-import { answerInScriptCalls, readAnswerText, RedisKeyedFilter } from './script-calls.js';
+import { readAnswerText, RedisKeyedFilter } from './script-calls.js';
 import type { RedisConnectionOptions } from './redis-bloom.js';
-import { checkIdentity, createOrFind, destroyFilter, hashSharesSlot, warnAboutEviction } from './identity.js';
+import { createOrFind, destroyFilter, hashSharesSlot, warnAboutEviction } from './identity.js';
 import type { Script } from './scripts.js';
 
 /** Options of {@link RedisExpiringBloomFilter.create}: the window, generations and sizing, and how to talk to Redis. */
@@ -51,7 +50,7 @@ export interface RedisExpiringBloomFilterOptions extends RedisConnectionOptions 
 }
 
 /** The hash's `format` field for an expiring filter. */
-export const EXPIRING_LAYOUT_FORMAT = 'cuckoo-bloom-wasm/redis expiring-blocked-bloom 1';
+const EXPIRING_LAYOUT_FORMAT = 'cuckoo-bloom-wasm/redis expiring-blocked-bloom 1';
 const CREATE_OPTIONS = ['windowMs', 'generations', 'capacity', 'falsePositiveRate', 'seed', 'shardBytes', 'timeoutMs', 'durability'];
 const DEFAULT_GENERATIONS = 3;
 /** One generation must last at least a millisecond (TIME's resolution as the scripts read it). */
@@ -88,31 +87,19 @@ interface ExpiringLayout {
  * would evict them first.
  */
 export class RedisExpiringBloomFilter extends RedisKeyedFilter {
-  readonly #redis: RedisCommandRunner;
-  readonly #key: string;
   readonly #layout: ExpiringLayout;
-  readonly #timeoutMs: number;
-  readonly #planner: CallPlanner;
   /** The sorted set recording created generation shards (see expiring-scripts.ts). */
   readonly #written: string;
   /** Generation shard names start with this (then `g<generation>:<shard>`). */
   readonly #prefix: string;
-  /** Whether the scripts can check the parameters hash themselves (else a second command does: identity.ts). */
-  readonly #sameSlot: boolean;
-  #destroyed = false;
 
   private constructor(redis: RedisCommandRunner, key: string, layout: ExpiringLayout, timeoutMs: number, planner: CallPlanner) {
-    super();
-    this.#redis = redis;
-    this.#key = key;
+    super({ redis, key, timeoutMs, planner, sameSlot: hashSharesSlot(key, 'single') });
     this.#layout = layout;
-    this.#timeoutMs = timeoutMs;
-    this.#planner = planner;
     // shardKey(…, 'single', i) is `{tag}:<id>:<i>`: the same slot for the prefix's names.
     const sample = shardKey(key, layout.table, 0);
     this.#prefix = sample.slice(0, sample.length - 1);
     this.#written = `${this.#prefix}written`;
-    this.#sameSlot = hashSharesSlot(key, 'single');
   }
 
   /**
@@ -150,7 +137,7 @@ export class RedisExpiringBloomFilter extends RedisKeyedFilter {
       generations: checked.generations,
     };
     const filter = new RedisExpiringBloomFilter(redis, key, layout, checked.timeoutMs, plannerFor(core));
-    const send = filter.#sender();
+    const send = filter.sender();
     await warnAboutEviction(send, key, true);
     // The record of generations (under a fresh id) and the parameters hash are made together: identity.ts.
     const fields = [
@@ -162,7 +149,7 @@ export class RedisExpiringBloomFilter extends RedisKeyedFilter {
     const existing = await createOrFind(send, {
       hash: key,
       fields,
-      sameSlot: filter.#sameSlot,
+      sameSlot: filter.connection.sameSlot,
       groups: [[{ name: filter.#written, what: 'z' }]],
     });
     // With durability, create resolves only once the parameters hash (the filter's
@@ -201,10 +188,6 @@ export class RedisExpiringBloomFilter extends RedisKeyedFilter {
     return new RedisExpiringBloomFilter(withDurability(redis, durability), key, parseExpiringLayout(reply, key), timeoutMs, plannerFor(core));
   }
 
-  /** The Redis key the filter was created or opened under (its parameters hash; generations have keys of their own). */
-  get key(): string {
-    return this.#key;
-  }
   /** Milliseconds a key is remembered for, at least, after its latest add. */
   get windowMs(): number {
     return this.#layout.windowMs;
@@ -241,13 +224,13 @@ export class RedisExpiringBloomFilter extends RedisKeyedFilter {
    */
   protected override describe(): string {
     return (
-      `key: ${JSON.stringify(this.#key)}, windowMs: ${this.windowMs}, generations: ${this.generations}, capacity: ${this.capacity}, ` +
-      `falsePositiveRate: ${this.falsePositiveRate}, generationBytes: ${this.generationBytes}${this.#destroyed ? ', destroyed' : ''}`
+      `key: ${JSON.stringify(this.key)}, windowMs: ${this.windowMs}, generations: ${this.generations}, capacity: ${this.capacity}, ` +
+      `falsePositiveRate: ${this.falsePositiveRate}, generationBytes: ${this.generationBytes}`
     );
   }
 
   async addMany(keys: Iterable<Key>): Promise<boolean[]> {
-    return this.#run(keys, EXPIRING_ADD_SCRIPT);
+    return this.run(keys, EXPIRING_ADD_SCRIPT);
   }
 
   /**
@@ -256,7 +239,7 @@ export class RedisExpiringBloomFilter extends RedisKeyedFilter {
    * one state of every generation.
    */
   async hasMany(keys: Iterable<Key>): Promise<boolean[]> {
-    return this.#run(keys, EXPIRING_HAS_SCRIPT);
+    return this.run(keys, EXPIRING_HAS_SCRIPT);
   }
 
   /**
@@ -268,58 +251,40 @@ export class RedisExpiringBloomFilter extends RedisKeyedFilter {
    * @throws FilterError `CORRUPT` when the key holds another filter by now: nothing is removed; `UNAVAILABLE`.
    */
   async destroy(): Promise<void> {
-    this.#checkLive();
-    await destroyFilter(this.#sender(), this.#key, this.#layout.table.id, this.#sameSlot, [[this.#written]], {
+    this.checkLive();
+    await destroyFilter(this.sender(), this.key, this.#layout.table.id, this.connection.sameSlot, [[this.#written]], {
       group: 0,
       index: 1,
       prefix: this.#prefix,
     });
-    this.#destroyed = true;
-  }
-
-  /** The former name of `destroy()`. */
-  async delete(): Promise<void> {
-    return this.destroy();
+    this.markDestroyed();
   }
 
   // ---- internals
 
-  async #run(keys: Iterable<Key>, script: Script): Promise<boolean[]> {
-    this.#checkLive();
-    const answers = await answerInScriptCalls(keys, (part, offset, answers) => this.#runCall(script, part, offset, answers));
-    if (!this.#sameSlot && answers.length > 0) await checkIdentity(this.#sender(), this.#key, this.#layout.table.id);
-    return answers;
+  protected get filterId(): string {
+    return this.#layout.table.id;
   }
 
-  #checkLive(): void {
-    if (this.#destroyed) {
-      throw new FilterError('FREED', `this RedisExpiringBloomFilter ('${this.#key}') was destroyed; create or open the key again`);
-    }
-  }
-
-  #sender() {
-    return (args: RedisArgument[], what: string, script?: Script) => this.#command(args, what, script);
-  }
-
-  async #runCall(script: Script, keys: readonly Key[], offset: number, answers: boolean[]): Promise<void> {
+  protected async runCall(script: Script, keys: readonly Key[], offset: number, answers: boolean[]): Promise<void> {
     const { seed, blockCount, shardBlocks } = this.#layout.table;
-    const plan = this.#planner.plan(keys, seed, blockCount, shardBlocks);
+    const plan = this.connection.planner.plan(keys, seed, blockCount, shardBlocks);
     const { groups } = plan;
     const lengths = groups.map((group) => String(shardBytesOf(this.#layout.table, group.shard)));
-    const guard = this.#sameSlot ? [this.#key] : [];
-    const id = this.#sameSlot ? this.#layout.table.id : '';
+    const guard = this.connection.sameSlot ? [this.key] : [];
+    const id = this.connection.sameSlot ? this.#layout.table.id : '';
     const head: RedisArgument[] = [
       'EVALSHA', script.sha, String(1 + guard.length), this.#written, ...guard,
       this.#prefix, String(this.#layout.windowMs), String(this.#layout.generations), String(groups.length),
       ...groups.map((group) => String(group.shard)), ...groups.map((group) => group.ranges),
     ];
     if (script === EXPIRING_HAS_SCRIPT) {
-      const reply = await this.#command([...head, ...lengths, id], script.name, script, true);
+      const reply = await this.command([...head, ...lengths, id], script.name, script, true);
       this.#readHasReply(plan, reply, answers, offset);
       return;
     }
-    const reply = await this.#command([...head, ...groups.map((group) => group.records), ...lengths, id], script.name, script);
-    await awaitReplicas(this.#redis, this.#written, this.#timeoutMs);
+    const reply = await this.command([...head, ...groups.map((group) => group.records), ...lengths, id], script.name, script);
+    await awaitReplicas(this.connection.redis, this.#written, this.connection.timeoutMs);
     readAnswerText(reply, plan, groups, answers, offset);
   }
 
@@ -344,10 +309,6 @@ export class RedisExpiringBloomFilter extends RedisKeyedFilter {
         if (scratch[index] === true) answers[offset + index] = true;
       }
     });
-  }
-
-  async #command(args: RedisArgument[], what: string, script?: Script, bytes = false): Promise<unknown> {
-    return sendCommand(this.#redis, args, this.#timeoutMs, what, script, bytes);
   }
 }
 

@@ -3,12 +3,12 @@ import type { OwnedBytes } from '../keys/keys.js';
 import type { RedisCore } from './positions.js';
 
 /** A blocked Bloom blob: 56-byte header + 8-byte parameter block, the payload, an 8-byte checksum (docs/FORMAT.md). */
-export const HEAD_BYTES = 64;
-export const CHECKSUM_BYTES = 8;
+const HEAD_BYTES = 64;
+const CHECKSUM_BYTES = 8;
 /** Bytes hashed per trip through wasm memory: the most of a snapshot that wasm ever holds. */
 const SCRATCH_BYTES = 1024 * 1024;
 
-export interface BlobFields {
+interface BlobFields {
   seed: number;
   capacity: number;
   falsePositiveRate: number;

@@ -53,7 +53,7 @@ export interface BlocklistEnvelopeHandle {
 }
 
 /** One registered type, as the C++ registry describes it. */
-export interface CoreFilterType {
+interface CoreFilterType {
   name: string;
   id: number;
   supportsRemove: boolean;
@@ -118,8 +118,3 @@ export interface CoreModule {
   encodeUrlBlocklist(filter: number, length: number, scheme: number, entryCount: number, depth: number): BlocklistEnvelopeHandle;
   decodeUrlBlocklist(data: number, length: number): BlocklistEnvelopeHandle;
 }
-
-export type CoreFactory = (options: {
-  wasmBinary?: ArrayBuffer | Uint8Array;
-  locateFile?: (path: string, prefix: string) => string;
-}) => Promise<CoreModule>;

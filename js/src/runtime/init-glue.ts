@@ -10,7 +10,7 @@ import { FilterError } from '../errors.js';
 const KEPT_LINES = 20;
 
 /** The glue's factory. Imported apart from startCore so init() can load it while the wasm compiles. */
-export type CoreGlue = typeof import('./core.mjs');
+type CoreGlue = typeof import('./core.mjs');
 
 export function importGlue(): Promise<CoreGlue> {
   return import('./core.mjs');

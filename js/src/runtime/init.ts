@@ -94,11 +94,6 @@ export function isInitialized(): boolean {
 declare const __CBW_ENTRY__: string | undefined;
 const ENTRY_NAME: string = typeof __CBW_ENTRY__ === 'string' ? __CBW_ENTRY__ : 'cuckoo-bloom-wasm';
 
-/** The package entry whose module this init() loads, e.g. `cuckoo-bloom-wasm/reader`. */
-export function entryName(): string {
-  return ENTRY_NAME;
-}
-
 /** The loaded module; throws NOT_INITIALIZED before init() resolved. */
 export function getRuntime(): Runtime {
   if (runtime === null) {

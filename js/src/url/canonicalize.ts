@@ -127,7 +127,7 @@ const DEFAULT_PORTS: Record<string, string> = { http: '80', https: '443', ftp: '
  * `url::kMaxURLChars`). A longer "URL" is no address a browser would open,
  * and refusing it bounds the work one list line or query can cost.
  */
-export const MAX_URL_CHARS = 2 * 1024 * 1024;
+const MAX_URL_CHARS = 2 * 1024 * 1024;
 
 /**
  * Split a URL into canonical components. This is the single implementation
@@ -228,7 +228,7 @@ function canonicalPort(raw: string, scheme: string, reject: (reason: string) => 
 }
 
 /** Serialise parts as `scheme://host[:port]/path[?query]`. @internal */
-export function formatCanonicalUrl(p: CanonicalUrlParts): string {
+function formatCanonicalUrl(p: CanonicalUrlParts): string {
   return (
     `${p.scheme}://${p.host}${p.port ? ':' + p.port : ''}${p.path}` +
     (p.query === null ? '' : '?' + p.query)

@@ -22,7 +22,7 @@ function isIpHost(host: string): boolean {
 }
 
 /** @internal */
-export function hostSuffixes(host: string, hostLabels = SAFE_BROWSING_DEPTH.hostLabels): string[] {
+function hostSuffixes(host: string, hostLabels = SAFE_BROWSING_DEPTH.hostLabels): string[] {
   const hosts = [host];
   if (isIpHost(host)) return hosts;
   const labels = host.split('.');
@@ -36,7 +36,7 @@ export function hostSuffixes(host: string, hostLabels = SAFE_BROWSING_DEPTH.host
 }
 
 /** @internal */
-export function pathVariants(path: string, query: string | null, pathDepth = SAFE_BROWSING_DEPTH.pathDepth): string[] {
+function pathVariants(path: string, query: string | null, pathDepth = SAFE_BROWSING_DEPTH.pathDepth): string[] {
   const paths: string[] = [];
   // An empty query ("/q?") adds nothing a lookup could distinguish from "/q",
   // so it is not a separate expression (as in Chromium's implementation).
@@ -55,7 +55,7 @@ export function pathVariants(path: string, query: string | null, pathDepth = SAF
 }
 
 /** @internal */
-export function expressionsFromParts(parts: CanonicalUrlParts, depth: ExpressionDepth = SAFE_BROWSING_DEPTH): string[] {
+function expressionsFromParts(parts: CanonicalUrlParts, depth: ExpressionDepth = SAFE_BROWSING_DEPTH): string[] {
   const out: string[] = [];
   const paths = pathVariants(parts.path, parts.query, depth.pathDepth);
   for (const host of hostSuffixes(parts.host, depth.hostLabels)) {

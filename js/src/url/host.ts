@@ -16,7 +16,7 @@
  */
 
 /** A canonicalization failure: `reason` is appended to the quoted input. */
-export type Fail = (reason: string) => never;
+type Fail = (reason: string) => never;
 
 const utf8Strict = new TextDecoder('utf-8', { fatal: true });
 

@@ -6,7 +6,7 @@ import { refuseStructuredClone } from '../core/clone-guard.js';
 import { lookupsPerUrl, urlRateOf } from './url-rate.js';
 
 /** What a URL list needs of the filter holding its expressions. */
-export interface ExpressionFilter {
+interface ExpressionFilter {
   has(expression: string): boolean;
   readonly type: string;
   readonly falsePositiveRate: number;
@@ -103,13 +103,13 @@ export abstract class UrlList<Filter extends ExpressionFilter> {
     this.free();
   }
 
-  /** `console.log(list)` and `util.inspect`: its type, entries, rate and size on one line. */
+  /** `console.log(list)` and `util.inspect`: the one-line summary of `toString()`. */
   [Symbol.for('nodejs.util.inspect.custom')](): string {
-    return this.#summary();
+    return this.toString();
   }
 
-  /** The one-line summary `console.log`, `util.inspect` and `String()` show. */
-  #summary(): string {
+  /** `String(list)`: its type, entries, rate and size on one line. */
+  toString(): string {
     const name = this.constructor.name;
     let filter: string;
     try {
@@ -120,10 +120,5 @@ export abstract class UrlList<Filter extends ExpressionFilter> {
       return `${name} { freed }`;
     }
     return `${name} { ${filter} }`;
-  }
-
-  /** `String(list)`: the same one-line summary. */
-  toString(): string {
-    return this.#summary();
   }
 }
