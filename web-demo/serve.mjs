@@ -17,7 +17,8 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 export const DEFAULT_ROOT = fileURLToPath(new URL('./dist/', import.meta.url));
 const HOST = '127.0.0.1';
 
-const MIME_TYPES = {
+/** Content types by file extension (also used by the consumer tests' static server). */
+export const MIME_TYPES = {
   '.html': 'text/html; charset=utf-8',
   '.css': 'text/css; charset=utf-8',
   '.js': 'text/javascript; charset=utf-8',

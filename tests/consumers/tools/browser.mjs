@@ -5,15 +5,9 @@ import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { extname, join, normalize } from 'node:path';
 import { chromium } from 'playwright-core';
+import { MIME_TYPES } from '../../../web-demo/serve.mjs';
 
 const CHROMIUM = '/usr/bin/chromium';
-const TYPES = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.mjs': 'text/javascript; charset=utf-8',
-  '.wasm': 'application/wasm',
-  '.map': 'application/json',
-};
 
 /** A static server for `root`; 404 for anything missing (a bundle that lost core.wasm shows up). */
 export async function serve(root) {
@@ -25,7 +19,7 @@ export async function serve(root) {
       response.writeHead(404).end('not found');
       return;
     }
-    response.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream' });
+    response.writeHead(200, { 'content-type': MIME_TYPES[extname(file)] ?? 'application/octet-stream' });
     response.end(readFileSync(file));
   });
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
