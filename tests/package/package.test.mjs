@@ -96,15 +96,29 @@ describe('the tarball', () => {
 
   test('source maps name the sources without embedding them, and the package stays lean', () => {
     const maps = packed.files.filter((f) => f.path.endsWith('.map'));
-    expect(maps.length).toBeGreaterThan(0);
+    // The main bundles keep their maps (the variants that repeat their code may not).
+    expect(maps.map((f) => f.path)).toEqual(
+      expect.arrayContaining(
+        ['browser.js', 'index.cjs', 'reader.js', 'reader.cjs', 'redis.cjs', 'index-file.cjs', 'cli.js'].map((file) => `dist/${file}.map`),
+      ),
+    );
     for (const { path } of maps) {
       const map = JSON.parse(readFileSync(join(REPO, path), 'utf8'));
       expect(map.sources.length).toBeGreaterThan(0);
       expect(map.sourcesContent ?? []).toEqual([]);
     }
-    // 6.6 MB unpacked while the maps embedded their sources; 4.4 MB without them.
-    // The ceiling leaves room for this wave's additions, not for a regression.
-    expect(packed.unpackedSize).toBeLessThan(4.8e6);
+    // 6.6 MB unpacked while the maps embedded their sources, 4.7 MB without them; issue #33
+    // sets the ceiling at 3 MB (the inline entry's wasm deflated, bundles minified without
+    // renaming, the CLI on the library's entries, no maps for the variants).
+    const MAX_UNPACKED = 3_000_000;
+    if (packed.unpackedSize > MAX_UNPACKED) {
+      const largest = [...packed.files].sort((a, b) => b.size - a.size).slice(0, 15);
+      throw new Error(
+        `the package unpacks to ${packed.unpackedSize} bytes, over ${MAX_UNPACKED}; its largest files:\n` +
+          largest.map((f) => `  ${String(f.size).padStart(9)}  ${f.path}`).join('\n'),
+      );
+    }
+    expect(packed.unpackedSize).toBeLessThanOrEqual(MAX_UNPACKED);
   });
 
   // Every link of the README and the shipped docs (relative targets in the package, anchors,
@@ -127,6 +141,20 @@ describe('the tarball', () => {
     // Nothing but the package itself was installed.
     const lock = JSON.parse(readFileSync(join(consumer, 'package-lock.json'), 'utf8'));
     expect(Object.keys(lock.packages).filter((p) => p !== '')).toEqual(['node_modules/cuckoo-bloom-wasm']);
+  });
+
+  test('the command runs through the bin link npm made, from another folder (as npx and a global install run it)', () => {
+    // cli.js imports the library from the entries beside it: the link must resolve to them.
+    const bin = join(consumer, 'node_modules/.bin/cuckoo-bloom-wasm');
+    writeFileSync(join(elsewhere, 'keys.txt'), 'alpha\nbeta\n');
+    run(bin, ['build', '--input', 'keys.txt', '--output', 'keys.filter'], { cwd: elsewhere });
+    // Exit status 1: a key was present (docs/CLI.md).
+    const query = spawnSync(bin, ['query', 'keys.filter', 'alpha', 'gamma'], { cwd: elsewhere, encoding: 'utf8', timeout: 60_000 });
+    expect({ status: query.status, stdout: query.stdout, stderr: query.stderr }).toEqual({
+      status: 1,
+      stdout: 'present\talpha\nabsent\tgamma\n',
+      stderr: '',
+    });
   });
 
   test('what browsers and bundlers get imports no node: module', () => {
