@@ -42,7 +42,7 @@ import {
 import { createRequire, SourceMap } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { deflateRawSync } from 'node:zlib';
+import { deflateSync } from 'node:zlib';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const src = join(root, 'js/src');
@@ -82,10 +82,10 @@ for (const file of wasmFiles) {
 // esbuild and fflate (the inline entry's inflate) are dev dependencies: a fresh clone
 // needs `npm install` before building.
 let esbuild;
-let inflateSync;
+let unzlibSync;
 try {
   esbuild = await import('esbuild');
-  ({ inflateSync } = await import('fflate/browser'));
+  ({ unzlibSync } = await import('fflate/browser'));
 } catch {
   fail('esbuild or fflate is missing: run `npm install` first');
 }
@@ -171,12 +171,13 @@ const cjsModuleUrl = {
   },
   supported: { 'dynamic-import': false },
 };
-// The single-file builds embed core.wasm deflated (raw deflate, zlib level 9: 356 KB as
-// ~128 KB, ~171 KB of base64) and inflate it at init with fflate (runtime/init-wasm-inline.ts).
-// The embed is checked here with the same inflate the bundle uses, so a mismatch fails the build.
+// The single-file builds embed core.wasm deflated (zlib format, level 9: 356 KB as ~128 KB,
+// ~171 KB of base64) and inflate it at init (runtime/inflate-embedded.ts: Node's zlib,
+// DecompressionStream or the bundled fflate). The embed is checked here with fflate, the
+// inflate that owes nothing to the platform, so a mismatch fails the build.
 const coreWasm = readFileSync(join(wasmBuild, 'core.wasm'));
-const coreWasmDeflated = deflateRawSync(coreWasm, { level: 9 });
-if (!Buffer.from(inflateSync(coreWasmDeflated)).equals(coreWasm)) fail('the deflated core.wasm does not inflate to core.wasm');
+const coreWasmDeflated = deflateSync(coreWasm, { level: 9 });
+if (!Buffer.from(unzlibSync(coreWasmDeflated)).equals(coreWasm)) fail('the deflated core.wasm does not inflate to core.wasm');
 // In the single-file builds the glue's own `new URL("core.wasm", import.meta.url)` is never
 // reached (init passes locateFile); hiding it keeps webpack and Vite from copying a
 // core.wasm nobody loads.

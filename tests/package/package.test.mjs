@@ -221,6 +221,74 @@ const EXPECTED = {
   freed: true,
 };
 
+// cuckoo-bloom-wasm/inline embeds core.wasm deflated and inflates it with Node's zlib when
+// process.getBuiltinModule gives it, else DecompressionStream, else the bundled fflate
+// (js/src/runtime/inflate-embedded.ts). Each way must give a working module, and a damaged
+// embed a LOAD_FAILED FilterError from init(), not a crash or a half-started module.
+describe('the inline entry', () => {
+  const INLINE_BODY = `
+    const result = {};
+    try {
+      await m.init();
+      const filter = new m.BloomFilter({ capacity: 100 }).add('inline');
+      result.answers = [filter.has('inline'), filter.has('absent')];
+      result.used = globalThis.used;
+    } catch (error) {
+      result.error = { isFilterError: error instanceof m.FilterError, code: error.code, message: error.message };
+    }
+    console.log(JSON.stringify(result));
+  `;
+  /** Copies dist/<file> beside the consumer, its embedded wasm damaged when `damaged`. */
+  function copyOf(file, damaged) {
+    let text = readFileSync(join(consumer, 'node_modules/cuckoo-bloom-wasm/dist', file), 'utf8');
+    const embedded = /"([A-Za-z0-9+/=]{100000,})"/.exec(text);
+    expect(embedded).not.toBeNull();
+    if (damaged) {
+      const middle = embedded.index + 1 + Math.floor(embedded[1].length / 2);
+      text = `${text.slice(0, middle)}${'A'.repeat(4000)}${text.slice(middle + 4000)}`;
+    }
+    const copy = `${damaged ? 'damaged' : 'intact'}-${file}`;
+    writeFileSync(join(consumer, copy), text);
+    return copy;
+  }
+  // Each prelude leaves one way open and records its use in globalThis.used.
+  const zlib = `globalThis.used = [];
+    const builtin = process.getBuiltinModule;
+    process.getBuiltinModule = (id) => (globalThis.used.push('zlib:' + id), builtin.call(process, id));`;
+  const stream = `globalThis.used = [];
+    delete process.getBuiltinModule;
+    const Native = globalThis.DecompressionStream;
+    globalThis.DecompressionStream = class extends Native {
+      constructor(format) { super(format); globalThis.used.push('DecompressionStream:' + format); }
+    };`;
+  const neither = 'globalThis.used = []; delete process.getBuiltinModule; delete globalThis.DecompressionStream;';
+  const ways = [
+    ['inline.js in Node (zlib)', 'inline.js', 'mjs', zlib, ['zlib:zlib']],
+    ['inline.cjs in Node (zlib)', 'inline.cjs', 'cjs', zlib, ['zlib:zlib']],
+    ['inline.js with DecompressionStream (browsers, Node < 20.16)', 'inline.js', 'mjs', stream, ['DecompressionStream:deflate']],
+    ['inline.cjs with DecompressionStream (Node < 20.16)', 'inline.cjs', 'cjs', stream, ['DecompressionStream:deflate']],
+    ['inline.js with neither (fflate: Firefox < 113, Safari < 16.4)', 'inline.js', 'mjs', neither, []],
+  ];
+  test.each(ways)('%s: the embedded wasm starts, and a damaged one is LOAD_FAILED', (_name, file, kind, prelude, used) => {
+    for (const damaged of [false, true]) {
+      const copy = copyOf(file, damaged);
+      const script = `${damaged ? 'damaged' : 'intact'}-${file}.${kind === 'mjs' ? 'run.mjs' : 'run.cjs'}`;
+      writeFileSync(
+        join(consumer, script),
+        kind === 'mjs'
+          ? `${prelude}\nconst m = await import('./${copy}');\n${INLINE_BODY}`
+          : `${prelude}\nconst m = require('./${copy}');\n(async () => {${INLINE_BODY}})();`,
+      );
+      const result = runConsumer(script, elsewhere);
+      if (damaged) {
+        expect(result.error).toEqual({ isFilterError: true, code: 'LOAD_FAILED', message: expect.stringMatching(/embedded core\.wasm/) });
+      } else {
+        expect(result).toEqual({ answers: [true, false], used });
+      }
+    }
+  });
+});
+
 describe('JavaScript consumers', () => {
   beforeAll(() => {
     writeFileSync(

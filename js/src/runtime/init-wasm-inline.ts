@@ -1,15 +1,11 @@
 // The single-file entry (`cuckoo-bloom-wasm/inline`): core.wasm travels inside the
 // JavaScript, for serverless bundles and bundlers that copy no assets.
-// The build replaces __CBW_WASM_DEFLATED__ with the module compressed (raw deflate, level 9)
+// The build replaces __CBW_WASM_DEFLATED__ with the module compressed (zlib format, level 9)
 // and then base64-encoded, and __CBW_WASM_SIZE__ with its length: 356 KB of wasm embed as
-// ~171 KB of text instead of ~475 KB, the bulk of the package's size.
-//
-// Inflating uses fflate (its environment-free build, bundled into inline.* only), not the
-// built-in DecompressionStream: the package runs on Node >= 18 and any browser with
-// WebAssembly and ES2022, and DecompressionStream('deflate-raw') came later to some of
-// those (Firefox 113, Safari 16.4). A few KB of inflate code works everywhere.
-import { inflateSync } from 'fflate/browser';
+// ~171 KB of text instead of ~475 KB, the bulk of the package's size. Inflating it is
+// inflate-embedded.ts's job.
 import { FilterError } from '../errors.js';
+import { inflateEmbedded } from './inflate-embedded.js';
 import type { WasmSource } from './init.js';
 import { compileBytes, compileGiven } from './init-wasm-common.js';
 
@@ -18,16 +14,16 @@ declare const __CBW_WASM_SIZE__: number;
 
 const FROM = 'the embedded core.wasm';
 
-function embeddedBytes(): Uint8Array {
+async function embeddedBytes(): Promise<Uint8Array> {
   // atob is global in browsers, workers and Node >= 16.
   const text = atob(__CBW_WASM_DEFLATED__);
   const deflated = new Uint8Array(text.length);
   for (let i = 0; i < text.length; i++) deflated[i] = text.charCodeAt(i);
   let bytes: Uint8Array;
   try {
-    bytes = inflateSync(deflated, { out: new Uint8Array(__CBW_WASM_SIZE__) });
+    bytes = await inflateEmbedded(deflated, __CBW_WASM_SIZE__);
   } catch (error) {
-    throw new FilterError('LOAD_FAILED', `could not decompress ${FROM}: ${(error as Error).message}`, { cause: error });
+    throw new FilterError('LOAD_FAILED', `could not decompress ${FROM}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
   }
   // A short result would be a damaged embed; compiling a truncated module fails less clearly.
   if (bytes.length !== __CBW_WASM_SIZE__) {
@@ -36,7 +32,6 @@ function embeddedBytes(): Uint8Array {
   return bytes;
 }
 
-// async: a failure to decompress rejects init()'s promise like any other load failure.
 export async function compileCore(source: WasmSource | undefined): Promise<WebAssembly.Module> {
-  return source === undefined ? compileBytes(embeddedBytes(), FROM) : compileGiven(source);
+  return source === undefined ? compileBytes(await embeddedBytes(), FROM) : compileGiven(source);
 }
