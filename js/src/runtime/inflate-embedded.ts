@@ -8,8 +8,9 @@
 //     fresh Node process, less in browsers, whose streams are native too;
 //   - fflate's environment-free inflate, bundled in, where neither exists: the README's
 //     baseline (any browser with WebAssembly and ES2022) includes Firefox < 113 and
-//     Safari < 16.4, which lack DecompressionStream.
-import { unzlibSync } from 'fflate/browser';
+//     Safari < 16.4, which lack DecompressionStream. Imported with import(), which esbuild
+//     turns into a lazy start of the bundled module (no import() is left in the file): its
+//     tables, built when the module starts, cost ~4 ms of every load otherwise.
 
 type NodeZlib = { inflateSync(data: Uint8Array, options: { maxOutputLength: number }): Uint8Array };
 type NodeProcess = { getBuiltinModule?: (id: string) => unknown };
@@ -18,7 +19,10 @@ type NodeProcess = { getBuiltinModule?: (id: string) => unknown };
 export async function inflateEmbedded(deflated: Uint8Array, size: number): Promise<Uint8Array> {
   const zlib = (globalThis as { process?: NodeProcess }).process?.getBuiltinModule?.('zlib') as NodeZlib | undefined;
   if (typeof zlib?.inflateSync === 'function') return zlib.inflateSync(deflated, { maxOutputLength: size });
-  if (typeof DecompressionStream !== 'function') return unzlibSync(deflated, { out: new Uint8Array(size) });
+  if (typeof DecompressionStream !== 'function') {
+    const { unzlibSync } = await import('./fflate-inflate.js');
+    return unzlibSync(deflated, { out: new Uint8Array(size) });
+  }
   const stream = new Blob([deflated as Uint8Array<ArrayBuffer>]).stream().pipeThrough(new DecompressionStream('deflate'));
   const reader = stream.getReader();
   const bytes = new Uint8Array(size);
