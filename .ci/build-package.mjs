@@ -15,17 +15,19 @@
 //                has/match) over core.reader.* (bindings/reader.cpp: no embind, about
 //                a third of core.small.wasm)
 //   inline.js / inline.cjs / inline.import.cjs   `cuckoo-bloom-wasm/inline`: the same API
-//                with core.wasm embedded as base64 and the glue bundled in, one file
+//                with core.wasm embedded (deflated, base64) and the glue bundled in, one file
 //   redis.cjs / redis.import.cjs / redis.mjs   `cuckoo-bloom-wasm/redis` (Node only):
 //                the Redis-backed filter, using index.cjs's classes and wasm instance
 //   index-file.cjs / .import.cjs / .mjs   `cuckoo-bloom-wasm/index-file` (Node only): the
 //                CuckooIndex over an append-only file, built as redis.cjs is
-//   cli.js       the `cuckoo-bloom-wasm` command
+//   cli.js       the `cuckoo-bloom-wasm` command: its own code, the library from index.cjs
 //   core.mjs + core.wasm   the Emscripten glue and module (core.small.*: the size build)
 //   core.cjs, core.reader.cjs   the same glue as CommonJS, which index.cjs and reader.cjs
 //                require (CommonJS builds never call import(): see cjsModuleUrl)
 //   types/       .d.ts (ES) and .d.cts (CommonJS) declarations
 // Each variant is js/src/index.ts with runtime/init-wasm.ts swapped for one loader.
+// Bundles are minified (whitespace and syntax, never names) with maps for the main entries:
+// the package unpacks to at most 3 MB (tests/package/package.test.mjs).
 import { execFileSync } from 'node:child_process';
 import {
   chmodSync,
@@ -37,9 +39,10 @@ import {
   rmSync,
   writeFileSync,
 } from 'node:fs';
-import { createRequire } from 'node:module';
+import { createRequire, SourceMap } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { deflateSync } from 'node:zlib';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const src = join(root, 'js/src');
@@ -76,12 +79,15 @@ for (const file of wasmFiles) {
   if (!existsSync(join(wasmBuild, file))) fail(`.ci/build-wasm.sh did not produce build-wasm/${file}`);
 }
 
-// esbuild is a dev dependency: a fresh clone needs `npm install` before building.
+// esbuild and fflate (the inline entry's inflate) are dev dependencies: a fresh clone
+// needs `npm install` before building.
 let esbuild;
+let unzlibSync;
 try {
   esbuild = await import('esbuild');
+  ({ unzlibSync } = await import('fflate/browser'));
 } catch {
-  fail('esbuild is missing: run `npm install` first');
+  fail('esbuild or fflate is missing: run `npm install` first');
 }
 
 rmSync(dist, { recursive: true, force: true });
@@ -135,8 +141,18 @@ const common = {
   metafile: true,
   // Classes keep their names (`BloomFilter`, not esbuild's `_BloomFilter`) in stack traces and inspect output.
   keepNames: true,
+  // Whitespace and syntax only: comments and indentation go (the maps lead back to the
+  // sources), every identifier stays as written, so a stack trace reads without the map too.
+  minifyWhitespace: true,
+  minifySyntax: true,
   external: ['node:*'],
 };
+// The bundles that repeat another's code ship without a map, to keep the package within
+// 3 MB unpacked (issue #33): index.js is browser.js's and index.cjs's code, small.js is
+// browser.js's, inline.js and inline.cjs are index.cjs's plus the glue and the embedded
+// wasm (their maps were 117 KB each). Their class and function names are as written
+// (keepNames, no renaming), so their stack traces still read; the main entries keep maps.
+const noMap = { sourcemap: false };
 // CommonJS has no import.meta: the loader's `new URL('./core.wasm', import.meta.url)`
 // uses this file's URL instead; undefined once a bundler folded it into an ES module.
 // A footer, so "use strict" stays the first statement: the `var` is hoisted, and it
@@ -155,12 +171,22 @@ const cjsModuleUrl = {
   },
   supported: { 'dynamic-import': false },
 };
-const wasmBase64 = readFileSync(join(wasmBuild, 'core.wasm')).toString('base64');
+// The single-file builds embed core.wasm deflated (zlib format, level 9: 356 KB as ~128 KB,
+// ~171 KB of base64) and inflate it at init (runtime/inflate-embedded.ts: Node's zlib,
+// DecompressionStream or the bundled fflate). The embed is checked here with fflate, the
+// inflate that owes nothing to the platform, so a mismatch fails the build.
+const coreWasm = readFileSync(join(wasmBuild, 'core.wasm'));
+const coreWasmDeflated = deflateSync(coreWasm, { level: 9 });
+if (!Buffer.from(unzlibSync(coreWasmDeflated)).equals(coreWasm)) fail('the deflated core.wasm does not inflate to core.wasm');
 // In the single-file builds the glue's own `new URL("core.wasm", import.meta.url)` is never
 // reached (init passes locateFile); hiding it keeps webpack and Vite from copying a
 // core.wasm nobody loads.
 const inline = {
-  define: { __CBW_WASM_BASE64__: JSON.stringify(wasmBase64), 'import.meta.url': 'undefined' },
+  define: {
+    __CBW_WASM_DEFLATED__: JSON.stringify(coreWasmDeflated.toString('base64')),
+    __CBW_WASM_SIZE__: String(coreWasm.length),
+    'import.meta.url': 'undefined',
+  },
 };
 
 /**
@@ -190,6 +216,7 @@ await bundle({
   platform: 'browser',
   keepNames: false,
   outfile: join(dist, 'small.js'),
+  ...noMap,
   entryName: 'cuckoo-bloom-wasm/small',
   external: ['./core.small.mjs'],
   plugins: [variantPlugin({ loader: 'browser', module: 'core.small' })],
@@ -223,6 +250,7 @@ await bundle({
   format: 'esm',
   platform: 'neutral',
   outfile: join(dist, 'index.js'),
+  ...noMap,
   entryName: 'cuckoo-bloom-wasm',
   external: ['./core.mjs', 'node:*'],
   plugins: [variantPlugin({ loader: null })],
@@ -240,6 +268,7 @@ await bundle({
   format: 'esm',
   platform: 'neutral',
   outfile: join(dist, 'inline.js'),
+  ...noMap,
   entryName: 'cuckoo-bloom-wasm/inline',
   plugins: [variantPlugin({ loader: 'inline', bundleGlue: true })],
   ...inline,
@@ -248,6 +277,7 @@ await bundle({
   format: 'cjs',
   platform: 'node',
   outfile: join(dist, 'inline.cjs'),
+  ...noMap,
   entryName: 'cuckoo-bloom-wasm/inline',
   plugins: [variantPlugin({ loader: 'inline', bundleGlue: true })],
   ...inline,
@@ -335,18 +365,39 @@ async function buildNodeOnlyEntry(name, entryPoint) {
 const redisExports = await buildNodeOnlyEntry('redis', 'redis/index.ts');
 const indexFileExports = await buildNodeOnlyEntry('index-file', 'index-file/index.ts');
 
-// The CLI (`npx cuckoo-bloom-wasm ...`): a self-contained ES module for Node.
+// The CLI (`npx cuckoo-bloom-wasm ...`): an ES module for Node, its own code bundled, the
+// library imported from the package's Node entries (index.import.cjs, index-file.import.cjs:
+// what `import 'cuckoo-bloom-wasm'` gets in Node) instead of a second bundled copy (~130 KB).
+// The imports are relative to cli.js's real path, which Node resolves through the bin
+// symlinks of a global install or npx. Helpers with no state (key checks, URL rules) stay
+// bundled; a class, an error type or the wasm instance comes from the entries only.
+const cliImports = new Map([
+  ...[...sharedWithMain].map((file) => [file, './index.import.cjs']),
+  [join(src, 'index-file/index.ts'), './index-file.import.cjs'],
+]);
 if (existsSync(join(src, 'cli/main.ts'))) {
-  await esbuild.build({
+  const { metafile } = await esbuild.build({
     ...common,
     entryPoints: [join(src, 'cli/main.ts')],
     format: 'esm',
     platform: 'node',
     outfile: join(dist, 'cli.js'),
-    external: ['./core.mjs', 'node:*'],
-    plugins: [variantPlugin({ loader: 'node' })],
+    plugins: [
+      {
+        name: 'cbw-cli-uses-entries',
+        setup(build) {
+          build.onResolve({ filter: /^\.\.?\/.*\.js$/ }, (args) => {
+            const target = cliImports.get(join(args.resolveDir, args.path).replace(/\.js$/, '.ts'));
+            return target === undefined ? undefined : { path: target, external: true };
+          });
+        },
+      },
+    ],
     banner: { js: '#!/usr/bin/env node' },
   });
+  // No filter class or loader may be bundled: two copies would mean two wasm instances.
+  const bundled = Object.keys(metafile.inputs).filter((input) => /js\/src\/(runtime|core|bloom|cuckoo|fuse|chains|exact-index)\//.test(input));
+  if (bundled.length > 0) fail(`dist/cli.js bundles library code instead of importing it: ${bundled.join(', ')}`);
   chmodSync(join(dist, 'cli.js'), 0o755);
 }
 writeImportEntry('redis.cjs', redisExports, { esModule: true });
@@ -376,12 +427,104 @@ for (const file of readdirSync(dist).filter((name) => name.endsWith('.cjs'))) {
   if (/\bimport\(/.test(readFileSync(join(dist, file), 'utf8'))) fail(`dist/${file} calls import()`);
 }
 
+/**
+ * Minified output writes `new URL("./core.wasm",import.meta.url)`; the bundles keep the
+ * spelled-out form `new URL("./core.wasm", import.meta.url)` that bundlers document and
+ * tests look for, so this puts the space back, moving what the file's map says of the
+ * rest of that line one column right (only the first mapping after the space changes:
+ * each column in a line is stored relative to the one before). The shifted map is checked
+ * against the old one where it matters: `import.meta.url` maps to the same source place.
+ */
+function spellOutWasmUrls(file) {
+  const path = join(dist, file);
+  let text = readFileSync(path, 'utf8');
+  const found = [...text.matchAll(/new URL\("\.\/[\w.]+\.wasm",import\.meta\.url\)/g)];
+  if (found.length === 0) fail(`dist/${file} has no new URL("./….wasm", import.meta.url)`);
+  const mapPath = `${path}.map`;
+  const hasMap = existsSync(mapPath);
+  const map = hasMap ? JSON.parse(readFileSync(mapPath, 'utf8')) : null;
+  const before = hasMap ? new SourceMap(structuredClone(map)) : null;
+  const checks = [];
+  // From the last to the first, so each offset still holds when it is used.
+  for (const match of found.reverse()) {
+    const at = match.index + match[0].indexOf('import.meta.url');
+    const line = text.slice(0, at).split('\n').length - 1;
+    const column = at - (text.lastIndexOf('\n', at - 1) + 1);
+    if (map !== null) shiftMappings(map, line, column);
+    text = `${text.slice(0, at - 1)}, ${text.slice(at)}`;
+    checks.push({ line, column });
+  }
+  writeFileSync(path, text);
+  if (map === null) return;
+  writeFileSync(mapPath, JSON.stringify(map));
+  // Each column around a space (old numbering) must map where it did, moved right by the
+  // spaces put in at or before it on its line; a mapping left behind or moved too far shows
+  // at the column before the next mapping.
+  const after = new SourceMap(map);
+  const original = ({ originalSource, originalLine, originalColumn }) => `${originalSource}:${originalLine}:${originalColumn}`;
+  for (const { line, column } of checks) {
+    for (let old = Math.max(0, column - 50); old < column + 2000; old++) {
+      const moved = old + checks.filter((other) => other.line === line && other.column <= old).length;
+      if (original(before.findEntry(line, old)) !== original(after.findEntry(line, moved))) {
+        fail(`dist/${file}.map: putting the space into the wasm URL moved the mapping of ${line + 1}:${old + 1}`);
+      }
+    }
+  }
+}
+const VLQ_DIGITS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+function decodeVlq(text) {
+  const values = [];
+  let value = 0;
+  let shift = 0;
+  for (const char of text) {
+    const digit = VLQ_DIGITS.indexOf(char);
+    value += (digit & 31) * 2 ** shift;
+    if (digit & 32) shift += 5;
+    else {
+      values.push(value % 2 === 1 ? -(value - 1) / 2 : value / 2);
+      value = 0;
+      shift = 0;
+    }
+  }
+  return values;
+}
+function encodeVlq(values) {
+  let text = '';
+  for (const value of values) {
+    let rest = value < 0 ? -value * 2 + 1 : value * 2;
+    do {
+      const digit = rest % 32;
+      rest = Math.floor(rest / 32);
+      text += VLQ_DIGITS[rest > 0 ? digit | 32 : digit];
+    } while (rest > 0);
+  }
+  return text;
+}
+/** Moves every mapping of generated `line` at or after `column` one column right. */
+function shiftMappings(map, line, column) {
+  const lines = map.mappings.split(';');
+  const segments = lines[line].split(',');
+  let generated = 0;
+  for (let i = 0; i < segments.length; i++) {
+    const fields = decodeVlq(segments[i]);
+    generated += fields[0];
+    if (generated >= column) {
+      fields[0] += 1;
+      segments[i] = encodeVlq(fields);
+      break;
+    }
+  }
+  lines[line] = segments.join(',');
+  map.mappings = lines.join(';');
+}
+for (const file of ['browser.js', 'small.js', 'reader.js', 'index.js']) spellOutWasmUrls(file);
+
 // What bundlers choke on must not be there: no `node:` import in what browsers get.
 for (const file of ['browser.js', 'small.js', 'reader.js', 'inline.js']) {
   if (/["']node:/.test(readFileSync(join(dist, file), 'utf8'))) fail(`dist/${file} imports a node: module`);
 }
-if (readFileSync(join(dist, 'inline.js'), 'utf8').includes('__CBW_WASM_BASE64__')) {
-  fail('dist/inline.js lacks the embedded wasm');
+for (const file of ['inline.js', 'inline.cjs']) {
+  if (/__CBW_WASM_(DEFLATED|SIZE)__/.test(readFileSync(join(dist, file), 'utf8'))) fail(`dist/${file} lacks the embedded wasm`);
 }
 
 // 3. Declarations: tsc writes ES .d.ts files; each gets a CommonJS twin (.d.cts
