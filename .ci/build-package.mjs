@@ -6,8 +6,9 @@
 //   index.import.cjs   Node's `import` of the package (`node` + `import`): index.cjs
 //                with its export names for Node, so `import` and `require` in one
 //                process share one wasm instance (see writeImportEntry)
-//   index.js     ES module deciding Node or browser at run time (the test suites,
-//                and `<script type="module">` pointing into node_modules)
+//   index.js     ES module deciding Node or browser at run time, for the test suites
+//                (jest.config.js); not shipped: no export condition names it (pages
+//                import browser.js)
 //   small.js     `cuckoo-bloom-wasm/small` in browsers: browser.js over the size build
 //                (core.small.mjs + core.small.wasm, -Oz: ~60% of the bytes, ~2-3x per key)
 //   reader.js / reader.cjs / reader.import.cjs   `cuckoo-bloom-wasm/reader`:
@@ -390,6 +391,8 @@ if (existsSync(join(src, 'cli/main.ts'))) {
             const target = cliImports.get(join(args.resolveDir, args.path).replace(/\.js$/, '.ts'));
             return target === undefined ? undefined : { path: target, external: true };
           });
+          // The Public Suffix List is its own file (below), so cli.js's source map maps our code only.
+          build.onResolve({ filter: /^tldts$/ }, () => ({ path: './public-suffix.js', external: true }));
         },
       },
     ],
@@ -399,6 +402,16 @@ if (existsSync(join(src, 'cli/main.ts'))) {
   const bundled = Object.keys(metafile.inputs).filter((input) => /js\/src\/(runtime|core|bloom|cuckoo|fuse|chains|exact-index)\//.test(input));
   if (bundled.length > 0) fail(`dist/cli.js bundles library code instead of importing it: ${bundled.join(', ')}`);
   chmodSync(join(dist, 'cli.js'), 0o755);
+  // tldts (the Public Suffix List: data, ~150 KB minified) for the CLI's build warnings only:
+  // one minified file without a map (a map of a packed trie is as large and tells nothing).
+  await esbuild.build({
+    ...common,
+    stdin: { contents: "export { parse } from 'tldts';", resolveDir: root, loader: 'js' },
+    format: 'esm',
+    platform: 'node',
+    sourcemap: false,
+    outfile: join(dist, 'public-suffix.js'),
+  });
 }
 writeImportEntry('redis.cjs', redisExports, { esModule: true });
 writeImportEntry('index-file.cjs', indexFileExports, { esModule: true });
@@ -544,4 +557,43 @@ function writeCommonJsTwins(folder) {
   }
 }
 writeCommonJsTwins(join(dist, 'types'));
+
+// Only the declarations an entry's types reach are shipped: tsc declares every
+// module, and most internal ones (scripts, planners, parsers) appear in no public
+// type. Walks the relative imports (and `import("…")` type queries) from each
+// entry's .d.ts and .d.cts; deletes the rest. The typings tests type-check every
+// entry in every resolution mode against what is left.
+function pruneUnreachableDeclarations(folder, entries) {
+  const reached = new Set();
+  const pending = [...entries.map((entry) => join(folder, entry))];
+  while (pending.length > 0) {
+    const file = pending.pop();
+    if (reached.has(file) || !existsSync(file)) continue;
+    reached.add(file);
+    const text = readFileSync(file, 'utf8');
+    for (const [, specifier] of text.matchAll(/(?:from|import)\s*\(?\s*["'](\.{1,2}\/[^"']+)["']/g)) {
+      const target = join(file, '..', specifier);
+      pending.push(target.replace(/\.js$/, '.d.ts').replace(/\.cjs$/, '.d.cts').replace(/\.mjs$/, '.d.mts'));
+    }
+  }
+  let removed = 0;
+  const sweep = (dir) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) {
+        sweep(path);
+        if (readdirSync(path).length === 0) rmSync(path, { recursive: true });
+      } else if (/\.d\.[cm]?ts$/.test(entry.name) && !reached.has(path)) {
+        rmSync(path);
+        removed++;
+      }
+    }
+  };
+  sweep(folder);
+  if (removed === 0) fail('pruneUnreachableDeclarations removed nothing: is the walk reading the imports?');
+}
+pruneUnreachableDeclarations(
+  join(dist, 'types'),
+  ['index', 'reader/index', 'redis/index', 'index-file/index'].flatMap((entry) => [`${entry}.d.ts`, `${entry}.d.cts`]),
+);
 console.log('build: dist/ ready');

@@ -70,8 +70,12 @@ describe('filters of two entries in one process', () => {
 describe('UrlBlocklist takes the names the CLI takes', () => {
   beforeAll(() => full.init());
 
-  test.each(Object.entries(full.FILTER_TYPE_ALIASES))("type: '%s' builds a %s blocklist", (alias, name) => {
+  test.each(Object.entries(full.FILTER_TYPE_ALIASES))("type: '%s' builds a %s blocklist (or is refused as one, if it forgets)", (alias, name) => {
     const entry = full.filterType(name);
+    if (entry.forgets) {
+      expect(thrown(() => full.UrlBlocklist.create({ type: alias, capacity: 10 })).message).toMatch(`the ${name} type forgets its keys`);
+      return;
+    }
     const list = entry.isStatic
       ? full.UrlBlocklist.build(['bad.example/'], { type: alias })
       : full.UrlBlocklist.create({ type: alias, capacity: 10 });
