@@ -93,14 +93,16 @@ const criticalChunks = [
 for (const wasm of ['core.reader.wasm', 'core.small.wasm']) copyFileSync(join(pkg, wasm), join(out, wasm));
 for (const file of ['styles.css', 'playground.css', 'sections.html']) copyFileSync(join(demo, file), join(out, file));
 
-// 2. The blocklist, with the project's own CLI, once per type of the library's registry
-// (the page checks URLs with the preloaded one, src/compared-types.json, and compares them all).
-const { FILTER_TYPES } = await import(pathToFileURL(join(pkg, 'index.js')).href);
+// 2. The blocklist, with the project's own CLI, once per type of the library's registry that a
+// blocklist can use (not one that forgets its keys); the page checks URLs with the preloaded one
+// (src/compared-types.json) and compares them all. The registry's capabilities come from the core.
+const { init, FILTER_TYPES, UrlBlocklist, parseListLine } = await import(pathToFileURL(join(pkg, 'index.js')).href);
+await init();
 const compared = JSON.parse(readFileSync(join(demo, 'src', 'compared-types.json'), 'utf8'));
 // The same names as src/compared-types.ts comparedFileName().
 const fileNameOf = (type) => (type === compared.preloaded ? 'urlhaus.filter' : `urlhaus.${type}.filter`);
-const filters = Object.fromEntries(FILTER_TYPES.map(({ name }) => [name, fileNameOf(name)]));
-if (!(compared.preloaded in filters)) fail(`src/compared-types.json: preloaded type ${compared.preloaded} is not a registered type`);
+const filters = Object.fromEntries(FILTER_TYPES.filter((entry) => !entry.forgets).map(({ name }) => [name, fileNameOf(name)]));
+if (!(compared.preloaded in filters)) fail(`src/compared-types.json: preloaded type ${compared.preloaded} is not a registered type a blocklist can use`);
 await Promise.all(
   Object.entries(filters).map(([type, name]) =>
     run(
@@ -113,8 +115,6 @@ await Promise.all(
 
 // 3. The manifest: what the page shows about the list, and examples checked here against
 // the filter the CLI just wrote (read back with the package build).
-const { init, UrlBlocklist, parseListLine } = await import(pathToFileURL(join(pkg, 'index.js')).href);
-await init();
 const text = readFileSync(listFile, 'utf8');
 const lines = text.split(/\r?\n/);
 if (lines.at(-1) === '') lines.pop();
@@ -141,6 +141,7 @@ const manifest = {
   lineCount: lines.length,
   entryCount: blocklist.entryCount,
   falsePositiveRate: RATE,
+  lookupFalsePositiveRate: blocklist.lookupFalsePositiveRate,
   preloaded: compared.preloaded,
   filters: Object.fromEntries(Object.entries(filters).map(([type, name]) => [type, { file: `data/${name}`, bytes: sizes[type] }])),
   examples,

@@ -22,6 +22,8 @@ export interface Manifest {
   lineCount: number;
   entryCount: number;
   falsePositiveRate: number;
+  /** The rate of one lookup that gives `falsePositiveRate` per URL at the list's depths (UrlBlocklist.lookupFalsePositiveRate). */
+  lookupFalsePositiveRate: number;
   preloaded: BlocklistFilterType;
   filters: Partial<Record<BlocklistFilterType, { file: string; bytes: number }>>;
   examples: Example[];
