@@ -138,14 +138,14 @@ class GrowingFilter : public ChainedFilter<Derived, Link, ParamsT> {
 
  protected:
   // The generic options of a chain: capacity is the initial capacity, and
-  // growth or tightening 0 means the type's default (already in `chain`).
+  // growth or tightening not given means the type's default (already in `chain`).
   template <typename ChainOptions>
-  static void takeGrowthOptions(const FilterOptions& options, ChainOptions& chain) {
+  static void takeGrowthOptions(const CoreFilterOptions& options, ChainOptions& chain) {
     chain.initialCapacity = options.capacity;
     chain.falsePositiveRate = options.falsePositiveRate;
     chain.seed = options.seed;
-    if (options.growth != 0.0) chain.growth = options.growth;
-    if (options.tightening != 0.0) chain.tightening = options.tightening;
+    if (options.growth) chain.growth = *options.growth;
+    if (options.tightening) chain.tightening = *options.tightening;
   }
   // The options every chain's create() checks first: capacity and rate, growth and tightening.
   template <typename ChainOptions>

@@ -86,9 +86,11 @@ class ExpiringBloomFilter : public ChainedFilter<ExpiringBloomFilter, BloomFilte
   // One hour in milliseconds, the unit of JavaScript's default clock.
   static constexpr double kDefaultWindow = 3600000.0;
 
+  // The options it takes beyond the shared three (filter_options.h).
+  static constexpr OptionId kOptions[] = {OptionId::Window, OptionId::Generations, OptionId::StartTime};
   static Result<ExpiringBloomFilter> create(const ExpiringBloomFilterOptions& options);
-  // window 0 and generations -1 mean the defaults; cuckoo and growth options are refused.
-  static Result<ExpiringBloomFilter> createFrom(const FilterOptions& options);
+  // window and generations not given: the defaults; startTime not given: 0.
+  static Result<ExpiringBloomFilter> createFrom(const CoreFilterOptions& options);
   static Result<ExpiringBloomFilter> fromBlob(const DecodedBlob& blob, const Params& params);
 
   // window / (generations - 1), the length of one generation.

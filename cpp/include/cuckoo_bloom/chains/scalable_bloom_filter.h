@@ -64,9 +64,11 @@ class ScalableBloomFilter : public GrowingFilter<ScalableBloomFilter, BloomFilte
   using KeyedFilter::add;
   static constexpr double kDefaultTightening = 0.9;
 
+  // The options it takes beyond the shared three (filter_options.h).
+  static constexpr OptionId kOptions[] = {OptionId::Growth, OptionId::Tightening};
   static Result<ScalableBloomFilter> create(const ScalableBloomFilterOptions& options);
-  // capacity is the initial capacity; growth and tightening 0 mean the defaults.
-  static Result<ScalableBloomFilter> createFrom(const FilterOptions& options);
+  // capacity is the initial capacity; growth and tightening not given: the defaults.
+  static Result<ScalableBloomFilter> createFrom(const CoreFilterOptions& options);
   static Result<ScalableBloomFilter> fromBlob(const DecodedBlob& blob, const Params& params);
 
   // The target rate of link `index` for a chain of target `rate`: P (1 - r) r^index.
