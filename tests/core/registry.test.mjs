@@ -84,6 +84,37 @@ describe.each(FILTER_TYPES.map((entry) => [entry.name, entry]))('%s', (name, ent
   });
 });
 
+test('capabilities and options are the core\'s, in the package\'s spelling', () => {
+  const byName = Object.fromEntries(FILTER_TYPES.map((entry) => [entry.name, entry]));
+  // Detected in C++ (advance(now)), not by name: only the expiring filter forgets.
+  expect(FILTER_TYPES.filter((entry) => entry.forgets).map((entry) => entry.name)).toEqual(['expiring-bloom']);
+  expect(FILTER_TYPES.filter((entry) => entry.isStatic).map((entry) => entry.name)).toEqual(['binary-fuse']);
+  // The core's startTime is the package's clock; a growing filter also takes initialCapacity.
+  expect(byName['expiring-bloom'].extraOptions).toEqual(['window', 'generations', 'clock']);
+  expect(byName['scalable-bloom'].extraOptions).toEqual(['initialCapacity', 'growth', 'tightening']);
+  expect(byName['scalable-cuckoo'].extraOptions).toEqual(['initialCapacity', 'growth', 'tightening', 'bucketSize']);
+  expect(byName.cuckoo.extraOptions).toEqual(['bucketSize', 'fingerprintBits', 'maxKicks', 'semiSorted']);
+  expect(byName['binary-fuse'].extraOptions).toEqual(['fingerprintBits', 'arity']);
+  for (const name of ['bloom', 'blocked-bloom', 'counting-bloom']) expect(byName[name].extraOptions).toEqual([]);
+  // Every option an entry lists is one its class takes: given a value of the
+  // wrong kind, the class (or the core) names that option, never "unknown".
+  for (const entry of FILTER_TYPES) {
+    for (const option of entry.extraOptions) {
+      const options = { [option]: 'not-a-value', ...(entry.isStatic ? {} : { capacity: 10 }) };
+      let message = '';
+      try {
+        const filter = entry.isStatic ? entry.from(['k'], options) : entry.create(options);
+        filter.free();
+      } catch (error) {
+        expect(error.code).toBe('INVALID_ARGUMENT');
+        message = error.message;
+      }
+      expect(message).toContain(option);
+      expect(message).not.toMatch(/unknown option/);
+    }
+  }
+});
+
 test('an unknown type name is an error everywhere, never a default', () => {
   for (const name of ['bloomfilter', 'Bloom', '', 'url-blocklist', undefined, 4]) {
     expectCode(() => filterType(name), 'INVALID_ARGUMENT');
