@@ -31,7 +31,7 @@
 
 #include "cuckoo_bloom/bloom/bloom_filter.h"
 #include "cuckoo_bloom/chains/expiring_bloom_filter.h"
-#include "cuckoo_bloom/chains/filter_chain.h"
+#include "cuckoo_bloom/chains/link_chain.h"
 #include "cuckoo_bloom/core/limits.h"
 #include "cuckoo_bloom/cuckoo/cuckoo_filter.h"
 #include "cuckoo_bloom/exact_index/index_snapshot.h"

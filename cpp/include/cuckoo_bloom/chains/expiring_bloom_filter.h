@@ -29,7 +29,7 @@
 // Sizing. Every generation is a BloomFilter for `capacity` keys (the keys
 // added within one generation, L units) at rate P / G: a query asks G
 // filters, and 1 - prod(1 - e_i) <= sum(e_i) = P (a union bound, as in
-// filter_chain.h). Every generation shares the filter's seed, so a key is
+// link_chain.h). Every generation shares the filter's seed, so a key is
 // hashed once and the same KeyHash probes every generation.
 //
 // Why classic Bloom generations and not blocked Bloom: each generation runs
@@ -50,7 +50,7 @@
 #include <vector>
 
 #include "cuckoo_bloom/bloom/bloom_filter.h"
-#include "cuckoo_bloom/chains/chained_filter.h"
+#include "cuckoo_bloom/chains/chained_filter_base.h"
 
 namespace cuckoo_bloom {
 

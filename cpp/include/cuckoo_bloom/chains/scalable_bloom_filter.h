@@ -1,5 +1,5 @@
 // A Bloom filter that grows: a chain of classic Bloom filters (Almeida et
-// al. 2007; the schedule is in filter_chain.h).
+// al. 2007; the schedule is in link_chain.h).
 //
 // Link i is a BloomFilter sized for n_i = ceil(n_{i-1} * growth) keys at
 //   e_i = P (1 - r) r^i            (r = tightening, 0 < r < 1),
@@ -37,7 +37,7 @@
 #include <vector>
 
 #include "cuckoo_bloom/bloom/bloom_filter.h"
-#include "cuckoo_bloom/chains/chained_filter.h"
+#include "cuckoo_bloom/chains/chained_filter_base.h"
 
 namespace cuckoo_bloom {
 

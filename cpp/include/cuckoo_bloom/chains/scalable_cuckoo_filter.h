@@ -1,5 +1,5 @@
 // A cuckoo filter that grows: a chain of cuckoo filters (schedule in
-// filter_chain.h). A new link is made when the newest link refuses an insert
+// link_chain.h). A new link is made when the newest link refuses an insert
 // (its failed walk is undone exactly, so nothing is lost), and the key goes
 // into the new, empty link.
 //
@@ -37,7 +37,7 @@
 #include <vector>
 
 #include "cuckoo_bloom/cuckoo/cuckoo_filter.h"
-#include "cuckoo_bloom/chains/chained_filter.h"
+#include "cuckoo_bloom/chains/chained_filter_base.h"
 
 namespace cuckoo_bloom {
 

@@ -139,7 +139,7 @@ CUCKOO_BLOOM_FILTER_TYPES(CUCKOO_BLOOM_FILTER_TYPE_OF)
 // What every filter type has around its structure: the header state (named
 // once, in FilterHeader) and the byte-key forms of its operations, each a
 // one-liner over the KeyHash form the type defines (hash once, probe many:
-// a chain of filters with one seed hashes a key once for all of them).
+// a chain hashes a key once for all its links, which share its seed).
 // A type brings the forms it has into scope with `using KeyedFilter::add;`
 // etc.; a form whose KeyHash operation the type lacks does not compile.
 template <typename Derived>

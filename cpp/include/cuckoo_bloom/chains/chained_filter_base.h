@@ -1,8 +1,10 @@
-// What the composite filters made of links of one single-part type share
-// (ExpiringBloomFilter's generations, and the growing chains
-// ScalableBloomFilter and ScalableCuckooFilter): the state is the header, a
-// parameter block and a LinkChain, a key is hashed once and probed in every
-// link (filter_chain.h), and the rate, size and bytes follow from the links.
+// The base classes of the chains, the filters made of links of one
+// single-part type: ChainedFilter (every chain: ExpiringBloomFilter, whose
+// links are its generations, and the growing chains) and GrowingFilter (a
+// chain that appends a link when the newest is full: ScalableBloomFilter and
+// ScalableCuckooFilter). The state is the header, a parameter block and a
+// LinkChain (link_chain.h); a key is hashed once and probed in every link, and
+// the rate, size and bytes follow from the links.
 #pragma once
 
 #include <cstddef>
@@ -11,7 +13,7 @@
 #include <utility>
 #include <vector>
 
-#include "cuckoo_bloom/chains/filter_chain.h"
+#include "cuckoo_bloom/chains/link_chain.h"
 
 namespace cuckoo_bloom {
 
