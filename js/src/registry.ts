@@ -117,7 +117,7 @@ interface FilterClass {
 }
 
 /** What an entry says about its type; what it can do and takes is the core's. */
-type TypeDescription = Pick<FilterTypeEntry, 'name' | 'label' | 'summary' | 'lookup'>;
+type TypeDescription<Name extends FilterTypeName> = Pick<FilterTypeEntry, 'label' | 'summary' | 'lookup'> & { readonly name: Name };
 
 /**
  * The options whose spelling in this package differs from the core's
@@ -148,7 +148,10 @@ function aliasesOf(name: FilterTypeName): string[] {
  * the class's constructor, `from` and `deserialize`, so they are written once
  * here rather than in every entry.
  */
-function entry(filterClass: FilterClass, description: TypeDescription): FilterTypeEntry {
+function entry<Name extends FilterTypeName>(
+  filterClass: FilterClass,
+  description: TypeDescription<Name>,
+): FilterTypeEntry & { readonly name: Name } {
   const core = () => coreFilterType(description.name);
   return {
     name: description.name,
@@ -177,11 +180,8 @@ function entry(filterClass: FilterClass, description: TypeDescription): FilterTy
   };
 }
 
-/**
- * Every filter type, in the order the docs, the CLI's help and `info` list them.
- * Look one up by name or alias with {@link filterType} or {@link findFilterType}.
- */
-export const FILTER_TYPES: readonly FilterTypeEntry[] = [
+/** The entries, each typed with its own name (so the check below sees which names have one). */
+const ENTRIES = [
   entry(BloomFilter, {
     name: 'bloom',
     label: 'Bloom',
@@ -233,6 +233,18 @@ export const FILTER_TYPES: readonly FilterTypeEntry[] = [
     lookup: 'k bits in each of the generations (about 2 reads each for an absent key)',
   }),
 ];
+
+// Every class of AnyFilter has an entry: a type name without one is a compile
+// error here naming it ("Type 'true' is not assignable to type '<name>'").
+type NameWithoutEntry = Exclude<FilterTypeName, (typeof ENTRIES)[number]['name']>;
+const everyTypeHasAnEntry: [NameWithoutEntry] extends [never] ? true : NameWithoutEntry = true;
+void everyTypeHasAnEntry;
+
+/**
+ * Every filter type, in the order the docs, the CLI's help and `info` list them.
+ * Look one up by name or alias with {@link filterType} or {@link findFilterType}.
+ */
+export const FILTER_TYPES: readonly FilterTypeEntry[] = ENTRIES;
 
 /**
  * Adds a key to any filter; false when the filter had no room for it (only a

@@ -43,7 +43,7 @@ export const EDITS = [
     file: 'js/src/registry.ts',
     step: 'its FILTER_TYPES entry',
     before: '];',
-    from: 'export const FILTER_TYPES',
+    from: 'const ENTRIES = [',
     insert: [
       '  entry(ToyFilter, {',
       "    name: 'toy',",
