@@ -244,7 +244,7 @@ void everyTypeHasAnEntry;
  * Every filter type, in the order the docs, the CLI's help and `info` list them.
  * Look one up by name or alias with {@link filterType} or {@link findFilterType}.
  */
-export const FILTER_TYPES: readonly FilterTypeEntry[] = ENTRIES;
+export const FILTER_TYPES: readonly FilterTypeEntry[] = [...ENTRIES];
 
 /**
  * Adds a key to any filter; false when the filter had no room for it (only a
