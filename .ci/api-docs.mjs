@@ -1,10 +1,14 @@
-// The API reference in docs/api/: Markdown that TypeDoc generates from the typings
-// of the package's entries (typedoc.json lists them and the settings).
+// The generated docs: the API reference in docs/api/ (Markdown that TypeDoc generates
+// from the typings of the package's entries; typedoc.json lists them and the settings),
+// and the lists of filter types in README.md and package.json's description, generated
+// from the built package's FILTER_TYPES (type-lists.mjs; build the package first:
+// node .ci/build-package.mjs).
 //
-//   node .ci/api-docs.mjs           (`npm run docs`)        regenerates docs/api/
+//   node .ci/api-docs.mjs           (`npm run docs`)        regenerates docs/api/, and the
+//       type lists in README.md and package.json
 //   node .ci/api-docs.mjs --check   (`npm run docs:check`)  regenerates into a temporary
-//       folder and fails when the committed docs/api/ differs from it (stale, or edited
-//       by hand), leaving docs/api/ untouched
+//       folder and fails when the committed docs/api/ or a type list differs from it
+//       (stale, or edited by hand), leaving every file untouched
 //
 // Both fail, writing nothing to docs/api/, on any TypeDoc warning (typedoc.json turns
 // warnings into errors): an export, public member or options field without a doc
@@ -16,6 +20,8 @@ import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } fr
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { writeFileSync } from 'node:fs';
+import { generatedDescription, generatedReadme } from './type-lists.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const committed = join(root, 'docs', 'api');
@@ -113,10 +119,51 @@ function generate(out) {
   if (broken.length > 0) fail(`${broken.length} broken link(s) in the generated reference:\n  ${broken.join('\n  ')}`);
 }
 
+/**
+ * README.md's and package.json's type lists from FILTER_TYPES: written, or (check)
+ * compared. Both files are computed before either is written.
+ */
+async function typeLists() {
+  let lib;
+  try {
+    lib = await import('cuckoo-bloom-wasm');
+    await lib.init();
+  } catch (error) {
+    fail(`cannot load the built package to list its filter types (run \`node .ci/build-package.mjs\` first): ${error.message}`);
+  }
+  const readmePath = join(root, 'README.md');
+  const packagePath = join(root, 'package.json');
+  const readme = readFileSync(readmePath, 'utf8');
+  const packageText = readFileSync(packagePath, 'utf8');
+  const { description } = JSON.parse(packageText);
+  let wantReadme, wantDescription;
+  try {
+    wantReadme = generatedReadme(readme, lib);
+    wantDescription = generatedDescription(description, lib);
+  } catch (error) {
+    fail(error.message);
+  }
+  const stale = [
+    ...(wantReadme === readme ? [] : ['README.md (the type labels of its first sentence, or its filter table)']),
+    ...(wantDescription === description ? [] : ["package.json's description"]),
+  ];
+  if (check) {
+    if (stale.length > 0) fail(`not what FILTER_TYPES generates: ${stale.join(', ')}; run \`npm run docs\` and commit`);
+    console.log('api-docs: README.md and package.json name every filter type');
+    return;
+  }
+  if (wantReadme !== readme) writeFileSync(readmePath, wantReadme);
+  if (wantDescription !== description) {
+    writeFileSync(packagePath, packageText.replace(JSON.stringify(description), JSON.stringify(wantDescription)));
+  }
+  console.log(`api-docs: ${stale.length > 0 ? `rewrote ${stale.join(', ')}` : 'README.md and package.json were current'}`);
+}
+
 // Generated into a temporary folder first: a failed run leaves docs/api/ as it was.
 const scratch = mkdtempSync(join(tmpdir(), 'cbw-api-docs-'));
 try {
   if (unknown.length > 0) fail(`unknown argument(s): ${unknown.join(' ')} (the only option is --check)`);
+  await typeLists();
   const out = join(scratch, 'api');
   generate(out);
   if (check) {

@@ -33,38 +33,27 @@ namespace {
 const uint8_t* bytesAt(uintptr_t pointer) { return reinterpret_cast<const uint8_t*>(pointer); }
 int codeOf(const Status& status) { return static_cast<int>(status.code()); }
 
-// Reads an optional integer option; -1 when absent (the registry's "default").
-int64_t optionalInteger(const val& options, const char* name) {
-  const val value = options[name];
-  return value.isUndefined() ? -1 : static_cast<int64_t>(value.as<double>());
-}
-// Reads an optional number option; 0 when absent (the registry's "default").
-double optionalNumber(const val& options, const char* name) {
-  const val value = options[name];
-  return value.isUndefined() ? 0.0 : value.as<double>();
-}
-
-// Every option the registry's types take, from the JS options object; an
-// absent one is the registry's "default" (-1 for integers, 0 for numbers,
-// capacity, rate and seed). One reader for create and build, so an option
-// given to either reaches the core, which rejects the ones a type does not take.
-FilterOptions readFilterOptions(const val& options) {
-  FilterOptions parsed;
-  const int64_t capacity = optionalInteger(options, "capacity");
-  parsed.capacity = capacity < 0 ? 0 : static_cast<uint64_t>(capacity);
-  parsed.falsePositiveRate = optionalNumber(options, "falsePositiveRate");
-  const int64_t seed = optionalInteger(options, "seed");
-  parsed.seed = seed < 0 ? 0 : static_cast<uint64_t>(seed);
-  parsed.bucketSize = optionalInteger(options, "bucketSize");
-  parsed.fingerprintBits = optionalInteger(options, "fingerprintBits");
-  parsed.maxKicks = optionalInteger(options, "maxKicks");
-  parsed.semiSorted = optionalInteger(options, "semiSorted");
-  parsed.arity = optionalInteger(options, "arity");
-  parsed.growth = optionalNumber(options, "growth");
-  parsed.tightening = optionalNumber(options, "tightening");
-  parsed.window = optionalNumber(options, "window");
-  parsed.generations = optionalInteger(options, "generations");
-  parsed.startTime = optionalNumber(options, "startTime");
+// Every option of the one list (filter_options.h) the JS options object
+// has; an absent one is "not given" (the type's default). A flag crosses as
+// a boolean or as 0 or 1. One reader for create and build, so an option given
+// to either reaches the registry, which refuses the ones a type does not take.
+Result<CoreFilterOptions> readFilterOptions(const val& options) {
+  CoreFilterOptions parsed;
+  for (const OptionInfo& info : kFilterOptions) {
+    const val value = options[info.name];
+    if (value.isUndefined()) continue;
+    double number = 0.0;
+    if (value.isTrue() || value.isFalse()) {
+      number = value.isTrue() ? 1.0 : 0.0;
+    } else if (value.isNumber()) {
+      number = value.as<double>();
+    } else {
+      return Status::invalidArgument(std::string(info.name) + " must be a number, got a " +
+                                     value.typeOf().as<std::string>());
+    }
+    Status valid = parsed.set(info.id, number);
+    if (!valid.isOk()) return valid;
+  }
   return parsed;
 }
 
@@ -74,7 +63,9 @@ class FilterHandle {
     auto* handle = new FilterHandle();
     FilterType type;
     if (!handle->findType(typeName, type)) return handle;
-    handle->adopt(createFilter(type, readFilterOptions(options)));
+    Result<CoreFilterOptions> parsed = readFilterOptions(options);
+    if (!parsed.isOk()) return handle->fail(parsed.status());
+    handle->adopt(createFilter(type, parsed.value()));
     return handle;
   }
   // A filter of the keys whose hashes (cbw_hash_many with options.seed) are
@@ -85,7 +76,9 @@ class FilterHandle {
     auto* handle = new FilterHandle();
     FilterType type;
     if (!handle->findType(typeName, type)) return handle;
-    handle->adopt(buildFilter(type, readFilterOptions(options), reinterpret_cast<const KeyHash*>(hashes), count));
+    Result<CoreFilterOptions> parsed = readFilterOptions(options);
+    if (!parsed.isOk()) return handle->fail(parsed.status());
+    handle->adopt(buildFilter(type, parsed.value(), reinterpret_cast<const KeyHash*>(hashes), count));
     return handle;
   }
   static FilterHandle* deserialize(uintptr_t data, uint32_t length) {
@@ -189,6 +182,10 @@ class FilterHandle {
   }
 
  private:
+  FilterHandle* fail(Status status) {
+    status_ = std::move(status);
+    return this;
+  }
   bool findType(const std::string& typeName, FilterType& type) {
     if (filterTypeFromName(typeName.c_str(), type)) return true;
     status_ = Status::invalidArgument("unknown filter type '" + typeName + "'");
@@ -283,7 +280,9 @@ std::string filterTypeOf(uintptr_t data, uint32_t length) {
   return filterTypeName(static_cast<FilterType>(bytes[6]));
 }
 
-// [{ name, id, supportsRemove, supportsUnion }, ...] in the registry's order.
+// [{ name, id, supportsRemove, supportsUnion, isStatic, forgets, options }, ...]
+// in the registry's order; options: the names of the options the type takes
+// beyond capacity, falsePositiveRate and seed (its class's kOptions).
 val filterTypes() {
   val out = val::array();
   for (const FilterTypeInfo& info : registeredFilterTypes()) {
@@ -293,6 +292,10 @@ val filterTypes() {
     entry.set("supportsRemove", info.supportsRemove);
     entry.set("supportsUnion", info.supportsUnion);
     entry.set("isStatic", info.isStatic);
+    entry.set("forgets", info.forgets);
+    val options = val::array();
+    for (OptionId id : info.options) options.call<void>("push", std::string(optionInfo(id).name));
+    entry.set("options", options);
     out.call<void>("push", entry);
   }
   return out;

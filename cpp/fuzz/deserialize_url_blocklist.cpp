@@ -37,7 +37,7 @@ namespace {
 // nested bytes are rejected: CORRUPT, or UNSUPPORTED_VERSION for a link of a
 // chain (the envelope already checked the nested filter's own header and
 // checksum, but not the headers of the links inside it; a chain reports a
-// link's unknown version as such, see linkError in filter_chain.h).
+// link's unknown version as such, see linkError in link_chain.h).
 std::unique_ptr<AnyFilter> readNested(const UrlBlocklistEnvelope& envelope, const std::vector<std::string>& keys) {
   Result<std::unique_ptr<AnyFilter>> nested = deserializeFilter(envelope.filter, envelope.filterLength);
   if (!nested.isOk()) {

@@ -212,12 +212,12 @@ struct DefaultChecks {
 
   // Raw options the type takes (the shared rules, such as "a rate outside
   // (0, 1) with no cuckoo option is rejected", are applied before this).
-  static Expect expectCreate(const cb::FilterOptions&) { return Expect::Either; }
+  static Expect expectCreate(const cb::CoreFilterOptions&) { return Expect::Either; }
   // A filter just created from `options`.
-  static void afterCreate(const Filter&, const cb::FilterOptions&) {}
+  static void afterCreate(const Filter&, const cb::CoreFilterOptions&) {}
 
   // Static types: whether buildFilter accepts raw options (Accept or Reject).
-  static Expect expectBuild(const cb::FilterOptions&) { return Expect::Either; }
+  static Expect expectBuild(const cb::CoreFilterOptions&) { return Expect::Either; }
 };
 
 // Registered types with no specialization get the shared checks only.
@@ -280,7 +280,7 @@ struct TypeChecks<cb::BloomFilter> : DefaultChecks<cb::BloomFilter> {
   }
   static void checkModel(const Filter&, const Model&, bool, bool) {}
   static void afterClear(const Filter& f) { FUZZ_CHECK(f.setBitCount() == 0); }
-  static Expect expectCreate(const cb::FilterOptions& o) {
+  static Expect expectCreate(const cb::CoreFilterOptions& o) {
     if (!validRate(o.falsePositiveRate)) return Expect::Reject;
     // The exact sizing (bloom_sizing.h): a rate below the double-hashing
     // floor (about 2 n / m^2) for every table under 2^62 bits has no table.
@@ -289,7 +289,7 @@ struct TypeChecks<cb::BloomFilter> : DefaultChecks<cb::BloomFilter> {
     if (bits == UINT64_MAX) return Expect::Reject;
     return bits > (uint64_t{1} << 24) ? Expect::Skip : Expect::Accept;
   }
-  static void afterCreate(const Filter& f, const cb::FilterOptions&) {
+  static void afterCreate(const Filter& f, const cb::CoreFilterOptions&) {
     FUZZ_CHECK(f.hashCount() >= 1 && f.hashCount() <= 64 && f.bitCount() >= 1);
   }
 };
@@ -314,7 +314,7 @@ struct TypeChecks<cb::BlockedBloomFilter> : DefaultChecks<cb::BlockedBloomFilter
   static void afterClear(const Filter& f) { FUZZ_CHECK(setBits(f) == 0); }
   // Sizing bisects over the block count; tiny rates need more blocks than
   // the limit (UINT64_MAX then, and create() says INVALID_ARGUMENT).
-  static Expect expectCreate(const cb::FilterOptions& o) {
+  static Expect expectCreate(const cb::CoreFilterOptions& o) {
     if (!validRate(o.falsePositiveRate)) return Expect::Reject;
     const uint64_t blocks = Filter::blockCountFor(o.capacity, o.falsePositiveRate);
     FUZZ_CHECK(blocks >= 1);
@@ -325,7 +325,7 @@ struct TypeChecks<cb::BlockedBloomFilter> : DefaultChecks<cb::BlockedBloomFilter
     FUZZ_CHECK(expected <= o.falsePositiveRate * Filter::kSizingMargin * (1 + 1e-9));
     return Expect::Accept;
   }
-  static void afterCreate(const Filter& f, const cb::FilterOptions&) { FUZZ_CHECK(f.blockCount() >= 1); }
+  static void afterCreate(const Filter& f, const cb::CoreFilterOptions&) { FUZZ_CHECK(f.blockCount() >= 1); }
 };
 
 template <>
@@ -382,14 +382,14 @@ struct TypeChecks<cb::CountingBloomFilter> : DefaultChecks<cb::CountingBloomFilt
                    model.size());
   }
   static void afterClear(const Filter& f) { FUZZ_CHECK(f.saturatedCounterCount() == 0); }
-  static Expect expectCreate(const cb::FilterOptions& o) {
+  static Expect expectCreate(const cb::CoreFilterOptions& o) {
     if (!validRate(o.falsePositiveRate)) return Expect::Reject;
     const uint64_t counters = cb::bloomSizingFor(o.capacity, o.falsePositiveRate).bitCount;
     if (counters == UINT64_MAX) return Expect::Reject;
     if (counters > (uint64_t{1} << 22)) return Expect::Skip;
     return Expect::Accept;
   }
-  static void afterCreate(const Filter& f, const cb::FilterOptions&) { FUZZ_CHECK(f.counterCount() >= 1); }
+  static void afterCreate(const Filter& f, const cb::CoreFilterOptions&) { FUZZ_CHECK(f.counterCount() >= 1); }
 };
 
 // ---- the cuckoo filter: buckets, fingerprints, the eviction walk
@@ -504,31 +504,35 @@ struct TypeChecks<cb::CuckooFilter> : DefaultChecks<cb::CuckooFilter> {
   // 4..32 (at least what a given rate needs), or derived from a valid rate; maxKicks up to 2^20. Semi-sorted
   // buckets (semiSorted = 1) need buckets of 4; buckets of 4 are semi-sorted
   // unless semiSorted = 0.
-  static Expect expectCreate(const cb::FilterOptions& o) {
-    const int64_t b = o.bucketSize < 0 ? 4 : o.bucketSize;
+  static Expect expectCreate(const cb::CoreFilterOptions& o) {
+    // A negative value of any of them is refused by name.
+    if (o.bucketSize.value_or(0) < 0 || o.fingerprintBits.value_or(0) < 0 || o.maxKicks.value_or(0) < 0) {
+      return Expect::Reject;
+    }
+    const int64_t b = o.bucketSize.value_or(4);
     const bool bucketOk = b == 2 || b == 4 || b == 8;
     // A rate needing more than 32 bits, or given bits below what a given rate
     // needs, contradict each other: refused, never clamped.
     const auto needed = [&](double rate) { return Filter::fingerprintBitsNeeded(rate, static_cast<uint32_t>(b)); };
-    const bool bitsOk = o.fingerprintBits < 0
+    const int64_t bits = o.fingerprintBits.value_or(-1);
+    const bool bitsOk = bits < 0
                             ? validRate(o.falsePositiveRate) && needed(o.falsePositiveRate) <= Filter::kMaxFingerprintBits
-                            : o.fingerprintBits >= Filter::kMinFingerprintBits &&
-                                  o.fingerprintBits <= Filter::kMaxFingerprintBits &&
+                            : bits >= Filter::kMinFingerprintBits && bits <= Filter::kMaxFingerprintBits &&
                                   (!(o.falsePositiveRate > 0.0 && o.falsePositiveRate < 1.0) ||
-                                   static_cast<double>(o.fingerprintBits) >= needed(o.falsePositiveRate));
-    const bool kicksOk = o.maxKicks <= static_cast<int64_t>(Filter::kMaxKicksLimit);
-    const bool semiOk = o.semiSorted <= 0 || (o.semiSorted == 1 && b == 4);
+                                   static_cast<double>(bits) >= needed(o.falsePositiveRate));
+    const bool kicksOk = o.maxKicks.value_or(0) <= static_cast<int64_t>(Filter::kMaxKicksLimit);
+    const bool semiOk = !o.semiSorted.value_or(false) || b == 4;
     if (!(bucketOk && bitsOk && kicksOk && semiOk)) return Expect::Reject;
     return Expect::Accept;
   }
-  static void afterCreate(const Filter& f, const cb::FilterOptions& o) {
-    FUZZ_CHECK(f.bucketSize() == (o.bucketSize < 0 ? 4u : static_cast<uint32_t>(o.bucketSize)));
+  static void afterCreate(const Filter& f, const cb::CoreFilterOptions& o) {
+    FUZZ_CHECK(f.bucketSize() == static_cast<uint32_t>(o.bucketSize.value_or(4)));
     FUZZ_CHECK(f.slotCount() >= 2 * f.bucketSize());
     FUZZ_CHECK(f.fingerprintBits() >= 4 && f.fingerprintBits() <= 32);
-    if (o.fingerprintBits > 0) FUZZ_CHECK(f.fingerprintBits() == o.fingerprintBits);
-    if (o.maxKicks >= 0) FUZZ_CHECK(f.maxKicks() == o.maxKicks);
+    if (o.fingerprintBits) FUZZ_CHECK(f.fingerprintBits() == *o.fingerprintBits);
+    if (o.maxKicks) FUZZ_CHECK(f.maxKicks() == *o.maxKicks);
     FUZZ_CHECK(f.addressing() == cb::CuckooAddressing::SubtractModulo);
-    FUZZ_CHECK(f.semiSorted() == (o.semiSorted == 1 || (o.semiSorted < 0 && f.bucketSize() == 4)));
+    FUZZ_CHECK(f.semiSorted() == o.semiSorted.value_or(f.bucketSize() == 4));
     FUZZ_CHECK(f.targetFalsePositiveRate() > 0.0 && f.targetFalsePositiveRate() < 1.0);
   }
 };
@@ -563,11 +567,11 @@ struct TypeChecks<cb::BinaryFuseFilter> : DefaultChecks<cb::BinaryFuseFilter> {
   // fingerprintBits 4..32, or unset with a rate in [2^-32, 1); with bits
   // set, a rate is optional (0) but must be a rate if given; arity 3 or 4 or
   // unset; no cuckoo option.
-  static Expect expectBuild(const cb::FilterOptions& o) {
-    if (o.bucketSize >= 0 || o.maxKicks >= 0 || o.semiSorted >= 0) return Expect::Reject;
-    if (o.arity >= 0 && o.arity != 3 && o.arity != 4) return Expect::Reject;
-    if (o.fingerprintBits >= 0) {
-      if (o.fingerprintBits < 4 || o.fingerprintBits > 32) return Expect::Reject;
+  static Expect expectBuild(const cb::CoreFilterOptions& o) {
+    if (o.bucketSize || o.maxKicks || o.semiSorted) return Expect::Reject;
+    if (o.arity && *o.arity != 3 && *o.arity != 4) return Expect::Reject;
+    if (o.fingerprintBits) {
+      if (*o.fingerprintBits < 4 || *o.fingerprintBits > 32) return Expect::Reject;
       return o.falsePositiveRate == 0.0 || validRate(o.falsePositiveRate) ? Expect::Accept : Expect::Reject;
     }
     if (!validRate(o.falsePositiveRate)) return Expect::Reject;

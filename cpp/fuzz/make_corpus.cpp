@@ -76,7 +76,7 @@ void addKey(AnyFilter& filter, const std::string& k) {
 
 // Whether a type takes the cuckoo options (asked of create itself, as ops_filter does).
 bool takesCuckooOptions(FilterType type) {
-  FilterOptions probe;
+  CoreFilterOptions probe;
   probe.capacity = 1;
   probe.falsePositiveRate = 0.5;
   probe.bucketSize = 4;
@@ -100,7 +100,7 @@ const Geometry kGeometries[] = {
 std::vector<Named> blobsOf(const FilterTypeInfo& info) {
   std::vector<Named> out;
   for (const Geometry& g : kGeometries) {
-    FilterOptions options;
+    CoreFilterOptions options;
     options.capacity = g.capacity;
     options.falsePositiveRate = g.rate;
     options.seed = g.seed;
@@ -132,7 +132,7 @@ std::vector<Named> blobsOf(const FilterTypeInfo& info) {
                          {"cap64-b4-f7-full", 64, 4, 7, 100, 90}};
     uint64_t seed = 5;
     for (const C& c : kCuckoo) {
-      FilterOptions o;
+      CoreFilterOptions o;
       o.capacity = c.capacity;
       o.falsePositiveRate = 0.01;
       o.bucketSize = c.bucketSize;

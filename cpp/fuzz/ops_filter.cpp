@@ -75,7 +75,7 @@ const std::vector<TypeSetup>& typeSetups() {
   static const std::vector<TypeSetup> setups = [] {
     std::vector<TypeSetup> out;
     for (const FilterTypeInfo& info : registeredFilterTypes()) {
-      FilterOptions probe;
+      CoreFilterOptions probe;
       probe.capacity = 1;
       probe.falsePositiveRate = 0.5;
       probe.bucketSize = 4;
@@ -93,7 +93,7 @@ const std::vector<std::string>& sampleKeys() {
 
 class Session {
  public:
-  Session(const TypeSetup& setup, const FilterOptions& options, std::unique_ptr<AnyFilter> a)
+  Session(const TypeSetup& setup, const CoreFilterOptions& options, std::unique_ptr<AnyFilter> a)
       : setup_(setup), options_(options), walk_(walkStateOf(setup.info.type)), a_(std::move(a)) {
     Result<std::unique_ptr<AnyFilter>> b = createFilter(setup.info.type, options);
     FUZZ_CHECK_MSG(b.isOk(), "%s", b.status().message().c_str());
@@ -270,7 +270,7 @@ class Session {
   }
 
   const TypeSetup& setup_;
-  const FilterOptions options_;
+  const CoreFilterOptions options_;
   const Range walk_;
   std::unique_ptr<AnyFilter> a_, shadow_, b_;
   Model model_, modelB_;
@@ -279,27 +279,28 @@ class Session {
 
 // Raw options: any rate (NaN, 0, 1, negative, subnormal...), any bucket size,
 // fingerprint width and walk length.
-FilterOptions rawOptions(KeyStream& in, uint8_t config, const TypeSetup& setup) {
-  static const int64_t kSemiSorted[] = {-1, 0, 1, -1};
-  FilterOptions options;
+CoreFilterOptions rawOptions(KeyStream& in, uint8_t config, const TypeSetup& setup) {
+  static const int kSemiSorted[] = {-1, 0, 1, -1};  // -1: not given
+  CoreFilterOptions options;
   options.capacity = 1 + in.byte();
   options.falsePositiveRate = in.f64();
   if (setup.takesCuckooOptions || (config & 8)) {
     options.bucketSize = static_cast<int64_t>(in.u64(1));
     const int64_t bits = static_cast<int64_t>(in.u64(1));
-    options.fingerprintBits = bits == 0 && !(config & 4) ? -1 : bits;
+    if (bits != 0 || (config & 4)) options.fingerprintBits = bits;
     options.maxKicks = static_cast<int64_t>(in.u64(4));
-    options.semiSorted = kSemiSorted[config & 3];
+    if (kSemiSorted[config & 3] >= 0) options.semiSorted = kSemiSorted[config & 3] == 1;
   }
   options.seed = in.u64(8);
   return options;
 }
 
-Expect expectCreate(const TypeSetup& setup, const FilterOptions& options) {
+Expect expectCreate(const TypeSetup& setup, const CoreFilterOptions& options) {
   // The shared rules: options that do not apply are rejected, never ignored;
   // with only the shared options, a rate outside (0, 1) is rejected.
-  if (options.hasCuckooOptions() && !setup.takesCuckooOptions) return Expect::Reject;
-  if (!options.hasCuckooOptions() && !validRate(options.falsePositiveRate)) return Expect::Reject;
+  const bool cuckooOptions = options.bucketSize || options.fingerprintBits || options.maxKicks || options.semiSorted;
+  if (cuckooOptions && !setup.takesCuckooOptions) return Expect::Reject;
+  if (!cuckooOptions && !validRate(options.falsePositiveRate)) return Expect::Reject;
   Expect expect = Expect::Either;
   withFilterClass(setup.info.type,
                   [&](auto tag) { expect = TypeChecks<typename decltype(tag)::Filter>::expectCreate(options); });
@@ -307,25 +308,25 @@ Expect expectCreate(const TypeSetup& setup, const FilterOptions& options) {
   // and a growing one multiplies its size by `growth` per link: past 64 Ki
   // keys, or growing more than 4x a link, it is soon too big (or too slow)
   // to exercise under the fuzzer's memory and time limits.
-  if (expect == Expect::Either && (options.capacity > (uint64_t{1} << 16) || options.growth > 4.0)) {
+  if (expect == Expect::Either && (options.capacity > (uint64_t{1} << 16) || options.growth.value_or(0.0) > 4.0)) {
     return Expect::Skip;
   }
   return expect;
 }
 
-FilterOptions smallOptions(KeyStream& in, uint8_t config, const TypeSetup& setup) {
-  FilterOptions options;
+CoreFilterOptions smallOptions(KeyStream& in, uint8_t config, const TypeSetup& setup) {
+  CoreFilterOptions options;
   options.capacity = 1 + (config & 63);
   if (setup.takesCuckooOptions) {
     static const int64_t kKicks[] = {0, 1, 2, 5, 20, 100, 500, 3};
     const uint8_t geometry = in.byte();
     options.bucketSize = int64_t{2} << (geometry % 3);
     const uint8_t bits = in.byte() % 32;
-    options.fingerprintBits = bits < 4 ? -1 : bits + 1;  // derived, or 5..32; 4 below
+    if (bits >= 4) options.fingerprintBits = bits + 1;  // derived (not given), or 5..32; 4 below
     if (bits == 3) options.fingerprintBits = 4;
     options.maxKicks = kKicks[(geometry >> 2) & 7];
     options.falsePositiveRate = rateFromByte(geometry >> 5);
-    if (config & 64) options.semiSorted = 1;  // where the build has it (else unset, below)
+    if (config & 64) options.semiSorted = true;  // where the build has it (else unset, below)
   } else {
     options.falsePositiveRate = rateFromByte(in.byte());
   }
@@ -343,12 +344,12 @@ FilterOptions smallOptions(KeyStream& in, uint8_t config, const TypeSetup& setup
 // UNSUPPORTED and change nothing, and clear leaves a filter that finds
 // nothing and reads back.
 int runStatic(KeyStream& in, uint8_t config, const TypeSetup& setup) {
-  FilterOptions options;
+  CoreFilterOptions options;
   if (config & 0x80) {
     options.falsePositiveRate = in.f64();
     const uint8_t bits = in.byte(), arity = in.byte();
-    options.fingerprintBits = bits == 0 ? -1 : bits;
-    options.arity = arity == 0 ? -1 : arity;
+    if (bits != 0) options.fingerprintBits = bits;
+    if (arity != 0) options.arity = arity;
     options.seed = in.u64(8);
   } else {
     options.falsePositiveRate = rateFromByte(config);
@@ -413,7 +414,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const uint8_t config = in.byte();
   if (setup.info.isStatic) return runStatic(in, config, setup);
 
-  FilterOptions options;
+  CoreFilterOptions options;
   Result<std::unique_ptr<AnyFilter>> created = Status::invalidArgument("not created");
   if (config & 0x80) {
     options = rawOptions(in, config, setup);
@@ -425,19 +426,19 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   } else {
     options = smallOptions(in, config, setup);
     created = createFilter(setup.info.type, options);
-    if (!created.isOk() && options.semiSorted == 1) {
+    if (!created.isOk() && options.semiSorted == true) {
       FUZZ_CHECK(created.status().code() == StatusCode::InvalidArgument);
-      options.semiSorted = -1;
+      options.semiSorted.reset();
       created = createFilter(setup.info.type, options);
     }
-    if (!created.isOk() && (options.fingerprintBits >= 0 || options.maxKicks >= 0)) {
+    if (!created.isOk() && (options.fingerprintBits || options.maxKicks)) {
       // Fingerprint bits too few for the rate, or options a type takes only
       // some of (a growing cuckoo chain takes bucketSize alone): refused as
       // InvalidArgument; the rest of the options must then make a filter.
       FUZZ_CHECK(created.status().code() == StatusCode::InvalidArgument);
-      options.fingerprintBits = -1;
-      options.maxKicks = -1;
-      options.semiSorted = -1;
+      options.fingerprintBits.reset();
+      options.maxKicks.reset();
+      options.semiSorted.reset();
       created = createFilter(setup.info.type, options);
     }
     FUZZ_CHECK_MSG(created.isOk(), "create: %s", created.status().message().c_str());

@@ -5,9 +5,11 @@
  * name is an INVALID_ARGUMENT error everywhere, never a fallback to a default.
  *
  * The C++ registry (cpp/include/cuckoo_bloom/registry/filter_types.h) is the source of
- * the type names and ids: filters are created and read by name through it,
- * and tests/core/registry.test.mjs checks that every entry here round-trips through
- * the core under its own name with the capabilities it claims.
+ * the type names and ids: filters are created and read by name through it.
+ * What a type can do and which options it takes are the core's too
+ * (registeredFilterTypes(): detected or declared in each C++ class), read once
+ * `init()` ran; tests/core/registry.test.mjs checks that every entry here
+ * round-trips through the core under its own name and does what it reports.
  */
 import { BloomFilter } from './bloom/bloom.js';
 import { BlockedBloomFilter } from './bloom/blocked-bloom.js';
@@ -18,6 +20,7 @@ import { ScalableBloomFilter } from './chains/scalable-bloom.js';
 import { ScalableCuckooFilter } from './chains/scalable-cuckoo.js';
 import { ExpiringBloomFilter } from './chains/expiring-bloom.js';
 import { FilterError } from './errors.js';
+import { coreFilterType } from './runtime/core-types.js';
 import type { Key } from './keys/keys.js';
 
 /** Any filter of this package. */
@@ -69,13 +72,18 @@ export interface FilterTypeEntry {
   readonly summary: string;
   /** What one lookup reads: a property of the structure, not a timing. */
   readonly lookup: string;
-  /** Keys can be removed (`remove`, `removeMany`). */
+  /**
+   * Keys can be removed (`remove`, `removeMany`). Like every capability and
+   * `extraOptions`, read from the loaded core.
+   * @throws FilterError `NOT_INITIALIZED` when read before `init()` resolved.
+   */
   readonly supportsRemove: boolean;
-  /** Two filters of this type with the same sizing and seed can be merged (`union`). */
+  /** Two filters of this type with the same sizing and seed can be merged (`union`). @throws FilterError `NOT_INITIALIZED` before `init()`. */
   readonly supportsUnion: boolean;
   /**
    * Built once from the whole key set, then read-only (binary fuse): `create`
    * throws UNSUPPORTED, `from` builds it, and it has no add or remove.
+   * @throws FilterError `NOT_INITIALIZED` before `init()`.
    */
   readonly isStatic: boolean;
   /**
@@ -83,9 +91,14 @@ export interface FilterTypeEntry {
    * by a clock): a key added once is answered "absent" later without any
    * remove. Such a type cannot hold a list that must never miss an entry (a
    * URL blocklist refuses it).
+   * @throws FilterError `NOT_INITIALIZED` before `init()`.
    */
   readonly forgets: boolean;
-  /** Options beyond capacity, falsePositiveRate and seed (a static type takes no capacity). */
+  /**
+   * Options beyond capacity, falsePositiveRate and seed, as this package
+   * spells them (a static type takes no capacity).
+   * @throws FilterError `NOT_INITIALIZED` before `init()`.
+   */
   readonly extraOptions: readonly string[];
   /** An empty filter to add keys to. @throws FilterError `UNSUPPORTED` for a static type. */
   create(options: Record<string, unknown>): AnyFilter;
@@ -105,9 +118,26 @@ interface FilterClass {
   deserialize(bytes: Uint8Array | ArrayBuffer): AnyFilter;
 }
 
-/** What an entry says about its type; a capability or list left out is false or empty. */
-type TypeDescription = Pick<FilterTypeEntry, 'name' | 'label' | 'summary' | 'lookup'> &
-  Partial<Pick<FilterTypeEntry, 'supportsRemove' | 'supportsUnion' | 'isStatic' | 'forgets' | 'extraOptions'>>;
+/** What an entry says about its type; what it can do and takes is the core's. */
+type TypeDescription<Name extends FilterTypeName> = Pick<FilterTypeEntry, 'label' | 'summary' | 'lookup'> & { readonly name: Name };
+
+/**
+ * The options whose spelling in this package differs from the core's
+ * (cpp/include/cuckoo_bloom/core/filter_options.h), listed once: a core
+ * option not listed here is spelled alike on both sides.
+ */
+const PACKAGE_SPELLINGS: Readonly<Record<string, readonly string[]>> = {
+  // ExpiringBloomFilter takes a `clock` function; the core keeps its reading at creation, `startTime`.
+  startTime: ['clock'],
+  // A growing filter (one taking `growth`) sizes its first link by `capacity`,
+  // which it also takes as `initialCapacity` (scalable-options.ts translates it).
+  growth: ['initialCapacity', 'growth'],
+};
+
+/** A core type's options as this package's classes take them. */
+function packageOptions(coreOptions: readonly string[]): readonly string[] {
+  return Object.freeze(coreOptions.flatMap((option) => PACKAGE_SPELLINGS[option] ?? [option]));
+}
 
 function aliasesOf(name: FilterTypeName): string[] {
   return Object.entries(FILTER_TYPE_ALIASES)
@@ -120,57 +150,63 @@ function aliasesOf(name: FilterTypeName): string[] {
  * the class's constructor, `from` and `deserialize`, so they are written once
  * here rather than in every entry.
  */
-function entry(filterClass: FilterClass, description: TypeDescription): FilterTypeEntry {
+function entry<Name extends FilterTypeName>(
+  filterClass: FilterClass,
+  description: TypeDescription<Name>,
+): FilterTypeEntry & { readonly name: Name } {
+  const core = () => coreFilterType(description.name);
   return {
     name: description.name,
     aliases: aliasesOf(description.name),
     label: description.label,
     summary: description.summary,
     lookup: description.lookup,
-    supportsRemove: description.supportsRemove ?? false,
-    supportsUnion: description.supportsUnion ?? false,
-    extraOptions: description.extraOptions ?? [],
-    isStatic: description.isStatic ?? false,
-    forgets: description.forgets ?? false,
+    get supportsRemove() {
+      return core().supportsRemove;
+    },
+    get supportsUnion() {
+      return core().supportsUnion;
+    },
+    get isStatic() {
+      return core().isStatic;
+    },
+    get forgets() {
+      return core().forgets;
+    },
+    get extraOptions() {
+      return packageOptions(core().options);
+    },
     create: (options) => new filterClass(options as never),
     from: (keys, options) => filterClass.from(keys, options as never),
     deserialize: (bytes) => filterClass.deserialize(bytes),
   };
 }
 
-/**
- * Every filter type, in the order the docs, the CLI's help and `info` list them.
- * Look one up by name or alias with {@link filterType} or {@link findFilterType}.
- */
-export const FILTER_TYPES: readonly FilterTypeEntry[] = [
+/** The entries, each typed with its own name (so the check below sees which names have one). */
+const ENTRIES = [
   entry(BloomFilter, {
     name: 'bloom',
     label: 'Bloom',
     summary: 'the classic: fewest bits per key among the dynamic filters, union of equal filters',
     lookup: 'k bits anywhere in the array (one memory access each)',
-    supportsUnion: true,
   }),
   entry(BlockedBloomFilter, {
     name: 'blocked-bloom',
     label: 'Blocked Bloom',
     summary: 'fastest lookups (one cache line per key) for a few more bits per key',
     lookup: '1 block of 512 bits (one cache line)',
-    supportsUnion: true,
   }),
   entry(CountingBloomFilter, {
     name: 'counting-bloom',
     label: 'Counting Bloom',
     summary: 'removal that never refuses an insert, at 4x the memory of Bloom',
     lookup: 'k 4-bit counters anywhere in the array (one memory access each)',
-    supportsRemove: true,
   }),
   entry(CuckooFilter, {
     name: 'cuckoo',
     label: 'Cuckoo',
     summary: 'removal, in fewer bits per key than Bloom below about 3%; may refuse an insert (FULL) when nearly full',
     lookup: '2 buckets (two cache lines at most)',
-    supportsRemove: true,
-    extraOptions: ['bucketSize', 'fingerprintBits', 'maxKicks', 'semiSorted'],
   }),
   // create: the constructor throws UNSUPPORTED for options (build it with
   // `from`); a handle read from bytes (deserialize) is wrapped.
@@ -179,34 +215,38 @@ export const FILTER_TYPES: readonly FilterTypeEntry[] = [
     label: 'Binary fuse',
     summary: 'static: built once from a fixed list, the fewest bits per key (~1.13 f for a rate of 2^-f); no add or remove',
     lookup: '3 (or 4) fingerprints in 3 (or 4) neighbouring segments',
-    isStatic: true,
-    extraOptions: ['fingerprintBits', 'arity'],
   }),
   entry(ScalableBloomFilter, {
     name: 'scalable-bloom',
     label: 'Scalable Bloom',
     summary: 'grows with its keys (no capacity to guess) and stays under its rate, for 2-3x the bytes of a Bloom filter of the final size',
     lookup: 'k bits in each link, newest first (about log2(n / initialCapacity) links)',
-    supportsUnion: true,
-    extraOptions: ['initialCapacity', 'growth', 'tightening'],
   }),
   entry(ScalableCuckooFilter, {
     name: 'scalable-cuckoo',
     label: 'Scalable Cuckoo',
     summary: 'grows with its keys, with removal; 2-2.5x the bytes of a cuckoo filter of the final size',
     lookup: '2 buckets in each link, newest first',
-    supportsRemove: true,
-    extraOptions: ['initialCapacity', 'growth', 'tightening', 'bucketSize'],
   }),
   entry(ExpiringBloomFilter, {
     name: 'expiring-bloom',
     label: 'Expiring Bloom',
     summary: '"seen in the last N units": generations of Bloom filters rotated by a clock forget old keys; no removal',
     lookup: 'k bits in each of the generations (about 2 reads each for an absent key)',
-    forgets: true,
-    extraOptions: ['window', 'generations', 'clock'],
   }),
 ];
+
+// Every class of AnyFilter has an entry: a type name without one is a compile
+// error here naming it ("Type 'true' is not assignable to type '<name>'").
+type NameWithoutEntry = Exclude<FilterTypeName, (typeof ENTRIES)[number]['name']>;
+const everyTypeHasAnEntry: [NameWithoutEntry] extends [never] ? true : NameWithoutEntry = true;
+void everyTypeHasAnEntry;
+
+/**
+ * Every filter type, in the order the docs, the CLI's help and `info` list them.
+ * Look one up by name or alias with {@link filterType} or {@link findFilterType}.
+ */
+export const FILTER_TYPES: readonly FilterTypeEntry[] = [...ENTRIES];
 
 /**
  * Adds a key to any filter; false when the filter had no room for it (only a

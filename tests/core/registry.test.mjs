@@ -2,7 +2,7 @@
 // behind the wasm module: every entry is created and read back under its own
 // name, does what it claims (remove, union), and unknown names are errors.
 import {
-  FILTER_TYPES, UrlBlocklist, deserialize, filterType, filterTypeNames, init, serializedType,
+  FILTER_TYPES, UrlBlocklist, deserialize, filterType, filterTypeNames, init, internalRuntime, serializedType,
 } from 'cuckoo-bloom-wasm';
 import { asciiKeys } from '../helpers/keys.mjs';
 import { expectCode } from '../helpers/filter-errors.mjs';
@@ -11,8 +11,10 @@ beforeAll(async () => {
   await init();
 });
 
-test('the registry lists the seven filter types, each once', () => {
-  expect(filterTypeNames()).toEqual(['bloom', 'blocked-bloom', 'counting-bloom', 'cuckoo', 'binary-fuse', 'scalable-bloom', 'scalable-cuckoo', 'expiring-bloom']);
+test('the registry lists every type of the core, each once, in the order the docs list them', () => {
+  const core = internalRuntime().module.filterTypes().map((type) => type.name);
+  expect([...filterTypeNames()].sort()).toEqual([...core].sort());
+  expect(filterTypeNames().slice(0, 8)).toEqual(['bloom', 'blocked-bloom', 'counting-bloom', 'cuckoo', 'binary-fuse', 'scalable-bloom', 'scalable-cuckoo', 'expiring-bloom']);
   expect(new Set(filterTypeNames(true)).size).toBe(filterTypeNames(true).length);
 });
 
@@ -86,6 +88,46 @@ describe.each(FILTER_TYPES.map((entry) => [entry.name, entry]))('%s', (name, ent
     expect(UrlBlocklist.deserialize(list.serialize()).match('http://bad.example/dl/x.exe?q=1')).toBe('bad.example/dl/x.exe');
     list.free();
   });
+});
+
+const EXPECTED_REMOVAL = {
+  bloom: false, 'blocked-bloom': false, 'counting-bloom': true, cuckoo: true,
+  'binary-fuse': false, 'scalable-bloom': false, 'scalable-cuckoo': true, 'expiring-bloom': false,
+};
+
+test('capabilities and options are the core\'s, in the package\'s spelling', () => {
+  const byName = Object.fromEntries(FILTER_TYPES.map((entry) => [entry.name, entry]));
+  // Detected in C++ (advance(now), kIsStatic), not by name: of these types,
+  // only the expiring filter forgets and only binary fuse is static.
+  for (const [name, entry] of Object.entries(byName).filter(([name]) => name in EXPECTED_REMOVAL)) {
+    expect([name, entry.forgets]).toEqual([name, name === 'expiring-bloom']);
+    expect([name, entry.isStatic]).toEqual([name, name === 'binary-fuse']);
+    expect([name, entry.supportsRemove]).toEqual([name, EXPECTED_REMOVAL[name]]);
+  }
+  // The core's startTime is the package's clock; a growing filter also takes initialCapacity.
+  expect(byName['expiring-bloom'].extraOptions).toEqual(['window', 'generations', 'clock']);
+  expect(byName['scalable-bloom'].extraOptions).toEqual(['initialCapacity', 'growth', 'tightening']);
+  expect(byName['scalable-cuckoo'].extraOptions).toEqual(['initialCapacity', 'growth', 'tightening', 'bucketSize']);
+  expect(byName.cuckoo.extraOptions).toEqual(['bucketSize', 'fingerprintBits', 'maxKicks', 'semiSorted']);
+  expect(byName['binary-fuse'].extraOptions).toEqual(['fingerprintBits', 'arity']);
+  for (const name of ['bloom', 'blocked-bloom', 'counting-bloom']) expect(byName[name].extraOptions).toEqual([]);
+  // Every option an entry lists is one its class takes: given a value of the
+  // wrong kind, the class (or the core) names that option, never "unknown".
+  for (const entry of FILTER_TYPES) {
+    for (const option of entry.extraOptions) {
+      const options = { [option]: 'not-a-value', ...(entry.isStatic ? {} : { capacity: 10 }) };
+      let message = '';
+      try {
+        const filter = entry.isStatic ? entry.from(['k'], options) : entry.create(options);
+        filter.free();
+      } catch (error) {
+        expect(error.code).toBe('INVALID_ARGUMENT');
+        message = error.message;
+      }
+      expect(message).toContain(option);
+      expect(message).not.toMatch(/unknown option/);
+    }
+  }
 });
 
 test('an unknown type name is an error everywhere, never a default', () => {

@@ -2,7 +2,7 @@
 // by itself (the registry's `forgets` capability: expiring Bloom) is refused.
 import { FILTER_TYPES, init, UrlBlocklist } from 'cuckoo-bloom-wasm';
 
-beforeAll(() => init());
+await init(); // FILTER_TYPES' capabilities are the loaded core's, read below while collecting tests
 
 const forgetting = FILTER_TYPES.filter((entry) => entry.forgets);
 

@@ -32,24 +32,19 @@ Status validateRotation(double window, uint64_t generations, double start) {
 
 }  // namespace
 
-Result<ExpiringBloomFilter> ExpiringBloomFilter::createFrom(const FilterOptions& options) {
-  Status valid = rejectCuckooOptions(options, kType);
-  if (!valid.isOk()) return valid;
-  valid = rejectGrowthOptions(options, kType);
-  if (!valid.isOk()) return valid;
-  // -1 is "the default"; anything else outside 2..kMaxGenerations is refused
-  // before it is narrowed to the options' 32 bits.
-  const uint64_t generations = options.generations == -1 ? kDefaultGenerations
-                               : options.generations < 0 ? 0
-                                                         : static_cast<uint64_t>(options.generations);
+Result<ExpiringBloomFilter> ExpiringBloomFilter::createFrom(const CoreFilterOptions& options) {
+  // Anything outside 2..kMaxGenerations is refused before it is narrowed to
+  // the options' 32 bits.
+  const int64_t given = options.generations.value_or(kDefaultGenerations);
+  const uint64_t generations = given < 0 ? 0 : static_cast<uint64_t>(given);
   if (generations > kMaxGenerations) return validateRotation(1.0, generations, 0.0);
   ExpiringBloomFilterOptions expiring;
   expiring.capacity = options.capacity;
   expiring.falsePositiveRate = options.falsePositiveRate;
   expiring.seed = options.seed;
-  expiring.window = options.window == 0.0 ? kDefaultWindow : options.window;
+  expiring.window = options.window.value_or(kDefaultWindow);
   expiring.generations = static_cast<uint32_t>(generations);
-  expiring.startTime = options.startTime;
+  expiring.startTime = options.startTime.value_or(0.0);
   return create(expiring);
 }
 

@@ -13,9 +13,7 @@ double ScalableBloomFilter::linkFalsePositiveRate(double rate, double tightening
   return linkRate;
 }
 
-Result<ScalableBloomFilter> ScalableBloomFilter::createFrom(const FilterOptions& options) {
-  Status valid = rejectCuckooOptions(options, kType);
-  if (!valid.isOk()) return valid;
+Result<ScalableBloomFilter> ScalableBloomFilter::createFrom(const CoreFilterOptions& options) {
   ScalableBloomFilterOptions chain;
   takeGrowthOptions(options, chain);
   return create(chain);

@@ -1,5 +1,6 @@
 #include "cuckoo_bloom/chains/scalable_cuckoo_filter.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace cuckoo_bloom {
@@ -21,17 +22,11 @@ bool ScalableCuckooFilter::linkSchedule(double rate, double tightening, uint32_t
   }
 }
 
-Result<ScalableCuckooFilter> ScalableCuckooFilter::createFrom(const FilterOptions& options) {
-  if (options.fingerprintBits >= 0 || options.maxKicks >= 0 || options.semiSorted >= 0) {
-    return Status::invalidArgument(
-        "a scalable-cuckoo filter takes bucketSize only of the cuckoo options: each link's fingerprint bits come "
-        "from the false-positive budget");
-  }
-  Status noFuse = rejectFuseOptions(options, kType);
-  if (!noFuse.isOk()) return noFuse;
+Result<ScalableCuckooFilter> ScalableCuckooFilter::createFrom(const CoreFilterOptions& options) {
   ScalableCuckooFilterOptions chain;
   takeGrowthOptions(options, chain);
-  if (options.bucketSize >= 0) chain.bucketSize = static_cast<uint32_t>(std::min<int64_t>(options.bucketSize, 255));
+  // Out of 0..255: a size create() refuses by name (2, 4 or 8).
+  if (options.bucketSize) chain.bucketSize = static_cast<uint32_t>(std::clamp<int64_t>(*options.bucketSize, 0, 255));
   return create(chain);
 }
 

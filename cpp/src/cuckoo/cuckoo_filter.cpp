@@ -1,6 +1,8 @@
 #include "cuckoo_bloom/cuckoo/cuckoo_filter.h"
 
 #include <algorithm>
+#include <optional>
+#include <string>
 #include <cmath>
 
 namespace cuckoo_bloom {
@@ -86,23 +88,27 @@ Status CuckooFilter::allocateTable() {
                              " buckets");
 }
 
-Result<CuckooFilter> CuckooFilter::createFrom(const FilterOptions& options) {
+Result<CuckooFilter> CuckooFilter::createFrom(const CoreFilterOptions& options) {
   CuckooFilterOptions cuckoo;
-  Status growthless = rejectGrowthOptions(options, kType);
-  if (!growthless.isOk()) return growthless;
-  Status valid = rejectFuseOptions(options, kType);
-  if (!valid.isOk()) return valid;
-  if (options.semiSorted > 1) return Status::invalidArgument("semiSorted must be true or false");
-  if (options.semiSorted >= 0) cuckoo.semiSorted = options.semiSorted == 1;
+  cuckoo.semiSorted = options.semiSorted;
   cuckoo.capacity = options.capacity;
   cuckoo.falsePositiveRate = options.falsePositiveRate;
   cuckoo.seed = options.seed;
-  if (options.bucketSize >= 0) cuckoo.bucketSize = static_cast<uint32_t>(std::min<int64_t>(options.bucketSize, UINT32_MAX));
-  if (options.fingerprintBits >= 0) {
-    cuckoo.fingerprintBits = static_cast<uint32_t>(std::min<int64_t>(options.fingerprintBits, UINT32_MAX));
+  // Negative values are refused here; values above 32 bits are clamped to
+  // UINT32_MAX, which create()'s range checks refuse by name.
+  const auto u32 = [](int64_t value) { return static_cast<uint32_t>(std::min<int64_t>(value, UINT32_MAX)); };
+  const auto negative = [](const char* name, const std::optional<int64_t>& value) {
+    return Status::invalidArgument(std::string(name) + " must not be negative, got " + std::to_string(*value));
+  };
+  if (options.bucketSize && *options.bucketSize < 0) return negative("bucketSize", options.bucketSize);
+  if (options.fingerprintBits && *options.fingerprintBits < 0) return negative("fingerprintBits", options.fingerprintBits);
+  if (options.maxKicks && *options.maxKicks < 0) return negative("maxKicks", options.maxKicks);
+  if (options.bucketSize) cuckoo.bucketSize = u32(*options.bucketSize);
+  if (options.fingerprintBits) {
+    cuckoo.fingerprintBits = u32(*options.fingerprintBits);
     if (cuckoo.fingerprintBits == 0) return Status::invalidArgument("fingerprintBits must be in 4..32, got 0");
   }
-  if (options.maxKicks >= 0) cuckoo.maxKicks = static_cast<uint32_t>(std::min<int64_t>(options.maxKicks, UINT32_MAX));
+  if (options.maxKicks) cuckoo.maxKicks = u32(*options.maxKicks);
   return create(cuckoo);
 }
 

@@ -224,35 +224,29 @@ void BinaryFuseFilter::sizeFor(uint64_t keyCount, uint32_t arity, uint32_t& segm
   segmentCount = static_cast<uint32_t>(std::min<uint64_t>(count, UINT32_MAX));
 }
 
-Result<BinaryFuseFilter> BinaryFuseFilter::createFrom(const FilterOptions&) {
+Result<BinaryFuseFilter> BinaryFuseFilter::createFrom(const CoreFilterOptions&) {
   return Status::unsupported(
       "a binary-fuse filter is static: build it from its keys (buildFilter / BinaryFuseFilter.from), it cannot be "
       "created empty and filled");
 }
 
-Result<BinaryFuseFilter> BinaryFuseFilter::buildFrom(const FilterOptions& options, const KeyHash* hashes,
+Result<BinaryFuseFilter> BinaryFuseFilter::buildFrom(const CoreFilterOptions& options, const KeyHash* hashes,
                                                      size_t count) {
-  if (options.bucketSize >= 0 || options.maxKicks >= 0 || options.semiSorted >= 0) {
-    return Status::invalidArgument(
-        "bucketSize, maxKicks and semiSorted are cuckoo options; a binary-fuse filter does not take them");
-  }
-  Status noGrowth = rejectGrowthOptions(options, kType);
-  if (!noGrowth.isOk()) return noGrowth;
   BinaryFuseFilterOptions fuse;
   fuse.falsePositiveRate = options.falsePositiveRate;
   fuse.seed = options.seed;
-  if (options.fingerprintBits >= 0) {
-    if (options.fingerprintBits < kMinFingerprintBits || options.fingerprintBits > kMaxFingerprintBits) {
+  if (options.fingerprintBits) {
+    if (*options.fingerprintBits < kMinFingerprintBits || *options.fingerprintBits > kMaxFingerprintBits) {
       return Status::invalidArgument("fingerprintBits must be in 4..32, got " +
-                                     std::to_string(options.fingerprintBits));
+                                     std::to_string(*options.fingerprintBits));
     }
-    fuse.fingerprintBits = static_cast<uint32_t>(options.fingerprintBits);
+    fuse.fingerprintBits = static_cast<uint32_t>(*options.fingerprintBits);
   }
-  if (options.arity >= 0) {
-    if (options.arity != 3 && options.arity != 4) {
-      return Status::invalidArgument("arity must be 3 or 4, got " + std::to_string(options.arity));
+  if (options.arity) {
+    if (*options.arity != 3 && *options.arity != 4) {
+      return Status::invalidArgument("arity must be 3 or 4, got " + std::to_string(*options.arity));
     }
-    fuse.arity = static_cast<uint32_t>(options.arity);
+    fuse.arity = static_cast<uint32_t>(*options.arity);
   }
   return build(fuse, hashes, count);
 }

@@ -175,23 +175,38 @@ Result<std::unique_ptr<AnyFilter>> adopt(Result<Filter> made) {
 const std::vector<FilterTypeInfo>& registeredFilterTypes() {
   static const std::vector<FilterTypeInfo> types = {
 #define CUCKOO_BLOOM_FILTER_TYPE_INFO(enumerator, id, text, Class) \
-  {FilterType::enumerator, text, kSupportsRemove<Class>, kSupportsUnion<Class>, IsStaticFilter<Class>::value},
+  {FilterType::enumerator,                                         \
+   text,                                                           \
+   kSupportsRemove<Class>,                                         \
+   kSupportsUnion<Class>,                                          \
+   IsStaticFilter<Class>::value,                                   \
+   kForgets<Class>,                                                \
+   OptionsOf<Class>::value},
       CUCKOO_BLOOM_FILTER_TYPES(CUCKOO_BLOOM_FILTER_TYPE_INFO)
 #undef CUCKOO_BLOOM_FILTER_TYPE_INFO
   };
   return types;
 }
 
-Result<std::unique_ptr<AnyFilter>> createFilter(FilterType type, const FilterOptions& options) {
-  // The expiry options are one type's; any other type refuses them here, once.
-  if (type != FilterType::ExpiringBloom) {
-    Status valid = rejectExpiryOptions(options, type);
-    if (!valid.isOk()) return valid;
-  }
+namespace {
+
+// The one check of which options a type takes (filter_options.h), for
+// every type, before its createFrom or buildFrom sees them.
+template <typename Class>
+Status checkOptionsOf(const CoreFilterOptions& options) {
+  return checkTakesOptions(options, OptionsOf<Class>::value, filterTypeName(Class::kType));
+}
+
+}  // namespace
+
+Result<std::unique_ptr<AnyFilter>> createFilter(FilterType type, const CoreFilterOptions& options) {
   switch (type) {
 #define CUCKOO_BLOOM_FILTER_TYPE_CREATE(enumerator, id, text, Class) \
-  case FilterType::enumerator:                                      \
-    return adopt(Class::createFrom(options));
+  case FilterType::enumerator: {                                    \
+    Status valid = checkOptionsOf<Class>(options);                  \
+    if (!valid.isOk()) return valid;                                \
+    return adopt(Class::createFrom(options));                       \
+  }
     CUCKOO_BLOOM_FILTER_TYPES(CUCKOO_BLOOM_FILTER_TYPE_CREATE)
 #undef CUCKOO_BLOOM_FILTER_TYPE_CREATE
     default:
@@ -203,11 +218,13 @@ namespace {
 
 // A static type: its own build from the hashes.
 template <typename Filter>
-Result<std::unique_ptr<AnyFilter>> buildAs(const FilterOptions& options, const KeyHash* hashes, size_t count) {
+Result<std::unique_ptr<AnyFilter>> buildAs(const CoreFilterOptions& options, const KeyHash* hashes, size_t count) {
+  Status valid = checkOptionsOf<Filter>(options);
+  if (!valid.isOk()) return valid;
   if constexpr (IsStaticFilter<Filter>::value) {
     return adopt(Filter::buildFrom(options, hashes, count));
   } else {
-    FilterOptions sized = options;
+    CoreFilterOptions sized = options;
     if (sized.capacity == 0) sized.capacity = count == 0 ? 1 : count;
     Result<std::unique_ptr<AnyFilter>> made = adopt(Filter::createFrom(sized));
     if (!made.isOk()) return made;
@@ -222,7 +239,7 @@ Result<std::unique_ptr<AnyFilter>> buildAs(const FilterOptions& options, const K
 
 }  // namespace
 
-Result<std::unique_ptr<AnyFilter>> buildFilter(FilterType type, const FilterOptions& options, const KeyHash* hashes,
+Result<std::unique_ptr<AnyFilter>> buildFilter(FilterType type, const CoreFilterOptions& options, const KeyHash* hashes,
                                                size_t count) {
   switch (type) {
 #define CUCKOO_BLOOM_FILTER_TYPE_BUILD(enumerator, id, text, Class) \

@@ -25,7 +25,7 @@ template <typename Filter>
 class WordArrayFilter : public ::testing::Test {};
 TYPED_TEST_SUITE(WordArrayFilter, WordArrayFilters);
 
-SharedFilterOptions options(uint64_t capacity, double rate) { return {capacity, rate, 0}; }
+FilterOptions options(uint64_t capacity, double rate) { return {capacity, rate, 0}; }
 
 TYPED_TEST(WordArrayFilterOptions, InvalidOptionsAreInvalidArgument) {
   cuckoo_bloom_test::expectInvalidCapacityAndRateRejected<TypeParam>(options);

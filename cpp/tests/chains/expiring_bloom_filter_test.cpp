@@ -154,7 +154,7 @@ TEST(ExpiringBloomFilter, BadOptionsAreInvalidArguments) {
   EXPECT_EQ(make(60.0, 2, 1.7e12), StatusCode::Ok);
 
   // Through the registry: defaults, and the options refused by other types.
-  FilterOptions options;
+  CoreFilterOptions options;
   options.capacity = 100;
   options.falsePositiveRate = 0.01;
   Result<std::unique_ptr<AnyFilter>> made = createFilter(FilterType::ExpiringBloom, options);
@@ -167,15 +167,15 @@ TEST(ExpiringBloomFilter, BadOptionsAreInvalidArguments) {
   EXPECT_EQ(createFilter(FilterType::ExpiringBloom, options).status().code(), StatusCode::InvalidArgument);
   options.generations = int64_t{1} << 40;
   EXPECT_EQ(createFilter(FilterType::ExpiringBloom, options).status().code(), StatusCode::InvalidArgument);
-  options.generations = -1;
+  options.generations.reset();
   options.bucketSize = 4;
   EXPECT_EQ(createFilter(FilterType::ExpiringBloom, options).status().code(), StatusCode::InvalidArgument);
-  FilterOptions bloom;
+  CoreFilterOptions bloom;
   bloom.capacity = 100;
   bloom.falsePositiveRate = 0.01;
   bloom.window = 60.0;
   EXPECT_EQ(createFilter(FilterType::Bloom, bloom).status().code(), StatusCode::InvalidArgument);
-  bloom.window = 0.0;
+  bloom.window.reset();
   bloom.generations = 3;
   EXPECT_EQ(createFilter(FilterType::Cuckoo, bloom).status().code(), StatusCode::InvalidArgument);
 }

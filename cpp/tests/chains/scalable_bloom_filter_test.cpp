@@ -106,7 +106,7 @@ TEST(ScalableBloomFilter, AddAsksOnlyTheNewestLinkAndAddIfNewAsksThemAll) {
 
   // addIfNew (AnyFilter's, the path of the JS method) asks every link: key 1,
   // held by link 0 only, is neither stored nor counted.
-  FilterOptions options;
+  CoreFilterOptions options;
   options.capacity = 10;
   options.falsePositiveRate = 0.01;
   options.seed = 1;
@@ -190,7 +190,7 @@ TEST(ScalableBloomFilter, RejectsImpossibleOptions) {
   EXPECT_EQ(code(2.0, 1.0), StatusCode::InvalidArgument);
   EXPECT_EQ(code(2.0, -0.5), StatusCode::InvalidArgument);
   // Growth options are refused by the types that do not grow.
-  FilterOptions options;
+  CoreFilterOptions options;
   options.capacity = 100;
   options.falsePositiveRate = 0.01;
   options.growth = 2.0;

@@ -169,7 +169,7 @@ TEST(ScalableCuckooFilter, DamagedBytesAreCorruptNeverACrash) {
 }
 
 TEST(ScalableCuckooFilter, RejectsImpossibleOptionsAndTheOptionsItDoesNotTake) {
-  FilterOptions options;
+  CoreFilterOptions options;
   options.capacity = 100;
   options.falsePositiveRate = 0.01;
   EXPECT_EQ(createFilter(FilterType::ScalableCuckoo, options).status().code(), StatusCode::Ok);
@@ -179,7 +179,7 @@ TEST(ScalableCuckooFilter, RejectsImpossibleOptionsAndTheOptionsItDoesNotTake) {
   EXPECT_EQ(createFilter(FilterType::ScalableCuckoo, options).status().code(), StatusCode::Ok);
   options.fingerprintBits = 12;
   EXPECT_EQ(createFilter(FilterType::ScalableCuckoo, options).status().code(), StatusCode::InvalidArgument);
-  options.fingerprintBits = -1;
+  options.fingerprintBits.reset();
   options.growth = 0.5;
   EXPECT_EQ(createFilter(FilterType::ScalableCuckoo, options).status().code(), StatusCode::InvalidArgument);
   options.growth = 2.0;

@@ -307,7 +307,7 @@ TEST(BinaryFuseFilterOptions, ExplicitBitsSetTheRecordedRate) {
 }
 
 TEST(BinaryFuseFilterOptions, TheRegistryBuildsItAndRefusesToCreateIt) {
-  FilterOptions options;
+  CoreFilterOptions options;
   options.falsePositiveRate = 0.01;
   options.capacity = 100;
   Result<std::unique_ptr<AnyFilter>> created = createFilter(FilterType::BinaryFuse, options);
@@ -336,12 +336,12 @@ TEST(BinaryFuseFilterOptions, TheRegistryBuildsItAndRefusesToCreateIt) {
   }
 
   // Options of other types are rejected, and fuse options by other types.
-  FilterOptions cuckooOnly;
+  CoreFilterOptions cuckooOnly;
   cuckooOnly.falsePositiveRate = 0.01;
   cuckooOnly.bucketSize = 4;
   EXPECT_EQ(buildFilter(FilterType::BinaryFuse, cuckooOnly, keys.data(), keys.size()).status().code(),
             StatusCode::InvalidArgument);
-  FilterOptions withArity;
+  CoreFilterOptions withArity;
   withArity.falsePositiveRate = 0.01;
   withArity.capacity = 10;
   withArity.arity = 3;

@@ -26,7 +26,7 @@ using cuckoo_bloom_test::RegisteredTypes;
 // A filter of `count` keys through the registry (static types built, others
 // created and added), at a high rate so the absent keys include false positives.
 std::unique_ptr<AnyFilter> filledFilter(FilterType type, uint64_t count) {
-  FilterOptions options;
+  CoreFilterOptions options;
   options.capacity = count;
   options.falsePositiveRate = 0.05;
   options.seed = 11;

@@ -43,7 +43,7 @@ void measureType(FilterType type, double rate) {
     for (uint64_t n = band.first; n <= band.last; ++n) {
       Tally tally;
       for (uint64_t f = 0; f < band.filters; ++f) {
-        FilterOptions options;
+        CoreFilterOptions options;
         options.capacity = n;
         options.falsePositiveRate = rate;
         options.seed = n * 1000 + f;

@@ -21,6 +21,14 @@ using cuckoo_bloom_test::presentKey;
 
 using cuckoo_bloom_test::RegisteredTypes;
 
+// Whether a class is one array of words (derives from WordArrayFilter), by
+// its base rather than a list of names: a new type is asked the same way.
+template <typename Derived, typename Params>
+constexpr bool isWordArray(const WordArrayFilter<Derived, Params>*) {
+  return true;
+}
+constexpr bool isWordArray(const void*) { return false; }
+
 }  // namespace
 
 template <typename Filter>
@@ -28,8 +36,8 @@ class RegisteredFilterType : public ::testing::Test {
  protected:
   static constexpr bool kStatic = IsStaticFilter<Filter>::value;
 
-  static FilterOptions options(uint64_t capacity, double rate, uint64_t seed) {
-    FilterOptions options;
+  static CoreFilterOptions options(uint64_t capacity, double rate, uint64_t seed) {
+    CoreFilterOptions options;
     options.capacity = capacity;
     options.falsePositiveRate = rate;
     options.seed = seed;
@@ -84,6 +92,10 @@ TYPED_TEST(RegisteredFilterType, IsListedByNameAndId) {
       EXPECT_STREQ(info.name, name);
       EXPECT_EQ(info.supportsRemove, kSupportsRemove<TypeParam>);
       EXPECT_EQ(info.supportsUnion, kSupportsUnion<TypeParam>);
+      EXPECT_EQ(info.forgets, kForgets<TypeParam>);
+      const OptionList own = OptionsOf<TypeParam>::value;
+      ASSERT_EQ(info.options.size, own.size);
+      for (size_t i = 0; i < own.size; ++i) EXPECT_EQ(info.options.ids[i], own.ids[i]);
     }
     EXPECT_TRUE(listed);
   }
@@ -261,8 +273,7 @@ TYPED_TEST(RegisteredFilterType, ReadsFromABlobBufferLikeFromBytes) {
       ASSERT_TRUE(read.isOk()) << read.status().message();
       EXPECT_EQ(read.value()->serialize(), bytes);
       // The word-array types keep the buffer as their table when it is aligned: no copy.
-      const FilterType type = TypeParam::kType;
-      const bool wordArray = type == FilterType::Bloom || type == FilterType::BlockedBloom || type == FilterType::CountingBloom;
+      const bool wordArray = isWordArray(static_cast<const TypeParam*>(nullptr));
       const uint8_t* table = read.value()->serializedParts().payload;
       const bool inBuffer = table >= buffer.data() && table < buffer.data() + bytes.size();
       EXPECT_EQ(inBuffer, wordArray && payloadOffset == parts.head.size()) << payloadOffset;
@@ -345,13 +356,45 @@ TYPED_TEST(RegisteredFilterType, RejectsImpossibleOptionsWithInvalidArgument) {
   }
 }
 
+// The one generic check of which options a type takes (filter_options.h):
+// every option outside the shared three and the type's kOptions is refused,
+// through create and build alike, by a message naming the option, the type
+// and the options the type does take; the type's own options pass it.
+TYPED_TEST(RegisteredFilterType, RefusesEveryOptionItDoesNotTakeNamingWhatItTakes) {
+  const OptionList own = OptionsOf<TypeParam>::value;
+  const std::string typeName = filterTypeName(TypeParam::kType);
+  const KeyHash one = hashKey("k", 0);
+  for (const OptionInfo& info : kFilterOptions) {
+    if (info.shared) continue;
+    CoreFilterOptions options = TestFixture::options(100, 0.01, 0);
+    ASSERT_TRUE(options.set(info.id, 1.0).isOk()) << info.name;
+    ASSERT_TRUE(options.isSet(info.id)) << info.name;
+    const Status checked = checkTakesOptions(options, own, typeName.c_str());
+    if (own.contains(info.id)) {
+      EXPECT_TRUE(checked.isOk()) << info.name << ": " << checked.message();
+      continue;
+    }
+    for (const Status& refused : {createFilter(TypeParam::kType, options).status(),
+                                  buildFilter(TypeParam::kType, options, &one, 1).status()}) {
+      EXPECT_EQ(refused.code(), StatusCode::InvalidArgument) << info.name;
+      const std::string& message = refused.message();
+      EXPECT_NE(message.find(info.name), std::string::npos) << message;
+      EXPECT_NE(message.find(typeName), std::string::npos) << message;
+      for (OptionId taken : own) EXPECT_NE(message.find(optionInfo(taken).name), std::string::npos) << message;
+      if (own.size == 0) {
+        EXPECT_NE(message.find("no other option"), std::string::npos) << message;
+      }
+    }
+  }
+}
+
 TEST(FilterRegistry, UnknownNamesAndComposites) {
   FilterType type;
   EXPECT_FALSE(filterTypeFromName("bloomfilter", type));
   EXPECT_FALSE(filterTypeFromName("", type));
   EXPECT_FALSE(filterTypeFromName(nullptr, type));
   EXPECT_FALSE(filterTypeFromName("url-blocklist", type)) << "a composite is not a filter type";
-  FilterOptions options;
+  CoreFilterOptions options;
   options.capacity = 10;
   options.falsePositiveRate = 0.01;
   EXPECT_EQ(createFilter(FilterType::UrlBlocklist, options).status().code(), StatusCode::InvalidArgument);
@@ -360,7 +403,7 @@ TEST(FilterRegistry, UnknownNamesAndComposites) {
 
 TEST(FilterRegistry, CuckooOptionsAreRejectedByOtherTypes) {
   for (const FilterTypeInfo& info : registeredFilterTypes()) {
-    FilterOptions options;
+    CoreFilterOptions options;
     options.capacity = 100;
     options.falsePositiveRate = 0.01;
     options.bucketSize = 4;

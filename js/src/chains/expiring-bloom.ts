@@ -32,7 +32,6 @@ const MAX_GENERATIONS = 64;
 const INFO: FilterClassInfo = {
   typeName: 'expiring-bloom',
   className: 'ExpiringBloomFilter',
-  extraOptions: ['window', 'generations', 'startTime'],
 };
 
 /**

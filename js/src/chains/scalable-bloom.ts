@@ -9,7 +9,6 @@ export type ScalableBloomFilterOptions = GrowthOptions;
 const INFO: FilterClassInfo = {
   typeName: 'scalable-bloom',
   className: 'ScalableBloomFilter',
-  extraOptions: ['growth', 'tightening'],
 };
 
 /**

@@ -13,7 +13,6 @@ export interface ScalableCuckooFilterOptions extends GrowthOptions {
 const INFO: FilterClassInfo = {
   typeName: 'scalable-cuckoo',
   className: 'ScalableCuckooFilter',
-  extraOptions: ['growth', 'tightening', 'bucketSize'],
 };
 
 /**

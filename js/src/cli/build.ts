@@ -166,6 +166,8 @@ function growingTypeFor(type: BlocklistFilterType): BlocklistFilterType {
 }
 
 export async function runBuild(argv: string[]): Promise<number> {
+  // First: checking the options asks the registry what each type can do, which the loaded core says.
+  await init();
   const options = parseBuildOptions(argv);
   try {
     return await (options.exact ? buildExact(options) : build(options));

@@ -2,6 +2,7 @@ import type { CoreFilterOptions, CoreModule, FilterHandle } from '../runtime/cor
 import { coreError, FilterError, statusName } from '../errors.js';
 import { refuseStructuredClone } from './clone-guard.js';
 import { getRuntime } from '../runtime/init.js';
+import { coreFilterType } from '../runtime/core-types.js';
 import { KeyBatch } from '../keys/key-batch.js';
 import { KeyPath } from '../keys/key-path.js';
 import { type Key, KeyArena, keyArray, MAX_ARENA_BYTES, describeValue, requireAttached, type OwnedBytes } from '../keys/keys.js';
@@ -102,8 +103,6 @@ export interface FilterClassInfo {
   readonly typeName: FilterTypeName;
   /** The class name users see in errors. */
   readonly className: string;
-  /** Options beyond capacity, falsePositiveRate and seed. */
-  readonly extraOptions?: readonly string[];
   /** The rate to size for when the caller gave none (default 0.01). */
   readonly defaultRate?: (options: Record<string, unknown>) => number;
 }
@@ -524,19 +523,26 @@ function keySource(keys: unknown): readonly Key[] | KeyBatch {
   return keys instanceof KeyBatch ? keys : keyArray(keys);
 }
 
-/** Validates a class's options and creates its handle through the C++ registry. */
+/**
+ * Validates a class's options and creates its handle through the C++ registry.
+ * The options a type takes beyond the shared three are the ones its C++ class
+ * declares (coreFilterType), in the core's spelling: a class whose users
+ * spell one differently (a clock, an initial capacity) translates first.
+ */
 function createHandle(info: FilterClassInfo, options: unknown): FilterHandle {
   const { module } = getRuntime();
-  const checked = checkOptions<FilterOptions & Record<string, unknown>>(options, info.className, info.extraOptions);
+  const takes = coreFilterType(info.typeName).options;
+  const checked = checkOptions<FilterOptions & Record<string, unknown>>(options, info.className, takes);
   const core: CoreFilterOptions = {
     capacity: checked.capacity,
     falsePositiveRate: checked.falsePositiveRate ?? info.defaultRate?.(checked) ?? DEFAULT_FALSE_POSITIVE_RATE,
     seed: checked.seed ?? 0,
   };
-  for (const name of info.extraOptions ?? []) {
+  for (const name of takes) {
     const value = checked[name];
-    // The core takes numbers; a flag crosses as 0 or 1.
-    if (value !== undefined) (core as unknown as Record<string, unknown>)[name] = typeof value === 'boolean' ? Number(value) : value;
+    // Crosses as it is: the core reads a number, or a boolean as a flag, and
+    // refuses anything else by name (never ignored).
+    if (value !== undefined) core[name] = value as number | boolean;
   }
   return adoptHandle(module.createFilter(info.typeName, core));
 }

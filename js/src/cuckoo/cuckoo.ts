@@ -37,7 +37,6 @@ export interface CuckooKick {
 const INFO: FilterClassInfo = {
   typeName: 'cuckoo',
   className: 'CuckooFilter',
-  extraOptions: ['bucketSize', 'fingerprintBits', 'maxKicks', 'semiSorted'],
   // With explicit fingerprintBits and no rate, the rate follows from the bits (the core works it out).
   defaultRate: (options) => (options.fingerprintBits === undefined ? DEFAULT_FALSE_POSITIVE_RATE : 0),
 };

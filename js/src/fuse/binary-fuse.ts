@@ -2,6 +2,7 @@ import type { CoreFilterOptions } from '../runtime/core-module.js';
 import { FilterError } from '../errors.js';
 import { adoptHandle, ExistingHandle, type FilterClassInfo, Filter, readAs, type SerializedBytes } from '../core/filter-base.js';
 import { getRuntime } from '../runtime/init.js';
+import { coreFilterType } from '../runtime/core-types.js';
 import { describeValue, type Key, keyArray, MAX_ARENA_BYTES } from '../keys/keys.js';
 import { requireInteger } from '../options.js';
 
@@ -33,13 +34,11 @@ export interface BinaryFuseFilterOptions {
   capacity?: number | undefined;
 }
 
-const OPTION_NAMES = ['falsePositiveRate', 'fingerprintBits', 'arity', 'seed'];
 const DEFAULT_RATE = 0.01;
 
 const INFO: FilterClassInfo = {
   typeName: 'binary-fuse',
   className: 'BinaryFuseFilter',
-  extraOptions: ['fingerprintBits', 'arity'],
 };
 
 function staticError(operation: string): FilterError {
@@ -154,13 +153,15 @@ function checkFuseOptions(options: unknown): CoreFilterOptions {
       `BinaryFuseFilter.from needs an options object such as { falsePositiveRate: 0.001 }, got ${describeValue(options)}`,
     );
   }
+  // Sized by its keys: the rate and seed, and the options its C++ class declares.
+  const optionNames = ['falsePositiveRate', ...coreFilterType(INFO.typeName).options, 'seed'];
   for (const key of Object.keys(options)) {
     if (key === 'capacity' && (options as BinaryFuseFilterOptions).capacity === undefined) continue;
-    if (!OPTION_NAMES.includes(key)) {
+    if (!optionNames.includes(key)) {
       const hint = key === 'capacity' ? ' (a binary-fuse filter is sized by its keys)' : '';
       throw new FilterError(
         'INVALID_ARGUMENT',
-        `BinaryFuseFilter: unknown option '${key}'${hint} (known options: ${OPTION_NAMES.join(', ')})`,
+        `BinaryFuseFilter: unknown option '${key}'${hint} (known options: ${optionNames.join(', ')})`,
       );
     }
   }
@@ -177,7 +178,7 @@ function checkFuseOptions(options: unknown): CoreFilterOptions {
   }
   if (seed !== undefined) requireInteger(seed, 'seed', 'BinaryFuseFilter', 0, Number.MAX_SAFE_INTEGER);
   // The core needs a rate or the bits; with bits alone, it records 2^-f.
-  const core: CoreFilterOptions & { arity?: number } = {
+  const core: CoreFilterOptions = {
     capacity: 0,
     falsePositiveRate: falsePositiveRate ?? (fingerprintBits === undefined ? DEFAULT_RATE : 0),
     seed: seed ?? 0,

@@ -52,32 +52,32 @@ export interface BlocklistEnvelopeHandle {
   delete(): void;
 }
 
-/** One registered type, as the C++ registry describes it. */
-interface CoreFilterType {
+/** One registered type, as the C++ registry describes it (registeredFilterTypes()). */
+export interface CoreFilterType {
   name: string;
   id: number;
   supportsRemove: boolean;
   supportsUnion: boolean;
   /** Built once from its keys (buildFilter), then read-only. */
   isStatic: boolean;
+  /** Its keys expire (it moves with a clock: advance). */
+  forgets: boolean;
+  /** The options it takes beyond capacity, falsePositiveRate and seed, as the core spells them. */
+  options: readonly string[];
 }
 
-/** The options the C++ registry reads (validated by TypeScript first). */
-export interface CoreFilterOptions {
+/**
+ * The options the C++ registry reads (validated by TypeScript first): C++'s
+ * CoreFilterOptions, one name on both sides. The shared three always; every
+ * other option is one of cpp/include/cuckoo_bloom/core/filter_options.h's list,
+ * by its name there (a number, or a flag as a boolean), so a new option needs
+ * no edit here. The core refuses one the type does not take.
+ */
+export type CoreFilterOptions = {
   capacity: number;
   falsePositiveRate: number;
   seed: number;
-  bucketSize?: number;
-  fingerprintBits?: number;
-  maxKicks?: number;
-  semiSorted?: number;
-  growth?: number;
-  tightening?: number;
-  arity?: number;
-  window?: number;
-  generations?: number;
-  startTime?: number;
-}
+} & { [option: string]: number | boolean };
 
 export interface CoreModule {
   HEAPU8: Uint8Array;

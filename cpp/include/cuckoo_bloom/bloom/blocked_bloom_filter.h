@@ -20,7 +20,7 @@
 
 namespace cuckoo_bloom {
 
-using BlockedBloomFilterOptions = SharedFilterOptions;
+using BlockedBloomFilterOptions = FilterOptions;
 
 // The parameter block (docs/FORMAT.md): blockCount u64.
 struct BlockedBloomFilterParams {

@@ -16,7 +16,7 @@
 
 namespace cuckoo_bloom {
 
-using BloomFilterOptions = SharedFilterOptions;
+using BloomFilterOptions = FilterOptions;
 
 // The parameter block (docs/FORMAT.md): bitCount u64, hashCount u32, 4 reserved bytes.
 struct BloomFilterParams {

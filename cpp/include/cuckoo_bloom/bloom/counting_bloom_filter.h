@@ -18,7 +18,7 @@
 
 namespace cuckoo_bloom {
 
-using CountingBloomFilterOptions = SharedFilterOptions;
+using CountingBloomFilterOptions = FilterOptions;
 
 // The parameter block (docs/FORMAT.md): counterCount u64, hashCount u32,
 // counterBits u8 (always 4, CountingBloomFilter::kCounterBits), 3 reserved bytes.

@@ -21,8 +21,11 @@ class WordArrayFilter : public KeyedFilter<Derived> {
  public:
   using Params = ParamsT;
 
-  // These types take only the shared options: a cuckoo or growth option is an error.
-  static Result<Derived> createFrom(const FilterOptions& options) { return createFromSharedOptions<Derived>(options); }
+  // These types take only the shared options (no kOptions: the registry
+  // refuses any other option before this is called).
+  static Result<Derived> createFrom(const CoreFilterOptions& options) {
+    return Derived::create({options.capacity, options.falsePositiveRate, options.seed});
+  }
 
   void clear() {
     words_.clear();
@@ -41,7 +44,7 @@ class WordArrayFilter : public KeyedFilter<Derived> {
  protected:
   // A new, empty filter of `wordCount` words: the table limit is checked
   // before anything is allocated (`what` names the class in the error).
-  static Result<Derived> allocate(const SharedFilterOptions& options, const Params& params, uint64_t wordCount,
+  static Result<Derived> allocate(const FilterOptions& options, const Params& params, uint64_t wordCount,
                                   const char* what) {
     Status valid = validateTableBytes(wordCount > UINT64_MAX / 8 ? UINT64_MAX : wordCount * 8, what);
     if (!valid.isOk()) return valid;

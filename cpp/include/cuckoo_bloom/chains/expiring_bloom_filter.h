@@ -29,7 +29,7 @@
 // Sizing. Every generation is a BloomFilter for `capacity` keys (the keys
 // added within one generation, L units) at rate P / G: a query asks G
 // filters, and 1 - prod(1 - e_i) <= sum(e_i) = P (a union bound, as in
-// filter_chain.h). Every generation shares the filter's seed, so a key is
+// link_chain.h). Every generation shares the filter's seed, so a key is
 // hashed once and the same KeyHash probes every generation.
 //
 // Why classic Bloom generations and not blocked Bloom: each generation runs
@@ -50,7 +50,7 @@
 #include <vector>
 
 #include "cuckoo_bloom/bloom/bloom_filter.h"
-#include "cuckoo_bloom/chains/chained_filter.h"
+#include "cuckoo_bloom/chains/chained_filter_base.h"
 
 namespace cuckoo_bloom {
 
@@ -86,9 +86,11 @@ class ExpiringBloomFilter : public ChainedFilter<ExpiringBloomFilter, BloomFilte
   // One hour in milliseconds, the unit of JavaScript's default clock.
   static constexpr double kDefaultWindow = 3600000.0;
 
+  // The options it takes beyond the shared three (filter_options.h).
+  static constexpr OptionId kOptions[] = {OptionId::Window, OptionId::Generations, OptionId::StartTime};
   static Result<ExpiringBloomFilter> create(const ExpiringBloomFilterOptions& options);
-  // window 0 and generations -1 mean the defaults; cuckoo and growth options are refused.
-  static Result<ExpiringBloomFilter> createFrom(const FilterOptions& options);
+  // window and generations not given: the defaults; startTime not given: 0.
+  static Result<ExpiringBloomFilter> createFrom(const CoreFilterOptions& options);
   static Result<ExpiringBloomFilter> fromBlob(const DecodedBlob& blob, const Params& params);
 
   // window / (generations - 1), the length of one generation.

@@ -1,5 +1,5 @@
 // A Bloom filter that grows: a chain of classic Bloom filters (Almeida et
-// al. 2007; the schedule is in filter_chain.h).
+// al. 2007; the schedule is in link_chain.h).
 //
 // Link i is a BloomFilter sized for n_i = ceil(n_{i-1} * growth) keys at
 //   e_i = P (1 - r) r^i            (r = tightening, 0 < r < 1),
@@ -37,7 +37,7 @@
 #include <vector>
 
 #include "cuckoo_bloom/bloom/bloom_filter.h"
-#include "cuckoo_bloom/chains/chained_filter.h"
+#include "cuckoo_bloom/chains/chained_filter_base.h"
 
 namespace cuckoo_bloom {
 
@@ -64,9 +64,11 @@ class ScalableBloomFilter : public GrowingFilter<ScalableBloomFilter, BloomFilte
   using KeyedFilter::add;
   static constexpr double kDefaultTightening = 0.9;
 
+  // The options it takes beyond the shared three (filter_options.h).
+  static constexpr OptionId kOptions[] = {OptionId::Growth, OptionId::Tightening};
   static Result<ScalableBloomFilter> create(const ScalableBloomFilterOptions& options);
-  // capacity is the initial capacity; growth and tightening 0 mean the defaults.
-  static Result<ScalableBloomFilter> createFrom(const FilterOptions& options);
+  // capacity is the initial capacity; growth and tightening not given: the defaults.
+  static Result<ScalableBloomFilter> createFrom(const CoreFilterOptions& options);
   static Result<ScalableBloomFilter> fromBlob(const DecodedBlob& blob, const Params& params);
 
   // The target rate of link `index` for a chain of target `rate`: P (1 - r) r^index.

@@ -1,5 +1,5 @@
 // A cuckoo filter that grows: a chain of cuckoo filters (schedule in
-// filter_chain.h). A new link is made when the newest link refuses an insert
+// link_chain.h). A new link is made when the newest link refuses an insert
 // (its failed walk is undone exactly, so nothing is lost), and the key goes
 // into the new, empty link.
 //
@@ -37,7 +37,7 @@
 #include <vector>
 
 #include "cuckoo_bloom/cuckoo/cuckoo_filter.h"
-#include "cuckoo_bloom/chains/chained_filter.h"
+#include "cuckoo_bloom/chains/chained_filter_base.h"
 
 namespace cuckoo_bloom {
 
@@ -69,11 +69,13 @@ class ScalableCuckooFilter : public GrowingFilter<ScalableCuckooFilter, CuckooFi
   static constexpr double kDefaultTightening = 0.85;
   static constexpr uint32_t kLinkMaxKicks = 500;
 
+  // The options it takes beyond the shared three (filter_options.h): of the
+  // cuckoo options only bucketSize (fingerprint bits come from the budget,
+  // every link uses the default kicks and layout).
+  static constexpr OptionId kOptions[] = {OptionId::Growth, OptionId::Tightening, OptionId::BucketSize};
   static Result<ScalableCuckooFilter> create(const ScalableCuckooFilterOptions& options);
-  // capacity is the initial capacity; growth and tightening 0 mean the
-  // defaults; of the cuckoo options only bucketSize applies (fingerprint bits
-  // come from the budget, every link uses the default kicks and layout).
-  static Result<ScalableCuckooFilter> createFrom(const FilterOptions& options);
+  // capacity is the initial capacity; growth and tightening not given: the defaults.
+  static Result<ScalableCuckooFilter> createFrom(const CoreFilterOptions& options);
   static Result<ScalableCuckooFilter> fromBlob(const DecodedBlob& blob, const Params& params);
 
   // w(f) = 2b / (2^f - 1): a link's worst-case rate at any load.

@@ -11,6 +11,7 @@
 #include <type_traits>
 #include <utility>
 
+#include "cuckoo_bloom/core/filter_options.h"
 #include "cuckoo_bloom/core/format.h"
 #include "cuckoo_bloom/core/hashing.h"
 #include "cuckoo_bloom/core/limits.h"
@@ -19,79 +20,15 @@
 
 namespace cuckoo_bloom {
 
-// The options every type takes, plus the cuckoo-specific and binary-fuse
-// ones (unset means "the type's default"). A type rejects options that do not
-// apply to it, so a cuckoo option given to a Bloom filter is an error, never
-// ignored. A static type (binary fuse) is sized by its keys: it ignores
-// capacity, and fingerprintBits is shared by cuckoo and binary fuse.
+// The options of a type that takes only the shared three (the Bloom family):
+// the same three as TypeScript's public FilterOptions (js/src/options.ts),
+// under the same name. Every option, as the registry reads it, is
+// CoreFilterOptions (filter_options.h).
 struct FilterOptions {
-  uint64_t capacity = 0;
-  double falsePositiveRate = 0.0;
-  uint64_t seed = 0;
-  int64_t bucketSize = -1;       // cuckoo: 2, 4 or 8
-  int64_t fingerprintBits = -1;  // cuckoo: 4..32
-  int64_t maxKicks = -1;         // cuckoo: 0..2^20
-  int64_t semiSorted = -1;       // cuckoo: 0 or 1 (buckets of 4 only)
-  int64_t arity = -1;            // binary fuse: 3 or 4
-  double growth = 0.0;           // growing chains: link size ratio, 0 = the type's default
-  double tightening = 0.0;       // growing chains: link rate ratio, 0 = the type's default
-  double window = 0.0;           // expiring: units a key is remembered for, 0 = the type's default
-  int64_t generations = -1;      // expiring: filters in rotation, 2..64
-  double startTime = 0.0;        // expiring: the caller's clock reading at creation
-  bool hasExpiryOptions() const { return window != 0.0 || generations >= 0 || startTime != 0.0; }
-  bool hasGrowthOptions() const { return growth != 0.0 || tightening != 0.0; }
-  bool hasCuckooOptions() const {
-    return bucketSize >= 0 || fingerprintBits >= 0 || maxKicks >= 0 || semiSorted >= 0;
-  }
-  bool hasFuseOptions() const { return arity >= 0; }
-};
-
-// Types other than binary fuse reject its arity option.
-inline Status rejectFuseOptions(const FilterOptions& options, FilterType type) {
-  if (!options.hasFuseOptions()) return Status::ok();
-  return Status::invalidArgument(std::string("arity is a binary-fuse option; a ") + filterTypeName(type) +
-                                 " filter does not take it");
-}
-
-// The options of the types that take only the shared three (the Bloom family).
-struct SharedFilterOptions {
   uint64_t capacity = 0;           // keys the filter is sized for (>= 1)
   double falsePositiveRate = 0.0;  // target rate in (0, 1)
   uint64_t seed = 0;               // hash seed; filters to be unioned need the same seed
 };
-
-inline Status rejectCuckooOptions(const FilterOptions& options, FilterType type) {
-  if (!options.hasCuckooOptions()) return rejectFuseOptions(options, type);
-  return Status::invalidArgument(std::string("bucketSize, fingerprintBits, maxKicks and semiSorted are cuckoo "
-                                             "options; a ") +
-                                 filterTypeName(type) + " filter does not take them");
-}
-
-// growth and tightening belong to the growing chains (scalable_*_filter.h).
-inline Status rejectGrowthOptions(const FilterOptions& options, FilterType type) {
-  if (!options.hasGrowthOptions()) return Status::ok();
-  return Status::invalidArgument(std::string("growth and tightening are options of the scalable filters; a ") +
-                                 filterTypeName(type) + " filter does not take them");
-}
-
-// window, generations and startTime belong to the expiring filter.
-inline Status rejectExpiryOptions(const FilterOptions& options, FilterType type) {
-  if (!options.hasExpiryOptions()) return Status::ok();
-  return Status::invalidArgument(std::string("window, generations and startTime are options of the expiring "
-                                             "filter; a ") +
-                                 filterTypeName(type) + " filter does not take them");
-}
-
-// createFrom() of a type that takes only the shared options: anything else is
-// an error (a cuckoo option given to a Bloom filter), never ignored.
-template <typename Filter>
-Result<Filter> createFromSharedOptions(const FilterOptions& options) {
-  Status valid = rejectCuckooOptions(options, Filter::kType);
-  if (!valid.isOk()) return valid;
-  valid = rejectGrowthOptions(options, Filter::kType);
-  if (!valid.isOk()) return valid;
-  return Filter::create({options.capacity, options.falsePositiveRate, options.seed});
-}
 
 // A fresh header for a filter being created.
 inline FilterHeader newHeader(FilterType type, uint64_t capacity, double falsePositiveRate, uint64_t seed) {
@@ -156,7 +93,8 @@ inline KeyHash hashKey(std::string_view key, uint64_t seed) {
 
 // What a type supports is what it defines, detected rather than declared
 // beside it (so the registry's flags and the methods cannot disagree):
-// removal is remove(const KeyHash&), union is unionWith(const Filter&).
+// removal is remove(const KeyHash&), union is unionWith(const Filter&),
+// forgetting (keys expire) is advance(double now).
 template <typename Filter, typename = void>
 struct SupportsRemove : std::false_type {};
 template <typename Filter>
@@ -167,10 +105,18 @@ struct SupportsUnion : std::false_type {};
 template <typename Filter>
 struct SupportsUnion<Filter, std::void_t<decltype(std::declval<Filter&>().unionWith(std::declval<const Filter&>()))>>
     : std::true_type {};
+// A type forgets (its keys expire) when it moves with a clock: advance(now).
+template <typename Filter, typename = void>
+struct Forgets : std::false_type {};
+template <typename Filter>
+struct Forgets<Filter, std::void_t<decltype(std::declval<Filter&>().advance(std::declval<double>()))>>
+    : std::true_type {};
 template <typename Filter>
 constexpr bool kSupportsRemove = SupportsRemove<Filter>::value;
 template <typename Filter>
 constexpr bool kSupportsUnion = SupportsUnion<Filter>::value;
+template <typename Filter>
+constexpr bool kForgets = Forgets<Filter>::value;
 
 // A stand-in visitor, only to ask (SFINAE) whether a type has visitBlob.
 struct BlobVisitorProbe {
@@ -193,7 +139,7 @@ CUCKOO_BLOOM_FILTER_TYPES(CUCKOO_BLOOM_FILTER_TYPE_OF)
 // What every filter type has around its structure: the header state (named
 // once, in FilterHeader) and the byte-key forms of its operations, each a
 // one-liner over the KeyHash form the type defines (hash once, probe many:
-// a chain of filters with one seed hashes a key once for all of them).
+// a chain hashes a key once for all its links, which share its seed).
 // A type brings the forms it has into scope with `using KeyedFilter::add;`
 // etc.; a form whose KeyHash operation the type lacks does not compile.
 template <typename Derived>

@@ -109,8 +109,11 @@ class CuckooFilter : public KeyedFilter<CuckooFilter> {
     }
   };
 
+  // The options it takes beyond the shared three (filter_options.h).
+  static constexpr OptionId kOptions[] = {OptionId::BucketSize, OptionId::FingerprintBits, OptionId::MaxKicks,
+                                          OptionId::SemiSorted};
   static Result<CuckooFilter> create(const CuckooFilterOptions& options);
-  static Result<CuckooFilter> createFrom(const FilterOptions& options);
+  static Result<CuckooFilter> createFrom(const CoreFilterOptions& options);
   static Result<CuckooFilter> fromBlob(const DecodedBlob& blob, const Params& params);
 
   static uint32_t fingerprintBitsFor(double falsePositiveRate, uint32_t bucketSize);

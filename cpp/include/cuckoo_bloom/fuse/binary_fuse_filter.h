@@ -98,10 +98,13 @@ class BinaryFuseFilter : public KeyedFilter<BinaryFuseFilter> {
 
   // Builds the filter of the keys whose hashes (hashKey with options.seed)
   // are given; duplicates are stored once.
+  // The options it takes beyond the shared three (filter_options.h; it is
+  // sized by its keys, so capacity is ignored).
+  static constexpr OptionId kOptions[] = {OptionId::FingerprintBits, OptionId::Arity};
   static Result<BinaryFuseFilter> build(const BinaryFuseFilterOptions& options, const KeyHash* hashes, size_t count);
-  static Result<BinaryFuseFilter> buildFrom(const FilterOptions& options, const KeyHash* hashes, size_t count);
+  static Result<BinaryFuseFilter> buildFrom(const CoreFilterOptions& options, const KeyHash* hashes, size_t count);
   // A static filter is not created empty and filled: Unsupported, saying so.
-  static Result<BinaryFuseFilter> createFrom(const FilterOptions& options);
+  static Result<BinaryFuseFilter> createFrom(const CoreFilterOptions& options);
   static Result<BinaryFuseFilter> fromBlob(const DecodedBlob& blob, const Params& params);
 
   // ceil(log2(1 / rate)), or 0 when that is above 32 (the rate is too small).

@@ -26,6 +26,12 @@ struct FilterTypeInfo {
   // Built once from its keys (buildFilter), then read-only: createFilter
   // refuses it and add() is Unsupported.
   bool isStatic;
+  // Its keys expire (it moves with a clock, advance(now)): a key added is
+  // not answered forever, so it cannot hold a list that must not lose keys.
+  bool forgets;
+  // The options it takes beyond capacity, falsePositiveRate and seed (its
+  // class's kOptions); createFilter and buildFilter refuse any other.
+  OptionList options;
 };
 
 // Whether a filter class is static (declares kIsStatic = true).
@@ -116,12 +122,12 @@ class AnyFilter {
 
 // An empty filter of a dynamic type; Unsupported for a static type (build it
 // from its keys).
-Result<std::unique_ptr<AnyFilter>> createFilter(FilterType type, const FilterOptions& options);
+Result<std::unique_ptr<AnyFilter>> createFilter(FilterType type, const CoreFilterOptions& options);
 // A filter holding the keys whose hashes (hashKey with options.seed) are
 // given. A static type is built from them (duplicates stored once); a dynamic
 // type is created (capacity: options.capacity, or the key count when 0) and
 // each key added in order, the first failure (cuckoo: Full) returned.
-Result<std::unique_ptr<AnyFilter>> buildFilter(FilterType type, const FilterOptions& options, const KeyHash* hashes,
+Result<std::unique_ptr<AnyFilter>> buildFilter(FilterType type, const CoreFilterOptions& options, const KeyHash* hashes,
                                                size_t count);
 // Reads any registered type (WrongType for a URL blocklist or an unknown type).
 Result<std::unique_ptr<AnyFilter>> deserializeFilter(const uint8_t* data, size_t length);

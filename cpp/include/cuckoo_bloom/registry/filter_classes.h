@@ -1,13 +1,8 @@
 // Every class of filter_types.h, declared: what the registry (any_filter.h) and
-// the read-only path (filter_reader.h) instantiate over the type list. A new type
-// adds its header here, once.
+// the read-only path (filter_reader.h) instantiate over the type list. The
+// headers are listed in filter_types.h itself, beside the type list (a new
+// type is one file's edit there); this opens that section.
 #pragma once
 
-#include "cuckoo_bloom/bloom/blocked_bloom_filter.h"
-#include "cuckoo_bloom/bloom/bloom_filter.h"
-#include "cuckoo_bloom/bloom/counting_bloom_filter.h"
-#include "cuckoo_bloom/chains/expiring_bloom_filter.h"
-#include "cuckoo_bloom/chains/scalable_bloom_filter.h"
-#include "cuckoo_bloom/chains/scalable_cuckoo_filter.h"
-#include "cuckoo_bloom/cuckoo/cuckoo_filter.h"
-#include "cuckoo_bloom/fuse/binary_fuse_filter.h"
+#define CUCKOO_BLOOM_WANT_FILTER_CLASSES
+#include "cuckoo_bloom/registry/filter_types.h"

@@ -9,10 +9,17 @@
 // Ids are stable forever (they are stored in the byte format). 1-15 are
 // single-part filters (their payload is their own table); composite types
 // (16 and up: a payload of nested blobs) are listed here when they are
-// filters of their own (17, 18: growing chains), else in format.h (16).
+// filters of their own (17, 18: growing chains; 19: expiring), else in
+// format.h (16).
+//
+// Each class's header is included at the end of this file, in the section
+// only filter_classes.h opens: the list is read by format.h, which every
+// class header includes, so the classes cannot come with it. A type's line
+// and its header are still written in one file, here.
 //
 // Adding a type: docs/ARCHITECTURE.md, "Adding a filter type".
-#pragma once
+#ifndef CUCKOO_BLOOM_FILTER_TYPES_LIST
+#define CUCKOO_BLOOM_FILTER_TYPES_LIST
 
 #define CUCKOO_BLOOM_FILTER_TYPES(X)                              \
   X(Bloom, 1, "bloom", BloomFilter)                               \
@@ -23,3 +30,18 @@
   X(ScalableBloom, 17, "scalable-bloom", ScalableBloomFilter)     \
   X(ScalableCuckoo, 18, "scalable-cuckoo", ScalableCuckooFilter)  \
   X(ExpiringBloom, 19, "expiring-bloom", ExpiringBloomFilter)
+
+#endif  // CUCKOO_BLOOM_FILTER_TYPES_LIST
+
+// The classes of the list (opened by filter_classes.h, once).
+#if defined(CUCKOO_BLOOM_WANT_FILTER_CLASSES) && !defined(CUCKOO_BLOOM_FILTER_CLASSES_INCLUDED)
+#define CUCKOO_BLOOM_FILTER_CLASSES_INCLUDED
+#include "cuckoo_bloom/bloom/blocked_bloom_filter.h"
+#include "cuckoo_bloom/bloom/bloom_filter.h"
+#include "cuckoo_bloom/bloom/counting_bloom_filter.h"
+#include "cuckoo_bloom/chains/expiring_bloom_filter.h"
+#include "cuckoo_bloom/chains/scalable_bloom_filter.h"
+#include "cuckoo_bloom/chains/scalable_cuckoo_filter.h"
+#include "cuckoo_bloom/cuckoo/cuckoo_filter.h"
+#include "cuckoo_bloom/fuse/binary_fuse_filter.h"
+#endif

@@ -1,6 +1,9 @@
-// What the growing filters (scalable_bloom_filter.h, scalable_cuckoo_filter.h)
-// share: a chain of links of one single-part type, all with the chain's seed,
-// so a key is hashed once and every link is probed with the same KeyHash.
+// The links of a chain (LinkChain: links of one single-part type, all with the
+// chain's seed, so a key is hashed once and every link is probed with the same
+// KeyHash), the bytes of nested links, and the growing chains' schedule
+// (scalable_bloom_filter.h, scalable_cuckoo_filter.h). The base classes the
+// chains derive from are in chained_filter_base.h. Words: docs/ARCHITECTURE.md,
+// "Words".
 //
 // The schedule (Almeida, Baquero, Preguica, Hutchison, "Scalable Bloom
 // Filters", IPL 2007): link i is sized for
@@ -53,7 +56,7 @@ inline double doubleFromBits(uint64_t bits) {
   return value;
 }
 
-// The growth options shared by both chains; `what` names the chain in errors.
+// The growth options shared by both growing chains; `what` names the chain in errors.
 inline Status validateGrowth(double growth, double tightening, const char* what) {
   if (!(growth >= 1.0 && growth <= kMaxChainGrowth)) {
     return Status::invalidArgument(std::string(what) + ": growth must be a number in [1, " +

@@ -1,8 +1,10 @@
-// What the composite filters made of links of one single-part type share
-// (ExpiringBloomFilter's generations, and the growing chains
-// ScalableBloomFilter and ScalableCuckooFilter): the state is the header, a
-// parameter block and a LinkChain, a key is hashed once and probed in every
-// link (filter_chain.h), and the rate, size and bytes follow from the links.
+// The base classes of the chains, the filters made of links of one
+// single-part type: ChainedFilter (every chain: ExpiringBloomFilter, whose
+// links are its generations, and the growing chains) and GrowingFilter (a
+// chain that appends a link when the newest is full: ScalableBloomFilter and
+// ScalableCuckooFilter). The state is the header, a parameter block and a
+// LinkChain (link_chain.h); a key is hashed once and probed in every link, and
+// the rate, size and bytes follow from the links.
 #pragma once
 
 #include <cstddef>
@@ -11,7 +13,7 @@
 #include <utility>
 #include <vector>
 
-#include "cuckoo_bloom/chains/filter_chain.h"
+#include "cuckoo_bloom/chains/link_chain.h"
 
 namespace cuckoo_bloom {
 
@@ -138,14 +140,14 @@ class GrowingFilter : public ChainedFilter<Derived, Link, ParamsT> {
 
  protected:
   // The generic options of a chain: capacity is the initial capacity, and
-  // growth or tightening 0 means the type's default (already in `chain`).
+  // growth or tightening not given means the type's default (already in `chain`).
   template <typename ChainOptions>
-  static void takeGrowthOptions(const FilterOptions& options, ChainOptions& chain) {
+  static void takeGrowthOptions(const CoreFilterOptions& options, ChainOptions& chain) {
     chain.initialCapacity = options.capacity;
     chain.falsePositiveRate = options.falsePositiveRate;
     chain.seed = options.seed;
-    if (options.growth != 0.0) chain.growth = options.growth;
-    if (options.tightening != 0.0) chain.tightening = options.tightening;
+    if (options.growth) chain.growth = *options.growth;
+    if (options.tightening) chain.tightening = *options.tightening;
   }
   // The options every chain's create() checks first: capacity and rate, growth and tightening.
   template <typename ChainOptions>
