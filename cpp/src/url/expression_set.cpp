@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <new>
 #include <string>
 
 #include "cuckoo_bloom/core/format.h"
@@ -41,12 +42,12 @@ class BitWriter {
 };
 
 // The 64 stream bits from `position` on (bits past the stream read as 0; callers check limits).
-uint64_t windowAt(const std::vector<uint8_t>& stream, uint64_t position) {
+uint64_t windowAt(const uint8_t* stream, size_t size, uint64_t position) {
   const uint64_t byte = position >> 3;
   const unsigned shift = static_cast<unsigned>(position & 7u);
   uint64_t low = 0;
-  for (unsigned i = 0; i < 8 && byte + i < stream.size(); ++i) low |= static_cast<uint64_t>(stream[byte + i]) << (8 * i);
-  const uint64_t high = byte + 8 < stream.size() ? stream[byte + 8] : 0;
+  for (unsigned i = 0; i < 8 && byte + i < size; ++i) low |= static_cast<uint64_t>(stream[byte + i]) << (8 * i);
+  const uint64_t high = byte + 8 < size ? stream[byte + 8] : 0;
   return shift == 0 ? low : (low >> shift) | (high << (64 - shift));
 }
 
@@ -122,7 +123,7 @@ Status ExpressionSet::decodeBlock(size_t block, uint64_t& endBit, Visit visit) c
   const uint64_t blockSize = uint64_t{1} << blockShift_;
   const uint64_t first = static_cast<uint64_t>(block) * blockSize;
   const uint64_t entries = std::min(blockSize, count_ - first);
-  const uint64_t limit = block + 1 < bitOffsets_.size() ? bitOffsets_[block + 1] : streamBits_;
+  const uint64_t limit = block + 1 < blockCount_ ? bitOffsets_[block + 1] : streamBits_;
   const uint64_t maxQuotient = kAllOnes >> riceBits_;
   uint64_t position = bitOffsets_[block];
   uint64_t value = firstValues_[block];
@@ -131,7 +132,7 @@ Status ExpressionSet::decodeBlock(size_t block, uint64_t& endBit, Visit visit) c
   for (uint64_t i = 1; i < entries; ++i) {
     uint64_t quotient = 0;
     for (;;) {
-      const unsigned ones = trailingOnes(windowAt(stream_, position));
+      const unsigned ones = trailingOnes(windowAt(stream_.get(), streamBytes_, position));
       quotient += ones;
       position += ones;
       if (position >= limit || quotient > maxQuotient) return damaged("a Rice code runs past its block");
@@ -139,7 +140,8 @@ Status ExpressionSet::decodeBlock(size_t block, uint64_t& endBit, Visit visit) c
     }
     ++position;  // the 0 that ends the quotient
     if (limit - position < riceBits_) return damaged("a Rice code runs past its block");
-    const uint64_t remainder = riceBits_ == 0 ? 0 : windowAt(stream_, position) & (kAllOnes >> (64 - riceBits_));
+    const uint64_t remainder =
+        riceBits_ == 0 ? 0 : windowAt(stream_.get(), streamBytes_, position) & (kAllOnes >> (64 - riceBits_));
     position += riceBits_;
     const uint64_t gap = (quotient << riceBits_) | remainder;
     if (gap >= kAllOnes - value) return damaged("a hash runs past 2^64");
@@ -230,8 +232,14 @@ Result<ExpressionSet> ExpressionSet::read(const uint8_t* data, size_t length) {
     return damaged("the stream is too short for " + std::to_string(itemCount) + " hashes");
   }
   const uint8_t* payload = data + kHeaderBytes + kParamsBytes;
-  set.firstValues_.resize(blockCount);
-  set.bitOffsets_.resize(blockCount);
+  set.blockCount_ = static_cast<size_t>(blockCount);
+  set.streamBytes_ = static_cast<size_t>(streamBytes);
+  set.firstValues_.reset(new (std::nothrow) uint64_t[set.blockCount_ + 1]);
+  set.bitOffsets_.reset(new (std::nothrow) uint64_t[set.blockCount_ + 1]);
+  set.stream_.reset(new (std::nothrow) uint8_t[set.streamBytes_ + 1]);
+  if (!set.firstValues_ || !set.bitOffsets_ || !set.stream_) {
+    return Status::outOfMemory("URL expression set: no memory for " + std::to_string(payloadLength) + " bytes of tables");
+  }
   ByteReader index(payload, blockCount * kIndexEntryBytes);
   for (uint64_t b = 0; b < blockCount; ++b) {
     index.u64(set.firstValues_[b]);
@@ -242,8 +250,8 @@ Result<ExpressionSet> ExpressionSet::read(const uint8_t* data, size_t length) {
     }
     if (set.bitOffsets_[b] > set.streamBits_) return damaged("index entry " + std::to_string(b) + " points past the stream");
   }
-  set.stream_.assign(payload + blockCount * kIndexEntryBytes, payload + payloadLength);
-  if ((set.streamBits_ & 7u) != 0 && (set.stream_.back() >> (set.streamBits_ & 7u)) != 0) {
+  if (streamBytes > 0) std::memcpy(set.stream_.get(), payload + blockCount * kIndexEntryBytes, set.streamBytes_);
+  if ((set.streamBits_ & 7u) != 0 && (set.stream_[set.streamBytes_ - 1] >> (set.streamBits_ & 7u)) != 0) {
     return damaged("padding bits are set");
   }
   // Decode every block once: afterwards each lookup's decode is known to be well-formed.
@@ -265,11 +273,12 @@ Result<ExpressionSet> ExpressionSet::read(const uint8_t* data, size_t length) {
 }
 
 bool ExpressionSet::containsHash(uint64_t hash) const {
-  if (firstValues_.empty()) return false;
+  if (blockCount_ == 0) return false;
   // The last block whose first hash is at most `hash`: only it can hold it.
-  const auto after = std::upper_bound(firstValues_.begin(), firstValues_.end(), hash);
-  if (after == firstValues_.begin()) return false;
-  const size_t block = static_cast<size_t>(after - firstValues_.begin() - 1);
+  const uint64_t* first = firstValues_.get();
+  const uint64_t* after = std::upper_bound(first, first + blockCount_, hash);
+  if (after == first) return false;
+  const size_t block = static_cast<size_t>(after - first - 1);
   bool found = false;
   uint64_t endBit = 0;
   // The bytes were checked at read: this decode cannot fail.

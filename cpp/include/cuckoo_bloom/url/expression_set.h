@@ -40,6 +40,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "cuckoo_bloom/core/status.h"
@@ -67,7 +68,9 @@ std::vector<uint8_t> encodeExpressionSet(std::vector<uint64_t> hashes, uint64_t 
 class ExpressionSet {
  public:
   // Reads and checks the bytes (see above). CORRUPT, WRONG_TYPE (another
-  // blob of the package), UNSUPPORTED_VERSION, or OUT_OF_MEMORY.
+  // blob of the package), UNSUPPORTED_VERSION, or OUT_OF_MEMORY (nothing
+  // thrown: the tables are allocated with new (std::nothrow), which also
+  // keeps std::vector's growth and abort paths out of core.reader.wasm).
   static Result<ExpressionSet> read(const uint8_t* data, size_t length);
 
   bool containsHash(uint64_t hash) const;
@@ -80,7 +83,7 @@ class ExpressionSet {
   uint64_t blocklistChecksum() const { return blocklistChecksum_; }
   uint8_t riceBits() const { return riceBits_; }
   // Bits of index and stream per hash: what the companion costs.
-  uint64_t payloadBytes() const { return firstValues_.size() * 16 + stream_.size(); }
+  uint64_t payloadBytes() const { return blockCount_ * 16 + streamBytes_; }
 
  private:
   ExpressionSet() = default;
@@ -96,9 +99,11 @@ class ExpressionSet {
   uint64_t streamBits_ = 0;
   uint8_t riceBits_ = 0;
   uint8_t blockShift_ = kExpressionSetDefaultBlockShift;
-  std::vector<uint64_t> firstValues_;
-  std::vector<uint64_t> bitOffsets_;
-  std::vector<uint8_t> stream_;
+  size_t blockCount_ = 0;
+  size_t streamBytes_ = 0;
+  std::unique_ptr<uint64_t[]> firstValues_;
+  std::unique_ptr<uint64_t[]> bitOffsets_;
+  std::unique_ptr<uint8_t[]> stream_;
 };
 
 }  // namespace cuckoo_bloom
