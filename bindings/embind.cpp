@@ -496,3 +496,91 @@ EMSCRIPTEN_BINDINGS(cuckoo_bloom) {
   function("encodeUrlBlocklist", &BlocklistEnvelopeHandle::encode, allow_raw_pointers());
   function("decodeUrlBlocklist", &BlocklistEnvelopeHandle::decode, allow_raw_pointers());
 }
+
+// The exact companion of a URL blocklist (url/expression_set.h): built from
+// the expressions a blocklist stores, read back to confirm a filter's "maybe".
+// (Its includes are here, beside the only code that needs them.)
+#include <optional>
+
+#include "cuckoo_bloom/url/expression_set.h"
+
+namespace {
+
+// Collects the hashes of expressions as a blocklist stores them (8 bytes
+// each), and encodes the set once the list is complete.
+class ExpressionSetBuilderHandle {
+ public:
+  // The default seed (a 64-bit constant no double holds exactly: it never crosses to JS).
+  ExpressionSetBuilderHandle() = default;
+  void add(uintptr_t expression, uint32_t length) { hashes_.push_back(expressionHash(bytesAt(expression), length, seed_)); }
+  double size() const { return static_cast<double>(hashes_.size()); }
+  // The set's bytes, bound to the blocklist whose trailing checksum is high:low.
+  val encode(uint32_t checksumLow, uint32_t checksumHigh) {
+    encoded_ = encodeExpressionSet(hashes_, seed_, (uint64_t{checksumHigh} << 32) | checksumLow);
+    return val(typed_memory_view(encoded_.size(), encoded_.data()));
+  }
+
+ private:
+  uint64_t seed_ = kExpressionSetDefaultSeed;
+  std::vector<uint64_t> hashes_;
+  std::vector<uint8_t> encoded_;
+};
+
+// A companion read from bytes (copied: the caller frees its buffer after the call).
+class ExpressionSetHandle {
+ public:
+  static ExpressionSetHandle* read(uintptr_t data, uint32_t length) {
+    auto* handle = new ExpressionSetHandle();
+    Result<ExpressionSet> set = ExpressionSet::read(bytesAt(data), length);
+    if (set.isOk()) handle->set_.emplace(std::move(set).value());
+    else handle->status_ = set.status();
+    return handle;
+  }
+  bool ok() const { return status_.isOk(); }
+  std::string errorCode() const { return statusCodeName(status_.code()); }
+  std::string errorMessage() const { return status_.message(); }
+  bool contains(uintptr_t expression, uint32_t length) const { return set_->contains(bytesAt(expression), length); }
+  // How many of the newline-separated expressions at data are held: the
+  // batch path of the tests' million-URL check (one crossing per batch).
+  double countContained(uintptr_t data, uint32_t length) const {
+    const uint8_t* bytes = bytesAt(data);
+    double held = 0;
+    uint32_t start = 0;
+    for (uint32_t i = 0; i <= length; ++i) {
+      if (i == length || bytes[i] == '\n') {
+        if (i > start && set_->contains(bytes + start, i - start)) ++held;
+        start = i + 1;
+      }
+    }
+    return held;
+  }
+  double count() const { return static_cast<double>(set_->count()); }
+  double payloadBytes() const { return static_cast<double>(set_->payloadBytes()); }
+  uint32_t checksumLow() const { return static_cast<uint32_t>(set_->blocklistChecksum()); }
+  uint32_t checksumHigh() const { return static_cast<uint32_t>(set_->blocklistChecksum() >> 32); }
+
+ private:
+  Status status_;
+  std::optional<ExpressionSet> set_;
+};
+
+}  // namespace
+
+EMSCRIPTEN_BINDINGS(cuckoo_bloom_expression_set) {
+  class_<ExpressionSetBuilderHandle>("ExpressionSetBuilderHandle")
+      .constructor<>()
+      .function("add", &ExpressionSetBuilderHandle::add)
+      .function("size", &ExpressionSetBuilderHandle::size)
+      .function("encode", &ExpressionSetBuilderHandle::encode);
+  class_<ExpressionSetHandle>("ExpressionSetHandle")
+      .function("ok", &ExpressionSetHandle::ok)
+      .function("errorCode", &ExpressionSetHandle::errorCode)
+      .function("errorMessage", &ExpressionSetHandle::errorMessage)
+      .function("contains", &ExpressionSetHandle::contains)
+      .function("countContained", &ExpressionSetHandle::countContained)
+      .function("count", &ExpressionSetHandle::count)
+      .function("payloadBytes", &ExpressionSetHandle::payloadBytes)
+      .function("checksumLow", &ExpressionSetHandle::checksumLow)
+      .function("checksumHigh", &ExpressionSetHandle::checksumHigh);
+  function("readExpressionSet", &ExpressionSetHandle::read, allow_raw_pointers());
+}

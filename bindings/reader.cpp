@@ -1,5 +1,6 @@
 // The read-only module (core.reader.wasm, the `cuckoo-bloom-wasm/reader`
-// entry): reads any filter or URL blocklist and answers has(). No embind:
+// entry): reads any filter or URL blocklist and answers has(), and reads a
+// blocklist's exact companion (url/expression_set.h) to confirm. No embind:
 // a handful of C exports over FilterReader (cuckoo_bloom/filter_reader.h),
 // so the module links the readers and lookups and neither the registry's
 // other operations nor embind's runtime (its wasm is about a third of
@@ -21,6 +22,7 @@
 
 #include "cuckoo_bloom/core/status.h"
 #include "cuckoo_bloom/reader/filter_reader.h"
+#include "cuckoo_bloom/url/expression_set.h"
 #include "cuckoo_bloom/url/url_blocklist.h"
 
 using namespace cuckoo_bloom;
@@ -32,7 +34,12 @@ struct ReaderHandle {
   std::optional<FilterReader> reader;
   // Set when the bytes were a URL blocklist (the reader then holds its nested filter).
   std::optional<UrlBlocklistEnvelope> blocklist;
+  // Set instead of reader when the bytes were a blocklist's exact companion.
+  std::optional<ExpressionSet> confirmation;
 };
+
+// What cbw_reader_open reads.
+enum ReadKind { kReadFilter = 0, kReadBlocklist = 1, kReadExpressionSet = 2 };
 
 const uint8_t* bytesAt(uintptr_t pointer) { return reinterpret_cast<const uint8_t*>(pointer); }
 
@@ -40,13 +47,20 @@ const uint8_t* bytesAt(uintptr_t pointer) { return reinterpret_cast<const uint8_
 
 extern "C" {
 
-// Reads a filter (asBlocklist 0) or a URL blocklist (1) from `length` bytes at `data`.
-EMSCRIPTEN_KEEPALIVE ReaderHandle* cbw_reader_open(uintptr_t data, uint32_t length, int asBlocklist) {
+// Reads a filter (kind 0), a URL blocklist (1) or a blocklist's exact
+// companion (2) from `length` bytes at `data`.
+EMSCRIPTEN_KEEPALIVE ReaderHandle* cbw_reader_open(uintptr_t data, uint32_t length, int kind) {
   auto* handle = new (std::nothrow) ReaderHandle();
   if (handle == nullptr) return nullptr;
+  if (kind == kReadExpressionSet) {
+    Result<ExpressionSet> set = ExpressionSet::read(bytesAt(data), length);
+    if (set.isOk()) handle->confirmation.emplace(std::move(set).value());
+    else handle->status = set.status();
+    return handle;
+  }
   const uint8_t* filterBytes = bytesAt(data);
   size_t filterLength = length;
-  if (asBlocklist != 0) {
+  if (kind == kReadBlocklist) {
     Result<UrlBlocklistEnvelope> envelope = decodeUrlBlocklist(bytesAt(data), length);
     if (!envelope.isOk()) {
       handle->status = envelope.status();
@@ -104,6 +118,20 @@ EMSCRIPTEN_KEEPALIVE uint32_t cbw_reader_blocklist_depth(const ReaderHandle* han
 }
 EMSCRIPTEN_KEEPALIVE double cbw_reader_blocklist_entries(const ReaderHandle* handle) {
   return handle->blocklist ? static_cast<double>(handle->blocklist->entryCount) : 0;
+}
+
+// A companion (kind 2): its answers and the blocklist checksum it is bound to, as two u32 halves.
+EMSCRIPTEN_KEEPALIVE int cbw_reader_set_contains(const ReaderHandle* handle, uintptr_t key, uint32_t length) {
+  return handle->confirmation->contains(bytesAt(key), length) ? 1 : 0;
+}
+EMSCRIPTEN_KEEPALIVE double cbw_reader_set_count(const ReaderHandle* handle) {
+  return static_cast<double>(handle->confirmation->count());
+}
+EMSCRIPTEN_KEEPALIVE uint32_t cbw_reader_set_checksum_low(const ReaderHandle* handle) {
+  return static_cast<uint32_t>(handle->confirmation->blocklistChecksum());
+}
+EMSCRIPTEN_KEEPALIVE uint32_t cbw_reader_set_checksum_high(const ReaderHandle* handle) {
+  return static_cast<uint32_t>(handle->confirmation->blocklistChecksum() >> 32);
 }
 
 }  // extern "C"

@@ -36,6 +36,7 @@ import {
 } from '../index.js';
 import { type ExpressionDepth, expressionDepth, SAFE_BROWSING_DEPTH } from '../url/expressions.js';
 import { parseCapacity, parseCommand, parseFormat, parseRate, parseSeed, parseType } from './args.js';
+import { type ConfirmationFacts, confirmationFacts, confirmationFiles, writeConfirmation } from './build-confirmation.js';
 import { isPublicSuffix } from './build-public-suffix.js';
 import { blocklistRates, rateRows } from './build-rates.js';
 import {
@@ -180,8 +181,15 @@ export async function runBuild(argv: string[]): Promise<number> {
 
 async function build(options: BuildOptions): Promise<number> {
   const files = filterBuildFiles(options.output);
+  const confirm = confirmationFiles(options.output);
   await checkOutputPath(options.output, options.input, 'filter', [
     { path: files.temporary, role: 'the temporary file the filter is written to' },
+    ...(options.urls
+      ? [
+          { path: confirm.path, role: "the list's exact companion (<output>.confirm)" },
+          { path: confirm.temporary, role: 'the temporary file the companion is written to' },
+        ]
+      : []),
   ]);
   const lineOptions = { refuseBinaryAs: options.force ? null : inputName(options.input) };
   await init();
@@ -234,9 +242,16 @@ async function build(options: BuildOptions): Promise<number> {
     if (!options.force) refuseEmpty(made.sink.counts, options);
     made.finish();
     const bytes = made.serialize();
+    // The companion first (bound to these bytes' checksum), then the filter: see build-confirmation.ts.
+    let confirmation: ConfirmationFacts | null = null;
+    if (made.blocklist !== null) {
+      const companion = made.blocklist.confirmation();
+      await writeConfirmation(options.output, companion);
+      confirmation = confirmationFacts(options.output, companion, made.blocklist.entryCount);
+    }
     await writeAtomically(options.output, bytes);
     const sizedFor = capacity ?? made.filter.capacity;
-    report({ ...options, type }, sizedFor, growing, made, bytes.length);
+    report({ ...options, type }, sizedFor, growing, made, bytes.length, confirmation);
     overfilled = made.filter.overfilled;
     if (overfilled) {
       const facts = filterFacts(made.filter);
@@ -345,7 +360,14 @@ async function writeAtomically(output: string, bytes: Uint8Array): Promise<void>
   }
 }
 
-function report(options: BuildOptions, capacity: number, growing: boolean, made: Target, fileBytes: number): void {
+function report(
+  options: BuildOptions,
+  capacity: number,
+  growing: boolean,
+  made: Target,
+  fileBytes: number,
+  confirmation: ConfirmationFacts | null,
+): void {
   const counts = made.sink.counts;
   const facts = filterFacts(made.filter);
   const entries = made.blocklist?.entryCount ?? counts.stored;
@@ -373,10 +395,11 @@ function report(options: BuildOptions, capacity: number, growing: boolean, made:
       estimatedFalsePositiveRate: facts.estimatedFalsePositiveRate,
       // A blocklist's rates are per URL (as --fpr), with the per-lookup ones beside them.
       ...(made.blocklist !== null ? blocklistRates(made.blocklist, made.filter) : {}),
+      ...(confirmation !== null ? { confirmation } : {}),
     };
     process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
   } else if (!options.quiet) {
-    process.stdout.write(`${textSummary(options, capacity, growing, made, fileBytes, entries)}\n`);
+    process.stdout.write(`${textSummary(options, capacity, growing, made, fileBytes, entries, confirmation)}\n`);
   }
   warnAboutLinesNotStored(counts, options);
   if (options.urls) warnAboutLinesWithWarnings(counts);
@@ -389,6 +412,7 @@ function textSummary(
   made: Target,
   fileBytes: number,
   entries: number,
+  confirmation: ConfirmationFacts | null,
 ): string {
   const counts = made.sink.counts;
   const facts = filterFacts(made.filter);
@@ -428,6 +452,12 @@ function textSummary(
           ['estimated fpr', formatRate(facts.estimatedFalsePositiveRate)],
         ] as Array<[string, string]>)),
   );
+  if (confirmation !== null) {
+    rows.push([
+      'confirmation',
+      `${confirmation.path}: ${formatCount(confirmation.bytes)} bytes (${confirmation.bitsPerExpression} bits per expression)`,
+    ]);
+  }
   let text = `built ${options.output}: ${kind}\n${table(rows, '  ')}`;
   // One overfill policy for every type: the estimated rate decides (Filter#overfilled,
   // more than twice the target: a warning and exit status 3), never the key count

@@ -12,19 +12,25 @@
  * are echoed as those bytes. With --urls a line must be UTF-8 text; one that
  * is not is an `invalid` verdict.
  *
- * Exit status: 0 nothing present/listed, 1 something was, 2 an input error
- * (which wins over 1).
+ * A URL blocklist answers listed / possible / clear (url-verdicts.ts): its
+ * exact companion, `<filter>.confirm` when present or `--confirm FILE`,
+ * confirms the filter's "maybe"s.
+ *
+ * Exit status: 0 nothing present/listed/possible, 1 something was, 2 an input
+ * error (which loses to 1).
  */
-import { type AnyFilter, init, urlExpressions } from '../index.js';
+import { readFile } from 'node:fs/promises';
+import { type AnyFilter, FilterError, init, type UrlBlocklist, urlExpressions } from '../index.js';
 import { parseCommand } from './args.js';
 import { formatCount } from './describe.js';
-import { EXIT_CLEAR, EXIT_ERROR, EXIT_HIT, usageError } from './errors.js';
+import { CliError, EXIT_CLEAR, EXIT_ERROR, EXIT_HIT, fileError, usageError } from './errors.js';
 import { type OpenedLog, openIndexLog } from './exact-index.js';
 import { type Answers, filterThenIndexAnswers, indexAnswers } from './exact-query.js';
 import { inspectInputFile, logOnStdinError } from './filter-input.js';
 import { lineBatches } from './lines.js';
 import { type LoadedFile, loadFilterFile } from './load.js';
 import { exitQuietlyOnBrokenPipe, LineWriter } from './output.js';
+import { urlVerdictChecker } from './url-verdicts.js';
 import { type Key, keyChecker, urlChecker, type Verdict } from './verdicts.js';
 
 interface QueryOptions {
@@ -32,13 +38,23 @@ interface QueryOptions {
   exact: boolean;
   /** --index <log>: check the filter's "maybe"s against this index log. */
   index: string | undefined;
+  /** --confirm <file>: a URL blocklist's exact companion (default: <filter>.confirm when present). */
+  confirm: string | undefined;
+  /** --json: one JSON object per URL (URL blocklists). */
+  json: boolean;
 }
 
 export async function runQuery(argv: string[]): Promise<number> {
   const { values, positionals } = parseCommand(
     'query',
     argv,
-    { urls: { type: 'boolean' }, exact: { type: 'boolean' }, index: { type: 'string' } },
+    {
+      urls: { type: 'boolean' },
+      exact: { type: 'boolean' },
+      index: { type: 'string' },
+      confirm: { type: 'string' },
+      json: { type: 'boolean' },
+    },
     true,
   );
   if (positionals.length === 0) throw usageError('query needs a filter file or an index log, then keys (or keys on stdin)', 'query');
@@ -50,6 +66,8 @@ export async function runQuery(argv: string[]): Promise<number> {
     urls: values.urls === true,
     exact: values.exact === true,
     index: values.index as string | undefined,
+    confirm: values.confirm as string | undefined,
+    json: values.json === true,
   };
   const answers = await openAnswers(file, options);
   let hits = 0;
@@ -87,6 +105,13 @@ export async function runQuery(argv: string[]): Promise<number> {
 
 /** The source of verdicts the command line asks for; contradictions are usage errors. */
 async function openAnswers(file: string, options: QueryOptions): Promise<Answers> {
+  if (options.confirm !== undefined && (options.exact || options.index !== undefined)) {
+    throw usageError('--confirm applies to a URL blocklist queried alone, not with --exact or --index', 'query');
+  }
+  if (options.confirm === '') throw usageError('--confirm needs the companion file written by build --urls (<filter>.confirm)', 'query');
+  if (options.json && (options.exact || options.index !== undefined)) {
+    throw usageError('--json applies to a URL blocklist queried alone, not with --exact or --index', 'query');
+  }
   if (options.exact && options.index !== undefined) {
     throw usageError(
       '--exact and --index do not go together: --exact <log> queries an index log alone, ' +
@@ -129,7 +154,76 @@ async function openAnswers(file: string, options: QueryOptions): Promise<Answers
         : '';
     throw notALog(file, kind, 'query', hint);
   }
-  return filterAnswers(await loadFilterFile(file), options.urls);
+  const loaded = await loadFilterFile(file);
+  if (loaded.kind !== 'url-blocklist') {
+    const option = options.confirm !== undefined ? '--confirm' : options.json ? '--json' : null;
+    if (option !== null) {
+      loaded.filter.free();
+      throw usageError(`${option} applies to a URL blocklist (build --urls); ${file} is a ${loaded.filter.type} filter`, 'query');
+    }
+    return filterAnswers(loaded, options.urls);
+  }
+  let confirmation: string | null;
+  try {
+    confirmation = await attachConfirmationFile(loaded.blocklist, file, options.confirm);
+  } catch (error) {
+    loaded.blocklist.free();
+    throw error;
+  }
+  return blocklistAnswers(loaded.blocklist, file, confirmation, options.json);
+}
+
+/**
+ * Attaches the blocklist's exact companion: `--confirm FILE` (which must be
+ * there), else `<filter>.confirm` when it exists. A companion that is damaged
+ * or was built for other filter bytes is an error, never ignored: the
+ * verdicts would then silently be weaker than the files promise.
+ * @returns the companion's path, or null when there is none.
+ */
+async function attachConfirmationFile(blocklist: UrlBlocklist, file: string, given: string | undefined): Promise<string | null> {
+  const path = given ?? (file === '-' ? null : `${file}.confirm`);
+  if (path === null) return null;
+  let bytes: Uint8Array;
+  try {
+    bytes = await readFile(path);
+  } catch (error) {
+    if (given === undefined && (error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw fileError('read', path, error);
+  }
+  try {
+    blocklist.attachConfirmation(bytes);
+  } catch (error) {
+    if (!(error instanceof FilterError)) throw error;
+    const what =
+      error.code === 'CORRUPT'
+        ? 'corrupt companion file'
+        : error.code === 'WRONG_TYPE'
+        ? 'not a blocklist companion (.confirm) file'
+        : error.code === 'UNSUPPORTED_VERSION'
+        ? 'unsupported companion file'
+        : 'companion of another filter';
+    throw new CliError(`${path}: ${what}: ${error.message}`);
+  }
+  return path;
+}
+
+/** listed / possible / clear from a URL blocklist, confirmed by its companion when one is attached. */
+function blocklistAnswers(blocklist: UrlBlocklist, file: string, confirmation: string | null, json: boolean): Answers {
+  let possible = 0;
+  const check = urlVerdictChecker((url) => {
+    const result = blocklist.check(url);
+    if (result.verdict === 'possible') possible++;
+    return result;
+  }, json);
+  return {
+    check,
+    summary: () =>
+      possible > 0 && confirmation === null
+        ? `${formatCount(possible)} URL(s) possibly listed (the filter's "maybe", wrong at its false-positive rate): ` +
+          `no companion to confirm them (${file === '-' ? 'give --confirm FILE' : `${file}.confirm not found; give --confirm FILE`})`
+        : null,
+    close: () => blocklist.free(),
+  };
 }
 
 function notALog(what: string, kind: 'filter' | 'other', command: string, hint = ''): Error {
@@ -159,8 +253,9 @@ function freeLoaded(loaded: LoadedFile): void {
 function filterAnswers(loaded: LoadedFile, urls: boolean): Answers {
   let check: (key: Key) => Verdict;
   if (loaded.kind === 'url-blocklist') {
+    // Not reached from runQuery (blocklistAnswers); kept total for the type.
     const blocklist = loaded.blocklist;
-    check = urlChecker((url) => blocklist.match(url));
+    check = urlVerdictChecker((url) => blocklist.check(url), false);
   } else if (urls) {
     const filter = loaded.filter;
     check = urlChecker((url) => firstExpressionIn(filter, url));

@@ -2,7 +2,7 @@ import { FilterError } from '../errors.js';
 import { refuseStructuredClone } from '../core/clone-guard.js';
 import { getRuntime } from '../runtime/init.js';
 import type { Key } from '../keys/keys.js';
-import { bytesOf, droppedReaders, openReader, type ReaderModule, readerModule, stringAt } from './reader-module.js';
+import { bytesOf, droppedReaders, openReader, ReadKind, type ReaderModule, readerModule, stringAt } from './reader-module.js';
 
 /**
  * A filter read from bytes, answering `has` and nothing else: any type the package
@@ -37,7 +37,7 @@ export class FilterReader {
   static deserialize(input: Uint8Array | ArrayBuffer): FilterReader {
     const module = readerModule();
     const bytes = bytesOf(input, 'FilterReader.deserialize');
-    return new FilterReader(module, openReader(module, bytes, false), bytes.length);
+    return new FilterReader(module, openReader(module, bytes, ReadKind.Filter), bytes.length);
   }
 
   /**

@@ -9,7 +9,7 @@
 export { init, isInitialized, type InitOptions, type WasmSource } from '../runtime/init.js';
 export { FilterError, type FilterErrorCode } from '../errors.js';
 export type { Key } from '../keys/keys.js';
-export type { UrlCheck } from '../url/check-url.js';
+export type { UrlCheck, UrlVerdict } from '../url/check-url.js';
 export type { ExpressionDepth } from '../url/expressions.js';
 export { canonicalizeUrl, urlExpressions } from '../url/index.js';
 export { FilterReader } from './filter-reader.js';

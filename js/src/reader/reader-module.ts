@@ -11,7 +11,7 @@ export interface ReaderModule {
   _malloc(size: number): number;
   _free(pointer: number): void;
   /** A handle (0: out of memory) whose status says whether the bytes were read. */
-  _cbw_reader_open(data: number, length: number, asBlocklist: number): number;
+  _cbw_reader_open(data: number, length: number, kind: ReadKind): number;
   _cbw_reader_free(handle: number): void;
   _cbw_reader_status(handle: number): number;
   _cbw_reader_message(handle: number): number;
@@ -24,7 +24,15 @@ export interface ReaderModule {
   _cbw_reader_blocklist_scheme(handle: number): number;
   _cbw_reader_blocklist_depth(handle: number): number;
   _cbw_reader_blocklist_entries(handle: number): number;
+  _cbw_reader_set_contains(handle: number, key: number, length: number): number;
+  _cbw_reader_set_count(handle: number): number;
+  _cbw_reader_set_checksum_low(handle: number): number;
+  _cbw_reader_set_checksum_high(handle: number): number;
 }
+
+/** What cbw_reader_open reads: a filter, a URL blocklist, or a blocklist's exact companion. */
+export const ReadKind = { Filter: 0, Blocklist: 1, ExpressionSet: 2 } as const;
+export type ReadKind = (typeof ReadKind)[keyof typeof ReadKind];
 
 /** The statuses the core reports when reading (cpp/include/cuckoo_bloom/core/status.h). */
 const READ_ERROR_CODES: ReadonlySet<string> = new Set<FilterErrorCode>([
@@ -68,11 +76,11 @@ export function bytesOf(input: unknown, what: string): Uint8Array {
 }
 
 /**
- * Copies `bytes` into wasm memory, reads them (as a URL blocklist or a filter)
+ * Copies `bytes` into wasm memory, reads them (as a filter, a URL blocklist or a companion)
  * and returns the handle; a failure is a FilterError with the core's code.
  * The copy is freed either way: the handle keeps only what it read.
  */
-export function openReader(module: ReaderModule, bytes: Uint8Array, asBlocklist: boolean): number {
+export function openReader(module: ReaderModule, bytes: Uint8Array, kind: ReadKind): number {
   // _malloc takes a 32-bit size: anything near 2^31 would wrap, and cannot fit in wasm32 memory anyway.
   const pointer = bytes.length <= MAX_ARENA_BYTES ? module._malloc(Math.max(1, bytes.length)) : 0;
   if (pointer === 0) {
@@ -81,7 +89,7 @@ export function openReader(module: ReaderModule, bytes: Uint8Array, asBlocklist:
   let handle = 0;
   try {
     module.HEAPU8.set(bytes, pointer);
-    handle = module._cbw_reader_open(pointer, bytes.length, asBlocklist ? 1 : 0);
+    handle = module._cbw_reader_open(pointer, bytes.length, kind);
   } finally {
     module._free(pointer);
   }

@@ -1,8 +1,10 @@
 import { envelopeDepth } from '../url/check-url.js';
+import { type BlocklistChecksum, blocklistChecksumOf, type ExactSet } from '../url/confirmation.js';
 import type { ExpressionDepth } from '../url/expressions.js';
 import { UrlList } from '../url/url-list.js';
 import { FilterReader } from './filter-reader.js';
-import { bytesOf, openReader, readerModule } from './reader-module.js';
+import { readReaderConfirmation } from './reader-confirmation.js';
+import { bytesOf, openReader, ReadKind, readerModule } from './reader-module.js';
 
 /**
  * A URL blocklist read from bytes (`UrlBlocklist#serialize()`, the CLI's
@@ -16,11 +18,25 @@ import { bytesOf, openReader, readerModule } from './reader-module.js';
  * await init();
  * const list = UrlBlocklistReader.deserialize(await (await fetch('/urlhaus.filter')).arrayBuffer());
  * list.match('https://www.evil.example/login'); // 'evil.example/' or null (certainly not listed)
+ * // On a "maybe", fetch the exact companion once, and check says listed or clear:
+ * list.attachConfirmation(await (await fetch('/urlhaus.filter.confirm')).arrayBuffer());
+ * list.check('https://www.evil.example/login').verdict; // 'listed'
  * ```
  */
 export class UrlBlocklistReader extends UrlList<FilterReader> {
-  private constructor(filter: FilterReader, entryCount: number, depth: ExpressionDepth) {
+  readonly #checksum: BlocklistChecksum;
+
+  private constructor(filter: FilterReader, entryCount: number, depth: ExpressionDepth, checksum: BlocklistChecksum) {
     super(filter, entryCount, depth);
+    this.#checksum = checksum;
+  }
+
+  protected readConfirmation(bytes: Uint8Array | ArrayBuffer): ExactSet {
+    return readReaderConfirmation(bytes);
+  }
+
+  protected blocklistChecksum(): BlocklistChecksum {
+    return this.#checksum;
   }
 
   /**
@@ -31,9 +47,9 @@ export class UrlBlocklistReader extends UrlList<FilterReader> {
   static deserialize(input: Uint8Array | ArrayBuffer): UrlBlocklistReader {
     const module = readerModule();
     const bytes = bytesOf(input, 'UrlBlocklistReader.deserialize');
-    const handle = openReader(module, bytes, true);
+    const handle = openReader(module, bytes, ReadKind.Blocklist);
     const depth = envelopeDepth(module._cbw_reader_blocklist_scheme(handle), module._cbw_reader_blocklist_depth(handle));
     const entryCount = module._cbw_reader_blocklist_entries(handle);
-    return new UrlBlocklistReader(new FilterReader(module, handle, bytes.length), entryCount, depth);
+    return new UrlBlocklistReader(new FilterReader(module, handle, bytes.length), entryCount, depth, blocklistChecksumOf(bytes));
   }
 }

@@ -6,14 +6,32 @@ import { describeValue } from '../keys/keys.js';
 import { canonicalizeUrl } from './canonicalize.js';
 import { type ExpressionDepth, SAFE_BROWSING_DEPTH, urlExpressionsTo } from './expressions.js';
 
+/**
+ * What a check concluded (docs/URL-BLOCKLISTS.md, "Verdicts"):
+ * - `listed`: an expression of the URL is in the list, confirmed by the exact
+ *   companion (wrong only on a 64-bit hash collision);
+ * - `possible`: the filter reports an expression and no companion is attached
+ *   (wrong at the list's per-URL false-positive rate);
+ * - `clear`: not listed, certainly (the filter reports none of the URL's
+ *   expressions, or the companion holds none of those it reports).
+ */
+export type UrlVerdict = 'listed' | 'possible' | 'clear';
+
 /** How one URL was checked. */
 export interface UrlCheck {
+  /** The verdict. */
+  verdict: UrlVerdict;
+  /**
+   * The expression behind the verdict: the confirmed one (`listed`), the first
+   * one the filter reported (`possible`), or null (`clear`).
+   */
+  match: string | null;
+  /** What confirmed the verdict: 'exact-set' when the companion decided it, null when the filter alone did. */
+  confirmedBy: 'exact-set' | null;
   /** The canonical form of the URL (Safe Browsing rules). */
   canonical: string;
   /** Every host-suffix × path-prefix expression checked, in order. */
   expressions: string[];
-  /** The first expression the filter reported, or null: certainly not listed. */
-  match: string | null;
 }
 
 /** Safe Browsing expressions to the depths the list's own entries need (docs/FORMAT.md). */
@@ -33,10 +51,20 @@ export function envelopeDepth(scheme: number, packed: number): ExpressionDepth {
 
 /**
  * Canonicalizes `url`, forms its expressions to `depth` and asks `has` for each
- * in order until one is reported.
+ * in order. Without `confirm`, the first one reported is a `possible` match.
+ * With it (the exact companion), every one reported is confirmed in order: the
+ * first confirmed is `listed`; none confirmed is `clear` (the companion holds
+ * every listed expression, so the filter's reports were false positives). An
+ * expression a filter reports is never skipped: a false positive before a
+ * listed expression does not hide it.
  * @throws FilterError `INVALID_ARGUMENT` for a non-string or a URL that cannot be parsed.
  */
-export function checkUrl(url: unknown, depth: ExpressionDepth, has: (expression: string) => boolean): UrlCheck {
+export function checkUrl(
+  url: unknown,
+  depth: ExpressionDepth,
+  has: (expression: string) => boolean,
+  confirm: ((expression: string) => boolean) | null = null,
+): UrlCheck {
   if (typeof url !== 'string') {
     throw new FilterError('INVALID_ARGUMENT', `a URL must be a string, got ${describeValue(url)}`);
   }
@@ -48,6 +76,15 @@ export function checkUrl(url: unknown, depth: ExpressionDepth, has: (expression:
   } catch (error) {
     throw new FilterError('INVALID_ARGUMENT', error instanceof Error ? error.message : String(error), { cause: error });
   }
-  const match = expressions.find(has) ?? null;
-  return { canonical, expressions, match };
+  if (confirm === null) {
+    const match = expressions.find(has) ?? null;
+    return { verdict: match === null ? 'clear' : 'possible', match, confirmedBy: null, canonical, expressions };
+  }
+  let reported = false;
+  for (const expression of expressions) {
+    if (!has(expression)) continue;
+    reported = true;
+    if (confirm(expression)) return { verdict: 'listed', match: expression, confirmedBy: 'exact-set', canonical, expressions };
+  }
+  return { verdict: 'clear', match: null, confirmedBy: reported ? 'exact-set' : null, canonical, expressions };
 }

@@ -23,6 +23,8 @@ import {
   type ParsedLine,
 } from './list-parser.js';
 import { UrlList } from './url-list.js';
+import { type BlocklistChecksum, blocklistChecksumOf, type ExactSet } from './confirmation.js';
+import { ExactSetBuilder, readExactSet } from './exact-set.js';
 import { lookupRateFor } from './url-rate.js';
 
 /** Any filter type of the registry (`FILTER_TYPES`), by name or alias (`'fuse'`). */
@@ -95,7 +97,7 @@ export interface UrlBlocklistReport {
   warnings: ListParseWarning[];
 }
 
-export type { UrlCheck } from './check-url.js';
+export type { UrlCheck, UrlVerdict } from './check-url.js';
 
 const DEFAULT_BLOCKLIST_RATE = 0.001;
 // `build` has the whole list: the static type, smallest on the wire. `create` needs a type with add.
@@ -141,6 +143,12 @@ export class UrlBlocklist extends UrlList<AnyFilter> {
   // Browsing's, so bytes read are written back unchanged (canonical bytes,
   // docs/SECURITY.md); an entry deeper than those makes it scheme 2.
   #scheme: number;
+  // The hashes of every expression stored, for `confirmation()`; null for a
+  // list read from bytes (its expressions are not known).
+  #confirmationBuilder: ExactSetBuilder | null;
+  // The checksum of the bytes a list was read from, while it is unchanged
+  // (a companion is bound to it); null when it must be serialized to know it.
+  #readChecksum: BlocklistChecksum | null = null;
   /** Set by `build`: what was made of the list. */
   readonly report: UrlBlocklistReport;
 
@@ -152,8 +160,10 @@ export class UrlBlocklist extends UrlList<AnyFilter> {
     depth: ExpressionDepth = { hostLabels: 0, pathDepth: 0 },
     scheme: number = EXPRESSION_SCHEME_LIST_DEPTH,
     parseOptions: ListParseOptions = {},
+    confirmationBuilder: ExactSetBuilder | null = null,
   ) {
     super(filter, entryCount, depth);
+    this.#confirmationBuilder = confirmationBuilder;
     this.#format = format;
     this.#parser = new ListLineParser(format, parseOptions);
     this.#scheme = scheme;
@@ -216,7 +226,9 @@ export class UrlBlocklist extends UrlList<AnyFilter> {
       const filterOptions = filterOptionsOf(options, depth);
       if (entry.name === 'binary-fuse' && filterOptions.arity === undefined) filterOptions.arity = DEFAULT_BLOCKLIST_FUSE_ARITY;
       const filter = entry.from(expressions, filterOptions);
-      return new UrlBlocklist(filter, expressions.size, format, report, depth, EXPRESSION_SCHEME_LIST_DEPTH, parseOptions);
+      const builder = new ExactSetBuilder();
+      for (const expression of expressions) builder.add(expression);
+      return new UrlBlocklist(filter, expressions.size, format, report, depth, EXPRESSION_SCHEME_LIST_DEPTH, parseOptions, builder);
     }
     const blocklist = UrlBlocklist.#empty(
       { ...options, capacity: options.capacity ?? Math.max(1, expressions.size), expressionDepth: depth },
@@ -256,9 +268,16 @@ export class UrlBlocklist extends UrlList<AnyFilter> {
     }
     const depth = options.expressionDepth ?? SAFE_BROWSING_DEPTH;
     const filter = entry.create({ capacity, ...filterOptionsOf(options, depth) });
-    return new UrlBlocklist(filter, 0, format, report, undefined, EXPRESSION_SCHEME_LIST_DEPTH, {
-      isPublicSuffix: options.isPublicSuffix,
-    });
+    return new UrlBlocklist(
+      filter,
+      0,
+      format,
+      report,
+      undefined,
+      EXPRESSION_SCHEME_LIST_DEPTH,
+      { isPublicSuffix: options.isPublicSuffix },
+      new ExactSetBuilder(),
+    );
   }
 
   /**
@@ -275,7 +294,9 @@ export class UrlBlocklist extends UrlList<AnyFilter> {
       const filter = deserialize(inner);
       const depth = envelopeDepth(envelope.scheme(), envelope.depth());
       const report = { entries: envelope.entryCount(), skipped: 0, errors: [], warnings: [] };
-      return new UrlBlocklist(filter, envelope.entryCount(), 'auto', report, depth, envelope.scheme());
+      const list = new UrlBlocklist(filter, envelope.entryCount(), 'auto', report, depth, envelope.scheme());
+      list.#readChecksum = blocklistChecksumOf(bytes);
+      return list;
     } finally {
       envelope.delete();
     }
@@ -319,11 +340,51 @@ export class UrlBlocklist extends UrlList<AnyFilter> {
   #store(expression: string): void {
     const needed = depthNeededBy(expression);
     const filter = this.expressionFilter;
+    this.#readChecksum = null;
     if (!tryAddKey(filter, expression)) {
-      if (filter.has(expression)) return;
+      if (filter.has(expression)) {
+        this.#confirmationBuilder?.add(expression);
+        return;
+      }
       filter.add(expression); // throws FULL with the filter's own message
     }
+    this.#confirmationBuilder?.add(expression);
     this.countStored(deeperOf(this.expressionDepth, needed));
+  }
+
+  /**
+   * The exact companion of this list (docs/URL-BLOCKLISTS.md, "Verdicts";
+   * bytes: docs/FORMAT.md, type 33): the Rice-coded 64-bit hashes of every
+   * stored expression, bound to the bytes `serialize()` gives now. Ship it
+   * beside the filter; `attachConfirmation` on the reading side makes `check`
+   * say `listed` or `clear`.
+   * @throws FilterError `UNSUPPORTED` for a list read from bytes (its
+   *   expressions are not known: build the companion where the list is built), `FREED`.
+   */
+  confirmation(): OwnedBytes {
+    const builder = this.#confirmationBuilder;
+    if (builder === null) {
+      throw new FilterError(
+        'UNSUPPORTED',
+        'a blocklist read from bytes does not know its expressions, so it cannot make their confirmation: ' +
+          'make it with the list (UrlBlocklist.build(...).confirmation(), or the CLI\'s build --urls, which writes <output>.confirm)',
+      );
+    }
+    return builder.encode(blocklistChecksumOf(this.serialize()));
+  }
+
+  protected readConfirmation(bytes: Uint8Array | ArrayBuffer): ExactSet {
+    return readExactSet(bytes);
+  }
+
+  protected blocklistChecksum(): BlocklistChecksum {
+    return this.#readChecksum ?? blocklistChecksumOf(this.serialize());
+  }
+
+  /** Releases the filter's and the companion's wasm memory now (later calls throw FREED). */
+  override free(): void {
+    this.#confirmationBuilder?.free();
+    super.free();
   }
 
   /** The bytes: a URL-blocklist envelope around the filter (docs/FORMAT.md, type 16). */

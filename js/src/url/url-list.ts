@@ -2,6 +2,7 @@
 // share: the URL rule (check-url.ts) over a filter of expressions, and the list's numbers.
 import type { ExpressionDepth } from './expressions.js';
 import { checkUrl, type UrlCheck } from './check-url.js';
+import { type BlocklistChecksum, type ExactSet, requireBuiltFor } from './confirmation.js';
 import { refuseStructuredClone } from '../core/clone-guard.js';
 import { lookupsPerUrl, urlRateOf } from './url-rate.js';
 
@@ -19,6 +20,8 @@ export abstract class UrlList<Filter extends ExpressionFilter> {
   readonly #filter: Filter;
   #entries: number;
   #depth: ExpressionDepth;
+  // The exact companion, once attached: check() then says listed or clear, never possible.
+  #confirmation: ExactSet | null = null;
 
   protected constructor(filter: Filter, entries: number, depth: ExpressionDepth) {
     refuseStructuredClone(this, 'URL blocklist', "serialize() it and read the bytes back (UrlBlocklist.deserialize, UrlBlocklistReader.deserialize)");
@@ -32,25 +35,74 @@ export abstract class UrlList<Filter extends ExpressionFilter> {
     return this.#filter;
   }
 
-  /** Counts one more stored expression, which needs URLs checked to `depth` at least. */
+  /**
+   * Counts one more stored expression, which needs URLs checked to `depth` at
+   * least. An attached companion does not hold it, so it is dropped: its "not
+   * listed" would now be wrong for this entry.
+   */
   protected countStored(depth: ExpressionDepth): void {
     this.#entries++;
     this.#depth = depth;
+    this.#confirmation?.free();
+    this.#confirmation = null;
   }
+
+  /** Reads companion bytes in this list's module. */
+  protected abstract readConfirmation(bytes: Uint8Array | ArrayBuffer): ExactSet;
+  /** The trailing checksum of this list's bytes (what a companion is bound to). */
+  protected abstract blocklistChecksum(): BlocklistChecksum;
 
   /**
    * The first of the URL's expressions the filter reports, or null when none
-   * is (the URL is certainly not listed).
+   * is (the URL is certainly not listed). The filter alone: a match is
+   * "possibly listed" whether or not a companion is attached (`check` confirms).
    * @throws FilterError `INVALID_ARGUMENT` for a non-string or a URL that cannot be parsed, `FREED`.
    */
   match(url: string): string | null {
-    return this.check(url).match;
+    const filter = this.#filter;
+    return checkUrl(url, this.#depth, (expression) => filter.has(expression)).match;
   }
 
-  /** `match`, plus the canonical URL and every expression that was checked. */
+  /**
+   * The verdict on a URL (`listed`, `possible` or `clear`: see `UrlVerdict`),
+   * the expression behind it, what confirmed it, the canonical URL and every
+   * expression checked. `listed` needs the companion (`attachConfirmation`).
+   * @throws FilterError as `match`.
+   */
   check(url: string): UrlCheck {
     const filter = this.#filter;
-    return checkUrl(url, this.#depth, (expression) => filter.has(expression));
+    const confirmation = this.#confirmation;
+    return checkUrl(
+      url,
+      this.#depth,
+      (expression) => filter.has(expression),
+      confirmation === null ? null : (expression) => confirmation.holds(expression),
+    );
+  }
+
+  /**
+   * Attaches the exact companion built with this list (`UrlBlocklist#confirmation()`,
+   * the CLI's `<filter>.confirm`): from then on `check` says `listed` only for
+   * confirmed expressions, and `clear` for the filter's false positives.
+   * Replaces one attached before; dropped when an entry is added after.
+   * @throws FilterError `CORRUPT` (damaged bytes), `WRONG_TYPE` (not a companion),
+   *   `UNSUPPORTED_VERSION`, `INVALID_ARGUMENT` (not bytes, or a companion of other blocklist bytes).
+   */
+  attachConfirmation(bytes: Uint8Array | ArrayBuffer): void {
+    const set = this.readConfirmation(bytes);
+    try {
+      requireBuiltFor(set, this.blocklistChecksum());
+    } catch (error) {
+      set.free();
+      throw error;
+    }
+    this.#confirmation?.free();
+    this.#confirmation = set;
+  }
+
+  /** Whether a companion is attached (`check` can say `listed`). */
+  get hasConfirmation(): boolean {
+    return this.#confirmation !== null;
   }
 
   /** The filter holding the expressions (for inspection; use `match` to query URLs). */
@@ -94,8 +146,10 @@ export abstract class UrlList<Filter extends ExpressionFilter> {
   get byteLength(): number {
     return this.expressionFilter.byteLength;
   }
-  /** Releases the filter's wasm memory now (later calls throw FREED). */
+  /** Releases the filter's (and an attached companion's) wasm memory now (later calls throw FREED). */
   free(): void {
+    this.#confirmation?.free();
+    this.#confirmation = null;
     this.expressionFilter.free();
   }
   /** `free()`, for `using list = ...`: freed when the scope ends. */

@@ -1,0 +1,292 @@
+#include "cuckoo_bloom/url/expression_set.h"
+
+#include <algorithm>
+#include <cstring>
+#include <new>
+#include <string>
+
+#include "cuckoo_bloom/core/format.h"
+#include "cuckoo_bloom/core/hashing.h"
+
+namespace cuckoo_bloom {
+
+namespace {
+
+constexpr uint16_t kExpressionSetFormatVersion = 2;  // type 33 was added in format version 2
+constexpr size_t kParamsBytes = 24;
+constexpr size_t kIndexEntryBytes = 16;
+constexpr uint64_t kAllOnes = ~uint64_t{0};
+
+// 2^-64 exactly: N / 2^64 is the header's rate, the same double on every platform.
+constexpr double kTwoToMinus64 = 1.0 / 18446744073709551616.0;
+
+class BitWriter {
+ public:
+  void bits(uint64_t value, unsigned count) {
+    for (unsigned i = 0; i < count; ++i) bit((value >> i) & 1u);
+  }
+  void ones(uint64_t count) {
+    for (uint64_t i = 0; i < count; ++i) bit(1);
+  }
+  void bit(unsigned value) {
+    if ((bitCount_ & 7u) == 0) bytes_.push_back(0);
+    bytes_.back() |= static_cast<uint8_t>(value << (bitCount_ & 7u));
+    ++bitCount_;
+  }
+  uint64_t bitCount() const { return bitCount_; }
+  const std::vector<uint8_t>& bytes() const { return bytes_; }
+
+ private:
+  std::vector<uint8_t> bytes_;
+  uint64_t bitCount_ = 0;
+};
+
+// The 64 stream bits from `position` on (bits past the stream read as 0; callers check limits).
+uint64_t windowAt(const uint8_t* stream, size_t size, uint64_t position) {
+  const uint64_t byte = position >> 3;
+  const unsigned shift = static_cast<unsigned>(position & 7u);
+  uint64_t low = 0;
+  for (unsigned i = 0; i < 8 && byte + i < size; ++i) low |= static_cast<uint64_t>(stream[byte + i]) << (8 * i);
+  const uint64_t high = byte + 8 < size ? stream[byte + 8] : 0;
+  return shift == 0 ? low : (low >> shift) | (high << (64 - shift));
+}
+
+unsigned trailingOnes(uint64_t word) {
+  if (word == kAllOnes) return 64;
+  return static_cast<unsigned>(__builtin_ctzll(~word));
+}
+
+Status damaged(const std::string& what) { return Status::corrupt("URL expression set: " + what); }
+
+}  // namespace
+
+uint64_t expressionHash(const uint8_t* data, size_t length, uint64_t seed) {
+  return XXH3_64bits_withSeed(data, length, seed);
+}
+
+uint8_t expressionSetRiceBits(uint64_t distinctCount) {
+  if (distinctCount == 0) return 0;
+  const uint64_t meanGap = kAllOnes / distinctCount;
+  // Rice's best parameter is about log2(ln 2 x mean gap); 0.6875 = 1/2 + 1/8 + 1/16, in integers so
+  // every platform picks the same one.
+  const uint64_t scaled = meanGap / 2 + meanGap / 8 + meanGap / 16;
+  if (scaled == 0) return 0;
+  return static_cast<uint8_t>(63 - __builtin_clzll(scaled));
+}
+
+std::vector<uint8_t> encodeExpressionSet(std::vector<uint64_t> hashes, uint64_t seed, uint64_t blocklistChecksum,
+                                         uint8_t blockShift) {
+  std::sort(hashes.begin(), hashes.end());
+  hashes.erase(std::unique(hashes.begin(), hashes.end()), hashes.end());
+  const uint64_t count = hashes.size();
+  const uint8_t riceBits = expressionSetRiceBits(count);
+  const uint64_t blockSize = uint64_t{1} << blockShift;
+  ByteWriter index;
+  BitWriter stream;
+  for (uint64_t i = 0; i < count; ++i) {
+    if (i % blockSize == 0) {
+      index.u64(hashes[i]);
+      index.u64(stream.bitCount());
+      continue;
+    }
+    const uint64_t gap = hashes[i] - hashes[i - 1] - 1;
+    stream.ones(gap >> riceBits);
+    stream.bit(0);
+    stream.bits(gap, riceBits);
+  }
+  ByteWriter out;
+  out.raw(kFormatMagic, sizeof(kFormatMagic));
+  out.u16(kExpressionSetFormatVersion);
+  out.u8(kExpressionSetTypeId);
+  out.u8(static_cast<uint8_t>(HashAlgorithm::Xxh3_64));
+  out.u32(0);  // flags
+  out.u32(kParamsBytes);
+  out.u64(seed);
+  out.u64(count);
+  out.u64(count);
+  out.f64(static_cast<double>(count) * kTwoToMinus64);
+  out.u64(index.bytes().size() + stream.bytes().size());
+  out.u64(blocklistChecksum);
+  out.u64(stream.bitCount());
+  out.u8(riceBits);
+  out.u8(blockShift);
+  for (int i = 0; i < 6; ++i) out.u8(0);
+  out.raw(index.bytes().data(), index.bytes().size());
+  out.raw(stream.bytes().data(), stream.bytes().size());
+  const uint64_t checksum = formatChecksum(out.bytes().data(), out.bytes().size());
+  out.u64(checksum);
+  return std::move(out.bytes());
+}
+
+template <typename Visit>
+Status ExpressionSet::decodeBlock(size_t block, uint64_t& endBit, Visit visit) const {
+  const uint64_t blockSize = uint64_t{1} << blockShift_;
+  const uint64_t first = static_cast<uint64_t>(block) * blockSize;
+  const uint64_t entries = std::min(blockSize, count_ - first);
+  const uint64_t limit = block + 1 < blockCount_ ? bitOffsets_[block + 1] : streamBits_;
+  const uint64_t maxQuotient = kAllOnes >> riceBits_;
+  uint64_t position = bitOffsets_[block];
+  uint64_t value = firstValues_[block];
+  endBit = position;
+  if (!visit(value)) return Status::ok();
+  for (uint64_t i = 1; i < entries; ++i) {
+    uint64_t quotient = 0;
+    for (;;) {
+      const unsigned ones = trailingOnes(windowAt(stream_.get(), streamBytes_, position));
+      quotient += ones;
+      position += ones;
+      if (position >= limit || quotient > maxQuotient) return damaged("a Rice code runs past its block");
+      if (ones < 64) break;
+    }
+    ++position;  // the 0 that ends the quotient
+    if (limit - position < riceBits_) return damaged("a Rice code runs past its block");
+    const uint64_t remainder =
+        riceBits_ == 0 ? 0 : windowAt(stream_.get(), streamBytes_, position) & (kAllOnes >> (64 - riceBits_));
+    position += riceBits_;
+    const uint64_t gap = (quotient << riceBits_) | remainder;
+    if (gap >= kAllOnes - value) return damaged("a hash runs past 2^64");
+    value += gap + 1;
+    endBit = position;
+    if (!visit(value)) return Status::ok();
+  }
+  return Status::ok();
+}
+
+Result<ExpressionSet> ExpressionSet::read(const uint8_t* data, size_t length) {
+  const size_t smallest = kHeaderBytes + kParamsBytes + kChecksumBytes;
+  if (data == nullptr || length < kHeaderBytes + kChecksumBytes) {
+    return damaged("truncated: " + std::to_string(length) + " bytes is shorter than a header and checksum (" +
+                   std::to_string(kHeaderBytes + kChecksumBytes) + " bytes)");
+  }
+  if (std::memcmp(data, kFormatMagic, sizeof(kFormatMagic)) != 0) return damaged("bad magic bytes");
+  ByteReader header(data + 4, kHeaderBytes - 4);
+  uint16_t version = 0;
+  uint8_t type = 0, hashAlgorithm = 0;
+  uint32_t flags = 0, paramsLength = 0;
+  uint64_t seed = 0, itemCount = 0, capacity = 0, payloadLength = 0;
+  double rate = 0;
+  header.u16(version);
+  header.u8(type);
+  header.u8(hashAlgorithm);
+  header.u32(flags);
+  header.u32(paramsLength);
+  header.u64(seed);
+  header.u64(itemCount);
+  header.u64(capacity);
+  header.f64(rate);
+  header.u64(payloadLength);
+  if (version > kFormatVersion) {
+    return Status::unsupportedVersion("format version " + std::to_string(version) +
+                                      " is not supported (this build reads up to " + std::to_string(kFormatVersion) + ")");
+  }
+  const uint64_t bodyBytes = static_cast<uint64_t>(length) - kHeaderBytes - kChecksumBytes;
+  if (paramsLength > bodyBytes || payloadLength != bodyBytes - paramsLength) {
+    return damaged("the header announces " + std::to_string(paramsLength) + " parameter and " +
+                   std::to_string(payloadLength) + " payload bytes, but " + std::to_string(bodyBytes) + " follow");
+  }
+  uint64_t storedChecksum = 0;
+  ByteReader(data + length - kChecksumBytes, kChecksumBytes).u64(storedChecksum);
+  if (formatChecksum(data, length - kChecksumBytes) != storedChecksum) {
+    return damaged("checksum mismatch: the bytes were altered or damaged");
+  }
+  if (type != kExpressionSetTypeId) {
+    return Status::wrongType(std::string("expected a URL expression set (type 33), got ") +
+                             (isKnownFilterType(type) ? std::string("a ") + filterTypeName(static_cast<FilterType>(type))
+                                                      : "type " + std::to_string(type)));
+  }
+  if (version < kExpressionSetFormatVersion) return damaged("format version " + std::to_string(version) + " has no type 33");
+  if (hashAlgorithm != static_cast<uint8_t>(HashAlgorithm::Xxh3_64)) return damaged("unknown hash algorithm");
+  if (flags != 0) return damaged("reserved flags are set");
+  if (paramsLength != kParamsBytes || length < smallest) return damaged("parameters must be 24 bytes");
+  ExpressionSet set;
+  ByteReader params(data + kHeaderBytes, kParamsBytes);
+  params.u64(set.blocklistChecksum_);
+  params.u64(set.streamBits_);
+  params.u8(set.riceBits_);
+  params.u8(set.blockShift_);
+  for (int i = 0; i < 6; ++i) {
+    uint8_t reserved = 0;
+    params.u8(reserved);
+    if (reserved != 0) return damaged("reserved parameter bytes are set");
+  }
+  if (set.riceBits_ > 63) return damaged("Rice parameter " + std::to_string(set.riceBits_) + " is above 63");
+  if (set.blockShift_ == 0 || set.blockShift_ > kExpressionSetMaxBlockShift) {
+    return damaged("block shift " + std::to_string(set.blockShift_) + " is outside 1.." +
+                   std::to_string(kExpressionSetMaxBlockShift));
+  }
+  if (capacity != itemCount) return damaged("capacity must equal the hash count");
+  if (rate != static_cast<double>(itemCount) * kTwoToMinus64) return damaged("target rate must be count / 2^64");
+  set.seed_ = seed;
+  set.count_ = itemCount;
+  // Every size is checked against the payload before anything is allocated.
+  const uint64_t blockCount = itemCount == 0 ? 0 : ((itemCount - 1) >> set.blockShift_) + 1;
+  if (blockCount > payloadLength / kIndexEntryBytes) {
+    return damaged(std::to_string(itemCount) + " hashes need more index than the " + std::to_string(payloadLength) +
+                   " payload bytes hold");
+  }
+  const uint64_t streamBytes = payloadLength - blockCount * kIndexEntryBytes;
+  if (set.streamBits_ > streamBytes * 8 || (streamBytes > 0 && set.streamBits_ <= (streamBytes - 1) * 8)) {
+    return damaged(std::to_string(set.streamBits_) + " stream bits do not fill " + std::to_string(streamBytes) + " bytes");
+  }
+  if (itemCount - blockCount > set.streamBits_ / (uint64_t{set.riceBits_} + 1)) {
+    return damaged("the stream is too short for " + std::to_string(itemCount) + " hashes");
+  }
+  const uint8_t* payload = data + kHeaderBytes + kParamsBytes;
+  set.blockCount_ = static_cast<size_t>(blockCount);
+  set.streamBytes_ = static_cast<size_t>(streamBytes);
+  set.firstValues_.reset(new (std::nothrow) uint64_t[set.blockCount_ + 1]);
+  set.bitOffsets_.reset(new (std::nothrow) uint64_t[set.blockCount_ + 1]);
+  set.stream_.reset(new (std::nothrow) uint8_t[set.streamBytes_ + 1]);
+  if (!set.firstValues_ || !set.bitOffsets_ || !set.stream_) {
+    return Status::outOfMemory("URL expression set: no memory for " + std::to_string(payloadLength) + " bytes of tables");
+  }
+  ByteReader index(payload, blockCount * kIndexEntryBytes);
+  for (uint64_t b = 0; b < blockCount; ++b) {
+    index.u64(set.firstValues_[b]);
+    index.u64(set.bitOffsets_[b]);
+    if (b == 0 ? set.bitOffsets_[b] != 0
+               : set.bitOffsets_[b] < set.bitOffsets_[b - 1] || set.firstValues_[b] <= set.firstValues_[b - 1]) {
+      return damaged("index entry " + std::to_string(b) + " is out of order");
+    }
+    if (set.bitOffsets_[b] > set.streamBits_) return damaged("index entry " + std::to_string(b) + " points past the stream");
+  }
+  if (streamBytes > 0) std::memcpy(set.stream_.get(), payload + blockCount * kIndexEntryBytes, set.streamBytes_);
+  if ((set.streamBits_ & 7u) != 0 && (set.stream_[set.streamBytes_ - 1] >> (set.streamBits_ & 7u)) != 0) {
+    return damaged("padding bits are set");
+  }
+  // Decode every block once: afterwards each lookup's decode is known to be well-formed.
+  for (uint64_t b = 0; b < blockCount; ++b) {
+    const uint64_t next = b + 1 < blockCount ? set.firstValues_[b + 1] : kAllOnes;
+    const bool last = b + 1 == blockCount;
+    uint64_t lastValue = 0, endBit = 0;
+    Status status = set.decodeBlock(b, endBit, [&](uint64_t value) {
+      lastValue = value;
+      return true;
+    });
+    if (!status.isOk()) return Status::corrupt(status.message() + " (block " + std::to_string(b) + ")");
+    if (endBit != (last ? set.streamBits_ : set.bitOffsets_[b + 1])) {
+      return damaged("block " + std::to_string(b) + " does not end where the next begins");
+    }
+    if (!last && lastValue >= next) return damaged("block " + std::to_string(b) + " overlaps the next");
+  }
+  return set;
+}
+
+bool ExpressionSet::containsHash(uint64_t hash) const {
+  if (blockCount_ == 0) return false;
+  // The last block whose first hash is at most `hash`: only it can hold it.
+  const uint64_t* first = firstValues_.get();
+  const uint64_t* after = std::upper_bound(first, first + blockCount_, hash);
+  if (after == first) return false;
+  const size_t block = static_cast<size_t>(after - first - 1);
+  bool found = false;
+  uint64_t endBit = 0;
+  // The bytes were checked at read: this decode cannot fail.
+  (void)decodeBlock(block, endBit, [&](uint64_t value) {
+    found = value == hash;
+    return value < hash;
+  });
+  return found;
+}
+
+}  // namespace cuckoo_bloom
