@@ -47,6 +47,7 @@ export {
   type UrlBlocklistOptions,
   type UrlBlocklistReport,
   type UrlCheck,
+  type UrlVerdict,
 } from './url/url-blocklist.js';
 export * from './url/index.js';
 

@@ -29,6 +29,7 @@
 #include <string>
 #include <vector>
 
+#include "cuckoo_bloom/url/expression_set.h"
 #include "cuckoo_bloom/bloom/bloom_filter.h"
 #include "cuckoo_bloom/chains/expiring_bloom_filter.h"
 #include "cuckoo_bloom/chains/link_chain.h"
@@ -220,6 +221,7 @@ Bytes emptySnapshot() {
 // its golden file (named after the type), a blocklist around the golden
 // Bloom filter, or the empty snapshot.
 Bytes blobOfType(uint64_t id) {
+  if (id == kExpressionSetTypeId) return goldenFile("url-expression-set.confirm");
   if (id == static_cast<uint64_t>(FilterType::UrlBlocklist)) return blocklistOf(goldenFile("bloom.cbf"));
   if (id == static_cast<uint64_t>(FilterType::CuckooIndexSnapshot)) return emptySnapshot();
   return goldenFile(std::string(filterTypeName(static_cast<FilterType>(id))) + ".cbf");
@@ -256,6 +258,9 @@ StatusCode readStatus(const Bytes& blob) {
   }
   if (blob.size() > kTypeAt && blob[kTypeAt] == static_cast<uint8_t>(FilterType::CuckooIndexSnapshot)) {
     return decodeIndexSnapshot(blob.data(), blob.size()).status().code();
+  }
+  if (blob.size() > kTypeAt && blob[kTypeAt] == kExpressionSetTypeId) {
+    return ExpressionSet::read(blob.data(), blob.size()).status().code();
   }
   return deserializeFilter(blob.data(), blob.size()).status().code();
 }
@@ -472,6 +477,14 @@ TEST(DocsTables, FormatFilterTypesAreTheTypesTheCodeKnows) {
     }
     const uint64_t id = *ids.begin();
     single.insert(id);
+    if (id == kExpressionSetTypeId) {
+      // A blocklist's exact companion: read by its own reader (ExpressionSet), never as a filter.
+      EXPECT_EQ(unquoted(row[1]), "url-expression-set");
+      EXPECT_EQ(std::stoull(row[3]), readLE(blobOfType(id), kParamsLengthAt, 4)) << "P";
+      EXPECT_EQ(idSet(row[4]), versionsRead(id)) << "versions: " << row[4];
+      EXPECT_EQ(row[5], "—");
+      continue;
+    }
     ASSERT_TRUE(isKnownFilterType(static_cast<uint8_t>(id))) << "no such type in the code";
     EXPECT_EQ(unquoted(row[1]), filterTypeName(static_cast<FilterType>(id)));
     EXPECT_EQ(std::stoull(row[3]), readLE(blobOfType(id), kParamsLengthAt, 4)) << "P";
@@ -480,7 +493,9 @@ TEST(DocsTables, FormatFilterTypesAreTheTypesTheCodeKnows) {
     counted.insert(id);
     expectItemCountRule(id, row[5]);
   }
-  EXPECT_EQ(single, knownTypeIds()) << "a type the code knows has no row";
+  std::set<uint64_t> known = knownTypeIds();
+  known.insert(kExpressionSetTypeId);
+  EXPECT_EQ(single, known) << "a type the code knows has no row";
   EXPECT_EQ(counted, filterAndEnvelopeTypeIds()) << "a filter or envelope type without its item count rule";
   std::set<uint64_t> everyId;
   for (uint64_t id = 1; id < 256; ++id) everyId.insert(id);

@@ -109,7 +109,7 @@ Options:
 Exit status: 0 the file is intact, 2 it is missing, corrupt, or neither a
 filter nor an index log.`;
 
-const QUERY = `Usage: ${NAME} query <file> [key...] [--urls] [--exact]
+const QUERY = `Usage: ${NAME} query <file> [key...] [--urls] [--exact] [--confirm FILE] [--json]
        ${NAME} query <filter> --index <log> [key...] [--urls]
 
 Tests keys against a filter file, or an index log made by build --exact (told
@@ -128,7 +128,9 @@ Output, one line per key, tab-separated:
   absent<TAB>key         the key is certainly not in the set
 With --urls (implied when the file is a URL blocklist), each key is a URL checked
 against the URL's Safe Browsing expressions (host suffixes x path prefixes):
-  listed<TAB>url<TAB>expression   the expression that matched (possibly listed)
+  listed<TAB>url<TAB>expression   confirmed by the list's exact companion
+                                  (<filter>.confirm, or --confirm FILE)
+  possible<TAB>url<TAB>expression the filter's "maybe", with no companion to confirm it
   clear<TAB>url                   certainly not listed
   invalid<TAB>url<TAB>reason      not a URL that can be checked (or not UTF-8)
 
@@ -147,15 +149,21 @@ Options:
                          a key is present (a URL listed) only when the log
                          confirms it; at the end stderr says how many "maybe"s
                          the log found absent (false positives caught)
+  --confirm <file>       a URL blocklist's exact companion (default:
+                         <filter>.confirm when it exists); damaged or built
+                         for another filter: exit 2
+  --json                 URL blocklists: one JSON object per URL
+                         {"url","verdict","match","confirmedBy"}
 
 A log is opened read-only: an unfinished last record (a write cut short, or one
 a running writer has not finished) is ignored, with a warning on stderr, and
 left in the file; every whole record is answered. A damaged record is an error
 (exit 2) naming its byte offset, never a shorter log: see "repair".
 
-Exit status: 0 no key present/listed, 1 at least one present/listed (even when
-another URL was invalid: a hit wins), 2 usage or input error (a missing or
-corrupt file; an invalid URL when none was listed).`;
+Exit status: 0 no key present, listed or possible, 1 at least one present,
+listed or possible (even when another URL was invalid: a hit wins), 2 usage or
+input error (a missing or corrupt file or companion; an invalid URL when none
+was listed).`;
 
 const REPAIR = `Usage: ${NAME} repair <log> [--json]
 
