@@ -383,6 +383,9 @@ if (existsSync(join(src, 'cli/main.ts'))) {
     format: 'esm',
     platform: 'node',
     outfile: join(dist, 'cli.js'),
+    // tldts (the Public Suffix List, for build's warnings) is the package's one runtime
+    // dependency, used by the CLI only: imported, not bundled (no browser bundle reaches it).
+    external: [...common.external, 'tldts'],
     plugins: [
       {
         name: 'cbw-cli-uses-entries',
@@ -391,8 +394,7 @@ if (existsSync(join(src, 'cli/main.ts'))) {
             const target = cliImports.get(join(args.resolveDir, args.path).replace(/\.js$/, '.ts'));
             return target === undefined ? undefined : { path: target, external: true };
           });
-          // The Public Suffix List is its own file (below), so cli.js's source map maps our code only.
-          build.onResolve({ filter: /^tldts$/ }, () => ({ path: './public-suffix.js', external: true }));
+
         },
       },
     ],
@@ -402,16 +404,6 @@ if (existsSync(join(src, 'cli/main.ts'))) {
   const bundled = Object.keys(metafile.inputs).filter((input) => /js\/src\/(runtime|core|bloom|cuckoo|fuse|chains|exact-index)\//.test(input));
   if (bundled.length > 0) fail(`dist/cli.js bundles library code instead of importing it: ${bundled.join(', ')}`);
   chmodSync(join(dist, 'cli.js'), 0o755);
-  // tldts (the Public Suffix List: data, ~150 KB minified) for the CLI's build warnings only:
-  // one minified file without a map (a map of a packed trie is as large and tells nothing).
-  await esbuild.build({
-    ...common,
-    stdin: { contents: "export { parse } from 'tldts';", resolveDir: root, loader: 'js' },
-    format: 'esm',
-    platform: 'node',
-    sourcemap: false,
-    outfile: join(dist, 'public-suffix.js'),
-  });
 }
 writeImportEntry('redis.cjs', redisExports, { esModule: true });
 writeImportEntry('index-file.cjs', indexFileExports, { esModule: true });

@@ -47,7 +47,7 @@ beforeAll(() => {
   writeFileSync(join(consumer, 'package.json'), JSON.stringify({ name: 'consumer', version: '1.0.0', private: true }));
   const install = ['install', '--no-audit', '--no-fund', '--ignore-scripts', '--loglevel=error'];
   try {
-    // No runtime dependencies, so nothing needs the network.
+    // The one runtime dependency (tldts, for the CLI) is in npm's cache after the project's own install.
     run('npm', [...install, '--offline', tarball], { cwd: consumer });
   } catch {
     run('npm', [...install, tarball], { cwd: consumer });
@@ -73,7 +73,6 @@ describe('the tarball', () => {
       'dist/inline.cjs',
       'dist/inline.import.cjs',
       'dist/cli.js',
-      'dist/public-suffix.js',
       'dist/core.mjs',
       'dist/core.wasm',
       'dist/small.js',
@@ -133,14 +132,16 @@ describe('the tarball', () => {
     }
   });
 
-  test('installs into an empty folder with no dependencies of its own', () => {
+  test('installs into an empty folder with one dependency: tldts, the CLI\'s Public Suffix List', () => {
     const installed = join(consumer, 'node_modules/cuckoo-bloom-wasm');
     expect(existsSync(join(installed, 'dist/core.wasm'))).toBe(true);
     const manifest = JSON.parse(readFileSync(join(installed, 'package.json'), 'utf8'));
-    expect(manifest.dependencies ?? {}).toEqual({});
-    // Nothing but the package itself was installed.
+    expect(Object.keys(manifest.dependencies ?? {})).toEqual(['tldts']);
+    // Nothing but the package and tldts (with its own core) was installed.
     const lock = JSON.parse(readFileSync(join(consumer, 'package-lock.json'), 'utf8'));
-    expect(Object.keys(lock.packages).filter((p) => p !== '')).toEqual(['node_modules/cuckoo-bloom-wasm']);
+    expect(Object.keys(lock.packages).filter((p) => p !== '').sort()).toEqual(
+      ['node_modules/cuckoo-bloom-wasm', 'node_modules/tldts', 'node_modules/tldts-core'],
+    );
   });
 
   test('the command runs through the bin link npm made, from another folder (as npx and a global install run it)', () => {
