@@ -317,21 +317,18 @@ void mutateEveryHeaderOf(const Bytes& golden, const std::string& name, size_t& t
                                              std::to_string(start + byte), accepted);
       }
     }
-    for (uint64_t version : {0, 1, 2, 3}) {
+    // The `width`-byte field at `at` (from this header's start) set to `value`.
+    const auto trySetting = [&](size_t at, int width, uint64_t value, const char* field) {
       Bytes bytes = golden;
-      writeLE(bytes, start + kVersionAt, 2, version);
+      writeLE(bytes, start + at, width, value);
       reseal(bytes);
       ++tried;
-      expectCanonicalIfAccepted(bytes, name + ": version " + std::to_string(version) + " at " + std::to_string(start),
-                                accepted);
-    }
+      expectCanonicalIfAccepted(
+          bytes, name + ": " + field + " " + std::to_string(value) + " at " + std::to_string(start), accepted);
+    };
+    for (uint64_t version : {0, 1, 2, 3}) trySetting(kVersionAt, 2, version, "version");
     for (uint64_t count : {uint64_t{0}, uint64_t{1}, UINT64_MAX, UINT64_MAX - 49, uint64_t{1} << 63}) {
-      Bytes bytes = golden;
-      writeLE(bytes, start + kCountAt, 8, count);
-      reseal(bytes);
-      ++tried;
-      expectCanonicalIfAccepted(bytes, name + ": count " + std::to_string(count) + " at " + std::to_string(start),
-                                accepted);
+      trySetting(kCountAt, 8, count, "count");
     }
   }
 }

@@ -12,6 +12,7 @@
 #include <cstring>
 #include <fstream>
 #include <functional>
+#include <initializer_list>
 #include <iterator>
 #include <limits>
 #include <random>
@@ -86,15 +87,20 @@ Bytes buildGoldenCuckoo() {
 
 // The static type is built from the golden keys: falsePositiveRate 0.01
 // (fingerprintBits 7), arity 3 (the default), seed 42.
-Bytes buildGoldenBinaryFuse() {
-  std::vector<KeyHash> hashes;
-  for (uint64_t i = 0; i < kGoldenKeys; ++i) hashes.push_back(hashKey(goldenKey(i), 42));
+// The bytes of a binary fuse filter (rate 0.01) built from `hashes` with
+// `seed`; no bytes, and a test failure, when the build fails.
+Bytes binaryFuseBytes(const std::vector<KeyHash>& hashes, uint64_t seed) {
   BinaryFuseFilterOptions options;
   options.falsePositiveRate = 0.01;
-  options.seed = 42;
+  options.seed = seed;
   Result<BinaryFuseFilter> built = BinaryFuseFilter::build(options, hashes.data(), hashes.size());
   EXPECT_TRUE(built.isOk()) << built.status().message();
   return built.isOk() ? built.value().serialize() : Bytes();
+}
+Bytes buildGoldenBinaryFuse() {
+  std::vector<KeyHash> hashes;
+  for (uint64_t i = 0; i < kGoldenKeys; ++i) hashes.push_back(hashKey(goldenKey(i), 42));
+  return binaryFuseBytes(hashes, 42);
 }
 
 // One entry per filter type: how to build its golden blob and how to read bytes.
@@ -241,37 +247,39 @@ void append(Bytes& bytes, uint64_t value, int width) {
   writeLE(bytes, bytes.size() - width, width, value);
 }
 
-Bytes bloomParams(uint64_t bitCount, uint32_t hashCount, uint32_t reserved = 0) {
+// One little-endian field of a parameter block: its value and its width in bytes.
+struct Field {
+  uint64_t value;
+  int width;
+};
+
+// A parameter block laid out from its fields, in the documented order
+// (docs/FORMAT.md), each at its width.
+Bytes paramsOf(std::initializer_list<Field> fields) {
   Bytes p;
-  append(p, bitCount, 8);
-  append(p, hashCount, 4);
-  append(p, reserved, 4);
+  for (const Field& field : fields) append(p, field.value, field.width);
   return p;
+}
+
+Bytes bloomParams(uint64_t bitCount, uint32_t hashCount, uint32_t reserved = 0) {
+  return paramsOf({{bitCount, 8}, {hashCount, 4}, {reserved, 4}});
 }
 Bytes countingParams(uint64_t counterCount, uint32_t hashCount, uint8_t counterBits = 4,
                      uint8_t reserved8 = 0, uint16_t reserved16 = 0) {
-  Bytes p;
-  append(p, counterCount, 8);
-  append(p, hashCount, 4);
-  append(p, counterBits, 1);
-  append(p, reserved8, 1);
-  append(p, reserved16, 2);
-  return p;
+  return paramsOf({{counterCount, 8}, {hashCount, 4}, {counterBits, 1}, {reserved8, 1}, {reserved16, 2}});
 }
 // Version 2 parameters; addressing 2 (subtract-modulo) and layout 1 (packed)
 // by default. Version 1 blobs have 0, 0 in those two bytes (then reserved).
 Bytes cuckooParams(uint64_t bucketCount, uint32_t bucketSize, uint32_t fingerprintBits,
                    uint32_t maxKicks = 500, uint64_t rngState = 12345, uint8_t addressing = 2,
                    uint8_t layout = 1) {
-  Bytes p;
-  append(p, bucketCount, 8);
-  append(p, rngState, 8);
-  append(p, maxKicks, 4);
-  append(p, bucketSize, 1);
-  append(p, fingerprintBits, 1);
-  append(p, addressing, 1);
-  append(p, layout, 1);
-  return p;
+  return paramsOf({{bucketCount, 8},
+                   {rngState, 8},
+                   {maxKicks, 4},
+                   {bucketSize, 1},
+                   {fingerprintBits, 1},
+                   {addressing, 1},
+                   {layout, 1}});
 }
 Bytes zeroWords(uint64_t bits) { return Bytes((bits + 63) / 64 * 8, 0); }
 
@@ -529,12 +537,7 @@ Bytes buildLargerBlob(const Kind& kind) {
     case FilterType::BinaryFuse: {
       std::vector<KeyHash> hashes;
       for (int i = 0; i < 1500; ++i) hashes.push_back(hashKey(cuckoo_bloom_test::presentKey(i), 1));
-      BinaryFuseFilterOptions o;
-      o.falsePositiveRate = 0.01;
-      o.seed = 1;
-      Result<BinaryFuseFilter> built = BinaryFuseFilter::build(o, hashes.data(), hashes.size());
-      EXPECT_TRUE(built.isOk()) << built.status().message();
-      return built.isOk() ? built.value().serialize() : Bytes();
+      return binaryFuseBytes(hashes, 1);
     }
     default:
       break;

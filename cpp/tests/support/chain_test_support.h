@@ -66,6 +66,16 @@ void expectTruncatedAndFlippedBytesRefused(const std::vector<uint8_t>& bytes, si
   }
 }
 
+// Grows `chain` by presentKey(0 .. 399) to three links or more, then checks
+// its bytes are refused truncated or flipped (expectTruncatedAndFlippedBytesRefused).
+// Call as ASSERT_NO_FATAL_FAILURE(growAndRefuseDamagedBytes(chain, flipStep)).
+template <typename Chain>
+void growAndRefuseDamagedBytes(Chain& chain, size_t flipStep) {
+  ASSERT_TRUE(addAllPresentKeys(chain, 400));
+  ASSERT_GE(chain.linkCount(), 3u);
+  expectTruncatedAndFlippedBytesRefused<Chain>(chain.serialize(), flipStep);
+}
+
 // What reading `bytes` answers after the `width`-byte field at `offset` is
 // set to `value` and the checksum recomputed: a consistent rewrite that only
 // the type's own checks can catch.

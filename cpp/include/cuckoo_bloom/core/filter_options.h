@@ -22,6 +22,7 @@
 #include <iterator>
 #include <optional>
 #include <string>
+#include <tuple>
 #include <type_traits>
 
 #include "cuckoo_bloom/core/limits.h"
@@ -56,23 +57,14 @@ namespace cuckoo_bloom {
 // (from JavaScript a boolean, or 0 or 1).
 enum class OptionKind { Count, Integer, Number, Flag };
 
+// The C++ type of each kind's values, in OptionKind's order.
+using OptionValueTypes = std::tuple<uint64_t, int64_t, double, bool>;
+static_assert(std::tuple_size_v<OptionValueTypes> == static_cast<size_t>(OptionKind::Flag) + 1,
+              "one value type for each OptionKind");
+
 template <OptionKind Kind>
-struct OptionValueOf;
-template <>
-struct OptionValueOf<OptionKind::Count> {
-  using type = uint64_t;
-};
-template <>
-struct OptionValueOf<OptionKind::Integer> {
-  using type = int64_t;
-};
-template <>
-struct OptionValueOf<OptionKind::Number> {
-  using type = double;
-};
-template <>
-struct OptionValueOf<OptionKind::Flag> {
-  using type = bool;
+struct OptionValueOf {
+  using type = std::tuple_element_t<static_cast<size_t>(Kind), OptionValueTypes>;
 };
 
 enum class OptionId {
