@@ -152,8 +152,8 @@ test('query --urls on a plain filter of expressions forms each URL\'s expression
     { cwd: work.dir },
   );
   expect(verdicts(result.stdout)).toEqual([
-    ['listed', 'https://www.evil.example/login', 'evil.example/'],
-    ['listed', 'http://bad.example/dl/x.exe', 'bad.example/dl/x.exe'],
+    ['possible', 'https://www.evil.example/login', 'evil.example/'],
+    ['possible', 'http://bad.example/dl/x.exe', 'bad.example/dl/x.exe'],
     ['clear', 'http://bad.example/dl/'],
     ['clear', 'https://good.example/'],
   ]);

@@ -258,7 +258,8 @@ function filterAnswers(loaded: LoadedFile, urls: boolean): Answers {
     check = urlVerdictChecker((url) => blocklist.check(url), false);
   } else if (urls) {
     const filter = loaded.filter;
-    check = urlChecker((url) => firstExpressionIn(filter, url));
+    // A plain filter of expressions has no exact companion: its hit is a maybe, never 'listed'.
+    check = urlChecker((url) => firstExpressionIn(filter, url), 'possible');
   } else {
     const filter = loaded.filter;
     check = keyChecker((key) => filter.has(key));

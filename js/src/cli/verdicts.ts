@@ -24,12 +24,16 @@ export function keyChecker(has: (key: Key) => boolean): (key: Key) => Verdict {
 }
 
 /**
- * listed/clear/invalid for a URL, with `match` giving the first listed
+ * listed (or possible)/clear/invalid for a URL, with `match` giving the first listed
  * expression (or null). A URL that cannot be checked (not UTF-8, not a URL)
  * is an `invalid` verdict; any other failure (an index log that cannot be
  * read) is an error of the whole query, never a verdict.
  */
-export function urlChecker(match: (url: string) => string | null): (key: Key) => Verdict {
+export function urlChecker(
+  match: (url: string) => string | null,
+  // 'listed' only when a hit is certain (an exact index); a filter's own hit is a 'possible'.
+  hitVerdict: 'listed' | 'possible' = 'listed',
+): (key: Key) => Verdict {
   return (key) => {
     const url = typeof key === 'string' ? key : decodeUtf8(key);
     if (url === null) {
@@ -45,6 +49,6 @@ export function urlChecker(match: (url: string) => string | null): (key: Key) =>
     }
     return expression === null
       ? { hit: false, invalid: false, line: [`clear\t${url}`] }
-      : { hit: true, invalid: false, line: [`listed\t${url}\t${expression}`] };
+      : { hit: true, invalid: false, line: [`${hitVerdict}\t${url}\t${expression}`] };
   };
 }
