@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, test } from '@jest/globals';
 import { axeViolations } from './lib/axe.mjs';
 import { byId, DESKTOP, openPage, PHONE } from './lib/browser.mjs';
+import { installContrast } from './lib/contrast.mjs';
 import { ROOT, useDemoSite } from './lib/demo-site.mjs';
 
 const ARTIFACTS = join(ROOT, 'test-artifacts', 'e2e');
@@ -352,16 +353,9 @@ describe('accessibility', () => {
     await page.click(byId('cuckoo-check'));
     await page.locator(byId('url-input')).focus();
     await page.keyboard.press('Tab');
+    await installContrast(page);
     const pairs = await page.evaluate(() => {
-      const rgb = (color) => color.match(/[\d.]+/g).slice(0, 3).map(Number);
-      const luminance = ([r, g, b]) => {
-        const channel = (v) => ((v /= 255) <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4);
-        return 0.2126 * channel(r) + 0.7152 * channel(g) + 0.0722 * channel(b);
-      };
-      const ratio = (a, b) => {
-        const [x, y] = [luminance(rgb(a)), luminance(rgb(b))].sort((p, q) => q - p);
-        return (x + 0.05) / (y + 0.05);
-      };
+      const ratio = window.__contrastRatio;
       const style = (selector) => getComputedStyle(document.querySelector(selector));
       const card = style('#structures').backgroundColor;
       return {
