@@ -452,7 +452,7 @@ export function setupCuckooView(section: HTMLElement): CuckooToy {
       if (!result.stored || result.path.length > 0) {
         show(result, true);
         output.append(pickedNote(`keys were added until the first one whose two buckets were both full: key ${added.length}, at load ${Math.round(filter.loadFactor * 100)}%. ` +
-          `The ${i} keys before it needed no kick; below half load most inserts need none.`));
+          `The ${i} key${i === 1 ? '' : 's'} this click added before it needed no kick; below half load most inserts need none.`));
         return;
       }
     }
