@@ -26,7 +26,8 @@ export function renderStats(target: HTMLElement, list: UrlBlocklist, wireBytes: 
     ['Bytes on the wire', 'stats-wire-bytes', `${formatInteger(wireBytes)} B (${formatBytes(wireBytes)}); in memory ${formatInteger(list.byteLength)} B`],
     ['Bits per entry', 'stats-bits-per-entry', ((list.byteLength * 8) / list.entryCount).toFixed(1)],
     ['Target false-positive rate', 'stats-target-fpr', `${formatRate(list.falsePositiveRate)} per URL checked: ${formatRate(list.lookupFalsePositiveRate)} per lookup, a URL making up to ${list.lookupsPerUrl} lookups`],
-    ['Estimated false-positive rate', 'stats-estimated-fpr', `${formatRate(filter.estimatedFalsePositiveRate)} per lookup (from the bits actually set)`],
+    // Only a Bloom-family filter has bits to set; a fuse or cuckoo filter estimates from its fingerprints.
+    ['Estimated false-positive rate', 'stats-estimated-fpr', `${formatRate(filter.estimatedFalsePositiveRate)} per lookup (${/bloom/.test(filter.type) ? 'from the bits actually set' : 'from its current contents'})`],
   ];
   target.replaceChildren(
     ...rows.flatMap(([term, testId, value]) => [h('dt', {}, term), h('dd', { 'data-testid': testId }, value)]),
