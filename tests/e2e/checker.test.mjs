@@ -5,6 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, test } from '@jest/globals';
+import { axeViolations } from './lib/axe.mjs';
 import { byId, openPage, PHONE } from './lib/browser.mjs';
 import { benignUrls } from './lib/benign-urls.mjs';
 import { ROOT, useDemoSite } from './lib/demo-site.mjs';
@@ -90,6 +91,7 @@ describe('confirmed verdicts', () => {
     await expect(teaching.textContent()).resolves.toContain(`answered “maybe” for ${fp.maybes.join(', ')}`);
     await expect(teaching.textContent()).resolves.toMatch(/exact companion.*holds no hash/);
     await expect(verdict.textContent()).resolves.not.toMatch(/⚠|on the list:|do not open/i);
+    expect(await axeViolations(page)).toEqual([]);
     expect(problems).toEqual([]);
     await close();
   }, 120_000);
@@ -106,6 +108,7 @@ describe('confirmed verdicts', () => {
     const shown = await verdict.textContent();
     expect(shown).not.toMatch(/on the list|do not open/i);
     expect(shown).toMatch(/answered “maybe” for .*no verdict either way/);
+    expect(await axeViolations(page)).toEqual([]);
     await context.unroute(COMPANION);
     await page.click(byId('check-confirm-retry'));
     await page.locator(`${byId('check-verdict')}[data-verdict="clear"]`).waitFor();

@@ -4,6 +4,7 @@
 // notice and a Retry button, and an offline reload through the service worker.
 import { describe, expect, test } from '@jest/globals';
 import { startServer } from '../../web-demo/serve.mjs';
+import { axeViolations } from './lib/axe.mjs';
 import { byId, DESKTOP, openPage, PHONE } from './lib/browser.mjs';
 import { useDemoSite } from './lib/demo-site.mjs';
 import { measureFirstVerdict } from './lib/first-verdict.mjs';
@@ -159,6 +160,7 @@ describe('delivery', () => {
       await expect(page.locator(byId('playgrounds-failed')).textContent()).resolves.toMatch(/could not load: could not load core\.small\.wasm/);
       await expect(page.locator(byId('stats-failed')).count()).resolves.toBe(1);
       await expect(page.locator(byId('bloom-section')).count()).resolves.toBe(0);
+      expect(await axeViolations(page)).toEqual([]);
       await expect(page.locator(`${byId('check-verdict')}`).getAttribute('data-verdict')).resolves.toBe('clear');
       await context.unroute('**/core.small.wasm');
       await page.click(byId('playgrounds-failed-retry'));
@@ -184,6 +186,7 @@ describe('delivery', () => {
       await page.locator(byId('check-unavailable')).waitFor({ timeout: 20_000 });
       await expect(page.locator(byId('check-unavailable')).textContent()).resolves.toMatch(/could not load data\/urlhaus\.filter: no complete answer in 10 s/);
       await expect(page.locator(byId('load-retry')).count()).resolves.toBe(1);
+      expect(await axeViolations(page)).toEqual([]);
       stall = false;
       await page.click(byId('load-retry'));
       await page.waitForSelector('body[data-ready="true"]', { timeout: 15_000 });

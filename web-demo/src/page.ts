@@ -78,10 +78,12 @@ function offerComparison(target: HTMLElement, manifest: Manifest, preloadedBytes
 function notice(target: HTMLElement, testId: string, message: string, retry: () => void): void {
   const button = h('button', { type: 'button', class: 'secondary', 'data-testid': `${testId}-retry` }, 'Retry');
   button.addEventListener('click', () => {
-    target.replaceChildren(h('p', { class: 'detail' }, 'Trying again…'));
+    target.replaceChildren(...(target.tagName === 'DL' ? [] : [h('p', { class: 'detail' }, 'Trying again…')]));
     retry();
   });
-  target.replaceChildren(h('div', { class: 'notice', role: 'alert', 'data-testid': testId }, h('p', {}, message), button));
+  const box = h('div', { class: 'notice', role: 'alert', 'data-testid': testId }, h('p', {}, message), button);
+  // A definition list may hold only term and definition pairs (the filter's numbers are one).
+  target.replaceChildren(...(target.tagName === 'DL' ? [h('dt', {}, 'Not loaded'), h('dd', {}, box)] : [box]));
 }
 
 /** The later sections' markup (a same-origin file of this site), put in place of the placeholder. */
