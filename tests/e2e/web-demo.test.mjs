@@ -88,6 +88,7 @@ describe('checking a URL', () => {
     expect(clear).toMatch(/\d+ (hours?|days) old/);
     expect(clear).not.toMatch(/certain/i);
     expect(clear).toMatch(/does not prove the site is safe/);
+    await shot(page, 'check-clear', 'check-section', { docs: true });
     const listed = manifest.examples.find((example) => example.kind === 'listed-host');
     await checkUrl(page, listed.url);
     const hit = await text(page, 'check-verdict');
@@ -97,7 +98,6 @@ describe('checking a URL', () => {
     expect(hit).not.toMatch(/1 in [\d,]+/);
     await expect(text(page, 'load-status')).resolves.toContain(`${manifest.preloaded.replace('-', ' ')} filter`);
     await expect(page.locator('#check-hint').textContent()).resolves.toMatch(/looked up in the list’s binary fuse filter/);
-    await shot(page, 'check-clear', 'check-section', { docs: true });
     await close();
   });
 

@@ -111,7 +111,10 @@ export async function verdictOf(list: CheckableList, describe: ListDescription, 
       reason = describeError(error);
     }
   }
-  const maybes = result.verdict === 'possible' || result.confirmedBy !== null ? result.expressions.filter((expression) => list.filter.has(expression)) : [];
+  // The expressions the filter reported, up to the one behind the verdict: check() confirms them
+  // in order and stops at the first confirmed, so later ones were never asked about.
+  const asked = result.match === null ? result.expressions : result.expressions.slice(0, result.expressions.indexOf(result.match) + 1);
+  const maybes = result.verdict === 'possible' || result.confirmedBy !== null ? asked.filter((expression) => list.filter.has(expression)) : [];
   return {
     verdict: result.verdict,
     input,
