@@ -4,7 +4,7 @@
 // page (playgrounds, tune panel, comparison, your own list) as a separate chunk.
 // The check runs on `cuckoo-bloom-wasm/reader` (read and match only, core.reader.wasm):
 // the full library and its wasm come with the later chunk.
-import { init, UrlBlocklistReader } from 'cuckoo-bloom-wasm/reader';
+import { init, isInitialized, UrlBlocklistReader } from 'cuckoo-bloom-wasm/reader';
 import { byTestId, delay, describeError, formatBytes, formatInteger, h } from './dom.ts';
 import { fetchBytes, listAge, readManifest, type Manifest } from './manifest.ts';
 import { attachUrlChecker, filterNoun, type ListDescription, verdictOf } from './url-check.ts';
@@ -24,7 +24,7 @@ let loading: Promise<{ list: UrlBlocklistReader; bytes: Uint8Array }> | null = n
 function loadList(): Promise<{ list: UrlBlocklistReader; bytes: Uint8Array }> {
   loading ??= (async () => {
     if (preloaded === undefined) throw new Error('the manifest names no preloaded filter');
-    const [bytes] = await Promise.all([fetchBytes(preloaded.file), fetchBytes('core.reader.wasm').then((wasm) => init({ wasm }))]);
+    const [bytes] = await Promise.all([fetchBytes(preloaded.file), isInitialized() ? null : fetchBytes('core.reader.wasm').then((wasm) => init({ wasm }))]);
     return { list: UrlBlocklistReader.deserialize(bytes), bytes };
   })();
   loading.catch(() => {

@@ -2,7 +2,7 @@
 // the filter's numbers and comparison, the playgrounds, the tune panel, your own list.
 // These build and draw filters, so they load the full library (`cuckoo-bloom-wasm/small`
 // and core.small.wasm) now, after the first verdict was answered by the reader.
-import { init, UrlBlocklist } from 'cuckoo-bloom-wasm';
+import { init, isInitialized, UrlBlocklist } from 'cuckoo-bloom-wasm';
 import { setupBloomDelete } from './bloom-delete.ts';
 import { setupBloomView } from './bloom-view.ts';
 import { setupByoList } from './byo-list.ts';
@@ -21,7 +21,7 @@ import { setupTunePanel } from './tune-panel.ts';
 export async function startPage({ bytes, manifest }: { bytes: Uint8Array; manifest: Manifest }): Promise<void> {
   let sections: string;
   try {
-    [, , sections] = await Promise.all([fetchBytes('core.small.wasm').then((wasm) => init({ wasm })), loadStyles('playground.css'), fetchText('sections.html')]);
+    [, , sections] = await Promise.all([isInitialized() ? null : fetchBytes('core.small.wasm').then((wasm) => init({ wasm })), loadStyles('playground.css'), fetchText('sections.html')]);
   } catch (error) {
     const retry = (): void => void startPage({ bytes, manifest });
     const message = `The filter’s numbers and the playgrounds could not load: ${describeError(error)}.`;
