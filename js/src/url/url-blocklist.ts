@@ -328,6 +328,171 @@ export class UrlBlocklist extends UrlList<AnyFilter> {
     return parsed;
   }
 
+  /** The same as `addLine` (the update API's name: `add` and `remove` take list lines). */
+  add(line: string, format: ListFormat = this.#format): ParsedLine {
+    return this.addLine(line, format);
+  }
+
+  /** The same as `removeLine`. */
+  remove(line: string, format: ListFormat = this.#format): ParsedLine {
+    return this.removeLine(line, format);
+  }
+
+  // Removal (docs/URL-BLOCKLISTS.md, "Updates"). Removing an expression the
+  // filter never stored could delete another entry's fingerprint or counter
+  // (a listed URL then answered clear), so a list removes only what it knows
+  // it holds: `#held` counts the stored copies of each expression (a filter
+  // with removal stores every repeat; one removal takes one copy). A list made
+  // here with a type that removes keeps it from its first store; a list read
+  // from bytes learns it from `attachList`. undefined: not decided yet.
+  #held: Map<string, number> | null | undefined = undefined;
+  // An expression was removed since the companion builder was filled: it still has its hash.
+  #confirmationStale = false;
+  // Lines removed are read as one list of their own (an RPZ $ORIGIN of the removals).
+  #removalParser: ListLineParser | null = null;
+
+  /**
+   * Removes what one list line lists: the line's expressions (parsed as
+   * `addLine` parses it) lose one stored copy each. Only for types with
+   * removal (cuckoo, counting Bloom, scalable cuckoo), and only expressions
+   * the list holds: a line with an expression it does not hold is refused
+   * whole, before anything is removed, because removing an expression never
+   * stored could remove another entry's fingerprint, and a listed URL would
+   * then be answered clear. A list built or created here knows what it holds;
+   * one read from bytes must be given its list first (`attachList`). A
+   * scalable cuckoo filter may keep an expression whose copy it cannot tell
+   * apart (still reported: a false positive, never a miss). `confirmation()`
+   * follows: it no longer holds what was removed.
+   *
+   * ```ts
+   * const list = UrlBlocklist.build('||evil.example^\n||bad.example^', { type: 'cuckoo' });
+   * list.remove('||bad.example^');
+   * list.match('https://bad.example/');   // null
+   * list.add('||worse.example^');
+   * list.match('https://worse.example/'); // 'worse.example/'
+   * ```
+   * @returns the parse result, as `addLine`'s (`skip` and `error` lines remove nothing).
+   * @throws FilterError `UNSUPPORTED` (a type without removal, or a list read
+   *   from bytes without `attachList`), `INVALID_ARGUMENT` (an expression this
+   *   list does not hold; nothing of the line removed), `FREED`.
+   */
+  removeLine(line: string, format: ListFormat = this.#format): ParsedLine {
+    if (typeof line !== 'string') {
+      throw new FilterError('INVALID_ARGUMENT', `a list line must be a string, got ${describeValue(line)}`);
+    }
+    const held = this.#heldExpressions();
+    const parser = format === this.#format ? (this.#removalParser ??= new ListLineParser(format)) : new ListLineParser(format);
+    const parsed = parser.parse(line);
+    if (parsed.kind !== 'entry') return parsed;
+    const copies = new Map<string, number>();
+    for (const expression of parsed.expressions) copies.set(expression, (copies.get(expression) ?? 0) + 1);
+    for (const [expression, count] of copies) {
+      if ((held.get(expression) ?? 0) < count) {
+        throw new FilterError(
+          'INVALID_ARGUMENT',
+          `cannot remove ${JSON.stringify(expression)} (line ${JSON.stringify(line.slice(0, 200))}): this blocklist does not hold it, ` +
+            "and removing an expression never stored could remove another entry's fingerprint (a listed URL then answered clear); nothing of this line was removed",
+        );
+      }
+    }
+    const filter = this.expressionFilter as AnyFilter & { remove(key: string): boolean };
+    for (const expression of parsed.expressions) {
+      if (!filter.remove(expression)) continue; // kept (scalable cuckoo): a false positive, never a miss
+      const left = held.get(expression)! - 1;
+      if (left === 0) held.delete(expression);
+      else held.set(expression, left);
+      this.#readChecksum = null;
+      this.#confirmationStale = true;
+      this.countRemoved();
+    }
+    return parsed;
+  }
+
+  /**
+   * Gives a blocklist read from bytes the list it holds (the list it was
+   * built from, with the lines added since), so that it can `removeLine` and
+   * make its `confirmation()`. The list must fit the bytes: as many distinct
+   * expressions as the blocklist stores (`entryCount`), each one the filter
+   * reports, and each one the companion holds when one is attached (an
+   * exact check: attach it first, as the CLI's `update` does).
+   * @throws FilterError `INVALID_ARGUMENT` (the list does not fit, naming the
+   *   first expression the filter lacks or the two counts), `FREED`.
+   */
+  attachList(list: string | Iterable<string>, format: ListFormat = this.#format): void {
+    const lines = typeof list === 'string' ? list.split(/\r?\n/) : list;
+    if (lines === null || typeof (lines as Iterable<string>)[Symbol.iterator] !== 'function') {
+      throw new FilterError('INVALID_ARGUMENT', `attachList needs list text or an iterable of lines, got ${describeValue(list)}`);
+    }
+    const parser = new ListLineParser(format);
+    const expressions = new Set<string>();
+    for (const line of lines) {
+      if (typeof line !== 'string') throw new FilterError('INVALID_ARGUMENT', `attachList: a list line is ${describeValue(line)}, not a string`);
+      const parsed = parser.parse(line);
+      if (parsed.kind === 'entry') for (const expression of parsed.expressions) expressions.add(expression);
+    }
+    const filter = this.expressionFilter;
+    const companion = this.attachedConfirmation;
+    for (const expression of expressions) {
+      if (!filter.has(expression) || (companion !== null && !companion.holds(expression))) {
+        throw new FilterError(
+          'INVALID_ARGUMENT',
+          `attachList: this blocklist ${companion === null ? '' : "(by its companion) "}does not hold ${JSON.stringify(expression)}: it was not built from this list`,
+        );
+      }
+    }
+    if (expressions.size !== this.entryCount) {
+      throw new FilterError(
+        'INVALID_ARGUMENT',
+        `attachList: the list has ${expressions.size} distinct expressions, but this blocklist stores ${this.entryCount}: it is not the list it was built from (with the lines added since)`,
+      );
+    }
+    this.#held = new Map(Array.from(expressions, (expression) => [expression, 1]));
+    this.#refillConfirmation(expressions);
+  }
+
+  /** What this list holds, or UNSUPPORTED saying why it cannot remove. */
+  #heldExpressions(): Map<string, number> {
+    const entry = filterType(this.expressionFilter.type);
+    if (!entry.supportsRemove) {
+      throw new FilterError(
+        'UNSUPPORTED',
+        `this blocklist's ${entry.name} filter cannot remove entries (${entry.isStatic ? 'it is static' : 'its bits are shared by other entries'}): ` +
+          'build the new list afresh (UrlBlocklist.build) and ship the change with diffFilters, or use a type with removal such as cuckoo',
+      );
+    }
+    const held = this.#heldMap();
+    if (held === null) {
+      throw new FilterError(
+        'UNSUPPORTED',
+        'this blocklist was read from bytes, so it does not know which expressions it holds, and removing one it never stored ' +
+          "could remove another entry's fingerprint: give it its list first (attachList(list)), or remove where the list is built",
+      );
+    }
+    return held;
+  }
+
+  // Decided once: a list made here (it has a companion builder) with a type that removes keeps its expressions.
+  #heldMap(): Map<string, number> | null {
+    if (this.#held === undefined) {
+      this.#held = this.#confirmationBuilder !== null && filterType(this.expressionFilter.type).supportsRemove ? new Map() : null;
+    }
+    return this.#held;
+  }
+
+  #noteStored(expression: string): void {
+    const held = this.#heldMap();
+    held?.set(expression, (held.get(expression) ?? 0) + 1);
+  }
+
+  // A companion builder of exactly these expressions (it cannot drop a hash).
+  #refillConfirmation(expressions: Iterable<string>): void {
+    const builder = new ExactSetBuilder();
+    for (const expression of expressions) builder.add(expression);
+    this.#confirmationBuilder?.free();
+    this.#confirmationBuilder = builder;
+    this.#confirmationStale = false;
+  }
+
   // Every expression is stored, even one the filter already reports present:
   // in a filter with removal (counting Bloom, cuckoo) a false positive that
   // was skipped would depend on another entry's bits or fingerprint, and
@@ -348,6 +513,7 @@ export class UrlBlocklist extends UrlList<AnyFilter> {
       }
       filter.add(expression); // throws FULL with the filter's own message
     }
+    this.#noteStored(expression);
     this.#confirmationBuilder?.add(expression);
     this.countStored(deeperOf(this.expressionDepth, needed));
   }
@@ -362,6 +528,7 @@ export class UrlBlocklist extends UrlList<AnyFilter> {
    *   expressions are not known: build the companion where the list is built), `FREED`.
    */
   confirmation(): OwnedBytes {
+    if (this.#confirmationStale) this.#refillConfirmation(this.#held!.keys());
     const builder = this.#confirmationBuilder;
     if (builder === null) {
       throw new FilterError(
