@@ -52,37 +52,38 @@ export function applyPatch(base: Uint8Array | ArrayBuffer, patch: Uint8Array | A
   return result;
 }
 
-function outside(what: string, at: number, length: number): FilterError {
-  return new FilterError('CORRUPT', `corrupt filter patch: a ${what} at ${at} is past the target's ${length} bytes`);
-}
-
 function applyRuns(result: Uint8Array, body: BodyReader, count: number): void {
+  const gapBits = riceParameter(body);
+  const lengthBits = riceParameter(body);
   let at = 0;
   for (let run = 0; run < count; run++) {
-    const start = at + body.varint();
-    const length = body.varint();
-    if (length === 0 || start + length > result.length) throw outside('changed run', start, result.length);
-    result.set(body.bytes(length), start);
+    const start = at + body.rice(gapBits, result.length);
+    const length = body.rice(lengthBits, result.length) + 1;
+    if (start + length > result.length) {
+      throw new FilterError('CORRUPT', `corrupt filter patch: a changed run at byte ${start} is past the target's ${result.length} bytes`);
+    }
+    for (let i = start; i < start + length; i++) result[i] = body.bits(8);
     at = start + length;
   }
+  body.endBits();
 }
 
 function applyFlippedBits(result: Uint8Array, body: BodyReader, count: number): void {
-  const k = body.byte();
-  if (k > MAX_RICE_BITS) throw new FilterError('CORRUPT', `corrupt filter patch: Rice parameter ${k} is above ${MAX_RICE_BITS}`);
+  const gapBits = riceParameter(body);
   const totalBits = result.length * 8;
-  const scale = 2 ** k;
   let position = -1;
   for (let i = 0; i < count; i++) {
-    let quotient = 0;
-    while (body.bit() === 1) {
-      if (++quotient * scale > totalBits) throw outside('flipped bit', position, result.length);
+    position += body.rice(gapBits, totalBits) + 1;
+    if (position >= totalBits) {
+      throw new FilterError('CORRUPT', `corrupt filter patch: a flipped bit at byte ${Math.floor(position / 8)} is past the target's ${result.length} bytes`);
     }
-    let low = 0;
-    for (let b = 0, weight = 1; b < k; b++, weight *= 2) low += body.bit() * weight;
-    position += quotient * scale + low + 1;
-    if (position >= totalBits) throw outside('flipped bit', Math.floor(position / 8), result.length);
     result[Math.floor(position / 8)]! ^= 1 << position % 8;
   }
   body.endBits();
+}
+
+function riceParameter(body: BodyReader): number {
+  const k = body.byte();
+  if (k > MAX_RICE_BITS) throw new FilterError('CORRUPT', `corrupt filter patch: Rice parameter ${k} is above ${MAX_RICE_BITS}`);
+  return k;
 }

@@ -1,19 +1,19 @@
 import { crc32 } from './crc32.js';
 import {
+  bestRiceParameter,
+  BitWriter,
   bytesArgument,
   ENCODING_BYTE_RUNS,
   ENCODING_FLIPPED_BITS,
-  MAX_RICE_BITS,
   PATCH_HEADER_BYTES,
-  pushVarint,
   requireFilterBytes,
-  varintBytes,
+  riceBits,
   writeHeader,
 } from './patch-format.js';
 
-// Two differing bytes this close are sent as one run: a new run costs at
-// least 2 bytes (its gap and its length).
-const RUN_MERGE_GAP = 2;
+// Two differing bytes one apart are sent as one run: the byte between costs
+// 8 bits, a new run's gap and length codes about as many.
+const RUN_MERGE_GAP = 1;
 
 /**
  * The patch that turns the filter file `base` into the filter file `target`
@@ -21,8 +21,9 @@ const RUN_MERGE_GAP = 2;
  * the bytes that changed, so a small change of a list is a small patch when
  * the filter's layout does not depend on the rest of the list (Bloom, blocked
  * Bloom; a cuckoo filter changed in place with `UrlBlocklist#remove`/`add`).
- * The body is the smaller of two encodings: the changed byte runs, or the
- * positions of the flipped bits (Rice-coded gaps). `applyPatch` applies it to
+ * The body is the smaller of two encodings: the changed byte runs (a
+ * cuckoo filter's edited slots), or the positions of the flipped bits (a
+ * Bloom filter's scattered bits), with Rice-coded gaps. `applyPatch` applies it to
  * `base` only, and checks what it made against `target`'s checksums.
  *
  * ```ts
@@ -36,17 +37,47 @@ export function diffFilters(base: Uint8Array | ArrayBuffer, target: Uint8Array |
   const to = bytesArgument(target, 'diffFilters: target');
   requireFilterBytes(from, 'diffFilters: base');
   requireFilterBytes(to, 'diffFilters: target');
-  const runs = changedRuns(from, to);
-  const flipped = flippedBits(from, to);
-  const riceBits = bestRiceBits(flipped);
-  const runsBody = runs.reduce((sum, [start, end], i) => sum + varintBytes(start - (i > 0 ? runs[i - 1]![1] : 0)) + varintBytes(end - start) + end - start, 0);
-  const bitsBody = 1 + Math.ceil(riceCost(flipped, riceBits) / 8);
-  const useRuns = runsBody <= bitsBody;
-  const patch = new Uint8Array(PATCH_HEADER_BYTES + (useRuns ? runsBody : bitsBody));
-  writeHeader(patch, useRuns ? ENCODING_BYTE_RUNS : ENCODING_FLIPPED_BITS, from, to, crc32(to), useRuns ? runs.length : flipped.length);
-  if (useRuns) writeRuns(patch, runs, to);
-  else writeFlippedBits(patch, flipped, riceBits);
+  const runs = runsOf(changedRuns(from, to));
+  const bits = bitsOf(flippedBits(from, to));
+  const useRuns = runs.bodyBytes <= bits.bodyBytes;
+  const count = useRuns ? runs.gaps.length : bits.gaps.length;
+  const patch = new Uint8Array(PATCH_HEADER_BYTES + (useRuns ? runs.bodyBytes : bits.bodyBytes));
+  writeHeader(patch, useRuns ? ENCODING_BYTE_RUNS : ENCODING_FLIPPED_BITS, from, to, crc32(to), count);
+  if (useRuns) {
+    patch[PATCH_HEADER_BYTES] = runs.gapBits;
+    patch[PATCH_HEADER_BYTES + 1] = runs.lengthBits;
+    const out = new BitWriter(patch, PATCH_HEADER_BYTES + 2);
+    for (let i = 0; i < count; i++) {
+      out.rice(runs.gaps[i]!, runs.gapBits);
+      out.rice(runs.lengths[i]! - 1, runs.lengthBits);
+      for (let at = runs.starts[i]!, end = at + runs.lengths[i]!; at < end; at++) out.bits(to[at]!, 8);
+    }
+  } else {
+    patch[PATCH_HEADER_BYTES] = bits.gapBits;
+    const out = new BitWriter(patch, PATCH_HEADER_BYTES + 1);
+    for (const gap of bits.gaps) out.rice(gap, bits.gapBits);
+  }
   return patch;
+}
+
+/** The runs encoding's fields and size: Rice-coded gaps and lengths, then each run's bytes. */
+function runsOf(runs: Array<[number, number]>) {
+  const starts = runs.map(([start]) => start);
+  const gaps = runs.map(([start], i) => start - (i > 0 ? runs[i - 1]![1] : 0));
+  const lengths = runs.map(([start, end]) => end - start);
+  const gapBits = bestRiceParameter(gaps);
+  const lengthBits = bestRiceParameter(lengths.map((n) => n - 1));
+  let bits = 0;
+  for (let i = 0; i < runs.length; i++) bits += riceBits(gaps[i]!, gapBits) + riceBits(lengths[i]! - 1, lengthBits) + 8 * lengths[i]!;
+  return { starts, gaps, lengths, gapBits, lengthBits, bodyBytes: 2 + Math.ceil(bits / 8) };
+}
+
+/** The flipped-bits encoding's fields and size: the Rice-coded gaps between flipped bits. */
+function bitsOf(positions: number[]) {
+  const gaps = positions.map((p, i) => p - (i > 0 ? positions[i - 1]! : -1) - 1);
+  const gapBits = bestRiceParameter(gaps);
+  const bits = gaps.reduce((sum, gap) => sum + riceBits(gap, gapBits), 0);
+  return { gaps, gapBits, bodyBytes: 1 + Math.ceil(bits / 8) };
 }
 
 /** The base byte a target byte replaces: past the base's end, 0. */
@@ -74,67 +105,4 @@ function flippedBits(base: Uint8Array, target: Uint8Array): number[] {
     for (let bit = 0; x !== 0; bit++, x >>= 1) if (x & 1) positions.push(i * 8 + bit);
   }
   return positions;
-}
-
-/** Bits of the Rice codes of the gaps between `positions` with parameter `k`. */
-function riceCost(positions: number[], k: number): number {
-  let bits = 0;
-  let previous = -1;
-  const scale = 2 ** k;
-  for (const p of positions) {
-    bits += Math.floor((p - previous - 1) / scale) + 1 + k;
-    previous = p;
-  }
-  return bits;
-}
-
-/** The Rice parameter that codes these gaps in the fewest bits (about log2 of the mean gap). */
-function bestRiceBits(positions: number[]): number {
-  if (positions.length === 0) return 0;
-  const mean = (positions[positions.length - 1]! + 1) / positions.length;
-  const guess = Math.max(0, Math.min(MAX_RICE_BITS, Math.floor(Math.log2(mean * Math.LN2))));
-  let best = guess;
-  for (const k of [guess - 1, guess + 1]) {
-    if (k >= 0 && k <= MAX_RICE_BITS && riceCost(positions, k) < riceCost(positions, best)) best = k;
-  }
-  return best;
-}
-
-function writeRuns(patch: Uint8Array, runs: Array<[number, number]>, target: Uint8Array): void {
-  const head: number[] = [];
-  let at = PATCH_HEADER_BYTES;
-  let previousEnd = 0;
-  for (const [start, end] of runs) {
-    head.length = 0;
-    pushVarint(head, start - previousEnd);
-    pushVarint(head, end - start);
-    patch.set(head, at);
-    at += head.length;
-    patch.set(target.subarray(start, end), at);
-    at += end - start;
-    previousEnd = end;
-  }
-}
-
-function writeFlippedBits(patch: Uint8Array, positions: number[], k: number): void {
-  patch[PATCH_HEADER_BYTES] = k;
-  let byte = PATCH_HEADER_BYTES + 1;
-  let bit = 0;
-  const put = (value: number): void => {
-    if (value) patch[byte]! |= 1 << bit;
-    if (++bit === 8) {
-      bit = 0;
-      byte++;
-    }
-  };
-  const scale = 2 ** k;
-  let previous = -1;
-  for (const p of positions) {
-    const gap = p - previous - 1;
-    for (let q = Math.floor(gap / scale); q > 0; q--) put(1);
-    put(0);
-    let low = gap % scale;
-    for (let i = 0; i < k; i++, low = Math.floor(low / 2)) put(low % 2);
-    previous = p;
-  }
 }

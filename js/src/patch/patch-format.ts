@@ -114,26 +114,54 @@ export function readHeader(patch: Uint8Array): PatchHeader {
   };
 }
 
-/** Appends unsigned LEB128 (7 bits a byte, low first) to `out`. */
-export function pushVarint(out: number[], value: number): void {
-  while (value >= 0x80) {
-    out.push((value % 0x80) | 0x80);
-    value = Math.floor(value / 0x80);
-  }
-  out.push(value);
+/** Bits of the Rice code of `value` with parameter `k`: the quotient in unary, a 0, then k low bits. */
+export function riceBits(value: number, k: number): number {
+  return Math.floor(value / 2 ** k) + 1 + k;
 }
 
-/** Bytes `pushVarint` writes for `value`. */
-export function varintBytes(value: number): number {
-  let n = 1;
-  while (value >= 0x80) {
-    value = Math.floor(value / 0x80);
-    n++;
-  }
-  return n;
+/** The Rice parameter that codes `values` in the fewest bits (near log2 of their mean). */
+export function bestRiceParameter(values: number[]): number {
+  if (values.length === 0) return 0;
+  const mean = values.reduce((sum, v) => sum + v, 0) / values.length;
+  const cost = (k: number): number => values.reduce((sum, v) => sum + riceBits(v, k), 0);
+  let best = Math.max(0, Math.min(MAX_RICE_BITS, Math.floor(Math.log2(Math.max(1, mean * Math.LN2)))));
+  for (const k of [best - 1, best + 1]) if (k >= 0 && k <= MAX_RICE_BITS && cost(k) < cost(best)) best = k;
+  return best;
 }
 
-/** Reads the patch body: varints and bits, each bounded by the body's end (CORRUPT past it). */
+/** Writes a bit stream into `out` from byte `at`: bits fill bytes from the least significant; `out` starts zeroed. */
+export class BitWriter {
+  #out: Uint8Array;
+  #byte: number;
+  #bit = 0;
+
+  constructor(out: Uint8Array, at: number) {
+    this.#out = out;
+    this.#byte = at;
+  }
+
+  bit(value: number): void {
+    if (value) this.#out[this.#byte]! |= 1 << this.#bit;
+    if (++this.#bit === 8) {
+      this.#bit = 0;
+      this.#byte++;
+    }
+  }
+
+  /** `count` low bits of `value`, least significant first. */
+  bits(value: number, count: number): void {
+    for (let i = 0; i < count; i++, value = Math.floor(value / 2)) this.bit(value % 2);
+  }
+
+  rice(value: number, k: number): void {
+    const scale = 2 ** k;
+    for (let q = Math.floor(value / scale); q > 0; q--) this.bit(1);
+    this.bit(0);
+    this.bits(value % scale, k);
+  }
+}
+
+/** Reads the patch body: bytes and bits, each bounded by the body's end (CORRUPT past it). */
 export class BodyReader {
   #bytes: Uint8Array;
   #at: number;
@@ -153,23 +181,6 @@ export class BodyReader {
     return this.#bytes[this.#at++]!;
   }
 
-  varint(): number {
-    let value = 0;
-    for (let scale = 1; scale < 2 ** 49; scale *= 0x80) {
-      const b = this.byte();
-      value += (b & 0x7f) * scale;
-      if (b < 0x80) return value;
-    }
-    throw new FilterError('CORRUPT', 'corrupt filter patch: a number in its body is too long');
-  }
-
-  bytes(length: number): Uint8Array {
-    if (length > this.#bytes.length - this.#at) throw truncated();
-    const slice = this.#bytes.subarray(this.#at, this.#at + length);
-    this.#at += length;
-    return slice;
-  }
-
   /** One bit, least significant first within each byte. */
   bit(): number {
     if (this.#at >= this.#bytes.length) throw truncated();
@@ -179,6 +190,23 @@ export class BodyReader {
       this.#at++;
     }
     return value;
+  }
+
+  /** `count` bits, least significant first. */
+  bits(count: number): number {
+    let value = 0;
+    for (let i = 0, weight = 1; i < count; i++, weight *= 2) value += this.bit() * weight;
+    return value;
+  }
+
+  /** A Rice code with parameter `k`; CORRUPT when its quotient passes `limit`. */
+  rice(k: number, limit: number): number {
+    const scale = 2 ** k;
+    let quotient = 0;
+    while (this.bit() === 1) {
+      if (++quotient * scale > limit) throw new FilterError('CORRUPT', `corrupt filter patch: a change lies past the target's end`);
+    }
+    return quotient * scale + this.bits(k);
   }
 
   /** The end of a bit stream: the rest of its last byte must be 0 bits. */
