@@ -188,6 +188,77 @@ Exit status: 0 the log was whole (nothing changed), 1 bytes were moved aside
 (the log is now valid), 2 usage or input error (a missing file, not an index
 log, a log locked by a writer, an I/O error).`;
 
+const UPDATE = `Usage: ${NAME} update <filter> [--add FILE] [--remove FILE] [--list FILE]
+                [--format <format>] [--output OUT] [--json]
+
+Adds and removes lines of a URL blocklist file (build --urls) in place, in a
+type that takes them: adds in bloom, blocked, counting, cuckoo and the
+growing types; removals in cuckoo, counting and scalable-cuckoo. Lines are
+read as build reads a list (--format, default auto); removals first.
+
+A filter file does not know which expressions it holds, and removing one it
+never held could remove another entry's fingerprint (a listed URL then
+answered clear). So --remove needs --list FILE: the list the filter was built
+from, with the lines added since. It must fit the filter (as many distinct
+expressions as it stores, each one it reports, and each one its companion
+holds when there is one), and every line removed must be one it holds.
+When <filter>.confirm exists, --list is needed too, and the companion is
+rewritten for the new bytes (<OUT>.confirm), before the filter.
+
+Nothing is written unless every line can be applied: a line that cannot be
+read, or a removal of an expression the filter does not hold, is an error
+(exit 2) naming its file and line (the first 10, and how many more).
+Both files are written through a temporary and renamed.
+
+For a cuckoo list shipped by patch, diff the old file against the updated
+one: a change made in place is a small patch (a fresh build is not).
+
+Options:
+  --add <file>           list lines to add
+  --remove <file>        list lines to remove (needs --list)
+  --list <file>          the list the filter holds
+  --format <format>      auto (default), plain, hosts, adblock, dnsmasq,
+                         unbound or rpz
+  -o, --output <file>    write here instead of over <filter>
+  --json                 print the summary as JSON
+  -q, --quiet            print no summary
+
+Exit status: 0 updated, 2 usage or input error (nothing written).`;
+
+const DIFF = `Usage: ${NAME} diff <old> <new> --output <patch> [--json]
+
+Writes the patch that turns the filter file <old> into <new> (any two filter
+files; docs/FORMAT.md, "Filter patches"): it names <old>'s length and
+checksum and <new>'s, and holds the changed byte runs or the flipped bits,
+whichever is smaller. "patch" (and applyPatch in code) applies it to <old>
+only. Its size follows the change: for Bloom and blocked Bloom, diff two
+fresh builds with the same options; for cuckoo, the file before and after
+"update" (a fresh cuckoo build moves most fingerprints).
+
+Options:
+  -o, --output <file>    the patch to write (required; written through a
+                         temporary and renamed)
+  --json                 print {"patch","bytes","targetBytes","percentOfTarget"}
+  -q, --quiet            print no summary
+
+Exit status: 0 written, 2 usage or input error.`;
+
+const PATCH = `Usage: ${NAME} patch <base> <patch> --output <file>
+
+Applies a patch made by "diff" to its base filter file and writes the new
+filter. The base must be the exact file the patch was made from (its length
+and checksum): any other is refused (exit 2), and so is a result that does not
+match the target's checksum and CRC-32 (a damaged patch or base): fetch the
+whole filter instead. Nothing is written unless the result checks.
+
+Options:
+  -o, --output <file>    the filter to write (required; may be <base>: it is
+                         written through a temporary and renamed)
+  -q, --quiet            print no summary
+
+Exit status: 0 written, 2 usage or input error (not the patch's base, a
+damaged patch).`;
+
 const MAIN = `Usage: ${NAME} <command> [options]
 
 Bloom, blocked Bloom, counting Bloom and cuckoo filters (C++ compiled to
@@ -201,6 +272,9 @@ Commands:
   query    test keys or URLs against a filter file or an index log
   repair   salvage a damaged index log: keep the records before the damage,
            move the rest aside to a file beside it
+  update   add and remove lines of a URL blocklist file
+  diff     write the patch from one filter file to another
+  patch    apply a patch to its base filter file
   help     show this help, or a command's: help build
 
 Examples:
@@ -214,6 +288,8 @@ Examples:
   ${NAME} build --exact --input words.txt --output words.log
   ${NAME} query words.log --exact apple banana
   ${NAME} query words.filter --index words.log apple banana
+  ${NAME} diff old.filter new.filter --output list.patch
+  ${NAME} patch old.filter list.patch --output new.filter
 
 Options:
   -h, --help       show help (also after a command)
@@ -222,7 +298,7 @@ Options:
 Exit status: 0 success (query: nothing found), 1 query found a key or URL,
 2 usage or input error (one line on stderr: "${NAME}: <message>").`;
 
-const TOPICS: Record<string, string> = { build: BUILD, info: INFO, query: QUERY, repair: REPAIR };
+const TOPICS: Record<string, string> = { build: BUILD, info: INFO, query: QUERY, repair: REPAIR, update: UPDATE, diff: DIFF, patch: PATCH };
 
 /** The help for `topic` (a command name), or the main help. */
 export function helpText(topic?: string): string {
