@@ -1,4 +1,4 @@
-// UrlBlocklist updates (docs/URL-BLOCKLISTS.md, "Updates"): add/remove take
+// UrlBlocklist updates (docs/CLI.md, "Updates by patch"): add/remove take
 // list lines; removal only in types with removal, and only of expressions
 // the list knows it holds (removing one never stored could take another
 // entry's fingerprint); the exact companion follows every change.

@@ -338,7 +338,7 @@ export class UrlBlocklist extends UrlList<AnyFilter> {
     return this.removeLine(line, format);
   }
 
-  // Removal (docs/URL-BLOCKLISTS.md, "Updates"). Removing an expression the
+  // Removal (docs/CLI.md, "Updates by patch"). Removing an expression the
   // filter never stored could delete another entry's fingerprint or counter
   // (a listed URL then answered clear), so a list removes only what it knows
   // it holds: `#held` counts the stored copies of each expression (a filter
