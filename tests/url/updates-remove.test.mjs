@@ -9,14 +9,15 @@ beforeAll(() => init());
 const LIST = ['||evil.example^', 'bad.example', '0.0.0.0 phish.example', 'http://dl.example/x.exe'];
 const hosts = (n) => Array.from({ length: n }, (_, i) => `host${i}.example`);
 
-function codeOf(run) {
+function thrownBy(run) {
   try {
     run();
   } catch (error) {
-    return error.code;
+    return error;
   }
   return null;
 }
+const codeOf = (run) => thrownBy(run)?.code ?? null;
 
 test.each(['cuckoo', 'counting', 'scalable-cuckoo'])('%s: remove(line) takes its expressions out; add(line) puts them in', (type) => {
   const list = UrlBlocklist.build(LIST, { type });
@@ -60,12 +61,7 @@ test('a repeat is stored twice and removed one copy at a time', () => {
 test('types without removal and static types: UNSUPPORTED, with the route to take', () => {
   for (const type of ['bloom', 'blocked-bloom', 'binary-fuse', 'scalable-bloom']) {
     const list = UrlBlocklist.build(LIST, { type });
-    let error;
-    try {
-      list.removeLine('bad.example');
-    } catch (caught) {
-      error = caught;
-    }
+    const error = thrownBy(() => list.removeLine('bad.example'));
     expect(error.code).toBe('UNSUPPORTED');
     expect(error.message).toMatch(/cannot remove entries.*build the new list afresh.*diffFilters/);
     list.free();
@@ -93,12 +89,7 @@ test('a list read from bytes removes only once given its list (attachList), whic
   const bytes = built.serialize();
   const confirmation = built.confirmation();
   const read = UrlBlocklist.deserialize(bytes);
-  let error;
-  try {
-    read.removeLine('bad.example');
-  } catch (caught) {
-    error = caught;
-  }
+  const error = thrownBy(() => read.removeLine('bad.example'));
   expect(error.code).toBe('UNSUPPORTED');
   expect(error.message).toMatch(/read from bytes.*attachList/);
   // Not its list: an entry it lacks, or another count.

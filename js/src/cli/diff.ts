@@ -5,10 +5,9 @@
 import { diffFilters } from '../patch/diff-filters.js';
 import { parseCommand } from './args.js';
 import { formatCount } from './describe.js';
-import { CliError, EXIT_CLEAR, usageError } from './errors.js';
+import { EXIT_CLEAR, usageError } from './errors.js';
 import { readFilterBytes } from './filter-input.js';
-import { writeFileAtomically } from './patch-files.js';
-import { FilterError } from '../index.js';
+import { asCliError, twoFilesAndOutput, writeFileAtomically } from './patch-files.js';
 
 export async function runDiff(argv: string[]): Promise<number> {
   const { values, positionals } = parseCommand(
@@ -17,20 +16,11 @@ export async function runDiff(argv: string[]): Promise<number> {
     { output: { type: 'string', short: 'o' }, json: { type: 'boolean' }, quiet: { type: 'boolean', short: 'q' } },
     true,
   );
-  if (positionals.length !== 2) throw usageError(`diff takes two filter files, OLD and NEW, got ${positionals.length}`, 'diff');
-  const output = values.output as string | undefined;
-  if (output === undefined) throw usageError('diff needs --output PATCH', 'diff');
-  const [oldPath, newPath] = positionals as [string, string];
+  const { first: oldPath, second: newPath, output } = twoFilesAndOutput('diff', positionals, values.output, 'two filter files, OLD and NEW');
   if (oldPath === '-' || newPath === '-') throw usageError('diff reads both filters from files, not stdin', 'diff');
   const base = await readFilterBytes(oldPath);
   const target = await readFilterBytes(newPath);
-  let patch: Uint8Array;
-  try {
-    patch = diffFilters(base, target);
-  } catch (error) {
-    if (error instanceof FilterError) throw new CliError(error.message);
-    throw error;
-  }
+  const patch = asCliError('diff', () => diffFilters(base, target));
   await writeFileAtomically(output, patch);
   const percent = Number(((100 * patch.length) / target.length).toFixed(2));
   const summary = { patch: output, bytes: patch.length, targetBytes: target.length, percentOfTarget: percent };

@@ -6,7 +6,8 @@
  */
 import { readFile, rename, writeFile } from 'node:fs/promises';
 import { removePath, trackTemporary } from './cleanup.js';
-import { CliError, fileError } from './errors.js';
+import { FilterError } from '../index.js';
+import { CliError, fileError, usageError } from './errors.js';
 import { filterBuildFiles } from './output-paths.js';
 
 /** Writes `bytes` to `<path>.tmp-<pid>`, then renames it over `path`; on failure removes the temporary. */
@@ -42,4 +43,26 @@ export async function readListLines(path: string): Promise<string[]> {
     throw new CliError(`${path}: a list must be UTF-8 text`);
   }
   return text === '' ? [] : text.replace(/\r?\n$/, '').split(/\r?\n/);
+}
+
+/** `diff` and `patch`: two file arguments (`what` names them in the usage error) and a required --output. */
+export function twoFilesAndOutput(
+  command: string,
+  positionals: string[],
+  output: string | boolean | undefined,
+  what: string,
+): { first: string; second: string; output: string } {
+  if (positionals.length !== 2) throw usageError(`${command} takes ${what}, got ${positionals.length} file(s)`, command);
+  if (typeof output !== 'string') throw usageError(`${command} needs --output FILE`, command);
+  return { first: positionals[0]!, second: positionals[1]!, output };
+}
+
+/** Runs `run`; a FilterError it throws becomes a CliError (exit 2) prefixed with `where`. */
+export function asCliError<T>(where: string, run: () => T): T {
+  try {
+    return run();
+  } catch (error) {
+    if (error instanceof FilterError) throw new CliError(`${where}: ${error.message}`);
+    throw error;
+  }
 }

@@ -16,7 +16,7 @@ import { formatCount, table } from './describe.js';
 import { CliError, EXIT_CLEAR, usageError } from './errors.js';
 import { loadFilterFile } from './load.js';
 import { refuseOutputThatIsInput } from './output-paths.js';
-import { readListLines, readWholeFile, writeFileAtomically } from './patch-files.js';
+import { asCliError, readListLines, readWholeFile, writeFileAtomically } from './patch-files.js';
 
 const SHOWN_PROBLEMS = 10;
 
@@ -70,11 +70,12 @@ export async function runUpdate(argv: string[]): Promise<number> {
   const blocklist = loaded.blocklist;
   const entriesBefore = blocklist.entryCount;
   if (hasConfirmation) {
-    await onFilterError(confirmPath, async () => blocklist.attachConfirmation(await readWholeFile(confirmPath)));
+    const companion = await readWholeFile(confirmPath);
+    asCliError(confirmPath, () => blocklist.attachConfirmation(companion));
   }
   if (listPath !== undefined) {
     const lines = await readListLines(listPath);
-    await onFilterError(listPath, async () => blocklist.attachList(lines, format));
+    asCliError(listPath, () => blocklist.attachList(lines, format));
   }
   const removed = removePath === undefined ? null : applyLines(blocklist, removePath, await readListLines(removePath), format, 'remove');
   const added = addPath === undefined ? null : applyLines(blocklist, addPath, await readListLines(addPath), format, 'add');
@@ -106,15 +107,6 @@ export async function runUpdate(argv: string[]): Promise<number> {
     process.stdout.write(`${table(rows)}\n`);
   }
   return EXIT_CLEAR;
-}
-
-async function onFilterError(path: string, run: () => Promise<void>): Promise<void> {
-  try {
-    await run();
-  } catch (error) {
-    if (error instanceof FilterError) throw new CliError(`${path}: ${error.message}`);
-    throw error;
-  }
 }
 
 /**
