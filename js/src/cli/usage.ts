@@ -189,37 +189,21 @@ Exit status: 0 the log was whole (nothing changed), 1 bytes were moved aside
 log, a log locked by a writer, an I/O error).`;
 
 const UPDATE = `Usage: ${NAME} update <filter> [--add FILE] [--remove FILE] [--list FILE]
-                [--format <format>] [--output OUT] [--json]
+         [--format <format>] [--output OUT] [--json]
 
-Adds and removes lines of a URL blocklist file (build --urls) in place, in a
-type that takes them: adds in bloom, blocked, counting, cuckoo and the
-growing types; removals in cuckoo, counting and scalable-cuckoo. Lines are
-read as build reads a list (--format, default auto); removals first.
-
-A filter file does not know which expressions it holds, and removing one it
-never held could remove another entry's fingerprint (a listed URL then
-answered clear). So --remove needs --list FILE: the list the filter was built
-from, with the lines added since. It must fit the filter (as many distinct
-expressions as it stores, each one it reports, and each one its companion
-holds when there is one), and every line removed must be one it holds.
-When <filter>.confirm exists, --list is needed too, and the companion is
-rewritten for the new bytes (<OUT>.confirm), before the filter.
-
-Nothing is written unless every line can be applied: a line that cannot be
-read, or a removal of an expression the filter does not hold, is an error
-(exit 2) naming its file and line (the first 10, and how many more).
-Both files are written through a temporary and renamed.
-
-For a cuckoo list shipped by patch, diff the old file against the updated
-one: a change made in place is a small patch (a fresh build is not).
+Adds and removes lines of a URL blocklist file (build --urls), read as build
+reads a list; removals first. Removal needs a type with removal (cuckoo,
+counting, scalable-cuckoo) and --list FILE: the list the filter holds, since
+removing an entry it never held could remove another's. So does a filter
+with <filter>.confirm, which is rewritten for the new bytes. Nothing is
+written unless every line applies (else exit 2, naming file:line). For a
+cuckoo list shipped by patch, diff the file before and after update.
 
 Options:
-  --add <file>           list lines to add
-  --remove <file>        list lines to remove (needs --list)
-  --list <file>          the list the filter holds
-  --format <format>      auto (default), plain, hosts, adblock, dnsmasq,
-                         unbound or rpz
-  -o, --output <file>    write here instead of over <filter>
+  --add <file>, --remove <file>   list lines to add, to remove
+  --list <file>          the list the filter holds (its build input + adds)
+  --format <format>      as build's (default auto)
+  -o, --output <file>    write here instead of over <filter> (atomically)
   --json                 print the summary as JSON
   -q, --quiet            print no summary
 
@@ -227,17 +211,13 @@ Exit status: 0 updated, 2 usage or input error (nothing written).`;
 
 const DIFF = `Usage: ${NAME} diff <old> <new> --output <patch> [--json]
 
-Writes the patch that turns the filter file <old> into <new> (any two filter
-files; docs/FORMAT.md, "Filter patches"): it names <old>'s length and
-checksum and <new>'s, and holds the changed byte runs or the flipped bits,
-whichever is smaller. "patch" (and applyPatch in code) applies it to <old>
-only. Its size follows the change: for Bloom and blocked Bloom, diff two
-fresh builds with the same options; for cuckoo, the file before and after
-"update" (a fresh cuckoo build moves most fingerprints).
+Writes the patch that turns filter file <old> into <new>: "patch" applies it
+to <old> only. Its size follows the change: for Bloom and blocked Bloom diff
+two fresh builds with the same options; for cuckoo, the file before and
+after "update".
 
 Options:
-  -o, --output <file>    the patch to write (required; written through a
-                         temporary and renamed)
+  -o, --output <file>    the patch to write (required)
   --json                 print {"patch","bytes","targetBytes","percentOfTarget"}
   -q, --quiet            print no summary
 
@@ -245,19 +225,15 @@ Exit status: 0 written, 2 usage or input error.`;
 
 const PATCH = `Usage: ${NAME} patch <base> <patch> --output <file>
 
-Applies a patch made by "diff" to its base filter file and writes the new
-filter. The base must be the exact file the patch was made from (its length
-and checksum): any other is refused (exit 2), and so is a result that does not
-match the target's checksum and CRC-32 (a damaged patch or base): fetch the
-whole filter instead. Nothing is written unless the result checks.
+Applies a patch from "diff" to its exact base (length and checksum) and
+writes the new filter once it matches the target's checksum and CRC-32.
 
 Options:
-  -o, --output <file>    the filter to write (required; may be <base>: it is
-                         written through a temporary and renamed)
+  -o, --output <file>    the filter to write (required; may be <base>)
   -q, --quiet            print no summary
 
-Exit status: 0 written, 2 usage or input error (not the patch's base, a
-damaged patch).`;
+Exit status: 0 written, 2 usage or input error (another base, a damaged
+patch: fetch the whole filter instead).`;
 
 const MAIN = `Usage: ${NAME} <command> [options]
 

@@ -348,7 +348,6 @@ export class UrlBlocklist extends UrlList<AnyFilter> {
   #held: Map<string, number> | null | undefined = undefined;
   // An expression was removed since the companion builder was filled: it still has its hash.
   #confirmationStale = false;
-  // Lines removed are read as one list of their own (an RPZ $ORIGIN of the removals).
   #removalParser: ListLineParser | null = null;
 
   /**
@@ -377,30 +376,21 @@ export class UrlBlocklist extends UrlList<AnyFilter> {
    *   list does not hold; nothing of the line removed), `FREED`.
    */
   removeLine(line: string, format: ListFormat = this.#format): ParsedLine {
-    if (typeof line !== 'string') {
-      throw new FilterError('INVALID_ARGUMENT', `a list line must be a string, got ${describeValue(line)}`);
-    }
     const held = this.#heldExpressions();
+    // Lines removed one after another are one list of their own (an RPZ $ORIGIN holds for the lines after it).
     const parser = format === this.#format ? (this.#removalParser ??= new ListLineParser(format)) : new ListLineParser(format);
-    const parsed = parser.parse(line);
+    const parsed = parser.parse(requireLine(line));
     if (parsed.kind !== 'entry') return parsed;
-    const copies = new Map<string, number>();
-    for (const expression of parsed.expressions) copies.set(expression, (copies.get(expression) ?? 0) + 1);
-    for (const [expression, count] of copies) {
+    const wanted = countsOf(parsed.expressions);
+    for (const [expression, count] of wanted) {
       if ((held.get(expression) ?? 0) < count) {
-        throw new FilterError(
-          'INVALID_ARGUMENT',
-          `cannot remove ${JSON.stringify(expression)} (line ${JSON.stringify(line.slice(0, 200))}): this blocklist does not hold it, ` +
-            "and removing an expression never stored could remove another entry's fingerprint (a listed URL then answered clear); nothing of this line was removed",
-        );
+        throw new FilterError('INVALID_ARGUMENT', `cannot remove ${JSON.stringify(expression)}: this blocklist does not hold it (${NOT_HELD})`);
       }
     }
     const filter = this.expressionFilter as AnyFilter & { remove(key: string): boolean };
     for (const expression of parsed.expressions) {
       if (!filter.remove(expression)) continue; // kept (scalable cuckoo): a false positive, never a miss
-      const left = held.get(expression)! - 1;
-      if (left === 0) held.delete(expression);
-      else held.set(expression, left);
+      held.set(expression, held.get(expression)! - 1);
       this.#readChecksum = null;
       this.#confirmationStale = true;
       this.countRemoved();
@@ -419,63 +409,39 @@ export class UrlBlocklist extends UrlList<AnyFilter> {
    *   first expression the filter lacks or the two counts), `FREED`.
    */
   attachList(list: string | Iterable<string>, format: ListFormat = this.#format): void {
-    const lines = typeof list === 'string' ? list.split(/\r?\n/) : list;
-    if (lines === null || typeof (lines as Iterable<string>)[Symbol.iterator] !== 'function') {
-      throw new FilterError('INVALID_ARGUMENT', `attachList needs list text or an iterable of lines, got ${describeValue(list)}`);
-    }
     const parser = new ListLineParser(format);
     const expressions = new Set<string>();
-    for (const line of lines) {
-      if (typeof line !== 'string') throw new FilterError('INVALID_ARGUMENT', `attachList: a list line is ${describeValue(line)}, not a string`);
-      const parsed = parser.parse(line);
+    if (typeof list !== 'string' && typeof list?.[Symbol.iterator] !== 'function') requireLine(list, 'attachList: the list (text or lines)');
+    for (const line of typeof list === 'string' ? list.split(/\r?\n/) : list) {
+      const parsed = parser.parse(requireLine(line));
       if (parsed.kind === 'entry') for (const expression of parsed.expressions) expressions.add(expression);
     }
-    const filter = this.expressionFilter;
     const companion = this.attachedConfirmation;
-    for (const expression of expressions) {
-      if (!filter.has(expression) || (companion !== null && !companion.holds(expression))) {
-        throw new FilterError(
-          'INVALID_ARGUMENT',
-          `attachList: this blocklist ${companion === null ? '' : "(by its companion) "}does not hold ${JSON.stringify(expression)}: it was not built from this list`,
-        );
-      }
-    }
-    if (expressions.size !== this.entryCount) {
+    const missing = [...expressions].find((e) => !this.expressionFilter.has(e) || companion?.holds(e) === false);
+    if (missing !== undefined || expressions.size !== this.entryCount) {
       throw new FilterError(
         'INVALID_ARGUMENT',
-        `attachList: the list has ${expressions.size} distinct expressions, but this blocklist stores ${this.entryCount}: it is not the list it was built from (with the lines added since)`,
+        `attachList: not the list this blocklist holds (${missing === undefined ? `${expressions.size} expressions, it stores ${this.entryCount}` : `it lacks ${JSON.stringify(missing)}`})`,
       );
     }
-    this.#held = new Map(Array.from(expressions, (expression) => [expression, 1]));
+    this.#held = countsOf(expressions);
     this.#refillConfirmation(expressions);
   }
 
   /** What this list holds, or UNSUPPORTED saying why it cannot remove. */
   #heldExpressions(): Map<string, number> {
-    const entry = filterType(this.expressionFilter.type);
-    if (!entry.supportsRemove) {
-      throw new FilterError(
-        'UNSUPPORTED',
-        `this blocklist's ${entry.name} filter cannot remove entries (${entry.isStatic ? 'it is static' : 'its bits are shared by other entries'}): ` +
-          'build the new list afresh (UrlBlocklist.build) and ship the change with diffFilters, or use a type with removal such as cuckoo',
-      );
+    const { name, supportsRemove } = filterType(this.expressionFilter.type);
+    if (!supportsRemove) {
+      throw new FilterError('UNSUPPORTED', `a ${name} filter cannot remove entries: build the new list afresh and ship the change with diffFilters`);
     }
     const held = this.#heldMap();
-    if (held === null) {
-      throw new FilterError(
-        'UNSUPPORTED',
-        'this blocklist was read from bytes, so it does not know which expressions it holds, and removing one it never stored ' +
-          "could remove another entry's fingerprint: give it its list first (attachList(list)), or remove where the list is built",
-      );
-    }
+    if (held === null) throw new FilterError('UNSUPPORTED', `a blocklist read from bytes does not know what it holds (${NOT_HELD}): give it its list with attachList`);
     return held;
   }
 
   // Decided once: a list made here (it has a companion builder) with a type that removes keeps its expressions.
   #heldMap(): Map<string, number> | null {
-    if (this.#held === undefined) {
-      this.#held = this.#confirmationBuilder !== null && filterType(this.expressionFilter.type).supportsRemove ? new Map() : null;
-    }
+    this.#held ??= this.#confirmationBuilder !== null && filterType(this.expressionFilter.type).supportsRemove ? new Map() : null;
     return this.#held;
   }
 
@@ -528,7 +494,7 @@ export class UrlBlocklist extends UrlList<AnyFilter> {
    *   expressions are not known: build the companion where the list is built), `FREED`.
    */
   confirmation(): OwnedBytes {
-    if (this.#confirmationStale) this.#refillConfirmation(this.#held!.keys());
+    if (this.#confirmationStale) this.#refillConfirmation([...this.#held!].filter(([, copies]) => copies > 0).map(([e]) => e));
     const builder = this.#confirmationBuilder;
     if (builder === null) {
       throw new FilterError(
@@ -661,4 +627,19 @@ function deeperOf(current: ExpressionDepth, needed: ExpressionDepth): Expression
     hostLabels: Math.max(current.hostLabels, needed.hostLabels),
     pathDepth: Math.max(current.pathDepth, needed.pathDepth),
   };
+}
+
+// Why a list removes only what it holds (removeLine, and the CLI's update).
+const NOT_HELD = "removing an expression never stored could remove another entry's fingerprint: a listed URL then answered clear";
+
+function requireLine(line: unknown, what = 'a list line'): string {
+  if (typeof line !== 'string') throw new FilterError('INVALID_ARGUMENT', `${what} must be a string, got ${describeValue(line)}`);
+  return line;
+}
+
+/** How many times each value occurs. */
+function countsOf(values: Iterable<string>): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const value of values) counts.set(value, (counts.get(value) ?? 0) + 1);
+  return counts;
 }
