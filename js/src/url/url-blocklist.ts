@@ -441,7 +441,9 @@ export class UrlBlocklist extends UrlList<AnyFilter> {
 
   // Decided once: a list made here (it has a companion builder) with a type that removes keeps its expressions.
   #heldMap(): Map<string, number> | null {
-    this.#held ??= this.#confirmationBuilder !== null && filterType(this.expressionFilter.type).supportsRemove ? new Map() : null;
+    if (this.#held === undefined) {
+      this.#held = this.#confirmationBuilder !== null && filterType(this.expressionFilter.type).supportsRemove ? new Map() : null;
+    }
     return this.#held;
   }
 
