@@ -268,24 +268,18 @@ await bundle({
   plugins: [variantPlugin({ loader: 'node', commonJsGlue: true })],
   ...cjsModuleUrl,
 });
-await bundle({
-  format: 'esm',
-  platform: 'neutral',
-  outfile: join(dist, 'inline.js'),
-  ...noMap,
-  entryName: 'cuckoo-bloom-wasm/inline',
-  plugins: [variantPlugin({ loader: 'inline', bundleGlue: true })],
-  ...inline,
-});
-await bundle({
-  format: 'cjs',
-  platform: 'node',
-  outfile: join(dist, 'inline.cjs'),
-  ...noMap,
-  entryName: 'cuckoo-bloom-wasm/inline',
-  plugins: [variantPlugin({ loader: 'inline', bundleGlue: true })],
-  ...inline,
-});
+// The inline entry, one bundle written twice: an ES module for any platform and CommonJS for Node.
+for (const [format, platform, outfile] of [['esm', 'neutral', 'inline.js'], ['cjs', 'node', 'inline.cjs']]) {
+  await bundle({
+    format,
+    platform,
+    outfile: join(dist, outfile),
+    ...noMap,
+    entryName: 'cuckoo-bloom-wasm/inline',
+    plugins: [variantPlugin({ loader: 'inline', bundleGlue: true })],
+    ...inline,
+  });
+}
 
 /**
  * Node's ES entries are the CommonJS build (one implementation per process:
