@@ -1,10 +1,11 @@
 // The routes a batch of strings takes by cost (js/src/keys/keys.ts,
-// JOIN_MAX_UNITS): short strings joined and encoded in one call, long ones
-// written one by one into the arena; in Node, text that is not ASCII as UTF-16
-// units with its own limit (JOIN_MAX_UNITS_AS_UNITS). Keys exactly at, just
-// below and just above each limit, and mixed batches, must be stored and
-// answered exactly as the loop of single calls stores and answers them, and a
-// bad key must fail the same way on every route.
+// JOIN_MAX_UNITS): short strings joined and encoded in one call; longer ones on
+// the TextEncoder route through the single-key path key by key, and in Node,
+// text that is not ASCII (UTF-16 units, JOIN_MAX_UNITS_AS_UNITS) written one
+// by one into the arena, then one crossing. Keys exactly at, just below and
+// just above each limit, and mixed batches, must be stored and answered
+// exactly as the loop of single calls stores and answers them, and a bad key
+// or a full filter must fail the same way on every route.
 import { readFileSync } from 'node:fs';
 import { init, FilterError, KeyBatch, BloomFilter, CuckooFilter, CountingBloomFilter } from 'cuckoo-bloom-wasm';
 import { prng, randomInt, utf8 } from '../helpers/keys.mjs';
@@ -146,6 +147,42 @@ describe('mixed batches', () => {
     const split = keys.find((key) => typeof key === 'string' && key.endsWith('\ud83d'));
     expect(KeyBatch.from([split]).bytes.subarray(-3)).toEqual(new Uint8Array([0xef, 0xbf, 0xbd]));
   });
+});
+
+test('a cuckoo filter filling up on long keys: FULL at the first key not stored, as the loop finds it', () => {
+  for (const [units, wide] of [
+    [JOIN_MAX_UNITS + 30, false],
+    [JOIN_MAX_UNITS_AS_UNITS + 30, true],
+    [30, false],
+  ]) {
+    const keys = keysOf(2000, units, wide, 400 + units);
+    const options = { capacity: 500, seed: 4 };
+    const looped = new CuckooFilter(options);
+    let loopFull = -1;
+    for (let i = 0; i < keys.length && loopFull < 0; i++) {
+      try {
+        looped.add(keys[i]);
+      } catch (error) {
+        expect(error.code).toBe('FULL');
+        loopFull = i;
+      }
+    }
+    expect(loopFull).toBeGreaterThan(0);
+    const batched = new CuckooFilter(options);
+    let caught;
+    try {
+      batched.addMany(keys);
+    } catch (error) {
+      caught = error;
+    }
+    expect(caught).toBeInstanceOf(FilterError);
+    expect(caught.code).toBe('FULL');
+    expect(caught.index).toBe(loopFull);
+    expect(batched.count).toBe(loopFull);
+    expect(batched.hasMany(keys.slice(0, loopFull)).every(Boolean)).toBe(true);
+    looped.free();
+    batched.free();
+  }
 });
 
 describe('a bad key fails every route as it fails has()', () => {

@@ -80,7 +80,7 @@ export const MAX_ARENA_BYTES = 2 ** 31 - 2 ** 16;
  */
 interface NodeBytes {
   readonly byteLength: number;
-  write(text: string, offset: number, encoding: 'utf16le' | 'utf8'): number;
+  write(text: string, offset: number, encoding: 'utf16le'): number;
 }
 interface NodeBufferClass {
   from(buffer: ArrayBufferLike, byteOffset: number, length: number): NodeBytes;
@@ -103,36 +103,43 @@ const SHORT_WIDE_UNITS = 16;
 
 /**
  * A batch's strings are joined and encoded in one call while their mean
- * length is at most this many UTF-16 units (TextEncoder, or the core's
- * utf8 offsets); longer ones are written one by one into the arena (a call
- * each, no join), then cross once. Joining copies every string once more
- * (the rope is flattened) but saves a call of ~50-80 ns a key: the copy
- * catches up with the call only for long strings.
+ * length is at most this many UTF-16 units. Joining copies every string once
+ * more (the rope is flattened) to save a call of ~50 ns a key, and that copy
+ * outgrows the call for long strings. Beyond it, on the TextEncoder route
+ * (ASCII so far, and browsers), the batch runs the single-key path key by key
+ * (`keyByKey`): writing each key at its own offset in the arena costs more
+ * than has()'s encodeInto into its one fixed view (Buffer#write 73 against
+ * 56 ns at 200 bytes, 275 against 205 at 1000; encodeInto into a fresh view
+ * more still), so laying long ASCII keys out one by one never beat the loop.
+ * On Node's UTF-16 route (JOIN_MAX_UNITS_AS_UNITS) the copy of each key's
+ * units is the same in a batch as alone, and one by one into the arena then
+ * one crossing saves two calls a key.
  *
- * Measured in Node 20 (one process, rounds interleaved, CPU time, median
+ * Measured in Node 20 (one process, rounds interleaved, CPU time, median of
  * per-round ratios; load 14 on 2 shared cores), bloom hasMany(strings) as
- * Uint8Array, the batch one by one against the same batch joined:
+ * Uint8Array, "built" keys each a string of its own, "sliced" keys slices of
+ * one text:
  *
- * | keys (bytes) | ASCII built | ASCII sliced | non-ASCII built | non-ASCII sliced |
- * | --- | ---: | ---: | ---: | ---: |
- * | 30  | 2.43× | 2.31× | 1.60× | 1.68× |
- * | 60  | 1.66× | 1.94× | 1.47× | 1.41× |
- * | 100 | 1.48× | 1.57× | 1.23× | 1.30× |
- * | 150 | 1.31× | 1.36× | 1.08× | 1.15× |
- * | 200 | 1.29× | 1.24× | 0.91× | 1.13× |
- * | 300 | 1.23× | 1.28× | 1.00× | 0.96× |
- * | 500 | 0.82× | 0.83× | 0.93× | 0.97× |
- * | 1000 | 0.68× | 0.71× | | |
+ * | bytes | ASCII joined ÷ loop, built / sliced | not ASCII, one by one ÷ joined, built / sliced |
+ * | --- | ---: | ---: |
+ * | 30  | 0.46 / 0.32 | 1.60 / 1.68 |
+ * | 60  | 0.64 / 0.45 | 1.47 / 1.41 |
+ * | 100 | 0.58 / 0.50 | 1.23 / 1.30 |
+ * | 150 | 0.66 / 0.60 | 1.08 / 1.15 |
+ * | 200 | 0.75 / 0.66 | 0.91 / 1.13 |
+ * | 300 | 0.93-1.05 / 0.74-0.84 | 0.96-1.00 / 0.96-1.03 |
+ * | 500 | 1.14 / 1.21 | 0.93 / 0.97 |
+ * | 1000 | 1.80 / 1.62 | |
  *
- * ("built": each key a string of its own; "sliced": slices of one text.)
- * ASCII keys go through TextEncoder: one by one pays between 300 and 500
- * units, so 400. Keys that are not ASCII go, in Node, as UTF-16 units
- * (JOIN_MAX_UNITS_AS_UNITS): there the join's extra copy is of two bytes a
- * unit and one by one is even at 200-300 bytes (about 140-210 units): 160.
+ * (A key that is not ASCII has about 0.7 units a byte here: 200 bytes are
+ * about 140 units.) ASCII: joining stops paying between 300 and 500 units,
+ * so 320. Not ASCII: one by one pays from about 140 units on built keys and
+ * costs 13% on sliced ones there; 120 puts the 200-byte keys of both kinds
+ * near 0.85 of the loop (bench/batches.mjs) instead of built ones near 0.93.
  */
-export const JOIN_MAX_UNITS = 400;
+export const JOIN_MAX_UNITS = 320;
 /** The same limit on the UTF-16 route (Node, after a batch that was not ASCII). */
-const JOIN_MAX_UNITS_AS_UNITS = 160;
+const JOIN_MAX_UNITS_AS_UNITS = 120;
 /** How many keys at the start of a batch decide its route. */
 const ROUTE_SAMPLE_KEYS = 8;
 
@@ -160,6 +167,11 @@ interface EncodedBatch {
   /** Index of the first key not in this batch. */
   readonly end: number;
   readonly count: number;
+  /**
+   * Nothing was laid out: the caller runs the single-key path (KeyPath)
+   * over keys[end - count, end), which the scan has checked.
+   */
+  readonly keyByKey: boolean;
   readonly offsets: number;
   readonly results: number;
   readonly data: number;
@@ -396,13 +408,19 @@ export class KeyArena {
    * `offsets`, the key bytes at `data`, and one spare byte per key at
    * `results`. The batch ends at BATCH_KEYS keys or BATCH_UNITS units of
    * key length, whichever comes first, but always holds at least one key.
+   * Long strings on the TextEncoder route are not laid out (`keyByKey`).
    */
   encodeBatch(keys: readonly Key[], start: number): EncodedBatch {
     let offsets = this.#offsetsView();
-    // By cost (JOIN_MAX_UNITS): join short strings, write long ones one by one.
+    // By cost (JOIN_MAX_UNITS): join short strings; long ones key by key.
     const join = sampleMeanUnits(keys, start) <= (this.#utf16Next ? JOIN_MAX_UNITS_AS_UNITS : JOIN_MAX_UNITS);
     const { end, units, stringUnits, allStrings, joined } = scanBatch(keys, start, offsets, join);
     const count = end - start;
+    if (!join && allStrings && !this.#utf16Next) {
+      // Long strings on the TextEncoder route: the caller runs the single
+      // key path over them (JOIN_MAX_UNITS says why). The scan has checked them.
+      return { end, count, keyByKey: true, offsets: 0, results: 0, data: 0 };
+    }
     // Only a batch of one key can pass the budget; growing moves the region.
     const dataBytes = stringUnits * 3 + (units - stringUnits);
     // The UTF-16 copy goes after the data and the 4 bytes the core may
@@ -421,6 +439,7 @@ export class KeyArena {
     const batch: EncodedBatch = {
       end,
       count,
+      keyByKey: false,
       offsets: this.#pointer,
       results: this.#pointer + OFFSETS_BYTES,
       data: this.#pointer + HEAD_BYTES,
@@ -446,42 +465,11 @@ export class KeyArena {
       if (written === units) return batch;
       this.#utf16Next = this.#unitsRoute;
       if (this.#module._cbw_utf8_offsets(batch.data, written, batch.offsets, count) === 1) return batch;
-    } else if (allStrings) {
-      const written = this.#encodeEach(keys, start, count, offsets);
-      if (written !== units) this.#utf16Next = this.#unitsRoute;
-      return batch;
     }
     // Mixed strings and bytes, or a surrogate pair split between two keys:
     // key by key.
     writeKeys(keys, start, end, view.subarray(HEAD_BYTES), 0, this.#offsetsView(), 0);
     return batch;
-  }
-
-  /**
-   * Long strings, key by key with no join: keys[start, start + count) as
-   * UTF-8 one after another at the batch's data, `offsets` rewritten as byte
-   * offsets. In Node through Buffer#write at an offset (no view made per
-   * key); elsewhere encodeInto into a view from the key's offset. Either
-   * writes what TextEncoder writes for the key alone (a lone surrogate is
-   * U+FFFD). Returns the bytes written.
-   */
-  #encodeEach(keys: readonly Key[], start: number, count: number, offsets: Uint32Array): number {
-    let at = 0;
-    if (nodeBuffer !== undefined) {
-      const bytes = this.#nodeBytes();
-      for (let i = 0; i < count; i++) {
-        offsets[i] = at;
-        at += bytes.write(keys[start + i] as string, HEAD_BYTES + at, 'utf8');
-      }
-    } else {
-      const view = this.view();
-      for (let i = 0; i < count; i++) {
-        offsets[i] = at;
-        at += encoder.encodeInto(keys[start + i] as string, view.subarray(HEAD_BYTES + at)).written;
-      }
-    }
-    offsets[count] = at;
-    return at;
   }
 
   /**
@@ -504,6 +492,7 @@ export class KeyArena {
     return {
       end,
       count: end - start,
+      keyByKey: false,
       offsets: this.#pointer,
       results: this.#pointer + OFFSETS_BYTES,
       data: this.#pointer + HEAD_BYTES,
