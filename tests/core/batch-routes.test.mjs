@@ -36,6 +36,16 @@ function keyOf(i, units, wide, random) {
   return key;
 }
 
+/** What `call` throws (undefined when it returns). */
+function thrownBy(call) {
+  try {
+    call();
+  } catch (error) {
+    return error;
+  }
+  return undefined;
+}
+
 function keysOf(count, units, wide, seed) {
   const random = prng(seed);
   return Array.from({ length: count }, (_, i) => keyOf(i, units, wide, random));
@@ -160,21 +170,15 @@ test('a cuckoo filter filling up on long keys: FULL at the first key not stored,
     const looped = new CuckooFilter(options);
     let loopFull = -1;
     for (let i = 0; i < keys.length && loopFull < 0; i++) {
-      try {
-        looped.add(keys[i]);
-      } catch (error) {
+      const error = thrownBy(() => looped.add(keys[i]));
+      if (error !== undefined) {
         expect(error.code).toBe('FULL');
         loopFull = i;
       }
     }
     expect(loopFull).toBeGreaterThan(0);
     const batched = new CuckooFilter(options);
-    let caught;
-    try {
-      batched.addMany(keys);
-    } catch (error) {
-      caught = error;
-    }
+    const caught = thrownBy(() => batched.addMany(keys));
     expect(caught).toBeInstanceOf(FilterError);
     expect(caught.code).toBe('FULL');
     expect(caught.index).toBe(loopFull);
@@ -208,20 +212,10 @@ describe('a bad key fails every route as it fails has()', () => {
       const badIndex = 1000;
       const withBad = [...keys.slice(0, badIndex), bad, ...keys.slice(badIndex)];
       const filter = new CuckooFilter({ capacity: 2000, falsePositiveRate: 0.000001, seed: 3 });
-      let single;
-      try {
-        filter.has(bad);
-      } catch (error) {
-        single = error;
-      }
+      const single = thrownBy(() => filter.has(bad));
       expect(single).toBeInstanceOf(FilterError);
       for (const call of [() => filter.hasMany(withBad), () => KeyBatch.from(withBad), () => filter.addMany(withBad)]) {
-        let caught;
-        try {
-          call();
-        } catch (error) {
-          caught = error;
-        }
+        const caught = thrownBy(call);
         expect(caught).toBeInstanceOf(FilterError);
         expect(caught.code).toBe(single.code);
         expect(caught.index).toBe(badIndex);

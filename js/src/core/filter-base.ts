@@ -213,7 +213,8 @@ export abstract class Filter {
 
   /**
    * `has` for many keys, one boundary crossing per batch (up to 16,384 keys
-   * or 65,472 characters). `keys`: an array, any iterable (read into an array
+   * or 65,472 characters; strings of more than about 320 characters go key
+   * by key, which costs them less). `keys`: an array, any iterable (read into an array
    * first), or a pre-encoded {@link KeyBatch} (fastest: no string encoding).
    * Returns `boolean[]`, or with `{ as: 'Uint8Array' }` one byte per key
    * (1 = may be present, 0 = certainly absent), which skips building the

@@ -71,12 +71,14 @@ export class KeyBatch implements EncodedKeys {
     const unitEnds = new Uint32Array(BATCH_KEYS + 1);
     let bytes: Uint8Array = new Uint8Array(Math.max(16, estimateBytes(list)));
     let offset = 0;
-    // Batch by batch as the key arena cuts them: a batch of short strings
-    // (JOIN_MAX_UNITS) is encoded with one encodeInto, and when that was all
-    // ASCII its unit offsets are the byte offsets; anything else is written
-    // key by key. A batch that was not ASCII sends the next straight to key
-    // by key: its joined encoding would be thrown away, and TextEncoder is
-    // slow on such text in Node (keys.ts, nodeBuffer).
+    // Batch by batch as the key arena cuts them: a batch of strings up to
+    // JOIN_MAX_UNITS long is encoded with one encodeInto, and when that was
+    // all ASCII its unit offsets are the byte offsets; anything else is
+    // written key by key (past that length the join's extra copy of every
+    // string costs more than a view and an encodeInto a key). A batch that
+    // was not ASCII sends the next straight to key by key: its joined
+    // encoding would be thrown away, and TextEncoder is slow on such text in
+    // Node (keys.ts, nodeBuffer).
     let asciiSoFar = true;
     for (let start = 0; start < list.length; ) {
       const join = asciiSoFar && sampleMeanUnits(list, start) <= JOIN_MAX_UNITS;

@@ -132,14 +132,16 @@ const SHORT_WIDE_UNITS = 16;
  * | 1000 | 1.80 / 1.62 | |
  *
  * (A key that is not ASCII has about 0.7 units a byte here: 200 bytes are
- * about 140 units.) ASCII: joining stops paying between 300 and 500 units,
- * so 320. Not ASCII: one by one pays from about 140 units on built keys and
- * costs 13% on sliced ones there; 120 puts the 200-byte keys of both kinds
- * near 0.85 of the loop (bench/batches.mjs) instead of built ones near 0.93.
+ * about 140 units, 300 about 210.) ASCII: joining stops paying between 300
+ * and 500 units, so 320. Not ASCII: one by one is even with joining from
+ * about 200 units and ahead beyond. A limit of 120 units, tried in
+ * bench/batches.mjs (9 rounds, old and new side by side), put 200-byte keys
+ * one by one at 0.83-0.97 of the loop (built) and 0.78-0.89 (sliced),
+ * against 0.85-0.92 and 0.70-0.75 joined: so 200.
  */
 export const JOIN_MAX_UNITS = 320;
 /** The same limit on the UTF-16 route (Node, after a batch that was not ASCII). */
-const JOIN_MAX_UNITS_AS_UNITS = 120;
+const JOIN_MAX_UNITS_AS_UNITS = 200;
 /** How many keys at the start of a batch decide its route. */
 const ROUTE_SAMPLE_KEYS = 8;
 
