@@ -121,9 +121,7 @@ function keysOf(count, bytes, nonAscii, seed, sliced) {
 function compare(variants, base, perKey) {
   const names = Object.keys(variants);
   const times = Object.fromEntries(names.map((n) => [n, []]));
-  // Two rounds of warm-up: with one, the first shape measured ran its
-  // batches at 1.0-1.2x the loop against 0.8-0.9x later in the same process.
-  for (let round = -2; round < ROUNDS; round++) {
+  for (let round = -1; round < ROUNDS; round++) {
     const shift = ((round % names.length) + names.length) % names.length;
     for (const name of [...names.slice(shift), ...names.slice(0, shift)]) {
       gc();
@@ -184,7 +182,7 @@ for (const bytes of BYTES) {
         'loop',
         N,
       );
-      check(hits === N * 4 * (ROUNDS + 2), `${filter.type}: a stored key was not found`);
+      check(hits === N * 4 * (ROUNDS + 1), `${filter.type}: a stored key was not found`);
       filter.free();
       const fresh = () => new Class({ capacity: N, falsePositiveRate: 0.01 });
       const made = [];
@@ -262,7 +260,7 @@ for (const [type, filter] of Object.entries(ours)) {
   };
 }
 const peer = compare(variants, 'bloomfilter test()', URL_N);
-check(found === URL_N * Object.keys(variants).length * (ROUNDS + 2), 'a stored URL key was not found');
+check(found === URL_N * Object.keys(variants).length * (ROUNDS + 1), 'a stored URL key was not found');
 for (const filter of Object.values(ours)) filter.free();
 loads.push(loadavg()[0]);
 
