@@ -213,7 +213,8 @@ export abstract class Filter {
 
   /**
    * `has` for many keys, one boundary crossing per batch (up to 16,384 keys
-   * or 65,472 characters). `keys`: an array, any iterable (read into an array
+   * or 65,472 characters; strings of more than about 320 characters go key
+   * by key, which costs them less). `keys`: an array, any iterable (read into an array
    * first), or a pre-encoded {@link KeyBatch} (fastest: no string encoding).
    * Returns `boolean[]`, or with `{ as: 'Uint8Array' }` one byte per key
    * (1 = may be present, 0 = certainly absent), which skips building the
@@ -231,8 +232,15 @@ export abstract class Filter {
     const answers = new Uint8Array(total);
     for (let start = 0; start < total; ) {
       const batch = keys instanceof KeyBatch ? this.arena.copyBatch(keys, start) : this.arena.encodeBatch(keys, start);
-      this.module._cbw_has_many(address, batch.data, batch.offsets, batch.count, batch.results);
-      answers.set(this.module.HEAPU8.subarray(batch.results, batch.results + batch.count), start);
+      if (batch.keyByKey) {
+        // Long strings: the single-key path costs less here (keys.ts, JOIN_MAX_UNITS).
+        const path = this.#keyPath;
+        const list = keys as readonly Key[];
+        for (let i = start; i < batch.end; i++) answers[i] = path.has(list[i]!) === 0 ? 0 : 1;
+      } else {
+        this.module._cbw_has_many(address, batch.data, batch.offsets, batch.count, batch.results);
+        answers.set(this.module.HEAPU8.subarray(batch.results, batch.results + batch.count), start);
+      }
       start = batch.end;
     }
     if (asBytes) return answers;
@@ -252,8 +260,15 @@ export abstract class Filter {
     const total = keys instanceof KeyBatch ? keys.count : keys.length;
     for (let start = 0; start < total; ) {
       const batch = keys instanceof KeyBatch ? this.arena.copyBatch(keys, start) : this.arena.encodeBatch(keys, start);
-      const stored = this.module._cbw_add_many(address, batch.data, batch.offsets, batch.count);
-      if (stored !== batch.count) this.onBatchFull(start + stored, total);
+      if (batch.keyByKey) {
+        // As cbw_add_many: stop at the first key not stored.
+        const path = this.#keyPath;
+        const list = keys as readonly Key[];
+        for (let i = start; i < batch.end; i++) if (path.add(list[i]!) !== 0) this.onBatchFull(i, total);
+      } else {
+        const stored = this.module._cbw_add_many(address, batch.data, batch.offsets, batch.count);
+        if (stored !== batch.count) this.onBatchFull(start + stored, total);
+      }
       start = batch.end;
     }
   }
@@ -269,16 +284,29 @@ export abstract class Filter {
     let removed = 0;
     for (let start = 0; start < total; ) {
       const batch = keys instanceof KeyBatch ? this.arena.copyBatch(keys, start) : this.arena.encodeBatch(keys, start);
-      const status = this.module._cbw_remove_many(address, batch.data, batch.offsets, batch.count, batch.results);
-      if (status !== 0) {
-        const name = statusName(this.module, status);
-        throw coreError(name, `${this.type} filter: remove failed at key ${start} (${name}); keys before it were removed`);
+      if (batch.keyByKey) {
+        const path = this.#keyPath;
+        const list = keys as readonly Key[];
+        for (let i = start; i < batch.end; i++) {
+          const status = path.remove(list[i]!);
+          if (status === 0) removed++;
+          else if (statusName(this.module, status) !== 'NOT_FOUND') throw this.#removeError(status, i);
+        }
+        start = batch.end;
+        continue;
       }
+      const status = this.module._cbw_remove_many(address, batch.data, batch.offsets, batch.count, batch.results);
+      if (status !== 0) throw this.#removeError(status, start);
       const outcomes = this.module.HEAPU8;
       for (let i = 0; i < batch.count; i++) removed += outcomes[batch.results + i]!;
       start = batch.end;
     }
     return removed;
+  }
+
+  #removeError(status: number, index: number): FilterError {
+    const name = statusName(this.module, status);
+    return coreError(name, `${this.type} filter: remove failed at key ${index} (${name}); keys before it were removed`);
   }
 
   /** Called when a batch add stopped early (cuckoo only). */

@@ -1,5 +1,17 @@
 import { FilterError } from '../errors.js';
-import { BATCH_KEYS, describeValue, type EncodedKeys, invalidKey, type Key, keyArray, requireAttached, scanBatch, writeKeys } from './keys.js';
+import {
+  BATCH_KEYS,
+  describeValue,
+  type EncodedKeys,
+  invalidKey,
+  JOIN_MAX_UNITS,
+  type Key,
+  keyArray,
+  requireAttached,
+  sampleMeanUnits,
+  scanBatch,
+  writeKeys,
+} from './keys.js';
 
 const encoder = new TextEncoder();
 
@@ -59,17 +71,27 @@ export class KeyBatch implements EncodedKeys {
     const unitEnds = new Uint32Array(BATCH_KEYS + 1);
     let bytes: Uint8Array = new Uint8Array(Math.max(16, estimateBytes(list)));
     let offset = 0;
-    // Batch by batch as the key arena cuts them: a batch of strings is
-    // encoded with one encodeInto, and when that was all ASCII its unit
-    // offsets are the byte offsets; anything else is written key by key.
+    // Batch by batch as the key arena cuts them: a batch of strings up to
+    // JOIN_MAX_UNITS long is encoded with one encodeInto, and when that was
+    // all ASCII its unit offsets are the byte offsets; anything else is
+    // written key by key (past that length the join's extra copy of every
+    // string costs more than a view and an encodeInto a key). A batch that
+    // was not ASCII sends the next straight to key by key: its joined
+    // encoding would be thrown away, and TextEncoder is slow on such text in
+    // Node (keys.ts, nodeBuffer).
+    let asciiSoFar = true;
     for (let start = 0; start < list.length; ) {
-      const { end, units, stringUnits, allStrings, joined } = scanBatch(list, start, unitEnds);
+      const join = asciiSoFar && sampleMeanUnits(list, start) <= JOIN_MAX_UNITS;
+      const { end, units, stringUnits, allStrings, joined } = scanBatch(list, start, unitEnds, join);
       bytes = ensure(bytes, offset, stringUnits * 3 + (units - stringUnits));
-      if (allStrings && encoder.encodeInto(joined, bytes.subarray(offset)).written === units) {
+      if (join && allStrings && encoder.encodeInto(joined, bytes.subarray(offset)).written === units) {
         for (let i = start; i <= end; i++) offsets[i] = offset + unitEnds[i - start]!;
         offset += units;
       } else {
+        const from = offset;
         offset = writeKeys(list, start, end, bytes, offset, offsets, start);
+        // Bytes keys count as ASCII here: only strings decide the route.
+        asciiSoFar = offset - from === units;
       }
       start = end;
     }

@@ -101,11 +101,79 @@ const nodeBuffer: NodeBufferClass | undefined =
  */
 const SHORT_WIDE_UNITS = 16;
 
+/**
+ * A batch's strings are joined and encoded in one call while their mean
+ * length is at most this many UTF-16 units. Joining copies every string once
+ * more (the rope is flattened) to save a call of ~50 ns a key, and that copy
+ * outgrows the call for long strings. Beyond it, on the TextEncoder route
+ * (ASCII so far, and browsers), the batch runs the single-key path key by key
+ * (`keyByKey`): writing each key at its own offset in the arena costs more
+ * than has()'s encodeInto into its one fixed view (Buffer#write 73 against
+ * 56 ns at 200 bytes, 275 against 205 at 1000; encodeInto into a fresh view
+ * more still), so laying long ASCII keys out one by one never beat the loop.
+ * On Node's UTF-16 route (JOIN_MAX_UNITS_AS_UNITS) the copy of each key's
+ * units is the same in a batch as alone, and one by one into the arena then
+ * one crossing saves two calls a key.
+ *
+ * Measured in Node 20 (one process, rounds interleaved, CPU time, median of
+ * per-round ratios; load 14 on 2 shared cores), bloom hasMany(strings) as
+ * Uint8Array, "built" keys each a string of its own, "sliced" keys slices of
+ * one text:
+ *
+ * | bytes | ASCII joined ÷ loop, built / sliced | not ASCII, one by one ÷ joined, built / sliced |
+ * | --- | ---: | ---: |
+ * | 30  | 0.46 / 0.32 | 1.60 / 1.68 |
+ * | 60  | 0.64 / 0.45 | 1.47 / 1.41 |
+ * | 100 | 0.58 / 0.50 | 1.23 / 1.30 |
+ * | 150 | 0.66 / 0.60 | 1.08 / 1.15 |
+ * | 200 | 0.75 / 0.66 | 0.91 / 1.13 |
+ * | 300 | 0.93-1.05 / 0.74-0.84 | 0.96-1.00 / 0.96-1.03 |
+ * | 500 | 1.14 / 1.21 | 0.93 / 0.97 |
+ * | 1000 | 1.80 / 1.62 | |
+ *
+ * (A key that is not ASCII has about 0.7 units a byte here: 200 bytes are
+ * about 140 units, 300 about 210.) ASCII: joining stops paying between 300
+ * and 500 units, so 320. Not ASCII: one by one is even with joining from
+ * about 200 units and ahead beyond. A limit of 120 units, tried in
+ * bench/batches.mjs (9 rounds, old and new side by side), put 200-byte keys
+ * one by one at 0.83-0.97 of the loop (built) and 0.78-0.89 (sliced),
+ * against 0.85-0.92 and 0.70-0.75 joined: so 200.
+ */
+export const JOIN_MAX_UNITS = 320;
+/** The same limit on the UTF-16 route (Node, after a batch that was not ASCII). */
+const JOIN_MAX_UNITS_AS_UNITS = 200;
+/** How many keys at the start of a batch decide its route. */
+const ROUTE_SAMPLE_KEYS = 8;
+
+/**
+ * The mean length in UTF-16 units of the first ROUTE_SAMPLE_KEYS strings
+ * from keys[start] (0 when there are none: bytes, or bad keys, which the scan
+ * then reports).
+ */
+export function sampleMeanUnits(keys: readonly Key[], start: number): number {
+  const stop = Math.min(keys.length, start + ROUTE_SAMPLE_KEYS);
+  let units = 0;
+  let strings = 0;
+  for (let i = start; i < stop; i++) {
+    const key = keys[i];
+    if (typeof key === 'string') {
+      units += key.length;
+      strings++;
+    }
+  }
+  return strings === 0 ? 0 : units / strings;
+}
+
 /** Where one encoded batch lies in wasm memory, and the key after it. */
 interface EncodedBatch {
   /** Index of the first key not in this batch. */
   readonly end: number;
   readonly count: number;
+  /**
+   * Nothing was laid out: the caller runs the single-key path (KeyPath)
+   * over keys[end - count, end), which the scan has checked.
+   */
+  readonly keyByKey: boolean;
   readonly offsets: number;
   readonly results: number;
   readonly data: number;
@@ -342,11 +410,19 @@ export class KeyArena {
    * `offsets`, the key bytes at `data`, and one spare byte per key at
    * `results`. The batch ends at BATCH_KEYS keys or BATCH_UNITS units of
    * key length, whichever comes first, but always holds at least one key.
+   * Long strings on the TextEncoder route are not laid out (`keyByKey`).
    */
   encodeBatch(keys: readonly Key[], start: number): EncodedBatch {
     let offsets = this.#offsetsView();
-    const { end, units, stringUnits, allStrings, joined } = scanBatch(keys, start, offsets);
+    // By cost (JOIN_MAX_UNITS): join short strings; long ones key by key.
+    const join = sampleMeanUnits(keys, start) <= (this.#utf16Next ? JOIN_MAX_UNITS_AS_UNITS : JOIN_MAX_UNITS);
+    const { end, units, stringUnits, allStrings, joined } = scanBatch(keys, start, offsets, join);
     const count = end - start;
+    if (!join && allStrings && !this.#utf16Next) {
+      // Long strings on the TextEncoder route: the caller runs the single
+      // key path over them (JOIN_MAX_UNITS says why). The scan has checked them.
+      return { end, count, keyByKey: true, offsets: 0, results: 0, data: 0 };
+    }
     // Only a batch of one key can pass the budget; growing moves the region.
     const dataBytes = stringUnits * 3 + (units - stringUnits);
     // The UTF-16 copy goes after the data and the 4 bytes the core may
@@ -365,6 +441,7 @@ export class KeyArena {
     const batch: EncodedBatch = {
       end,
       count,
+      keyByKey: false,
       offsets: this.#pointer,
       results: this.#pointer + OFFSETS_BYTES,
       data: this.#pointer + HEAD_BYTES,
@@ -372,12 +449,18 @@ export class KeyArena {
     if (asUnits) {
       // Units, then the core encodes each key as TextEncoder would encode it
       // alone (a surrogate pair split between two keys included).
-      this.#nodeBytes().write(joined, staging, 'utf16le');
+      const bytes = this.#nodeBytes();
+      if (join) {
+        bytes.write(joined, staging, 'utf16le');
+      } else {
+        // offsets[i] is already where key i's units start.
+        for (let i = 0; i < count; i++) bytes.write(keys[start + i] as string, staging + 2 * offsets[i]!, 'utf16le');
+      }
       const written = this.#module._cbw_utf16_keys(this.#pointer + staging, batch.offsets, count, batch.data);
       this.#utf16Next = written !== units;
       return batch;
     }
-    if (allStrings) {
+    if (allStrings && join) {
       const written = encoder.encodeInto(joined, view.subarray(HEAD_BYTES)).written;
       // One byte per unit means every key was ASCII: unit offsets are byte
       // offsets. Otherwise the core maps them in one pass over the bytes.
@@ -411,6 +494,7 @@ export class KeyArena {
     return {
       end,
       count: end - start,
+      keyByKey: false,
       offsets: this.#pointer,
       results: this.#pointer + OFFSETS_BYTES,
       data: this.#pointer + HEAD_BYTES,
@@ -472,12 +556,13 @@ interface BatchScan {
  * keys and BATCH_UNITS units of key length, whichever comes first, but
  * always at least one key. `unitEnds[i + 1]` gets the units of the batch's
  * keys 0..i (`unitEnds[0]` = 0): byte offsets already when every key turns
- * out ASCII. One pass checks the keys, sums their lengths and joins the
- * strings: V8 builds `+=` chains as ropes that encodeInto flattens once.
+ * out ASCII. One pass checks the keys, sums their lengths and, when `join`,
+ * joins the strings: V8 builds `+=` chains as ropes that encodeInto flattens
+ * once (without `join`, `joined` stays empty).
  * @throws FilterError `INVALID_ARGUMENT` (with `index`) for a key that is
  *   neither a string nor a Uint8Array, or a detached Uint8Array.
  */
-export function scanBatch(keys: readonly Key[], start: number, unitEnds: Uint32Array): BatchScan {
+export function scanBatch(keys: readonly Key[], start: number, unitEnds: Uint32Array, join = true): BatchScan {
   const total = keys.length;
   unitEnds[0] = 0;
   let allStrings = true;
@@ -493,7 +578,7 @@ export function scanBatch(keys: readonly Key[], start: number, unitEnds: Uint32A
     if (units + size > BATCH_UNITS && end > start) break;
     if (isString) {
       stringUnits += size;
-      if (allStrings) joined += key;
+      if (allStrings && join) joined += key;
     } else {
       if (size === 0 && isDetached(key)) throw detachedKey(end);
       allStrings = false;
