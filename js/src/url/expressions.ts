@@ -124,3 +124,8 @@ export function expressionDepth(expression: string): ExpressionDepth {
 export function urlExpressionsTo(input: string, depth: ExpressionDepth): string[] {
   return expressionsFromParts(canonicalizeUrlParts(input), depth);
 }
+
+/** The same, from a URL already split by `canonicalizeUrlParts` (a URL parsed once). @internal */
+export function urlExpressionsOfParts(parts: CanonicalUrlParts, depth: ExpressionDepth): string[] {
+  return expressionsFromParts(parts, depth);
+}
