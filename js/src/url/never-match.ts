@@ -24,7 +24,12 @@ export interface NeverMatchReport {
    * Never-match expressions that are listed: the list wins (they stay hits, no
    * false negative), each a warning with the entry that made it.
    */
-  listed: Array<{ entry: string; expression: string }>;
+  listed: Array<{
+    /** The never-match host or URL, as given. */
+    entry: string;
+    /** Its expression that the list holds. */
+    expression: string;
+  }>;
 }
 
 /**
