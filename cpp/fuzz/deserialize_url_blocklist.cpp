@@ -16,6 +16,8 @@
 // nested filter serialized again and wrapped, which differs from the input
 // only in the envelope's version field and what the filter's own upgrade
 // changes, and encodes back to itself.
+// Scheme 3: an exception set is only there, right after the nested filter and
+// up to the checksum, and re-encoding (with the set) gives back the input.
 // Allocation stays within ~1.5x the input (+4 KiB).
 //
 // The custom mutator repairs the nested blob's length and checksum as well as

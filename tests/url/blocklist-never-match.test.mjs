@@ -8,7 +8,7 @@
 // flags 55-83 of them (checked below: the test can fail).
 import { readFileSync } from 'node:fs';
 import { domainToASCII } from 'node:url';
-import { FilterError, parseList, UrlBlocklist, init } from 'cuckoo-bloom-wasm';
+import { parseList, UrlBlocklist, init } from 'cuckoo-bloom-wasm';
 import { prng } from '../helpers/keys.mjs';
 
 const ROOT = new URL('../../', import.meta.url);
@@ -162,21 +162,13 @@ test('the golden file (tests/golden/url-blocklist-exceptions.cbf, scheme 3) read
 });
 
 test('bad never-match input is a FilterError naming the entry; create and lists read from bytes refuse it', () => {
-  const error = (run) => {
-    try {
-      run();
-    } catch (caught) {
-      expect(caught).toBeInstanceOf(FilterError);
-      return caught;
-    }
-    throw new Error('no error');
-  };
-  const bad = error(() => UrlBlocklist.build('evil.example', { type: 'bloom', neverMatch: ['good.example', 'not a host'] }));
-  expect(bad.code).toBe('INVALID_ARGUMENT');
-  expect(bad.message).toMatch(/neverMatch entry 2 \("not a host"\)/);
-  expect(error(() => UrlBlocklist.build('evil.example', { neverMatch: 'co.jp' })).code).toBe('INVALID_ARGUMENT');
-  expect(error(() => UrlBlocklist.create({ capacity: 10, neverMatch: [] })).code).toBe('INVALID_ARGUMENT');
+  const refused = (code, message) => expect.objectContaining({ name: 'FilterError', code, message: expect.stringMatching(message) });
+  expect(() => UrlBlocklist.build('evil.example', { type: 'bloom', neverMatch: ['good.example', 'not a host'] })).toThrow(
+    refused('INVALID_ARGUMENT', /neverMatch entry 2 \("not a host"\) is not a host or URL/),
+  );
+  expect(() => UrlBlocklist.build('evil.example', { neverMatch: 'co.jp' })).toThrow(refused('INVALID_ARGUMENT', /iterable of hosts/));
+  expect(() => UrlBlocklist.create({ capacity: 10, neverMatch: [] })).toThrow(refused('INVALID_ARGUMENT', /guardNeverMatch/));
   const read = UrlBlocklist.deserialize(GOLDEN);
-  expect(error(() => read.guardNeverMatch(['co.jp'])).code).toBe('UNSUPPORTED');
+  expect(() => read.guardNeverMatch(['co.jp'])).toThrow(refused('UNSUPPORTED', /does not know its expressions/));
   read.free();
 });

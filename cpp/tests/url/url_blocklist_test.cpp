@@ -4,9 +4,6 @@
 
 #include <gtest/gtest.h>
 
-#include <cstdlib>
-#include <fstream>
-#include <iterator>
 #include <string>
 #include <vector>
 
@@ -14,6 +11,7 @@
 #include "cuckoo_bloom/cuckoo/cuckoo_filter.h"
 #include "cuckoo_bloom/url/expression_set.h"
 #include "support/test_keys.h"
+#include "url/url_golden.h"
 
 namespace cuckoo_bloom {
 namespace {
@@ -213,17 +211,7 @@ TEST(UrlBlocklistExceptions, OnlyTheWritersOneEncodingOfASetIsTaken) {
 // (also read by tests/url/blocklist-never-match.test.mjs).
 TEST(UrlBlocklistExceptions, GoldenFile) {
   const std::vector<uint8_t> fresh = withExceptions(smallBloomBlob(), exceptionSetOf({"co.jp/", "now.sh/"})).value();
-  const std::string path = std::string(CUCKOO_BLOOM_GOLDEN_DIR) + "/url-blocklist-exceptions.cbf";
-  const char* update = std::getenv("CUCKOO_BLOOM_UPDATE_GOLDEN");
-  if (update != nullptr && std::string(update) == "1") {
-    std::ofstream out(path, std::ios::binary | std::ios::trunc);
-    ASSERT_TRUE(out) << "cannot write " << path;
-    out.write(reinterpret_cast<const char*>(fresh.data()), static_cast<std::streamsize>(fresh.size()));
-  }
-  std::ifstream in(path, std::ios::binary);
-  ASSERT_TRUE(in) << path << " is missing: run with CUCKOO_BLOOM_UPDATE_GOLDEN=1";
-  const std::vector<uint8_t> stored((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  ASSERT_EQ(stored, fresh);
+  ASSERT_EQ(cuckoo_bloom_test::urlGoldenFile("url-blocklist-exceptions.cbf", fresh), fresh);
 }
 
 }  // namespace

@@ -418,15 +418,19 @@ export class UrlBlocklist extends UrlList<AnyFilter> {
    *   expressions are not known: build the companion where the list is built), `FREED`.
    */
   confirmation(): OwnedBytes {
-    const builder = this.#confirmationBuilder;
-    if (builder === null) {
-      throw new FilterError(
-        'UNSUPPORTED',
-        'a blocklist read from bytes does not know its expressions, so it cannot make their confirmation: ' +
-          'make it with the list (UrlBlocklist.build(...).confirmation(), or the CLI\'s build --urls, which writes <output>.confirm)',
-      );
-    }
+    const builder = this.#expressionHashes(
+      'make their confirmation',
+      "make it with the list (UrlBlocklist.build(...).confirmation(), or the CLI's build --urls, which writes <output>.confirm)",
+    );
     return builder.encode(blocklistChecksumOf(this.serialize()));
+  }
+
+  /** The hashes of every stored expression; UNSUPPORTED for a list read from bytes (it does not know them). */
+  #expressionHashes(task: string, instead: string): ExactSetBuilder {
+    if (this.#confirmationBuilder === null) {
+      throw new FilterError('UNSUPPORTED', `a blocklist read from bytes does not know its expressions, so it cannot ${task}: ${instead}`);
+    }
+    return this.#confirmationBuilder;
   }
 
   /**
@@ -443,14 +447,10 @@ export class UrlBlocklist extends UrlList<AnyFilter> {
    *   `UNSUPPORTED` (a list read from bytes: its expressions are not known), `FREED`.
    */
   guardNeverMatch(entries: Iterable<string>): NeverMatchReport {
-    const builder = this.#confirmationBuilder;
-    if (builder === null) {
-      throw new FilterError(
-        'UNSUPPORTED',
-        'a blocklist read from bytes does not know its expressions, so it cannot tell a never-match host\'s false positive from a listed one: ' +
-          'guard the list where it is built (UrlBlocklist.build(list, { neverMatch }), or the CLI\'s build --urls --never-match FILE)',
-      );
-    }
+    const builder = this.#expressionHashes(
+      "tell a never-match host's false positive from a listed one",
+      "guard the list where it is built (UrlBlocklist.build(list, { neverMatch }), or the CLI's build --urls --never-match FILE)",
+    );
     const { entries: given, expressions: candidates } = neverMatchExpressions(entries, this.expressionDepth);
     const filter = this.expressionFilter;
     const current = this.exceptions as FullExactSet | null;
