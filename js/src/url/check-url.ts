@@ -3,8 +3,7 @@
 // so both give the same answer for the same bytes.
 import { FilterError } from '../errors.js';
 import { describeValue } from '../keys/keys.js';
-import { canonicalizeUrlParts, formatCanonicalUrl } from './canonicalize.js';
-import { type ExpressionDepth, SAFE_BROWSING_DEPTH, urlExpressionsOfParts } from './expressions.js';
+import { canonicalUrlExpressions, type ExpressionDepth, SAFE_BROWSING_DEPTH } from './expressions.js';
 
 /**
  * What a check concluded (docs/URL-BLOCKLISTS.md, "Verdicts"):
@@ -84,9 +83,7 @@ export function checkUrlOnce(
   let canonical: string;
   let expressions: string[];
   try {
-    const parts = canonicalizeUrlParts(url);
-    canonical = formatCanonicalUrl(parts);
-    expressions = urlExpressionsOfParts(parts, depth);
+    ({ canonical, expressions } = canonicalUrlExpressions(url, depth));
   } catch (error) {
     throw new FilterError('INVALID_ARGUMENT', error instanceof Error ? error.message : String(error), { cause: error });
   }

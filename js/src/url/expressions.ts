@@ -1,4 +1,4 @@
-import { canonicalizeUrlParts, type CanonicalUrlParts } from './canonicalize.js';
+import { canonicalizeUrlParts, type CanonicalUrlParts, formatCanonicalUrl } from './canonicalize.js';
 
 /**
  * How deep a URL's expressions go: host suffixes of at most `hostLabels`
@@ -125,7 +125,12 @@ export function urlExpressionsTo(input: string, depth: ExpressionDepth): string[
   return expressionsFromParts(canonicalizeUrlParts(input), depth);
 }
 
-/** The same, from a URL already split by `canonicalizeUrlParts` (a URL parsed once). @internal */
-export function urlExpressionsOfParts(parts: CanonicalUrlParts, depth: ExpressionDepth): string[] {
-  return expressionsFromParts(parts, depth);
+/**
+ * A URL's canonical form and its expressions to `depth`, from one parse (what
+ * a blocklist's check needs). @internal
+ * @throws {TypeError} as `canonicalizeUrl`.
+ */
+export function canonicalUrlExpressions(input: string, depth: ExpressionDepth): { canonical: string; expressions: string[] } {
+  const parts = canonicalizeUrlParts(input);
+  return { canonical: formatCanonicalUrl(parts), expressions: expressionsFromParts(parts, depth) };
 }
