@@ -206,6 +206,9 @@ const exported = await bundle({
   platform: 'browser',
   outfile: join(dist, 'browser.js'),
   entryName: 'cuckoo-bloom-wasm',
+  // No map (~88 KB): index.cjs's map covers the same sources for debugging in Node, and
+  // in a page the bundle reads as written (names kept, whitespace and syntax minified).
+  ...noMap,
   external: ['./core.mjs'],
   plugins: [variantPlugin({ loader: 'browser' })],
 });
@@ -265,24 +268,18 @@ await bundle({
   plugins: [variantPlugin({ loader: 'node', commonJsGlue: true })],
   ...cjsModuleUrl,
 });
-await bundle({
-  format: 'esm',
-  platform: 'neutral',
-  outfile: join(dist, 'inline.js'),
-  ...noMap,
-  entryName: 'cuckoo-bloom-wasm/inline',
-  plugins: [variantPlugin({ loader: 'inline', bundleGlue: true })],
-  ...inline,
-});
-await bundle({
-  format: 'cjs',
-  platform: 'node',
-  outfile: join(dist, 'inline.cjs'),
-  ...noMap,
-  entryName: 'cuckoo-bloom-wasm/inline',
-  plugins: [variantPlugin({ loader: 'inline', bundleGlue: true })],
-  ...inline,
-});
+// The inline entry, one bundle written twice: an ES module for any platform and CommonJS for Node.
+for (const [format, platform, outfile] of [['esm', 'neutral', 'inline.js'], ['cjs', 'node', 'inline.cjs']]) {
+  await bundle({
+    format,
+    platform,
+    outfile: join(dist, outfile),
+    ...noMap,
+    entryName: 'cuckoo-bloom-wasm/inline',
+    plugins: [variantPlugin({ loader: 'inline', bundleGlue: true })],
+    ...inline,
+  });
+}
 
 /**
  * Node's ES entries are the CommonJS build (one implementation per process:
@@ -383,6 +380,9 @@ if (existsSync(join(src, 'cli/main.ts'))) {
     format: 'esm',
     platform: 'node',
     outfile: join(dist, 'cli.js'),
+    // No map: the CLI's bundle is minified without renaming, so its stack traces name
+    // its functions; a map would cost ~80 KB of the package's 3 MB (issue #33).
+    ...noMap,
     // tldts (the Public Suffix List, for build's warnings) is the package's one runtime
     // dependency, used by the CLI only: imported, not bundled (no browser bundle reaches it).
     external: [...common.external, 'tldts'],

@@ -22,24 +22,15 @@ jobs=${FUZZ_JOBS:-$(nproc)}
 [ "$jobs" -lt 1 ] && jobs=1
 
 # --- tools (Debian 12): clang-14 and its libFuzzer/sanitizer runtimes
-have_cmd() { command -v "$1" >/dev/null 2>&1; }
+# shellcheck source=.ci/debian-packages.sh
+source .ci/debian-packages.sh
 need=()
 have_cmd cmake || need+=(cmake)
 have_cmd clang++-14 || need+=(clang-14)
 compgen -G "/usr/lib/llvm-14/lib/clang/14*/lib/linux/libclang_rt.fuzzer-x86_64.a" >/dev/null ||
   need+=(libclang-rt-14-dev)
 [ -f /usr/include/xxhash.h ] || need+=(libxxhash-dev)
-if [ ${#need[@]} -gt 0 ]; then
-  echo "fuzz: installing ${need[*]} (Debian packages)"
-  if [ "$(id -u)" != 0 ]; then
-    if have_cmd sudo; then SUDO=sudo; else
-      echo "fuzz: need root to install: ${need[*]}. Run: apt-get install -y ${need[*]}" >&2
-      exit 1
-    fi
-  else SUDO=; fi
-  $SUDO apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${need[@]}" >/dev/null
-fi
+install_debian_packages fuzz ${need[@]+"${need[@]}"}
 
 # --- build
 echo "== fuzz: building the targets (clang-14, -fsanitize=fuzzer,address,undefined)"

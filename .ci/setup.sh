@@ -18,7 +18,8 @@ for arg in "$@"; do
 done
 
 need=()
-have_cmd() { command -v "$1" >/dev/null 2>&1; }
+# shellcheck source=.ci/debian-packages.sh
+source .ci/debian-packages.sh
 have_cmd cmake || need+=(cmake)
 have_cmd g++ || need+=(g++)
 have_cmd node || need+=(nodejs)
@@ -30,17 +31,7 @@ have_cmd em++ || need+=(emscripten)
 if [ "$with_browser" = 1 ] && ! have_cmd chromium; then need+=(chromium); fi
 if [ "$with_redis" = 1 ] && ! have_cmd redis-server; then need+=(redis-server); fi
 
-if [ ${#need[@]} -gt 0 ]; then
-  echo "setup: installing ${need[*]} (Debian packages)"
-  if [ "$(id -u)" != 0 ]; then
-    if have_cmd sudo; then SUDO=sudo; else
-      echo "setup: need root to install: ${need[*]}. Run: apt-get install -y ${need[*]}" >&2
-      exit 1
-    fi
-  else SUDO=; fi
-  $SUDO apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${need[@]}" >/dev/null
-fi
+install_debian_packages setup ${need[@]+"${need[@]}"}
 
 # npm packages at the locked versions (reinstalled only when the lock changed).
 # `npm install`, not `npm ci`: npm 11 writes lock files without the optional

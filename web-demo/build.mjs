@@ -11,8 +11,11 @@
 //   index.html        with the manifest inlined (no request before the first verdict) and
 //                     preload links, so the wasm and the filter download in parallel with app.js
 //   styles.css, playground.css, sections.html (the later parts' markup and styles)
-//   sw.js             the service worker: network first, the cache when offline
+//   sw.js             the service worker: network first, the cache when offline; it caches the
+//                     page's own copies of the files (from the HTTP cache), never fetching them twice
 //   data/*.filter     the list in each type of src/compared-types.json, built by the CLI
+//   data/urlhaus.filter.confirm   the preloaded filter's exact companion (the CLI's `<output>.confirm`,
+//                     type 33): fetched on a filter's first "maybe", so `listed` is confirmed
 //   data/manifest.json                  source, counts, date, licence, example URLs
 //   *.br, *.gz        every compressible file precompressed (serve.mjs picks by Accept-Encoding)
 // and prints the transfer sizes (raw, gzip, brotli).
@@ -113,6 +116,14 @@ await Promise.all(
   ),
 );
 
+// The CLI writes each filter's exact companion beside it; the page confirms with the
+// preloaded filter's only (the comparison needs none), so the others are not shipped.
+const companionFile = `${filters[compared.preloaded]}.confirm`;
+for (const name of Object.values(filters)) {
+  if (name !== filters[compared.preloaded]) rmSync(join(out, 'data', `${name}.confirm`), { force: true });
+}
+if (!existsSync(join(out, 'data', companionFile))) fail(`the CLI wrote no exact companion (data/${companionFile}) for the preloaded filter`);
+
 // 3. The manifest: what the page shows about the list, and examples checked here against
 // the filter the CLI just wrote (read back with the package build).
 const text = readFileSync(listFile, 'utf8');
@@ -144,6 +155,7 @@ const manifest = {
   lookupFalsePositiveRate: blocklist.lookupFalsePositiveRate,
   preloaded: compared.preloaded,
   filters: Object.fromEntries(Object.entries(filters).map(([type, name]) => [type, { file: `data/${name}`, bytes: sizes[type] }])),
+  confirmation: { file: `data/${companionFile}`, bytes: statSync(join(out, 'data', companionFile)).size },
   examples,
   builtWith: `cuckoo-bloom-wasm CLI: build --urls --type <type> --fpr ${RATE}`,
 };
@@ -174,13 +186,17 @@ if (html.includes('<!-- build:')) fail('index.html has a build placeholder this 
 writeFileSync(join(out, 'index.html'), html);
 
 // 5. The service worker: the file list and a version from the files' contents, so a new
-// build replaces the old cache and an unchanged one keeps it.
+// build replaces the old cache and an unchanged one keeps it. It precaches only what the
+// page itself loads on a first visit (registered after that, it takes them from the HTTP
+// cache); the comparison filters and the companion, loaded on demand, are cached when the
+// page fetches them, and data/manifest.json (inlined in the page) not at all.
 const assets = listFiles(out).filter((file) => file !== 'sw.js');
 const version = createHash('sha256');
 for (const file of assets) version.update(file).update(readFileSync(join(out, file)));
+const onDemand = new Set(['data/manifest.json', `data/${companionFile}`, ...Object.entries(filters).filter(([type]) => type !== compared.preloaded).map(([, name]) => `data/${name}`)]);
 const worker = readFileSync(join(demo, 'sw.js'), 'utf8')
   .replace("'__VERSION__'", JSON.stringify(version.digest('hex').slice(0, 16)))
-  .replace("['__ASSETS__']", JSON.stringify(['./', ...assets.filter((file) => file !== 'index.html')]));
+  .replace("['__ASSETS__']", JSON.stringify(['./', ...assets.filter((file) => file !== 'index.html' && !onDemand.has(file))]));
 writeFileSync(join(out, 'sw.js'), worker);
 
 // 6. Precompressed copies, made once here so the server never compresses per request.
@@ -204,7 +220,8 @@ const rows = [
   [`filter (${preloadedFile})`, [preloadedFile]],
   ['-- later: playgrounds, tune, comparison (JS, CSS, HTML)', [...chunks, 'playground.css', 'sections.html']],
   ['-- later: the full library\'s wasm (core.small.wasm)', ['core.small.wasm']],
-  ['-- later: comparison filters', Object.entries(filters).filter(([type]) => type !== compared.preloaded).map(([, name]) => `data/${name}`)],
+  [`-- on a filter's first "maybe": the exact companion (data/${companionFile})`, [`data/${companionFile}`]],
+  ['-- on demand: comparison filters', Object.entries(filters).filter(([type]) => type !== compared.preloaded).map(([, name]) => `data/${name}`)],
 ];
 const size = (file, kind) => (existsSync(join(out, `${file}${kind}`)) ? statSync(join(out, `${file}${kind}`)) : statSync(join(out, file))).size;
 console.log(`web-demo: built ${relative(process.cwd(), out) || '.'}/ in ${((performance.now() - started) / 1000).toFixed(1)} s`);

@@ -8,6 +8,11 @@
 //
 // Tests import startServer() and run it in-process:
 //   const server = await startServer({ port: 0 }); ... await server.close();
+//
+// Caching: a file whose name carries a content hash (build.mjs's chunk-<name>-<HASH>.js) never
+// changes, so it is `immutable` for a year; every other file may change with a rebuild and
+// is revalidated on each use (`no-cache`) against its ETag and Last-Modified, which costs a
+// 304 of a few hundred bytes instead of the file. Static hosts: see CONTRIBUTING.md ("The web demo").
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { createServer } from 'node:http';
@@ -56,6 +61,11 @@ const DOCUMENT_HEADERS = {
   'Referrer-Policy': 'no-referrer',
 };
 
+/** Names build.mjs gives files by their content (esbuild's `[hash]`: 8 capitals and digits). */
+export const HASH_NAMED = /(^|\/)chunk-[^/]*-[A-Z0-9]{8}\.js$/;
+export const IMMUTABLE = 'public, max-age=31536000, immutable';
+export const REVALIDATE = 'no-cache';
+
 /** Encodings the server has copies for, best first, with the file suffix build.mjs uses. */
 const ENCODINGS = [
   ['br', '.br'],
@@ -66,9 +76,20 @@ const ENCODINGS = [
  * Serves `root` on 127.0.0.1:`port` (0 = any free port; a busy port falls back
  * to a free one). Resolves to `{ server, port, url, close() }`.
  */
-export async function startServer({ port = 8080, root = DEFAULT_ROOT } = {}) {
+export async function startServer({ port = 8080, root = DEFAULT_ROOT, onResponse = null } = {}) {
   const base = resolve(root);
+  // onResponse({ path, status, bytes }): what each response put on the wire (headers and
+  // body, from the socket's count), so a test can weigh a visit, service worker included.
+  const written = new WeakMap();
   const server = createServer((request, response) => {
+    if (onResponse !== null) {
+      response.on('finish', () => {
+        const socket = request.socket;
+        const before = written.get(socket) ?? 0;
+        written.set(socket, socket.bytesWritten);
+        onResponse({ path: request.url ?? '', status: response.statusCode, bytes: socket.bytesWritten - before });
+      });
+    }
     handle(base, request, response).catch((error) => {
       if (!response.headersSent) send(response, 500, `internal error: ${error.message}`);
       else response.destroy();
@@ -133,15 +154,27 @@ async function handle(base, request, response) {
   const encoding = await pickEncoding(file, request.headers['accept-encoding']);
   const body = encoding ? `${file}${encoding.suffix}` : file;
   const isDocument = type.startsWith('text/html') || pathname === '/sw.js';
+  // One ETag per representation: the brotli copy and the plain file are different bytes.
+  const etag = `"${info.size.toString(16)}-${Math.floor(info.mtimeMs).toString(16)}${encoding ? `-${encoding.name}` : ''}"`;
+  const lastModified = new Date(Math.floor(info.mtimeMs / 1000) * 1000).toUTCString();
+  const headers = {
+    // Caches must key on Accept-Encoding whenever a compressed copy exists.
+    ...(encoding || (await hasCompressedCopy(file)) ? { Vary: 'Accept-Encoding' } : {}),
+    'Cache-Control': HASH_NAMED.test(pathname) ? IMMUTABLE : REVALIDATE,
+    ETag: etag,
+    'Last-Modified': lastModified,
+    'X-Content-Type-Options': 'nosniff',
+    ...(isDocument ? DOCUMENT_HEADERS : {}),
+  };
+  if (notModified(request.headers, etag, info.mtimeMs)) {
+    response.writeHead(304, headers);
+    return response.end();
+  }
   response.writeHead(200, {
     'Content-Type': type,
     'Content-Length': encoding ? encoding.size : info.size,
     ...(encoding ? { 'Content-Encoding': encoding.name } : {}),
-    // Caches must key on Accept-Encoding whenever a compressed copy exists.
-    ...(encoding || (await hasCompressedCopy(file)) ? { Vary: 'Accept-Encoding' } : {}),
-    'Cache-Control': 'no-cache',
-    'X-Content-Type-Options': 'nosniff',
-    ...(isDocument ? DOCUMENT_HEADERS : {}),
+    ...headers,
   });
   if (request.method === 'HEAD') return response.end();
   await new Promise((done, fail) => {
@@ -150,6 +183,17 @@ async function handle(base, request, response) {
     stream.on('end', done);
     stream.pipe(response);
   });
+}
+
+/** RFC 9110 13.1: If-None-Match decides when present (weak comparison); else If-Modified-Since. */
+function notModified(headers, etag, mtimeMs) {
+  const match = headers['if-none-match'];
+  if (match !== undefined) {
+    const bare = (tag) => tag.trim().replace(/^W\//, '');
+    return match.trim() === '*' || match.split(',').some((tag) => bare(tag) === bare(etag));
+  }
+  const since = Date.parse(headers['if-modified-since'] ?? '');
+  return Number.isFinite(since) && Math.floor(mtimeMs / 1000) * 1000 <= since;
 }
 
 /** Parses Accept-Encoding (q=0 refuses) and returns the best precompressed copy on disk. */

@@ -3,13 +3,24 @@
 //
 // Network first, the cache as the fallback: online, a visitor always gets the newest list
 // (a stale blocklist is exactly what the verdict warns about); offline, the last copy.
-// Every successful response refreshes the cache.
+// Every successful response refreshes the cache. Online, "network" means the browser's
+// HTTP cache first: hash-named files are immutable there, the rest are revalidated (304).
+//
+// Nothing is downloaded twice. The page registers the worker only after it has loaded its
+// files, so the precache takes them from the HTTP cache (`cache: 'force-cache'`: no
+// request, whatever their freshness); files loaded on demand (the comparison filters, the
+// exact companion) are not precached, only cached when the page fetches them.
 const VERSION = '__VERSION__';
 const CACHE = `cbw-demo-${VERSION}`;
 const ASSETS = ['__ASSETS__'];
 
 self.addEventListener('install', (event) => {
-  event.waitUntil(caches.open(CACHE).then((cache) => cache.addAll(ASSETS)).then(() => self.skipWaiting()));
+  event.waitUntil(
+    caches.open(CACHE)
+      // One failed file (blocked, offline) must not keep the others from being cached.
+      .then((cache) => Promise.allSettled(ASSETS.map((asset) => cache.add(new Request(asset, { cache: 'force-cache' })))))
+      .then(() => self.skipWaiting()),
+  );
 });
 
 self.addEventListener('activate', (event) => {

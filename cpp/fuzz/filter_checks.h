@@ -15,7 +15,9 @@
 //   Model                       the multiset of keys an op stream has put in.
 //
 // Every hook is a static function of TypeChecks<Class>; a specialization
-// derives from DefaultChecks<Class> and hides only the hooks it needs.
+// derives from DefaultChecks<Class> (or, for the word-array filters, from
+// detail::CountsEveryAdd<Class>, the count hooks they share) and hides only
+// the hooks it needs.
 #pragma once
 
 #include <cmath>
@@ -251,24 +253,16 @@ void checkBitPositions(const Filter& filter, const std::vector<std::string>& key
   }
 }
 
-// The Bloom filters count every add (keys added, repeats included).
-struct CountBefore {
-  bool had;
-  uint64_t count;
-};
-
-}  // namespace detail
-
-template <>
-struct TypeChecks<cb::BloomFilter> : DefaultChecks<cb::BloomFilter> {
-  using Filter = cb::BloomFilter;
-  static void inspect(const Filter& f, const std::vector<std::string>& keys) {
-    FUZZ_CHECK(f.bitCount() >= 1 && f.hashCount() >= 1 && f.hashCount() <= 64);
-    FUZZ_CHECK(f.setBitCount() <= f.bitCount());
-    FUZZ_CHECK(f.byteLength() * 8 >= f.bitCount());
-    detail::checkBitPositions(f, keys, f.hashCount());
-  }
-  using BeforeAdd = detail::CountBefore;
+// The checks of the word-array filters (Bloom, blocked, counting), which
+// count every add (keys added, repeats included): an add counts one more, and
+// a union keeps the sum of both counts.
+template <typename F>
+struct CountsEveryAdd : DefaultChecks<F> {
+  using Filter = F;
+  struct BeforeAdd {
+    bool had;
+    uint64_t count;
+  };
   static BeforeAdd beforeAdd(const Filter& f, const cb::KeyHash& h) { return {f.has(h), f.count()}; }
   static void afterAdd(const Filter& f, const cb::KeyHash&, const BeforeAdd& before, const cb::Status&) {
     FUZZ_CHECK_MSG(f.count() == before.count + 1, "add counted %llu -> %llu (present before: %d)",
@@ -277,6 +271,18 @@ struct TypeChecks<cb::BloomFilter> : DefaultChecks<cb::BloomFilter> {
   }
   static void afterUnion(const Filter& f, uint64_t countA, uint64_t countB) {
     FUZZ_CHECK(f.count() == countA + countB);
+  }
+};
+
+}  // namespace detail
+
+template <>
+struct TypeChecks<cb::BloomFilter> : detail::CountsEveryAdd<cb::BloomFilter> {
+  static void inspect(const Filter& f, const std::vector<std::string>& keys) {
+    FUZZ_CHECK(f.bitCount() >= 1 && f.hashCount() >= 1 && f.hashCount() <= 64);
+    FUZZ_CHECK(f.setBitCount() <= f.bitCount());
+    FUZZ_CHECK(f.byteLength() * 8 >= f.bitCount());
+    detail::checkBitPositions(f, keys, f.hashCount());
   }
   static void checkModel(const Filter&, const Model&, bool, bool) {}
   static void afterClear(const Filter& f) { FUZZ_CHECK(f.setBitCount() == 0); }
@@ -295,21 +301,13 @@ struct TypeChecks<cb::BloomFilter> : DefaultChecks<cb::BloomFilter> {
 };
 
 template <>
-struct TypeChecks<cb::BlockedBloomFilter> : DefaultChecks<cb::BlockedBloomFilter> {
-  using Filter = cb::BlockedBloomFilter;
+struct TypeChecks<cb::BlockedBloomFilter> : detail::CountsEveryAdd<cb::BlockedBloomFilter> {
   static uint64_t setBits(const Filter& f) { return detail::popcountWords(f.words(), f.byteLength() / 8); }
   static void inspect(const Filter& f, const std::vector<std::string>& keys) {
     FUZZ_CHECK(f.blockCount() >= 1);
     FUZZ_CHECK(f.byteLength() == f.blockCount() * Filter::kBytesPerBlock);
     detail::checkBitPositions(f, keys, Filter::kWordsPerBlock);
   }
-  using BeforeAdd = detail::CountBefore;
-  static BeforeAdd beforeAdd(const Filter& f, const cb::KeyHash& h) { return {f.has(h), f.count()}; }
-  static void afterAdd(const Filter& f, const cb::KeyHash&, const BeforeAdd& before, const cb::Status&) {
-    FUZZ_CHECK(f.count() == before.count + 1);  // keys added, repeats included
-  }
-  // A union keeps the sum of both counts.
-  static void afterUnion(const Filter& f, uint64_t countA, uint64_t countB) { FUZZ_CHECK(f.count() == countA + countB); }
   static void checkModel(const Filter&, const Model&, bool, bool) {}
   static void afterClear(const Filter& f) { FUZZ_CHECK(setBits(f) == 0); }
   // Sizing bisects over the block count; tiny rates need more blocks than
@@ -329,8 +327,7 @@ struct TypeChecks<cb::BlockedBloomFilter> : DefaultChecks<cb::BlockedBloomFilter
 };
 
 template <>
-struct TypeChecks<cb::CountingBloomFilter> : DefaultChecks<cb::CountingBloomFilter> {
-  using Filter = cb::CountingBloomFilter;
+struct TypeChecks<cb::CountingBloomFilter> : detail::CountsEveryAdd<cb::CountingBloomFilter> {
   static void inspect(const Filter& f, const std::vector<std::string>& keys) {
     FUZZ_CHECK(f.counterCount() >= 1 && f.hashCount() >= 1 && f.hashCount() <= 64);
     FUZZ_CHECK(f.saturatedCounterCount() <= f.counterCount());
@@ -347,13 +344,6 @@ struct TypeChecks<cb::CountingBloomFilter> : DefaultChecks<cb::CountingBloomFilt
       }
       FUZZ_CHECK(present == allNonZero);
     }
-  }
-  struct BeforeAdd {
-    uint64_t count;
-  };
-  static BeforeAdd beforeAdd(const Filter& f, const cb::KeyHash&) { return {f.count()}; }
-  static void afterAdd(const Filter& f, const cb::KeyHash&, const BeforeAdd& before, const cb::Status&) {
-    FUZZ_CHECK(f.count() == before.count + 1);
   }
   // Add then remove one key at a time: found after the add, Ok to remove,
   // and every counter it touched is back where it was unless it saturated.

@@ -50,6 +50,7 @@ export {
   type UrlVerdict,
 } from './url/url-blocklist.js';
 export * from './url/index.js';
+export { applyPatch } from './patch/apply-patch.js';
 
 /**
  * @internal Not part of the API (it may change in any release): lets this

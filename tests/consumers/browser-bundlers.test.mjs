@@ -8,13 +8,14 @@ import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { launch, serve } from './tools/browser.mjs';
+import { serve, serveAndLaunch, writeModulePage } from './tools/browser.mjs';
 import { bundle, packAndInstall, REPO } from './tools/package.mjs';
 
 const FIXTURE = new URL('./fixtures/browser-app.js', import.meta.url);
 const EXPECTED = { has: true, many: [true, true, false], copyHas: true, removed: true, afterRemove: false };
 
 let installed;
+let site; // the served folder and Chromium
 let out; // one folder per build, served together
 let server;
 let browser;
@@ -40,20 +41,13 @@ beforeAll(async () => {
     app.replace("from 'cuckoo-bloom-wasm'", "from 'cuckoo-bloom-wasm/inline'"),
   );
   // Vite builds from an index.html at the project root.
-  writeFileSync(
-    join(consumer, 'index.html'),
-    '<!doctype html><html><head><link rel="icon" href="data:,"></head><body>' +
-      '<script type="module" src="./src/app.js"></script></body></html>',
-  );
-  out = join(installed.workspace, 'out');
-  mkdirSync(out);
-  server = await serve(out);
-  browser = await launch();
+  writeModulePage(consumer, './src/app.js');
+  site = await serveAndLaunch(join(installed.workspace, 'out'));
+  ({ out, server, browser } = site);
 }, 120_000);
 
 afterAll(async () => {
-  await browser?.close();
-  await server?.close();
+  await site?.close();
   installed?.remove();
 });
 

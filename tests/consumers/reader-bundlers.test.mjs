@@ -7,7 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { launch, serve } from './tools/browser.mjs';
+import { serve, serveAndLaunch, writeModulePage } from './tools/browser.mjs';
 import { bundle, packAndInstall } from './tools/package.mjs';
 
 const FIXTURE = new URL('./fixtures/reader-app.js', import.meta.url);
@@ -21,6 +21,7 @@ const EXPECTED = {
 };
 
 let installed;
+let site; // the served folder and Chromium
 let out;
 let server;
 let browser;
@@ -60,20 +61,13 @@ beforeAll(async () => {
   symlinkSync(join(consumer, 'node_modules'), join(viteRoot, 'node_modules'));
   writeFileSync(join(viteRoot, 'package.json'), JSON.stringify({ name: 'vite-consumer', private: true, type: 'module' }));
   copyFileSync(FIXTURE, join(viteRoot, 'src/reader-app.js'));
-  writeFileSync(
-    join(viteRoot, 'index.html'),
-    '<!doctype html><html><head><link rel="icon" href="data:,"></head><body>' +
-      '<script type="module" src="./src/reader-app.js"></script></body></html>',
-  );
-  out = join(workspace, 'out');
-  mkdirSync(out);
-  server = await serve(out);
-  browser = await launch();
+  writeModulePage(viteRoot, './src/reader-app.js');
+  site = await serveAndLaunch(join(workspace, 'out'));
+  ({ out, server, browser } = site);
 }, 180_000);
 
 afterAll(async () => {
-  await browser?.close();
-  await server?.close();
+  await site?.close();
   installed?.remove();
 });
 

@@ -36,11 +36,18 @@ function expectPositions(filter, key, size) {
   return positions;
 }
 
-/** remove(key) of one of `keys` (all added) says true; the key is gone and every other key stays. */
-function expectRemovedAlone(filter, keys, key) {
+/**
+ * A new `Class` of capacity 1000 given all of `keys`, then remove(key) of one
+ * of them: it says true, the key is gone and every other key stays. Returns
+ * the filter (the caller frees it).
+ */
+function filterWithOneKeyRemoved(Class, keys, key) {
+  const filter = new Class({ capacity: 1000 });
+  filter.addMany(keys);
   expect(filter.remove(key)).toBe(true);
   expect(filter.has(key)).toBe(false);
   expect(filter.hasMany(keys.filter((k) => k !== key)).every(Boolean)).toBe(true);
+  return filter;
 }
 
 /** A key added twice is still there after one remove and gone after the second (`again`: the key as the second remove spells it). */
@@ -77,16 +84,21 @@ const AWKWARD_KEYS = [
 
 describe.each(TYPES)('$name: common API', ({ name, Class, typeId }) => {
   const make = (options = {}) => new Class({ capacity: 1000, ...options });
-
-  test('constructor options are reflected by the getters', () => {
-    const filter = new Class({ capacity: 1234, falsePositiveRate: 0.001, seed: 77 });
+  /** `filter` is a live `Class` of this type with the options `options` and `count` keys. */
+  const expectFilterWith = (filter, { capacity, falsePositiveRate, seed }, count) => {
     expect(filter).toBeInstanceOf(Class);
     expect(filter).toBeInstanceOf(Filter);
     expect(filter.type).toBe(name);
-    expect(filter.capacity).toBe(1234);
-    expect(filter.falsePositiveRate).toBe(0.001);
-    expect(filter.seed).toBe(77);
-    expect(filter.count).toBe(0);
+    expect(filter.capacity).toBe(capacity);
+    expect(filter.falsePositiveRate).toBe(falsePositiveRate);
+    expect(filter.seed).toBe(seed);
+    expect(filter.count).toBe(count);
+  };
+
+  test('constructor options are reflected by the getters', () => {
+    const options = { capacity: 1234, falsePositiveRate: 0.001, seed: 77 };
+    const filter = new Class(options);
+    expectFilterWith(filter, options, 0);
     expect(filter.freed).toBe(false);
     expect(filter.byteLength).toBeGreaterThan(0);
     expect(filter.byteLength % 8).toBe(0);
@@ -304,18 +316,13 @@ describe.each(TYPES)('$name: common API', ({ name, Class, typeId }) => {
   });
 
   test('deserialize (static and free function) returns the right class with the same state', () => {
-    const original = new Class({ capacity: 2000, falsePositiveRate: 0.005, seed: 1234 });
+    const options = { capacity: 2000, falsePositiveRate: 0.005, seed: 1234 };
+    const original = new Class(options);
     const keys = asciiKeys(700, 'rt-');
     original.addMany(keys);
     const bytes = original.serialize();
     for (const copy of [Class.deserialize(bytes), deserialize(bytes)]) {
-      expect(copy).toBeInstanceOf(Class);
-      expect(copy).toBeInstanceOf(Filter);
-      expect(copy.type).toBe(name);
-      expect(copy.capacity).toBe(2000);
-      expect(copy.falsePositiveRate).toBe(0.005);
-      expect(copy.seed).toBe(1234);
-      expect(copy.count).toBe(original.count);
+      expectFilterWith(copy, options, original.count);
       expect(copy.byteLength).toBe(original.byteLength);
       expect(copy.estimatedFalsePositiveRate).toBe(original.estimatedFalsePositiveRate);
       expect(copy.hasMany(keys).every(Boolean)).toBe(true);
@@ -811,10 +818,7 @@ describe('CountingBloomFilter specifics', () => {
   });
 
   test('remove: a removed key is gone, the others stay; adding twice needs two removes', () => {
-    const filter = new CountingBloomFilter({ capacity: 1000 });
-    const keys = asciiKeys(300, 'rm-');
-    filter.addMany(keys);
-    expectRemovedAlone(filter, keys, 'rm-7');
+    const filter = filterWithOneKeyRemoved(CountingBloomFilter, asciiKeys(300, 'rm-'), 'rm-7');
 
     filter.add('twice').add('twice');
     expectTwoRemoves(filter, 'twice', utf8.encode('twice'));
@@ -898,10 +902,7 @@ describe('CuckooFilter specifics', () => {
   });
 
   test('remove: true and gone for an added key, false and unchanged for an absent one', () => {
-    const filter = new CuckooFilter({ capacity: 1000 });
-    const keys = asciiKeys(200, 'crm-');
-    filter.addMany(keys);
-    expectRemovedAlone(filter, keys, 'crm-3');
+    const filter = filterWithOneKeyRemoved(CuckooFilter, asciiKeys(200, 'crm-'), 'crm-3');
     expect(filter.count).toBe(199);
     const before = filter.serialize();
     expect(filter.remove('crm-3')).toBe(false);

@@ -130,12 +130,17 @@ describe('the link checker itself', () => {
   };
   const check = (text, from = 'README.md') => brokenLinks(from, text, fake);
 
+  // [heading, the anchor GitHub gives it]
+  const SLUGS = [
+    ['Quick start: Node (ES module)', 'quick-start-node-es-module'],
+    ['Memory: `free()` and `using`', 'memory-free-and-using'],
+    ['The filter types, listed once: `FILTER_TYPES`', 'the-filter-types-listed-once-filter_types'],
+    ['Seen in the last N seconds: [`RedisExpiringBloomFilter`](x.md)', 'seen-in-the-last-n-seconds-redisexpiringbloomfilter'],
+    ['Caf\u00e9 \u00d7 2 \u2192 b', 'caf\u00e9--2--b'],
+  ];
+
   test('GitHub slugs', () => {
-    expect(githubSlug('Quick start: Node (ES module)')).toBe('quick-start-node-es-module');
-    expect(githubSlug('Memory: `free()` and `using`')).toBe('memory-free-and-using');
-    expect(githubSlug('The filter types, listed once: `FILTER_TYPES`')).toBe('the-filter-types-listed-once-filter_types');
-    expect(githubSlug('Seen in the last N seconds: [`RedisExpiringBloomFilter`](x.md)')).toBe('seen-in-the-last-n-seconds-redisexpiringbloomfilter');
-    expect(githubSlug('Caf\u00e9 \u00d7 2 \u2192 b')).toBe('caf\u00e9--2--b');
+    for (const [heading, slug] of SLUGS) expect(githubSlug(heading)).toBe(slug);
     expect([...markdownAnchors(files['docs/GUIDE.md'])]).toEqual(
       ['guide', 'memory-free-and-using', 'errors', 'errors-1', 'the-filter-types-listed-once-filter_types'],
     );

@@ -1,7 +1,10 @@
 // How the demo is delivered, measured in Chromium: compressed bytes and time to the first
 // verdict on fresh loads, security headers, the filter fetched once and in parallel with
-// the wasm, and an offline reload through the service worker.
+// the wasm, the weight of a whole first visit and of a revisit, failures that leave a
+// notice and a Retry button, and an offline reload through the service worker.
 import { describe, expect, test } from '@jest/globals';
+import { startServer } from '../../web-demo/serve.mjs';
+import { axeViolations } from './lib/axe.mjs';
 import { byId, DESKTOP, openPage, PHONE } from './lib/browser.mjs';
 import { useDemoSite } from './lib/demo-site.mjs';
 import { measureFirstVerdict } from './lib/first-verdict.mjs';
@@ -66,6 +69,7 @@ describe('delivery', () => {
     const timings = [];
     page.on('requestfinished', (request) => timings.push(request));
     await page.reload();
+    await page.click(byId('comparison-load'), { timeout: 30_000 });
     await page.waitForSelector('body[data-comparison="done"]', { timeout: 30_000 });
     const entries = await page.evaluate(() => performance.getEntriesByType('resource').map((entry) => ({ name: new URL(entry.name).pathname, start: entry.startTime, end: entry.responseEnd })));
     const filter = entries.filter((entry) => entry.name === '/data/urlhaus.filter');
@@ -85,8 +89,8 @@ describe('delivery', () => {
 
   test('a page reloaded offline still checks URLs (service worker)', async () => {
     const { context, page, problems, close } = await openPage(site.browser, site.server.url);
+    await page.waitForSelector('body[data-playgrounds="ready"]', { timeout: 30_000 });
     await page.evaluate(() => navigator.serviceWorker.ready);
-    await page.waitForSelector('body[data-comparison="done"]', { timeout: 30_000 });
     // The worker controls the page once it is active (clients.claim).
     await page.waitForFunction(() => navigator.serviceWorker.controller !== null, null, { timeout: 10_000 });
     await context.setOffline(true);
@@ -99,4 +103,98 @@ describe('delivery', () => {
     expect(problems.filter((problem) => !problem.includes('ERR_INTERNET_DISCONNECTED'))).toEqual([]);
     await close();
   });
+
+  // Issue 29's budgets, weighed where they are spent: a private server counts every response
+  // it writes (headers and body, the service worker's requests included, which the page's
+  // own network events do not show).
+  test('a first visit with a check is at most 25 requests and 250 KB, nothing twice and no comparison filter; a revisit at most 10 KB', async () => {
+    const log = [];
+    const server = await startServer({ port: 0, onResponse: (entry) => log.push(entry) });
+    const { context, page, problems, close } = await openPage(site.browser, server.url);
+    try {
+      // A listed example: the filter says maybe, so the companion is fetched too (the heavier visit).
+      await page.click(byId('example-0'));
+      await page.locator(`${byId('check-verdict')}[data-verdict="listed"]`).waitFor();
+      await page.waitForSelector('body[data-playgrounds="ready"]', { timeout: 30_000 });
+      await page.evaluate(() => navigator.serviceWorker.ready);
+      await page.waitForFunction(() => navigator.serviceWorker.controller !== null, null, { timeout: 10_000 });
+      await page.waitForTimeout(500);
+      const first = log.splice(0);
+      const paths = first.map((entry) => entry.path);
+      const bytes = first.reduce((sum, entry) => sum + entry.bytes, 0);
+      console.log(`first visit: ${first.length} requests, ${bytes} bytes: ${first.map((entry) => `${entry.path} ${entry.bytes}`).join(', ')}`);
+      expect(new Set(paths).size).toBe(paths.length);
+      expect(paths.filter((path) => /urlhaus\.[a-z-]+\.filter/.test(path))).toEqual([]);
+      expect(first.length).toBeLessThanOrEqual(25);
+      expect(bytes).toBeLessThanOrEqual(250_000);
+
+      await page.reload();
+      await page.waitForSelector('body[data-ready="true"]', { timeout: 15_000 });
+      await page.waitForSelector('body[data-playgrounds="ready"]', { timeout: 30_000 });
+      await page.waitForTimeout(500);
+      const again = log.splice(0);
+      const revisit = again.reduce((sum, entry) => sum + entry.bytes, 0);
+      console.log(`revisit: ${again.length} requests, ${revisit} bytes: ${again.map((entry) => `${entry.path} ${entry.status} ${entry.bytes}`).join(', ')}`);
+      expect(revisit).toBeLessThanOrEqual(10_000);
+      // The comparison loads on demand, and only then.
+      await page.click(byId('comparison-load'));
+      await page.waitForSelector('body[data-comparison="done"]', { timeout: 30_000 });
+      expect(log.filter((entry) => /urlhaus\.[a-z-]+\.filter/.test(entry.path)).length).toBe(Object.keys(await page.evaluate(() => JSON.parse(document.getElementById('manifest').textContent).filters)).length - 1);
+      expect(problems).toEqual([]);
+    } finally {
+      await close();
+      await context.close().catch(() => {});
+      await server.close();
+    }
+  }, 90_000);
+
+  test('a blocked core.small.wasm leaves a notice and Retry in its sections, not empty grids; Retry loads them', async () => {
+    const { page, context, close } = await openPage(site.browser, site.server.url, { serviceWorkers: 'block', waitReady: false });
+    try {
+      await context.route('**/core.small.wasm', (route) => route.abort('blockedbyclient'));
+      await page.reload();
+      await page.waitForSelector('body[data-ready="true"]', { timeout: 15_000 });
+      await page.fill(byId('url-input'), 'https://www.wikipedia.org/');
+      await page.click(byId('check-button'));
+      await page.locator(byId('playgrounds-failed')).waitFor({ timeout: 20_000 });
+      await expect(page.locator(byId('playgrounds-failed')).textContent()).resolves.toMatch(/could not load: could not load core\.small\.wasm/);
+      await expect(page.locator(byId('stats-failed')).count()).resolves.toBe(1);
+      await expect(page.locator(byId('bloom-section')).count()).resolves.toBe(0);
+      expect(await axeViolations(page)).toEqual([]);
+      await expect(page.locator(`${byId('check-verdict')}`).getAttribute('data-verdict')).resolves.toBe('clear');
+      await context.unroute('**/core.small.wasm');
+      await page.click(byId('playgrounds-failed-retry'));
+      await page.waitForSelector('body[data-playgrounds="ready"]', { timeout: 30_000 });
+      await expect(page.locator(byId('bloom-section')).count()).resolves.toBe(1);
+      await expect(page.locator(byId('stats-entries')).count()).resolves.toBe(1);
+    } finally {
+      await close();
+    }
+  }, 60_000);
+
+  test('a stalled filter request ends in a notice with Retry (no "Loading…" forever); Retry loads the list', async () => {
+    const { page, context, close } = await openPage(site.browser, site.server.url, { serviceWorkers: 'block', waitReady: false });
+    const held = [];
+    try {
+      let stall = true;
+      await context.route('**/data/urlhaus.filter', (route) => (stall ? held.push(route) : route.continue()));
+      await page.reload();
+      await page.fill(byId('url-input'), 'https://www.wikipedia.org/');
+      await page.click(byId('check-button'));
+      await expect(page.locator(byId('check-waiting')).count()).resolves.toBe(1);
+      // fetchBytes gives up after 10 s.
+      await page.locator(byId('check-unavailable')).waitFor({ timeout: 20_000 });
+      await expect(page.locator(byId('check-unavailable')).textContent()).resolves.toMatch(/could not load data\/urlhaus\.filter: no complete answer in 10 s/);
+      await expect(page.locator(byId('load-retry')).count()).resolves.toBe(1);
+      expect(await axeViolations(page)).toEqual([]);
+      stall = false;
+      await page.click(byId('load-retry'));
+      await page.waitForSelector('body[data-ready="true"]', { timeout: 15_000 });
+      await page.click(byId('check-retry'));
+      await expect(page.locator(byId('check-verdict')).getAttribute('data-verdict')).resolves.toBe('clear');
+    } finally {
+      for (const route of held) await route.abort().catch(() => {});
+      await close();
+    }
+  }, 60_000);
 });

@@ -1,5 +1,6 @@
 // web-demo/serve.mjs: MIME types, no directory traversal, 127.0.0.1 only, busy-port fallback,
-// precompressed copies chosen by Accept-Encoding, security headers on documents.
+// precompressed copies chosen by Accept-Encoding, security headers on documents, caching
+// (immutable hash-named files, validators and 304 for the rest), the per-response byte count.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -10,6 +11,7 @@ import { startServer } from '../../web-demo/serve.mjs';
 
 let root;
 let server;
+const responses = [];
 
 beforeAll(async () => {
   const base = mkdtempSync(join(tmpdir(), 'cbw-serve-'));
@@ -21,8 +23,9 @@ beforeAll(async () => {
   writeFileSync(join(root, 'app.js.gz'), gzipSync('export {};'));
   writeFileSync(join(root, 'core.wasm'), Buffer.from([0, 97, 115, 109, 1, 0, 0, 0]));
   writeFileSync(join(root, 'data', 'list.filter'), Buffer.from([1, 2, 3]));
+  writeFileSync(join(root, 'chunk-page-AB12CD34.js'), 'export const page = 1;');
   writeFileSync(join(base, 'secret.txt'), 'outside the root');
-  server = await startServer({ port: 0, root });
+  server = await startServer({ port: 0, root, onResponse: (entry) => responses.push(entry) });
 });
 
 afterAll(async () => {
@@ -108,5 +111,46 @@ describe('web-demo/serve.mjs', () => {
     } finally {
       await second.close();
     }
+  });
+
+  test('hash-named files are immutable for a year; the rest are revalidated against ETag and Last-Modified', async () => {
+    const chunk = await get('/chunk-page-AB12CD34.js');
+    expect(chunk.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    for (const path of ['/', '/app.js', '/core.wasm', '/data/list.filter']) {
+      const response = await get(path, { 'Accept-Encoding': 'br' });
+      expect([path, response.headers['cache-control']]).toEqual([path, 'no-cache']);
+      expect(response.headers.etag).toMatch(/^"[0-9a-f]+-[0-9a-f]+(-br)?"$/);
+      expect(Date.parse(response.headers['last-modified'])).not.toBeNaN();
+    }
+  });
+
+  test('a matching If-None-Match or If-Modified-Since gets an empty 304; another representation gets 200', async () => {
+    const first = await get('/app.js', { 'Accept-Encoding': 'br' });
+    const etag = first.headers.etag;
+    expect(etag).toMatch(/-br"$/);
+    const again = await get('/app.js', { 'Accept-Encoding': 'br', 'If-None-Match': etag });
+    expect(again.status).toBe(304);
+    expect(again.body.length).toBe(0);
+    expect(again.headers.etag).toBe(etag);
+    expect(again.headers['cache-control']).toBe('no-cache');
+    await expect(get('/app.js', { 'Accept-Encoding': 'br', 'If-None-Match': `W/${etag}, "other"` })).resolves.toMatchObject({ status: 304 });
+    // The plain copy is other bytes: the brotli copy's ETag does not validate it.
+    await expect(get('/app.js', { 'If-None-Match': etag })).resolves.toMatchObject({ status: 200 });
+    await expect(get('/app.js', { 'If-Modified-Since': first.headers['last-modified'] })).resolves.toMatchObject({ status: 304 });
+    await expect(get('/app.js', { 'If-Modified-Since': new Date(0).toUTCString() })).resolves.toMatchObject({ status: 200 });
+    // If-None-Match decides when both are sent.
+    await expect(get('/app.js', { 'If-None-Match': '"stale"', 'If-Modified-Since': first.headers['last-modified'] })).resolves.toMatchObject({ status: 200 });
+  });
+
+  test('onResponse reports each response with the bytes it put on the wire', async () => {
+    responses.length = 0;
+    const response = await get('/data/list.filter');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const entry = responses.find((item) => item.path === '/data/list.filter');
+    expect(entry).toMatchObject({ status: 200 });
+    // Headers and the 3-byte body.
+    expect(entry.bytes).toBeGreaterThan(100);
+    expect(entry.bytes).toBeLessThan(1000);
+    expect(response.body.length).toBe(3);
   });
 });

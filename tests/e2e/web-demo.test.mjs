@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, test } from '@jest/globals';
 import { axeViolations } from './lib/axe.mjs';
 import { byId, DESKTOP, openPage, PHONE } from './lib/browser.mjs';
+import { installContrast } from './lib/contrast.mjs';
 import { ROOT, useDemoSite } from './lib/demo-site.mjs';
 
 const ARTIFACTS = join(ROOT, 'test-artifacts', 'e2e');
@@ -58,12 +59,12 @@ async function inPlaygrounds(body, options) {
 }
 
 describe('checking a URL', () => {
-  test('flags listed hosts and URLs with the right entry and clears ordinary sites', async () => {
+  test('flags listed hosts and URLs with the right entry (confirmed) and clears ordinary sites', async () => {
     const { page, problems, close } = await open();
     const listed = manifest.examples.filter((example) => example.entry !== null);
     expect(listed.length).toBeGreaterThanOrEqual(2);
     for (const example of listed) {
-      await expect(checkUrl(page, example.url)).resolves.toEqual({ verdict: 'match', match: example.entry });
+      await expect(checkUrl(page, example.url)).resolves.toEqual({ verdict: 'listed', match: example.entry });
     }
     const urlExample = manifest.examples.findIndex((example) => example.kind === 'listed-url');
     await page.click(byId(`example-${urlExample}`));
@@ -77,7 +78,7 @@ describe('checking a URL', () => {
     await close();
   });
 
-  test('the verdict names the list, its date and age, and does not call a snapshot certain', async () => {
+  test('the verdict names the list, its date and age, and does not call a snapshot certain; a listed one names the filter type from the bytes', async () => {
     const { page, close } = await open();
     await checkUrl(page, 'https://www.wikipedia.org/');
     const clear = await text(page, 'check-verdict');
@@ -88,22 +89,26 @@ describe('checking a URL', () => {
     expect(clear).toMatch(/\d+ (hours?|days) old/);
     expect(clear).not.toMatch(/certain/i);
     expect(clear).toMatch(/does not prove the site is safe/);
+    await shot(page, 'check-clear', 'check-section', { docs: true });
     const listed = manifest.examples.find((example) => example.kind === 'listed-host');
     await checkUrl(page, listed.url);
     const hit = await text(page, 'check-verdict');
     expect(hit).toContain(day);
-    expect(hit).toMatch(/1 in [\d,]+ \([\d.]+%\)/);
-    await shot(page, 'check-clear', 'check-section', { docs: true });
+    expect(hit).toMatch(/confirmed against the exact list/);
+    // Confirmed: no "1 in N" odds, which were never the chance that this verdict is wrong.
+    expect(hit).not.toMatch(/1 in [\d,]+/);
+    await expect(text(page, 'load-status')).resolves.toContain(`${manifest.preloaded.replace('-', ' ')} filter`);
+    await expect(page.locator('#check-hint').textContent()).resolves.toMatch(/looked up in the list’s binary fuse filter/);
     await close();
   });
 
   test.each([['not a url'], ['http://exa mple.com:99999/'], ['javascript:alert(1)'], ['localhostish'], ['http://%zz/'], ['   '], ['ftp://files.example/x']])(
-    'garbage input %j is an error, never a verdict about the list',
+    'garbage input %j is invalid, never a verdict about the list',
     async (input) => {
       const { page, problems, close } = await open();
       await page.fill(byId('url-input'), input);
       await page.click(byId('check-button'));
-      await expect(page.locator(byId('check-verdict')).getAttribute('data-verdict')).resolves.toBe('error');
+      await expect(page.locator(byId('check-verdict')).getAttribute('data-verdict')).resolves.toBe('invalid');
       await expect(page.locator(byId('check-error')).count()).resolves.toBe(1);
       if (input === 'not a url') await shot(page, 'check-invalid', 'check-section', { docs: true });
       expect(problems).toEqual([]);
@@ -136,6 +141,7 @@ describe('checking a URL', () => {
 describe('the filter and its comparison', () => {
   test('loads clean, measures each compared type with a fixed sample, and times nothing', async () => {
     const { page, problems, close } = await open();
+    await page.click(byId('comparison-load'), { timeout: 30_000 });
     await page.waitForSelector('body[data-comparison="done"]', { timeout: 30_000 });
     await expect(text(page, 'load-status')).resolves.toMatch(/^Ready: /);
     await expect(text(page, 'stats-entries')).resolves.toContain(manifest.entryCount.toLocaleString('en-US'));
@@ -162,6 +168,7 @@ describe('the filter and its comparison', () => {
     });
     // A fixed seed: a second load measures exactly the same counts.
     const again = await open();
+    await again.page.click(byId('comparison-load'), { timeout: 30_000 });
     await again.page.waitForSelector('body[data-comparison="done"]', { timeout: 30_000 });
     for (const [i, type] of types.entries()) {
       await expect(text(again.page, `measured-fpr-${type}`)).resolves.toContain(`(${hits[i].toLocaleString('en-US')})`);
@@ -326,6 +333,7 @@ describe('teaching moments, one click each from a fresh page', () => {
 describe('accessibility', () => {
   test.each([['desktop', DESKTOP], ['phone', PHONE]])('%s: axe-core finds 0 violations before and after interaction', async (_, viewport) => {
     const { page, problems, close } = await open({ viewport, reducedMotion: 'reduce' });
+    await page.click(byId('comparison-load'), { timeout: 30_000 });
     await page.waitForSelector('body[data-comparison="done"]', { timeout: 30_000 });
     expect(await axeViolations(page)).toEqual([]);
     await checkUrl(page, manifest.examples[0].url);
@@ -352,16 +360,9 @@ describe('accessibility', () => {
     await page.click(byId('cuckoo-check'));
     await page.locator(byId('url-input')).focus();
     await page.keyboard.press('Tab');
+    await installContrast(page);
     const pairs = await page.evaluate(() => {
-      const rgb = (color) => color.match(/[\d.]+/g).slice(0, 3).map(Number);
-      const luminance = ([r, g, b]) => {
-        const channel = (v) => ((v /= 255) <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4);
-        return 0.2126 * channel(r) + 0.7152 * channel(g) + 0.0722 * channel(b);
-      };
-      const ratio = (a, b) => {
-        const [x, y] = [luminance(rgb(a)), luminance(rgb(b))].sort((p, q) => q - p);
-        return (x + 0.05) / (y + 0.05);
-      };
+      const ratio = window.__contrastRatio;
       const style = (selector) => getComputedStyle(document.querySelector(selector));
       const card = style('#structures').backgroundColor;
       return {
@@ -391,10 +392,10 @@ describe('bring your own list', () => {
     expect((await page.evaluate(() => window.__progress)).some((value) => value > 0 && value < 1)).toBe(true);
     await expect(text(page, 'byo-entries')).resolves.toContain('60,003 distinct expressions');
     const check = { form: 'byo-check-form', input: 'byo-url', output: 'byo-check-output' };
-    await expect(checkUrl(page, 'https://www.evil-downloads.example/a/b.exe', check)).resolves.toEqual({ verdict: 'match', match: 'evil-downloads.example/' });
-    await expect(checkUrl(page, 'https://host-59999.filler.example/', check)).resolves.toEqual({ verdict: 'match', match: 'host-59999.filler.example/' });
+    await expect(checkUrl(page, 'https://www.evil-downloads.example/a/b.exe', check)).resolves.toEqual({ verdict: 'listed', match: 'evil-downloads.example/' });
+    await expect(checkUrl(page, 'https://host-59999.filler.example/', check)).resolves.toEqual({ verdict: 'listed', match: 'host-59999.filler.example/' });
     await expect(checkUrl(page, 'https://www.wikipedia.org/', check)).resolves.toEqual({ verdict: 'clear', match: null });
-    await expect(checkUrl(page, 'not a url', check)).resolves.toEqual({ verdict: 'error', match: null });
+    await expect(checkUrl(page, 'not a url', check)).resolves.toEqual({ verdict: 'invalid', match: null });
     const [download] = await Promise.all([page.waitForEvent('download'), page.click(byId('byo-download'))]);
     expect(download.suggestedFilename()).toBe('my-list.filter');
     const { init, UrlBlocklist } = await import('cuckoo-bloom-wasm');
@@ -414,7 +415,7 @@ describe('bring your own list', () => {
     });
     await page.locator(byId('byo-download')).waitFor({ state: 'visible', timeout: 10_000 });
     const check = { form: 'byo-check-form', input: 'byo-url', output: 'byo-check-output' };
-    await expect(checkUrl(page, 'http://malware-cdn.example/js/app.js', check)).resolves.toEqual({ verdict: 'match', match: 'malware-cdn.example/' });
+    await expect(checkUrl(page, 'http://malware-cdn.example/js/app.js', check)).resolves.toEqual({ verdict: 'listed', match: 'malware-cdn.example/' });
     await expect(checkUrl(page, 'https://files.example/payload/readme.txt', check)).resolves.toEqual({ verdict: 'clear', match: null });
   }));
 });

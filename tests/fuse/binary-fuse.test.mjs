@@ -4,7 +4,7 @@
 // UNSUPPORTED errors for everything a static filter cannot do.
 import { readFileSync } from 'node:fs';
 import { BinaryFuseFilter, FilterError, UrlBlocklist, deserialize, filterType, init, serializedType } from 'cuckoo-bloom-wasm';
-import { asciiKeys, firstDifference, header, prng, randomInt, utf8 } from '../helpers/keys.mjs';
+import { asciiKeys, firstDifference, header, prng, randomInt, thrown, utf8 } from '../helpers/keys.mjs';
 import { expectCode } from '../helpers/filter-errors.mjs';
 
 beforeAll(async () => {
@@ -150,12 +150,7 @@ test('damaged bytes are rejected, never read as a filter', () => {
   for (let i = 0; i < bytes.length - 8; i += 7) {
     const damaged = bytes.slice();
     damaged[i] ^= 0x20;
-    let caught;
-    try {
-      BinaryFuseFilter.deserialize(damaged);
-    } catch (error) {
-      caught = error;
-    }
+    const caught = thrown(() => BinaryFuseFilter.deserialize(damaged));
     expect(caught).toBeInstanceOf(FilterError);
     expect(['CORRUPT', 'UNSUPPORTED_VERSION', 'WRONG_TYPE']).toContain(caught.code);
   }

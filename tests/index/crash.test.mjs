@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { FilterError, init } from '../../dist/index.import.cjs';
 import { FileCuckooIndex } from '../../dist/index-file.mjs';
+import { thrown } from '../helpers/keys.mjs';
 
 let directory;
 beforeAll(async () => {
@@ -102,12 +103,7 @@ describe('damaged logs', () => {
     const middle = Buffer.from(bytes);
     middle[16 + 12] ^= 0x01; // inside the first record's header (its check)
     writeFileSync(path, middle);
-    let error;
-    try {
-      FileCuckooIndex.open(path);
-    } catch (caught) {
-      error = caught;
-    }
+    const error = thrown(() => FileCuckooIndex.open(path));
     expect(error).toBeInstanceOf(FilterError);
     expect(error.code).toBe('CORRUPT');
     expect(error.message).toMatch(/byte 16 is damaged \(its header fails its check\)/);

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FilterError, deserialize, init } from '../../dist/index.import.cjs';
 import { FileCuckooIndex } from '../../dist/index-file.mjs';
+import { thrown } from '../helpers/keys.mjs';
 
 let directory;
 beforeAll(async () => {
@@ -74,12 +75,7 @@ test('a saved snapshot is loaded, and only the records after it are replayed', (
 
 test('a snapshot is in the byte format but is no filter', () => {
   const { path } = logWithSnapshot('not-a-filter.log', 100, 100);
-  let error;
-  try {
-    deserialize(readFileSync(`${path}.snapshot`));
-  } catch (caught) {
-    error = caught;
-  }
+  const error = thrown(() => deserialize(readFileSync(`${path}.snapshot`)));
   expect(error).toBeInstanceOf(FilterError);
   expect(error.code).toBe('WRONG_TYPE');
 });

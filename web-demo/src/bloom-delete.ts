@@ -6,6 +6,7 @@
 import { BloomFilter, CountingBloomFilter } from 'cuckoo-bloom-wasm';
 import { byTestId, h } from './dom.ts';
 import { keySource } from './random-keys.ts';
+import { pickedNote } from './toy.ts';
 
 const OPTIONS = { capacity: 8, falsePositiveRate: 0.05 } as const;
 const KEY_SEED = 4;
@@ -72,6 +73,7 @@ export function setupBloomDelete(section: HTMLElement): void {
     drawCounters(positions);
     output.replaceChildren(
       h('p', {}, 'Deleted ', h('code', {}, key), ` (positions ${positions.join(', ')}) from both.`),
+      pickedNote(`the worst case: of the ${keys.length} keys, this is the one whose naive delete loses the most others.`),
       h('p', { class: 'verdict verdict-hit', 'data-testid': 'delete-bloom-result' },
         h('strong', {}, 'Bloom, bits cleared: '),
         lost.length === 0

@@ -3,13 +3,13 @@
 // that land on the same bit, the straight lines of double hashing, and a false positive
 // together with the keys that set each of its bits.
 import { BloomFilter, type BloomFilterOptions } from 'cuckoo-bloom-wasm';
+import { cellInspector, keyNames } from './cell-inspector.ts';
 import { byTestId, formatRate, h } from './dom.ts';
-import { absentKeys, keySource } from './random-keys.ts';
-import { keyActions, sayIn, toyHandle, type Toy } from './toy.ts';
+import { absentKeys, keySource, PLAYGROUND_KEY_SEED } from './random-keys.ts';
+import { keyActions, pickedNote, sayIn, toyHandle, type Toy } from './toy.ts';
 
 export type BloomToyOptions = Required<Pick<BloomFilterOptions, 'capacity' | 'falsePositiveRate'>>;
 export const DEFAULT_BLOOM: BloomToyOptions = { capacity: 20, falsePositiveRate: 0.01 };
-const KEY_SEED = 1970;
 
 export type BloomToy = Toy<BloomFilter, BloomToyOptions>;
 
@@ -29,7 +29,7 @@ export function setupBloomView(section: HTMLElement): BloomToy {
   let options = DEFAULT_BLOOM;
   let filter = new BloomFilter(options);
   let added: string[] = [];
-  let nextKey = keySource(KEY_SEED);
+  let nextKey = keySource(PLAYGROUND_KEY_SEED);
   let cells: HTMLElement[] = [];
   const listeners: (() => void)[] = [];
 
@@ -70,6 +70,7 @@ export function setupBloomView(section: HTMLElement): BloomToy {
     keyList.replaceChildren(...added.map((key) =>
       h('li', {}, h('button', { type: 'button', class: 'chip-key', 'data-key': key, 'aria-pressed': 'false', 'aria-label': `${key}: show its bits` }, h('code', {}, key)))));
     listeners.forEach((listener) => listener());
+    inspector.refresh();
   };
 
   const say = sayIn(output);
@@ -124,11 +125,28 @@ export function setupBloomView(section: HTMLElement): BloomToy {
   /** Fills the filter to the size it was built for, then guesses keys until one matches. */
   const findFalsePositive = (): void => {
     while (added.length < options.capacity) add(nextKey(added));
-    const found = absentKeys(100_000, 'guess').find((probe) => filter.has(probe));
-    if (found === undefined) return say('No false positive in 100,000 guesses.');
+    const guesses = absentKeys(100_000, 'guess');
+    const index = guesses.findIndex((probe) => filter.has(probe));
+    if (index < 0) return say('No false positive in 100,000 guesses.');
+    const found = guesses[index]!;
     input.value = found;
     check(found);
+    output.append(pickedNote(`this key is the first of ${index + 1} guesses (${guesses[0]}, ${guesses[1]}, …) that the filter wrongly reports, ` +
+      `after filling it to the ${options.capacity} keys it is sized for. A key never added is reported about ${formatRate(filter.estimatedFalsePositiveRate)} of the time: most lookups are answered correctly.`));
   };
+
+  // Hover, tap or arrow keys on a bit: its value and the keys that set it.
+  const inspector = cellInspector({
+    box: grid,
+    info: byTestId('bloom-bit-info', section),
+    count: () => cells.length,
+    cellOf: (i) => cells[i],
+    indexOf: (element) => (element instanceof HTMLElement && element.dataset.bit !== undefined ? Number(element.dataset.bit) : null),
+    steps: () => ({ right: 1, down: columnsFor(filter.bitCount) }),
+    describe: (bit) => isSet(filter.bits(), bit)
+      ? [`Bit ${bit}: 1, set by `, ...keyNames(settersOf(bit), 'no key'), '.']
+      : [`Bit ${bit}: 0 — no key added sets it, so any key that probes it is certainly not added.`],
+  });
 
   const { run, withKey, withNextKey } = keyActions(input, say);
   const addTyped = withKey(add);
@@ -159,7 +177,7 @@ export function setupBloomView(section: HTMLElement): BloomToy {
     filter = made;
     options = next;
     added = [];
-    nextKey = keySource(KEY_SEED);
+    nextKey = keySource(PLAYGROUND_KEY_SEED);
     build();
     draw();
     intro();
@@ -176,7 +194,10 @@ export function setupBloomView(section: HTMLElement): BloomToy {
       added.push(key);
       return true;
     },
-    redraw: () => draw(),
+    redraw: (note) => {
+      draw();
+      if (note !== undefined) say(note);
+    },
     onChange: (listener) => listeners.push(listener),
   });
 }

@@ -5,14 +5,15 @@
 // negative after an unsafe remove, a key that is full because of its own copies.
 import { CuckooFilter, type CuckooFilterOptions, type CuckooKick } from 'cuckoo-bloom-wasm';
 import { fingerprintPairSum, otherBucket } from './alt-bucket.ts';
+import { cellInspector, keyNames } from './cell-inspector.ts';
 import { byTestId, formatRate, h, prefersReducedMotion, svg } from './dom.ts';
+import { setupFuseExplainer } from './fuse-explainer.ts';
 import { kickPlayer } from './kick-player.ts';
-import { absentKeys, keySource } from './random-keys.ts';
-import { keyActions, sayIn, toyHandle, type Toy } from './toy.ts';
+import { absentKeys, keySource, PLAYGROUND_KEY_SEED } from './random-keys.ts';
+import { keyActions, pickedNote, sayIn, toyHandle, type Toy } from './toy.ts';
 
 export type CuckooToyOptions = Required<Pick<CuckooFilterOptions, 'capacity' | 'bucketSize' | 'fingerprintBits'>>;
 export const DEFAULT_CUCKOO: CuckooToyOptions = { capacity: 16, bucketSize: 4, fingerprintBits: 8 };
-const KEY_SEED = 2014;
 /** A failed walk is hundreds of steps: its first few show the idea. */
 const MAX_DRAWN_STEPS = 12;
 
@@ -23,6 +24,8 @@ const GAP = { column: 8, row: 4 } as const;
 const MARGIN = { left: 6, top: 62 } as const;
 
 type Table = number[][];
+const SLOT_STATES = ['is-new', 'is-kicked', 'is-cleared', 'is-found'] as const;
+type SlotState = (typeof SLOT_STATES)[number];
 
 export type CuckooToy = Toy<CuckooFilter, CuckooToyOptions>;
 
@@ -43,7 +46,7 @@ export function setupCuckooView(section: HTMLElement): CuckooToy {
   let added: string[] = [];
   /** Keys removed that were never added, and whom they cost: named when a check misses. */
   let unsafeRemovals: { key: string; victims: string[] }[] = [];
-  let nextKey = keySource(KEY_SEED);
+  let nextKey = keySource(PLAYGROUND_KEY_SEED);
   let slotRects: SVGRectElement[][] = [];
   let slotTexts: SVGTextElement[][] = [];
   let bucketRects: SVGRectElement[] = [];
@@ -92,7 +95,9 @@ export function setupCuckooView(section: HTMLElement): CuckooToy {
       const texts: SVGTextElement[] = [];
       for (let s = 0; s < slots; s++) {
         const rect = svg('rect', { x: x(b), y: y(s), width: SLOT.width, height: SLOT.height, rx: 3, class: 'slot', 'data-bucket': b, 'data-slot': s });
-        const text = svg('text', { x: x(b) + SLOT.width / 2, y: y(s) + SLOT.height / 2 + 4, 'text-anchor': 'middle', class: 'slot-text' });
+        // The text carries its slot's state classes too (markSlot): it sits in another <g>
+        // than its rect, so no sibling selector can colour it by the rect's state.
+        const text = svg('text', { x: x(b) + SLOT.width / 2, y: y(s) + SLOT.height / 2 + 4, 'text-anchor': 'middle', class: 'slot-text', 'data-bucket': b, 'data-slot': s });
         rects.push(rect);
         texts.push(text);
         slotLayer.append(rect);
@@ -102,6 +107,8 @@ export function setupCuckooView(section: HTMLElement): CuckooToy {
       slotTexts.push(texts);
     }
     root.append(slotLayer, textLayer, arrows, badges);
+    // Slots stay readable: below this width the figure scrolls sideways (playground.css).
+    root.style.setProperty('--min-width', `${Math.round(width * 0.8)}px`);
     figure.replaceChildren(root);
   };
 
@@ -116,16 +123,31 @@ export function setupCuckooView(section: HTMLElement): CuckooToy {
 
   const lostKeys = (): Set<string> => new Set(added.filter((key) => !filter.has(key)));
 
-  const draw = (): void => {
-    snapshot().forEach((slots, b) =>
+  /** The table as drawn now: the filter's, or a step of a kick walk (what the inspector describes). */
+  let shownTable: Table = [];
+
+  /** Draws `table` slot by slot and clears every highlight. */
+  const drawSlots = (table: Table): void => {
+    shownTable = table;
+    table.forEach((slots, b) =>
       slots.forEach((fingerprint, s) => {
         slotTexts[b]![s]!.textContent = fingerprint === 0 ? '' : hex(fingerprint);
         slotTexts[b]![s]!.classList.toggle('on-used', fingerprint !== 0);
         slotRects[b]![s]!.classList.toggle('is-used', fingerprint !== 0);
-        slotRects[b]![s]!.classList.remove('is-new', 'is-kicked', 'is-cleared', 'is-found');
+        for (const element of [slotRects[b]![s]!, slotTexts[b]![s]!]) element.classList.remove(...SLOT_STATES);
       }),
     );
     bucketRects.forEach((rect) => rect.classList.remove('is-candidate'));
+  };
+
+  /** A highlight on a slot: its rect and its text both carry the state (the CSS colours the text by it). */
+  const markSlot = (bucket: number, slot: number, state: SlotState): void => {
+    slotRects[bucket]?.[slot]?.classList.add(state);
+    slotTexts[bucket]?.[slot]?.classList.add(state);
+  };
+
+  const draw = (): void => {
+    drawSlots(snapshot());
     stats.textContent =
       `${filter.bucketCount} buckets × ${filter.bucketSize} slots, ${filter.fingerprintBits}-bit fingerprints (shown in hex) · ` +
       `stored ${filter.count} of ${filter.slotCount} (load ${Math.round(filter.loadFactor * 100)}%) · ` +
@@ -141,6 +163,7 @@ export function setupCuckooView(section: HTMLElement): CuckooToy {
       ),
     );
     changed();
+    inspector.refresh();
   };
 
   const markCandidates = (buckets: [number, number]): void => {
@@ -159,7 +182,21 @@ export function setupCuckooView(section: HTMLElement): CuckooToy {
   };
 
   // ---- The kick chain, steppable -------------------------------------------------------
-  let walk: { key: string; path: CuckooKick[]; failed: boolean; shown: number[] } | null = null;
+  /** before: the table before the insert; candidates: the new key's two buckets, highlighted through every step. */
+  let walk: { key: string; path: CuckooKick[]; failed: boolean; shown: number[]; before: Table; candidates: [number, number] } | null = null;
+
+  /**
+   * The table as it was after step `last` of the walk: each step i put path[i]'s
+   * fingerprint into its slot, which held path[i + 1]'s (the one kicked next). From the
+   * table before the insert, replaying steps 0..last gives each intermediate table; after
+   * the last step of a successful walk it is the filter's table. (A failed walk was undone:
+   * these are the tables it went through.)
+   */
+  const tableAt = (before: Table, path: CuckooKick[], last: number): Table => {
+    const table = before.map((slots) => [...slots]);
+    for (const step of path.slice(0, last + 1)) table[step.bucket]![step.slot] = step.fingerprint;
+    return table;
+  };
 
   /** The text for step i of the walk: who moves where, and why that bucket. */
   const describeStep = (path: CuckooKick[], i: number, failed: boolean, key: string): HTMLLIElement => {
@@ -187,11 +224,13 @@ export function setupCuckooView(section: HTMLElement): CuckooToy {
 
   const renderWalk = (position: number): void => {
     if (walk === null) return;
-    const { key, path, failed, shown } = walk;
+    const { key, path, failed, shown, before, candidates } = walk;
     arrows.replaceChildren();
     badges.replaceChildren();
     chain.replaceChildren();
     draw();
+    drawSlots(tableAt(before, path, shown[position] ?? 0));
+    markCandidates(candidates);
     let previous = -1;
     for (const i of shown.slice(0, position + 1)) {
       const step = path[i]!;
@@ -209,7 +248,7 @@ export function setupCuckooView(section: HTMLElement): CuckooToy {
         svg('circle', { cx: x(step.bucket) + SLOT.width - 3, cy: y(step.slot) + 3, r: 7, class: failed ? 'kick-badge kick-badge-failed' : 'kick-badge' }),
         svg('text', { x: x(step.bucket) + SLOT.width - 3, y: y(step.slot) + 6, 'text-anchor': 'middle', class: 'kick-badge-text' }, String(i + 1)),
       );
-      if (!failed) slotRects[step.bucket]![step.slot]!.classList.add(i === 0 ? 'is-new' : 'is-kicked');
+      markSlot(step.bucket, step.slot, i === 0 ? 'is-new' : 'is-kicked');
       chain.append(describeStep(path, i, failed, key));
       previous = i;
     }
@@ -221,10 +260,11 @@ export function setupCuckooView(section: HTMLElement): CuckooToy {
 
   const player = kickPlayer(section, renderWalk);
 
-  const startWalk = (key: string, path: CuckooKick[], failed: boolean, paused = false): void => {
+  const startWalk = (attempted: Attempt, failed: boolean, paused = false): void => {
+    const { key, path, before, located } = attempted;
     const indexes = path.map((_, i) => i);
     const shown = path.length <= MAX_DRAWN_STEPS ? indexes : failed ? indexes.slice(0, MAX_DRAWN_STEPS) : [...indexes.slice(0, MAX_DRAWN_STEPS - 1), path.length - 1];
-    walk = { key, path, failed, shown };
+    walk = { key, path, failed, shown, before, candidates: located.buckets };
     player.load(shown.length, prefersReducedMotion() ? 'end' : paused ? 'paused' : 'play');
     if (shown.length <= 1) renderWalk(0);
   };
@@ -251,7 +291,8 @@ export function setupCuckooView(section: HTMLElement): CuckooToy {
   const copiesIn = (buckets: [number, number], fingerprint: number): number =>
     buckets.reduce((sum, b) => sum + snapshot()[b]!.filter((value) => value === fingerprint).length, 0);
 
-  const show = ({ key, located, before, stored, path }: Attempt, paused = false): void => {
+  const show = (attempted: Attempt, paused = false): void => {
+    const { key, located, before, stored, path } = attempted;
     walk = null;
     recheck.replaceChildren();
     clearWalk();
@@ -271,18 +312,18 @@ export function setupCuckooView(section: HTMLElement): CuckooToy {
               `(${filter.count} of ${filter.slotCount} slots). Cuckoo tables with ${filter.bucketSize} slots a bucket fill to about ${filter.bucketSize === 2 ? 84 : filter.bucketSize === 4 ? 95 : 98}% before this happens.`)),
       );
       showRecheck();
-      if (path.length > 0) startWalk(key, path, true, paused);
+      if (path.length > 0) startWalk(attempted, true, paused);
       return;
     }
     if (path.length === 0) {
       const landed = diffTables(before, snapshot())[0];
-      if (landed) slotRects[landed.bucket]![landed.slot]!.classList.add('is-new');
+      if (landed) markSlot(landed.bucket, landed.slot, 'is-new');
       chain.replaceChildren(h('li', { class: 'no-kicks' }, 'No kicks: one of the two candidate buckets had a free slot.'));
       say('Added ', h('code', {}, key), `: fingerprint ${hex(located.fingerprint)}, ${candidates}` + (landed ? ` → stored in bucket ${landed.bucket}, slot ${landed.slot}.` : '.'));
       return;
     }
     output.replaceChildren(h('p', { 'data-testid': 'cuckoo-kicked' }, 'Added ', h('code', {}, key), `: fingerprint ${hex(located.fingerprint)}, ${candidates} — both were full, so it kicked a fingerprint out (${path.length - 1} eviction${path.length > 2 ? 's' : ''}). Step through the chain:`));
-    startWalk(key, path, false, paused);
+    startWalk(attempted, false, paused);
   };
 
   const showRecheck = (): void => {
@@ -315,7 +356,7 @@ export function setupCuckooView(section: HTMLElement): CuckooToy {
       return;
     }
     const cleared = diffTables(before, snapshot())[0];
-    if (cleared) slotRects[cleared.bucket]![cleared.slot]!.classList.add('is-cleared');
+    if (cleared) markSlot(cleared.bucket, cleared.slot, 'is-cleared');
     const where = cleared ? ` from bucket ${cleared.bucket}, slot ${cleared.slot}` : '';
     if (i >= 0) {
       say('Removed ', h('code', {}, key), `: one copy of fingerprint ${hex(located.fingerprint)} cleared${where}.`);
@@ -341,7 +382,7 @@ export function setupCuckooView(section: HTMLElement): CuckooToy {
     draw();
     markCandidates(located.buckets);
     for (const b of located.buckets) {
-      for (let s = 0; s < filter.bucketSize; s++) if (filter.slot(b, s) === located.fingerprint) slotRects[b]![s]!.classList.add('is-found');
+      for (let s = 0; s < filter.bucketSize; s++) if (filter.slot(b, s) === located.fingerprint) markSlot(b, s, 'is-found');
     }
     const where = `fingerprint ${hex(located.fingerprint)}, buckets ${located.buckets[0]} and ${located.buckets[1]}`;
     if (!present && added.includes(key)) {
@@ -376,12 +417,44 @@ export function setupCuckooView(section: HTMLElement): CuckooToy {
     for (const chip of Array.from(keyList.querySelectorAll('button.chip-key'))) chip.setAttribute('aria-pressed', String((chip as HTMLElement).dataset.key === key));
   };
 
+  // ---- Hover, tap or arrow keys on a slot: its fingerprint and the keys that live there -----
+  /** Keys added whose fingerprint is `fingerprint` and one of whose buckets is `bucket`. */
+  const residentsOf = (bucket: number, fingerprint: number): string[] =>
+    added.filter((key) => {
+      const at = filter.locate(key);
+      return at.fingerprint === fingerprint && at.buckets.includes(bucket);
+    });
+  const inspector = cellInspector({
+    box: figure,
+    info: byTestId('cuckoo-slot-info', section),
+    count: () => filter.slotCount,
+    cellOf: (i) => slotRects[Math.floor(i / filter.bucketSize)]?.[i % filter.bucketSize],
+    indexOf: (element) => {
+      const { bucket, slot } = (element as SVGElement).dataset;
+      return bucket === undefined || slot === undefined ? null : Number(bucket) * filter.bucketSize + Number(slot);
+    },
+    steps: () => ({ right: filter.bucketSize, down: 1 }),
+    describe: (i) => {
+      const bucket = Math.floor(i / filter.bucketSize);
+      const slot = i % filter.bucketSize;
+      const fingerprint = shownTable[bucket]?.[slot] ?? 0;
+      if (fingerprint === 0) return [`Bucket ${bucket}, slot ${slot}: empty.`];
+      return [`Bucket ${bucket}, slot ${slot}: fingerprint ${hex(fingerprint)}, the fingerprint of `,
+        ...keyNames(residentsOf(bucket, fingerprint), 'no key added here (a key removed without being added left it)'), '.'];
+    },
+  });
+
   // ---- One-click moments -----------------------------------------------------------------
   const addUntilKick = (): void => {
     for (let i = 0; i < filter.slotCount * 2; i++) {
       const result = attempt(nextKey(added));
       input.value = result.key;
-      if (!result.stored || result.path.length > 0) return show(result, true);
+      if (!result.stored || result.path.length > 0) {
+        show(result, true);
+        output.append(pickedNote(`keys were added until the first one whose two buckets were both full: key ${added.length}, at load ${Math.round(filter.loadFactor * 100)}%. ` +
+          `The ${i} key${i === 1 ? '' : 's'} this click added before it needed no kick; below half load most inserts need none.`));
+        return;
+      }
     }
     say('No kick happened before the filter filled: press Reset and try again.');
   };
@@ -392,25 +465,30 @@ export function setupCuckooView(section: HTMLElement): CuckooToy {
     }
   };
 
-  /** A key never added that the filter reports: its fingerprint sits in one of its buckets. */
-  const findFalsePositive = (prefix: string): string | null => {
+  /** A key never added that the filter reports (its fingerprint sits in one of its buckets), and how many guesses it took. */
+  const findFalsePositive = (prefix: string): { key: string; guesses: number } | null => {
     fillToHalf();
-    for (const probe of absentKeys(200_000, prefix)) if (filter.has(probe)) return probe;
-    return null;
+    const probes = absentKeys(200_000, prefix);
+    const index = probes.findIndex((probe) => filter.has(probe));
+    return index < 0 ? null : { key: probes[index]!, guesses: index + 1 };
   };
 
   const runFalsePositive = (): void => {
-    const key = findFalsePositive('guess');
-    if (key === null) return say('No false positive in 200,000 guesses (fingerprints this long rarely collide).');
-    input.value = key;
-    check(key);
+    const found = findFalsePositive('guess');
+    if (found === null) return say('No false positive in 200,000 guesses (fingerprints this long rarely collide).');
+    input.value = found.key;
+    check(found.key);
+    output.append(pickedNote(`this key is the first of ${found.guesses} guesses that the filter wrongly reports (filled to half load first). ` +
+      `A key never added is reported about ${formatRate(filter.estimatedFalsePositiveRate)} of the time.`));
   };
 
   const runUnsafeRemove = (): void => {
-    const key = findFalsePositive('stranger');
-    if (key === null) return say('No key found that shares a fingerprint: add more keys first.');
-    input.value = key;
-    remove(key);
+    const found = findFalsePositive('stranger');
+    if (found === null) return say('No key found that shares a fingerprint: add more keys first.');
+    input.value = found.key;
+    remove(found.key);
+    output.append(pickedNote(`the worst case. Of ${found.guesses} keys never added, this is the first whose fingerprint is stored in one of its buckets; ` +
+      'removing any of the others would have removed nothing.'));
   };
 
   // ---- Wiring ------------------------------------------------------------------------------
@@ -467,7 +545,7 @@ export function setupCuckooView(section: HTMLElement): CuckooToy {
     options = next;
     added = [];
     unsafeRemovals = [];
-    nextKey = keySource(KEY_SEED);
+    nextKey = keySource(PLAYGROUND_KEY_SEED);
     buildSvg();
     player.clear();
     draw();
@@ -479,6 +557,9 @@ export function setupCuckooView(section: HTMLElement): CuckooToy {
   buildSvg();
   draw();
   intro();
+  // The fuse explainer is the playground after this one (sections.html) and has no other
+  // hook: page.ts starts this view, and this view starts it.
+  setupFuseExplainer(byTestId('fuse-section'));
 
   return toyHandle(() => ({ filter, keyCount: added.length, options }), {
     rebuild,
@@ -487,11 +568,12 @@ export function setupCuckooView(section: HTMLElement): CuckooToy {
       if (stored) added.push(key);
       return stored;
     },
-    redraw: () => {
+    redraw: (note) => {
       walk = null;
       clearWalk();
       chain.replaceChildren();
       draw();
+      if (note !== undefined) say(note);
     },
     onChange: (listener) => listeners.push(listener),
   });

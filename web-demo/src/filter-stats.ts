@@ -26,11 +26,40 @@ export function renderStats(target: HTMLElement, list: UrlBlocklist, wireBytes: 
     ['Bytes on the wire', 'stats-wire-bytes', `${formatInteger(wireBytes)} B (${formatBytes(wireBytes)}); in memory ${formatInteger(list.byteLength)} B`],
     ['Bits per entry', 'stats-bits-per-entry', ((list.byteLength * 8) / list.entryCount).toFixed(1)],
     ['Target false-positive rate', 'stats-target-fpr', `${formatRate(list.falsePositiveRate)} per URL checked: ${formatRate(list.lookupFalsePositiveRate)} per lookup, a URL making up to ${list.lookupsPerUrl} lookups`],
-    ['Estimated false-positive rate', 'stats-estimated-fpr', `${formatRate(filter.estimatedFalsePositiveRate)} per lookup (from the bits actually set)`],
+    ['Estimated false-positive rate', 'stats-estimated-fpr', `${formatRate(filter.estimatedFalsePositiveRate)} per lookup (${estimateSource(filter.type)})`],
   ];
   target.replaceChildren(
     ...rows.flatMap(([term, testId, value]) => [h('dt', {}, term), h('dd', { 'data-testid': testId }, value)]),
   );
+  titleComparison(manifest);
+}
+
+/** Where a type's estimated rate comes from: only the Bloom family has bits to set. */
+function estimateSource(type: BlocklistFilterType): string {
+  switch (type) {
+    case 'binary-fuse':
+      return 'from its fingerprint width: a lookup of a key never added matches with probability 2^−f';
+    case 'cuckoo':
+    case 'scalable-cuckoo':
+      return 'from the fingerprints actually stored';
+    case 'counting-bloom':
+      return 'from the counters actually non-zero';
+    default:
+      return 'from the bits actually set';
+  }
+}
+
+/**
+ * The comparison's heading counts the types compared, from the manifest (the types the
+ * build made), not a number written in the page. The heading is the one before the
+ * comparison box (index.html).
+ */
+function titleComparison(manifest: Manifest): void {
+  const box = document.querySelector('[data-testid="comparison"]');
+  const heading = document.querySelector('[data-testid="comparison-title"]') ?? box?.previousElementSibling;
+  if (!(heading instanceof HTMLHeadingElement)) return;
+  const count = COMPARED_TYPES.filter((compared) => manifest.filters[compared.type] !== undefined).length;
+  heading.textContent = `The same list in ${count === 1 ? 'one filter type' : `${count} filter types`}`;
 }
 
 function describeType(list: UrlBlocklist): string {

@@ -4,28 +4,42 @@
 // page (playgrounds, tune panel, comparison, your own list) as a separate chunk.
 // The check runs on `cuckoo-bloom-wasm/reader` (read and match only, core.reader.wasm):
 // the full library and its wasm come with the later chunk.
-import { init, UrlBlocklistReader } from 'cuckoo-bloom-wasm/reader';
+import { init, isInitialized, UrlBlocklistReader } from 'cuckoo-bloom-wasm/reader';
 import { byTestId, delay, describeError, formatBytes, formatInteger, h } from './dom.ts';
 import { fetchBytes, listAge, readManifest, type Manifest } from './manifest.ts';
-import { attachUrlChecker, type ListDescription } from './url-check.ts';
+import { attachUrlChecker, filterNoun, type ListDescription, verdictOf } from './url-check.ts';
 
 const manifest = readManifest();
 const status = byTestId('load-status');
 const preloaded = manifest.filters[manifest.preloaded];
+const confirmation = manifest.confirmation;
 
-// Fetched once: these bytes are also what the comparison later measures.
-const filterBytes = preloaded === undefined ? Promise.reject(new Error('the manifest names no preloaded filter')) : fetchBytes(preloaded.file);
-const listReady = Promise.all([filterBytes, init()]).then(([bytes]) => UrlBlocklistReader.deserialize(bytes));
+/**
+ * The filter and the reader's wasm, fetched by the page itself (each with a timeout, so a
+ * stalled request fails instead of "Loading…" forever); both are preloaded by index.html.
+ * A failed load is forgotten, so Retry fetches again. The filter's bytes are also what
+ * the comparison later measures: fetched once.
+ */
+let loading: Promise<{ list: UrlBlocklistReader; bytes: Uint8Array }> | null = null;
+function loadList(): Promise<{ list: UrlBlocklistReader; bytes: Uint8Array }> {
+  loading ??= (async () => {
+    if (preloaded === undefined) throw new Error('the manifest names no preloaded filter');
+    const [bytes] = await Promise.all([fetchBytes(preloaded.file), isInitialized() ? null : fetchBytes('core.reader.wasm').then((wasm) => init({ wasm }))]);
+    return { list: UrlBlocklistReader.deserialize(bytes), bytes };
+  })();
+  loading.catch(() => {
+    loading = null;
+  });
+  return loading;
+}
 let list: UrlBlocklistReader | null = null;
 
-const describePreloaded = (): ListDescription => {
-  const { date, age, stale } = listAge(manifest);
-  const refresh = manifest.refresh === null ? '' : `; the source refreshes it every ${manifest.refresh}`;
-  return {
-    name: 'URLhaus’s list of malicious URLs',
-    copy: date === null ? 'copy of unknown date' : `copy of ${date}, ${age}${stale ? refresh : ''}`,
-  };
-};
+const describePreloaded = (): ListDescription => ({
+  name: 'URLhaus’s list of malicious URLs',
+  copy: { ...listAge(manifest), refresh: manifest.refresh },
+  // Only on a filter's "maybe": most checks never need these bytes.
+  companion: confirmation === null ? undefined : () => fetchBytes(confirmation.file),
+});
 
 let onChecked = (): void => {};
 const checked = new Promise<void>((resolve) => {
@@ -34,36 +48,63 @@ const checked = new Promise<void>((resolve) => {
 
 const check = attachUrlChecker(
   { form: byTestId('check-form'), input: byTestId('url-input'), output: byTestId('check-output') },
-  () => list ?? listReady,
+  () => list ?? loadList().then((loaded) => loaded.list),
   describePreloaded,
   () => onChecked(),
 );
 showListInfo(manifest);
 showExamples(manifest, (url) => void check(url));
 
-listReady.then(
-  async (loaded) => {
-    list = loaded;
-    const bytes = await filterBytes;
-    status.textContent = `Ready: ${formatInteger(loaded.entryCount)} blocklist entries loaded (${formatBytes(bytes.length)} filter, WebAssembly core).`;
-    document.body.dataset.ready = 'true';
-    // The rest of the page after the visitor's first verdict, a scroll, or a short wait:
-    // a check typed while the page loads does not queue behind the playgrounds' set-up.
-    await firstOf(checked, scrolled(), delay(2500));
-    await idle();
-    registerServiceWorker();
-    const { startPage } = await import('./page.ts');
-    await startPage({ bytes, manifest });
+// The page's own checking function, for the console and the end-to-end tests: the same
+// verdict the form shows (a maybe confirmed against the companion first), as data.
+Object.assign(window, {
+  demo: {
+    verdict: async (url: string) => verdictOf((await loadList()).list, describePreloaded(), url),
+    verdicts: async (urls: string[]) => {
+      const { list: loaded } = await loadList();
+      const description = describePreloaded();
+      const out = [];
+      for (const url of urls) out.push(await verdictOf(loaded, description, url));
+      return out;
+    },
   },
-  (error: unknown) => {
-    status.textContent = `The demo could not start: ${describeError(error)}`;
-    status.classList.add('is-error');
-    document.body.dataset.ready = 'error';
-  },
-).catch((error: unknown) => {
-  status.textContent = `Part of the demo failed: ${describeError(error)}`;
-  status.classList.add('is-error');
 });
+
+start();
+
+function start(): void {
+  status.classList.remove('is-error');
+  status.textContent = 'Loading the WebAssembly core and the blocklist…';
+  loadList().then(
+    async ({ list: loaded, bytes }) => {
+      list = loaded;
+      // Named from the bytes: the checker says which filter answered, whatever type was preloaded.
+      document.querySelectorAll('[data-filter-kind]').forEach((element) => {
+        element.textContent = filterNoun(loaded.type);
+      });
+      status.textContent = `Ready: ${formatInteger(loaded.entryCount)} blocklist entries loaded (${formatBytes(bytes.length)} ${filterNoun(loaded.type)}, WebAssembly core).`;
+      document.body.dataset.ready = 'true';
+      // The rest of the page after the visitor's first verdict, a scroll, or a short wait:
+      // a check typed while the page loads does not queue behind the playgrounds' set-up.
+      await firstOf(checked, scrolled(), delay(2500));
+      await idle();
+      const { startPage } = await import('./page.ts');
+      await startPage({ bytes, manifest });
+      // After the page loaded its files: the worker caches those copies instead of fetching them again.
+      registerServiceWorker();
+    },
+    (error: unknown) => {
+      const retry = h('button', { type: 'button', class: 'secondary', 'data-testid': 'load-retry' }, 'Retry');
+      retry.addEventListener('click', () => start());
+      status.replaceChildren(`The list could not be loaded: ${describeError(error)} `, retry);
+      status.classList.add('is-error');
+      document.body.dataset.ready = 'error';
+    },
+  ).catch((error: unknown) => {
+    status.textContent = `Part of the demo failed: ${describeError(error)}`;
+    status.classList.add('is-error');
+  });
+}
 
 function showListInfo(info: Manifest): void {
   const { date, age } = listAge(info);

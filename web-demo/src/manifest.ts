@@ -26,6 +26,8 @@ export interface Manifest {
   lookupFalsePositiveRate: number;
   preloaded: BlocklistFilterType;
   filters: Partial<Record<BlocklistFilterType, { file: string; bytes: number }>>;
+  /** The preloaded filter's exact companion (the CLI's `<output>.confirm`), fetched on a filter's first "maybe". */
+  confirmation: { file: string; bytes: number } | null;
   examples: Example[];
 }
 
@@ -35,11 +37,29 @@ export function readManifest(): Manifest {
   return JSON.parse(element.textContent ?? '') as Manifest;
 }
 
-/** Fetches a file beside the page (same origin only) and fails with its URL and status. */
-export async function fetchBytes(path: string): Promise<Uint8Array> {
-  const response = await fetch(new URL(path, document.baseURI));
-  if (!response.ok) throw new Error(`could not load ${path}: HTTP ${response.status}`);
-  return new Uint8Array(await response.arrayBuffer());
+/** How long one file may take, body included: a stalled request becomes an error a Retry button can answer. */
+export const FETCH_TIMEOUT_MS = 10_000;
+
+/**
+ * Fetches a file beside the page (same origin only) and fails with its URL and status,
+ * or after `timeoutMs` without the whole body (never "Loading…" forever).
+ */
+export async function fetchBytes(path: string, timeoutMs = FETCH_TIMEOUT_MS): Promise<Uint8Array> {
+  const signal = AbortSignal.timeout(timeoutMs);
+  try {
+    const response = await fetch(new URL(path, document.baseURI), { signal });
+    if (!response.ok) throw new Error(`could not load ${path}: HTTP ${response.status}`);
+    return new Uint8Array(await response.arrayBuffer());
+  } catch (error) {
+    if (signal.aborted) throw new Error(`could not load ${path}: no complete answer in ${timeoutMs / 1000} s`);
+    if (error instanceof TypeError) throw new Error(`could not load ${path}: ${error.message} (offline, or blocked)`);
+    throw error;
+  }
+}
+
+/** The text of a file beside the page, with the same timeout and errors as fetchBytes. */
+export async function fetchText(path: string): Promise<string> {
+  return new TextDecoder().decode(await fetchBytes(path));
 }
 
 export interface ListAge {
@@ -52,13 +72,14 @@ export interface ListAge {
 }
 
 const HOUR = 3_600_000;
+const DAY = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' });
 
 /** The copy's date and age at `now`; stale when older than the list's refresh interval. */
 export function listAge(manifest: Manifest, now = Date.now()): ListAge {
   if (manifest.updated === null) return { date: null, age: null, stale: true };
   const updated = Date.parse(manifest.updated);
   if (!Number.isFinite(updated)) return { date: null, age: null, stale: true };
-  const date = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' }).format(updated);
+  const date = DAY.format(updated);
   const hours = Math.max(0, (now - updated) / HOUR);
   const age = hours < 48 ? `${Math.round(hours)} hour${Math.round(hours) === 1 ? '' : 's'} old` : `${Math.floor(hours / 24)} days old`;
   const refreshHours = parseRefreshHours(manifest.refresh);

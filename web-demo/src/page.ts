@@ -2,25 +2,42 @@
 // the filter's numbers and comparison, the playgrounds, the tune panel, your own list.
 // These build and draw filters, so they load the full library (`cuckoo-bloom-wasm/small`
 // and core.small.wasm) now, after the first verdict was answered by the reader.
-import { init, UrlBlocklist } from 'cuckoo-bloom-wasm';
+import { init, isInitialized, UrlBlocklist } from 'cuckoo-bloom-wasm';
 import { setupBloomDelete } from './bloom-delete.ts';
 import { setupBloomView } from './bloom-view.ts';
 import { setupByoList } from './byo-list.ts';
 import { setupCuckooView } from './cuckoo-view.ts';
-import { byTestId, h, yieldToEventLoop } from './dom.ts';
+import { byTestId, describeError, formatBytes, formatInteger, h, yieldToEventLoop } from './dom.ts';
 import { renderComparison, renderStats } from './filter-stats.ts';
-import type { Manifest } from './manifest.ts';
+import { fetchBytes, fetchText, type Manifest } from './manifest.ts';
 import { setupTunePanel } from './tune-panel.ts';
 
-/** Sets the parts up one at a time, yielding between them, so a Check pressed meanwhile is answered at once. */
+/**
+ * Sets the parts up one at a time, yielding between them, so a Check pressed meanwhile is
+ * answered at once. A part that cannot load (a blocked core.small.wasm, a stalled request)
+ * leaves a plain notice with a Retry button in its section: never empty grids, never
+ * "Loading…" forever. Nothing is inserted until everything it needs has arrived.
+ */
 export async function startPage({ bytes, manifest }: { bytes: Uint8Array; manifest: Manifest }): Promise<void> {
-  await Promise.all([init(), loadStyles('playground.css'), loadSections('sections.html')]);
+  let sections: string;
+  try {
+    [, , sections] = await Promise.all([isInitialized() ? null : fetchBytes('core.small.wasm').then((wasm) => init({ wasm })), loadStyles('playground.css'), fetchText('sections.html')]);
+  } catch (error) {
+    const retry = (): void => void startPage({ bytes, manifest });
+    const message = `The filter’s numbers and the playgrounds could not load: ${describeError(error)}.`;
+    notice(byTestId('filter-stats'), 'stats-failed', message, retry);
+    notice(byTestId('later-sections'), 'playgrounds-failed', `${message} The URL checker above works without them.`, retry);
+    document.body.dataset.playgrounds = 'failed';
+    return;
+  }
   const list = UrlBlocklist.deserialize(bytes);
   try {
     renderStats(byTestId('filter-stats'), list, bytes.length, manifest);
   } finally {
     list.free();
   }
+  offerComparison(byTestId('comparison'), manifest, bytes);
+  insertSections(sections);
   await yieldToEventLoop();
   const bloom = setupBloomView(byTestId('bloom-section'));
   await yieldToEventLoop();
@@ -32,26 +49,66 @@ export async function startPage({ bytes, manifest }: { bytes: Uint8Array; manife
   await yieldToEventLoop();
   setupByoList(byTestId('byo-section'));
   document.body.dataset.playgrounds = 'ready';
-  await renderComparison(byTestId('comparison'), manifest, bytes);
-  document.body.dataset.comparison = 'done';
 }
 
-/** The later sections' markup: a same-origin file of this site, put in place of the placeholder. */
-async function loadSections(href: string): Promise<void> {
-  const response = await fetch(new URL(href, document.baseURI));
-  if (!response.ok) throw new Error(`could not load ${href}: HTTP ${response.status}`);
-  const placeholder = byTestId('later-sections');
+/**
+ * The comparison downloads every other filter type of the list (over 150 KB, phones
+ * included), so it waits for the visitor to ask: one button, with the size it costs.
+ */
+function offerComparison(target: HTMLElement, manifest: Manifest, preloadedBytes: Uint8Array): void {
+  const others = Object.entries(manifest.filters).filter(([type]) => type !== manifest.preloaded);
+  const cost = others.reduce((sum, [, info]) => sum + (info?.bytes ?? 0), 0);
+  const button = h('button', { type: 'button', 'data-testid': 'comparison-load' }, `Compare all ${formatInteger(others.length + 1)} filter types (downloads ${formatBytes(cost)})`);
+  const run = async (): Promise<void> => {
+    try {
+      await renderComparison(target, manifest, preloadedBytes);
+      document.body.dataset.comparison = 'done';
+    } catch (error) {
+      notice(target, 'comparison-failed', `The comparison could not load: ${describeError(error)}.`, () => void run());
+    }
+  };
+  button.addEventListener('click', () => void run());
+  target.replaceChildren(
+    h('p', { class: 'detail' }, `The same list built as each of the library’s ${formatInteger(others.length + 1)} filter types, measured in this page: bytes and false positives.`),
+    button,
+  );
+}
+
+/** A plain notice in place of a part that could not load, with a button that tries again. */
+function notice(target: HTMLElement, testId: string, message: string, retry: () => void): void {
+  const button = h('button', { type: 'button', class: 'secondary', 'data-testid': `${testId}-retry` }, 'Retry');
+  button.addEventListener('click', () => {
+    target.replaceChildren(...(target.tagName === 'DL' ? [] : [h('p', { class: 'detail' }, 'Trying again…')]));
+    retry();
+  });
+  const box = h('div', { class: 'notice', role: 'alert', 'data-testid': testId }, h('p', {}, message), button);
+  // A definition list may hold only term and definition pairs (the filter's numbers are one).
+  target.replaceChildren(...(target.tagName === 'DL' ? [h('dt', {}, 'Not loaded'), h('dd', {}, box)] : [box]));
+}
+
+/** The later sections' markup (a same-origin file of this site), put in place of the placeholder. */
+function insertSections(markup: string): void {
   const template = document.createElement('template');
-  template.innerHTML = await response.text();
-  placeholder.replaceWith(template.content);
+  template.innerHTML = markup;
+  byTestId('later-sections').replaceWith(template.content);
 }
 
-/** The playgrounds' styles, only needed once they are drawn. */
+/** The playgrounds' styles, only needed once they are drawn; a stylesheet that does not arrive in time is an error. */
 function loadStyles(href: string): Promise<void> {
+  const existing = document.querySelector<HTMLLinkElement>(`link[rel="stylesheet"][href="${href}"]`);
+  if (existing?.sheet) return Promise.resolve();
+  existing?.remove();
   return new Promise((resolve, reject) => {
     const link = h('link', { rel: 'stylesheet', href });
-    link.addEventListener('load', () => resolve());
-    link.addEventListener('error', () => reject(new Error(`could not load ${href}`)));
+    const timer = setTimeout(() => reject(new Error(`could not load ${href}: no answer in 10 s`)), 10_000);
+    link.addEventListener('load', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+    link.addEventListener('error', () => {
+      clearTimeout(timer);
+      reject(new Error(`could not load ${href}`));
+    });
     document.head.append(link);
   });
 }

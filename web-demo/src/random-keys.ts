@@ -9,6 +9,12 @@ const WORDS = [
   'mango', 'nebula', 'onyx', 'pepper', 'quill', 'raven', 'sparrow', 'thistle', 'umber', 'willow',
 ];
 
+/**
+ * The seed of both playgrounds' keys: the Bloom and the cuckoo filter get the same keys in
+ * the same order, so a reader can compare what each structure does with them.
+ */
+export const PLAYGROUND_KEY_SEED = 2014;
+
 /** A source of keys not in `taken`: the words in a seeded order, then numbered variants. */
 export function keySource(seed: number): (taken: readonly string[]) => string {
   const random = seededRandom(seed);

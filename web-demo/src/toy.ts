@@ -8,7 +8,8 @@ export interface Toy<Filter, Options> {
   rebuild(options: Options): void;
   /** Adds a key without drawing it; false when it did not fit. */
   addQuietly(key: string): boolean;
-  redraw(): void;
+  /** Draws the filter as it is now; `note` replaces the toy's message (what was just done to it). */
+  redraw(note?: string): void;
   measuredRate(probes: readonly string[]): number;
   /** Keys added through the playground (a Bloom filter's own count is an estimate). */
   readonly keyCount: number;
@@ -41,6 +42,14 @@ export function toyHandle<Filter extends { hasMany(keys: string[]): boolean[] },
       return now().options;
     },
   };
+}
+
+/**
+ * The note a one-click moment adds when it chose its case rather than met it: what it
+ * searched for and how rare that is, so a picked worst case is not taken for the usual one.
+ */
+export function pickedNote(...parts: (string | Node)[]): HTMLParagraphElement {
+  return h('p', { class: 'picked-note', 'data-testid': 'picked-note' }, h('strong', {}, 'Picked on purpose: '), ...parts);
 }
 
 /** Replaces the toy's message with one paragraph. */

@@ -7,6 +7,7 @@ import type { CuckooToy } from './cuckoo-view.ts';
 import { byTestId, describeError, formatRate, h } from './dom.ts';
 import { bloomBits, bloomHashes, bloomRate, cuckooBitsPerKey, cuckooMaxLoad, cuckooRate } from './formulas.ts';
 import { fprChart } from './fpr-chart.ts';
+import { setupKSlider } from './k-chart.ts';
 import { absentKeys, keySource } from './random-keys.ts';
 
 /** Lookups of keys never added, the same on every load: the measured rate is their share of "present". */
@@ -29,14 +30,36 @@ export function setupTunePanel(section: HTMLElement, toys: { bloom: BloomToy; cu
   const cuckooOut = byTestId('tune-cuckoo-out', section);
   const chartBox = byTestId('fpr-chart', section);
   const caption = byTestId('fpr-caption', section);
+  const note = byTestId('tune-note', section);
 
   let measured = { bloom: [] as { keys: number; rate: number }[], cuckoo: [] as { keys: number; rate: number }[] };
 
+  const numberInputs = [bloomN, cuckooN, cuckooF];
+  /** The value a number box stands for: its whole number within [min, max] (min when unreadable). */
   const clamp = (input: HTMLInputElement): number => {
     const value = Math.round(Number(input.value));
     const min = Number(input.min);
     const max = Number(input.max);
-    return Number.isFinite(value) ? Math.min(max, Math.max(min, value)) : min;
+    return input.value.trim() !== '' && Number.isFinite(value) ? Math.min(max, Math.max(min, value)) : min;
+  };
+  /**
+   * Says which boxes hold a value other than the one used; with `settle`, also writes the
+   * value used into the box, so what the box shows is what the filters are built with.
+   */
+  const notes = new Map<HTMLInputElement, string>();
+  /** A box's note stays until that box is edited again (`edited`): settling rewrote its value. */
+  const noteClamped = (settle: boolean, edited: EventTarget | null = null): void => {
+    for (const input of numberInputs) {
+      const used = clamp(input);
+      if (input.value === String(used)) {
+        if (input === edited) notes.delete(input);
+        continue;
+      }
+      const label = section.querySelector(`label[for="${input.id}"]`)?.textContent ?? input.id;
+      notes.set(input, `${label}: “${input.value}” is not a whole number from ${input.min} to ${input.max}; ${settle ? 'using' : 'will use'} ${used}.`);
+      if (settle) input.value = String(used);
+    }
+    note.textContent = [...notes.values()].join(' ');
   };
   const read = (): Settings => ({
     bloom: { capacity: clamp(bloomN), falsePositiveRate: Number(bloomRateInput.value) },
@@ -59,7 +82,7 @@ export function setupTunePanel(section: HTMLElement, toys: { bloom: BloomToy; cu
     cuckooOut.replaceChildren(
       h('span', { class: 'formula' }, `ε ≈ 2b / 2^f = 2 · ${cuckoo.bucketSize} / 2^${cuckoo.fingerprintBits} = ${formatRate((2 * cuckoo.bucketSize) / 2 ** cuckoo.fingerprintBits)} (when full)`),
       h('span', { class: 'formula' }, `bits per key = f / α = ${cuckoo.fingerprintBits} / ${load} = ${cuckooBitsPerKey(cuckoo.fingerprintBits, load).toFixed(1)} at the load α ≈ ${Math.round(load * 100)}% that buckets of ${cuckoo.bucketSize} reach`),
-      h('span', { 'data-testid': 'tune-cuckoo-real' }, `The library builds ${table.bucketCount} buckets × ${table.bucketSize} slots = ${table.slotCount} slots (a power of two buckets, room for ${cuckoo.capacity} keys at load ≤ ${Math.round(load * 100)}%).`),
+      h('span', { 'data-testid': 'tune-cuckoo-real' }, `The library builds ${table.bucketCount} buckets × ${table.bucketSize} slots = ${table.slotCount} slots (${isPowerOfTwo(table.bucketCount) ? 'a power of two buckets, ' : ''}room for ${cuckoo.capacity} keys at load ≤ ${Math.round(load * 100)}%).`),
     );
     table.free();
   };
@@ -124,8 +147,10 @@ export function setupTunePanel(section: HTMLElement, toys: { bloom: BloomToy; cu
       if (!toys.cuckoo.addQuietly(key)) break;
       measured.cuckoo.push({ keys: n, rate: toys.cuckoo.measuredRate(PROBES) });
     }
-    toys.bloom.redraw();
-    toys.cuckoo.redraw();
+    const filled = (keys: number, extra: string): string =>
+      `Filled by “Fill both and measure”: ${keys} keys added one at a time${extra}, the false-positive rate measured after each (the chart in “Tune it”).`;
+    toys.bloom.redraw(filled(measured.bloom.length, ` (twice the ${toys.bloom.options.capacity} it is sized for)`));
+    toys.cuckoo.redraw(filled(measured.cuckoo.length, measured.cuckoo.length < toys.cuckoo.filter.slotCount ? ' until one did not fit' : ''));
     drawChart();
   };
 
@@ -137,13 +162,25 @@ export function setupTunePanel(section: HTMLElement, toys: { bloom: BloomToy; cu
     }
   };
 
-  form.addEventListener('input', () => run(explain));
-  form.addEventListener('change', () => run(explain));
+  form.addEventListener('input', (event) => run(() => {
+    noteClamped(false, event.target);
+    explain();
+  }));
+  form.addEventListener('change', () => run(() => {
+    noteClamped(true);
+    explain();
+  }));
   form.addEventListener('submit', (event) => {
     event.preventDefault();
-    run(apply);
+    run(() => {
+      noteClamped(true);
+      apply();
+    });
   });
-  byTestId('tune-measure', section).addEventListener('click', () => run(fillAndMeasure));
+  byTestId('tune-measure', section).addEventListener('click', () => run(() => {
+    noteClamped(true);
+    fillAndMeasure();
+  }));
   // The chart follows the toys as keys are added by hand; redrawn at most once a frame.
   let pending = false;
   const later = (): void => {
@@ -158,4 +195,7 @@ export function setupTunePanel(section: HTMLElement, toys: { bloom: BloomToy; cu
   toys.cuckoo.onChange(later);
   run(explain);
   run(drawChart);
+  setupKSlider(section, toys.bloom);
 }
+
+const isPowerOfTwo = (value: number): boolean => value > 0 && (value & (value - 1)) === 0;

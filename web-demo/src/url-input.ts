@@ -2,18 +2,43 @@
 // library's canonicalizer is lenient on purpose (it follows Safe Browsing, which repairs
 // what it can), so "not a url" would come out as some host and get a confident answer
 // about nothing. A visitor who typed garbage must get an error instead.
+//
+// What people paste is rarely a bare URL: a threat report defangs it (`hxxps://evil[.]com`),
+// a chat message wraps it in quotes, angle brackets or a sentence, a file path has spaces.
+// When one URL can be recovered from the text it is checked, and `changes` says what was
+// done to it, so the verdict can show exactly what was checked.
 
-export type UrlInput = { ok: true; url: string } | { ok: false; reason: string };
+export type UrlInput = { ok: true; url: string; host: string; changes: string[] } | { ok: false; reason: string };
 
 const SCHEME = /^[a-z][a-z0-9+.-]*:/i;
+/** Pairs that wrap a pasted URL: quotes, angle brackets, parentheses. */
+const WRAPPERS: [string, string][] = [['"', '"'], ["'", "'"], ['<', '>'], ['“', '”'], ['‘', '’'], ['«', '»'], ['(', ')'], ['`', '`']];
+/** Punctuation a sentence puts after a URL, never part of one a person means. */
+const TRAILING = /[.,;:!?'"”’»>)\]]+$/;
 
 /** Accepts http(s) URLs (scheme optional) whose host the browser's URL parser reads as is. */
 export function readUrlInput(text: string): UrlInput {
-  const url = text.trim();
+  const changes: string[] = [];
+  let url = text.trim();
   if (url === '') return { ok: false, reason: 'Type or paste a URL first.' };
-  if (/\s/.test(url)) return { ok: false, reason: 'A URL has no spaces in it. Paste the address from the browser’s address bar.' };
   // eslint-disable-next-line no-control-regex
-  if (/[\u0000-\u001f\u007f]/.test(url)) return { ok: false, reason: 'The text contains control characters, which no URL has.' };
+  if (/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/.test(url)) return { ok: false, reason: 'The text contains control characters, which no URL has.' };
+
+  const unwrapped = unwrap(url);
+  if (unwrapped !== url) changes.push('removed the quotes or brackets around it');
+  url = unwrapped;
+
+  const refanged = refang(url);
+  if (refanged !== url) changes.push('restored a defanged address (hxxp, [.], [:])');
+  url = refanged;
+
+  if (/\s/.test(url)) {
+    const found = urlInText(url);
+    if (found === null) return { ok: false, reason: 'There is no web address in this text. Paste the address from the browser’s address bar.' };
+    url = found.url;
+    changes.push(found.change);
+  }
+
   const withScheme = SCHEME.test(url) && !/^[^:/]+:\d+(\/|$)/.test(url) ? url : `http://${url}`;
   let parsed: URL;
   try {
@@ -31,5 +56,42 @@ export function readUrlInput(text: string): UrlInput {
   if (!isIp && !host.includes('.') && host !== 'localhost') {
     return { ok: false, reason: `“${host}” is not a full host name: a web address has a dot in it (like example.com).` };
   }
-  return { ok: true, url };
+  return { ok: true, url, host, changes };
+}
+
+/** Strips matching wrappers, outermost first ("<https://x>" and "'x'"), however deep. */
+function unwrap(text: string): string {
+  let current = text;
+  for (;;) {
+    const pair = WRAPPERS.find(([open, close]) => current.length > 2 && current.startsWith(open) && current.endsWith(close));
+    if (pair === undefined) return current;
+    current = current.slice(pair[0].length, current.length - pair[1].length).trim();
+  }
+}
+
+/** Undoes the usual defanging: hxxp(s), [.] (.) {.} [dot], [:] [://]. */
+function refang(text: string): string {
+  return text
+    .replace(/^h[xX*]{2}p(s?)(?=\[?:)/i, 'http$1')
+    .replace(/\[:\/\/\]|\[:\]\/\//g, '://')
+    .replace(/\[:\]/g, ':')
+    .replace(/\[\.\]|\(\.\)|\{\.\}|\[dot\]|\(dot\)/gi, '.');
+}
+
+/**
+ * One URL out of text with whitespace in it. Text that starts with an address whose
+ * first space comes after its path began is that address with spaces in its path
+ * (encoded, as a browser would); otherwise the first word that looks like an address
+ * (with a scheme, or a dotted host followed by a path) is taken, without trailing punctuation.
+ */
+function urlInText(text: string): { url: string; change: string } | null {
+  const start = /^(?:https?:\/\/)?[^\s/?#]+\.[^\s/?#]+[/?#]/i.exec(text);
+  if (start !== null && !/\s/.test(start[0])) {
+    return { url: text.replace(/\s+/g, (run) => encodeURIComponent(run)), change: 'encoded the spaces in its path' };
+  }
+  const words = text.split(/\s+/).map((word) => unwrap(word.replace(TRAILING, '')).replace(TRAILING, ''));
+  const withScheme = words.find((word) => /^https?:\/\/\S/i.test(word));
+  const hostLike = words.find((word) => /^[a-z0-9-]+(\.[a-z0-9-]+)*\.[a-z]{2,}([/:?#]\S*)?$/i.test(word));
+  const url = withScheme ?? hostLike;
+  return url === undefined ? null : { url, change: 'took the address out of the surrounding text' };
 }

@@ -25,15 +25,11 @@ Result<ScalableBloomFilter> ScalableBloomFilter::create(const ScalableBloomFilte
   return withFirstLink(ScalableBloomFilter(), options);
 }
 
-// Makes link number linkCount() from the schedule; nothing changes on failure.
-Status ScalableBloomFilter::appendLink() {
-  std::vector<BloomFilter>& links = chain_.links();
-  const uint32_t index = linkCount();
-  uint64_t capacity = 0;
-  Status grows = nextCapacity(index, capacity);
-  if (!grows.isOk()) return grows;
+// Link number `index`, of `capacity` keys at its share of the rate. Its size
+// is checked before anything is allocated: alone (the first link, or a link
+// over the limit) and with the chain, whose size as a whole must fit too.
+Result<BloomFilter> ScalableBloomFilter::makeLink(uint32_t index, uint64_t capacity) const {
   const double rate = linkFalsePositiveRate(targetFalsePositiveRate(), tightening(), index);
-  // The chain as a whole must fit the table limit, not only each link.
   const uint64_t bitCount = bloomSizingFor(capacity, rate).bitCount;
   const uint64_t linkBytes = bitCount == UINT64_MAX ? UINT64_MAX : (bitCount + 63) / 64 * 8;
   if (index == 0 || linkBytes > kMaxTableBytes) {
@@ -45,11 +41,7 @@ Status ScalableBloomFilter::appendLink() {
                                std::to_string(byteLength() + linkBytes) + " bytes, more than the limit of " +
                                std::to_string(kMaxTableBytes));
   }
-  Result<BloomFilter> made = BloomFilter::create({capacity, rate, seed()});
-  if (!made.isOk()) return made.status();
-  links.push_back(std::move(made).value());
-  header_.capacity = chain_.totalCapacity();
-  return Status::ok();
+  return BloomFilter::create({capacity, rate, seed()});
 }
 
 Status ScalableBloomFilter::add(const KeyHash& hash) {

@@ -61,24 +61,6 @@ Result<CuckooFilter> ScalableCuckooFilter::makeLink(uint32_t index, uint64_t cap
   return CuckooFilter::create(options);
 }
 
-Status ScalableCuckooFilter::appendLink() {
-  std::vector<CuckooFilter>& links = chain_.links();
-  const uint32_t index = linkCount();
-  uint64_t capacity = 0;
-  Status grows = nextCapacity(index, capacity);
-  if (!grows.isOk()) return grows;
-  Result<CuckooFilter> made = makeLink(index, capacity);
-  if (!made.isOk()) return made.status();
-  if (byteLength() + made.value().byteLength() > kMaxTableBytes) {
-    return Status::outOfMemory("scalable-cuckoo filter: link " + std::to_string(index) +
-                               " would bring the chain beyond the table limit of " + std::to_string(kMaxTableBytes) +
-                               " bytes");
-  }
-  links.push_back(std::move(made).value());
-  header_.capacity = chain_.totalCapacity();
-  return Status::ok();
-}
-
 Status ScalableCuckooFilter::add(const KeyHash& hash) {
   Status added = chain_.links().back().add(hash);
   if (added.code() == StatusCode::Full) {

@@ -5,6 +5,8 @@
 #include <cstdlib>
 #include <string>
 
+#include "cuckoo_bloom/core/word_buffer.h"
+
 namespace cuckoo_bloom {
 namespace {
 
@@ -14,21 +16,17 @@ namespace {
 template <typename T>
 class Scratch {
  public:
-  Scratch() = default;
-  ~Scratch() { std::free(items_); }
-  Scratch(const Scratch&) = delete;
-  Scratch& operator=(const Scratch&) = delete;
   bool allocate(size_t count, bool zeroed) {
-    std::free(items_);
+    items_.reset();
     const size_t n = count == 0 ? 1 : count;
-    items_ = static_cast<T*>(zeroed ? std::calloc(n, sizeof(T)) : std::malloc(n * sizeof(T)));
+    items_.reset(static_cast<T*>(zeroed ? std::calloc(n, sizeof(T)) : std::malloc(n * sizeof(T))));
     return items_ != nullptr;
   }
-  T* data() { return items_; }
-  T& operator[](size_t i) { return items_[i]; }
+  T* data() { return items_.get(); }
+  T& operator[](size_t i) { return items_.get()[i]; }
 
  private:
-  T* items_ = nullptr;
+  MallocBlock<T> items_;
 };
 
 // See sizeFor: at least this many segments before a size may be rounded down.

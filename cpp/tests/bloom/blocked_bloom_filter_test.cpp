@@ -13,16 +13,7 @@
 namespace cuckoo_bloom {
 namespace {
 
-using cuckoo_bloom_test::addPresentKeys;
-using cuckoo_bloom_test::checkPositionsOfEachAddedKey;
-using cuckoo_bloom_test::countAbsentFound;
-using cuckoo_bloom_test::measuredFalsePositiveRate;
-using cuckoo_bloom_test::presentKey;
-using cuckoo_bloom_test::roundTrip;
-
-BlockedBloomFilter makeBlocked(uint64_t capacity, double rate, uint64_t seed = 0) {
-  return cuckoo_bloom_test::valueOrFail(BlockedBloomFilter::create({capacity, rate, seed}), "create");
-}
+using namespace cuckoo_bloom_test;  // the shared helpers of support/
 
 // The block count is the smallest whose expected rate is at or under 0.9 x
 // the target, and the expected-rate formula behaves like a rate.
@@ -55,7 +46,7 @@ TEST(BlockedBloomFilterSizing, BlockCountIsTheSmallestMeetingTheMargin) {
 }
 
 TEST(BlockedBloomFilter, EmptyFilterFindsNothingAndAddSetsEightBits) {
-  BlockedBloomFilter filter = makeBlocked(1000, 0.01, 5);
+  BlockedBloomFilter filter = makeFilter<BlockedBloomFilter>(1000, 0.01, 5);
   EXPECT_EQ(countAbsentFound(filter, 10000), 0u);
   EXPECT_EQ(filter.estimatedFalsePositiveRate(), 0.0);
   filter.add("one key");
@@ -71,7 +62,7 @@ TEST(BlockedBloomFilter, EmptyFilterFindsNothingAndAddSetsEightBits) {
 }
 
 TEST(BlockedBloomFilter, PositionsAreOneBitPerWordOfOneBlockAndAreSetByAdd) {
-  BlockedBloomFilter filter = makeBlocked(1000, 0.01, 6);
+  BlockedBloomFilter filter = makeFilter<BlockedBloomFilter>(1000, 0.01, 6);
   checkPositionsOfEachAddedKey(filter, [&](const std::string& key, const std::vector<uint64_t>& positions) {
     ASSERT_EQ(positions.size(), 8u);
     for (uint32_t word = 0; word < 8; ++word) {
@@ -109,42 +100,12 @@ TEST(BlockedBloomFilterFalsePositiveRate, MeasuredAtOrUnderPointOnePercent) {
 TEST(BlockedBloomFilterFalsePositiveRate, EstimateWithin1Point3xOfMeasuredAtCapacity) {
   constexpr uint64_t kKeys = 200000;
   constexpr uint64_t kProbes = 1000000;
-  BlockedBloomFilter filter = makeBlocked(kKeys, 0.01, 3);
+  BlockedBloomFilter filter = makeFilter<BlockedBloomFilter>(kKeys, 0.01, 3);
   addPresentKeys(filter, kKeys);
   const double measured = measuredFalsePositiveRate(filter, kProbes);
   const double estimated = filter.estimatedFalsePositiveRate();
   EXPECT_LE(estimated, 1.3 * measured);
   EXPECT_GE(estimated, measured / 1.3);
-}
-
-TEST(BlockedBloomFilterUnion, UnionFindsKeysOfBoth) {
-  constexpr uint64_t kKeys = 20000;
-  BlockedBloomFilter a = makeBlocked(2 * kKeys, 0.01, 9);
-  BlockedBloomFilter b = makeBlocked(2 * kKeys, 0.01, 9);
-  cuckoo_bloom_test::expectUnionFindsKeysOfBoth(a, b, kKeys);
-  // The result is a valid filter (count within the set-bit invariant).
-  const BlockedBloomFilter copy = roundTrip(a);
-  EXPECT_EQ(copy.serialize(), a.serialize());
-}
-
-TEST(BlockedBloomFilterUnion, DifferentParametersAreInvalidArgumentAndChangeNothing) {
-  BlockedBloomFilter a = makeBlocked(10000, 0.01, 1);
-  addPresentKeys(a, 100);
-  const std::vector<uint8_t> before = a.serialize();
-  BlockedBloomFilter differentCapacity = makeBlocked(20000, 0.01, 1);
-  BlockedBloomFilter differentSeed = makeBlocked(10000, 0.01, 2);
-  EXPECT_EQ(a.unionWith(differentCapacity).code(), StatusCode::InvalidArgument);
-  EXPECT_EQ(a.unionWith(differentSeed).code(), StatusCode::InvalidArgument);
-  EXPECT_EQ(a.serialize(), before);
-}
-
-TEST(BlockedBloomFilter, RoundTripPreservesEveryProperty) {
-  BlockedBloomFilter filter = makeBlocked(5000, 0.02, 0xDEADBEEFCAFEull);
-  addPresentKeys(filter, 3000);
-  const BlockedBloomFilter copy = roundTrip(filter);
-  EXPECT_EQ(copy.blockCount(), filter.blockCount());
-  cuckoo_bloom_test::expectSameHeader(copy, filter);
-  EXPECT_EQ(copy.estimatedFalsePositiveRate(), filter.estimatedFalsePositiveRate());
 }
 
 }  // namespace

@@ -131,13 +131,15 @@ TEST(CuckooFilterSizing, AnExplicitLoadSizesTheTableAndMustBeAFraction) {
 }
 
 TEST(CuckooFilterSizing, FingerprintBitsAndBucketCount) {
-  // f = ceil(log2(2b / e)), clamped to 4..32.
-  EXPECT_EQ(CuckooFilter::fingerprintBitsFor(0.01, 4), 10u);
-  EXPECT_EQ(CuckooFilter::fingerprintBitsFor(0.001, 4), 13u);
-  EXPECT_EQ(CuckooFilter::fingerprintBitsFor(0.01, 2), 9u);
-  EXPECT_EQ(CuckooFilter::fingerprintBitsFor(0.01, 8), 11u);
-  EXPECT_EQ(CuckooFilter::fingerprintBitsFor(0.9, 2), 4u);
-  EXPECT_EQ(CuckooFilter::fingerprintBitsFor(1e-12, 8), 32u);
+  // f = ceil(log2(2b / e)), clamped to 4..32: {rate, bucket size, f}.
+  const struct {
+    double rate;
+    uint32_t bucketSize;
+    uint32_t bits;
+  } fingerprints[] = {{0.01, 4, 10}, {0.001, 4, 13}, {0.01, 2, 9}, {0.01, 8, 11}, {0.9, 2, 4}, {1e-12, 8, 32}};
+  for (const auto& f : fingerprints) {
+    EXPECT_EQ(CuckooFilter::fingerprintBitsFor(f.rate, f.bucketSize), f.bits) << f.rate << " b=" << f.bucketSize;
+  }
   // buckets = ceil((n + slack) / (b * ratedLoad)) rounded up to even, slack =
   // 0.5 sqrt(n) + 8 (3 sqrt(n) + 8 for b = 2): any even count (format version 2).
   // The rated load is 0.92 semi-sorted (b = 4, the default), else the first-failure load.

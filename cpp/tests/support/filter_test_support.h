@@ -19,6 +19,13 @@
 
 namespace cuckoo_bloom_test {
 
+// Filter::create({capacity, rate, seed}) of a type that takes only the
+// shared three options (the word-array filters), failing the test if refused.
+template <typename Filter>
+Filter makeFilter(uint64_t capacity, double rate, uint64_t seed = 0) {
+  return valueOrFail(Filter::create({capacity, rate, seed}), "create");
+}
+
 // serialize() then deserialize(): the copy a user gets back from the bytes.
 template <typename Filter>
 Filter roundTrip(const Filter& filter) {

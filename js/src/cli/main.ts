@@ -4,10 +4,16 @@
  *   info   what a filter file or an index log holds
  *   query  keys or URLs against a filter file or an index log
  *   repair salvage a damaged index log (its damaged tail moved aside)
+ *   update add and remove lines of a URL blocklist file
+ *   diff   the patch from one filter file to another
+ *   patch  apply a patch to its base filter file
  * Expected failures print one line, `cuckoo-bloom-wasm: <message>`, and exit 2.
  */
 import { FilterError } from '../index.js';
 import { runBuild } from './build.js';
+import { runDiff } from './diff.js';
+import { runPatch } from './patch.js';
+import { runUpdate } from './update.js';
 import { removeAllTemporary } from './cleanup.js';
 import { CliError, EXIT_CLEAR, EXIT_ERROR, usageError } from './errors.js';
 import { runRepair } from './exact-repair.js';
@@ -23,6 +29,9 @@ const COMMANDS: Record<string, (argv: string[]) => Promise<number>> = {
   info: runInfo,
   query: runQuery,
   repair: runRepair,
+  update: runUpdate,
+  diff: runDiff,
+  patch: runPatch,
 };
 
 /** True when `--help`/`-h` appears before a `--` terminator. */
@@ -42,7 +51,7 @@ export async function main(argv: string[]): Promise<number> {
   }
   if (command === 'help') {
     const topic = rest[0];
-    if (topic !== undefined && !isHelpTopic(topic)) throw usageError(`no help for '${topic}': commands are build, info, query, repair`);
+    if (topic !== undefined && !isHelpTopic(topic)) throw usageError(`no help for '${topic}': commands are ${Object.keys(COMMANDS).join(', ')}`);
     process.stdout.write(`${helpText(topic)}\n`);
     return EXIT_CLEAR;
   }
@@ -53,7 +62,7 @@ export async function main(argv: string[]): Promise<number> {
   const run = COMMANDS[command];
   if (run === undefined) {
     throw usageError(
-      command.startsWith('-') ? `unknown option ${command}` : `unknown command '${command}': commands are build, info, query, repair`,
+      command.startsWith('-') ? `unknown option ${command}` : `unknown command '${command}': commands are ${Object.keys(COMMANDS).join(', ')}`,
     );
   }
   if (asksForHelp(rest)) {

@@ -193,6 +193,53 @@ Exit status: 0 the log was whole (nothing changed), 1 bytes were moved aside
 (the log is now valid), 2 usage or input error (a missing file, not an index
 log, a log locked by a writer, an I/O error).`;
 
+const UPDATE = `Usage: ${NAME} update <filter> [--add FILE] [--remove FILE] [--list FILE]
+         [--format <format>] [--output OUT] [--json]
+
+Adds and removes lines of a URL blocklist file (build --urls), read as build
+reads a list; removals first. Removal needs a type with removal (cuckoo,
+counting, scalable-cuckoo) and --list FILE: the list the filter holds, since
+removing an entry it never held could remove another's. So does a filter
+with <filter>.confirm, which is rewritten for the new bytes. Nothing is
+written unless every line applies (else exit 2, naming file:line). For a
+cuckoo list shipped by patch, diff the file before and after update.
+
+Options:
+  --add <file>, --remove <file>   list lines to add, to remove
+  --list <file>          the list the filter holds (its build input + adds)
+  --format <format>      as build's (default auto)
+  -o, --output <file>    write here instead of over <filter> (atomically)
+  --json                 print the summary as JSON
+  -q, --quiet            print no summary
+
+Exit status: 0 updated, 2 usage or input error (nothing written).`;
+
+const DIFF = `Usage: ${NAME} diff <old> <new> --output <patch> [--json]
+
+Writes the patch that turns filter file <old> into <new>: "patch" applies it
+to <old> only. Its size follows the change: for Bloom and blocked Bloom diff
+two fresh builds with the same options; for cuckoo, the file before and
+after "update".
+
+Options:
+  -o, --output <file>    the patch to write (required)
+  --json                 print {"patch","bytes","targetBytes","percentOfTarget"}
+  -q, --quiet            print no summary
+
+Exit status: 0 written, 2 usage or input error.`;
+
+const PATCH = `Usage: ${NAME} patch <base> <patch> --output <file>
+
+Applies a patch from "diff" to its exact base (length and checksum) and
+writes the new filter once it matches the target's checksum and CRC-32.
+
+Options:
+  -o, --output <file>    the filter to write (required; may be <base>)
+  -q, --quiet            print no summary
+
+Exit status: 0 written, 2 usage or input error (another base, a damaged
+patch: fetch the whole filter instead).`;
+
 const MAIN = `Usage: ${NAME} <command> [options]
 
 Bloom, blocked Bloom, counting Bloom and cuckoo filters (C++ compiled to
@@ -206,6 +253,9 @@ Commands:
   query    test keys or URLs against a filter file or an index log
   repair   salvage a damaged index log: keep the records before the damage,
            move the rest aside to a file beside it
+  update   add and remove lines of a URL blocklist file
+  diff     write the patch from one filter file to another
+  patch    apply a patch to its base filter file
   help     show this help, or a command's: help build
 
 Examples:
@@ -219,6 +269,8 @@ Examples:
   ${NAME} build --exact --input words.txt --output words.log
   ${NAME} query words.log --exact apple banana
   ${NAME} query words.filter --index words.log apple banana
+  ${NAME} diff old.filter new.filter --output list.patch
+  ${NAME} patch old.filter list.patch --output new.filter
 
 Options:
   -h, --help       show help (also after a command)
@@ -227,7 +279,7 @@ Options:
 Exit status: 0 success (query: nothing found), 1 query found a key or URL,
 2 usage or input error (one line on stderr: "${NAME}: <message>").`;
 
-const TOPICS: Record<string, string> = { build: BUILD, info: INFO, query: QUERY, repair: REPAIR };
+const TOPICS: Record<string, string> = { build: BUILD, info: INFO, query: QUERY, repair: REPAIR, update: UPDATE, diff: DIFF, patch: PATCH };
 
 /** The help for `topic` (a command name), or the main help. */
 export function helpText(topic?: string): string {

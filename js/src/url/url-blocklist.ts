@@ -372,6 +372,139 @@ export class UrlBlocklist extends UrlList<AnyFilter> {
     return parsed;
   }
 
+  /** The same as `addLine` (the update API's name: `add` and `remove` take list lines). */
+  add(line: string, format: ListFormat = this.#format): ParsedLine {
+    return this.addLine(line, format);
+  }
+
+  /** The same as `removeLine`. */
+  remove(line: string, format: ListFormat = this.#format): ParsedLine {
+    return this.removeLine(line, format);
+  }
+
+  // Removal (docs/CLI.md, "Updates by patch"). Removing an expression the
+  // filter never stored could delete another entry's fingerprint or counter
+  // (a listed URL then answered clear), so a list removes only what it knows
+  // it holds: `#held` counts the stored copies of each expression (a filter
+  // with removal stores every repeat; one removal takes one copy). A list made
+  // here with a type that removes keeps it from its first store; a list read
+  // from bytes learns it from `attachList`. undefined: not decided yet.
+  #held: Map<string, number> | null | undefined = undefined;
+  // An expression was removed since the companion builder was filled: it still has its hash.
+  #confirmationStale = false;
+  #removalParser: ListLineParser | null = null;
+
+  /**
+   * Removes what one list line lists: the line's expressions (parsed as
+   * `addLine` parses it) lose one stored copy each. Only for types with
+   * removal (cuckoo, counting Bloom, scalable cuckoo), and only expressions
+   * the list holds: a line with an expression it does not hold is refused
+   * whole, before anything is removed, because removing an expression never
+   * stored could remove another entry's fingerprint, and a listed URL would
+   * then be answered clear. A list built or created here knows what it holds;
+   * one read from bytes must be given its list first (`attachList`). A
+   * scalable cuckoo filter may keep an expression whose copy it cannot tell
+   * apart (still reported: a false positive, never a miss). `confirmation()`
+   * follows: it no longer holds what was removed.
+   *
+   * ```ts
+   * const list = UrlBlocklist.build('||evil.example^\n||bad.example^', { type: 'cuckoo' });
+   * list.remove('||bad.example^');
+   * list.match('https://bad.example/');   // null
+   * list.add('||worse.example^');
+   * list.match('https://worse.example/'); // 'worse.example/'
+   * ```
+   * @returns the parse result, as `addLine`'s (`skip` and `error` lines remove nothing).
+   * @throws FilterError `UNSUPPORTED` (a type without removal, or a list read
+   *   from bytes without `attachList`), `INVALID_ARGUMENT` (an expression this
+   *   list does not hold; nothing of the line removed), `FREED`.
+   */
+  removeLine(line: string, format: ListFormat = this.#format): ParsedLine {
+    const held = this.#heldExpressions();
+    // Lines removed one after another are one list of their own (an RPZ $ORIGIN holds for the lines after it).
+    const parser = format === this.#format ? (this.#removalParser ??= new ListLineParser(format)) : new ListLineParser(format);
+    const parsed = parser.parse(requireLine(line));
+    if (parsed.kind !== 'entry') return parsed;
+    const wanted = countsOf(parsed.expressions);
+    for (const [expression, count] of wanted) {
+      if ((held.get(expression) ?? 0) < count) {
+        throw new FilterError('INVALID_ARGUMENT', `cannot remove ${JSON.stringify(expression)}: this blocklist does not hold it (${NOT_HELD})`);
+      }
+    }
+    const filter = this.expressionFilter as AnyFilter & { remove(key: string): boolean };
+    for (const expression of parsed.expressions) {
+      if (!filter.remove(expression)) continue; // kept (scalable cuckoo): a false positive, never a miss
+      held.set(expression, held.get(expression)! - 1);
+      this.#readChecksum = null;
+      this.#confirmationStale = true;
+      this.countRemoved();
+    }
+    return parsed;
+  }
+
+  /**
+   * Gives a blocklist read from bytes the list it holds (the list it was
+   * built from, with the lines added since), so that it can `removeLine` and
+   * make its `confirmation()`. The list must fit the bytes: as many distinct
+   * expressions as the blocklist stores (`entryCount`), each one the filter
+   * reports, and each one the companion holds when one is attached (an
+   * exact check: attach it first, as the CLI's `update` does).
+   * @throws FilterError `INVALID_ARGUMENT` (the list does not fit, naming the
+   *   first expression the filter lacks or the two counts), `FREED`.
+   */
+  attachList(list: string | Iterable<string>, format: ListFormat = this.#format): void {
+    const parser = new ListLineParser(format);
+    const expressions = new Set<string>();
+    if (typeof list !== 'string' && typeof list?.[Symbol.iterator] !== 'function') requireLine(list, 'attachList: the list (text or lines)');
+    for (const line of typeof list === 'string' ? list.split(/\r?\n/) : list) {
+      const parsed = parser.parse(requireLine(line));
+      if (parsed.kind === 'entry') for (const expression of parsed.expressions) expressions.add(expression);
+    }
+    const companion = this.attachedConfirmation;
+    const missing = [...expressions].find((e) => !this.expressionFilter.has(e) || companion?.holds(e) === false);
+    if (missing !== undefined || expressions.size !== this.entryCount) {
+      throw new FilterError(
+        'INVALID_ARGUMENT',
+        `attachList: not the list this blocklist holds (${missing === undefined ? `${expressions.size} expressions, it stores ${this.entryCount}` : `it lacks ${JSON.stringify(missing)}`})`,
+      );
+    }
+    this.#held = countsOf(expressions);
+    this.#refillConfirmation(expressions);
+  }
+
+  /** What this list holds, or UNSUPPORTED saying why it cannot remove. */
+  #heldExpressions(): Map<string, number> {
+    const { name, supportsRemove } = filterType(this.expressionFilter.type);
+    if (!supportsRemove) {
+      throw new FilterError('UNSUPPORTED', `a ${name} filter cannot remove entries: build the new list afresh and ship the change with diffFilters`);
+    }
+    const held = this.#heldMap();
+    if (held === null) throw new FilterError('UNSUPPORTED', `a blocklist read from bytes does not know what it holds (${NOT_HELD}): give it its list with attachList`);
+    return held;
+  }
+
+  // Decided once: a list made here (it has a companion builder) with a type that removes keeps its expressions.
+  #heldMap(): Map<string, number> | null {
+    if (this.#held === undefined) {
+      this.#held = this.#confirmationBuilder !== null && filterType(this.expressionFilter.type).supportsRemove ? new Map() : null;
+    }
+    return this.#held;
+  }
+
+  #noteStored(expression: string): void {
+    const held = this.#heldMap();
+    held?.set(expression, (held.get(expression) ?? 0) + 1);
+  }
+
+  // A companion builder of exactly these expressions (it cannot drop a hash).
+  #refillConfirmation(expressions: Iterable<string>): void {
+    const builder = new ExactSetBuilder();
+    for (const expression of expressions) builder.add(expression);
+    this.#confirmationBuilder?.free();
+    this.#confirmationBuilder = builder;
+    this.#confirmationStale = false;
+  }
+
   // Every expression is stored, even one the filter already reports present:
   // in a filter with removal (counting Bloom, cuckoo) a false positive that
   // was skipped would depend on another entry's bits or fingerprint, and
@@ -404,6 +537,7 @@ export class UrlBlocklist extends UrlList<AnyFilter> {
       }
       filter.add(expression); // throws FULL with the filter's own message
     }
+    this.#noteStored(expression);
     this.#confirmationBuilder?.add(expression);
     this.countStored(deeperOf(this.expressionDepth, needed));
   }
@@ -430,7 +564,9 @@ export class UrlBlocklist extends UrlList<AnyFilter> {
     if (this.#confirmationBuilder === null) {
       throw new FilterError('UNSUPPORTED', `a blocklist read from bytes does not know its expressions, so it cannot ${task}: ${instead}`);
     }
-    return this.#confirmationBuilder;
+    // After a remove: only the expressions still held (a removed one is no longer listed).
+    if (this.#confirmationStale) this.#refillConfirmation([...this.#held!].filter(([, copies]) => copies > 0).map(([e]) => e));
+    return this.#confirmationBuilder!;
   }
 
   /**
@@ -660,4 +796,19 @@ function deeperOf(current: ExpressionDepth, needed: ExpressionDepth): Expression
     hostLabels: Math.max(current.hostLabels, needed.hostLabels),
     pathDepth: Math.max(current.pathDepth, needed.pathDepth),
   };
+}
+
+// Why a list removes only what it holds (removeLine, and the CLI's update).
+const NOT_HELD = "removing an expression never stored could remove another entry's fingerprint: a listed URL then answered clear";
+
+function requireLine(line: unknown, what = 'a list line'): string {
+  if (typeof line !== 'string') throw new FilterError('INVALID_ARGUMENT', `${what} must be a string, got ${describeValue(line)}`);
+  return line;
+}
+
+/** How many times each value occurs. */
+function countsOf(values: Iterable<string>): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const value of values) counts.set(value, (counts.get(value) ?? 0) + 1);
+  return counts;
 }

@@ -70,6 +70,21 @@ export abstract class UrlList<Filter extends ExpressionFilter> {
    */
   protected abstract firstReported(expressions: readonly string[], from: number): number;
 
+  /**
+   * Counts one stored expression fewer (removed from the filter). An attached
+   * companion still holds it, so it is dropped: its `listed` would now be wrong.
+   */
+  protected countRemoved(): void {
+    this.#entries--;
+    this.#confirmation?.free();
+    this.#confirmation = null;
+  }
+
+  /** The attached companion, if any (what `check` confirms with). */
+  protected get attachedConfirmation(): ExactSet | null {
+    return this.#confirmation;
+  }
+
   /** Reads companion bytes in this list's module. */
   protected abstract readConfirmation(bytes: Uint8Array | ArrayBuffer): ExactSet;
   /** The trailing checksum of this list's bytes (what a companion is bound to). */

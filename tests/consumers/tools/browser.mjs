@@ -1,6 +1,6 @@
 // Serves a folder on 127.0.0.1 and opens pages in Debian's headless Chromium
 // (playwright-core; no browser download), recording everything that went wrong.
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { extname, join, normalize } from 'node:path';
@@ -32,6 +32,45 @@ export async function serve(root) {
         server.closeAllConnections();
       }),
   };
+}
+
+/**
+ * What a browser suite's beforeAll starts: a new folder `out` (the builds go
+ * in it, one folder each), a server for it and Chromium. close(), for its
+ * afterAll, stops Chromium and then the server, the server even when
+ * Chromium fails to close; a failed launch closes the server itself.
+ */
+export async function serveAndLaunch(out) {
+  mkdirSync(out);
+  const server = await serve(out);
+  let browser;
+  try {
+    browser = await launch();
+  } catch (error) {
+    await server.close();
+    throw error;
+  }
+  return {
+    out,
+    server,
+    browser,
+    async close() {
+      try {
+        await browser.close();
+      } finally {
+        await server.close();
+      }
+    },
+  };
+}
+
+/** The index.html Vite builds from, at `root`, loading the module `src` (no favicon request). */
+export function writeModulePage(root, src) {
+  writeFileSync(
+    join(root, 'index.html'),
+    '<!doctype html><html><head><link rel="icon" href="data:,"></head><body>' +
+      `<script type="module" src="${src}"></script></body></html>`,
+  );
 }
 
 export async function launch() {

@@ -171,6 +171,27 @@ class GrowingFilter : public ChainedFilter<Derived, Link, ParamsT> {
     }
     return filter;
   }
+  // Appends link number linkCount(): the capacity the schedule gives it
+  // (nextCapacity), the link the type makes of it (Derived::makeLink(index,
+  // capacity), which may refuse), then the chain's size checked against the
+  // table limit. Nothing changes when any of them refuses. Called by each
+  // type's add() when its newest link cannot take a key, and for the first link.
+  Status appendLink() {
+    const uint32_t index = linkCount();
+    uint64_t capacity = 0;
+    Status grows = nextCapacity(index, capacity);
+    if (!grows.isOk()) return grows;
+    Result<Link> made = static_cast<const Derived&>(*this).makeLink(index, capacity);
+    if (!made.isOk()) return made.status();
+    if (this->byteLength() + made.value().byteLength() > kMaxTableBytes) {
+      return Status::outOfMemory(std::string(filterTypeName(Derived::kType)) + " filter: link " +
+                                 std::to_string(index) + " would bring the chain beyond the table limit of " +
+                                 std::to_string(kMaxTableBytes) + " bytes");
+    }
+    this->chain_.links().push_back(std::move(made).value());
+    this->header_.capacity = this->chain_.totalCapacity();
+    return Status::ok();
+  }
   // The capacity of link `index` by the schedule, or Full when the chain may
   // not grow (kMaxChainLinks links, or more than kMaxCapacity keys in all).
   Status nextCapacity(uint32_t index, uint64_t& capacity) const {

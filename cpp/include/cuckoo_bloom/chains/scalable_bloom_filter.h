@@ -87,11 +87,12 @@ class ScalableBloomFilter : public GrowingFilter<ScalableBloomFilter, BloomFilte
   }
 
  private:
-  // The bases make the filter they read (readLinks) and its first link (withFirstLink).
+  // The bases make the filter they read (readLinks), its first link (withFirstLink)
+  // and each link it grows by (appendLink, through makeLink).
   friend ChainedFilter;
   friend GrowingFilter;
   ScalableBloomFilter() = default;
-  Status appendLink();
+  Result<BloomFilter> makeLink(uint32_t index, uint64_t capacity) const;
 };
 
 

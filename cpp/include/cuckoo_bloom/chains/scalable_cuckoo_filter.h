@@ -101,11 +101,11 @@ class ScalableCuckooFilter : public GrowingFilter<ScalableCuckooFilter, CuckooFi
   }
 
  private:
-  // The bases make the filter they read (readLinks) and its first link (withFirstLink).
+  // The bases make the filter they read (readLinks), its first link (withFirstLink)
+  // and each link it grows by (appendLink, through makeLink).
   friend ChainedFilter;
   friend GrowingFilter;
   ScalableCuckooFilter() = default;
-  Status appendLink();
   Result<CuckooFilter> makeLink(uint32_t index, uint64_t capacity) const;
 };
 

@@ -8,24 +8,30 @@
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <memory>
 #include <utility>
 
 namespace cuckoo_bloom {
 
+// Frees what std::malloc or std::calloc gave: the deleter of every block the
+// core allocates without throwing (MallocBlock<T>), so each owner moves it and
+// never copies it, with no destructor of its own.
+struct FreeDeleter {
+  void operator()(void* block) const { std::free(block); }
+};
+template <typename T>
+using MallocBlock = std::unique_ptr<T, FreeDeleter>;
+
 class WordBuffer {
  public:
   WordBuffer() = default;
-  ~WordBuffer() { std::free(allocation_); }
-  WordBuffer(const WordBuffer&) = delete;
-  WordBuffer& operator=(const WordBuffer&) = delete;
   WordBuffer(WordBuffer&& other) noexcept
-      : allocation_(std::exchange(other.allocation_, nullptr)),
+      : allocation_(std::move(other.allocation_)),
         words_(std::exchange(other.words_, nullptr)),
         size_(std::exchange(other.size_, 0)) {}
   WordBuffer& operator=(WordBuffer&& other) noexcept {
     if (this != &other) {
-      std::free(allocation_);
-      allocation_ = std::exchange(other.allocation_, nullptr);
+      allocation_ = std::move(other.allocation_);
       words_ = std::exchange(other.words_, nullptr);
       size_ = std::exchange(other.size_, 0);
     }
@@ -34,21 +40,20 @@ class WordBuffer {
 
   // Allocates `wordCount` zeroed words; false when memory is not available.
   bool allocate(size_t wordCount) {
-    std::free(allocation_);
+    allocation_.reset();
     words_ = nullptr;
     size_ = 0;
-    allocation_ = std::calloc(wordCount == 0 ? 1 : wordCount, sizeof(uint64_t));
+    allocation_.reset(std::calloc(wordCount == 0 ? 1 : wordCount, sizeof(uint64_t)));
     if (allocation_ == nullptr) return false;
-    words_ = static_cast<uint64_t*>(allocation_);
+    words_ = static_cast<uint64_t*>(allocation_.get());
     size_ = wordCount;
     return true;
   }
 
   // Takes over a std::malloc'd `allocation` whose words lie at `words`,
   // inside it (a blob read in place: BlobBuffer). Frees it when done.
-  void adopt(void* allocation, uint64_t* words, size_t wordCount) {
-    std::free(allocation_);
-    allocation_ = allocation;
+  void adopt(MallocBlock<void> allocation, uint64_t* words, size_t wordCount) {
+    allocation_ = std::move(allocation);
     words_ = words;
     size_ = wordCount;
   }
@@ -63,7 +68,7 @@ class WordBuffer {
   uint64_t operator[](size_t index) const { return words_[index]; }
 
  private:
-  void* allocation_ = nullptr;  // what to free: words_ or a block around it
+  MallocBlock<void> allocation_;  // what to free: words_ or a block around it
   uint64_t* words_ = nullptr;
   size_t size_ = 0;
 };
@@ -76,18 +81,12 @@ class WordBuffer {
 // 2 GiB memory limit (the bytes, then a table of the same size, would not).
 class BlobBuffer {
  public:
-  BlobBuffer() = default;
-  ~BlobBuffer() { std::free(allocation_); }
-  BlobBuffer(const BlobBuffer&) = delete;
-  BlobBuffer& operator=(const BlobBuffer&) = delete;
-
   // Room for `length` bytes whose byte `payloadOffset` lands 8-aligned; false when memory is not available.
   bool allocate(size_t length, size_t payloadOffset) {
-    std::free(allocation_);
-    allocation_ = std::malloc(length + 8);
+    allocation_.reset(std::malloc(length + 8));
     if (allocation_ == nullptr) return false;
-    const size_t misalignment = (reinterpret_cast<uintptr_t>(allocation_) + payloadOffset) % 8;
-    data_ = static_cast<uint8_t*>(allocation_) + (8 - misalignment) % 8;
+    const size_t misalignment = (reinterpret_cast<uintptr_t>(allocation_.get()) + payloadOffset) % 8;
+    data_ = static_cast<uint8_t*>(allocation_.get()) + (8 - misalignment) % 8;
     length_ = length;
     return true;
   }
@@ -102,7 +101,7 @@ class BlobBuffer {
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
     if (allocation_ == nullptr || payload < data_ || reinterpret_cast<uintptr_t>(payload) % 8 != 0) return false;
     if (static_cast<size_t>(payload - data_) > length_ || wordCount > (length_ - (payload - data_)) / 8) return false;
-    words.adopt(std::exchange(allocation_, nullptr), reinterpret_cast<uint64_t*>(const_cast<uint8_t*>(payload)),
+    words.adopt(std::move(allocation_), reinterpret_cast<uint64_t*>(const_cast<uint8_t*>(payload)),
                 wordCount);
     return true;
 #else
@@ -112,7 +111,7 @@ class BlobBuffer {
   }
 
  private:
-  void* allocation_ = nullptr;
+  MallocBlock<void> allocation_;
   uint8_t* data_ = nullptr;
   size_t length_ = 0;
 };

@@ -1,0 +1,107 @@
+// UrlBlocklist updates (docs/CLI.md, "Updates by patch"): add/remove take
+// list lines; removal only in types with removal, and only of expressions
+// the list knows it holds (removing one never stored could take another
+// entry's fingerprint); the exact companion follows every change.
+import { init, UrlBlocklist } from '../../dist/index.js';
+
+beforeAll(() => init());
+
+const LIST = ['||evil.example^', 'bad.example', '0.0.0.0 phish.example', 'http://dl.example/x.exe'];
+const hosts = (n) => Array.from({ length: n }, (_, i) => `host${i}.example`);
+
+function thrownBy(run) {
+  try {
+    run();
+  } catch (error) {
+    return error;
+  }
+  return null;
+}
+const codeOf = (run) => thrownBy(run)?.code ?? null;
+
+test.each(['cuckoo', 'counting', 'scalable-cuckoo'])('%s: remove(line) takes its expressions out; add(line) puts them in', (type) => {
+  const list = UrlBlocklist.build(LIST, { type });
+  expect(list.match('https://www.bad.example/')).toBe('bad.example/');
+  expect(list.remove('bad.example').expressions).toEqual(['bad.example/']);
+  expect(list.match('https://www.bad.example/')).toBeNull();
+  expect(list.entryCount).toBe(3);
+  list.add('||worse.example^');
+  expect(list.match('https://worse.example/a')).toBe('worse.example/');
+  expect(list.entryCount).toBe(4);
+  // Lines that list nothing remove nothing.
+  expect(list.removeLine('# a comment').kind).toBe('skip');
+  for (const url of ['https://evil.example/', 'http://phish.example/', 'http://dl.example/x.exe']) expect(list.match(url)).not.toBeNull();
+  list.free();
+});
+
+test('a line the list does not hold is refused whole, and the filter is unchanged', () => {
+  const list = UrlBlocklist.build(hosts(500), { type: 'cuckoo' });
+  const before = list.serialize();
+  expect(codeOf(() => list.removeLine('never-added.example'))).toBe('INVALID_ARGUMENT');
+  // One held, one not, on one hosts line: nothing of it is removed.
+  expect(codeOf(() => list.removeLine('0.0.0.0 host1.example never-added.example'))).toBe('INVALID_ARGUMENT');
+  expect(Buffer.compare(list.serialize(), before)).toBe(0);
+  // Removing twice what was stored once: the second is refused.
+  list.removeLine('host2.example');
+  expect(codeOf(() => list.removeLine('host2.example'))).toBe('INVALID_ARGUMENT');
+  expect(hosts(500).filter((h, i) => i !== 2 && list.match(`http://${h}/`) === null)).toEqual([]);
+  list.free();
+});
+
+test('a repeat is stored twice and removed one copy at a time', () => {
+  const list = UrlBlocklist.build(['a.example'], { type: 'cuckoo' });
+  list.add('a.example');
+  list.remove('a.example');
+  expect(list.match('http://a.example/')).toBe('a.example/');
+  list.remove('a.example');
+  expect(list.match('http://a.example/')).toBeNull();
+  list.free();
+});
+
+test('types without removal and static types: UNSUPPORTED, with the route to take', () => {
+  for (const type of ['bloom', 'blocked-bloom', 'binary-fuse', 'scalable-bloom']) {
+    const list = UrlBlocklist.build(LIST, { type });
+    const error = thrownBy(() => list.removeLine('bad.example'));
+    expect(error.code).toBe('UNSUPPORTED');
+    expect(error.message).toMatch(/cannot remove entries.*build the new list afresh.*diffFilters/);
+    list.free();
+  }
+});
+
+test("confirmation() follows removals and adds, bound to the new bytes", () => {
+  const list = UrlBlocklist.build(LIST, { type: 'cuckoo' });
+  const oldConfirmation = list.confirmation();
+  list.remove('bad.example');
+  list.add('new.example');
+  const bytes = list.serialize();
+  const reader = UrlBlocklist.deserialize(bytes);
+  expect(codeOf(() => reader.attachConfirmation(oldConfirmation))).toBe('INVALID_ARGUMENT'); // bound to the old bytes
+  reader.attachConfirmation(list.confirmation());
+  expect(reader.check('https://new.example/').verdict).toBe('listed');
+  expect(reader.check('https://evil.example/').verdict).toBe('listed');
+  expect(reader.check('https://bad.example/').verdict).toBe('clear');
+  reader.free();
+  list.free();
+});
+
+test('a list read from bytes removes only once given its list (attachList), which must fit', () => {
+  const built = UrlBlocklist.build(LIST, { type: 'cuckoo' });
+  const bytes = built.serialize();
+  const confirmation = built.confirmation();
+  const read = UrlBlocklist.deserialize(bytes);
+  const error = thrownBy(() => read.removeLine('bad.example'));
+  expect(error.code).toBe('UNSUPPORTED');
+  expect(error.message).toMatch(/read from bytes.*attachList/);
+  // Not its list: an entry it lacks, or another count.
+  expect(codeOf(() => read.attachList([...LIST, 'other.example']))).toBe('INVALID_ARGUMENT');
+  expect(codeOf(() => read.attachList(LIST.slice(1)))).toBe('INVALID_ARGUMENT');
+  // With the companion attached, the check is exact.
+  read.attachConfirmation(confirmation);
+  read.attachList(LIST.join('\n'));
+  read.removeLine('bad.example');
+  expect(read.match('https://bad.example/')).toBeNull();
+  const again = UrlBlocklist.deserialize(read.serialize());
+  again.attachConfirmation(read.confirmation());
+  expect(again.check('https://evil.example/').verdict).toBe('listed');
+  for (const list of [built, read, again]) list.free();
+});
