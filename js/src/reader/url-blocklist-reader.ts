@@ -1,6 +1,7 @@
-import { envelopeDepth, EXPRESSION_SCHEME_WITH_EXCEPTIONS, scanExpressions } from '../url/check-url.js';
+import { envelopeDepth, EXPRESSION_SCHEME_WITH_EXCEPTIONS } from '../url/check-url.js';
+import { scanExpressions } from '../url/expression-scan.js';
 import { getRuntime } from '../runtime/init.js';
-import { exceptionBytesIn } from '../url/never-match.js';
+import { exceptionBytesIn } from '../url/never-match-expressions.js';
 import { type BlocklistChecksum, blocklistChecksumOf, type ExactSet } from '../url/confirmation.js';
 import type { ExpressionDepth } from '../url/expressions.js';
 import { UrlList } from '../url/url-list.js';

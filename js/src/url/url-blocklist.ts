@@ -12,8 +12,8 @@ import {
   EXPRESSION_SCHEME_LIST_DEPTH,
   EXPRESSION_SCHEME_WITH_EXCEPTIONS,
   MAX_EXPRESSION_DEPTH as MAX_DEPTH,
-  scanExpressions,
 } from './check-url.js';
+import { scanExpressions } from './expression-scan.js';
 import { type ExpressionDepth, expressionDepth, SAFE_BROWSING_DEPTH } from './expressions.js';
 import {
   LIST_FORMATS,
@@ -27,7 +27,8 @@ import {
 import { UrlList } from './url-list.js';
 import { type BlocklistChecksum, blocklistChecksumOf, type ExactSet } from './confirmation.js';
 import { ExactSetBuilder, type FullExactSet, readExactSet } from './exact-set.js';
-import { exceptionBytesIn, type NeverMatchReport, neverMatchExpressions } from './never-match.js';
+import { type NeverMatchReport } from './never-match.js';
+import { exceptionBytesIn, neverMatchExpressions } from './never-match-expressions.js';
 import { lookupRateFor } from './url-rate.js';
 
 /** Any filter type of the registry (`FILTER_TYPES`), by name or alias (`'fuse'`). */
