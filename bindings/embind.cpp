@@ -16,6 +16,7 @@
 #include <emscripten/emscripten.h>
 #include <emscripten/val.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <new>
@@ -239,12 +240,27 @@ class BlocklistEnvelopeHandle {
     else handle->status_ = encoded.status();
     return handle;
   }
+  // Scheme 3 with its exception set (a type-33 blob of `exceptionsLength` bytes; 0: none).
+  static BlocklistEnvelopeHandle* encodeWithExceptions(uintptr_t filter, uint32_t length, uint32_t scheme,
+                                                       double entryCount, uint32_t depth, uintptr_t exceptions,
+                                                       uint32_t exceptionsLength) {
+    auto* handle = new BlocklistEnvelopeHandle();
+    Result<std::vector<uint8_t>> encoded = encodeUrlBlocklist(bytesAt(filter), length, scheme,
+                                                              static_cast<uint64_t>(entryCount), depth,
+                                                              bytesAt(exceptions), exceptionsLength);
+    if (encoded.isOk()) handle->encoded_ = std::move(encoded).value();
+    else handle->status_ = encoded.status();
+    return handle;
+  }
   static BlocklistEnvelopeHandle* decode(uintptr_t data, uint32_t length) {
     auto* handle = new BlocklistEnvelopeHandle();
     Result<UrlBlocklistEnvelope> decoded = decodeUrlBlocklist(bytesAt(data), length);
     if (decoded.isOk()) {
       handle->decoded_ = decoded.value();
       handle->filterOffset_ = static_cast<uint32_t>(decoded.value().filter - bytesAt(data));
+      if (decoded.value().exceptions != nullptr) {
+        handle->exceptionsOffset_ = static_cast<uint32_t>(decoded.value().exceptions - bytesAt(data));
+      }
     } else {
       handle->status_ = decoded.status();
     }
@@ -260,12 +276,16 @@ class BlocklistEnvelopeHandle {
   std::string filterType() const { return filterTypeName(decoded_.filterType); }
   uint32_t filterOffset() const { return filterOffset_; }
   uint32_t filterLength() const { return static_cast<uint32_t>(decoded_.filterLength); }
+  // Scheme 3's exception set, inside the decoded bytes (length 0: none).
+  uint32_t exceptionsOffset() const { return exceptionsOffset_; }
+  uint32_t exceptionsLength() const { return static_cast<uint32_t>(decoded_.exceptionsLength); }
 
  private:
   Status status_;
   std::vector<uint8_t> encoded_;
   UrlBlocklistEnvelope decoded_;
   uint32_t filterOffset_ = 0;
+  uint32_t exceptionsOffset_ = 0;
 };
 
 // The type name in a blob's header, or "" when the bytes are too short or lack
@@ -492,8 +512,11 @@ EMSCRIPTEN_BINDINGS(cuckoo_bloom) {
       .function("entryCount", &BlocklistEnvelopeHandle::entryCount)
       .function("filterType", &BlocklistEnvelopeHandle::filterType)
       .function("filterOffset", &BlocklistEnvelopeHandle::filterOffset)
-      .function("filterLength", &BlocklistEnvelopeHandle::filterLength);
+      .function("filterLength", &BlocklistEnvelopeHandle::filterLength)
+      .function("exceptionsOffset", &BlocklistEnvelopeHandle::exceptionsOffset)
+      .function("exceptionsLength", &BlocklistEnvelopeHandle::exceptionsLength);
   function("encodeUrlBlocklist", &BlocklistEnvelopeHandle::encode, allow_raw_pointers());
+  function("encodeUrlBlocklistWithExceptions", &BlocklistEnvelopeHandle::encodeWithExceptions, allow_raw_pointers());
   function("decodeUrlBlocklist", &BlocklistEnvelopeHandle::decode, allow_raw_pointers());
 }
 
@@ -506,6 +529,8 @@ EMSCRIPTEN_BINDINGS(cuckoo_bloom) {
 
 namespace {
 
+class ExpressionSetHandle;
+
 // Collects the hashes of expressions as a blocklist stores them (8 bytes
 // each), and encodes the set once the list is complete.
 class ExpressionSetBuilderHandle {
@@ -513,6 +538,8 @@ class ExpressionSetBuilderHandle {
   // The default seed (a 64-bit constant no double holds exactly: it never crosses to JS).
   ExpressionSetBuilderHandle() = default;
   void add(uintptr_t expression, uint32_t length) { hashes_.push_back(expressionHash(bytesAt(expression), length, seed_)); }
+  // Every hash of a set read with the same seed (a blocklist's exceptions, merged with new ones).
+  void addSet(const ExpressionSetHandle& set);
   double size() const { return static_cast<double>(hashes_.size()); }
   // The set's bytes, bound to the blocklist whose trailing checksum is high:low.
   val encode(uint32_t checksumLow, uint32_t checksumHigh) {
@@ -554,6 +581,18 @@ class ExpressionSetHandle {
     }
     return held;
   }
+  // The set's bytes without this expression's hash (an exception that became a
+  // listed entry): a view into wasm memory, valid until the next call.
+  val without(uintptr_t expression, uint32_t length) {
+    std::vector<uint64_t> hashes = set_->hashes();
+    const uint64_t hash = expressionHash(bytesAt(expression), length, set_->seed());
+    hashes.erase(std::remove(hashes.begin(), hashes.end(), hash), hashes.end());
+    encoded_ = encodeExpressionSet(std::move(hashes), set_->seed(), set_->blocklistChecksum());
+    return val(typed_memory_view(encoded_.size(), encoded_.data()));
+  }
+  // The ExpressionSet's address, for cbw_url_first_hit (valid while this handle lives).
+  uintptr_t address() const { return reinterpret_cast<uintptr_t>(&*set_); }
+  const ExpressionSet& set() const { return *set_; }
   double count() const { return static_cast<double>(set_->count()); }
   double payloadBytes() const { return static_cast<double>(set_->payloadBytes()); }
   uint32_t checksumLow() const { return static_cast<uint32_t>(set_->blocklistChecksum()); }
@@ -562,14 +601,44 @@ class ExpressionSetHandle {
  private:
   Status status_;
   std::optional<ExpressionSet> set_;
+  std::vector<uint8_t> encoded_;
 };
 
+void ExpressionSetBuilderHandle::addSet(const ExpressionSetHandle& set) {
+  const std::vector<uint64_t> hashes = set.set().hashes();
+  hashes_.insert(hashes_.end(), hashes.begin(), hashes.end());
+}
+
 }  // namespace
+
+extern "C" {
+// A URL's expressions checked in one crossing (js/src/url/check-url.ts): a
+// batch in the cbw_has_many layout, in order; returns the index of the first
+// one the filter reports and the blocklist's exceptions (an ExpressionSet's
+// address, 0: none) do not hold, or -1. Each expression is hashed once for
+// the filter; only a reported one is hashed again, for the exceptions.
+EMSCRIPTEN_KEEPALIVE int cbw_url_first_hit(uintptr_t handle, uintptr_t exceptions, uintptr_t data, uintptr_t offsets,
+                                           uint32_t count) {
+  const ExpressionSet* skip = reinterpret_cast<const ExpressionSet*>(exceptions);
+  const uint8_t* bytes = bytesAt(data);
+  const uint32_t* ends = reinterpret_cast<const uint32_t*>(offsets);
+  for (uint32_t i = 0; i < count; ++i) {
+    const uint8_t* key = bytes + (ends[i] - ends[0]);
+    const uint32_t length = ends[i + 1] - ends[i];
+    // Through cbw_has, not its switch inlined again: one copy of every type's lookup in the module.
+    if (cbw_has(handle, reinterpret_cast<uintptr_t>(key), length) != 0 && (skip == nullptr || !skip->contains(key, length))) {
+      return static_cast<int>(i);
+    }
+  }
+  return -1;
+}
+}
 
 EMSCRIPTEN_BINDINGS(cuckoo_bloom_expression_set) {
   class_<ExpressionSetBuilderHandle>("ExpressionSetBuilderHandle")
       .constructor<>()
       .function("add", &ExpressionSetBuilderHandle::add)
+      .function("addSet", &ExpressionSetBuilderHandle::addSet)
       .function("size", &ExpressionSetBuilderHandle::size)
       .function("encode", &ExpressionSetBuilderHandle::encode);
   class_<ExpressionSetHandle>("ExpressionSetHandle")
@@ -578,6 +647,8 @@ EMSCRIPTEN_BINDINGS(cuckoo_bloom_expression_set) {
       .function("errorMessage", &ExpressionSetHandle::errorMessage)
       .function("contains", &ExpressionSetHandle::contains)
       .function("countContained", &ExpressionSetHandle::countContained)
+      .function("without", &ExpressionSetHandle::without)
+      .function("address", &ExpressionSetHandle::address)
       .function("count", &ExpressionSetHandle::count)
       .function("payloadBytes", &ExpressionSetHandle::payloadBytes)
       .function("checksumLow", &ExpressionSetHandle::checksumLow)

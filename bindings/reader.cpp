@@ -134,4 +134,23 @@ EMSCRIPTEN_KEEPALIVE uint32_t cbw_reader_set_checksum_high(const ReaderHandle* h
   return static_cast<uint32_t>(handle->confirmation->blocklistChecksum() >> 32);
 }
 
+// A URL's expressions checked in one crossing (js/src/url/check-url.ts): a
+// batch of `count` keys, key i the bytes [data + offsets[i] - offsets[0],
+// data + offsets[i + 1] - offsets[0]); returns the index of the first one the
+// blocklist's filter reports and its exceptions (a kind-2 handle, 0: none)
+// do not hold, or -1. Only a reported expression is hashed for the exceptions.
+EMSCRIPTEN_KEEPALIVE int cbw_reader_first_hit(const ReaderHandle* handle, const ReaderHandle* exceptions,
+                                              uintptr_t data, uintptr_t offsets, uint32_t count) {
+  const FilterReader& reader = *handle->reader;
+  const ExpressionSet* skip = exceptions == nullptr ? nullptr : &*exceptions->confirmation;
+  const uint8_t* bytes = bytesAt(data);
+  const uint32_t* ends = reinterpret_cast<const uint32_t*>(offsets);
+  for (uint32_t i = 0; i < count; ++i) {
+    const uint8_t* key = bytes + (ends[i] - ends[0]);
+    const uint32_t length = ends[i + 1] - ends[i];
+    if (reader.has(key, length) && (skip == nullptr || !skip->contains(key, length))) return static_cast<int>(i);
+  }
+  return -1;
+}
+
 }  // extern "C"

@@ -16,6 +16,8 @@
 // nested filter serialized again and wrapped, which differs from the input
 // only in the envelope's version field and what the filter's own upgrade
 // changes, and encodes back to itself.
+// Scheme 3: an exception set is only there, right after the nested filter and
+// up to the checksum, and re-encoding (with the set) gives back the input.
 // Allocation stays within ~1.5x the input (+4 KiB).
 //
 // The custom mutator repairs the nested blob's length and checksum as well as
@@ -74,7 +76,13 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   }
   const UrlBlocklistEnvelope& envelope = result.value();
   FUZZ_CHECK(envelope.expressionScheme == kExpressionSchemeSafeBrowsingV1 ||
-             envelope.expressionScheme == kExpressionSchemeListDepth);
+             envelope.expressionScheme == kExpressionSchemeListDepth ||
+             envelope.expressionScheme == kExpressionSchemeListDepthWithExceptions);
+  // An exception set only in scheme 3, and right after the nested filter, up to the checksum.
+  FUZZ_CHECK(envelope.exceptions == nullptr ||
+             (envelope.expressionScheme == kExpressionSchemeListDepthWithExceptions &&
+              envelope.exceptions == envelope.filter + envelope.filterLength &&
+              envelope.exceptions + envelope.exceptionsLength == data + size - 8));
   FUZZ_CHECK(envelope.expressionScheme != kExpressionSchemeSafeBrowsingV1 || envelope.depth == 0);
   FUZZ_CHECK(envelope.filter != nullptr && envelope.filter >= data &&
              envelope.filterLength <= size &&
@@ -109,8 +117,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
                  "the nested filter's");
   // Canonical envelope: re-encoding what was decoded gives the same bytes.
   if (readLE(data + 4, 2) == kFormatVersion) {
-    Result<Bytes> encoded = encodeUrlBlocklist(envelope.filter, envelope.filterLength,
-                                               envelope.expressionScheme, envelope.entryCount, envelope.depth);
+    Result<Bytes> encoded =
+        encodeUrlBlocklist(envelope.filter, envelope.filterLength, envelope.expressionScheme, envelope.entryCount,
+                           envelope.depth, envelope.exceptions, envelope.exceptionsLength);
     FUZZ_CHECK_MSG(encoded.isOk(), "%s", encoded.status().message().c_str());
     FUZZ_CHECK_MSG(encoded.value() == input,
                    "decodeUrlBlocklist accepted a non-canonical envelope (re-encoding differs)");

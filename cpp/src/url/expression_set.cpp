@@ -289,4 +289,18 @@ bool ExpressionSet::containsHash(uint64_t hash) const {
   return found;
 }
 
+std::vector<uint64_t> ExpressionSet::hashes() const {
+  std::vector<uint64_t> out;
+  out.reserve(static_cast<size_t>(count_));
+  for (size_t block = 0; block < blockCount_; ++block) {
+    uint64_t endBit = 0;
+    // The bytes were checked at read: this decode cannot fail.
+    (void)decodeBlock(block, endBit, [&](uint64_t value) {
+      out.push_back(value);
+      return true;
+    });
+  }
+  return out;
+}
+
 }  // namespace cuckoo_bloom

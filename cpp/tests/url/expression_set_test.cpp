@@ -18,6 +18,7 @@
 #include "cuckoo_bloom/bloom/bloom_filter.h"
 #include "cuckoo_bloom/core/format.h"
 #include "support/test_keys.h"
+#include "url/url_golden.h"
 
 #ifndef CUCKOO_BLOOM_GOLDEN_DIR
 #error "CUCKOO_BLOOM_GOLDEN_DIR must be defined by the build (CMakeLists.txt)"
@@ -206,16 +207,7 @@ TEST(ExpressionSetGolden, MatchesTheFile) {
                                     kExpressionSetDefaultSeed));
   }
   const std::vector<uint8_t> fresh = encodeExpressionSet(hashes, kExpressionSetDefaultSeed, 0x0123456789abcdefull);
-  const std::string path = std::string(CUCKOO_BLOOM_GOLDEN_DIR) + "/url-expression-set.confirm";
-  const char* update = std::getenv("CUCKOO_BLOOM_UPDATE_GOLDEN");
-  if (update != nullptr && std::string(update) == "1") {
-    std::ofstream out(path, std::ios::binary | std::ios::trunc);
-    ASSERT_TRUE(out) << "cannot write " << path;
-    out.write(reinterpret_cast<const char*>(fresh.data()), static_cast<std::streamsize>(fresh.size()));
-  }
-  std::ifstream in(path, std::ios::binary);
-  ASSERT_TRUE(in) << path << " is missing: run with CUCKOO_BLOOM_UPDATE_GOLDEN=1";
-  const std::vector<uint8_t> stored((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const std::vector<uint8_t> stored = cuckoo_bloom_test::urlGoldenFile("url-expression-set.confirm", fresh);
   ASSERT_EQ(stored, fresh);
   const ExpressionSet set = readOrFail(stored);
   for (int i = 0; i < 600; ++i) {

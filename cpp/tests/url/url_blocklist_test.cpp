@@ -9,7 +9,9 @@
 
 #include "cuckoo_bloom/bloom/bloom_filter.h"
 #include "cuckoo_bloom/cuckoo/cuckoo_filter.h"
+#include "cuckoo_bloom/url/expression_set.h"
 #include "support/test_keys.h"
+#include "url/url_golden.h"
 
 namespace cuckoo_bloom {
 namespace {
@@ -69,7 +71,7 @@ TEST(UrlBlocklistEnvelope, EncodeRejectsWhatIsNotASingleValidFilter) {
   const std::vector<uint8_t> envelope = envelopeOf(inner, 2);
   EXPECT_EQ(encodeUrlBlocklist(envelope.data(), envelope.size(), 1, 2).status().code(), StatusCode::InvalidArgument)
       << "an envelope inside an envelope";
-  EXPECT_EQ(encodeUrlBlocklist(inner.data(), inner.size(), 3, 2).status().code(), StatusCode::InvalidArgument)
+  EXPECT_EQ(encodeUrlBlocklist(inner.data(), inner.size(), 4, 2).status().code(), StatusCode::InvalidArgument)
       << "unknown expression scheme";
   EXPECT_EQ(encodeUrlBlocklist(inner.data(), inner.size(), 1, 2, 5).status().code(), StatusCode::InvalidArgument)
       << "scheme 1 has fixed depths";
@@ -99,7 +101,7 @@ TEST(UrlBlocklistEnvelope, DecodeRejectsHeaderFieldsTheWriterNeverProduces) {
             StatusCode::Corrupt);
   EXPECT_EQ(decodeUrlBlocklist(withField(bytes, 24, 8, uint64_t{1} << 53).data(), bytes.size()).status().code(),
             StatusCode::Corrupt);
-  EXPECT_EQ(decodeUrlBlocklist(withField(bytes, 56, 4, 3).data(), bytes.size()).status().code(),
+  EXPECT_EQ(decodeUrlBlocklist(withField(bytes, 56, 4, 4).data(), bytes.size()).status().code(),
             StatusCode::UnsupportedVersion);
   EXPECT_EQ(decodeUrlBlocklist(withField(bytes, 60, 4, 1).data(), bytes.size()).status().code(), StatusCode::Corrupt);
 }
@@ -109,6 +111,107 @@ TEST(UrlBlocklistEnvelope, EveryTruncationIsAnError) {
   for (size_t length = 0; length < bytes.size(); ++length) {
     EXPECT_FALSE(decodeUrlBlocklist(bytes.data(), length).isOk()) << length;
   }
+}
+
+// Scheme 3: the exception set after the nested filter.
+uint64_t hashOf(const std::string& expression) {
+  return expressionHash(reinterpret_cast<const uint8_t*>(expression.data()), expression.size(),
+                        kExpressionSetDefaultSeed);
+}
+
+std::vector<uint8_t> exceptionSetOf(const std::vector<std::string>& expressions,
+                                    uint64_t seed = kExpressionSetDefaultSeed, uint64_t checksum = 0,
+                                    uint8_t blockShift = kExpressionSetDefaultBlockShift) {
+  std::vector<uint64_t> hashes;
+  for (const std::string& expression : expressions) {
+    hashes.push_back(expressionHash(reinterpret_cast<const uint8_t*>(expression.data()), expression.size(), seed));
+  }
+  return encodeExpressionSet(hashes, seed, checksum, blockShift);
+}
+
+Result<std::vector<uint8_t>> withExceptions(const std::vector<uint8_t>& inner, const std::vector<uint8_t>& set,
+                                            uint32_t scheme = kExpressionSchemeListDepthWithExceptions) {
+  return encodeUrlBlocklist(inner.data(), inner.size(), scheme, 2, 2 | (1u << 16), set.data(), set.size());
+}
+
+TEST(UrlBlocklistExceptions, Scheme3CarriesTheSetAfterTheFilterAndRoundTrips) {
+  const std::vector<uint8_t> inner = smallBloomBlob();
+  const std::vector<uint8_t> set = exceptionSetOf({"co.jp/", "now.sh/"});
+  Result<std::vector<uint8_t>> bytes = withExceptions(inner, set);
+  ASSERT_TRUE(bytes.isOk()) << bytes.status().message();
+  // header 56, parameters 8, the filter, the set, checksum 8
+  EXPECT_EQ(bytes.value().size(), 56 + 8 + inner.size() + set.size() + 8);
+  Result<UrlBlocklistEnvelope> decoded = decodeUrlBlocklist(bytes.value().data(), bytes.value().size());
+  ASSERT_TRUE(decoded.isOk()) << decoded.status().message();
+  const UrlBlocklistEnvelope& envelope = decoded.value();
+  EXPECT_EQ(envelope.expressionScheme, kExpressionSchemeListDepthWithExceptions);
+  EXPECT_EQ(std::vector<uint8_t>(envelope.filter, envelope.filter + envelope.filterLength), inner);
+  ASSERT_EQ(std::vector<uint8_t>(envelope.exceptions, envelope.exceptions + envelope.exceptionsLength), set);
+  Result<ExpressionSet> read = ExpressionSet::read(envelope.exceptions, envelope.exceptionsLength);
+  ASSERT_TRUE(read.isOk());
+  EXPECT_TRUE(read.value().containsHash(hashOf("co.jp/")));
+  EXPECT_FALSE(read.value().containsHash(hashOf("evil.example/")));
+  // Canonical: what was read encodes back to the same bytes.
+  Result<std::vector<uint8_t>> again =
+      encodeUrlBlocklist(envelope.filter, envelope.filterLength, envelope.expressionScheme, envelope.entryCount,
+                         envelope.depth, envelope.exceptions, envelope.exceptionsLength);
+  ASSERT_TRUE(again.isOk());
+  EXPECT_EQ(again.value(), bytes.value());
+  // Without a set, scheme 3 is the nested filter alone (and round trips as scheme 3).
+  Result<std::vector<uint8_t>> bare = withExceptions(inner, {});
+  ASSERT_TRUE(bare.isOk());
+  Result<UrlBlocklistEnvelope> bareRead = decodeUrlBlocklist(bare.value().data(), bare.value().size());
+  ASSERT_TRUE(bareRead.isOk());
+  EXPECT_EQ(bareRead.value().exceptions, nullptr);
+  EXPECT_EQ(bareRead.value().filterLength, inner.size());
+}
+
+TEST(UrlBlocklistExceptions, OnlyTheWritersOneEncodingOfASetIsTaken) {
+  const std::vector<uint8_t> inner = smallBloomBlob();
+  const std::vector<std::string> expressions = {"co.jp/", "now.sh/", "gob.cl/"};
+  // Each of these is a valid type-33 blob, but not the one a writer makes.
+  const std::vector<std::vector<uint8_t>> odd = {
+      exceptionSetOf(expressions, kExpressionSetDefaultSeed + 1), exceptionSetOf(expressions, kExpressionSetDefaultSeed, 7),
+      exceptionSetOf(expressions, kExpressionSetDefaultSeed, 0, 4), exceptionSetOf({})};
+  const std::vector<uint8_t> good = withExceptions(inner, exceptionSetOf(expressions)).value();
+  // The splice below makes a good envelope of a good set: the check that it then fails is the set's.
+  {
+    const std::vector<uint8_t> set = exceptionSetOf(expressions);
+    std::vector<uint8_t> bytes(good.begin(), good.begin() + 56 + 8 + inner.size());
+    bytes.insert(bytes.end(), set.begin(), set.end());
+    bytes.resize(bytes.size() + 8);
+    writeLE(bytes, 48, 8, inner.size() + set.size());
+    writeLE(bytes, bytes.size() - 8, 8, formatChecksum(bytes.data(), bytes.size() - 8));
+    EXPECT_EQ(bytes, good);
+  }
+  for (const std::vector<uint8_t>& set : odd) {
+    EXPECT_EQ(withExceptions(inner, set).status().code(), StatusCode::InvalidArgument);
+    // The same bytes spliced into a good envelope: CORRUPT on read.
+    std::vector<uint8_t> bytes(good.begin(), good.begin() + 56 + 8 + inner.size());
+    bytes.insert(bytes.end(), set.begin(), set.end());
+    bytes.resize(bytes.size() + 8);
+    writeLE(bytes, 48, 8, inner.size() + set.size());
+    writeLE(bytes, bytes.size() - 8, 8, formatChecksum(bytes.data(), bytes.size() - 8));
+    EXPECT_EQ(decodeUrlBlocklist(bytes.data(), bytes.size()).status().code(), StatusCode::Corrupt);
+  }
+  // Schemes 1 and 2 carry none.
+  EXPECT_EQ(withExceptions(inner, exceptionSetOf(expressions), kExpressionSchemeListDepth).status().code(),
+            StatusCode::InvalidArgument);
+  // A scheme-2 envelope with bytes after its filter is CORRUPT; as scheme 3 they must be a set.
+  std::vector<uint8_t> asScheme2 = withField(good, 56, 4, kExpressionSchemeListDepth);
+  EXPECT_EQ(decodeUrlBlocklist(asScheme2.data(), asScheme2.size()).status().code(), StatusCode::Corrupt);
+  // A version-1 envelope has no scheme 3.
+  EXPECT_EQ(decodeUrlBlocklist(withField(good, 4, 2, 1).data(), good.size()).status().code(), StatusCode::Corrupt);
+  for (size_t length = 0; length < good.size(); ++length) {
+    EXPECT_FALSE(decodeUrlBlocklist(good.data(), length).isOk()) << length;
+  }
+}
+
+// tests/golden/url-blocklist-exceptions.cbf: the scheme-3 layout, pinned
+// (also read by tests/url/blocklist-never-match.test.mjs).
+TEST(UrlBlocklistExceptions, GoldenFile) {
+  const std::vector<uint8_t> fresh = withExceptions(smallBloomBlob(), exceptionSetOf({"co.jp/", "now.sh/"})).value();
+  ASSERT_EQ(cuckoo_bloom_test::urlGoldenFile("url-blocklist-exceptions.cbf", fresh), fresh);
 }
 
 }  // namespace

@@ -37,6 +37,7 @@ import {
 import { type ExpressionDepth, expressionDepth, SAFE_BROWSING_DEPTH } from '../url/expressions.js';
 import { parseCapacity, parseCommand, parseFormat, parseRate, parseSeed, parseType } from './args.js';
 import { type ConfirmationFacts, confirmationFacts, confirmationFiles, writeConfirmation } from './build-confirmation.js';
+import { type NeverMatchInput, neverMatchRow, neverMatchSummary, readNeverMatch, warnAboutListedNeverMatch } from './build-never-match.js';
 import { isPublicSuffix } from './build-public-suffix.js';
 import { blocklistRates, rateRows } from './build-rates.js';
 import {
@@ -71,6 +72,8 @@ export interface BuildOptions {
   seed: number;
   urls: boolean;
   format: ListFormat;
+  /** --never-match files (with --urls; the Public Suffix List is always guarded). */
+  neverMatch: string[];
   json: boolean;
   quiet: boolean;
   /** Build even from input that looks binary or holds no key. */
@@ -100,6 +103,7 @@ function parseBuildOptions(argv: string[]): BuildOptions {
       seed: { type: 'string' },
       urls: { type: 'boolean' },
       format: { type: 'string' },
+      'never-match': { type: 'string', multiple: true },
       json: { type: 'boolean' },
       quiet: { type: 'boolean', short: 'q' },
       force: { type: 'boolean' },
@@ -117,6 +121,11 @@ function parseBuildOptions(argv: string[]): BuildOptions {
   if (output === '-') throw usageError('--output must be a file (filters are binary; "-" is not supported)', 'build');
   const urls = values.urls === true;
   if (str('format') !== undefined && !urls) throw usageError('--format applies to URL lists: add --urls', 'build');
+  const neverMatch = (values['never-match'] as string[] | undefined) ?? [];
+  if (neverMatch.length > 0 && (!urls || values.exact === true)) {
+    throw usageError('--never-match applies to URL blocklists: add --urls (and no --exact)', 'build');
+  }
+  if (neverMatch.includes('')) throw usageError('--never-match needs a file', 'build');
   const type = parseType(str('type'), urls);
   if (urls && values.exact !== true && filterType(type).forgets) {
     // By capability (the registry's `forgets`), not by name.
@@ -148,6 +157,7 @@ function parseBuildOptions(argv: string[]): BuildOptions {
     seed: parseSeed(str('seed')),
     urls,
     format: parseFormat(str('format')),
+    neverMatch,
     json: values.json === true,
     quiet: values.quiet === true,
     force: values.force === true,
@@ -226,7 +236,9 @@ async function build(options: BuildOptions): Promise<number> {
       depth = needed;
     }
   }
-  const made = createTarget({ ...options, type }, capacity ?? 0, depth);
+  // Read before the filter is made: a missing file fails fast.
+  const neverMatch = options.urls ? await readNeverMatch(options.neverMatch) : null;
+  const made = createTarget({ ...options, type }, capacity ?? 0, depth, neverMatch);
   let overfilled = false;
   try {
     let batches: AsyncIterable<LineBatch>;
@@ -251,7 +263,7 @@ async function build(options: BuildOptions): Promise<number> {
     }
     await writeAtomically(options.output, bytes);
     const sizedFor = capacity ?? made.filter.capacity;
-    report({ ...options, type }, sizedFor, growing, made, bytes.length, confirmation);
+    report({ ...options, type }, sizedFor, growing, made, bytes.length, confirmation, neverMatch);
     overfilled = made.filter.overfilled;
     if (overfilled) {
       const facts = filterFacts(made.filter);
@@ -271,14 +283,14 @@ interface Target {
   sink: Sink;
   readonly filter: AnyFilter;
   readonly blocklist: UrlBlocklist | null;
-  /** After the last line: a static type's filter is built here. */
+  /** After the last line: a static type's filter is built here, and never-match hosts guarded. */
   finish(): void;
   serialize(): Uint8Array;
   free(): void;
 }
 
 /** A static type: lines are collected, and the filter (or blocklist) is built by finish(). */
-function staticTarget(options: BuildOptions): Target {
+function staticTarget(options: BuildOptions, neverMatch: NeverMatchInput | null): Target {
   const { type, falsePositiveRate, seed, format } = options;
   const sink = new CollectingSink(options.urls, format, { isPublicSuffix });
   let filter: AnyFilter | null = null;
@@ -297,7 +309,13 @@ function staticTarget(options: BuildOptions): Target {
         if (options.urls) {
           // The distinct expressions, each a plain line that reads as itself: the
           // list's own lines may depend on lines before them (an RPZ $ORIGIN).
-          blocklist = UrlBlocklist.build(sink.distinctKeys() as string[], { type, falsePositiveRate, seed, format: 'plain' });
+          blocklist = UrlBlocklist.build(sink.distinctKeys() as string[], {
+            type,
+            falsePositiveRate,
+            seed,
+            format: 'plain',
+            neverMatch: neverMatch?.hosts ?? [],
+          });
           filter = blocklist.filter;
         } else {
           filter = filterType(type).from(sink.distinctKeys(), { falsePositiveRate, seed });
@@ -314,9 +332,14 @@ function staticTarget(options: BuildOptions): Target {
   };
 }
 
-function createTarget(options: BuildOptions, capacity: number, expressionDepth: ExpressionDepth): Target {
+function createTarget(
+  options: BuildOptions,
+  capacity: number,
+  expressionDepth: ExpressionDepth,
+  neverMatch: NeverMatchInput | null,
+): Target {
   const { type, falsePositiveRate, seed } = options;
-  if (filterType(type).isStatic) return staticTarget(options);
+  if (filterType(type).isStatic) return staticTarget(options, neverMatch);
   try {
     if (options.urls) {
       const blocklist = UrlBlocklist.create({ type, falsePositiveRate, capacity, seed, format: options.format, expressionDepth });
@@ -324,7 +347,14 @@ function createTarget(options: BuildOptions, capacity: number, expressionDepth: 
         sink: new UrlListSink(blocklist, options.format, { isPublicSuffix }),
         filter: blocklist.filter,
         blocklist,
-        finish: () => {},
+        finish: () => {
+          try {
+            blocklist.report.neverMatch = blocklist.guardNeverMatch(neverMatch?.hosts ?? []);
+          } catch (error) {
+            if (error instanceof FilterError) throw new CliError(`cannot build the URL blocklist: ${error.message}`);
+            throw error;
+          }
+        },
         serialize: () => blocklist.serialize(),
         free: () => blocklist.free(),
       };
@@ -367,8 +397,10 @@ function report(
   made: Target,
   fileBytes: number,
   confirmation: ConfirmationFacts | null,
+  neverMatch: NeverMatchInput | null,
 ): void {
   const counts = made.sink.counts;
+  const guarded = neverMatch !== null ? made.blocklist?.report.neverMatch : undefined;
   const facts = filterFacts(made.filter);
   const entries = made.blocklist?.entryCount ?? counts.stored;
   if (options.json) {
@@ -396,13 +428,16 @@ function report(
       // A blocklist's rates are per URL (as --fpr), with the per-lookup ones beside them.
       ...(made.blocklist !== null ? blocklistRates(made.blocklist, made.filter) : {}),
       ...(confirmation !== null ? { confirmation } : {}),
+      ...(guarded !== undefined && neverMatch !== null ? { neverMatch: neverMatchSummary(guarded, neverMatch) } : {}),
     };
     process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
   } else if (!options.quiet) {
-    process.stdout.write(`${textSummary(options, capacity, growing, made, fileBytes, entries, confirmation)}\n`);
+    const rows: Array<[string, string]> = guarded !== undefined && neverMatch !== null ? [neverMatchRow(guarded, neverMatch)] : [];
+    process.stdout.write(`${textSummary(options, capacity, growing, made, fileBytes, entries, confirmation, rows)}\n`);
   }
   warnAboutLinesNotStored(counts, options);
   if (options.urls) warnAboutLinesWithWarnings(counts);
+  if (guarded !== undefined) warnAboutListedNeverMatch(guarded);
 }
 
 function textSummary(
@@ -413,6 +448,7 @@ function textSummary(
   fileBytes: number,
   entries: number,
   confirmation: ConfirmationFacts | null,
+  extraRows: Array<[string, string]>,
 ): string {
   const counts = made.sink.counts;
   const facts = filterFacts(made.filter);
@@ -452,6 +488,7 @@ function textSummary(
           ['estimated fpr', formatRate(facts.estimatedFalsePositiveRate)],
         ] as Array<[string, string]>)),
   );
+  rows.push(...extraRows);
   if (confirmation !== null) {
     rows.push([
       'confirmation',

@@ -23,6 +23,11 @@ interface InfoReport extends FilterFacts, Partial<Omit<BlocklistRates, 'falsePos
    * `hostLabels` labels, path prefixes of up to `pathDepth` directories).
    */
   expressionDepth?: ExpressionDepth;
+  /**
+   * URL blocklists: the exception set (never-match hosts and public suffixes
+   * the filter reports, never a hit): how many, and the bytes it adds to the file.
+   */
+  exceptions?: { count: number; bytes: number };
   // URL blocklists (BlocklistRates): falsePositiveRate and estimatedFalsePositiveRate
   // are per URL, as --fpr was; lookupFalsePositiveRate and
   // estimatedLookupFalsePositiveRate per filter lookup; lookupsPerUrl between them.
@@ -65,7 +70,11 @@ export async function runInfo(argv: string[]): Promise<number> {
     fileBytes: loaded.fileBytes,
     checksum: 'ok',
     ...(loaded.kind === 'url-blocklist'
-      ? { entries: loaded.blocklist.entryCount, expressionDepth: { ...loaded.blocklist.expressionDepth } }
+      ? {
+          entries: loaded.blocklist.entryCount,
+          expressionDepth: { ...loaded.blocklist.expressionDepth },
+          exceptions: { count: loaded.blocklist.exceptionCount, bytes: loaded.blocklist.exceptionBytes },
+        }
       : {}),
     ...filterFacts(loaded.filter),
     ...(loaded.kind === 'url-blocklist' ? blocklistRates(loaded.blocklist) : {}),
@@ -84,6 +93,14 @@ function infoText(info: InfoReport): string {
     if (info.expressionDepth !== undefined) {
       const { hostLabels, pathDepth } = info.expressionDepth;
       rows.push(['checked to', `host suffixes of up to ${hostLabels} labels, paths of up to ${pathDepth} directories`]);
+    }
+    if (info.exceptions !== undefined) {
+      rows.push([
+        'exceptions',
+        info.exceptions.count === 0
+          ? 'none'
+          : `${formatCount(info.exceptions.count)} never-match expressions (${formatCount(info.exceptions.bytes)} bytes)`,
+      ]);
     }
     rows.push(['filter type', info.type]);
   } else {

@@ -38,6 +38,11 @@ Options:
                          keys (expiring) is refused
   --format <format>      with --urls: auto (default, decided per line), plain,
                          hosts, adblock, dnsmasq, unbound or rpz
+  --never-match <file>   with --urls: hosts and URLs (one a line) that must
+                         never be a hit unless listed; repeatable. Every public
+                         suffix of the Public Suffix List is always guarded so
+                         (co.jp, now.sh): their expressions that the filter
+                         reports go into an exception set stored in the file
   --json                 print the summary as JSON
   -q, --quiet            print no summary (unparseable lines still go to stderr)
   --force                build even from input that looks binary, or that

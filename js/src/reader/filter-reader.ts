@@ -72,6 +72,10 @@ export class FilterReader {
   get byteLength(): number {
     return this.#byteLength;
   }
+  /** @internal The live handle, for UrlBlocklistReader's one-crossing URL check. */
+  get handle(): number {
+    return this.#live();
+  }
 
   /** Releases its wasm memory now (later calls throw FREED). Safe to call twice. */
   free(): void {

@@ -23,6 +23,9 @@ export function readReaderConfirmation(input: unknown): ExactSet {
       return module._cbw_reader_set_contains(handle, arena.pointer, length) !== 0;
     },
     count: module._cbw_reader_set_count(handle),
+    get address(): number {
+      return handle;
+    },
     blocklistChecksum: {
       low: module._cbw_reader_set_checksum_low(handle) >>> 0,
       high: module._cbw_reader_set_checksum_high(handle) >>> 0,

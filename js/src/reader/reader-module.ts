@@ -28,6 +28,8 @@ export interface ReaderModule {
   _cbw_reader_set_count(handle: number): number;
   _cbw_reader_set_checksum_low(handle: number): number;
   _cbw_reader_set_checksum_high(handle: number): number;
+  /** The first of a batch of URL expressions a blocklist reports and its exceptions (a set handle, 0: none) do not hold, or -1. */
+  _cbw_reader_first_hit(handle: number, exceptions: number, data: number, offsets: number, count: number): number;
 }
 
 /** What cbw_reader_open reads: a filter, a URL blocklist, or a blocklist's exact companion. */

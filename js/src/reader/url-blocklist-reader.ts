@@ -1,4 +1,7 @@
-import { envelopeDepth } from '../url/check-url.js';
+import { envelopeDepth, EXPRESSION_SCHEME_WITH_EXCEPTIONS } from '../url/check-url.js';
+import { scanExpressions } from '../url/expression-scan.js';
+import { getRuntime } from '../runtime/init.js';
+import { exceptionBytesIn } from '../url/never-match-expressions.js';
 import { type BlocklistChecksum, blocklistChecksumOf, type ExactSet } from '../url/confirmation.js';
 import type { ExpressionDepth } from '../url/expressions.js';
 import { UrlList } from '../url/url-list.js';
@@ -31,6 +34,15 @@ export class UrlBlocklistReader extends UrlList<FilterReader> {
     this.#checksum = checksum;
   }
 
+  protected firstReported(expressions: readonly string[], from: number): number {
+    const handle = this.expressionFilter.handle;
+    const exceptions = this.exceptions?.address ?? 0;
+    const module = readerModule();
+    return scanExpressions(getRuntime().arena, expressions, from, (offsets, data, count) =>
+      module._cbw_reader_first_hit(handle, exceptions, data, offsets, count),
+    );
+  }
+
   protected readConfirmation(bytes: Uint8Array | ArrayBuffer): ExactSet {
     return readReaderConfirmation(bytes);
   }
@@ -49,7 +61,19 @@ export class UrlBlocklistReader extends UrlList<FilterReader> {
     const bytes = bytesOf(input, 'UrlBlocklistReader.deserialize');
     const handle = openReader(module, bytes, ReadKind.Blocklist);
     const depth = envelopeDepth(module._cbw_reader_blocklist_scheme(handle), module._cbw_reader_blocklist_depth(handle));
+    const scheme = module._cbw_reader_blocklist_scheme(handle);
     const entryCount = module._cbw_reader_blocklist_entries(handle);
-    return new UrlBlocklistReader(new FilterReader(module, handle, bytes.length), entryCount, depth, blocklistChecksumOf(bytes));
+    const list = new UrlBlocklistReader(new FilterReader(module, handle, bytes.length), entryCount, depth, blocklistChecksumOf(bytes));
+    // Scheme 3: the exception set after the filter (checked with the envelope), read as a set of its own.
+    const exceptions = scheme === EXPRESSION_SCHEME_WITH_EXCEPTIONS ? exceptionBytesIn(bytes) : null;
+    if (exceptions !== null) {
+      try {
+        list.setExceptions(readReaderConfirmation(exceptions), exceptions.slice());
+      } catch (error) {
+        list.free();
+        throw error;
+      }
+    }
+    return list;
   }
 }

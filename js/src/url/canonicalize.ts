@@ -228,7 +228,8 @@ function canonicalPort(raw: string, scheme: string, reject: (reason: string) => 
 }
 
 /** Serialise parts as `scheme://host[:port]/path[?query]`. @internal */
-function formatCanonicalUrl(p: CanonicalUrlParts): string {
+/** The canonical URL of parts `canonicalizeUrlParts` gave. @internal */
+export function formatCanonicalUrl(p: CanonicalUrlParts): string {
   return (
     `${p.scheme}://${p.host}${p.port ? ':' + p.port : ''}${p.path}` +
     (p.query === null ? '' : '?' + p.query)

@@ -3,8 +3,7 @@
 // so both give the same answer for the same bytes.
 import { FilterError } from '../errors.js';
 import { describeValue } from '../keys/keys.js';
-import { canonicalizeUrl } from './canonicalize.js';
-import { type ExpressionDepth, SAFE_BROWSING_DEPTH, urlExpressionsTo } from './expressions.js';
+import { canonicalUrlExpressions, type ExpressionDepth, SAFE_BROWSING_DEPTH } from './expressions.js';
 
 /**
  * What a check concluded (docs/URL-BLOCKLISTS.md, "Verdicts"):
@@ -44,25 +43,38 @@ export const MAX_EXPRESSION_DEPTH = 0xffff;
  * scheme 1 (written before lists recorded their depths) means Safe Browsing's fixed limits.
  */
 export function envelopeDepth(scheme: number, packed: number): ExpressionDepth {
-  return scheme === EXPRESSION_SCHEME_LIST_DEPTH
+  return scheme === EXPRESSION_SCHEME_LIST_DEPTH || scheme === EXPRESSION_SCHEME_WITH_EXCEPTIONS
     ? { hostLabels: packed & MAX_EXPRESSION_DEPTH, pathDepth: packed >>> 16 }
     : SAFE_BROWSING_DEPTH;
 }
 
 /**
- * Canonicalizes `url`, forms its expressions to `depth` and asks `has` for each
- * in order. Without `confirm`, the first one reported is a `possible` match.
- * With it (the exact companion), every one reported is confirmed in order: the
- * first confirmed is `listed`; none confirmed is `clear` (the companion holds
- * every listed expression, so the filter's reports were false positives). An
- * expression a filter reports is never skipped: a false positive before a
- * listed expression does not hide it.
+ * The first of `expressions[from..]` the blocklist reports, or -1: its filter
+ * says "maybe" and its exception set (docs/FORMAT.md, type 16 scheme 3) does
+ * not hold it. One wasm crossing for the whole URL (`cbw_url_first_hit`,
+ * `cbw_reader_first_hit`).
+ */
+export type FirstReported = (expressions: readonly string[], from: number) => number;
+
+/** Safe Browsing expressions plus an exception set after the filter (docs/FORMAT.md). */
+export const EXPRESSION_SCHEME_WITH_EXCEPTIONS = 3;
+
+/**
+ * Canonicalizes `url` (parsed once), forms its expressions to `depth` and asks
+ * `firstReported` for the first one the blocklist reports (an expression in
+ * its exception set is not reported: the filter's false positive on a
+ * never-match host or a public suffix). Without `confirm`, that one is a
+ * `possible` match. With it (the exact companion), reported expressions are
+ * confirmed in order: the first confirmed is `listed`; none confirmed is
+ * `clear` (the companion holds every listed expression, so the reports were
+ * false positives). A reported expression is never skipped unconfirmed: a
+ * false positive before a listed expression does not hide it.
  * @throws FilterError `INVALID_ARGUMENT` for a non-string or a URL that cannot be parsed.
  */
-export function checkUrl(
+export function checkUrlOnce(
   url: unknown,
   depth: ExpressionDepth,
-  has: (expression: string) => boolean,
+  firstReported: FirstReported,
   confirm: ((expression: string) => boolean) | null = null,
 ): UrlCheck {
   if (typeof url !== 'string') {
@@ -71,20 +83,38 @@ export function checkUrl(
   let canonical: string;
   let expressions: string[];
   try {
-    canonical = canonicalizeUrl(url);
-    expressions = urlExpressionsTo(url, depth);
+    ({ canonical, expressions } = canonicalUrlExpressions(url, depth));
   } catch (error) {
     throw new FilterError('INVALID_ARGUMENT', error instanceof Error ? error.message : String(error), { cause: error });
   }
+  let hit = firstReported(expressions, 0);
   if (confirm === null) {
-    const match = expressions.find(has) ?? null;
+    const match = hit < 0 ? null : expressions[hit]!;
     return { verdict: match === null ? 'clear' : 'possible', match, confirmedBy: null, canonical, expressions };
   }
-  let reported = false;
-  for (const expression of expressions) {
-    if (!has(expression)) continue;
-    reported = true;
+  const reported = hit >= 0;
+  while (hit >= 0) {
+    const expression = expressions[hit]!;
     if (confirm(expression)) return { verdict: 'listed', match: expression, confirmedBy: 'exact-set', canonical, expressions };
+    hit = firstReported(expressions, hit + 1);
   }
   return { verdict: 'clear', match: null, confirmedBy: reported ? 'exact-set' : null, canonical, expressions };
+}
+
+/**
+ * The same rule with a per-expression `has` (an exact index, which has no
+ * exception set): `checkUrlOnce` asking `has` for each expression in order.
+ * @throws FilterError as `checkUrlOnce`.
+ */
+export function checkUrl(
+  url: unknown,
+  depth: ExpressionDepth,
+  has: (expression: string) => boolean,
+  confirm: ((expression: string) => boolean) | null = null,
+): UrlCheck {
+  const firstReported: FirstReported = (expressions, from) => {
+    for (let i = from; i < expressions.length; i++) if (has(expressions[i]!)) return i;
+    return -1;
+  };
+  return checkUrlOnce(url, depth, firstReported, confirm);
 }

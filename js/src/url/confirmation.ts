@@ -11,6 +11,8 @@ export interface ExactSet {
   readonly count: number;
   /** The trailing checksum of the blocklist bytes it was built with (u32 halves). */
   readonly blocklistChecksum: BlocklistChecksum;
+  /** @internal What its module's first-hit export takes for it (an address or a handle; 0 once freed). */
+  readonly address: number;
   free(): void;
 }
 

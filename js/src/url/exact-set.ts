@@ -10,6 +10,7 @@ import { type BlocklistChecksum, type ExactSet } from './confirmation.js';
 
 interface ExpressionSetBuilderHandle {
   add(expression: number, length: number): void;
+  addSet(set: ExpressionSetHandle): void;
   size(): number;
   /** The set's bytes (a view into wasm memory, valid until the next call), bound to a blocklist checksum. */
   encode(checksumLow: number, checksumHigh: number): Uint8Array;
@@ -22,6 +23,9 @@ interface ExpressionSetHandle {
   errorMessage(): string;
   contains(expression: number, length: number): boolean;
   countContained(data: number, length: number): number;
+  /** The set's bytes without this expression's hash (a view into wasm memory, valid until the next call). */
+  without(expression: number, length: number): Uint8Array;
+  address(): number;
   count(): number;
   payloadBytes(): number;
   checksumLow(): number;
@@ -32,6 +36,17 @@ interface ExpressionSetHandle {
 interface ExpressionSetModule {
   ExpressionSetBuilderHandle: new () => ExpressionSetBuilderHandle;
   readExpressionSet(data: number, length: number): ExpressionSetHandle;
+}
+
+/** A set read in the full package's module (readExactSet). */
+export interface FullExactSet extends ExactSet {
+  countContained(expressions: string): number;
+  /** Bytes of index and Rice stream. */
+  readonly payloadBytes: number;
+  /** The set's bytes without this expression's hash (same seed and checksum binding). */
+  without(expression: string): OwnedBytes;
+  /** @internal the embind handle, for ExactSetBuilder.addSet. */
+  readonly handle: unknown;
 }
 
 function setModule(): ExpressionSetModule {
@@ -46,6 +61,11 @@ export class ExactSetBuilder {
     const { arena } = getRuntime();
     const length = arena.encode(expression);
     this.#live().add(arena.pointer, length);
+  }
+
+  /** Every hash of a set read in this module (merging a blocklist's exceptions with new ones). */
+  addSet(set: FullExactSet): void {
+    this.#live().addSet(set.handle as ExpressionSetHandle);
   }
 
   /** The companion's bytes, bound to the blocklist bytes whose trailing checksum is `blocklist`. */
@@ -68,7 +88,7 @@ export class ExactSetBuilder {
  * Reads companion bytes in the full package's module.
  * @throws FilterError `CORRUPT`, `WRONG_TYPE`, `UNSUPPORTED_VERSION`, `INVALID_ARGUMENT` (not bytes).
  */
-export function readExactSet(bytes: Uint8Array | ArrayBuffer): ExactSet & { countContained(expressions: string): number; readonly payloadBytes: number } {
+export function readExactSet(bytes: Uint8Array | ArrayBuffer): FullExactSet {
   const handle = withBytesInWasm(bytes, (pointer, length) => setModule().readExpressionSet(pointer, length));
   if (!handle.ok()) {
     const error = coreError(handle.errorCode(), handle.errorMessage());
@@ -89,6 +109,17 @@ export function readExactSet(bytes: Uint8Array | ArrayBuffer): ExactSet & { coun
     },
     countContained(expressions: string): number {
       return withBytesInWasm(encoder.encode(expressions), (pointer, length) => use().countContained(pointer, length));
+    },
+    without(expression: string): OwnedBytes {
+      const { arena } = getRuntime();
+      const length = arena.encode(expression);
+      return use().without(arena.pointer, length).slice();
+    },
+    get address(): number {
+      return live === null ? 0 : live.address();
+    },
+    get handle(): unknown {
+      return use();
     },
     count: handle.count(),
     payloadBytes: handle.payloadBytes(),

@@ -1,4 +1,4 @@
-import { canonicalizeUrlParts, type CanonicalUrlParts } from './canonicalize.js';
+import { canonicalizeUrlParts, type CanonicalUrlParts, formatCanonicalUrl } from './canonicalize.js';
 
 /**
  * How deep a URL's expressions go: host suffixes of at most `hostLabels`
@@ -123,4 +123,14 @@ export function expressionDepth(expression: string): ExpressionDepth {
 /** The expressions of a URL to the given depth (see `urlExpressions`). @internal */
 export function urlExpressionsTo(input: string, depth: ExpressionDepth): string[] {
   return expressionsFromParts(canonicalizeUrlParts(input), depth);
+}
+
+/**
+ * A URL's canonical form and its expressions to `depth`, from one parse (what
+ * a blocklist's check needs). @internal
+ * @throws {TypeError} as `canonicalizeUrl`.
+ */
+export function canonicalUrlExpressions(input: string, depth: ExpressionDepth): { canonical: string; expressions: string[] } {
+  const parts = canonicalizeUrlParts(input);
+  return { canonical: formatCanonicalUrl(parts), expressions: expressionsFromParts(parts, depth) };
 }

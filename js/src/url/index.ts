@@ -17,6 +17,7 @@ import {
 export type { ListFormat, ParsedLine, ListParseResult, ListParseError, ListParseWarning, ListParseOptions } from './list-parser.js';
 export { LIST_FORMATS } from './list-parser.js';
 export type { ExpressionDepth } from './expressions.js';
+export type { NeverMatchReport } from './never-match.js';
 
 function asFilterError<T>(run: () => T): T {
   try {

@@ -10,8 +10,10 @@ import { type AnyFilter, filterType, type FilterTypeOrAlias, tryAddKey } from '.
 import {
   envelopeDepth,
   EXPRESSION_SCHEME_LIST_DEPTH,
+  EXPRESSION_SCHEME_WITH_EXCEPTIONS,
   MAX_EXPRESSION_DEPTH as MAX_DEPTH,
 } from './check-url.js';
+import { scanExpressions } from './expression-scan.js';
 import { type ExpressionDepth, expressionDepth, SAFE_BROWSING_DEPTH } from './expressions.js';
 import {
   LIST_FORMATS,
@@ -24,7 +26,9 @@ import {
 } from './list-parser.js';
 import { UrlList } from './url-list.js';
 import { type BlocklistChecksum, blocklistChecksumOf, type ExactSet } from './confirmation.js';
-import { ExactSetBuilder, readExactSet } from './exact-set.js';
+import { ExactSetBuilder, type FullExactSet, readExactSet } from './exact-set.js';
+import { type NeverMatchReport } from './never-match.js';
+import { exceptionBytesIn, neverMatchExpressions } from './never-match-expressions.js';
 import { lookupRateFor } from './url-rate.js';
 
 /** Any filter type of the registry (`FILTER_TYPES`), by name or alias (`'fuse'`). */
@@ -61,6 +65,16 @@ export interface UrlBlocklistOptions {
    */
   isPublicSuffix?: ListParseOptions['isPublicSuffix'];
   /**
+   * `build` only: hosts (`co.jp`, `www.example.org`) and URLs that must never
+   * be a hit unless listed (top sites, an allowlist, the Public Suffix List's
+   * suffixes, which the CLI adds). Every expression a check of one makes
+   * (its own and its host's suffixes) that the filter reports and the list
+   * does not hold goes into the blocklist's exception set, stored in its
+   * bytes (`guardNeverMatch`; docs/URL-BLOCKLISTS.md, "Never-match hosts").
+   * A listed one stays a hit (no false negative), in `report.neverMatch.listed`.
+   */
+  neverMatch?: Iterable<string> | undefined;
+  /**
    * Entries to size for. `build` defaults to the number of entries it found; `create` requires it.
    * A static type (binary fuse) is sized by its entries and takes none.
    */
@@ -95,7 +109,11 @@ export interface UrlBlocklistReport {
    * hosts (matched only whole), and public suffixes when `isPublicSuffix` is given.
    */
   warnings: ListParseWarning[];
+  /** With `neverMatch`: what was checked, the exceptions made and their cost in bytes, and listed ones. */
+  neverMatch?: NeverMatchReport;
 }
+
+export type { NeverMatchReport } from './never-match.js';
 
 export type { UrlCheck, UrlVerdict } from './check-url.js';
 
@@ -113,6 +131,7 @@ const KNOWN_OPTIONS = [
   'arity',
   'expressionDepth',
   'isPublicSuffix',
+  'neverMatch',
 ];
 // A shipped list is sized for the wire: 4-wise fuse filters are the smaller (see `arity`).
 const DEFAULT_BLOCKLIST_FUSE_ARITY = 4;
@@ -183,6 +202,19 @@ export class UrlBlocklist extends UrlList<AnyFilter> {
     if (options.expressionDepth !== undefined) {
       throw new FilterError('INVALID_ARGUMENT', 'UrlBlocklist.build: expressionDepth applies to create; build sizes for the depths its list needs');
     }
+    const blocklist = UrlBlocklist.#build(list, options);
+    if (options.neverMatch !== undefined) {
+      try {
+        blocklist.report.neverMatch = blocklist.guardNeverMatch(options.neverMatch);
+      } catch (error) {
+        blocklist.free();
+        throw error;
+      }
+    }
+    return blocklist;
+  }
+
+  static #build(list: string | Iterable<string>, options: UrlBlocklistOptions): UrlBlocklist {
     const format = options.format ?? 'auto';
     // A newline ends the line before it: text ending in one has no empty line after it
     // (as the CLI reads files), so `report.skipped` does not count one.
@@ -254,6 +286,9 @@ export class UrlBlocklist extends UrlList<AnyFilter> {
     if (options.capacity === undefined) {
       throw new FilterError('INVALID_ARGUMENT', 'UrlBlocklist.create needs a capacity');
     }
+    if (options.neverMatch !== undefined) {
+      throw new FilterError('INVALID_ARGUMENT', 'UrlBlocklist.create: neverMatch applies to build; after the last addLine, call guardNeverMatch(hosts)');
+    }
     return UrlBlocklist.#empty(options, options.format ?? 'auto', { entries: 0, skipped: 0, errors: [], warnings: [] });
   }
 
@@ -295,6 +330,16 @@ export class UrlBlocklist extends UrlList<AnyFilter> {
       const depth = envelopeDepth(envelope.scheme(), envelope.depth());
       const report = { entries: envelope.entryCount(), skipped: 0, errors: [], warnings: [] };
       const list = new UrlBlocklist(filter, envelope.entryCount(), 'auto', report, depth, envelope.scheme());
+      const exceptions = envelope.scheme() === EXPRESSION_SCHEME_WITH_EXCEPTIONS ? exceptionBytesIn(bytes) : null;
+      if (exceptions !== null) {
+        try {
+          const owned = exceptions.slice();
+          list.setExceptions(readExactSet(owned), owned);
+        } catch (error) {
+          list.free();
+          throw error;
+        }
+      }
       list.#readChecksum = blocklistChecksumOf(bytes);
       return list;
     } finally {
@@ -474,6 +519,18 @@ export class UrlBlocklist extends UrlList<AnyFilter> {
     const needed = depthNeededBy(expression);
     const filter = this.expressionFilter;
     this.#readChecksum = null;
+    // An exception that is now listed leaves the set first: the list wins, never a false negative.
+    const exceptions = this.exceptions as FullExactSet | null;
+    if (exceptions !== null && exceptions.holds(expression)) {
+      const rest = exceptions.without(expression);
+      const set = readExactSet(rest);
+      if (set.count === 0) {
+        set.free();
+        this.setExceptions(null, null);
+      } else {
+        this.setExceptions(set, rest);
+      }
+    }
     if (!tryAddKey(filter, expression)) {
       if (filter.has(expression)) {
         this.#confirmationBuilder?.add(expression);
@@ -496,16 +553,87 @@ export class UrlBlocklist extends UrlList<AnyFilter> {
    *   expressions are not known: build the companion where the list is built), `FREED`.
    */
   confirmation(): OwnedBytes {
-    if (this.#confirmationStale) this.#refillConfirmation([...this.#held!].filter(([, copies]) => copies > 0).map(([e]) => e));
-    const builder = this.#confirmationBuilder;
-    if (builder === null) {
-      throw new FilterError(
-        'UNSUPPORTED',
-        'a blocklist read from bytes does not know its expressions, so it cannot make their confirmation: ' +
-          'make it with the list (UrlBlocklist.build(...).confirmation(), or the CLI\'s build --urls, which writes <output>.confirm)',
-      );
-    }
+    const builder = this.#expressionHashes(
+      'make their confirmation',
+      "make it with the list (UrlBlocklist.build(...).confirmation(), or the CLI's build --urls, which writes <output>.confirm)",
+    );
     return builder.encode(blocklistChecksumOf(this.serialize()));
+  }
+
+  /** The hashes of every stored expression; UNSUPPORTED for a list read from bytes (it does not know them). */
+  #expressionHashes(task: string, instead: string): ExactSetBuilder {
+    if (this.#confirmationBuilder === null) {
+      throw new FilterError('UNSUPPORTED', `a blocklist read from bytes does not know its expressions, so it cannot ${task}: ${instead}`);
+    }
+    // After a remove: only the expressions still held (a removed one is no longer listed).
+    if (this.#confirmationStale) this.#refillConfirmation([...this.#held!].filter(([, copies]) => copies > 0).map(([e]) => e));
+    return this.#confirmationBuilder!;
+  }
+
+  /**
+   * Makes sure no never-match host or URL is a hit unless it is listed
+   * (docs/URL-BLOCKLISTS.md, "Never-match hosts"): every expression a check
+   * of one makes (its own, and its host's suffixes to the list's depth) that
+   * the filter reports and the list does not hold goes into the exception set
+   * in the blocklist's bytes, and is never a hit. Call it after the last
+   * entry is added (`build` with `neverMatch` does): an entry added later may
+   * make a new false positive (and one that lists an exception takes it out).
+   * A never-match expression that is listed (or has a listed one's 64-bit
+   * hash) stays a hit: `listed` in the result.
+   * @throws FilterError `INVALID_ARGUMENT` (an entry that is not a host or URL, named by its 1-based number),
+   *   `UNSUPPORTED` (a list read from bytes: its expressions are not known), `FREED`.
+   */
+  guardNeverMatch(entries: Iterable<string>): NeverMatchReport {
+    const builder = this.#expressionHashes(
+      "tell a never-match host's false positive from a listed one",
+      "guard the list where it is built (UrlBlocklist.build(list, { neverMatch }), or the CLI's build --urls --never-match FILE)",
+    );
+    const { entries: given, expressions: candidates } = neverMatchExpressions(entries, this.expressionDepth);
+    const filter = this.expressionFilter;
+    const current = this.exceptions as FullExactSet | null;
+    // The hashes of every listed expression (the companion's, unbound): an
+    // expression with a listed hash never becomes an exception.
+    const listedSet = readExactSet(builder.encode({ low: 0, high: 0 }));
+    const next = new ExactSetBuilder();
+    const listed: NeverMatchReport['listed'] = [];
+    let excepted = 0;
+    try {
+      if (current !== null) next.addSet(current);
+      for (const [expression, entry] of candidates) {
+        if (!filter.has(expression)) continue;
+        if (listedSet.holds(expression)) listed.push({ entry, expression });
+        else if (current === null || !current.holds(expression)) {
+          next.add(expression);
+          excepted++;
+        }
+      }
+      if (excepted > 0) {
+        const bytes = next.encode({ low: 0, high: 0 });
+        this.setExceptions(readExactSet(bytes), bytes);
+        this.#readChecksum = null;
+      }
+    } finally {
+      listedSet.free();
+      next.free();
+    }
+    return {
+      entries: given,
+      expressions: candidates.size,
+      excepted,
+      exceptions: this.exceptionCount,
+      exceptionBytes: this.exceptionBytes,
+      listed,
+    };
+  }
+
+  protected firstReported(expressions: readonly string[], from: number): number {
+    const exceptions = this.exceptions?.address ?? 0;
+    const address = (this.expressionFilter as unknown as { readonly address: number }).address;
+    const runtime = getRuntime();
+    const module = runtime.module as unknown as UrlCheckModule;
+    return scanExpressions(runtime.arena, expressions, from, (offsets, data, count) =>
+      module._cbw_url_first_hit(address, exceptions, data, offsets, count),
+    );
   }
 
   protected readConfirmation(bytes: Uint8Array | ArrayBuffer): ExactSet {
@@ -525,27 +653,64 @@ export class UrlBlocklist extends UrlList<AnyFilter> {
   /** The bytes: a URL-blocklist envelope around the filter (docs/FORMAT.md, type 16). */
   serialize(): OwnedBytes {
     const inner = this.expressionFilter.serialize();
+    const exceptions = this.exceptionBlob;
     const safeBrowsing =
       this.#scheme === EXPRESSION_SCHEME_SAFE_BROWSING &&
       this.expressionDepth.hostLabels === SAFE_BROWSING_DEPTH.hostLabels &&
       this.expressionDepth.pathDepth === SAFE_BROWSING_DEPTH.pathDepth;
-    const envelope = withBytesInWasm(inner, (pointer, length) =>
-      adoptEnvelope(
-        getRuntime().module.encodeUrlBlocklist(
-          pointer,
-          length,
-          safeBrowsing ? EXPRESSION_SCHEME_SAFE_BROWSING : EXPRESSION_SCHEME_LIST_DEPTH,
-          this.entryCount,
-          safeBrowsing ? 0 : (this.expressionDepth.hostLabels | (this.expressionDepth.pathDepth << 16)) >>> 0,
-        ),
-      ),
-    );
+    // Scheme 3 when there are exceptions, or when the bytes read were scheme 3 (written back the same).
+    const scheme =
+      exceptions !== null || this.#scheme === EXPRESSION_SCHEME_WITH_EXCEPTIONS
+        ? EXPRESSION_SCHEME_WITH_EXCEPTIONS
+        : safeBrowsing
+          ? EXPRESSION_SCHEME_SAFE_BROWSING
+          : EXPRESSION_SCHEME_LIST_DEPTH;
+    const depth = scheme === EXPRESSION_SCHEME_SAFE_BROWSING ? 0 : (this.expressionDepth.hostLabels | (this.expressionDepth.pathDepth << 16)) >>> 0;
+    const envelope =
+      exceptions === null
+        ? withBytesInWasm(inner, (pointer, length) =>
+            adoptEnvelope(getRuntime().module.encodeUrlBlocklist(pointer, length, scheme, this.entryCount, depth)),
+          )
+        : withBytesInWasm(concatBytes(inner, exceptions), (pointer) =>
+            adoptEnvelope(
+              (getRuntime().module as unknown as UrlCheckModule).encodeUrlBlocklistWithExceptions(
+                pointer,
+                inner.length,
+                scheme,
+                this.entryCount,
+                depth,
+                pointer + inner.length,
+                exceptions.length,
+              ),
+            ),
+          );
     try {
       return envelope.bytes().slice();
     } finally {
       envelope.delete();
     }
   }
+}
+
+/** What the full package's module exports for URL checks and scheme-3 envelopes (bindings/embind.cpp). */
+interface UrlCheckModule {
+  _cbw_url_first_hit(filter: number, exceptions: number, data: number, offsets: number, count: number): number;
+  encodeUrlBlocklistWithExceptions(
+    filter: number,
+    length: number,
+    scheme: number,
+    entryCount: number,
+    depth: number,
+    exceptions: number,
+    exceptionsLength: number,
+  ): BlocklistEnvelopeHandle;
+}
+
+function concatBytes(first: Uint8Array, second: Uint8Array): Uint8Array {
+  const out = new Uint8Array(first.length + second.length);
+  out.set(first);
+  out.set(second, first.length);
+  return out;
 }
 
 /**
@@ -581,7 +746,10 @@ function checkBlocklistOptions(options: unknown): asserts options is UrlBlocklis
       throw new FilterError('INVALID_ARGUMENT', `UrlBlocklist: unknown option '${key}' (known options: ${KNOWN_OPTIONS.join(', ')})`);
     }
   }
-  const { type, format, capacity, falsePositiveRate, expressionDepth: depth, isPublicSuffix } = options as UrlBlocklistOptions;
+  const { type, format, capacity, falsePositiveRate, expressionDepth: depth, isPublicSuffix, neverMatch } = options as UrlBlocklistOptions;
+  if (neverMatch !== undefined && (neverMatch === null || typeof (neverMatch as Iterable<string>)[Symbol.iterator] !== 'function' || typeof neverMatch === 'string')) {
+    throw new FilterError('INVALID_ARGUMENT', `UrlBlocklist: neverMatch must be an iterable of hosts or URLs (such as an array), got ${describeValue(neverMatch)}`);
+  }
   if (type !== undefined) {
     const entry = filterType(type, 'UrlBlocklist: type');
     if (entry.forgets) {

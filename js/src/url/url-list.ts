@@ -1,7 +1,7 @@
 // What UrlBlocklist (the full package) and UrlBlocklistReader (`cuckoo-bloom-wasm/reader`)
 // share: the URL rule (check-url.ts) over a filter of expressions, and the list's numbers.
 import type { ExpressionDepth } from './expressions.js';
-import { checkUrl, type UrlCheck } from './check-url.js';
+import { checkUrlOnce, type UrlCheck } from './check-url.js';
 import { type BlocklistChecksum, type ExactSet, requireBuiltFor } from './confirmation.js';
 import { refuseStructuredClone } from '../core/clone-guard.js';
 import { lookupsPerUrl, urlRateOf } from './url-rate.js';
@@ -22,6 +22,9 @@ export abstract class UrlList<Filter extends ExpressionFilter> {
   #depth: ExpressionDepth;
   // The exact companion, once attached: check() then says listed or clear, never possible.
   #confirmation: ExactSet | null = null;
+  // The exception set (docs/FORMAT.md, type 16 scheme 3) and its bytes: expressions the
+  // filter reports that are never a hit (never-match hosts, public suffixes).
+  #exceptions: { set: ExactSet; bytes: Uint8Array } | null = null;
 
   protected constructor(filter: Filter, entries: number, depth: ExpressionDepth) {
     refuseStructuredClone(this, 'URL blocklist', "serialize() it and read the bytes back (UrlBlocklist.deserialize, UrlBlocklistReader.deserialize)");
@@ -46,6 +49,26 @@ export abstract class UrlList<Filter extends ExpressionFilter> {
     this.#confirmation?.free();
     this.#confirmation = null;
   }
+
+  /** The exception set, or null. */
+  protected get exceptions(): ExactSet | null {
+    return this.#exceptions?.set ?? null;
+  }
+  /** Its bytes (a type-33 blob), as the blocklist's bytes carry them, or null. */
+  protected get exceptionBlob(): Uint8Array | null {
+    return this.#exceptions?.bytes ?? null;
+  }
+  /** Replaces the exception set (null: none); frees the one before. */
+  protected setExceptions(set: ExactSet | null, bytes: Uint8Array | null): void {
+    this.#exceptions?.set.free();
+    this.#exceptions = set === null || bytes === null ? null : { set, bytes };
+  }
+
+  /**
+   * The first of `expressions[from..]` the filter reports and the exception
+   * set does not hold, or -1: one crossing into this list's module (check-url.ts).
+   */
+  protected abstract firstReported(expressions: readonly string[], from: number): number;
 
   /**
    * Counts one stored expression fewer (removed from the filter). An attached
@@ -74,8 +97,7 @@ export abstract class UrlList<Filter extends ExpressionFilter> {
    * @throws FilterError `INVALID_ARGUMENT` for a non-string or a URL that cannot be parsed, `FREED`.
    */
   match(url: string): string | null {
-    const filter = this.#filter;
-    return checkUrl(url, this.#depth, (expression) => filter.has(expression)).match;
+    return checkUrlOnce(url, this.#depth, (expressions, from) => this.firstReported(expressions, from)).match;
   }
 
   /**
@@ -85,12 +107,11 @@ export abstract class UrlList<Filter extends ExpressionFilter> {
    * @throws FilterError as `match`.
    */
   check(url: string): UrlCheck {
-    const filter = this.#filter;
     const confirmation = this.#confirmation;
-    return checkUrl(
+    return checkUrlOnce(
       url,
       this.#depth,
-      (expression) => filter.has(expression),
+      (expressions, from) => this.firstReported(expressions, from),
       confirmation === null ? null : (expression) => confirmation.holds(expression),
     );
   }
@@ -113,6 +134,19 @@ export abstract class UrlList<Filter extends ExpressionFilter> {
     }
     this.#confirmation?.free();
     this.#confirmation = set;
+  }
+
+  /**
+   * Expressions in the exception set: ones the filter reports that are never
+   * a hit (a build's never-match hosts and the Public Suffix List's suffixes;
+   * docs/URL-BLOCKLISTS.md, "Never-match hosts"). 0 for none.
+   */
+  get exceptionCount(): number {
+    return this.#exceptions?.set.count ?? 0;
+  }
+  /** Bytes the exception set adds to the blocklist's bytes (0 for none). */
+  get exceptionBytes(): number {
+    return this.#exceptions?.bytes.length ?? 0;
   }
 
   /** Whether a companion is attached (`check` can say `listed`). */
@@ -165,6 +199,7 @@ export abstract class UrlList<Filter extends ExpressionFilter> {
   free(): void {
     this.#confirmation?.free();
     this.#confirmation = null;
+    this.setExceptions(null, null);
     this.expressionFilter.free();
   }
   /** `free()`, for `using list = ...`: freed when the scope ends. */

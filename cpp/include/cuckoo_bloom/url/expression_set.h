@@ -74,6 +74,8 @@ class ExpressionSet {
   static Result<ExpressionSet> read(const uint8_t* data, size_t length);
 
   bool containsHash(uint64_t hash) const;
+  // Every hash held, ascending (to merge sets, or encode one without a hash).
+  std::vector<uint64_t> hashes() const;
   bool contains(const uint8_t* expression, size_t length) const {
     return containsHash(expressionHash(expression, length, seed_));
   }
@@ -82,6 +84,7 @@ class ExpressionSet {
   uint64_t count() const { return count_; }
   uint64_t blocklistChecksum() const { return blocklistChecksum_; }
   uint8_t riceBits() const { return riceBits_; }
+  uint8_t blockShift() const { return blockShift_; }
   // Bits of index and stream per hash: what the companion costs.
   uint64_t payloadBytes() const { return blockCount_ * 16 + streamBytes_; }
 

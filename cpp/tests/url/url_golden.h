@@ -1,0 +1,31 @@
+// The golden files of the URL structures (tests/golden/url-*): each test makes
+// fresh bytes and compares them with the checked-in file, which the JS suite
+// also reads; CUCKOO_BLOOM_UPDATE_GOLDEN=1 rewrites the file first.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <cstdlib>
+#include <fstream>
+#include <iterator>
+#include <string>
+#include <vector>
+
+namespace cuckoo_bloom_test {
+
+// The file's bytes (after rewriting it when asked); a test failure if it is missing.
+inline std::vector<uint8_t> urlGoldenFile(const std::string& name, const std::vector<uint8_t>& fresh) {
+  const std::string path = std::string(CUCKOO_BLOOM_GOLDEN_DIR) + "/" + name;
+  const char* update = std::getenv("CUCKOO_BLOOM_UPDATE_GOLDEN");
+  if (update != nullptr && std::string(update) == "1") {
+    std::ofstream out(path, std::ios::binary | std::ios::trunc);
+    EXPECT_TRUE(out) << "cannot write " << path;
+    out.write(reinterpret_cast<const char*>(fresh.data()), static_cast<std::streamsize>(fresh.size()));
+  }
+  std::ifstream in(path, std::ios::binary);
+  EXPECT_TRUE(in) << path << " is missing: run with CUCKOO_BLOOM_UPDATE_GOLDEN=1";
+  return std::vector<uint8_t>((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
+}  // namespace cuckoo_bloom_test
