@@ -383,9 +383,10 @@ if (existsSync(join(src, 'cli/main.ts'))) {
     // No map: the CLI's bundle is minified without renaming, so its stack traces name
     // its functions; a map would cost ~80 KB of the package's 3 MB (issue #33).
     ...noMap,
-    // tldts (the Public Suffix List, for build's warnings) is the package's one runtime
-    // dependency, used by the CLI only: imported, not bundled (no browser bundle reaches it).
-    external: [...common.external, 'tldts'],
+    // psl (the Public Suffix List: build's warnings and the suffixes it guards) is the
+    // package's one runtime dependency, used by the CLI only: imported, not bundled (no
+    // browser bundle reaches it).
+    external: [...common.external, 'psl'],
     plugins: [
       {
         name: 'cbw-cli-uses-entries',

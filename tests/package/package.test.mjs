@@ -47,7 +47,7 @@ beforeAll(() => {
   writeFileSync(join(consumer, 'package.json'), JSON.stringify({ name: 'consumer', version: '1.0.0', private: true }));
   const install = ['install', '--no-audit', '--no-fund', '--ignore-scripts', '--loglevel=error'];
   try {
-    // The one runtime dependency (tldts, for the CLI) is in npm's cache after the project's own install.
+    // The one runtime dependency (psl, for the CLI) is in npm's cache after the project's own install.
     run('npm', [...install, '--offline', tarball], { cwd: consumer });
   } catch {
     run('npm', [...install, tarball], { cwd: consumer });
@@ -133,15 +133,15 @@ describe('the tarball', () => {
     }
   });
 
-  test('installs into an empty folder with one dependency: tldts, the CLI\'s Public Suffix List', () => {
+  test('installs into an empty folder with one dependency: psl, the CLI\'s Public Suffix List', () => {
     const installed = join(consumer, 'node_modules/cuckoo-bloom-wasm');
     expect(existsSync(join(installed, 'dist/core.wasm'))).toBe(true);
     const manifest = JSON.parse(readFileSync(join(installed, 'package.json'), 'utf8'));
-    expect(Object.keys(manifest.dependencies ?? {})).toEqual(['tldts']);
-    // Nothing but the package and tldts (with its own core) was installed.
+    expect(Object.keys(manifest.dependencies ?? {})).toEqual(['psl']);
+    // Nothing but the package and psl (with punycode) was installed.
     const lock = JSON.parse(readFileSync(join(consumer, 'package-lock.json'), 'utf8'));
     expect(Object.keys(lock.packages).filter((p) => p !== '').sort()).toEqual(
-      ['node_modules/cuckoo-bloom-wasm', 'node_modules/tldts', 'node_modules/tldts-core'],
+      ['node_modules/cuckoo-bloom-wasm', 'node_modules/psl', 'node_modules/punycode'],
     );
   });
 

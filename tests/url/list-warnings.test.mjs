@@ -60,23 +60,23 @@ test('isPublicSuffix must be a function', () => {
 describe('the Public Suffix List is in the CLI only', () => {
   const dist = (name) => new URL(`../../dist/${name}`, import.meta.url);
   // Names only the Public Suffix List holds (a city under .jp, an IDN TLD, a
-  // private suffix), and the library's own name.
-  const MARKERS = ['kawasaki', 'xn--mgbaam7a8h', 'blogspot', 'tldts'];
+  // private suffix).
+  const MARKERS = ['kawasaki', 'xn--mgbaam7a8h', 'blogspot'];
 
-  test('cli.js imports it from tldts and reads the whole list from psl\'s data file, the runtime dependencies, instead of bundling it', () => {
+  test('cli.js imports it from psl and reads the whole list from psl\'s data file, the runtime dependency, instead of bundling it', () => {
     const cli = readFileSync(dist('cli.js'), 'utf8');
-    expect(cli).toMatch(/from\s*["']tldts["']/);
+    expect(cli).toMatch(/from\s*["']psl["']/);
     expect(cli).toMatch(/resolve\(\s*["']psl["']\s*\)/);
-    for (const marker of MARKERS.slice(0, 3)) expect({ marker, found: cli.includes(marker) }).toEqual({ marker, found: false });
+    for (const marker of MARKERS) expect({ marker, found: cli.includes(marker) }).toEqual({ marker, found: false });
     const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'));
-    // Pinned, as tldts is: the list a build guards is the one tested.
-    expect(pkg.dependencies).toEqual({ psl: '1.15.0', tldts: '7.5.4' });
+    // Pinned: the list a build guards and warns by is the one tested.
+    expect(pkg.dependencies).toEqual({ psl: '1.15.0' });
   });
 
   test.each(['browser.js', 'small.js', 'inline.js', 'reader.js', 'index.js', 'index.cjs', 'reader.cjs'])('%s does not', (bundle) => {
     const text = readFileSync(dist(bundle), 'utf8');
     for (const marker of [...MARKERS, 'psl', 'rules.js']) expect({ marker, found: text.includes(marker) }).toEqual({ marker, found: false });
-    // And no bundle grew by a list's worth: the PSL alone is over 100 KB in tldts.
+    // And no bundle grew by a list's worth: the PSL alone is over 100 KB.
     expect(statSync(dist(bundle)).size).toBeLessThan(bundle.startsWith('inline') ? 1_000_000 : 200_000);
   });
 });

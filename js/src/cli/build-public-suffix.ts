@@ -1,24 +1,26 @@
-// The Public Suffix List, for the CLI only: tldts (a pinned dev dependency) is
-// bundled into cli.js at build time and never into a browser bundle, which
-// get the check only as the `isPublicSuffix` hook of UrlBlocklist's options.
-// The whole list (publicSuffixes) comes from psl, which ships its rules.
+// The Public Suffix List, for the CLI only: psl (a pinned dependency of the
+// package, imported by cli.js and never bundled into a browser bundle) answers
+// the warnings' question and gives the whole list to guard. Browsers get the
+// check only as the `isPublicSuffix` hook of UrlBlocklist's options.
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { domainToASCII } from 'node:url';
-import { parse } from 'tldts';
+import { parse } from 'psl';
 import { CliError } from './errors.js';
 
 /**
  * Whether `host` (lower case, IDNA-encoded) is itself a public suffix, ICANN
  * (`co.jp`, `gob.cl`) or private (`now.sh`, `github.io`): a blocklist entry
  * for it lists every site under it. A name that only the list's default rule
- * ("*": any unknown top-level label) makes a suffix is not one: it is a single
- * label, which gets its own warning.
+ * ("*": any unknown top-level label) makes a suffix is not one (psl: not
+ * `listed`): it is a single label, which gets its own warning.
  */
 export function isPublicSuffix(host: string): boolean {
-  const parsed = parse(host, { allowPrivateDomains: true, extractHostname: false });
-  return parsed.publicSuffix === host && (parsed.isIcann === true || parsed.isPrivate === true);
+  const parsed = parse(host);
+  if ('error' in parsed) return false;
+  // psl answers in Unicode for an IDNA-encoded input: compare in the input's form.
+  return parsed.listed && parsed.tld !== null && domainToASCII(parsed.tld) === host;
 }
 
 let suffixes: string[] | null = null;
