@@ -12,23 +12,19 @@ uint32_t highestBit(uint64_t x) { return 63u - static_cast<uint32_t>(__builtin_c
 }  // namespace
 
 bool QuotientTable::allocate(uint64_t slots, uint32_t valueBits) {
-  const uint64_t metaWords = metaWordsFor(slots);
   if (!words_.allocate(static_cast<size_t>(payloadWordsFor(slots, valueBits)))) return false;
   slots_ = slots;
   valueBits_ = valueBits;
   valueMask_ = valueBits >= 64 ? ~uint64_t{0} : (uint64_t{1} << valueBits) - 1;
-  occ_ = 0;
-  cont_ = static_cast<size_t>(metaWords);
-  shift_ = static_cast<size_t>(2 * metaWords);
-  values_ = static_cast<size_t>(3 * metaWords);
+  blockWords_ = 3 + uint64_t{valueBits};
   appendCursor_ = 0;
   appendLast_ = UINT64_MAX;
   return true;
 }
 
 void QuotientTable::setValue(uint64_t s, uint64_t v) {
-  const uint64_t bitIndex = s * valueBits_;
-  uint64_t* at = words_.data() + values_ + (bitIndex >> 6);
+  const uint64_t bitIndex = (s & 63) * valueBits_;
+  uint64_t* at = words_.data() + (s >> 6) * blockWords_ + 3 + (bitIndex >> 6);
   const uint32_t offset = static_cast<uint32_t>(bitIndex & 63);
   at[0] = (at[0] & ~(valueMask_ << offset)) | (v << offset);
   if (offset + valueBits_ > 64) {
@@ -40,11 +36,11 @@ void QuotientTable::setValue(uint64_t s, uint64_t v) {
 uint64_t QuotientTable::nextOccupied(uint64_t from) const {
   if (from >= slots_) return slots_;
   uint64_t w = from >> 6;
-  uint64_t bits = words_[occ_ + w] & (~uint64_t{0} << (from & 63));
-  const uint64_t metaWords = metaWordsFor(slots_);
+  uint64_t bits = meta(kOccupied, w) & (~uint64_t{0} << (from & 63));
+  const uint64_t blocks = blocksFor(slots_);
   while (bits == 0) {
-    if (++w >= metaWords) return slots_;
-    bits = words_[occ_ + w];
+    if (++w >= blocks) return slots_;
+    bits = meta(kOccupied, w);
   }
   return w * 64 + lowestBit(bits);
 }
@@ -52,8 +48,8 @@ uint64_t QuotientTable::nextOccupied(uint64_t from) const {
 uint64_t QuotientTable::clusterStart(uint64_t q) const {
   uint64_t w = q >> 6;
   const uint32_t top = static_cast<uint32_t>(q & 63);
-  uint64_t bits = ~words_[shift_ + w] & (top == 63 ? ~uint64_t{0} : (uint64_t{2} << top) - 1);
-  while (bits == 0) bits = ~words_[shift_ + --w];  // slot 0 is never shifted
+  uint64_t bits = ~meta(kShifted, w) & (top == 63 ? ~uint64_t{0} : (uint64_t{2} << top) - 1);
+  while (bits == 0) bits = ~meta(kShifted, --w);  // slot 0 is never shifted
   return w * 64 + highestBit(bits);
 }
 
@@ -66,7 +62,7 @@ uint64_t QuotientTable::runStartOfRank(uint64_t q, uint64_t back) const {
   {
     const uint64_t first = start >> 6, last = q >> 6;
     for (uint64_t w = first; w <= last; ++w) {
-      uint64_t bits = words_[occ_ + w];
+      uint64_t bits = meta(kOccupied, w);
       if (w == first) bits &= ~uint64_t{0} << (start & 63);
       if (w == last && (q & 63) != 63) bits &= (uint64_t{2} << (q & 63)) - 1;
       runs += popcount64(bits);
@@ -76,7 +72,7 @@ uint64_t QuotientTable::runStartOfRank(uint64_t q, uint64_t back) const {
   // The runs-th run start (a used slot that does not continue a run) from `start`.
   uint64_t w = start >> 6;
   const auto runStarts = [&](uint64_t word) {
-    return (words_[occ_ + word] | words_[shift_ + word]) & ~words_[cont_ + word];
+    return (meta(kOccupied, word) | meta(kShifted, word)) & ~meta(kContinuation, word);
   };
   uint64_t bits = runStarts(w) & (~uint64_t{0} << (start & 63));
   for (;;) {
@@ -91,19 +87,18 @@ uint64_t QuotientTable::runStartOfRank(uint64_t q, uint64_t back) const {
 
 void QuotientTable::clearSlot(uint64_t s) {
   setValue(s, 0);
-  setBit(cont_, s, false);
-  setBit(shift_, s, false);
+  setBit(kContinuation, s, false);
+  setBit(kShifted, s, false);
 }
 
 uint64_t QuotientTable::firstUnused(uint64_t from) const {
   if (from >= slots_) return slots_;
   uint64_t w = from >> 6;
-  const auto unused = [&](uint64_t word) { return ~(words_[occ_ + word] | words_[cont_ + word] | words_[shift_ + word]); };
-  uint64_t bits = unused(w) & (~uint64_t{0} << (from & 63));
-  const uint64_t metaWords = metaWordsFor(slots_);
+  uint64_t bits = ~usedWord(w) & (~uint64_t{0} << (from & 63));
+  const uint64_t blocks = blocksFor(slots_);
   while (bits == 0) {
-    if (++w >= metaWords) return slots_;
-    bits = unused(w);
+    if (++w >= blocks) return slots_;
+    bits = ~usedWord(w);
   }
   return std::min(slots_, w * 64 + lowestBit(bits));
 }
@@ -118,7 +113,7 @@ bool QuotientTable::insert(uint64_t canonical, uint64_t v) {
   if (!used(canonical)) {
     // An empty slot: no run covers it, so the entry sits in its own slot.
     setValue(canonical, v);
-    setBit(occ_, canonical, true);
+    setBit(kOccupied, canonical, true);
     return true;
   }
   // Where the entry goes: after q's run, or (a new run) after the run of the
@@ -128,9 +123,9 @@ bool QuotientTable::insert(uint64_t canonical, uint64_t v) {
   if (runExists) {
     at = runEnd(runStart(canonical)) + 1;
   } else {
-    setBit(occ_, canonical, true);  // q's run-to-be ranks after the runs before it
+    setBit(kOccupied, canonical, true);  // q's run-to-be ranks after the runs before it
     at = runEnd(runStartOfRank(canonical, 1)) + 1;
-    setBit(occ_, canonical, false);
+    setBit(kOccupied, canonical, false);
   }
   // Every entry from `at` to the cluster's end moves one slot right (a cluster
   // has no gaps, so each lands past its canonical slot: shifted).
@@ -138,13 +133,13 @@ bool QuotientTable::insert(uint64_t canonical, uint64_t v) {
   if (end >= slots_) return false;
   for (uint64_t s = end; s > at; --s) {
     setValue(s, value(s - 1));
-    setBit(cont_, s, continuation(s - 1));
-    setBit(shift_, s, true);
+    setBit(kContinuation, s, continuation(s - 1));
+    setBit(kShifted, s, true);
   }
   setValue(at, v);
-  setBit(cont_, at, runExists);
-  setBit(shift_, at, at != canonical);
-  setBit(occ_, canonical, true);
+  setBit(kContinuation, at, runExists);
+  setBit(kShifted, at, at != canonical);
+  setBit(kOccupied, canonical, true);
   return true;
 }
 
@@ -167,13 +162,13 @@ bool QuotientTable::erase(uint64_t canonical, uint64_t v) {
     if (!continues) runCanonical = nextOccupied(runCanonical + 1);
     setValue(to, value(s));
     // The entry after a deleted run start becomes the run's start.
-    setBit(cont_, to, continues && !(firstMove && !continuation(at) && to == at));
-    setBit(shift_, to, to != runCanonical);
+    setBit(kContinuation, to, continues && !(firstMove && !continuation(at) && to == at));
+    setBit(kShifted, to, to != runCanonical);
     firstMove = false;
     to = s;
   }
   clearSlot(to);
-  if (!runLeft) setBit(occ_, canonical, false);
+  if (!runLeft) setBit(kOccupied, canonical, false);
   return true;
 }
 
@@ -181,9 +176,9 @@ bool QuotientTable::append(uint64_t canonical, uint64_t v) {
   const uint64_t pos = std::max(appendCursor_, canonical);
   if (pos >= slots_) return false;
   setValue(pos, v);
-  setBit(cont_, pos, canonical == appendLast_);
-  setBit(shift_, pos, pos != canonical);
-  setBit(occ_, canonical, true);
+  setBit(kContinuation, pos, canonical == appendLast_);
+  setBit(kShifted, pos, pos != canonical);
+  setBit(kOccupied, canonical, true);
   appendCursor_ = pos + 1;
   appendLast_ = canonical;
   return true;

@@ -26,8 +26,11 @@
 // when an insert would run past the physical end it reports no room and the
 // table is unchanged.
 //
-// Payload words: occupied, continuation, shifted (each ceil(slots / 64)
-// words), then the values, `valueBits` each, packed end to end.
+// Payload: blocks of 64 slots, each 3 + valueBits words: the block's
+// occupied, continuation and shifted words, then its 64 values of valueBits
+// bits end to end (exactly valueBits words). One block keeps a lookup's
+// metadata and values together: a key's run is one or two adjacent cache
+// lines, not four arrays apart.
 #pragma once
 
 #include <cstddef>
@@ -42,11 +45,8 @@ namespace cuckoo_bloom {
 
 class QuotientTable {
  public:
-  static uint64_t metaWordsFor(uint64_t slots) { return (slots + 63) / 64; }
-  static uint64_t valueWordsFor(uint64_t slots, uint32_t valueBits) { return (slots * valueBits + 63) / 64; }
-  static uint64_t payloadWordsFor(uint64_t slots, uint32_t valueBits) {
-    return 3 * metaWordsFor(slots) + valueWordsFor(slots, valueBits);
-  }
+  static uint64_t blocksFor(uint64_t slots) { return (slots + 63) / 64; }
+  static uint64_t payloadWordsFor(uint64_t slots, uint32_t valueBits) { return blocksFor(slots) * (3 + valueBits); }
 
   // A zeroed (empty) table; false when the memory is not available.
   bool allocate(uint64_t slots, uint32_t valueBits);
@@ -59,15 +59,13 @@ class QuotientTable {
   const uint64_t* words() const { return words_.data(); }
   size_t payloadWords() const { return words_.size(); }
 
-  bool occupied(uint64_t s) const { return bit(occ_, s); }
-  bool continuation(uint64_t s) const { return bit(cont_, s); }
-  bool shifted(uint64_t s) const { return bit(shift_, s); }
-  bool used(uint64_t s) const {
-    return ((words_[occ_ + (s >> 6)] | words_[cont_ + (s >> 6)] | words_[shift_ + (s >> 6)]) >> (s & 63)) & 1;
-  }
+  bool occupied(uint64_t s) const { return bit(kOccupied, s); }
+  bool continuation(uint64_t s) const { return bit(kContinuation, s); }
+  bool shifted(uint64_t s) const { return bit(kShifted, s); }
+  bool used(uint64_t s) const { return (usedWord(s >> 6) >> (s & 63)) & 1; }
   uint64_t value(uint64_t s) const {
-    const uint64_t bitIndex = s * valueBits_;
-    const uint64_t* at = words_.data() + values_ + (bitIndex >> 6);
+    const uint64_t bitIndex = (s & 63) * valueBits_;
+    const uint64_t* at = words_.data() + (s >> 6) * blockWords_ + 3 + (bitIndex >> 6);
     const uint32_t offset = static_cast<uint32_t>(bitIndex & 63);
     uint64_t v = at[0] >> offset;
     if (offset + valueBits_ > 64) v |= at[1] << (64 - offset);
@@ -123,9 +121,16 @@ class QuotientTable {
   Status checkLayout(uint64_t nominalSlots, EntryCheck&& entry) const;
 
  private:
-  bool bit(size_t base, uint64_t s) const { return (words_[base + (s >> 6)] >> (s & 63)) & 1; }
-  void setBit(size_t base, uint64_t s, bool on) {
-    uint64_t& word = words_[base + (s >> 6)];
+  // The three metadata words of a block, in this order.
+  static constexpr size_t kOccupied = 0, kContinuation = 1, kShifted = 2;
+  uint64_t meta(size_t kind, uint64_t block) const { return words_[static_cast<size_t>(block * blockWords_) + kind]; }
+  uint64_t usedWord(uint64_t block) const {
+    const uint64_t* at = words_.data() + block * blockWords_;
+    return at[kOccupied] | at[kContinuation] | at[kShifted];
+  }
+  bool bit(size_t kind, uint64_t s) const { return (meta(kind, s >> 6) >> (s & 63)) & 1; }
+  void setBit(size_t kind, uint64_t s, bool on) {
+    uint64_t& word = words_[static_cast<size_t>((s >> 6) * blockWords_) + kind];
     const uint64_t mask = uint64_t{1} << (s & 63);
     word = on ? (word | mask) : (word & ~mask);
   }
@@ -147,7 +152,7 @@ class QuotientTable {
   uint64_t slots_ = 0;
   uint32_t valueBits_ = 0;
   uint64_t valueMask_ = 0;
-  size_t occ_ = 0, cont_ = 0, shift_ = 0, values_ = 0;  // word offsets of the four arrays
+  uint64_t blockWords_ = 0;  // 3 + valueBits
   // append()'s cursor: the next free slot and the last canonical written.
   uint64_t appendCursor_ = 0;
   uint64_t appendLast_ = UINT64_MAX;
@@ -155,16 +160,17 @@ class QuotientTable {
 
 template <typename EntryCheck>
 Status QuotientTable::checkLayout(uint64_t nominalSlots, EntryCheck&& entry) const {
-  const uint64_t metaWords = metaWordsFor(slots_);
   if (slots_ % 64 != 0) {
+    // The last block's slots past the table: no metadata bit, no value bit.
+    const uint64_t last = blocksFor(slots_) - 1;
     const uint64_t beyond = ~uint64_t{0} << (slots_ % 64);
-    if (((words_[occ_ + metaWords - 1] | words_[cont_ + metaWords - 1] | words_[shift_ + metaWords - 1]) & beyond) != 0) {
-      return Status::corrupt("expandable: metadata bits beyond the last slot are set");
+    if ((usedWord(last) & beyond) != 0) return Status::corrupt("expandable: metadata bits beyond the last slot are set");
+    const uint64_t firstBit = (slots_ % 64) * valueBits_;
+    const uint64_t* values = words_.data() + last * blockWords_ + 3;
+    for (uint64_t w = firstBit / 64; w < valueBits_; ++w) {
+      const uint64_t mask = w == firstBit / 64 ? ~uint64_t{0} << (firstBit % 64) : ~uint64_t{0};
+      if ((values[w] & mask) != 0) return Status::corrupt("expandable: value bits beyond the last slot are set");
     }
-  }
-  const uint64_t valueBitCount = slots_ * valueBits_;
-  if (valueBitCount % 64 != 0 && (words_[values_ + valueWordsFor(slots_, valueBits_) - 1] >> (valueBitCount % 64)) != 0) {
-    return Status::corrupt("expandable: value bits beyond the last slot are set");
   }
   uint64_t canonical = 0;
   bool first = true;
