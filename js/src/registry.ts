@@ -220,12 +220,6 @@ const ENTRIES = [
     summary: 'static: built once from a fixed list, the fewest bits per key (~1.13 f for a rate of 2^-f); no add or remove',
     lookup: '3 (or 4) fingerprints in 3 (or 4) neighbouring segments',
   }),
-  entry(ExpandableFilter, {
-    name: 'expandable',
-    label: 'Expandable',
-    summary: 'grows by doubling one table (no chain), with removal; sized by a growth hint to stay near static size and under its rate',
-    lookup: '1 run of 1 quotient-filter table (one probe, however far it grew)',
-  }),
   entry(ScalableBloomFilter, {
     name: 'scalable-bloom',
     label: 'Scalable Bloom',
@@ -243,6 +237,12 @@ const ENTRIES = [
     label: 'Expiring Bloom',
     summary: '"seen in the last N units": generations of Bloom filters rotated by a clock forget old keys; no removal',
     lookup: 'k bits in each of the generations (about 2 reads each for an absent key)',
+  }),
+  entry(ExpandableFilter, {
+    name: 'expandable',
+    label: 'Expandable',
+    summary: 'grows by doubling one table (no chain), with removal; sized by a growth hint to stay near static size and under its rate',
+    lookup: '1 run of 1 quotient-filter table (one probe, however far it grew)',
   }),
 ];
 

@@ -53,7 +53,11 @@ uint64_t QuotientTable::clusterStart(uint64_t q) const {
   return w * 64 + highestBit(bits);
 }
 
-uint64_t QuotientTable::runStart(uint64_t q) const { return runStartOfRank(q, 0); }
+uint64_t QuotientTable::runStart(uint64_t q) const {
+  // An occupied slot that holds an unshifted entry holds its own run's start.
+  if (!shifted(q)) return q;
+  return runStartOfRank(q, 0);
+}
 
 uint64_t QuotientTable::runStartOfRank(uint64_t q, uint64_t back) const {
   const uint64_t start = clusterStart(q);
