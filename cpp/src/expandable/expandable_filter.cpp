@@ -194,6 +194,18 @@ Status ExpandableFilter::remove(const KeyHash& hash) {
   return Status::ok();
 }
 
+void ExpandableFilter::clear() {
+  QuotientTable fresh;
+  if (params_.level > 0 && fresh.allocate(physicalSlots(params_.baseSlots), params_.fingerprintBits + 2u)) {
+    table_ = std::move(fresh);
+    params_.level = 0;
+  } else {
+    table_.clear();  // the smaller table could not be had: empty this one (same answers, its level kept)
+  }
+  entries_ = 0;
+  header_.itemCount = 0;
+}
+
 double ExpandableFilter::estimatedFalsePositiveRate() const {
   double matches = 0.0;
   table_.forEachRun([&](uint64_t, const uint64_t* values, size_t count) {

@@ -97,6 +97,10 @@ TEST(ExpandableFilterModel, MatchesAMultisetThroughManyDoublingsWithRemoves) {
     EXPECT_EQ(filter.estimatedFalsePositiveRate(), 0.0);
     EXPECT_GE(filter.level(), 10u) << "rate " << rate;
     if (rate == 0.3) EXPECT_TRUE(sawVoidLevels) << "the model test should reach void entries";
+    // clear() goes back to the first table: a fresh filter's bytes.
+    filter.clear();
+    EXPECT_EQ(filter.level(), 0u);
+    EXPECT_EQ(filter.serialize(), make(16, rate, 11).serialize());
   }
 }
 

@@ -103,12 +103,9 @@ class ExpandableFilter : public KeyedFilter<ExpandableFilter> {
   // Removes the key's most specific matching entry; NotFound (no change) when none.
   Status remove(const KeyHash& hash);
 
-  // Removes every key; the table keeps its level (and size).
-  void clear() {
-    table_.clear();
-    entries_ = 0;
-    header_.itemCount = 0;
-  }
+  // Removes every key: back to the table it was created with (level 0), the
+  // bytes of a fresh filter of the same options.
+  void clear();
 
   uint64_t baseSlots() const { return params_.baseSlots; }
   uint32_t level() const { return params_.level; }
