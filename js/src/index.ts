@@ -20,6 +20,7 @@ export { CuckooFilter, type CuckooFilterOptions, type CuckooKick } from './cucko
 export { BinaryFuseFilter, type BinaryFuseFilterOptions } from './fuse/binary-fuse.js';
 export { ScalableBloomFilter, type ScalableBloomFilterOptions } from './chains/scalable-bloom.js';
 export { ScalableCuckooFilter, type ScalableCuckooFilterOptions } from './chains/scalable-cuckoo.js';
+export { ExpandableFilter, type ExpandableFilterOptions } from './expandable/expandable.js';
 export type { GrowthOptions } from './chains/scalable-options.js';
 export { ExpiringBloomFilter, type ExpiringBloomFilterOptions, type Clock } from './chains/expiring-bloom.js';
 export {

@@ -16,6 +16,7 @@ import { BlockedBloomFilter } from './bloom/blocked-bloom.js';
 import { CountingBloomFilter } from './bloom/counting-bloom.js';
 import { CuckooFilter } from './cuckoo/cuckoo.js';
 import { BinaryFuseFilter } from './fuse/binary-fuse.js';
+import { ExpandableFilter } from './expandable/expandable.js';
 import { ScalableBloomFilter } from './chains/scalable-bloom.js';
 import { ScalableCuckooFilter } from './chains/scalable-cuckoo.js';
 import { ExpiringBloomFilter } from './chains/expiring-bloom.js';
@@ -30,6 +31,7 @@ export type AnyFilter =
   | CountingBloomFilter
   | CuckooFilter
   | BinaryFuseFilter
+  | ExpandableFilter
   | ScalableBloomFilter
   | ScalableCuckooFilter
   | ExpiringBloomFilter;
@@ -132,6 +134,8 @@ const PACKAGE_SPELLINGS: Readonly<Record<string, readonly string[]>> = {
   // A growing filter (one taking `growth`) sizes its first link by `capacity`,
   // which it also takes as `initialCapacity` (scalable-options.ts translates it).
   growth: ['initialCapacity', 'growth'],
+  // The expandable filter's growth hint; it takes its first size as `initialCapacity` too.
+  expectedCapacity: ['initialCapacity', 'expectedCapacity'],
 };
 
 /** A core type's options as this package's classes take them. */
@@ -233,6 +237,12 @@ const ENTRIES = [
     label: 'Expiring Bloom',
     summary: '"seen in the last N units": generations of Bloom filters rotated by a clock forget old keys; no removal',
     lookup: 'k bits in each of the generations (about 2 reads each for an absent key)',
+  }),
+  entry(ExpandableFilter, {
+    name: 'expandable',
+    label: 'Expandable',
+    summary: 'grows by doubling one table (no chain), with removal; sized by a growth hint to stay near static size and under its rate',
+    lookup: '1 run of 1 quotient-filter table (one probe, however far it grew)',
   }),
 ];
 

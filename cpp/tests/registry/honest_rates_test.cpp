@@ -106,7 +106,7 @@ TEST_P(HonestRates, EveryCapacityFromOneToAThousandMeetsItsTargetAndEstimatesIts
 
 INSTANTIATE_TEST_SUITE_P(SinglePartTypes, HonestRates,
                          ::testing::Values(FilterType::Bloom, FilterType::BlockedBloom, FilterType::CountingBloom,
-                                           FilterType::Cuckoo),
+                                           FilterType::Cuckoo, FilterType::Expandable),
                          [](const ::testing::TestParamInfo<FilterType>& info) {
                            std::string name = filterTypeName(info.param);
                            for (char& c : name) c = c == '-' ? '_' : c;

@@ -45,7 +45,8 @@ namespace cuckoo_bloom {
   X(Tightening, tightening, Number, "each link's false-positive rate over the previous link's")         \
   X(Window, window, Number, "clock units a key is remembered for at least")                             \
   X(Generations, generations, Integer, "filters in rotation: 2..64")                                    \
-  X(StartTime, startTime, Number, "the caller's clock reading at creation: the first generation's start")
+  X(StartTime, startTime, Number, "the caller's clock reading at creation: the first generation's start") \
+  X(ExpectedCapacity, expectedCapacity, Count, "keys an expandable filter expects to grow to: sizes its slots and fingerprints for that end point")
 
 #define CUCKOO_BLOOM_FILTER_OPTIONS(X) \
   CUCKOO_BLOOM_SHARED_OPTIONS(X)       \

@@ -27,6 +27,7 @@
   X(CountingBloom, 3, "counting-bloom", CountingBloomFilter)      \
   X(Cuckoo, 4, "cuckoo", CuckooFilter)                            \
   X(BinaryFuse, 5, "binary-fuse", BinaryFuseFilter)               \
+  X(Expandable, 6, "expandable", ExpandableFilter)                \
   X(ScalableBloom, 17, "scalable-bloom", ScalableBloomFilter)     \
   X(ScalableCuckoo, 18, "scalable-cuckoo", ScalableCuckooFilter)  \
   X(ExpiringBloom, 19, "expiring-bloom", ExpiringBloomFilter)
@@ -43,5 +44,6 @@
 #include "cuckoo_bloom/chains/scalable_bloom_filter.h"
 #include "cuckoo_bloom/chains/scalable_cuckoo_filter.h"
 #include "cuckoo_bloom/cuckoo/cuckoo_filter.h"
+#include "cuckoo_bloom/expandable/expandable_filter.h"
 #include "cuckoo_bloom/fuse/binary_fuse_filter.h"
 #endif

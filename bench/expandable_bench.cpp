@@ -1,0 +1,125 @@
+// The expandable filter beside static filters sized for its final count, in
+// one process (issue #30's Done means): at N = 1,000,000 keys and eps = 1%
+// and 0.1%, the expandable filter grown from 100 keys with the hint
+// (expectedCapacity = N), a static Bloom filter and a static cuckoo filter
+// created for N, each asked has() of the N present keys and N absent keys.
+// Reported: bits/key at the end and the worst point just after a doubling,
+// ns per has (best of the repetitions) and the ratios to the static filters.
+//
+// Keys are hashed before timing (every type probes with the same KeyHash
+// through the registry's AnyFilter, one virtual call each), so the times are
+// the tables' own. Build and run (after the native CMake build):
+//
+//   g++ -O2 -std=c++17 -Icpp/include -Ibuild/xxhash-include bench/expandable_bench.cpp
+//     build/libcuckoo_bloom.a -o build/expandable_bench  (one line), then build/expandable_bench
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "cuckoo_bloom/registry/any_filter.h"
+
+namespace {
+
+using namespace cuckoo_bloom;
+
+constexpr uint64_t kKeys = 1000000;
+constexpr uint64_t kStart = 100;
+constexpr int kRepetitions = 5;
+
+std::vector<KeyHash> hashes(const char* prefix, uint64_t count, uint64_t seed) {
+  std::vector<KeyHash> out;
+  out.reserve(count);
+  for (uint64_t i = 0; i < count; ++i) {
+    const std::string key = std::string(prefix) + std::to_string(i);
+    out.push_back(hashKey(reinterpret_cast<const uint8_t*>(key.data()), key.size(), seed));
+  }
+  return out;
+}
+
+// Best-of ns per has() over the keys; `hits` keeps the loop from being elided.
+double nsPerHas(const AnyFilter& filter, const std::vector<KeyHash>& keys, uint64_t& hits) {
+  double best = 1e30;
+  for (int r = 0; r < kRepetitions; ++r) {
+    const auto start = std::chrono::steady_clock::now();
+    uint64_t found = 0;
+    for (const KeyHash& key : keys) found += filter.has(key) ? 1 : 0;
+    const double ns = std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - start).count();
+    best = std::min(best, ns / static_cast<double>(keys.size()));
+    hits = found;
+  }
+  return best;
+}
+
+std::unique_ptr<AnyFilter> made(FilterType type, uint64_t capacity, double rate, uint64_t expected) {
+  CoreFilterOptions options;
+  options.capacity = capacity;
+  options.falsePositiveRate = rate;
+  options.seed = 7;
+  if (expected != 0) options.expectedCapacity = expected;
+  Result<std::unique_ptr<AnyFilter>> filter = createFilter(type, options);
+  if (!filter.isOk()) {
+    std::fprintf(stderr, "create failed: %s\n", filter.status().message().c_str());
+    std::exit(1);
+  }
+  return std::move(filter.value());
+}
+
+}  // namespace
+
+int main() {
+  const std::vector<KeyHash> present = hashes("https://present.example/", kKeys, 7);
+  const std::vector<KeyHash> absent = hashes("http://absent.test/", kKeys, 7);
+  for (const double rate : {0.01, 0.001}) {
+    // Grown from 100 with the hint: bits/key just after each doubling.
+    std::unique_ptr<AnyFilter> grown = made(FilterType::Expandable, kStart, rate, kKeys);
+    double worstBitsPerKey = 0.0;
+    size_t bytes = grown->byteLength();
+    for (uint64_t i = 0; i < kKeys; ++i) {
+      if (!grown->add(present[i]).isOk()) return 1;
+      if (grown->byteLength() != bytes) {
+        bytes = grown->byteLength();
+        // Past 10,000 keys: below, the 128 padding slots dominate a tiny table.
+        if (i + 1 >= 10000) worstBitsPerKey = std::max(worstBitsPerKey, bytes * 8.0 / static_cast<double>(i + 1));
+      }
+    }
+    std::unique_ptr<AnyFilter> bloom = made(FilterType::Bloom, kKeys, rate, 0);
+    std::unique_ptr<AnyFilter> cuckoo = made(FilterType::Cuckoo, kKeys, rate, 0);
+    for (const KeyHash& key : present) {
+      if (!bloom->add(key).isOk() || !cuckoo->add(key).isOk()) return 1;
+    }
+    struct Row {
+      const char* name;
+      const AnyFilter* filter;
+      double bitsPerKey, present, absent, measuredRate;
+    };
+    Row rows[] = {{"expandable", grown.get(), 0, 0, 0, 0}, {"bloom", bloom.get(), 0, 0, 0, 0}, {"cuckoo", cuckoo.get(), 0, 0, 0, 0}};
+    for (Row& row : rows) {
+      uint64_t hits = 0;
+      row.bitsPerKey = row.filter->byteLength() * 8.0 / static_cast<double>(kKeys);
+      row.present = nsPerHas(*row.filter, present, hits);
+      if (hits != kKeys) {
+        std::fprintf(stderr, "%s: %llu of %llu present keys found\n", row.name, static_cast<unsigned long long>(hits),
+                     static_cast<unsigned long long>(kKeys));
+        return 1;
+      }
+      row.absent = nsPerHas(*row.filter, absent, hits);
+      row.measuredRate = static_cast<double>(hits) / static_cast<double>(kKeys);
+    }
+    std::printf("eps %.3f%%, N = %llu (expandable grown from %llu with expectedCapacity = N)\n", rate * 100,
+                static_cast<unsigned long long>(kKeys), static_cast<unsigned long long>(kStart));
+    for (const Row& row : rows) {
+      std::printf("  %-10s %6.2f bits/key  has(present) %6.1f ns  has(absent) %6.1f ns  measured rate %.5f\n", row.name,
+                  row.bitsPerKey, row.present, row.absent, row.measuredRate);
+    }
+    std::printf("  expandable: %.2fx Bloom's bits/key at the end, worst just after a doubling (past 10,000 keys) %.2f bits/key (%.2fx)\n",
+                rows[0].bitsPerKey / rows[1].bitsPerKey, worstBitsPerKey, worstBitsPerKey / rows[1].bitsPerKey);
+    std::printf("  expandable/cuckoo time: absent %.2fx, present %.2fx; expandable/Bloom: absent %.2fx, present %.2fx\n",
+                rows[0].absent / rows[2].absent, rows[0].present / rows[2].present, rows[0].absent / rows[1].absent,
+                rows[0].present / rows[1].present);
+  }
+  return 0;
+}

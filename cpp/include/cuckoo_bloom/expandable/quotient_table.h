@@ -1,0 +1,205 @@
+// The table under the expandable filter: a quotient filter (Bender et al.,
+// "Don't thrash", VLDB 2012) of fixed-width values with the three classic
+// metadata bits per slot, kept as three bit vectors so a lookup navigates
+// 64 slots per word (rank/select over words, as the RSQF does over blocks).
+//
+// Layout invariant (the one rule every operation keeps and the reader
+// checks): the entries, sorted by canonical slot (the "quotient"), sit
+// one per slot at pos = max(canonical, previous entry's pos + 1). So
+//   occupied[c]     : some entry has canonical slot c (indexed by canonical);
+//   continuation[s] : slot s holds an entry of the same run as slot s - 1;
+//   shifted[s]      : the entry in slot s is not in its canonical slot.
+// A slot is empty exactly when its three bits are 0 (an occupied canonical
+// slot that were empty would hold its own run's first entry). A cluster (a
+// maximal stretch of used slots) starts at an unshifted slot; the run of
+// canonical q is the k-th run of q's cluster, k = occupied bits from the
+// cluster's start to q. A lookup is therefore: one occupied bit (absent keys
+// mostly stop there), a backwards word scan of `shifted`, a popcount and a
+// select over words, then the run (1-2 entries at the loads we keep).
+//
+// An insert goes at the end of its run (or where its run goes) and moves the
+// rest of the cluster one slot right into the empty slot after it; an erase
+// moves the shifted entries after it one slot left, following their
+// canonical slots through the runs. A cluster at the loads the filter keeps
+// (<= 0.85) is tens of slots.
+// Slots past the nominal count are padding for the last clusters to run into;
+// when an insert would run past the physical end it reports no room and the
+// table is unchanged.
+//
+// Payload: blocks of 64 slots, each 3 + valueBits words: the block's
+// occupied, continuation and shifted words, then its 64 values of valueBits
+// bits end to end (exactly valueBits words). One block keeps a lookup's
+// metadata and values together: a key's run is one or two adjacent cache
+// lines, not four arrays apart.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "cuckoo_bloom/core/status.h"
+#include "cuckoo_bloom/core/word_buffer.h"
+
+namespace cuckoo_bloom {
+
+class QuotientTable {
+ public:
+  static uint64_t blocksFor(uint64_t slots) { return (slots + 63) / 64; }
+  static uint64_t payloadWordsFor(uint64_t slots, uint32_t valueBits) { return blocksFor(slots) * (3 + valueBits); }
+
+  // A zeroed (empty) table; false when the memory is not available.
+  bool allocate(uint64_t slots, uint32_t valueBits);
+  // Empties the table (its size stays).
+  void clear() { words_.clear(); }
+
+  uint64_t slots() const { return slots_; }
+  uint32_t valueBits() const { return valueBits_; }
+  uint64_t* words() { return words_.data(); }
+  const uint64_t* words() const { return words_.data(); }
+  size_t payloadWords() const { return words_.size(); }
+
+  bool occupied(uint64_t s) const { return bit(kOccupied, s); }
+  bool continuation(uint64_t s) const { return bit(kContinuation, s); }
+  bool shifted(uint64_t s) const { return bit(kShifted, s); }
+  bool used(uint64_t s) const { return (usedWord(s >> 6) >> (s & 63)) & 1; }
+  uint64_t value(uint64_t s) const {
+    const uint64_t bitIndex = (s & 63) * valueBits_;
+    const uint64_t* at = words_.data() + (s >> 6) * blockWords_ + 3 + (bitIndex >> 6);
+    const uint32_t offset = static_cast<uint32_t>(bitIndex & 63);
+    uint64_t v = at[0] >> offset;
+    if (offset + valueBits_ > 64) v |= at[1] << (64 - offset);
+    return v & valueMask_;
+  }
+
+  // Calls match(value) for each entry of canonical slot q's run until one
+  // returns true; false when none does or q has no run.
+  template <typename Match>
+  bool anyInRun(uint64_t q, Match&& match) const {
+    if (!occupied(q)) return false;
+    for (uint64_t s = runStart(q);;) {
+      if (match(value(s))) return true;
+      if (++s >= slots_ || !continuation(s)) return false;
+    }
+  }
+  // The first slot of canonical q's run (q must be occupied).
+  uint64_t runStart(uint64_t q) const;
+
+  // Adds an entry to q's run. False (and no change) when the cluster would
+  // run past the physical end.
+  bool insert(uint64_t canonical, uint64_t value);
+  // Removes one entry of q's run equal to value; false (no change) when none.
+  bool erase(uint64_t canonical, uint64_t value);
+
+  // Building in canonical order (a fresh table, entries by non-decreasing
+  // canonical): false when the entry would fall past the physical end.
+  bool append(uint64_t canonical, uint64_t value);
+
+  // Every run in canonical order: fn(canonical, values, count).
+  template <typename Fn>
+  void forEachRun(Fn&& fn) const {
+    std::vector<uint64_t> run;
+    uint64_t canonical = 0;
+    bool first = true;
+    for (uint64_t s = 0; s < slots_; ++s) {
+      if (!used(s)) continue;
+      if (!continuation(s)) {
+        if (!run.empty()) fn(canonical, run.data(), run.size());
+        run.clear();
+        canonical = nextOccupied(first ? 0 : canonical + 1);
+        first = false;
+      }
+      run.push_back(value(s));
+    }
+    if (!run.empty()) fn(canonical, run.data(), run.size());
+  }
+
+  // The reader's check of the layout invariant (and that no bit lies beyond
+  // the table or in an empty slot), calling entry(canonical, value) -> Status
+  // for each entry in order. Occupied bits must lie below `nominalSlots`.
+  template <typename EntryCheck>
+  Status checkLayout(uint64_t nominalSlots, EntryCheck&& entry) const;
+
+ private:
+  // The three metadata words of a block, in this order.
+  static constexpr size_t kOccupied = 0, kContinuation = 1, kShifted = 2;
+  uint64_t meta(size_t kind, uint64_t block) const { return words_[static_cast<size_t>(block * blockWords_) + kind]; }
+  uint64_t usedWord(uint64_t block) const {
+    const uint64_t* at = words_.data() + block * blockWords_;
+    return at[kOccupied] | at[kContinuation] | at[kShifted];
+  }
+  bool bit(size_t kind, uint64_t s) const { return (meta(kind, s >> 6) >> (s & 63)) & 1; }
+  void setBit(size_t kind, uint64_t s, bool on) {
+    uint64_t& word = words_[static_cast<size_t>((s >> 6) * blockWords_) + kind];
+    const uint64_t mask = uint64_t{1} << (s & 63);
+    word = on ? (word | mask) : (word & ~mask);
+  }
+  void setValue(uint64_t s, uint64_t v);
+  // The first occupied canonical slot >= from, or slots_ when none.
+  uint64_t nextOccupied(uint64_t from) const;
+  // The highest unshifted slot <= q (slot 0 is never shifted).
+  uint64_t clusterStart(uint64_t q) const;
+  // The start of the run `back` runs before canonical q's in q's cluster
+  // (q occupied; back 0: q's own).
+  uint64_t runStartOfRank(uint64_t q, uint64_t back) const;
+  // The last slot of the run starting at `start`.
+  uint64_t runEnd(uint64_t start) const;
+  // The first empty slot >= from, or slots_ when none.
+  uint64_t firstUnused(uint64_t from) const;
+  void clearSlot(uint64_t s);
+
+  WordBuffer words_;
+  uint64_t slots_ = 0;
+  uint32_t valueBits_ = 0;
+  uint64_t valueMask_ = 0;
+  uint64_t blockWords_ = 0;  // 3 + valueBits
+  // append()'s cursor: the next free slot and the last canonical written.
+  uint64_t appendCursor_ = 0;
+  uint64_t appendLast_ = UINT64_MAX;
+};
+
+template <typename EntryCheck>
+Status QuotientTable::checkLayout(uint64_t nominalSlots, EntryCheck&& entry) const {
+  if (slots_ % 64 != 0) {
+    // The last block's slots past the table: no metadata bit, no value bit.
+    const uint64_t last = blocksFor(slots_) - 1;
+    const uint64_t beyond = ~uint64_t{0} << (slots_ % 64);
+    if ((usedWord(last) & beyond) != 0) return Status::corrupt("expandable: metadata bits beyond the last slot are set");
+    const uint64_t firstBit = (slots_ % 64) * valueBits_;
+    const uint64_t* values = words_.data() + last * blockWords_ + 3;
+    for (uint64_t w = firstBit / 64; w < valueBits_; ++w) {
+      const uint64_t mask = w == firstBit / 64 ? ~uint64_t{0} << (firstBit % 64) : ~uint64_t{0};
+      if ((values[w] & mask) != 0) return Status::corrupt("expandable: value bits beyond the last slot are set");
+    }
+  }
+  uint64_t canonical = 0;
+  bool first = true;
+  for (uint64_t s = 0; s < slots_; ++s) {
+    const bool previousUsed = s > 0 && used(s - 1);
+    if (!used(s)) {
+      if (value(s) != 0) return Status::corrupt("expandable: empty slot " + std::to_string(s) + " holds a value");
+      continue;
+    }
+    if (!continuation(s)) {
+      canonical = nextOccupied(first ? 0 : canonical + 1);
+      first = false;
+      if (canonical >= slots_) return Status::corrupt("expandable: slot " + std::to_string(s) + " starts a run no occupied bit names");
+    } else if (!previousUsed) {
+      return Status::corrupt("expandable: slot " + std::to_string(s) + " continues a run after an empty slot");
+    }
+    if (canonical >= nominalSlots) return Status::corrupt("expandable: canonical slot " + std::to_string(canonical) + " is past the table");
+    // pos = max(canonical, previous pos + 1): after an empty slot an entry sits
+    // at its canonical slot; after a used one at or beyond it.
+    if (canonical > s || (!previousUsed && canonical != s)) {
+      return Status::corrupt("expandable: the entry in slot " + std::to_string(s) + " (canonical " + std::to_string(canonical) +
+                             ") is not where the layout puts it");
+    }
+    if (shifted(s) != (canonical != s)) return Status::corrupt("expandable: wrong shifted bit at slot " + std::to_string(s));
+    Status valid = entry(canonical, value(s));
+    if (!valid.isOk()) return valid;
+  }
+  if (nextOccupied(first ? 0 : canonical + 1) < slots_) return Status::corrupt("expandable: an occupied bit names a run that is not there");
+  return Status::ok();
+}
+
+}  // namespace cuckoo_bloom

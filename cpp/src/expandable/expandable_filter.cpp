@@ -1,0 +1,292 @@
+#include "cuckoo_bloom/expandable/expandable_filter.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <string>
+#include <utility>
+
+namespace cuckoo_bloom {
+namespace {
+
+constexpr double kLoad = static_cast<double>(ExpandableFilter::kLoadPercent) / 100.0;
+
+uint64_t lowMask(uint32_t bits) { return bits >= 64 ? ~uint64_t{0} : (uint64_t{1} << bits) - 1; }
+
+}  // namespace
+
+uint32_t ExpandableFilter::plannedDoublings(uint64_t capacity, uint64_t expectedCapacity) {
+  uint32_t doublings = 0;
+  while (doublings < 40 && (capacity << (doublings + 1)) <= expectedCapacity) ++doublings;
+  return doublings;
+}
+
+uint64_t ExpandableFilter::baseSlotsFor(uint64_t capacity, uint64_t expectedCapacity) {
+  // The end point (the hint, else the capacity) lands at the load limit after
+  // the last planned doubling: M * 2^D * 0.85 >= end, M as small as that allows.
+  const uint64_t end = std::max(capacity, expectedCapacity);
+  const uint64_t perBase = kLoadPercent << plannedDoublings(capacity, expectedCapacity);
+  return std::max(kMinBaseSlots, (end * 100 + perBase - 1) / perBase);
+}
+
+double ExpandableFilter::fingerprintBitsNeeded(double falsePositiveRate, uint32_t doublings) {
+  // Full at level L, the generations inserted at levels L, L-1, ..., 1 fill
+  // half, a quarter, ... of the load, each with one bit less, and level 0's
+  // entries 2^-L of it with F - L bits: each generation adds load * 2^-F / 2,
+  // level 0 adds load * 2^-F, so the rate is load * 2^-F * (L / 2 + 1).
+  const double bits = std::ceil(std::log2(kLoad * (doublings / 2.0 + 1.0) / falsePositiveRate));
+  return std::max<double>(kMinFingerprintBits, bits);
+}
+
+Result<ExpandableFilter> ExpandableFilter::createFrom(const CoreFilterOptions& options) {
+  Status valid = validateCapacityAndRate(options.capacity, options.falsePositiveRate);
+  if (!valid.isOk()) return valid;
+  const uint64_t expected = options.expectedCapacity.value_or(0);
+  if (options.expectedCapacity) {
+    if (expected < options.capacity) {
+      return Status::invalidArgument("expectedCapacity (" + std::to_string(expected) +
+                                     ") must be at least the initial capacity (" + std::to_string(options.capacity) +
+                                     "): it is the count the filter is expected to grow to");
+    }
+    if (expected > kMaxCapacity) {
+      return Status::invalidArgument("expectedCapacity must be at most " + std::to_string(kMaxCapacity) + ", got " +
+                                     std::to_string(expected));
+    }
+  }
+  const uint32_t doublings = plannedDoublings(options.capacity, expected);
+  const double bits = fingerprintBitsNeeded(options.falsePositiveRate, doublings);
+  if (bits > kMaxFingerprintBits) {
+    return Status::invalidArgument("falsePositiveRate " + formatNumber(options.falsePositiveRate) + " over " +
+                                   std::to_string(doublings) + " planned doublings needs fingerprints of " +
+                                   formatNumber(bits) + " bits; an expandable filter holds at most " +
+                                   std::to_string(kMaxFingerprintBits));
+  }
+  ExpandableFilter filter;
+  filter.params_.baseSlots = baseSlotsFor(options.capacity, expected);
+  filter.params_.expectedCapacity = expected;
+  filter.params_.fingerprintBits = static_cast<uint8_t>(bits);
+  if (filter.params_.baseSlots > kMaxSlots) return validateTableBytes(UINT64_MAX, "ExpandableFilter");
+  const uint64_t slots = physicalSlots(filter.params_.baseSlots);
+  valid = validateTableBytes(QuotientTable::payloadWordsFor(slots, filter.params_.fingerprintBits + 2) * 8,
+                             "ExpandableFilter");
+  if (!valid.isOk()) return valid;
+  if (!filter.table_.allocate(slots, filter.params_.fingerprintBits + 2)) {
+    return Status::outOfMemory("out of memory allocating an expandable filter of " + std::to_string(slots) + " slots");
+  }
+  filter.header_ = newHeader(kType, options.capacity, options.falsePositiveRate, options.seed);
+  return filter;
+}
+
+Status ExpandableFilter::expand() {
+  const uint32_t level = params_.level + 1u;
+  const uint64_t nominal = params_.baseSlots << level;
+  if (level + params_.fingerprintBits > 64 || nominal > kMaxSlots || (nominal >> level) != params_.baseSlots) {
+    return Status::full("expandable filter is full: doubling to level " + std::to_string(level) +
+                        " would need more address bits than its hashes have (" + std::to_string(count()) +
+                        " keys stored; every one is still there)");
+  }
+  const uint64_t slots = physicalSlots(nominal);
+  const uint32_t valueBits = params_.fingerprintBits + 2u;
+  if (!validateTableBytes(QuotientTable::payloadWordsFor(slots, valueBits) * 8, "ExpandableFilter").isOk()) {
+    return Status::full("expandable filter is full: doubling to " + std::to_string(nominal) +
+                        " slots would pass the table size limit; every key stored is still there");
+  }
+  QuotientTable grown;
+  if (!grown.allocate(slots, valueBits)) {
+    return Status::outOfMemory("out of memory doubling an expandable filter to " + std::to_string(nominal) +
+                               " slots; every key stored is still there");
+  }
+  // Each old run (canonical a) splits into the runs of 2a and 2a + 1 by the
+  // first bit of each fingerprint; voids go to both. Runs come in canonical
+  // order, so the new table is built by appending.
+  bool fits = true;
+  uint64_t entries = 0;
+  std::vector<uint64_t> high;
+  table_.forEachRun([&](uint64_t canonical, const uint64_t* values, size_t count) {
+    if (!fits) return;
+    high.clear();
+    const uint64_t low = canonical << 1;
+    for (size_t i = 0; i < count; ++i) {
+      const uint64_t v = values[i];
+      if (isVoid(v)) {
+        const uint64_t older = voidValue((v & lowMask(params_.fingerprintBits + 1)) + 1);
+        fits = fits && grown.append(low, older);
+        high.push_back(older);
+        entries += 2;
+        continue;
+      }
+      const uint32_t length = 63u - static_cast<uint32_t>(__builtin_clzll(v));
+      const uint64_t moved = length == 1 ? voidValue(0) : (uint64_t{1} << (length - 1)) | (v & lowMask(length - 1));
+      if ((v >> (length - 1)) & 1) {
+        high.push_back(moved);
+      } else {
+        fits = fits && grown.append(low, moved);
+      }
+      ++entries;
+    }
+    for (uint64_t v : high) fits = fits && grown.append(low + 1, v);
+  });
+  if (!fits) {
+    return Status::full("expandable filter is full: a cluster ran past the end of the doubled table; every key stored is still there");
+  }
+  table_ = std::move(grown);
+  params_.level = static_cast<uint8_t>(level);
+  entries_ = entries;
+  return Status::ok();
+}
+
+Status ExpandableFilter::add(const KeyHash& hash) {
+  if (entries_ + 1 > loadLimit()) {
+    Status grown = expand();
+    if (!grown.isOk()) return grown;
+  }
+  if (!table_.insert(canonicalSlot(hash), newEntryOf(hash))) {
+    // The last cluster reached the padding's end: double, then it fits.
+    Status grown = expand();
+    if (!grown.isOk()) return grown;
+    if (!table_.insert(canonicalSlot(hash), newEntryOf(hash))) {
+      return Status::full("expandable filter is full: no room at the end of the table");
+    }
+  }
+  ++entries_;
+  ++header_.itemCount;
+  return Status::ok();
+}
+
+Status ExpandableFilter::remove(const KeyHash& hash) {
+  const uint64_t q = canonicalSlot(hash);
+  const uint64_t stream = streamOf(hash);
+  // The most specific match: the longest fingerprint, else the youngest void.
+  uint64_t best = 0;
+  uint32_t bestLength = 0;
+  uint64_t youngestVoid = UINT64_MAX;
+  table_.anyInRun(q, [&](uint64_t v) {
+    if (isVoid(v)) {
+      youngestVoid = std::min(youngestVoid, v & lowMask(params_.fingerprintBits + 1));
+    } else if (matches(v, stream)) {
+      const uint32_t length = 63u - static_cast<uint32_t>(__builtin_clzll(v));
+      if (length > bestLength) {
+        bestLength = length;
+        best = v;
+      }
+    }
+    return false;
+  });
+  if (bestLength > 0) {
+    table_.erase(q, best);
+    --entries_;
+    --header_.itemCount;
+    return Status::ok();
+  }
+  if (youngestVoid == UINT64_MAX) return Status::notFound("no matching entry in the key's slot");
+  // A void of age k: one copy in each of the 2^k slots of its aligned group.
+  const uint64_t value = voidValue(youngestVoid);
+  const uint64_t first = q & ~lowMask(static_cast<uint32_t>(youngestVoid));
+  const uint64_t copies = uint64_t{1} << youngestVoid;
+  for (uint64_t s = first; s < first + copies; ++s) {
+    if (!table_.anyInRun(s, [&](uint64_t v) { return v == value; })) {
+      return Status::corrupt("expandable: a void entry's copy is missing from slot " + std::to_string(s));
+    }
+  }
+  for (uint64_t s = first; s < first + copies; ++s) table_.erase(s, value);
+  entries_ -= copies;
+  --header_.itemCount;
+  return Status::ok();
+}
+
+void ExpandableFilter::clear() {
+  QuotientTable fresh;
+  if (params_.level > 0 && fresh.allocate(physicalSlots(params_.baseSlots), params_.fingerprintBits + 2u)) {
+    table_ = std::move(fresh);
+    params_.level = 0;
+  } else {
+    table_.clear();  // the smaller table could not be had: empty this one (same answers, its level kept)
+  }
+  entries_ = 0;
+  header_.itemCount = 0;
+}
+
+double ExpandableFilter::estimatedFalsePositiveRate() const {
+  double matches = 0.0;
+  table_.forEachRun([&](uint64_t, const uint64_t* values, size_t count) {
+    for (size_t i = 0; i < count; ++i) {
+      const uint64_t v = values[i];
+      matches += isVoid(v) ? 1.0 : std::ldexp(1.0, -static_cast<int>(63 - __builtin_clzll(v)));
+    }
+  });
+  return std::min(1.0, matches / static_cast<double>(nominalSlots()));
+}
+
+Result<ExpandableFilter> ExpandableFilter::fromBlob(const DecodedBlob& blob, const Params& params) {
+  if (blob.header.formatVersion < 2) return Status::corrupt("expandable filters exist from format version 2");
+  const uint32_t bits = params.fingerprintBits;
+  if (bits < kMinFingerprintBits || bits > kMaxFingerprintBits) {
+    return Status::corrupt("expandable fingerprint bits " + std::to_string(bits) + " outside " +
+                           std::to_string(kMinFingerprintBits) + ".." + std::to_string(kMaxFingerprintBits));
+  }
+  if (params.baseSlots < kMinBaseSlots || params.baseSlots > kMaxSlots) {
+    return Status::corrupt("expandable base slot count " + std::to_string(params.baseSlots) + " out of range");
+  }
+  if (params.level + bits > 64 || (params.baseSlots << params.level) > kMaxSlots ||
+      ((params.baseSlots << params.level) >> params.level) != params.baseSlots) {
+    return Status::corrupt("expandable level " + std::to_string(params.level) + " is past what the format addresses");
+  }
+  const uint64_t nominal = params.baseSlots << params.level;
+  const uint64_t slots = physicalSlots(nominal);
+  const uint64_t wordCount = QuotientTable::payloadWordsFor(slots, bits + 2);
+  if (blob.payloadLength % 8 != 0 || blob.payloadLength / 8 != wordCount) {
+    return Status::corrupt("expandable payload is " + std::to_string(blob.payloadLength) + " bytes, but " +
+                           std::to_string(slots) + " slots need " + std::to_string(wordCount * 8));
+  }
+  Status valid = validateTableBytes(wordCount * 8, "ExpandableFilter");
+  if (!valid.isOk()) return valid;
+  ExpandableFilter filter;
+  filter.params_ = params;
+  if (!filter.table_.allocate(slots, bits + 2)) {
+    return Status::outOfMemory("out of memory reading an expandable filter of " + std::to_string(wordCount * 8) + " bytes");
+  }
+  bytesToWords(blob.payload, static_cast<size_t>(wordCount), filter.table_.words());
+  // Every entry well formed; voids counted per (age, group, slot) to check
+  // that each group holds the same number of copies in every slot.
+  uint64_t normal = 0, entries = 0;
+  std::map<std::pair<uint64_t, uint64_t>, uint64_t> voidCopies;  // (age, slot) -> copies
+  valid = filter.table_.checkLayout(nominal, [&](uint64_t canonical, uint64_t v) {
+    ++entries;
+    if (filter.isVoid(v)) {
+      const uint64_t age = v & lowMask(bits + 1);
+      if ((v >> (bits + 1)) != 1 || age > params.level) {
+        return Status::corrupt("expandable: slot value " + std::to_string(v) + " is not an entry");
+      }
+      ++voidCopies[{age, canonical}];
+      return Status::ok();
+    }
+    if (v < 2) return Status::corrupt("expandable: an entry with no fingerprint bits and no void mark");
+    ++normal;
+    return Status::ok();
+  });
+  if (!valid.isOk()) return valid;
+  // In (age, slot) order each group's 2^age slots come one after another,
+  // from its first (aligned) slot: walked once, so this is linear.
+  uint64_t voidKeys = 0;
+  for (auto it = voidCopies.begin(); it != voidCopies.end();) {
+    const uint64_t age = it->first.first;
+    const uint64_t first = it->first.second & ~lowMask(static_cast<uint32_t>(age));
+    const uint64_t copies = it->second;
+    for (uint64_t s = first; s < first + (uint64_t{1} << age); ++s, ++it) {
+      if (it == voidCopies.end() || it->first != std::make_pair(age, s) || it->second != copies) {
+        return Status::corrupt("expandable: a void entry of age " + std::to_string(age) +
+                               " is missing a copy in slot " + std::to_string(s));
+      }
+    }
+    voidKeys += copies;
+  }
+  if (normal + voidKeys != blob.header.itemCount) {
+    return Status::corrupt("item count " + std::to_string(blob.header.itemCount) + " disagrees with the " +
+                           std::to_string(normal + voidKeys) + " keys the table holds");
+  }
+  filter.entries_ = entries;
+  filter.header_ = blob.header;
+  return filter;
+}
+
+}  // namespace cuckoo_bloom

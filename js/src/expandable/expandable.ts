@@ -1,0 +1,110 @@
+import { coreError, FilterError } from '../errors.js';
+import { ExistingHandle, type FilterClassInfo, Filter, readAs, type SerializedBytes } from '../core/filter-base.js';
+import type { KeyBatch } from '../keys/key-batch.js';
+import type { Key } from '../keys/keys.js';
+import { growthOptionsForCore } from '../chains/scalable-options.js';
+
+/** Options of {@link ExpandableFilter}: the growing filters' names, plus the growth hint. */
+export interface ExpandableFilterOptions {
+  /** Keys the first table is sized for: a positive integer. Default 1000. (`capacity` is accepted as a synonym.) */
+  initialCapacity?: number | undefined;
+  /** Synonym of `initialCapacity` (what `Filter.from`, `UrlBlocklist` and the CLI pass). Give one, not both. */
+  capacity?: number | undefined;
+  /** The false-positive target, in (0, 1). Default 0.01. Held through every doubling up to `expectedCapacity`. */
+  falsePositiveRate?: number | undefined;
+  /**
+   * The growth hint: the count of keys you expect to reach (at least the initial capacity). The table's
+   * slots are chosen so that count lands near full load after the last doubling, and its fingerprints so the
+   * rate stays at or below the target up to it. Without it the rate grows by about half the target per
+   * doubling (docs/EXPANDABLE.md). The filter still grows past it.
+   */
+  expectedCapacity?: number | undefined;
+  /** Hash seed, a non-negative safe integer. Default 0. */
+  seed?: number | undefined;
+}
+
+const INFO: FilterClassInfo = {
+  typeName: 'expandable',
+  className: 'ExpandableFilter',
+};
+
+/**
+ * A filter that grows without a chain: one quotient-filter table that doubles
+ * in place (InfiniFilter's expansion: each entry gives one fingerprint bit to
+ * its address; Aleph's duplication once a fingerprint runs out), so a lookup
+ * stays one probe of one table however far it grows. Supports removal of keys
+ * you added. `count` is the keys stored (a key added twice counts twice).
+ *
+ * ```ts
+ * const seen = new ExpandableFilter({ initialCapacity: 1000, expectedCapacity: 1_000_000, falsePositiveRate: 0.001 });
+ * seen.add('a'); seen.has('a'); // true
+ * seen.remove('a');             // true
+ * ```
+ */
+export class ExpandableFilter extends Filter {
+  /** @throws FilterError `INVALID_ARGUMENT` for bad or contradictory options; `OUT_OF_MEMORY`; `NOT_INITIALIZED`. */
+  constructor(options?: ExpandableFilterOptions) {
+    // initialCapacity travels to the core as capacity, as for the growing chains.
+    super(INFO, options instanceof ExistingHandle ? options : growthOptionsForCore(options, INFO.className));
+  }
+
+  /** @throws FilterError `CORRUPT`, `UNSUPPORTED_VERSION`, `WRONG_TYPE`, `INVALID_ARGUMENT`. */
+  static deserialize(bytes: SerializedBytes): ExpandableFilter {
+    return readAs(bytes, INFO, (existing) => new ExpandableFilter(existing as never));
+  }
+
+  get type(): 'expandable' {
+    return 'expandable';
+  }
+
+  /**
+   * Adds a key; the table doubles when it is full.
+   * @throws FilterError `FULL` (the table cannot double further: its hashes have no more address bits, or the
+   *   size limit) or `OUT_OF_MEMORY`: nothing changed, every key added before is still found. `INVALID_ARGUMENT`; `FREED`.
+   */
+  add(key: Key): this {
+    const status = this.addKey(key);
+    if (status !== 'OK') {
+      throw coreError(status, `expandable filter cannot grow further (${status}): the key was not added; every key added before is still found`);
+    }
+    return this;
+  }
+
+  /**
+   * Removes one copy of a key you added; false (and no change) when nothing in its slot matches.
+   * Only remove keys you added: removing a key never added can delete another key's entry.
+   */
+  remove(key: Key): boolean {
+    return this.removeKey(key);
+  }
+
+  /** Removes each key once; returns how many were found and removed. Same caution as `remove`. */
+  removeMany(keys: Iterable<Key> | KeyBatch): number {
+    return this.removeKeys(keys);
+  }
+
+  protected override onBatchFull(index: number): never {
+    throw new FilterError('FULL', `expandable filter cannot grow further: stored keys 0..${index - 1}; key ${index} and later were not added`, { index });
+  }
+
+  /** Doublings so far. */
+  get level(): number {
+    return this.parameters.level!;
+  }
+  /** Nominal slots of the table now: baseSlots × 2^level. */
+  get slotCount(): number {
+    return this.parameters.slotCount!;
+  }
+  /** Fingerprint bits a new entry gets; older entries have one less per doubling since they were added. */
+  get fingerprintBits(): number {
+    return this.parameters.fingerprintBits!;
+  }
+  /** The growth hint the filter was sized for (0: none). */
+  get expectedCapacity(): number {
+    return this.parameters.expectedCapacity!;
+  }
+  /** Entries over nominal slots (the table doubles past 0.85). */
+  get loadFactor(): number {
+    return this.parameters.loadFactor!;
+  }
+}
