@@ -52,6 +52,7 @@ export {
 } from './url/url-blocklist.js';
 export * from './url/index.js';
 export { applyPatch } from './patch/apply-patch.js';
+export { diffFilters } from './patch/diff-filters.js';
 
 /**
  * @internal Not part of the API (it may change in any release): lets this

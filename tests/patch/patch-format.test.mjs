@@ -2,19 +2,12 @@
 // applyPatch on real filter bytes. A patch applies only to its exact base,
 // gives exactly its target, and a damaged patch or base never yields bytes
 // that differ from the target: it throws instead.
-import { init, BloomFilter, CuckooFilter } from '../../dist/index.js';
-import { tempDir } from '../cli/helpers.mjs';
-import { loadPatchModule, thrown } from './patch-module.mjs';
+import { init, applyPatch, diffFilters, BloomFilter, CuckooFilter } from '../../dist/index.js';
+import { thrown } from './caught.mjs';
 
-let work;
-let diffFilters;
-let applyPatch;
 beforeAll(async () => {
   await init();
-  work = tempDir('cbw-patch-');
-  ({ diffFilters, applyPatch } = await loadPatchModule(work.dir));
 });
-afterAll(() => work.cleanup());
 
 function bloomBytes(keys, capacity = 2000) {
   const filter = new BloomFilter({ capacity, falsePositiveRate: 0.01, seed: 3 });

@@ -9,24 +9,17 @@
 //   cuckoo, two fresh builds               43% (bucketSize 8), 53% (4): insertion
 //     order moves fingerprints; in place with the default semi-sorted buckets of 4,
 //     9.76% (a change re-encodes its whole bucket). Hence the documented route.
-import { init, UrlBlocklist } from '../../dist/index.js';
-import { tempDir } from '../cli/helpers.mjs';
-import { loadPatchModule } from '../patch/patch-module.mjs';
+import { init, applyPatch, diffFilters, UrlBlocklist } from '../../dist/index.js';
 
 const ENTRIES = 100_000;
 const CHANGED = 1_000;
 
-let work;
-let diffFilters;
-let applyPatch;
 let oldList;
 let newList;
 let removedLines;
 let addedLines;
 beforeAll(async () => {
   await init();
-  work = tempDir('cbw-updates-');
-  ({ diffFilters, applyPatch } = await loadPatchModule(work.dir));
   let seed = 12345;
   const next = () => (seed = (seed * 1103515245 + 12345) >>> 0);
   const host = (i) => `h${i.toString(36)}-${(next() % 100000).toString(36)}.example${i % 7}.com`;
@@ -37,7 +30,6 @@ beforeAll(async () => {
   const removed = new Set(removedLines);
   newList = [...oldList.filter((line) => !removed.has(line)), ...addedLines];
 });
-afterAll(() => work.cleanup());
 
 const OPTIONS = { capacity: ENTRIES, falsePositiveRate: 0.001, seed: 7 };
 

@@ -8,9 +8,7 @@
  * cut short between the two leaves a pair that `query` refuses, never one
  * that answers wrongly.
  */
-import { rename, writeFile } from 'node:fs/promises';
-import { removePath, trackTemporary } from './cleanup.js';
-import { fileError } from './errors.js';
+import { writeFileAtomically } from './patch-files.js';
 
 /** The companion's path for a filter at `output`, and its temporary. */
 export function confirmationFiles(output: string): { path: string; temporary: string } {
@@ -20,16 +18,7 @@ export function confirmationFiles(output: string): { path: string; temporary: st
 
 /** Writes the companion bytes through a temporary renamed over `<output>.confirm`. */
 export async function writeConfirmation(output: string, bytes: Uint8Array): Promise<void> {
-  const { path, temporary } = confirmationFiles(output);
-  trackTemporary(temporary);
-  try {
-    await writeFile(temporary, bytes, { flag: 'wx' });
-    await rename(temporary, path);
-    removePath(temporary);
-  } catch (error) {
-    removePath(temporary);
-    throw fileError('write', path, error);
-  }
+  await writeFileAtomically(confirmationFiles(output).path, bytes);
 }
 
 /** What the summary says of the companion: its path, its bytes, and bits per distinct expression. */

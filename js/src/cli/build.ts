@@ -24,7 +24,6 @@
  * With --exact the same input goes into an exact index log instead
  * (exact-build.ts); the options that only describe a filter are refused then.
  */
-import { rename, writeFile } from 'node:fs/promises';
 import {
   type AnyFilter,
   type BlocklistFilterType,
@@ -50,12 +49,12 @@ import {
   warnAboutLinesNotStored,
   warnAboutLinesWithWarnings,
 } from './build-steps.js';
-import { removePath, trackTemporary } from './cleanup.js';
 import { filterFacts, formatBitsPerKey, formatCount, formatRate, table } from './describe.js';
-import { CliError, EXIT_CLEAR, EXIT_OVERFILLED, fileError, usageError } from './errors.js';
+import { CliError, EXIT_CLEAR, EXIT_OVERFILLED, usageError } from './errors.js';
 import { buildExact } from './exact-build.js';
 import { fileLineBatches, type LineBatch, lineBatches, openInputFile, readsOnce } from './lines.js';
 import { filterBuildFiles } from './output-paths.js';
+import { writeFileAtomically } from './patch-files.js';
 import { candidateCounter, CollectingSink, KeySink, type Sink, skipsRepeats, UrlListSink } from './sinks.js';
 
 const DEFAULT_KEY_RATE = 0.01;
@@ -261,7 +260,7 @@ async function build(options: BuildOptions): Promise<number> {
       await writeConfirmation(options.output, companion);
       confirmation = confirmationFacts(options.output, companion, made.blocklist.entryCount);
     }
-    await writeAtomically(options.output, bytes);
+    await writeFileAtomically(options.output, bytes);
     const sizedFor = capacity ?? made.filter.capacity;
     report({ ...options, type }, sizedFor, growing, made, bytes.length, confirmation, neverMatch);
     overfilled = made.filter.overfilled;
@@ -373,20 +372,6 @@ function createTarget(
       throw new CliError(`cannot create a ${type} filter for ${formatCount(capacity)} keys: ${error.message}`);
     }
     throw error;
-  }
-}
-
-/** Writes `<output>.tmp-<pid>`, then renames it over `output`; on failure removes the temporary file. */
-async function writeAtomically(output: string, bytes: Uint8Array): Promise<void> {
-  const { temporary } = filterBuildFiles(output);
-  trackTemporary(temporary);
-  try {
-    await writeFile(temporary, bytes, { flag: 'wx' });
-    await rename(temporary, output);
-    removePath(temporary);
-  } catch (error) {
-    removePath(temporary);
-    throw fileError('write', output, error);
   }
 }
 

@@ -14,3 +14,4 @@ export type { ExpressionDepth } from '../url/expressions.js';
 export { canonicalizeUrl, urlExpressions } from '../url/index.js';
 export { FilterReader } from './filter-reader.js';
 export { UrlBlocklistReader } from './url-blocklist-reader.js';
+export { applyPatch } from '../patch/apply-patch.js';
