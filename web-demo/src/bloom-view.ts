@@ -4,7 +4,7 @@
 // together with the keys that set each of its bits.
 import { BloomFilter, type BloomFilterOptions } from 'cuckoo-bloom-wasm';
 import { cellInspector, keyNames } from './cell-inspector.ts';
-import { byTestId, formatRate, h } from './dom.ts';
+import { byTestId, byTestIds, formatRate, h } from './dom.ts';
 import { absentKeys, keySource, PLAYGROUND_KEY_SEED } from './random-keys.ts';
 import { keyActions, pickedNote, sayIn, toyHandle, type Toy } from './toy.ts';
 
@@ -19,12 +19,9 @@ const isSet = (bits: Uint8Array, bit: number): boolean => ((bits[bit >> 3]! >> (
 const columnsFor = (bitCount: number): number => (bitCount <= 256 ? 16 : 32);
 
 export function setupBloomView(section: HTMLElement): BloomToy {
-  const form = byTestId<HTMLFormElement>('bloom-form', section);
-  const input = byTestId<HTMLInputElement>('bloom-key', section);
-  const grid = byTestId('bloom-grid', section);
-  const output = byTestId('bloom-output', section);
-  const stats = byTestId('bloom-stats', section);
-  const keyList = byTestId('bloom-keys', section);
+  const { form, input, grid, output, stats, keyList } = byTestIds<{
+    form: HTMLFormElement; input: HTMLInputElement; grid: HTMLElement; output: HTMLElement; stats: HTMLElement; keyList: HTMLElement;
+  }>(section, { form: 'bloom-form', input: 'bloom-key', grid: 'bloom-grid', output: 'bloom-output', stats: 'bloom-stats', keyList: 'bloom-keys' });
 
   let options = DEFAULT_BLOOM;
   let filter = new BloomFilter(options);

@@ -2,7 +2,7 @@
 // URL blocklist built in the page, in chunks with a progress bar; check URLs against it
 // and download its bytes.
 import { filterType, parseListLine, UrlBlocklist, type BlocklistFilterType, type ListParseError } from 'cuckoo-bloom-wasm';
-import { byTestId, describeError, formatBytes, formatDuration, formatInteger, formatRate, h, yieldToEventLoop } from './dom.ts';
+import { byTestId, byTestIds, describeError, formatBytes, formatDuration, formatInteger, formatRate, h, yieldToEventLoop } from './dom.ts';
 import { attachUrlChecker } from './url-check.ts';
 
 /** Work per slice before yielding to the event loop, so the page stays responsive. */
@@ -18,17 +18,15 @@ interface Built {
 }
 
 export function setupByoList(section: HTMLElement): void {
-  const drop = byTestId('byo-drop', section);
-  const fileInput = byTestId<HTMLInputElement>('byo-file', section);
-  const typeSelect = byTestId<HTMLSelectElement>('byo-type', section);
-  const rateSelect = byTestId<HTMLSelectElement>('byo-fpr', section);
-  const progress = byTestId<HTMLProgressElement>('byo-progress', section);
-  const status = byTestId('byo-status', section);
-  const report = byTestId('byo-report', section);
-  const checkForm = byTestId<HTMLFormElement>('byo-check-form', section);
-  const checkInput = byTestId<HTMLInputElement>('byo-url', section);
-  const checkButton = byTestId<HTMLButtonElement>('byo-check-button', section);
-  const download = byTestId<HTMLAnchorElement>('byo-download', section);
+  const { drop, fileInput, typeSelect, rateSelect, progress, status, report, checkForm, checkInput, checkButton, download } = byTestIds<{
+    drop: HTMLElement; fileInput: HTMLInputElement; typeSelect: HTMLSelectElement; rateSelect: HTMLSelectElement;
+    progress: HTMLProgressElement; status: HTMLElement; report: HTMLElement; checkForm: HTMLFormElement;
+    checkInput: HTMLInputElement; checkButton: HTMLButtonElement; download: HTMLAnchorElement;
+  }>(section, {
+    drop: 'byo-drop', fileInput: 'byo-file', typeSelect: 'byo-type', rateSelect: 'byo-fpr',
+    progress: 'byo-progress', status: 'byo-status', report: 'byo-report', checkForm: 'byo-check-form',
+    checkInput: 'byo-url', checkButton: 'byo-check-button', download: 'byo-download',
+  });
 
   let current: UrlBlocklist | null = null;
   let downloadUrl: string | null = null;

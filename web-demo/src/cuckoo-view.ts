@@ -6,7 +6,7 @@
 import { CuckooFilter, type CuckooFilterOptions, type CuckooKick } from 'cuckoo-bloom-wasm';
 import { fingerprintPairSum, otherBucket } from './alt-bucket.ts';
 import { cellInspector, keyNames } from './cell-inspector.ts';
-import { byTestId, formatRate, h, prefersReducedMotion, svg } from './dom.ts';
+import { byTestId, byTestIds, formatRate, h, prefersReducedMotion, svg } from './dom.ts';
 import { setupFuseExplainer } from './fuse-explainer.ts';
 import { kickPlayer } from './kick-player.ts';
 import { absentKeys, keySource, PLAYGROUND_KEY_SEED } from './random-keys.ts';
@@ -30,14 +30,13 @@ type SlotState = (typeof SLOT_STATES)[number];
 export type CuckooToy = Toy<CuckooFilter, CuckooToyOptions>;
 
 export function setupCuckooView(section: HTMLElement): CuckooToy {
-  const form = byTestId<HTMLFormElement>('cuckoo-form', section);
-  const input = byTestId<HTMLInputElement>('cuckoo-key', section);
-  const figure = byTestId('cuckoo-table', section);
-  const output = byTestId('cuckoo-output', section);
-  const chain = byTestId('cuckoo-kick-chain', section);
-  const stats = byTestId('cuckoo-stats', section);
-  const keyList = byTestId('cuckoo-keys', section);
-  const recheck = byTestId('cuckoo-recheck', section);
+  const { form, input, figure, output, chain, stats, keyList, recheck } = byTestIds<{
+    form: HTMLFormElement; input: HTMLInputElement; figure: HTMLElement; output: HTMLElement;
+    chain: HTMLElement; stats: HTMLElement; keyList: HTMLElement; recheck: HTMLElement;
+  }>(section, {
+    form: 'cuckoo-form', input: 'cuckoo-key', figure: 'cuckoo-table', output: 'cuckoo-output',
+    chain: 'cuckoo-kick-chain', stats: 'cuckoo-stats', keyList: 'cuckoo-keys', recheck: 'cuckoo-recheck',
+  });
 
   let options = DEFAULT_CUCKOO;
   // Packed slots (not the default semi-sorted buckets): a fingerprint keeps its slot, so

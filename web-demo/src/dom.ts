@@ -7,6 +7,17 @@ export function byTestId<T extends Element = HTMLElement>(id: string, scope: Par
   return element as T;
 }
 
+/**
+ * Several of a section's elements at once, each found and checked as `byTestId` does:
+ * `byTestIds<{ form: HTMLFormElement; out: HTMLElement }>(section, { form: 'x-form', out: 'x-out' })`.
+ * The type parameter names each element's type; the ids map the same names to their test ids.
+ */
+export function byTestIds<T extends Record<string, Element>>(scope: ParentNode, ids: { [K in keyof T]: string }): T {
+  const found: Record<string, Element> = {};
+  for (const [name, id] of Object.entries<string>(ids)) found[name] = byTestId(id, scope);
+  return found as T;
+}
+
 type Child = Node | string | null | undefined | false;
 
 /** `h('li', { class: 'x', 'data-testid': 'y' }, 'text', child)`: attributes as strings, children as nodes or text. */

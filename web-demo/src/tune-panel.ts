@@ -4,7 +4,7 @@
 import { BloomFilter, CuckooFilter } from 'cuckoo-bloom-wasm';
 import type { BloomToy } from './bloom-view.ts';
 import type { CuckooToy } from './cuckoo-view.ts';
-import { byTestId, describeError, formatRate, h } from './dom.ts';
+import { byTestId, byTestIds, describeError, formatRate, h } from './dom.ts';
 import { bloomBits, bloomHashes, bloomRate, cuckooBitsPerKey, cuckooMaxLoad, cuckooRate } from './formulas.ts';
 import { fprChart } from './fpr-chart.ts';
 import { setupKSlider } from './k-chart.ts';
@@ -20,17 +20,15 @@ interface Settings {
 }
 
 export function setupTunePanel(section: HTMLElement, toys: { bloom: BloomToy; cuckoo: CuckooToy }): void {
-  const form = byTestId<HTMLFormElement>('tune-form', section);
-  const bloomN = byTestId<HTMLInputElement>('tune-bloom-n', section);
-  const bloomRateInput = byTestId<HTMLSelectElement>('tune-bloom-rate', section);
-  const cuckooN = byTestId<HTMLInputElement>('tune-cuckoo-n', section);
-  const cuckooF = byTestId<HTMLInputElement>('tune-cuckoo-f', section);
-  const cuckooB = byTestId<HTMLSelectElement>('tune-cuckoo-b', section);
-  const bloomOut = byTestId('tune-bloom-out', section);
-  const cuckooOut = byTestId('tune-cuckoo-out', section);
-  const chartBox = byTestId('fpr-chart', section);
-  const caption = byTestId('fpr-caption', section);
-  const note = byTestId('tune-note', section);
+  const { form, bloomN, bloomRateInput, cuckooN, cuckooF, cuckooB, bloomOut, cuckooOut, chartBox, caption, note } = byTestIds<{
+    form: HTMLFormElement; bloomN: HTMLInputElement; bloomRateInput: HTMLSelectElement;
+    cuckooN: HTMLInputElement; cuckooF: HTMLInputElement; cuckooB: HTMLSelectElement;
+    bloomOut: HTMLElement; cuckooOut: HTMLElement; chartBox: HTMLElement; caption: HTMLElement; note: HTMLElement;
+  }>(section, {
+    form: 'tune-form', bloomN: 'tune-bloom-n', bloomRateInput: 'tune-bloom-rate',
+    cuckooN: 'tune-cuckoo-n', cuckooF: 'tune-cuckoo-f', cuckooB: 'tune-cuckoo-b',
+    bloomOut: 'tune-bloom-out', cuckooOut: 'tune-cuckoo-out', chartBox: 'fpr-chart', caption: 'fpr-caption', note: 'tune-note',
+  });
 
   let measured = { bloom: [] as { keys: number; rate: number }[], cuckoo: [] as { keys: number; rate: number }[] };
 
