@@ -61,15 +61,26 @@ function fakeTty(isTTY = true) {
   return { stream: { isTTY, columns: 100, write: (text) => writes.push(text) }, writes };
 }
 
+/** A Progress bar on a fake TTY with a clock the test moves (`clock.now`, in milliseconds). */
+function fakeBar(options, isTTY = true) {
+  const { stream, writes } = fakeTty(isTTY);
+  const clock = { now: 0 };
+  return { bar: new Progress({ stream, now: () => clock.now, ...options }), writes, clock };
+}
+
+/** `count` updates, `ms` apart: update i reports i * bytesEach bytes read and i * linesEach lines. */
+function feed({ bar, clock }, count, ms, bytesEach, linesEach) {
+  for (let i = 1; i <= count; i++) {
+    clock.now += ms;
+    bar.update(i * bytesEach, i * linesEach);
+  }
+}
+
 describe('Progress (module, fake TTY and clock)', () => {
   test('redraws at most every 100 ms however often it is updated', () => {
-    const { stream, writes } = fakeTty();
-    let now = 0;
-    const bar = new Progress({ stream, label: 'building', totalBytes: 10_000_000, now: () => now });
-    for (let i = 1; i <= 2000; i++) {
-      now = i; // 2,000 updates over 2 s
-      bar.update(i * 5000, i * 100);
-    }
+    const progress = fakeBar({ label: 'building', totalBytes: 10_000_000 });
+    const { bar, writes } = progress;
+    feed(progress, 2000, 1, 5000, 100); // 2,000 updates over 2 s
     expect(writes.length).toBeGreaterThanOrEqual(19);
     expect(writes.length).toBeLessThanOrEqual(21);
     for (const text of writes) {
@@ -86,15 +97,10 @@ describe('Progress (module, fake TTY and clock)', () => {
   });
 
   test('short inputs never draw: under 100,000 lines and 4 MiB', () => {
-    const { stream, writes } = fakeTty();
-    let now = 0;
-    const bar = new Progress({ stream, label: 'building', totalBytes: 1_000_000, now: () => now });
-    for (let i = 1; i <= 1000; i++) {
-      now += 1000;
-      bar.update(i * 1000, i * 99);
-    }
-    bar.finish();
-    expect(writes).toEqual([]);
+    const progress = fakeBar({ label: 'building', totalBytes: 1_000_000 });
+    feed(progress, 1000, 1000, 1000, 99);
+    progress.bar.finish();
+    expect(progress.writes).toEqual([]);
   });
 
   test('without a known size it starts once past 100,000 lines or 4 MiB read', () => {
@@ -114,13 +120,9 @@ describe('Progress (module, fake TTY and clock)', () => {
   });
 
   test('not a TTY: nothing, whatever the input', () => {
-    const { stream, writes } = fakeTty(false);
-    let now = 0;
-    const bar = new Progress({ stream, label: 'building', totalBytes: 1e9, now: () => now });
-    for (let i = 1; i <= 100; i++) {
-      now += 1000;
-      bar.update(i * 1e7, i * 1e6);
-    }
+    const progress = fakeBar({ label: 'building', totalBytes: 1e9 }, false);
+    const { bar, writes } = progress;
+    feed(progress, 100, 1000, 1e7, 1e6);
     bar.finish();
     expect(bar.enabled).toBe(false);
     expect(writes).toEqual([]);

@@ -8,7 +8,7 @@
 // or a full filter must fail the same way on every route.
 import { readFileSync } from 'node:fs';
 import { init, FilterError, KeyBatch, BloomFilter, CuckooFilter, CountingBloomFilter } from 'cuckoo-bloom-wasm';
-import { prng, randomInt, utf8 } from '../helpers/keys.mjs';
+import { prng, randomInt, thrownBy, utf8 } from '../helpers/keys.mjs';
 
 beforeAll(() => init());
 
@@ -34,16 +34,6 @@ function keyOf(i, units, wide, random) {
     key += key.length + piece.length <= units ? piece : 'x';
   }
   return key;
-}
-
-/** What `call` throws (undefined when it returns). */
-function thrownBy(call) {
-  try {
-    call();
-  } catch (error) {
-    return error;
-  }
-  return undefined;
 }
 
 function keysOf(count, units, wide, seed) {

@@ -459,55 +459,26 @@ describe('WRONG_TYPE', () => {
 });
 
 describe('FREED', () => {
+  // Every method and getter a freed filter must refuse, by name: `calls` invokes each with
+  // `args`, `reads` reads each getter (both in the order the tests are named).
+  const calls = (names, ...args) => Object.fromEntries(names.map((name) => [name, (f) => f[name](...args)]));
+  const reads = (names) => Object.fromEntries(names.map((name) => [name, (f) => f[name]]));
+  const unionWith = (Class) => ({ 'union (as target)': (f) => f.union(new Class({ capacity: 10, seed: 1 })) });
   const common = {
-    add: (f) => f.add('k'),
-    has: (f) => f.has('k'),
-    addIfNew: (f) => f.addIfNew('k'),
-    addMany: (f) => f.addMany(['k']),
-    hasMany: (f) => f.hasMany(['k']),
-    serialize: (f) => f.serialize(),
-    clear: (f) => f.clear(),
-    count: (f) => f.count,
-    capacity: (f) => f.capacity,
-    seed: (f) => f.seed,
-    byteLength: (f) => f.byteLength,
-    falsePositiveRate: (f) => f.falsePositiveRate,
-    estimatedFalsePositiveRate: (f) => f.estimatedFalsePositiveRate,
-    bitsPerKey: (f) => f.bitsPerKey,
+    ...calls(['add', 'has', 'addIfNew'], 'k'),
+    ...calls(['addMany', 'hasMany'], ['k']),
+    ...calls(['serialize', 'clear']),
+    ...reads(['count', 'capacity', 'seed', 'byteLength', 'falsePositiveRate', 'estimatedFalsePositiveRate', 'bitsPerKey']),
   };
   const specific = {
-    bloom: {
-      bitCount: (f) => f.bitCount,
-      hashCount: (f) => f.hashCount,
-      setBitCount: (f) => f.setBitCount,
-      bits: (f) => f.bits(),
-      positions: (f) => f.positions('k'),
-      'union (as target)': (f) => f.union(new BloomFilter({ capacity: 10, seed: 1 })),
-    },
-    'blocked-bloom': {
-      blockCount: (f) => f.blockCount,
-      positions: (f) => f.positions('k'),
-      'union (as target)': (f) => f.union(new BlockedBloomFilter({ capacity: 10, seed: 1 })),
-    },
+    bloom: { ...reads(['bitCount', 'hashCount', 'setBitCount']), ...calls(['bits']), ...calls(['positions'], 'k'), ...unionWith(BloomFilter) },
+    'blocked-bloom': { ...reads(['blockCount']), ...calls(['positions'], 'k'), ...unionWith(BlockedBloomFilter) },
     'counting-bloom': {
-      remove: (f) => f.remove('k'),
-      counterCount: (f) => f.counterCount,
-      hashCount: (f) => f.hashCount,
-      counterAt: (f) => f.counterAt(0),
-      positions: (f) => f.positions('k'),
+      ...calls(['remove'], 'k'), ...reads(['counterCount', 'hashCount']), ...calls(['counterAt'], 0), ...calls(['positions'], 'k'),
     },
     cuckoo: {
-      remove: (f) => f.remove('k'),
-      tryAdd: (f) => f.tryAdd('k'),
-      slot: (f) => f.slot(0, 0),
-      locate: (f) => f.locate('k'),
-      lastKickPath: (f) => f.lastKickPath(),
-      bucketCount: (f) => f.bucketCount,
-      bucketSize: (f) => f.bucketSize,
-      fingerprintBits: (f) => f.fingerprintBits,
-      maxKicks: (f) => f.maxKicks,
-      slotCount: (f) => f.slotCount,
-      loadFactor: (f) => f.loadFactor,
+      ...calls(['remove', 'tryAdd'], 'k'), ...calls(['slot'], 0, 0), ...calls(['locate'], 'k'), ...calls(['lastKickPath']),
+      ...reads(['bucketCount', 'bucketSize', 'fingerprintBits', 'maxKicks', 'slotCount', 'loadFactor']),
     },
   };
 

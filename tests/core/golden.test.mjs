@@ -14,59 +14,26 @@ const GOLDEN = new URL('../golden/', import.meta.url);
 const KEYS = asciiKeys(50, 'key-'); // "key-0" ... "key-49", in that order
 const OPTIONS = { capacity: 100, falsePositiveRate: 0.01, seed: 42 };
 
+/**
+ * One golden file, `<name>.cbf`: built from OPTIONS (unless `more.options`) with no key removed
+ * (unless `more.removed`); `shape` reads back the properties `expectedShape` names.
+ */
+function goldenFile(name, Class, typeId, size, expectedShape, more = {}) {
+  const shape = (f) => Object.fromEntries(Object.keys(expectedShape).map((property) => [property, f[property]]));
+  return { file: `${name}.cbf`, name, Class, typeId, size, shape, expectedShape, options: OPTIONS, removed: [], ...more };
+}
+
 // What tests/golden/README.md says each file holds.
 const GOLDEN_FILES = [
-  {
-    file: 'bloom.cbf',
-    name: 'bloom',
-    Class: BloomFilter,
-    typeId: 1,
-    options: OPTIONS,
-    removed: [],
-    size: 208,
-    shape: (f) => ({ bitCount: f.bitCount, hashCount: f.hashCount }),
-    expectedShape: { bitCount: 971, hashCount: 7 },
-    textbookSized: true,
-  },
-  {
-    file: 'blocked-bloom.cbf',
-    name: 'blocked-bloom',
-    Class: BlockedBloomFilter,
-    typeId: 2,
-    options: OPTIONS,
-    removed: [],
-    size: 264,
-    shape: (f) => ({ blockCount: f.blockCount }),
-    expectedShape: { blockCount: 3 },
-  },
-  {
-    file: 'counting-bloom.cbf',
-    name: 'counting-bloom',
-    Class: CountingBloomFilter,
-    typeId: 3,
-    options: OPTIONS,
+  goldenFile('bloom', BloomFilter, 1, 208, { bitCount: 971, hashCount: 7 }, { textbookSized: true }),
+  goldenFile('blocked-bloom', BlockedBloomFilter, 2, 264, { blockCount: 3 }),
+  goldenFile('counting-bloom', CountingBloomFilter, 3, 568, { counterCount: 971, hashCount: 7 }, {
     removed: ['key-0'],
-    size: 568,
-    shape: (f) => ({ counterCount: f.counterCount, hashCount: f.hashCount }),
-    expectedShape: { counterCount: 971, hashCount: 7 },
     textbookSized: true,
-  },
-  {
-    file: 'cuckoo.cbf',
-    name: 'cuckoo',
-    Class: CuckooFilter,
-    typeId: 4,
+  }),
+  goldenFile('cuckoo', CuckooFilter, 4, 232, { bucketCount: 32, bucketSize: 4, fingerprintBits: 10, maxKicks: 500 }, {
     options: { ...OPTIONS, bucketSize: 4, maxKicks: 500 },
-    removed: [],
-    size: 232,
-    shape: (f) => ({
-      bucketCount: f.bucketCount,
-      bucketSize: f.bucketSize,
-      fingerprintBits: f.fingerprintBits,
-      maxKicks: f.maxKicks,
-    }),
-    expectedShape: { bucketCount: 32, bucketSize: 4, fingerprintBits: 10, maxKicks: 500 },
-  },
+  }),
 ];
 
 const xxhsumAvailable = (() => {

@@ -50,17 +50,26 @@ export function longKey(length, unit = 'a', tag = '') {
   return (tag + body).slice(0, length);
 }
 
-/** Runs `fn` and returns what it threw (fails the test if it did not throw). */
-export function thrown(fn) {
+/** What `fn` throws, or `whenNone` (undefined) when it returns: for runs that may or may not throw. */
+export function thrownBy(fn, whenNone = undefined) {
   try {
     fn();
   } catch (error) {
     return error;
   }
-  throw new Error(`expected ${fn} to throw, but it returned normally`);
+  return whenNone;
 }
 
-/** Same for async functions. */
+const RETURNED = Symbol('returned normally');
+
+/** Runs `fn` and returns what it threw (fails the test if it did not throw). */
+export function thrown(fn) {
+  const error = thrownBy(fn, RETURNED);
+  if (error === RETURNED) throw new Error(`expected ${fn} to throw, but it returned normally`);
+  return error;
+}
+
+/** Same as `thrown`, for async functions. */
 export async function rejected(fn) {
   try {
     await fn();

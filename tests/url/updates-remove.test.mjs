@@ -3,20 +3,13 @@
 // the list knows it holds (removing one never stored could take another
 // entry's fingerprint); the exact companion follows every change.
 import { init, UrlBlocklist } from '../../dist/index.js';
+import { thrownBy } from '../helpers/keys.mjs';
 
 beforeAll(() => init());
 
 const LIST = ['||evil.example^', 'bad.example', '0.0.0.0 phish.example', 'http://dl.example/x.exe'];
 const hosts = (n) => Array.from({ length: n }, (_, i) => `host${i}.example`);
 
-function thrownBy(run) {
-  try {
-    run();
-  } catch (error) {
-    return error;
-  }
-  return null;
-}
 const codeOf = (run) => thrownBy(run)?.code ?? null;
 
 test.each(['cuckoo', 'counting', 'scalable-cuckoo'])('%s: remove(line) takes its expressions out; add(line) puts them in', (type) => {
