@@ -14,6 +14,19 @@ interface ParsedCommand {
   positionals: string[];
 }
 
+/** `--name <value>` options, one spec per name (no short form). */
+export function stringOptions(...names: string[]): OptionSpec {
+  return Object.fromEntries(names.map((name) => [name, { type: 'string' }]));
+}
+
+/** `--name` switches, one spec per name (no short form). */
+export function booleanOptions(...names: string[]): OptionSpec {
+  return Object.fromEntries(names.map((name) => [name, { type: 'boolean' }]));
+}
+
+/** -o/--output <file> and -q/--quiet, spelled the same in every command that writes a file. */
+export const OUTPUT_AND_QUIET: OptionSpec = { output: { type: 'string', short: 'o' }, quiet: { type: 'boolean', short: 'q' } };
+
 /** Parses `argv` for `command`; unknown flags, missing values and extra arguments are usage errors. */
 export function parseCommand(
   command: string,

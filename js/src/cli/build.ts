@@ -34,7 +34,7 @@ import {
   UrlBlocklist,
 } from '../index.js';
 import { type ExpressionDepth, expressionDepth, SAFE_BROWSING_DEPTH } from '../url/expressions.js';
-import { parseCapacity, parseCommand, parseFormat, parseRate, parseSeed, parseType } from './args.js';
+import { booleanOptions, OUTPUT_AND_QUIET, parseCapacity, parseCommand, parseFormat, parseRate, parseSeed, parseType, stringOptions } from './args.js';
 import { type ConfirmationFacts, confirmationFacts, confirmationFiles, writeConfirmation } from './build-confirmation.js';
 import { type NeverMatchInput, neverMatchRow, neverMatchSummary, readNeverMatch, warnAboutListedNeverMatch } from './build-never-match.js';
 import { isPublicSuffix } from './build-public-suffix.js';
@@ -94,21 +94,15 @@ function parseBuildOptions(argv: string[]): BuildOptions {
     'build',
     argv,
     {
+      ...OUTPUT_AND_QUIET,
       input: { type: 'string', short: 'i' },
-      output: { type: 'string', short: 'o' },
       type: { type: 'string', short: 't' },
-      fpr: { type: 'string' },
       capacity: { type: 'string', short: 'n' },
-      seed: { type: 'string' },
-      urls: { type: 'boolean' },
-      format: { type: 'string' },
       'never-match': { type: 'string', multiple: true },
-      json: { type: 'boolean' },
-      quiet: { type: 'boolean', short: 'q' },
-      force: { type: 'boolean' },
-      exact: { type: 'boolean' },
+      ...stringOptions('fpr', 'seed', 'format'),
+      ...booleanOptions('urls', 'json', 'force', 'exact'),
       // Hidden: reports the peak resident set size on stderr (used by the tests).
-      'debug-memory': { type: 'boolean' },
+      ...booleanOptions('debug-memory'),
     },
     false,
   );

@@ -3,7 +3,7 @@
  * (docs/CLI.md "Updates by patch"; bytes: docs/FORMAT.md "Filter patches").
  */
 import { diffFilters } from '../patch/diff-filters.js';
-import { parseCommand } from './args.js';
+import { booleanOptions, OUTPUT_AND_QUIET, parseCommand } from './args.js';
 import { formatCount } from './describe.js';
 import { EXIT_CLEAR, usageError } from './errors.js';
 import { readFilterBytes } from './filter-input.js';
@@ -13,7 +13,7 @@ export async function runDiff(argv: string[]): Promise<number> {
   const { values, positionals } = parseCommand(
     'diff',
     argv,
-    { output: { type: 'string', short: 'o' }, json: { type: 'boolean' }, quiet: { type: 'boolean', short: 'q' } },
+    { ...OUTPUT_AND_QUIET, ...booleanOptions('json') },
     true,
   );
   const { first: oldPath, second: newPath, output } = twoFilesAndOutput('diff', positionals, values.output, 'two filter files, OLD and NEW');

@@ -6,7 +6,7 @@
  */
 import { init } from '../index.js';
 import { FileCuckooIndex, type RepairReport } from '../index-file/index.js';
-import { parseCommand } from './args.js';
+import { booleanOptions, parseCommand } from './args.js';
 import { formatCount, table } from './describe.js';
 import { EXIT_CLEAR, usageError } from './errors.js';
 import { sniffFile } from './exact-index.js';
@@ -15,7 +15,7 @@ import { sniffFile } from './exact-index.js';
 const EXIT_REPAIRED = 1;
 
 export async function runRepair(argv: string[]): Promise<number> {
-  const { values, positionals } = parseCommand('repair', argv, { json: { type: 'boolean' } }, true);
+  const { values, positionals } = parseCommand('repair', argv, booleanOptions('json'), true);
   if (positionals.length !== 1) {
     throw usageError(
       positionals.length === 0 ? 'repair needs an index log' : `repair takes one index log, got ${positionals.length}`,

@@ -1,6 +1,6 @@
 /** `info`: what a filter file (or an index log: exact-info.ts) holds, as text or JSON. */
 import { type ExpressionDepth, init } from '../index.js';
-import { parseCommand } from './args.js';
+import { booleanOptions, parseCommand } from './args.js';
 import { type BlocklistRates, blocklistRates, rateRows } from './build-rates.js';
 import { type FilterFacts, filterFacts, formatBitsPerKey, formatCount, formatRate, table } from './describe.js';
 import { EXIT_CLEAR, usageError } from './errors.js';
@@ -48,7 +48,7 @@ const PARAMETER_LABELS: Record<string, string> = {
 };
 
 export async function runInfo(argv: string[]): Promise<number> {
-  const { values, positionals } = parseCommand('info', argv, { json: { type: 'boolean' } }, true);
+  const { values, positionals } = parseCommand('info', argv, booleanOptions('json'), true);
   if (positionals.length !== 1) {
     throw usageError(
       positionals.length === 0 ? 'info needs a filter file or an index log' : `info takes one file, got ${positionals.length}`,

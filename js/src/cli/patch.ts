@@ -3,7 +3,7 @@
  * base, and writes the result only once it matches the target's checksums.
  */
 import { applyPatch } from '../patch/apply-patch.js';
-import { parseCommand } from './args.js';
+import { OUTPUT_AND_QUIET, parseCommand } from './args.js';
 import { formatCount } from './describe.js';
 import { EXIT_CLEAR } from './errors.js';
 import { readFilterBytes } from './filter-input.js';
@@ -13,7 +13,7 @@ export async function runPatch(argv: string[]): Promise<number> {
   const { values, positionals } = parseCommand(
     'patch',
     argv,
-    { output: { type: 'string', short: 'o' }, quiet: { type: 'boolean', short: 'q' } },
+    OUTPUT_AND_QUIET,
     true,
   );
   const { first: basePath, second: patchPath, output } = twoFilesAndOutput('patch', positionals, values.output, 'a filter file and a patch, BASE and PATCH');

@@ -21,7 +21,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { type AnyFilter, FilterError, init, type UrlBlocklist, urlExpressions } from '../index.js';
-import { parseCommand } from './args.js';
+import { booleanOptions, parseCommand, stringOptions } from './args.js';
 import { formatCount } from './describe.js';
 import { CliError, EXIT_CLEAR, EXIT_ERROR, EXIT_HIT, fileError, usageError } from './errors.js';
 import { type OpenedLog, openIndexLog } from './exact-index.js';
@@ -48,13 +48,7 @@ export async function runQuery(argv: string[]): Promise<number> {
   const { values, positionals } = parseCommand(
     'query',
     argv,
-    {
-      urls: { type: 'boolean' },
-      exact: { type: 'boolean' },
-      index: { type: 'string' },
-      confirm: { type: 'string' },
-      json: { type: 'boolean' },
-    },
+    { ...booleanOptions('urls', 'exact', 'json'), ...stringOptions('index', 'confirm') },
     true,
   );
   if (positionals.length === 0) throw usageError('query needs a filter file or an index log, then keys (or keys on stdin)', 'query');

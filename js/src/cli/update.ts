@@ -10,7 +10,7 @@
  */
 import { existsSync } from 'node:fs';
 import { FilterError, init, type ListFormat, type UrlBlocklist } from '../index.js';
-import { parseCommand, parseFormat } from './args.js';
+import { booleanOptions, OUTPUT_AND_QUIET, parseCommand, parseFormat, stringOptions } from './args.js';
 import { writeConfirmation } from './build-confirmation.js';
 import { formatCount, table } from './describe.js';
 import { CliError, EXIT_CLEAR, usageError } from './errors.js';
@@ -29,15 +29,7 @@ export async function runUpdate(argv: string[]): Promise<number> {
   const { values, positionals } = parseCommand(
     'update',
     argv,
-    {
-      add: { type: 'string' },
-      remove: { type: 'string' },
-      list: { type: 'string' },
-      format: { type: 'string' },
-      output: { type: 'string', short: 'o' },
-      json: { type: 'boolean' },
-      quiet: { type: 'boolean', short: 'q' },
-    },
+    { ...stringOptions('add', 'remove', 'list', 'format'), ...OUTPUT_AND_QUIET, ...booleanOptions('json') },
     true,
   );
   if (positionals.length !== 1) throw usageError(`update takes one filter file, got ${positionals.length}`, 'update');
