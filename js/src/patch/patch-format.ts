@@ -129,23 +129,34 @@ export function bestRiceParameter(values: number[]): number {
   return best;
 }
 
-/** Writes a bit stream into `out` from byte `at`: bits fill bytes from the least significant; `out` starts zeroed. */
-export class BitWriter {
-  #out: Uint8Array;
-  #byte: number;
-  #bit = 0;
+/**
+ * A position in a byte array counted in bits, for the writer and the reader of a
+ * bit stream: bits fill each byte from its least significant, then move to the next.
+ */
+class BitCursor {
+  protected readonly bytes: Uint8Array;
+  protected at: number;
+  protected bitAt = 0;
 
-  constructor(out: Uint8Array, at: number) {
-    this.#out = out;
-    this.#byte = at;
+  constructor(bytes: Uint8Array, at: number) {
+    this.bytes = bytes;
+    this.at = at;
   }
 
-  bit(value: number): void {
-    if (value) this.#out[this.#byte]! |= 1 << this.#bit;
-    if (++this.#bit === 8) {
-      this.#bit = 0;
-      this.#byte++;
+  /** Past one bit: after a byte's eighth, on to the next byte. */
+  protected stepBit(): void {
+    if (++this.bitAt === 8) {
+      this.bitAt = 0;
+      this.at++;
     }
+  }
+}
+
+/** Writes a bit stream into `out` from byte `at`: bits fill bytes from the least significant; `out` starts zeroed. */
+export class BitWriter extends BitCursor {
+  bit(value: number): void {
+    if (value) this.bytes[this.at]! |= 1 << this.bitAt;
+    this.stepBit();
   }
 
   /** `count` low bits of `value`, least significant first. */
@@ -162,33 +173,21 @@ export class BitWriter {
 }
 
 /** Reads the patch body: bytes and bits, each bounded by the body's end (CORRUPT past it). */
-export class BodyReader {
-  #bytes: Uint8Array;
-  #at: number;
-  #bit = 0;
-
-  constructor(bytes: Uint8Array, at: number) {
-    this.#bytes = bytes;
-    this.#at = at;
-  }
-
+export class BodyReader extends BitCursor {
   get offset(): number {
-    return this.#at;
+    return this.at;
   }
 
   byte(): number {
-    if (this.#at >= this.#bytes.length) throw truncated();
-    return this.#bytes[this.#at++]!;
+    if (this.at >= this.bytes.length) throw truncated();
+    return this.bytes[this.at++]!;
   }
 
   /** One bit, least significant first within each byte. */
   bit(): number {
-    if (this.#at >= this.#bytes.length) throw truncated();
-    const value = (this.#bytes[this.#at]! >> this.#bit) & 1;
-    if (++this.#bit === 8) {
-      this.#bit = 0;
-      this.#at++;
-    }
+    if (this.at >= this.bytes.length) throw truncated();
+    const value = (this.bytes[this.at]! >> this.bitAt) & 1;
+    this.stepBit();
     return value;
   }
 
@@ -211,10 +210,10 @@ export class BodyReader {
 
   /** The end of a bit stream: the rest of its last byte must be 0 bits. */
   endBits(): void {
-    if (this.#bit === 0) return;
-    if (this.#bytes[this.#at]! >> this.#bit !== 0) throw new FilterError('CORRUPT', 'corrupt filter patch: padding bits are not 0');
-    this.#bit = 0;
-    this.#at++;
+    if (this.bitAt === 0) return;
+    if (this.bytes[this.at]! >> this.bitAt !== 0) throw new FilterError('CORRUPT', 'corrupt filter patch: padding bits are not 0');
+    this.bitAt = 0;
+    this.at++;
   }
 }
 
