@@ -6,8 +6,7 @@
 // best of kRounds runs, in million operations per second over wall time.
 //
 // Native (from the repository root, after the CMake build made build/):
-//   g++ -O2 -std=c++17 -pthread -Icpp/include -I build/xxhash-include bench/concurrent_bench.cpp \
-//       cpp/src/core/*.cpp cpp/src/bloom/*.cpp cpp/src/cuckoo/*.cpp cpp/src/concurrent/*.cpp -o build/concurrent_bench
+//   g++ -O2 -std=c++17 -pthread -Icpp/include -I build/xxhash-include bench/concurrent_bench.cpp cpp/src/core/*.cpp cpp/src/bloom/*.cpp cpp/src/cuckoo/*.cpp cpp/src/concurrent/*.cpp -o build/concurrent_bench
 //   ./build/concurrent_bench [N]      (default N = 1000000)
 //
 // Output: one Markdown table row per filter: plain 1-thread, concurrent
