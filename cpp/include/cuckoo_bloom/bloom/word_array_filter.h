@@ -77,6 +77,7 @@ class WordArrayFilter : public KeyedFilter<Derived> {
     return total;
   }
 
+  friend struct ConcurrentAccess;
   Params params_;
   WordBuffer words_;
 };

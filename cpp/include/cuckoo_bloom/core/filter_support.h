@@ -127,6 +127,11 @@ struct BlobVisitorProbe {
 // pairs a class with its id and name, so the class does not repeat it.
 template <typename Class>
 struct FilterTypeOf;
+
+// The concurrent wrappers' one way into a filter's table and count
+// (concurrent/concurrent_access.h): a friend, so no plain caller gains a
+// mutable table. It adds no behaviour to the filters.
+struct ConcurrentAccess;
 #define CUCKOO_BLOOM_FILTER_TYPE_OF(enumerator, id, text, Class) \
   class Class;                                                    \
   template <>                                                     \
@@ -215,6 +220,7 @@ class KeyedFilter {
   }
 
  protected:
+  friend struct ConcurrentAccess;
   FilterHeader header_;
 
  private:

@@ -190,6 +190,7 @@ class CuckooFilter : public KeyedFilter<CuckooFilter> {
   }
 
  private:
+  friend struct ConcurrentAccess;
   CuckooFilter() = default;
   uint64_t primaryBucket(const KeyHash& hash) const;
   uint64_t alternateBucket(uint64_t bucket, uint32_t fingerprint) const;

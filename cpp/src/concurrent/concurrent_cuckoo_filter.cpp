@@ -1,0 +1,225 @@
+#include "cuckoo_bloom/concurrent/concurrent_cuckoo_filter.h"
+
+#include <algorithm>
+#include <string>
+#include <thread>
+#include <utility>
+
+namespace cuckoo_bloom {
+namespace {
+
+// A lock word is held for a few slot writes: spin briefly, then yield the
+// core (on 2 cores shared by more threads, spinning on a preempted holder
+// only burns its time slice).
+constexpr uint32_t kSpinsBeforeYield = 64;
+
+}  // namespace
+
+Result<std::unique_ptr<ConcurrentCuckooFilter>> ConcurrentCuckooFilter::wrap(CuckooFilter&& filter) {
+  if (filter.semiSorted()) {
+    return Status::invalidArgument(
+        "ConcurrentCuckooFilter needs the packed slot layout: create the CuckooFilter with semiSorted: false");
+  }
+  return std::unique_ptr<ConcurrentCuckooFilter>(new ConcurrentCuckooFilter(std::move(filter)));
+}
+
+ConcurrentCuckooFilter::ConcurrentCuckooFilter(CuckooFilter&& filter)
+    : filter_(std::move(filter)),
+      words_(ConcurrentAccess::words(filter_)),
+      bucketSize_(filter_.bucketSize()),
+      fingerprintBits_(filter_.fingerprintBits()),
+      slotMask_((uint64_t{1} << filter_.fingerprintBits()) - 1),
+      count_(filter_.count()) {}
+
+std::vector<uint8_t> ConcurrentCuckooFilter::serialize() {
+  ConcurrentAccess::setCount(filter_, count());
+  return filter_.serialize();
+}
+
+CuckooFilter ConcurrentCuckooFilter::release() && {
+  ConcurrentAccess::setCount(filter_, count());
+  words_ = nullptr;
+  return std::move(filter_);
+}
+
+// --- locks and versions (a seqlock per stripe) ---
+
+void ConcurrentCuckooFilter::lockStripe(uint32_t stripe) {
+  std::atomic<uint64_t>& version = versions_[stripe];
+  for (uint32_t spins = 0;; ++spins) {
+    uint64_t seen = version.load(std::memory_order_relaxed);
+    if ((seen & 1) == 0 && version.compare_exchange_weak(seen, seen + 1, std::memory_order_acquire)) break;
+    if (spins >= kSpinsBeforeYield) std::this_thread::yield();
+  }
+  // Orders the odd version before every slot write that follows: a reader
+  // that sees one of those writes then sees the odd version on its recheck
+  // (its acquire fence pairs with this release fence).
+  std::atomic_thread_fence(std::memory_order_release);
+}
+
+void ConcurrentCuckooFilter::unlockStripe(uint32_t stripe) {
+  versions_[stripe].fetch_add(1, std::memory_order_release);  // even again, and changed
+}
+
+void ConcurrentCuckooFilter::lockPair(uint64_t bucket1, uint64_t bucket2) {
+  uint32_t first = stripeOf(bucket1), second = stripeOf(bucket2);
+  if (second < first) std::swap(first, second);
+  lockStripe(first);
+  if (second != first) lockStripe(second);
+}
+
+void ConcurrentCuckooFilter::unlockPair(uint64_t bucket1, uint64_t bucket2) {
+  const uint32_t first = stripeOf(bucket1), second = stripeOf(bucket2);
+  unlockStripe(first);
+  if (second != first) unlockStripe(second);
+}
+
+// --- slots (the packed layout, packed_table.h, with atomic word access) ---
+
+uint64_t ConcurrentCuckooFilter::alternate(uint64_t bucket, uint32_t fingerprint) const {
+  return filter_.addressing() == CuckooAddressing::SubtractModulo
+             ? cuckooAltBucketIndexModulo(bucket, fingerprint, filter_.bucketCount())
+             : cuckooAltBucketIndexXor(bucket, fingerprint, filter_.bucketCount());
+}
+
+uint32_t ConcurrentCuckooFilter::readSlot(uint64_t bucket, uint32_t slot) const {
+  return static_cast<uint32_t>(atomic_words::readWindow(words_, slotBit(bucket, slot)) & slotMask_);
+}
+
+void ConcurrentCuckooFilter::writeSlot(uint64_t bucket, uint32_t slot, uint32_t fingerprint) {
+  atomic_words::writeField(words_, slotBit(bucket, slot), fingerprintBits_, fingerprint);
+}
+
+uint32_t ConcurrentCuckooFilter::findSlot(uint64_t bucket, uint32_t fingerprint) const {
+  if (bucketSize_ * fingerprintBits_ <= 64) {  // the whole bucket in one window: one or two loads
+    const uint64_t window = atomic_words::readWindow(words_, slotBit(bucket, 0));
+    for (uint32_t slot = 0; slot < bucketSize_; ++slot) {
+      if (((window >> (slot * fingerprintBits_)) & slotMask_) == fingerprint) return slot;
+    }
+    return bucketSize_;
+  }
+  for (uint32_t slot = 0; slot < bucketSize_; ++slot) {
+    if (readSlot(bucket, slot) == fingerprint) return slot;
+  }
+  return bucketSize_;
+}
+
+bool ConcurrentCuckooFilter::replaceIn(uint64_t bucket, uint32_t from, uint32_t to) {
+  const uint32_t slot = findSlot(bucket, from);
+  if (slot == bucketSize_) return false;
+  writeSlot(bucket, slot, to);
+  return true;
+}
+
+// --- operations ---
+
+bool ConcurrentCuckooFilter::has(const KeyHash& hash) const {
+  uint64_t bucket1 = 0, bucket2 = 0;
+  uint32_t fingerprint = 0;
+  filter_.locate(hash, bucket1, bucket2, fingerprint);
+  const std::atomic<uint64_t>& version1 = versions_[stripeOf(bucket1)];
+  const std::atomic<uint64_t>& version2 = versions_[stripeOf(bucket2)];
+  for (uint32_t tries = 0;; ++tries) {
+    const uint64_t before1 = version1.load(std::memory_order_acquire);
+    const uint64_t before2 = version2.load(std::memory_order_acquire);
+    if (((before1 | before2) & 1) == 0) {
+      const bool found = findSlot(bucket1, fingerprint) != bucketSize_ || findSlot(bucket2, fingerprint) != bucketSize_;
+      std::atomic_thread_fence(std::memory_order_acquire);
+      if (version1.load(std::memory_order_relaxed) == before1 && version2.load(std::memory_order_relaxed) == before2) {
+        return found;
+      }
+    }
+    retriedReads_.fetch_add(1, std::memory_order_relaxed);
+    if (tries >= kSpinsBeforeYield) std::this_thread::yield();
+  }
+}
+
+Status ConcurrentCuckooFilter::add(const KeyHash& hash) {
+  uint64_t bucket1 = 0, bucket2 = 0;
+  uint32_t fingerprint = 0;
+  filter_.locate(hash, bucket1, bucket2, fingerprint);
+  for (uint32_t round = 0; round < kMaxAddRounds; ++round) {
+    lockPair(bucket1, bucket2);
+    const bool stored = replaceIn(bucket1, 0, fingerprint) || replaceIn(bucket2, 0, fingerprint);
+    unlockPair(bucket1, bucket2);
+    if (stored) {
+      count_.fetch_add(1, std::memory_order_relaxed);
+      return Status::ok();
+    }
+    // Both full: move fingerprints out of the way, then try again (another
+    // writer may take the freed slot first; then another round).
+    if (!makeRoom(bucket1, bucket2, hash.low ^ (uint64_t{round} * 0x9E3779B97F4A7C15ull))) {
+      return Status::full("cuckoo filter is full: no eviction path of at most " + std::to_string(filter_.maxKicks()) +
+                          " moves (load " + formatNumber(static_cast<double>(count()) /
+                                                         static_cast<double>(filter_.slotCount())) +
+                          "); every key stored before is still there");
+    }
+  }
+  return Status::full("cuckoo filter is full: the key's buckets were filled by other writers " +
+                      std::to_string(kMaxAddRounds) + " times in a row; every key stored before is still there");
+}
+
+bool ConcurrentCuckooFilter::makeRoom(uint64_t bucket1, uint64_t bucket2, uint64_t walkSeed) {
+  // The search reads without locks: what it sees may be stale, and
+  // performPath checks every move again under the locks.
+  SplitMix64 random(mix64(walkSeed));
+  std::vector<Move> path;
+  uint64_t bucket = (random.next() & 1) ? bucket1 : bucket2;
+  uint32_t slots[CuckooFilter::kMaxBucketSize];
+  const auto readBucket = [&](uint64_t which) {
+    for (uint32_t slot = 0; slot < bucketSize_; ++slot) slots[slot] = readSlot(which, slot);
+  };
+  const auto hasRoom = [&](uint64_t which) { return findSlot(which, 0) != bucketSize_; };
+  for (uint32_t step = 0; step <= filter_.maxKicks(); ++step) {
+    readBucket(bucket);
+    if (std::find(slots, slots + bucketSize_, 0u) != slots + bucketSize_) {  // the path's free end
+      performPath(path);
+      return true;
+    }
+    if (step == filter_.maxKicks()) break;
+    // One step of lookahead, as the plain walk: a resident whose other
+    // bucket has room ends the path at once.
+    const uint32_t start = static_cast<uint32_t>(random.next() % bucketSize_);
+    uint32_t chosen = start;
+    for (uint32_t i = 0; i < bucketSize_; ++i) {
+      const uint32_t candidate = (start + i) % bucketSize_;
+      if (slots[candidate] != 0 && hasRoom(alternate(bucket, slots[candidate]))) {
+        chosen = candidate;
+        break;
+      }
+    }
+    path.push_back({bucket, slots[chosen]});
+    bucket = alternate(bucket, slots[chosen]);
+  }
+  return false;
+}
+
+void ConcurrentCuckooFilter::performPath(const std::vector<Move>& path) {
+  for (size_t step = path.size(); step-- > 0;) {
+    const Move& move = path[step];
+    const uint64_t to = alternate(move.from, move.fingerprint);
+    lockPair(move.from, to);
+    // Copy first, then clear: the fingerprint is in one of its buckets
+    // throughout (and readers see both changes at once, by the versions).
+    const bool moved = findSlot(move.from, move.fingerprint) != bucketSize_ && replaceIn(to, 0, move.fingerprint);
+    if (moved) replaceIn(move.from, move.fingerprint, 0);
+    unlockPair(move.from, to);
+    if (!moved) return;  // the table changed under the path: add() searches again
+  }
+}
+
+Status ConcurrentCuckooFilter::remove(const KeyHash& hash) {
+  uint64_t bucket1 = 0, bucket2 = 0;
+  uint32_t fingerprint = 0;
+  filter_.locate(hash, bucket1, bucket2, fingerprint);
+  // Both buckets locked: a kick cannot carry the fingerprint from the bucket
+  // not yet looked at into the one already looked at.
+  lockPair(bucket1, bucket2);
+  const bool erased = replaceIn(bucket1, fingerprint, 0) || replaceIn(bucket2, fingerprint, 0);
+  unlockPair(bucket1, bucket2);
+  if (!erased) return Status::notFound("no matching fingerprint in the key's two buckets");
+  count_.fetch_sub(1, std::memory_order_relaxed);
+  return Status::ok();
+}
+
+}  // namespace cuckoo_bloom
