@@ -3,6 +3,7 @@
 #   1. native C++ library + GoogleTest suite (CTest), Release
 #   2. the same suite under AddressSanitizer + UndefinedBehaviorSanitizer
 #   3. libFuzzer targets (deserialization and operation sequences), 30 s each
+#   3b. the concurrency suite (cpp/tests/concurrent) under ThreadSanitizer (.ci/tsan.sh, about a minute)
 #   4. the wasm module, the npm package (dist/), a quick pass of the benchmark
 #      harness (bench/run.mjs --quick), the API reference check (docs/api/ current,
 #      every export documented: npm run docs:check), and the Jest suites against the
@@ -27,6 +28,9 @@ ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ctest --test-dir bu
 
 echo "== fuzzing (cpp/fuzz, FUZZ_SECONDS per target)"
 bash .ci/fuzz.sh
+
+echo "== concurrency suite under ThreadSanitizer (cpp/tests/concurrent)"
+bash .ci/tsan.sh
 
 echo "== wasm module and npm package (build-package.mjs builds the wasm first)"
 node .ci/build-package.mjs
