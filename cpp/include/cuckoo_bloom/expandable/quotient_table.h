@@ -78,6 +78,10 @@ class QuotientTable {
     // metadata instead of following it (a volatile read, so the compiler can
     // neither drop it nor sink it below the branch; wasm has no prefetch).
     touch(at + 3 + ((i * valueBits_) >> 6));
+    // Likewise the block before's metadata when q is in the first half of its
+    // block: a shifted q's cluster often starts there (a cluster at the load
+    // limit is tens of slots), and the backwards scan would wait for it.
+    if (i < kTouchBackBelow && q >= 64) touch(at - blockWords_ + kShifted);
     if (((at[kOccupied] >> i) & 1) == 0) return false;
     if (((at[kShifted] >> i) & 1) == 0) return scanRun(at, q & ~uint64_t{63}, i, match);
     const uint64_t s = runStartOfRank(q, 0);
@@ -124,6 +128,7 @@ class QuotientTable {
  private:
   // The three metadata words of a block, in this order.
   static constexpr size_t kOccupied = 0, kContinuation = 1, kShifted = 2;
+  static constexpr uint32_t kTouchBackBelow = 32;
   uint64_t meta(size_t kind, uint64_t block) const { return words_[static_cast<size_t>(block * blockWords_) + kind]; }
   uint64_t usedWord(uint64_t block) const {
     const uint64_t* at = words_.data() + block * blockWords_;
