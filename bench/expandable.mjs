@@ -2,7 +2,10 @@
 // The expandable filter from JS, beside static filters sized for its final count
 // (issue #30's Done means, the JS half; bench/expandable_bench.cpp is the C++ half).
 //
-//   node .ci/build-package.mjs && node --expose-gc bench/expandable.mjs [--n=1000000] [--rounds=7] [--clock=cpu|wall]
+//   node .ci/build-package.mjs && node --expose-gc bench/expandable.mjs [--n=1000000] [--rounds=7] [--clock=cpu|wall] [--dist=DIR]
+//
+// --dist: the package build to load (default dist/): a copy of dist/ with another build's
+// core.mjs + core.wasm compares two versions of the C++ under the same JS.
 //
 // At N keys and ε = 1% and 0.1%: an ExpandableFilter grown from 100 keys with the
 // hint (expectedCapacity = N) beside a BloomFilter and a CuckooFilter created for N.
@@ -21,8 +24,8 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const argv = process.argv.slice(2);
 for (const a of argv) {
-  if (!/^--(n=[\d_]+|rounds=\d+|clock=(cpu|wall))$/.test(a)) {
-    console.error(`expandable: unknown argument ${a}\nusage: node bench/expandable.mjs [--n=N] [--rounds=R] [--clock=cpu|wall]`);
+  if (!/^--(n=[\d_]+|rounds=\d+|clock=(cpu|wall)|dist=.+)$/.test(a)) {
+    console.error(`expandable: unknown argument ${a}\nusage: node bench/expandable.mjs [--n=N] [--rounds=R] [--clock=cpu|wall] [--dist=DIR]`);
     process.exit(2);
   }
 }
@@ -32,7 +35,8 @@ const ROUNDS = Number(option('rounds') ?? 7);
 const CLOCK = option('clock') ?? 'cpu';
 const START = 100;
 
-const lib = await import(pathToFileURL(path.join(root, 'dist', 'index.js')).href);
+const DIST = path.resolve(option('dist') ?? path.join(root, 'dist'));
+const lib = await import(pathToFileURL(path.join(DIST, 'index.js')).href);
 await lib.init();
 const { BloomFilter, CuckooFilter, ExpandableFilter, KeyBatch } = lib;
 const gc = globalThis.gc ?? (() => {});
@@ -97,7 +101,7 @@ function timeProbes(filters) {
   return { probes: Object.keys(probes), times, hits };
 }
 
-console.log(`N = ${N.toLocaleString('en-US')}, ${ROUNDS} rounds, ${CLOCK} clock; expandable grown from ${START} with expectedCapacity = N`);
+console.log(`${DIST}: N = ${N.toLocaleString('en-US')}, ${ROUNDS} rounds, ${CLOCK} clock; expandable grown from ${START} with expectedCapacity = N`);
 for (const eps of [0.01, 0.001]) {
   const grown = new ExpandableFilter({ initialCapacity: START, expectedCapacity: N, falsePositiveRate: eps });
   let bytes = grown.byteLength;
