@@ -5,7 +5,19 @@
 namespace cuckoo_bloom {
 namespace {
 
-uint32_t popcount64(uint64_t x) { return static_cast<uint32_t>(__builtin_popcountll(x)); }
+// Without the popcnt instruction (x86-64's baseline) __builtin_popcountll is a
+// call into libgcc; the broadword count inline is cheaper on the lookup path.
+// wasm and arm64 have the instruction.
+uint32_t popcount64(uint64_t x) {
+#if defined(__POPCNT__) || defined(__wasm__) || defined(__aarch64__)
+  return static_cast<uint32_t>(__builtin_popcountll(x));
+#else
+  x = x - ((x >> 1) & 0x5555555555555555ULL);
+  x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
+  x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
+  return static_cast<uint32_t>((x * 0x0101010101010101ULL) >> 56);
+#endif
+}
 uint32_t lowestBit(uint64_t x) { return static_cast<uint32_t>(__builtin_ctzll(x)); }
 uint32_t highestBit(uint64_t x) { return 63u - static_cast<uint32_t>(__builtin_clzll(x)); }
 
@@ -48,8 +60,13 @@ uint64_t QuotientTable::nextOccupied(uint64_t from) const {
 uint64_t QuotientTable::clusterStart(uint64_t q) const {
   uint64_t w = q >> 6;
   const uint32_t top = static_cast<uint32_t>(q & 63);
-  uint64_t bits = ~meta(kShifted, w) & (top == 63 ? ~uint64_t{0} : (uint64_t{2} << top) - 1);
-  while (bits == 0) bits = ~meta(kShifted, --w);  // slot 0 is never shifted
+  const uint64_t* at = block(w);
+  uint64_t bits = ~at[kShifted] & (top == 63 ? ~uint64_t{0} : (uint64_t{2} << top) - 1);
+  while (bits == 0) {  // slot 0 is never shifted
+    at -= blockWords_;
+    --w;
+    bits = ~at[kShifted];
+  }
   return w * 64 + highestBit(bits);
 }
 
@@ -61,29 +78,32 @@ uint64_t QuotientTable::runStart(uint64_t q) const {
 
 uint64_t QuotientTable::runStartOfRank(uint64_t q, uint64_t back) const {
   const uint64_t start = clusterStart(q);
-  // Runs to count from the cluster's start: its occupied canonical slots up to q.
-  uint64_t runs = 0;
-  {
-    const uint64_t first = start >> 6, last = q >> 6;
-    for (uint64_t w = first; w <= last; ++w) {
-      uint64_t bits = meta(kOccupied, w);
-      if (w == first) bits &= ~uint64_t{0} << (start & 63);
-      if (w == last && (q & 63) != 63) bits &= (uint64_t{2} << (q & 63)) - 1;
-      runs += popcount64(bits);
-    }
+  // Runs to count from the cluster's start: its occupied canonical slots up to
+  // q (on the lookup path: mostly one word, q's, sometimes the one before).
+  const uint64_t first = start >> 6, last = q >> 6;
+  const uint64_t* at = block(first);
+  const uint64_t upToQ = (q & 63) == 63 ? ~uint64_t{0} : (uint64_t{2} << (q & 63)) - 1;
+  const uint64_t fromStart = ~uint64_t{0} << (start & 63);
+  uint64_t runs;
+  if (first == last) {
+    runs = popcount64(at[kOccupied] & fromStart & upToQ);
+  } else {
+    runs = popcount64(at[kOccupied] & fromStart);
+    const uint64_t* w = at;
+    for (uint64_t b = first + 1; b < last; ++b) runs += popcount64((w += blockWords_)[kOccupied]);
+    runs += popcount64(block(last)[kOccupied] & upToQ);
   }
   runs -= back;
   // The runs-th run start (a used slot that does not continue a run) from `start`.
-  uint64_t w = start >> 6;
-  const auto runStarts = [&](uint64_t word) {
-    return (meta(kOccupied, word) | meta(kShifted, word)) & ~meta(kContinuation, word);
-  };
-  uint64_t bits = runStarts(w) & (~uint64_t{0} << (start & 63));
+  uint64_t w = first;
+  uint64_t bits = (at[kOccupied] | at[kShifted]) & ~at[kContinuation] & fromStart;
   for (;;) {
     const uint32_t here = popcount64(bits);
     if (runs <= here) break;
     runs -= here;
-    bits = runStarts(++w);
+    ++w;
+    at += blockWords_;
+    bits = (at[kOccupied] | at[kShifted]) & ~at[kContinuation];
   }
   while (--runs > 0) bits &= bits - 1;
   return w * 64 + lowestBit(bits);

@@ -63,24 +63,29 @@ class QuotientTable {
   bool continuation(uint64_t s) const { return bit(kContinuation, s); }
   bool shifted(uint64_t s) const { return bit(kShifted, s); }
   bool used(uint64_t s) const { return (usedWord(s >> 6) >> (s & 63)) & 1; }
-  uint64_t value(uint64_t s) const {
-    const uint64_t bitIndex = (s & 63) * valueBits_;
-    const uint64_t* at = words_.data() + (s >> 6) * blockWords_ + 3 + (bitIndex >> 6);
-    const uint32_t offset = static_cast<uint32_t>(bitIndex & 63);
-    uint64_t v = at[0] >> offset;
-    if (offset + valueBits_ > 64) v |= at[1] << (64 - offset);
-    return v & valueMask_;
-  }
+  uint64_t value(uint64_t s) const { return valueIn(block(s >> 6), static_cast<uint32_t>(s & 63)); }
 
   // Calls match(value) for each entry of canonical slot q's run until one
-  // returns true; false when none does or q has no run.
+  // returns true; false when none does or q has no run. The lookup path, so
+  // it works on block pointers (one multiply per block, not per bit) and reads
+  // a run's length from its continuation word instead of bit by bit.
   template <typename Match>
   bool anyInRun(uint64_t q, Match&& match) const {
-    if (!occupied(q)) return false;
-    for (uint64_t s = runStart(q);;) {
-      if (match(value(s))) return true;
-      if (++s >= slots_ || !continuation(s)) return false;
-    }
+    const uint64_t* at = block(q >> 6);
+    const uint32_t i = static_cast<uint32_t>(q & 63);
+    // Touch q's value word before the occupied bit is known: the run starts at
+    // q or a few slots on, so the miss on the values overlaps the miss on the
+    // metadata instead of following it (a volatile read, so the compiler can
+    // neither drop it nor sink it below the branch; wasm has no prefetch).
+    touch(at + 3 + ((i * valueBits_) >> 6));
+    // Likewise the block before's metadata when q is in the first half of its
+    // block: a shifted q's cluster often starts there (a cluster at the load
+    // limit is tens of slots), and the backwards scan would wait for it.
+    if (i < kTouchBackBelow && q >= 64) touch(at - blockWords_ + kShifted);
+    if (((at[kOccupied] >> i) & 1) == 0) return false;
+    if (((at[kShifted] >> i) & 1) == 0) return scanRun(at, q & ~uint64_t{63}, i, match);
+    const uint64_t s = runStartOfRank(q, 0);
+    return scanRun(block(s >> 6), s & ~uint64_t{63}, static_cast<uint32_t>(s & 63), match);
   }
   // The first slot of canonical q's run (q must be occupied).
   uint64_t runStart(uint64_t q) const;
@@ -123,10 +128,41 @@ class QuotientTable {
  private:
   // The three metadata words of a block, in this order.
   static constexpr size_t kOccupied = 0, kContinuation = 1, kShifted = 2;
+  static constexpr uint32_t kTouchBackBelow = 32;
   uint64_t meta(size_t kind, uint64_t block) const { return words_[static_cast<size_t>(block * blockWords_) + kind]; }
   uint64_t usedWord(uint64_t block) const {
     const uint64_t* at = words_.data() + block * blockWords_;
     return at[kOccupied] | at[kContinuation] | at[kShifted];
+  }
+  const uint64_t* block(uint64_t b) const { return words_.data() + b * blockWords_; }
+  // The value of slot i of the block at `at`.
+  uint64_t valueIn(const uint64_t* at, uint32_t i) const {
+    const uint32_t bitIndex = i * valueBits_;
+    const uint64_t* word = at + 3 + (bitIndex >> 6);
+    const uint32_t offset = bitIndex & 63;
+    uint64_t v = word[0] >> offset;
+    if (offset + valueBits_ > 64) v |= word[1] << (64 - offset);
+    return v & valueMask_;
+  }
+  static void touch(const uint64_t* word) {
+    const volatile uint64_t* at = word;
+    static_cast<void>(*at);
+  }
+  // The run from slot i of the block at `at` (whose first slot is `base`) on.
+  template <typename Match>
+  bool scanRun(const uint64_t* at, uint64_t base, uint32_t i, Match&& match) const {
+    for (;;) {
+      if (match(valueIn(at, i))) return true;
+      if (i == 63) {
+        base += 64;
+        if (base >= slots_) return false;
+        at += blockWords_;
+        i = 0;
+      } else {
+        ++i;
+      }
+      if (((at[kContinuation] >> i) & 1) == 0) return false;
+    }
   }
   bool bit(size_t kind, uint64_t s) const { return (meta(kind, s >> 6) >> (s & 63)) & 1; }
   void setBit(size_t kind, uint64_t s, bool on) {
