@@ -27,7 +27,7 @@
 //                require (CommonJS builds never call import(): see cjsModuleUrl)
 //   types/       .d.ts (ES) and .d.cts (CommonJS) declarations
 // Each variant is js/src/index.ts with runtime/init-wasm.ts swapped for one loader.
-// Bundles are minified (whitespace and syntax, never names) with maps for the main entries:
+// Bundles are minified (whitespace and syntax, never names) and ship without source maps:
 // the package unpacks to at most 3 MB (tests/package/package.test.mjs).
 import { execFileSync } from 'node:child_process';
 import {
@@ -133,27 +133,21 @@ function variantPlugin({ loader, bundleGlue = false, module = 'core', commonJsGl
 
 const common = {
   bundle: true,
-  sourcemap: true,
-  // Maps point into the package's own sources by name (stack traces stay readable) without
-  // embedding them: the embedded sources were about 3 MB of the 6.6 MB unpacked package.
-  sourcesContent: false,
+  // No source maps (issue #33: the package within 3 MB unpacked; the maps were 226 KB):
+  // every bundle keeps its class and function names as written (keepNames, whitespace
+  // and syntax minified only), so a stack trace names what ran without a map.
+  sourcemap: false,
   target: 'es2022',
   logLevel: 'warning',
   metafile: true,
   // Classes keep their names (`BloomFilter`, not esbuild's `_BloomFilter`) in stack traces and inspect output.
   keepNames: true,
-  // Whitespace and syntax only: comments and indentation go (the maps lead back to the
-  // sources), every identifier stays as written, so a stack trace reads without the map too.
+  // Whitespace and syntax only: comments and indentation go, every identifier stays as
+  // written, so a stack trace reads as the sources do.
   minifyWhitespace: true,
   minifySyntax: true,
   external: ['node:*'],
 };
-// The bundles that repeat another's code ship without a map, to keep the package within
-// 3 MB unpacked (issue #33): index.js is browser.js's and index.cjs's code, small.js is
-// browser.js's, inline.js and inline.cjs are index.cjs's plus the glue and the embedded
-// wasm (their maps were 117 KB each). Their class and function names are as written
-// (keepNames, no renaming), so their stack traces still read; the main entries keep maps.
-const noMap = { sourcemap: false };
 // CommonJS has no import.meta: the loader's `new URL('./core.wasm', import.meta.url)`
 // uses this file's URL instead; undefined once a bundler folded it into an ES module.
 // A footer, so "use strict" stays the first statement: the `var` is hoisted, and it
@@ -206,9 +200,6 @@ const exported = await bundle({
   platform: 'browser',
   outfile: join(dist, 'browser.js'),
   entryName: 'cuckoo-bloom-wasm',
-  // No map (~88 KB): index.cjs's map covers the same sources for debugging in Node, and
-  // in a page the bundle reads as written (names kept, whitespace and syntax minified).
-  ...noMap,
   external: ['./core.mjs'],
   plugins: [variantPlugin({ loader: 'browser' })],
 });
@@ -220,7 +211,6 @@ await bundle({
   platform: 'browser',
   keepNames: false,
   outfile: join(dist, 'small.js'),
-  ...noMap,
   entryName: 'cuckoo-bloom-wasm/small',
   external: ['./core.small.mjs'],
   plugins: [variantPlugin({ loader: 'browser', module: 'core.small' })],
@@ -254,7 +244,6 @@ await bundle({
   format: 'esm',
   platform: 'neutral',
   outfile: join(dist, 'index.js'),
-  ...noMap,
   entryName: 'cuckoo-bloom-wasm',
   external: ['./core.mjs', 'node:*'],
   plugins: [variantPlugin({ loader: null })],
@@ -274,7 +263,6 @@ for (const [format, platform, outfile] of [['esm', 'neutral', 'inline.js'], ['cj
     format,
     platform,
     outfile: join(dist, outfile),
-    ...noMap,
     entryName: 'cuckoo-bloom-wasm/inline',
     plugins: [variantPlugin({ loader: 'inline', bundleGlue: true })],
     ...inline,
@@ -380,9 +368,6 @@ if (existsSync(join(src, 'cli/main.ts'))) {
     format: 'esm',
     platform: 'node',
     outfile: join(dist, 'cli.js'),
-    // No map: the CLI's bundle is minified without renaming, so its stack traces name
-    // its functions; a map would cost ~80 KB of the package's 3 MB (issue #33).
-    ...noMap,
     // psl (the Public Suffix List: build's warnings and the suffixes it guards) is the
     // package's one runtime dependency, used by the CLI only: imported, not bundled (no
     // browser bundle reaches it).
