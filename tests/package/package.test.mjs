@@ -382,7 +382,9 @@ describe('TypeScript consumer', () => {
     if (any instanceof CuckooFilter) {
       const removed: boolean = any.remove('a');
     }
-    const kind: 'bloom' | 'blocked-bloom' | 'counting-bloom' | 'cuckoo' | 'binary-fuse' | 'scalable-bloom' | 'scalable-cuckoo' | 'expiring-bloom' = any.type;
+    const kind: FilterTypeName = any.type;
+    // @ts-expect-error: a filter's type is one of the registered names, a union of literals, not any string
+    const notAType: FilterTypeName = 'not-a-type';
     const blocked = BlockedBloomFilter.deserialize(new BlockedBloomFilter({ capacity: 10 }).serialize());
     const counting = new CountingBloomFilter({ capacity: 10 });
     const removedCount: boolean = counting.add('a').remove('a');
@@ -424,7 +426,7 @@ describe('TypeScript consumer', () => {
   `;
   const IMPORTS = `{ init, isInitialized, deserialize, Filter, FilterError, BloomFilter, BlockedBloomFilter,
     CountingBloomFilter, CuckooFilter, type AnyFilter, type CuckooKick, type CuckooFilterOptions,
-    type FilterErrorCode, type Key }`;
+    type FilterErrorCode, type FilterTypeName, type Key }`;
 
   test('an ES module consumer (.mts) type-checks with --strict --module nodenext', () => {
     expect(typeCheck('consumer.mts', `import ${IMPORTS} from 'cuckoo-bloom-wasm';\n${USES}\nexport {};\n`)).toBe('');
