@@ -75,7 +75,8 @@ describe('the Public Suffix List is in the CLI only', () => {
 
   test.each(['browser.js', 'small.js', 'inline.js', 'reader.js', 'index.js', 'index.cjs', 'reader.cjs'])('%s does not', (bundle) => {
     const text = readFileSync(dist(bundle), 'utf8');
-    for (const marker of [...MARKERS, 'psl', 'rules.js']) expect({ marker, found: text.includes(marker) }).toEqual({ marker, found: false });
+    // Quoted: the inline bundles' base64 wasm holds any three letters somewhere.
+    for (const marker of [...MARKERS, '"psl"', "'psl'", 'rules.js']) expect({ marker, found: text.includes(marker) }).toEqual({ marker, found: false });
     // And no bundle grew by a list's worth: the PSL alone is over 100 KB.
     expect(statSync(dist(bundle)).size).toBeLessThan(bundle.startsWith('inline') ? 1_000_000 : 200_000);
   });
