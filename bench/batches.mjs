@@ -28,6 +28,7 @@ import { loadavg } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { makeKeys, rng } from './keys.mjs';
+import { benchClock, median } from './clock.mjs';
 
 const benchDir = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(benchDir, '..');
@@ -58,18 +59,7 @@ const { BloomFilter, CuckooFilter, KeyBatch } = lib;
 const { BloomFilter: FnvBloom } = await import('bloomfilter');
 const gc = globalThis.gc ?? (() => {});
 /** Nanoseconds on the chosen clock (see the head of this file). */
-const now =
-  CLOCK === 'wall'
-    ? () => Number(process.hrtime.bigint())
-    : () => {
-        const { user, system } = process.cpuUsage();
-        return (user + system) * 1000;
-      };
-const median = (values) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-};
+const now = benchClock(CLOCK);
 
 /**
  * `count` distinct keys of exactly `bytes` UTF-8 bytes; non-ASCII ones mix 1-,

@@ -20,6 +20,7 @@
 // (a burst of load hits all alike), and each ratio is the median of per-round ratios.
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { benchClock, median } from './clock.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const argv = process.argv.slice(2);
@@ -41,18 +42,7 @@ await lib.init();
 const { BloomFilter, CuckooFilter, ExpandableFilter, KeyBatch } = lib;
 const gc = globalThis.gc ?? (() => {});
 /** Nanoseconds on the chosen clock. */
-const now =
-  CLOCK === 'wall'
-    ? () => Number(process.hrtime.bigint())
-    : () => {
-        const { user, system } = process.cpuUsage();
-        return (user + system) * 1000;
-      };
-const median = (values) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-};
+const now = benchClock(CLOCK);
 const fail = (message) => {
   console.error(`expandable: ${message}`);
   process.exit(1);
