@@ -40,7 +40,7 @@ import {
   rmSync,
   writeFileSync,
 } from 'node:fs';
-import { createRequire, SourceMap } from 'node:module';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { deflateSync } from 'node:zlib';
@@ -421,92 +421,14 @@ for (const file of readdirSync(dist).filter((name) => name.endsWith('.cjs'))) {
 /**
  * Minified output writes `new URL("./core.wasm",import.meta.url)`; the bundles keep the
  * spelled-out form `new URL("./core.wasm", import.meta.url)` that bundlers document and
- * tests look for, so this puts the space back, moving what the file's map says of the
- * rest of that line one column right (only the first mapping after the space changes:
- * each column in a line is stored relative to the one before). The shifted map is checked
- * against the old one where it matters: `import.meta.url` maps to the same source place.
+ * tests look for, so this puts the space back (no bundle has a source map to shift).
  */
 function spellOutWasmUrls(file) {
   const path = join(dist, file);
-  let text = readFileSync(path, 'utf8');
-  const found = [...text.matchAll(/new URL\("\.\/[\w.]+\.wasm",import\.meta\.url\)/g)];
-  if (found.length === 0) fail(`dist/${file} has no new URL("./….wasm", import.meta.url)`);
-  const mapPath = `${path}.map`;
-  const hasMap = existsSync(mapPath);
-  const map = hasMap ? JSON.parse(readFileSync(mapPath, 'utf8')) : null;
-  const before = hasMap ? new SourceMap(structuredClone(map)) : null;
-  const checks = [];
-  // From the last to the first, so each offset still holds when it is used.
-  for (const match of found.reverse()) {
-    const at = match.index + match[0].indexOf('import.meta.url');
-    const line = text.slice(0, at).split('\n').length - 1;
-    const column = at - (text.lastIndexOf('\n', at - 1) + 1);
-    if (map !== null) shiftMappings(map, line, column);
-    text = `${text.slice(0, at - 1)}, ${text.slice(at)}`;
-    checks.push({ line, column });
-  }
-  writeFileSync(path, text);
-  if (map === null) return;
-  writeFileSync(mapPath, JSON.stringify(map));
-  // Each column around a space (old numbering) must map where it did, moved right by the
-  // spaces put in at or before it on its line; a mapping left behind or moved too far shows
-  // at the column before the next mapping.
-  const after = new SourceMap(map);
-  const original = ({ originalSource, originalLine, originalColumn }) => `${originalSource}:${originalLine}:${originalColumn}`;
-  for (const { line, column } of checks) {
-    for (let old = Math.max(0, column - 50); old < column + 2000; old++) {
-      const moved = old + checks.filter((other) => other.line === line && other.column <= old).length;
-      if (original(before.findEntry(line, old)) !== original(after.findEntry(line, moved))) {
-        fail(`dist/${file}.map: putting the space into the wasm URL moved the mapping of ${line + 1}:${old + 1}`);
-      }
-    }
-  }
-}
-const VLQ_DIGITS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
-function decodeVlq(text) {
-  const values = [];
-  let value = 0;
-  let shift = 0;
-  for (const char of text) {
-    const digit = VLQ_DIGITS.indexOf(char);
-    value += (digit & 31) * 2 ** shift;
-    if (digit & 32) shift += 5;
-    else {
-      values.push(value % 2 === 1 ? -(value - 1) / 2 : value / 2);
-      value = 0;
-      shift = 0;
-    }
-  }
-  return values;
-}
-function encodeVlq(values) {
-  let text = '';
-  for (const value of values) {
-    let rest = value < 0 ? -value * 2 + 1 : value * 2;
-    do {
-      const digit = rest % 32;
-      rest = Math.floor(rest / 32);
-      text += VLQ_DIGITS[rest > 0 ? digit | 32 : digit];
-    } while (rest > 0);
-  }
-  return text;
-}
-/** Moves every mapping of generated `line` at or after `column` one column right. */
-function shiftMappings(map, line, column) {
-  const lines = map.mappings.split(';');
-  const segments = lines[line].split(',');
-  let generated = 0;
-  for (let i = 0; i < segments.length; i++) {
-    const fields = decodeVlq(segments[i]);
-    generated += fields[0];
-    if (generated >= column) {
-      fields[0] += 1;
-      segments[i] = encodeVlq(fields);
-      break;
-    }
-  }
-  lines[line] = segments.join(',');
-  map.mappings = lines.join(';');
+  const text = readFileSync(path, 'utf8');
+  const spelled = text.replace(/(new URL\("\.\/[\w.]+\.wasm"),(import\.meta\.url\))/g, '$1, $2');
+  if (spelled === text) fail(`dist/${file} has no new URL("./….wasm", import.meta.url)`);
+  writeFileSync(path, spelled);
 }
 for (const file of ['browser.js', 'small.js', 'reader.js', 'index.js']) spellOutWasmUrls(file);
 
