@@ -94,6 +94,21 @@ try {
 rmSync(dist, { recursive: true, force: true });
 mkdirSync(dist, { recursive: true });
 
+// The Emscripten glue, minified with its local names: emcc without Closure leaves every
+// local name as written (core.mjs 58 KB, 31 KB minified; it ships in seven places
+// counting the CommonJS copies and the two inline bundles). The glue reaches the
+// module's imports and exports and the Module fields by string keys only, never by a
+// local's name, so renaming its locals changes nothing it does; the
+// `new URL("core.wasm", import.meta.url)` that bundlers look for stays as it is.
+// Written to build-wasm/minified/, which the inline bundles and dist/ take it from.
+const minifiedGlue = join(wasmBuild, 'minified');
+mkdirSync(minifiedGlue, { recursive: true });
+const minifyGlue = (text, format) => esbuild.transformSync(text, { minify: true, format, target: 'es2022' }).code;
+for (const name of ['core', 'core.small', 'core.reader']) {
+  const text = readFileSync(join(wasmBuild, `${name}.mjs`), 'utf8');
+  writeFileSync(join(minifiedGlue, `${name}.mjs`), minifyGlue(text, 'esm'));
+}
+
 // 2. The JavaScript variants.
 /**
  * Resolves ./init-wasm.js to one loader, (inline) ./core.mjs to the glue itself, and
@@ -125,7 +140,7 @@ function variantPlugin({ loader, bundleGlue = false, module = 'core', commonJsGl
         });
       }
       if (bundleGlue) {
-        build.onResolve({ filter: /^\.\/core\.mjs$/ }, () => ({ path: join(wasmBuild, 'core.mjs') }));
+        build.onResolve({ filter: /^\.\/core\.mjs$/ }, () => ({ path: join(minifiedGlue, 'core.mjs') }));
       }
     },
   };
@@ -393,7 +408,7 @@ if (existsSync(join(src, 'cli/main.ts'))) {
 }
 writeImportEntry('redis.cjs', redisExports, { esModule: true });
 writeImportEntry('index-file.cjs', indexFileExports, { esModule: true });
-for (const file of wasmFiles) copyFileSync(join(wasmBuild, file), join(dist, file));
+for (const file of wasmFiles) copyFileSync(join(file.endsWith('.mjs') ? minifiedGlue : wasmBuild, file), join(dist, file));
 
 /**
  * The glue as a CommonJS module, for index.cjs and reader.cjs (which must not call
@@ -410,7 +425,7 @@ function commonJsGlueOf(name) {
   const cjs = text
     .replace(exportLine, 'module.exports = createCoreModule;')
     .replaceAll('import.meta.url', "require('node:url').pathToFileURL(__filename).href");
-  writeFileSync(join(dist, `${name}.cjs`), `'use strict';\n${cjs}`);
+  writeFileSync(join(dist, `${name}.cjs`), minifyGlue(`'use strict';\n${cjs}`, 'cjs'));
 }
 commonJsGlueOf('core');
 commonJsGlueOf('core.reader');
