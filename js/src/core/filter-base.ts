@@ -229,24 +229,32 @@ export abstract class Filter {
     const address = this.address;
     const keys = keySource(keysIn);
     const total = keys instanceof KeyBatch ? keys.count : keys.length;
-    const answers = new Uint8Array(total);
+    // One of the two is made, at its final size. The booleans are written
+    // straight from each batch's result bytes in wasm memory: a Uint8Array
+    // of them in between cost a fresh buffer and one more pass a key.
+    const answers = asBytes ? new Uint8Array(total) : undefined;
+    const booleans = asBytes ? undefined : new Array<boolean>(total);
     for (let start = 0; start < total; ) {
       const batch = keys instanceof KeyBatch ? this.arena.copyBatch(keys, start) : this.arena.encodeBatch(keys, start);
       if (batch.keyByKey) {
         // Long strings: the single-key path costs less here (keys.ts, JOIN_MAX_UNITS).
         const path = this.#keyPath;
         const list = keys as readonly Key[];
-        for (let i = start; i < batch.end; i++) answers[i] = path.has(list[i]!) === 0 ? 0 : 1;
+        if (answers !== undefined) {
+          for (let i = start; i < batch.end; i++) answers[i] = path.has(list[i]!) === 0 ? 0 : 1;
+        } else {
+          for (let i = start; i < batch.end; i++) booleans![i] = path.has(list[i]!) !== 0;
+        }
       } else {
         this.module._cbw_has_many(address, batch.data, batch.offsets, batch.count, batch.results);
-        answers.set(this.module.HEAPU8.subarray(batch.results, batch.results + batch.count), start);
+        // HEAPU8 read after the call, and per batch: memory may have grown since the last.
+        const results = this.module.HEAPU8;
+        if (answers !== undefined) answers.set(results.subarray(batch.results, batch.results + batch.count), start);
+        else copyAsBooleans(results, batch.results, batch.count, booleans!, start);
       }
       start = batch.end;
     }
-    if (asBytes) return answers;
-    const booleans = new Array<boolean>(total);
-    for (let i = 0; i < total; i++) booleans[i] = answers[i] === 1;
-    return booleans;
+    return answers ?? booleans!;
   }
 
   /**
@@ -544,6 +552,11 @@ function resultForm(options: unknown): 'boolean[]' | 'Uint8Array' {
     );
   }
   return as ?? 'boolean[]';
+}
+
+/** `target[at + i] = bytes[from + i] !== 0` for i in [0, count): one batch's results as booleans. */
+function copyAsBooleans(bytes: Uint8Array, from: number, count: number, target: boolean[], at: number): void {
+  for (let i = 0; i < count; i++) target[at + i] = bytes[from + i] !== 0;
 }
 
 /** Batch input: a KeyBatch as it is, otherwise an array of keys. */
