@@ -43,6 +43,26 @@ describe.each(FILTER_TYPES.map((entry) => [entry.name, entry]))('%s', (name, ent
     filter.free();
   });
 
+  test('its class reads its own bytes as itself, clones as itself, and refuses every other type by name', () => {
+    const filter = holding(asciiKeys(50, `${name}-class-`), { seed: 5 });
+    const Class = filter.constructor;
+    const bytes = filter.serialize();
+    for (const read of [Class.deserialize(bytes), Class.deserialize(bytes.slice().buffer), filter.clone()]) {
+      expect(read).toBeInstanceOf(Class);
+      expect(read.type).toBe(name);
+      expect(read.serialize()).toEqual(bytes);
+      read.free();
+    }
+    for (const other of FILTER_TYPES.filter((e) => e.name !== name)) {
+      const made = other.from(['k'], {});
+      const OtherClass = made.constructor;
+      made.free();
+      const error = expectCode(() => OtherClass.deserialize(bytes), 'WRONG_TYPE');
+      expect(error.message).toBe(`expected a ${other.name} filter, got a ${name} filter`);
+    }
+    filter.free();
+  });
+
   test('has exactly the operations it claims', () => {
     const a = holding([], {});
     const b = holding(['x'], {});

@@ -1,5 +1,5 @@
 import { coreError, FilterError } from '../errors.js';
-import { Filter } from '../core/filter-base.js';
+import { Filter, type FilterTypeName } from '../core/filter-base.js';
 import type { Key } from '../keys/keys.js';
 
 /**
@@ -7,7 +7,7 @@ import type { Key } from '../keys/keys.js';
  * share over `Filter`: an add that says why the chain could not take a key,
  * the schedule's getters, and a batch add stopped where a link could not be made.
  */
-export abstract class GrowingFilter extends Filter {
+export abstract class GrowingFilter<Name extends FilterTypeName = FilterTypeName> extends Filter<Name> {
   /**
    * Adds a key; a new link is made when the newest cannot take it. (A
    * scalable Bloom filter does not store a key it already reports present; a
