@@ -152,15 +152,15 @@ export class ExpiringBloomFilter extends Filter<'expiring-bloom'> {
 
   /** Time units a key is remembered for at least. */
   get window(): number {
-    return this.parameters.window!;
+    return this.sizing('window');
   }
   /** Filters in rotation. */
   get generations(): number {
-    return this.parameters.generations!;
+    return this.sizing('generations');
   }
   /** `window / (generations - 1)`: a key is forgotten at most this long after the window. */
   get generationLength(): number {
-    return this.parameters.generationLength!;
+    return this.sizing('generationLength');
   }
   /** When the newest generation started (clock units). */
   get generationStart(): number {

@@ -32,15 +32,15 @@ export abstract class GrowingFilter<Name extends FilterTypeName = FilterTypeName
   }
   /** Keys the first link is sized for. */
   get initialCapacity(): number {
-    return this.parameters.initialCapacity!;
+    return this.sizing('initialCapacity');
   }
   /** Each link holds `growth` times the keys of the one before. */
   get growth(): number {
-    return this.parameters.growth!;
+    return this.sizing('growth');
   }
   /** Each link's rate budget is `tightening` times the one before. */
   get tightening(): number {
-    return this.parameters.tightening!;
+    return this.sizing('tightening');
   }
 
   protected override onBatchFull(index: number): never {

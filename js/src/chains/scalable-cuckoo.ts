@@ -53,7 +53,7 @@ export class ScalableCuckooFilter extends GrowingFilter<'scalable-cuckoo'> {
 
   /** Slots per bucket of every link: 2, 4 or 8. */
   get bucketSize(): number {
-    return this.parameters.bucketSize!;
+    return this.sizing('bucketSize');
   }
 }
 

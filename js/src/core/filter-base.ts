@@ -1,6 +1,6 @@
 import type { CoreFilterOptions, CoreModule, FilterHandle } from '../runtime/core-module.js';
 import { coreError, FilterError, statusName } from '../errors.js';
-import { refuseStructuredClone } from './clone-guard.js';
+import { WasmOwner } from './wasm-owner.js';
 import { getRuntime } from '../runtime/init.js';
 import { coreFilterType } from '../runtime/core-types.js';
 import { KeyBatch } from '../keys/key-batch.js';
@@ -17,10 +17,6 @@ const leakedHandles =
   typeof FinalizationRegistry === 'function'
     ? new FinalizationRegistry<FilterHandle>((handle) => handle.delete())
     : null;
-
-// `using filter = new BloomFilter(...)` needs Symbol.dispose; older runtimes
-// lack it, and TypeScript's own downlevel helper looks for this same symbol.
-(Symbol as { dispose?: symbol }).dispose ??= Symbol.for('Symbol.dispose');
 
 /**
  * Internal: carries a handle that already exists (read from bytes) into a
@@ -114,7 +110,7 @@ export interface FilterClassInfo<Name extends FilterTypeName = FilterTypeName> {
  * a subclass's `type` is its literal (`'bloom'`), never just any name;
  * `Options`, what its constructor takes.
  */
-export abstract class Filter<Name extends FilterTypeName = FilterTypeName, Options = unknown> {
+export abstract class Filter<Name extends FilterTypeName = FilterTypeName, Options = unknown> extends WasmOwner {
   readonly #type: Name;
   #handle: FilterHandle | null;
   #address: number;
@@ -138,12 +134,12 @@ export abstract class Filter<Name extends FilterTypeName = FilterTypeName, Optio
    *   too large); `OUT_OF_MEMORY`; `NOT_INITIALIZED` before `init()` resolved.
    */
   constructor(options: Options) {
+    super('filter', 'serialize() it and deserialize() the bytes');
     const info = new.target.info as FilterClassInfo<Name>;
     const runtime = getRuntime();
     this.#type = info.typeName;
     this.#module = runtime.module;
     this.#arena = runtime.arena;
-    refuseStructuredClone(this, 'filter', 'serialize() it and deserialize() the bytes');
     // A handle read from bytes comes as an ExistingHandle (deserialize, clone,
     // the registry): one of another type is refused here, in this one place.
     const handle = options instanceof ExistingHandle ? existingOfType(options.handle, info) : createHandle(info, options);
@@ -499,16 +495,6 @@ export abstract class Filter<Name extends FilterTypeName = FilterTypeName, Optio
     this.#handle = null;
     this.#address = 0;
     this.#keyPath.address = 0;
-  }
-
-  /** {@link Filter.free}, for `using filter = new BloomFilter(...)`: freed when the scope ends. */
-  [Symbol.dispose](): void {
-    this.free();
-  }
-
-  /** What `console.log(filter)` and `util.inspect` show: the one-line summary of `toString()`, not wasm internals. */
-  [Symbol.for('nodejs.util.inspect.custom')](): string {
-    return this.toString();
   }
 
   /** `String(filter)`: the one-line summary `console.log` shows. */

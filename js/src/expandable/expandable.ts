@@ -89,7 +89,7 @@ export class ExpandableFilter extends Filter<'expandable'> {
   }
   /** The growth hint the filter was sized for (0: none). */
   get expectedCapacity(): number {
-    return this.parameters.expectedCapacity!;
+    return this.sizing('expectedCapacity');
   }
   /** Entries over nominal slots (the table doubles past 0.85). */
   get loadFactor(): number {

@@ -121,7 +121,7 @@ export class BinaryFuseFilter extends Filter<'binary-fuse'> {
 
   /** Bits per fingerprint, f: the false-positive rate is 2^-f. */
   get fingerprintBits(): number {
-    return this.parameters.fingerprintBits!;
+    return this.sizing('fingerprintBits');
   }
   /** Slots per key: 3 or 4. */
   get arity(): 3 | 4 {
@@ -129,7 +129,7 @@ export class BinaryFuseFilter extends Filter<'binary-fuse'> {
   }
   /** Fingerprint slots in the table (about 1.13 or 1.08 per key). */
   get slotCount(): number {
-    return this.parameters.slotCount!;
+    return this.sizing('slotCount');
   }
 }
 
