@@ -15,7 +15,9 @@ export class BlockedBloomFilter extends MergeableBloomFilter<'blocked-bloom', Bl
   protected static override readonly info: FilterClassInfo<'blocked-bloom'> = { typeName: 'blocked-bloom', className: 'BlockedBloomFilter' };
 
   /** Number of 512-bit blocks. */
-  get blockCount(): number {
-    return this.sizing('blockCount');
+  declare readonly blockCount: number;
+
+  static {
+    this.defineSizingGetters('blockCount');
   }
 }

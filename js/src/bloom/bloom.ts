@@ -21,13 +21,14 @@ export class BloomFilter extends MergeableBloomFilter<'bloom', BloomFilterOption
   protected static override readonly info: FilterClassInfo<'bloom'> = { typeName: 'bloom', className: 'BloomFilter' };
 
   /** Size of the bit array (m). */
-  get bitCount(): number {
-    return this.sizing('bitCount');
-  }
+  declare readonly bitCount: number;
   /** Probes per key (k). */
-  get hashCount(): number {
-    return this.sizing('hashCount');
+  declare readonly hashCount: number;
+
+  static {
+    this.defineSizingGetters('bitCount', 'hashCount');
   }
+
   /** Bits set to 1. */
   get setBitCount(): number {
     return this.parameters.setBitCount!;

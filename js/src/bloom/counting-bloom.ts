@@ -31,13 +31,14 @@ export class CountingBloomFilter extends BloomFamilyFilter<'counting-bloom', Cou
   }
 
   /** Number of counters (m). */
-  get counterCount(): number {
-    return this.sizing('counterCount');
-  }
+  declare readonly counterCount: number;
   /** Probes per key (k). */
-  get hashCount(): number {
-    return this.sizing('hashCount');
+  declare readonly hashCount: number;
+
+  static {
+    this.defineSizingGetters('counterCount', 'hashCount');
   }
+
   /** The value (0..15) of counter `index`. @throws FilterError `INVALID_ARGUMENT` outside 0..counterCount-1. */
   counterAt(index: number): number {
     requireInteger(index, 'index', 'CountingBloomFilter.counterAt', 0, this.counterCount - 1);

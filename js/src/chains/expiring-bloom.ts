@@ -151,17 +151,16 @@ export class ExpiringBloomFilter extends Filter<'expiring-bloom'> {
   }
 
   /** Time units a key is remembered for at least. */
-  get window(): number {
-    return this.sizing('window');
-  }
+  declare readonly window: number;
   /** Filters in rotation. */
-  get generations(): number {
-    return this.sizing('generations');
-  }
+  declare readonly generations: number;
   /** `window / (generations - 1)`: a key is forgotten at most this long after the window. */
-  get generationLength(): number {
-    return this.sizing('generationLength');
+  declare readonly generationLength: number;
+
+  static {
+    this.defineSizingGetters('window', 'generations', 'generationLength');
   }
+
   /** When the newest generation started (clock units). */
   get generationStart(): number {
     return this.parameters.generationStart!;

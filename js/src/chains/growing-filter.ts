@@ -31,16 +31,14 @@ export abstract class GrowingFilter<Name extends FilterTypeName = FilterTypeName
     return this.parameters.links!;
   }
   /** Keys the first link is sized for. */
-  get initialCapacity(): number {
-    return this.sizing('initialCapacity');
-  }
+  declare readonly initialCapacity: number;
   /** Each link holds `growth` times the keys of the one before. */
-  get growth(): number {
-    return this.sizing('growth');
-  }
+  declare readonly growth: number;
   /** Each link's rate budget is `tightening` times the one before. */
-  get tightening(): number {
-    return this.sizing('tightening');
+  declare readonly tightening: number;
+
+  static {
+    this.defineSizingGetters('initialCapacity', 'growth', 'tightening');
   }
 
   protected override onBatchFull(index: number): never {

@@ -52,8 +52,10 @@ export class ScalableCuckooFilter extends GrowingFilter<'scalable-cuckoo'> {
   }
 
   /** Slots per bucket of every link: 2, 4 or 8. */
-  get bucketSize(): number {
-    return this.sizing('bucketSize');
+  declare readonly bucketSize: number;
+
+  static {
+    this.defineSizingGetters('bucketSize');
   }
 }
 

@@ -416,7 +416,6 @@ export abstract class Filter<Name extends FilterTypeName = FilterTypeName, Optio
     }
   }
 
-
   /** Removes every key (the sizing and seed stay). */
   clear(): void {
     this.handle.clear();
@@ -481,6 +480,22 @@ export abstract class Filter<Name extends FilterTypeName = FilterTypeName, Optio
     const handle = this.handle; // FREED after free(), cached or not
     this.#sizing ??= handle.parameters();
     return this.#sizing[name]!;
+  }
+  /**
+   * Makes each of `names` a read-only getter of that sizing parameter (read
+   * once, as `sizing` does) on the class's prototype. The class declares each
+   * with its doc comment, `declare readonly bitCount: number;`, and calls this
+   * once in a static block: one line a parameter instead of a getter each.
+   */
+  protected static defineSizingGetters(...names: string[]): void {
+    for (const name of names) {
+      Object.defineProperty(this.prototype, name, {
+        configurable: true,
+        get(this: Filter): number {
+          return this.sizing(name);
+        },
+      });
+    }
   }
   /** True after `free()`. */
   get freed(): boolean {

@@ -111,21 +111,18 @@ export class CuckooFilter extends Filter<'cuckoo'> {
   }
 
   /** Buckets in the table (a power of two). */
-  get bucketCount(): number {
-    return this.sizing('bucketCount');
-  }
+  declare readonly bucketCount: number;
   /** Slots per bucket: 2, 4 or 8. */
-  get bucketSize(): number {
-    return this.sizing('bucketSize');
-  }
+  declare readonly bucketSize: number;
   /** Bits per stored fingerprint, 4..32. */
-  get fingerprintBits(): number {
-    return this.sizing('fingerprintBits');
-  }
+  declare readonly fingerprintBits: number;
   /** Evictions an add tries before it fails with `FULL`. */
-  get maxKicks(): number {
-    return this.sizing('maxKicks');
+  declare readonly maxKicks: number;
+
+  static {
+    this.defineSizingGetters('bucketCount', 'bucketSize', 'fingerprintBits', 'maxKicks');
   }
+
   /** Slots in the table: bucketCount × bucketSize, the most fingerprints it can hold. */
   get slotCount(): number {
     return this.bucketCount * this.bucketSize;

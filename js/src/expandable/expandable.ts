@@ -88,9 +88,12 @@ export class ExpandableFilter extends Filter<'expandable'> {
     return this.parameters.fingerprintBits!;
   }
   /** The growth hint the filter was sized for (0: none). */
-  get expectedCapacity(): number {
-    return this.sizing('expectedCapacity');
+  declare readonly expectedCapacity: number;
+
+  static {
+    this.defineSizingGetters('expectedCapacity');
   }
+
   /** Entries over nominal slots (the table doubles past 0.85). */
   get loadFactor(): number {
     return this.parameters.loadFactor!;

@@ -120,16 +120,16 @@ export class BinaryFuseFilter extends Filter<'binary-fuse'> {
   }
 
   /** Bits per fingerprint, f: the false-positive rate is 2^-f. */
-  get fingerprintBits(): number {
-    return this.sizing('fingerprintBits');
-  }
+  declare readonly fingerprintBits: number;
   /** Slots per key: 3 or 4. */
   get arity(): 3 | 4 {
     return this.parameters.arity as 3 | 4;
   }
   /** Fingerprint slots in the table (about 1.13 or 1.08 per key). */
-  get slotCount(): number {
-    return this.sizing('slotCount');
+  declare readonly slotCount: number;
+
+  static {
+    this.defineSizingGetters('fingerprintBits', 'slotCount');
   }
 }
 
