@@ -181,6 +181,20 @@ const cjsModuleUrl = {
   },
   supported: { 'dynamic-import': false },
 };
+/**
+ * What every Node CommonJS bundle over a wasm `module` (core, core.reader) is: the Node
+ * loader, the CommonJS copy of that module's glue (external, beside the bundle), and the
+ * module URL taken from __filename (cjsModuleUrl).
+ */
+function nodeCommonJs(module) {
+  return {
+    format: 'cjs',
+    platform: 'node',
+    external: [`./${module}.cjs`, 'node:*'],
+    plugins: [variantPlugin({ loader: 'node', module, commonJsGlue: true })],
+    ...cjsModuleUrl,
+  };
+}
 // The single-file builds embed core.wasm deflated (zlib format, level 9: 356 KB as ~128 KB,
 // ~171 KB of base64) and inflate it at init (runtime/inflate-embedded.ts: Node's zlib,
 // DecompressionStream or the bundled fflate). The embed is checked here with fflate, the
@@ -243,18 +257,7 @@ const readerExports = await bundle(
   },
   'reader/index.ts',
 );
-await bundle(
-  {
-    format: 'cjs',
-    platform: 'node',
-    outfile: join(dist, 'reader.cjs'),
-  entryName: 'cuckoo-bloom-wasm/reader',
-    external: ['./core.reader.cjs', 'node:*'],
-    plugins: [variantPlugin({ loader: 'node', module: 'core.reader', commonJsGlue: true })],
-    ...cjsModuleUrl,
-  },
-  'reader/index.ts',
-);
+await bundle({ ...nodeCommonJs('core.reader'), outfile: join(dist, 'reader.cjs'), entryName: 'cuckoo-bloom-wasm/reader' }, 'reader/index.ts');
 await bundle({
   format: 'esm',
   platform: 'neutral',
@@ -263,15 +266,7 @@ await bundle({
   external: ['./core.mjs', 'node:*'],
   plugins: [variantPlugin({ loader: null })],
 });
-await bundle({
-  format: 'cjs',
-  platform: 'node',
-  outfile: join(dist, 'index.cjs'),
-  entryName: 'cuckoo-bloom-wasm',
-  external: ['./core.cjs', 'node:*'],
-  plugins: [variantPlugin({ loader: 'node', commonJsGlue: true })],
-  ...cjsModuleUrl,
-});
+await bundle({ ...nodeCommonJs('core'), outfile: join(dist, 'index.cjs'), entryName: 'cuckoo-bloom-wasm' });
 // The inline entry, one bundle written twice: an ES module for any platform and CommonJS for Node.
 for (const [format, platform, outfile] of [['esm', 'neutral', 'inline.js'], ['cjs', 'node', 'inline.cjs']]) {
   await bundle({

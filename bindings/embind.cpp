@@ -324,7 +324,7 @@ val filterTypes() {
 // Status names indexed by code number.
 val statusCodeNames() {
   val out = val::array();
-#define CUCKOO_BLOOM_STATUS_NAME(name, number, text) out.set(number, std::string(text));
+#define CUCKOO_BLOOM_STATUS_NAME(name, number, text, ...) out.set(number, std::string(text));
   CUCKOO_BLOOM_STATUS_CODES(CUCKOO_BLOOM_STATUS_NAME)
 #undef CUCKOO_BLOOM_STATUS_NAME
   return out;

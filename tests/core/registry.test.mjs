@@ -18,6 +18,19 @@ test('the registry lists every type of the core, each once, in the order the doc
   expect(new Set(filterTypeNames(true)).size).toBe(filterTypeNames(true).length);
 });
 
+// Each class's parameters fixed for its lifetime, read once (Filter.defineSizingGetters).
+const SIZING_GETTERS = {
+  bloom: ['bitCount', 'hashCount'],
+  'blocked-bloom': ['blockCount'],
+  'counting-bloom': ['counterCount', 'hashCount'],
+  cuckoo: ['bucketCount', 'bucketSize', 'fingerprintBits', 'maxKicks'],
+  'binary-fuse': ['fingerprintBits', 'slotCount'],
+  'scalable-bloom': ['initialCapacity', 'growth', 'tightening'],
+  'scalable-cuckoo': ['initialCapacity', 'growth', 'tightening', 'bucketSize'],
+  'expiring-bloom': ['window', 'generations', 'generationLength'],
+  expandable: ['expectedCapacity'],
+};
+
 describe.each(FILTER_TYPES.map((entry) => [entry.name, entry]))('%s', (name, entry) => {
   // A filter of the type holding `keys`: a dynamic type is created and filled
   // with addMany; a static one (binary fuse) is built from them, as it must be.
@@ -41,6 +54,41 @@ describe.each(FILTER_TYPES.map((entry) => [entry.name, entry]))('%s', (name, ent
       read.free();
     }
     filter.free();
+  });
+
+  test('its class reads its own bytes as itself, clones as itself, and refuses every other type by name', () => {
+    const filter = holding(asciiKeys(50, `${name}-class-`), { seed: 5 });
+    const Class = filter.constructor;
+    const bytes = filter.serialize();
+    for (const read of [Class.deserialize(bytes), Class.deserialize(bytes.slice().buffer), filter.clone()]) {
+      expect(read).toBeInstanceOf(Class);
+      expect(read.type).toBe(name);
+      expect(read.serialize()).toEqual(bytes);
+      read.free();
+    }
+    for (const other of FILTER_TYPES.filter((e) => e.name !== name)) {
+      const made = other.from(['k'], {});
+      const OtherClass = made.constructor;
+      made.free();
+      const error = expectCode(() => OtherClass.deserialize(bytes), 'WRONG_TYPE');
+      expect(error.message).toBe(`expected a ${other.name} filter, got a ${name} filter`);
+    }
+    filter.free();
+  });
+
+  test('its fixed parameters are read-only getters that agree with parameters, and FREED after free()', () => {
+    const filter = holding(asciiKeys(200, `${name}-sizing-`), { seed: 9 });
+    const parameters = filter.parameters;
+    for (const getter of SIZING_GETTERS[name] ?? []) {
+      expect([getter, filter[getter]]).toEqual([getter, parameters[getter]]);
+      expect(typeof filter[getter]).toBe('number');
+      expect(() => {
+        filter[getter] = 1;
+      }).toThrow(TypeError);
+      expect(filter[getter]).toBe(parameters[getter]);
+    }
+    filter.free();
+    for (const getter of SIZING_GETTERS[name] ?? []) expectCode(() => filter[getter], 'FREED');
   });
 
   test('has exactly the operations it claims', () => {

@@ -8,8 +8,8 @@ namespace cuckoo_bloom {
 
 const char* statusCodeName(StatusCode code) {
   switch (code) {
-#define CUCKOO_BLOOM_STATUS_CASE(name, number, text) \
-  case StatusCode::name:                             \
+#define CUCKOO_BLOOM_STATUS_CASE(name, number, text, ...) \
+  case StatusCode::name:                                  \
     return text;
     CUCKOO_BLOOM_STATUS_CODES(CUCKOO_BLOOM_STATUS_CASE)
 #undef CUCKOO_BLOOM_STATUS_CASE

@@ -1,12 +1,12 @@
 import { coreError, statusName } from '../errors.js';
-import { Filter, unionMismatch } from '../core/filter-base.js';
+import { Filter, type FilterTypeName, unionMismatch } from '../core/filter-base.js';
 import type { Key } from '../keys/keys.js';
 
 /**
  * What the three Bloom filters share: `add` never fails, and every key maps
  * to a set of positions (bits or counters).
  */
-export abstract class BloomFamilyFilter extends Filter {
+export abstract class BloomFamilyFilter<Name extends FilterTypeName = FilterTypeName, Options = unknown> extends Filter<Name, Options> {
   /** Adds a key. @throws FilterError `INVALID_ARGUMENT` for a bad key; `FREED`. */
   add(key: Key): this {
     const status = this.addKey(key);
@@ -21,7 +21,7 @@ export abstract class BloomFamilyFilter extends Filter {
     return handle.positions(this.arena.pointer, length);
   }
 
-  /** Shared body of `union`: same class, then the core checks equal sizing and seed. */
+  /** The body of `union`: same class, then the core checks equal sizing and seed. */
   protected unionWith(other: unknown): this {
     if (!(other instanceof BloomFamilyFilter) || other.type !== this.type) throw unionMismatch(this.type, other);
     const handle = this.handle;
@@ -33,5 +33,24 @@ export abstract class BloomFamilyFilter extends Filter {
       );
     }
     return this;
+  }
+}
+
+/**
+ * A Bloom family filter whose type has union (the classic and blocked
+ * filters): `union` takes only a filter of the same class (`this`), so
+ * `bloom.union(blocked)` does not compile.
+ */
+export abstract class MergeableBloomFilter<Name extends FilterTypeName = FilterTypeName, Options = unknown> extends BloomFamilyFilter<
+  Name,
+  Options
+> {
+  /**
+   * Makes this filter the union of itself and `other`: afterwards it finds
+   * the keys of both. @throws FilterError `INVALID_ARGUMENT` unless both have
+   * the same sizing and seed (build them with the same options).
+   */
+  union(other: this): this {
+    return this.unionWith(other);
   }
 }

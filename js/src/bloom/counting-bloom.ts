@@ -1,13 +1,11 @@
 import { BloomFamilyFilter } from './bloom-family.js';
-import { type FilterClassInfo, readAs, type SerializedBytes } from '../core/filter-base.js';
+import type { FilterClassInfo } from '../core/filter-base.js';
 import type { KeyBatch } from '../keys/key-batch.js';
 import type { Key } from '../keys/keys.js';
 import { type FilterOptions, requireInteger } from '../options.js';
 
 /** Options of {@link CountingBloomFilter}: the {@link FilterOptions} every filter takes, nothing more. */
 export type CountingBloomFilterOptions = FilterOptions;
-
-const INFO: FilterClassInfo = { typeName: 'counting-bloom', className: 'CountingBloomFilter' };
 
 /**
  * Counting Bloom filter: 4-bit counters instead of bits (4x the memory of
@@ -16,20 +14,8 @@ const INFO: FilterClassInfo = { typeName: 'counting-bloom', className: 'Counting
  * Removing a key that was never added can (it takes other keys' counts):
  * remove only what you added.
  */
-export class CountingBloomFilter extends BloomFamilyFilter {
-  /** @throws FilterError `INVALID_ARGUMENT` for bad options; `OUT_OF_MEMORY`; `NOT_INITIALIZED`. */
-  constructor(options: CountingBloomFilterOptions) {
-    super(INFO, options);
-  }
-
-  /** @throws FilterError `CORRUPT`, `UNSUPPORTED_VERSION`, `WRONG_TYPE`, `INVALID_ARGUMENT`. */
-  static deserialize(bytes: SerializedBytes): CountingBloomFilter {
-    return readAs(bytes, INFO, (existing) => new CountingBloomFilter(existing as never));
-  }
-
-  get type(): 'counting-bloom' {
-    return 'counting-bloom';
-  }
+export class CountingBloomFilter extends BloomFamilyFilter<'counting-bloom', CountingBloomFilterOptions> {
+  protected static override readonly info: FilterClassInfo<'counting-bloom'> = { typeName: 'counting-bloom', className: 'CountingBloomFilter' };
 
   /** Removes one occurrence; false (and no change) when the key is not present. */
   remove(key: Key): boolean {
@@ -45,13 +31,14 @@ export class CountingBloomFilter extends BloomFamilyFilter {
   }
 
   /** Number of counters (m). */
-  get counterCount(): number {
-    return this.sizing('counterCount');
-  }
+  declare readonly counterCount: number;
   /** Probes per key (k). */
-  get hashCount(): number {
-    return this.sizing('hashCount');
+  declare readonly hashCount: number;
+
+  static {
+    this.defineSizingGetters('counterCount', 'hashCount');
   }
+
   /** The value (0..15) of counter `index`. @throws FilterError `INVALID_ARGUMENT` outside 0..counterCount-1. */
   counterAt(index: number): number {
     requireInteger(index, 'index', 'CountingBloomFilter.counterAt', 0, this.counterCount - 1);

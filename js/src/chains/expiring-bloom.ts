@@ -1,5 +1,5 @@
 import { coreError, FilterError, statusName } from '../errors.js';
-import { ExistingHandle, type FilterClassInfo, Filter, type HasManyOptions, readAs, type SerializedBytes } from '../core/filter-base.js';
+import { ExistingHandle, type FilterClassInfo, Filter, type HasManyOptions, type SerializedBytes } from '../core/filter-base.js';
 import type { KeyBatch } from '../keys/key-batch.js';
 import { describeValue, type Key } from '../keys/keys.js';
 
@@ -29,11 +29,6 @@ const DEFAULT_WINDOW = 3_600_000;
 const DEFAULT_GENERATIONS = 4;
 const MAX_GENERATIONS = 64;
 
-const INFO: FilterClassInfo = {
-  typeName: 'expiring-bloom',
-  className: 'ExpiringBloomFilter',
-};
-
 /**
  * "Was this key seen in the last `window` time units?" — a filter that
  * forgets. `generations` Bloom filters rotate as the clock moves: a key added
@@ -53,14 +48,16 @@ const INFO: FilterClassInfo = {
  * if (!recent.has(requestId)) recent.add(requestId);
  * ```
  */
-export class ExpiringBloomFilter extends Filter {
+export class ExpiringBloomFilter extends Filter<'expiring-bloom'> {
+  protected static override readonly info: FilterClassInfo<'expiring-bloom'> = { typeName: 'expiring-bloom', className: 'ExpiringBloomFilter' };
+
   #clock: Clock;
 
   /** @throws FilterError `INVALID_ARGUMENT` for bad options (window <= 0, generations outside [2, 64], clock not a function or not returning a finite number); `OUT_OF_MEMORY`; `NOT_INITIALIZED`. */
   constructor(options: ExpiringBloomFilterOptions) {
     const existing = (options as unknown) instanceof ExistingHandle;
     const clock = existing ? Date.now : clockOption(options);
-    super(INFO, existing ? options : expiryOptionsForCore(options, clock));
+    super(existing ? options : expiryOptionsForCore(options, clock));
     this.#clock = clock;
   }
 
@@ -70,15 +67,16 @@ export class ExpiringBloomFilter extends Filter {
    * exactly as the original would. `options.clock` defaults to `Date.now`.
    * @throws FilterError `CORRUPT`, `UNSUPPORTED_VERSION`, `WRONG_TYPE`, `INVALID_ARGUMENT`.
    */
-  static deserialize(bytes: SerializedBytes, options?: { clock?: Clock | undefined }): ExpiringBloomFilter {
+  static override deserialize<F extends Filter>(
+    this: new (existing: never) => F,
+    bytes: SerializedBytes,
+    options?: { clock?: Clock | undefined },
+  ): F {
     const clock = clockOption(options ?? {});
-    const filter = readAs(bytes, INFO, (existing) => new ExpiringBloomFilter(existing as never));
+    // Called on this class (or a subclass), so the filter read is one of ours.
+    const filter = super.deserialize.call(this, bytes) as F & ExpiringBloomFilter;
     filter.#clock = clock;
     return filter;
-  }
-
-  get type(): 'expiring-bloom' {
-    return 'expiring-bloom';
   }
 
   /**
@@ -153,17 +151,16 @@ export class ExpiringBloomFilter extends Filter {
   }
 
   /** Time units a key is remembered for at least. */
-  get window(): number {
-    return this.parameters.window!;
-  }
+  declare readonly window: number;
   /** Filters in rotation. */
-  get generations(): number {
-    return this.parameters.generations!;
-  }
+  declare readonly generations: number;
   /** `window / (generations - 1)`: a key is forgotten at most this long after the window. */
-  get generationLength(): number {
-    return this.parameters.generationLength!;
+  declare readonly generationLength: number;
+
+  static {
+    this.defineSizingGetters('window', 'generations', 'generationLength');
   }
+
   /** When the newest generation started (clock units). */
   get generationStart(): number {
     return this.parameters.generationStart!;

@@ -1,5 +1,5 @@
 import { coreError, FilterError } from '../errors.js';
-import { Filter } from '../core/filter-base.js';
+import { Filter, type FilterTypeName } from '../core/filter-base.js';
 import type { Key } from '../keys/keys.js';
 
 /**
@@ -7,7 +7,7 @@ import type { Key } from '../keys/keys.js';
  * share over `Filter`: an add that says why the chain could not take a key,
  * the schedule's getters, and a batch add stopped where a link could not be made.
  */
-export abstract class GrowingFilter extends Filter {
+export abstract class GrowingFilter<Name extends FilterTypeName = FilterTypeName> extends Filter<Name> {
   /**
    * Adds a key; a new link is made when the newest cannot take it. (A
    * scalable Bloom filter does not store a key it already reports present; a
@@ -31,16 +31,14 @@ export abstract class GrowingFilter extends Filter {
     return this.parameters.links!;
   }
   /** Keys the first link is sized for. */
-  get initialCapacity(): number {
-    return this.parameters.initialCapacity!;
-  }
+  declare readonly initialCapacity: number;
   /** Each link holds `growth` times the keys of the one before. */
-  get growth(): number {
-    return this.parameters.growth!;
-  }
+  declare readonly growth: number;
   /** Each link's rate budget is `tightening` times the one before. */
-  get tightening(): number {
-    return this.parameters.tightening!;
+  declare readonly tightening: number;
+
+  static {
+    this.defineSizingGetters('initialCapacity', 'growth', 'tightening');
   }
 
   protected override onBatchFull(index: number): never {

@@ -1,15 +1,10 @@
 import { coreError, statusName } from '../errors.js';
-import { ExistingHandle, type FilterClassInfo, readAs, type SerializedBytes, unionMismatch } from '../core/filter-base.js';
+import { ExistingHandle, type FilterClassInfo, unionMismatch } from '../core/filter-base.js';
 import { GrowingFilter } from './growing-filter.js';
 import { growthOptionsForCore, type GrowthOptions } from './scalable-options.js';
 
 /** Options of `ScalableBloomFilter`; `tightening` defaults to 0.9. */
 export type ScalableBloomFilterOptions = GrowthOptions;
-
-const INFO: FilterClassInfo = {
-  typeName: 'scalable-bloom',
-  className: 'ScalableBloomFilter',
-};
 
 /**
  * A Bloom filter that grows (Almeida et al. 2007): a chain of Bloom filters,
@@ -32,19 +27,12 @@ const INFO: FilterClassInfo = {
  * seen.links; // grows as keys arrive
  * ```
  */
-export class ScalableBloomFilter extends GrowingFilter {
+export class ScalableBloomFilter extends GrowingFilter<'scalable-bloom'> {
+  protected static override readonly info: FilterClassInfo<'scalable-bloom'> = { typeName: 'scalable-bloom', className: 'ScalableBloomFilter' };
+
   /** @throws FilterError `INVALID_ARGUMENT` for bad or contradictory options; `OUT_OF_MEMORY`; `NOT_INITIALIZED`. */
   constructor(options?: ScalableBloomFilterOptions) {
-    super(INFO, options instanceof ExistingHandle ? options : growthOptionsForCore(options, INFO.className));
-  }
-
-  /** @throws FilterError `CORRUPT`, `UNSUPPORTED_VERSION`, `WRONG_TYPE`, `INVALID_ARGUMENT`. */
-  static deserialize(bytes: SerializedBytes): ScalableBloomFilter {
-    return readAs(bytes, INFO, (existing) => new ScalableBloomFilter(existing as never));
-  }
-
-  get type(): 'scalable-bloom' {
-    return 'scalable-bloom';
+    super(options instanceof ExistingHandle ? options : growthOptionsForCore(options, ScalableBloomFilter.info.className));
   }
 
   /**

@@ -1,5 +1,5 @@
 import { coreError, FilterError, statusName } from '../errors.js';
-import { ExistingHandle, type FilterClassInfo, readAs, type SerializedBytes } from '../core/filter-base.js';
+import { ExistingHandle, type FilterClassInfo } from '../core/filter-base.js';
 import { GrowingFilter } from './growing-filter.js';
 import type { Key } from '../keys/keys.js';
 import { growthOptionsForCore, type GrowthOptions } from './scalable-options.js';
@@ -9,11 +9,6 @@ export interface ScalableCuckooFilterOptions extends GrowthOptions {
   /** Slots per bucket of every link: 2, 4 (default, semi-sorted) or 8. */
   bucketSize?: 2 | 4 | 8 | undefined;
 }
-
-const INFO: FilterClassInfo = {
-  typeName: 'scalable-cuckoo',
-  className: 'ScalableCuckooFilter',
-};
 
 /**
  * A cuckoo filter that grows: when the newest link refuses an insert (its
@@ -29,20 +24,13 @@ const INFO: FilterClassInfo = {
  * live.remove('session-1'); // true
  * ```
  */
-export class ScalableCuckooFilter extends GrowingFilter {
+export class ScalableCuckooFilter extends GrowingFilter<'scalable-cuckoo'> {
+  protected static override readonly info: FilterClassInfo<'scalable-cuckoo'> = { typeName: 'scalable-cuckoo', className: 'ScalableCuckooFilter' };
+
   /** @throws FilterError `INVALID_ARGUMENT` for bad or contradictory options; `OUT_OF_MEMORY`; `NOT_INITIALIZED`. */
   constructor(options?: ScalableCuckooFilterOptions) {
     if (!((options as unknown) instanceof ExistingHandle)) checkBucketSize(options);
-    super(INFO, options instanceof ExistingHandle ? options : growthOptionsForCore(options, INFO.className));
-  }
-
-  /** @throws FilterError `CORRUPT`, `UNSUPPORTED_VERSION`, `WRONG_TYPE`, `INVALID_ARGUMENT`. */
-  static deserialize(bytes: SerializedBytes): ScalableCuckooFilter {
-    return readAs(bytes, INFO, (existing) => new ScalableCuckooFilter(existing as never));
-  }
-
-  get type(): 'scalable-cuckoo' {
-    return 'scalable-cuckoo';
+    super(options instanceof ExistingHandle ? options : growthOptionsForCore(options, ScalableCuckooFilter.info.className));
   }
 
   /**
@@ -64,8 +52,10 @@ export class ScalableCuckooFilter extends GrowingFilter {
   }
 
   /** Slots per bucket of every link: 2, 4 or 8. */
-  get bucketSize(): number {
-    return this.parameters.bucketSize!;
+  declare readonly bucketSize: number;
+
+  static {
+    this.defineSizingGetters('bucketSize');
   }
 }
 

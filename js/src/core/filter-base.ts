@@ -1,6 +1,6 @@
 import type { CoreFilterOptions, CoreModule, FilterHandle } from '../runtime/core-module.js';
 import { coreError, FilterError, statusName } from '../errors.js';
-import { refuseStructuredClone } from './clone-guard.js';
+import { WasmOwner } from './wasm-owner.js';
 import { getRuntime } from '../runtime/init.js';
 import { coreFilterType } from '../runtime/core-types.js';
 import { KeyBatch } from '../keys/key-batch.js';
@@ -17,10 +17,6 @@ const leakedHandles =
   typeof FinalizationRegistry === 'function'
     ? new FinalizationRegistry<FilterHandle>((handle) => handle.delete())
     : null;
-
-// `using filter = new BloomFilter(...)` needs Symbol.dispose; older runtimes
-// lack it, and TypeScript's own downlevel helper looks for this same symbol.
-(Symbol as { dispose?: symbol }).dispose ??= Symbol.for('Symbol.dispose');
 
 /**
  * Internal: carries a handle that already exists (read from bytes) into a
@@ -97,10 +93,10 @@ export function readHandle(input: SerializedBytes): FilterHandle {
   return adoptHandle(module.deserializeBuffer(buffer));
 }
 
-/** What a filter class tells the base about its type. */
-export interface FilterClassInfo {
+/** What a filter class tells the base about its type: `Name` becomes the literal type of its `type`. */
+export interface FilterClassInfo<Name extends FilterTypeName = FilterTypeName> {
   /** The type's name in the registry and the byte format. */
-  readonly typeName: FilterTypeName;
+  readonly typeName: Name;
   /** The class name users see in errors. */
   readonly className: string;
   /** The rate to size for when the caller gave none (default 0.01). */
@@ -110,9 +106,12 @@ export interface FilterClassInfo {
 /**
  * What every filter shares: key encoding, single and batch calls through the
  * one wasm interface, serialization, and ownership of the wasm-side object.
- * Subclasses add what their structure allows.
+ * Subclasses add what their structure allows. `Name` is the type's name, so
+ * a subclass's `type` is its literal (`'bloom'`), never just any name;
+ * `Options`, what its constructor takes.
  */
-export abstract class Filter {
+export abstract class Filter<Name extends FilterTypeName = FilterTypeName, Options = unknown> extends WasmOwner {
+  readonly #type: Name;
   #handle: FilterHandle | null;
   #address: number;
   #sizing: Record<string, number> | null = null;
@@ -121,12 +120,29 @@ export abstract class Filter {
   /** has/add/remove/addIfNew of one key: see key-path.ts for why they live there. */
   readonly #keyPath: KeyPath;
 
-  protected constructor(info: FilterClassInfo, options: unknown) {
+  /**
+   * The filter's type, named once by each class (`protected static override
+   * readonly info`): the base reads it from the class being constructed, so a
+   * class whose options need no translation has no constructor of its own.
+   */
+  declare protected static readonly info: FilterClassInfo;
+
+  /**
+   * A filter of the class's type, sized by `options`.
+   * @throws FilterError `INVALID_ARGUMENT` for bad options (capacity not a
+   *   positive integer, rate outside (0, 1), an option the type does not take,
+   *   too large); `OUT_OF_MEMORY`; `NOT_INITIALIZED` before `init()` resolved.
+   */
+  constructor(options: Options) {
+    super('filter', 'serialize() it and deserialize() the bytes');
+    const info = new.target.info as FilterClassInfo<Name>;
     const runtime = getRuntime();
+    this.#type = info.typeName;
     this.#module = runtime.module;
     this.#arena = runtime.arena;
-    refuseStructuredClone(this, 'filter', 'serialize() it and deserialize() the bytes');
-    const handle = options instanceof ExistingHandle ? options.handle : createHandle(info, options);
+    // A handle read from bytes comes as an ExistingHandle (deserialize, clone,
+    // the registry): one of another type is refused here, in this one place.
+    const handle = options instanceof ExistingHandle ? existingOfType(options.handle, info) : createHandle(info, options);
     this.#handle = handle;
     this.#address = handle.address();
     this.#keyPath = new KeyPath(this.#address, runtime.calls, runtime.arena);
@@ -134,7 +150,19 @@ export abstract class Filter {
   }
 
   /** The filter type's name in the byte format and in `info` output. */
-  abstract get type(): FilterTypeName;
+  get type(): Name {
+    return this.#type;
+  }
+
+  /**
+   * Reads bytes produced by `serialize()` (here or by the C++ library) as a
+   * filter of the class it is called on: `BloomFilter.deserialize(bytes)` is a `BloomFilter`.
+   * @throws FilterError `CORRUPT`, `UNSUPPORTED_VERSION`, `WRONG_TYPE` (bytes of
+   *   another filter type), `INVALID_ARGUMENT` (not a Uint8Array or ArrayBuffer), `OUT_OF_MEMORY`, `NOT_INITIALIZED`.
+   */
+  static deserialize<F extends Filter>(this: new (existing: never) => F, bytes: SerializedBytes): F {
+    return new this(new ExistingHandle(readHandle(bytes)) as never);
+  }
 
   /** The wasm module this filter lives in. */
   protected get module(): CoreModule {
@@ -396,7 +424,6 @@ export abstract class Filter {
     }
   }
 
-
   /** Removes every key (the sizing and seed stay). */
   clear(): void {
     this.handle.clear();
@@ -462,6 +489,22 @@ export abstract class Filter {
     this.#sizing ??= handle.parameters();
     return this.#sizing[name]!;
   }
+  /**
+   * Makes each of `names` a read-only getter of that sizing parameter (read
+   * once, as `sizing` does) on the class's prototype. The class declares each
+   * with its doc comment, `declare readonly bitCount: number;`, and calls this
+   * once in a static block: one line a parameter instead of a getter each.
+   */
+  protected static defineSizingGetters(...names: string[]): void {
+    for (const name of names) {
+      Object.defineProperty(this.prototype, name, {
+        configurable: true,
+        get(this: Filter): number {
+          return this.sizing(name);
+        },
+      });
+    }
+  }
   /** True after `free()`. */
   get freed(): boolean {
     return this.#handle === null;
@@ -475,16 +518,6 @@ export abstract class Filter {
     this.#handle = null;
     this.#address = 0;
     this.#keyPath.address = 0;
-  }
-
-  /** {@link Filter.free}, for `using filter = new BloomFilter(...)`: freed when the scope ends. */
-  [Symbol.dispose](): void {
-    this.free();
-  }
-
-  /** What `console.log(filter)` and `util.inspect` show: the one-line summary of `toString()`, not wasm internals. */
-  [Symbol.for('nodejs.util.inspect.custom')](): string {
-    return this.toString();
   }
 
   /** `String(filter)`: the one-line summary `console.log` shows. */
@@ -589,15 +622,14 @@ function createHandle(info: FilterClassInfo, options: unknown): FilterHandle {
 }
 
 /**
- * Reads bytes as the filter class `info` describes: any registered type is
- * read by the core, and anything but this class's type is WRONG_TYPE.
+ * A handle read from bytes, for the class `info` describes: the core reads
+ * any registered type, and anything but this class's type is WRONG_TYPE.
  */
-export function readAs<T>(bytes: SerializedBytes, info: FilterClassInfo, make: (existing: ExistingHandle) => T): T {
-  const handle = readHandle(bytes);
-  if (handle.typeName() !== info.typeName) {
-    const got = handle.typeName();
+function existingOfType(handle: FilterHandle, info: FilterClassInfo): FilterHandle {
+  const got = handle.typeName();
+  if (got !== info.typeName) {
     handle.delete();
     throw new FilterError('WRONG_TYPE', `expected a ${info.typeName} filter, got a ${got} filter`);
   }
-  return make(new ExistingHandle(handle));
+  return handle;
 }

@@ -1,5 +1,5 @@
 import { coreError, FilterError } from '../errors.js';
-import { ExistingHandle, type FilterClassInfo, Filter, readAs, type SerializedBytes } from '../core/filter-base.js';
+import { ExistingHandle, type FilterClassInfo, Filter } from '../core/filter-base.js';
 import type { KeyBatch } from '../keys/key-batch.js';
 import { describeValue, type Key } from '../keys/keys.js';
 import { DEFAULT_FALSE_POSITIVE_RATE, type FilterOptions, requireInteger } from '../options.js';
@@ -34,13 +34,6 @@ export interface CuckooKick {
   fingerprint: number;
 }
 
-const INFO: FilterClassInfo = {
-  typeName: 'cuckoo',
-  className: 'CuckooFilter',
-  // With explicit fingerprintBits and no rate, the rate follows from the bits (the core works it out).
-  defaultRate: (options) => (options.fingerprintBits === undefined ? DEFAULT_FALSE_POSITIVE_RATE : 0),
-};
-
 /**
  * Cuckoo filter (Fan et al. 2014): supports removal, and beats Bloom filters
  * on space below about 3% false positives. An insert can fail when the table
@@ -53,20 +46,18 @@ const INFO: FilterClassInfo = {
  * cf.remove('a');           // true
  * ```
  */
-export class CuckooFilter extends Filter {
+export class CuckooFilter extends Filter<'cuckoo'> {
+  protected static override readonly info: FilterClassInfo<'cuckoo'> = {
+    typeName: 'cuckoo',
+    className: 'CuckooFilter',
+    // With explicit fingerprintBits and no rate, the rate follows from the bits (the core works it out).
+    defaultRate: (options) => (options.fingerprintBits === undefined ? DEFAULT_FALSE_POSITIVE_RATE : 0),
+  };
+
   /** @throws FilterError `INVALID_ARGUMENT` for bad options; `OUT_OF_MEMORY`; `NOT_INITIALIZED`. */
   constructor(options: CuckooFilterOptions) {
     if (!((options as unknown) instanceof ExistingHandle)) checkCuckooOptions(options);
-    super(INFO, options);
-  }
-
-  /** @throws FilterError `CORRUPT`, `UNSUPPORTED_VERSION`, `WRONG_TYPE`, `INVALID_ARGUMENT`. */
-  static deserialize(bytes: SerializedBytes): CuckooFilter {
-    return readAs(bytes, INFO, (existing) => new CuckooFilter(existing as never));
-  }
-
-  get type(): 'cuckoo' {
-    return 'cuckoo';
+    super(options);
   }
 
   /**
@@ -120,21 +111,18 @@ export class CuckooFilter extends Filter {
   }
 
   /** Buckets in the table (a power of two). */
-  get bucketCount(): number {
-    return this.sizing('bucketCount');
-  }
+  declare readonly bucketCount: number;
   /** Slots per bucket: 2, 4 or 8. */
-  get bucketSize(): number {
-    return this.sizing('bucketSize');
-  }
+  declare readonly bucketSize: number;
   /** Bits per stored fingerprint, 4..32. */
-  get fingerprintBits(): number {
-    return this.sizing('fingerprintBits');
-  }
+  declare readonly fingerprintBits: number;
   /** Evictions an add tries before it fails with `FULL`. */
-  get maxKicks(): number {
-    return this.sizing('maxKicks');
+  declare readonly maxKicks: number;
+
+  static {
+    this.defineSizingGetters('bucketCount', 'bucketSize', 'fingerprintBits', 'maxKicks');
   }
+
   /** Slots in the table: bucketCount × bucketSize, the most fingerprints it can hold. */
   get slotCount(): number {
     return this.bucketCount * this.bucketSize;

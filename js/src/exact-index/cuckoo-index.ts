@@ -1,4 +1,4 @@
-import { refuseStructuredClone } from '../core/clone-guard.js';
+import { WasmOwner } from '../core/wasm-owner.js';
 import { coreError, FilterError } from '../errors.js';
 import { getRuntime } from '../runtime/init.js';
 import { describeValue, invalidKey, isDetached, detachedKey, type Key, type KeyArena } from '../keys/keys.js';
@@ -114,7 +114,7 @@ function valueBytes(value: unknown): Uint8Array | null {
  * "a" and the bytes [0x61] are the same key. Values are optional: without
  * them the index is an exact set.
  */
-export class CuckooIndex {
+export class CuckooIndex extends WasmOwner {
   #handle: IndexHandle | null;
   #address: number;
   #bridge: StoreBridge | undefined;
@@ -132,8 +132,9 @@ export class CuckooIndex {
    * @throws FilterError `INVALID_ARGUMENT` for bad options, `NOT_INITIALIZED` before init().
    */
   constructor(options?: CuckooIndexOptions, store?: IndexRecordStore) {
-    this.#options = checkIndexOptions(options);
-    refuseStructuredClone(this, this.constructor.name, 'copy its entries (for (const [key, value] of index) copy.set(key, value ?? undefined)), or reopen its log');
+    const checked = checkIndexOptions(options);
+    super(new.target.name, 'copy its entries (for (const [key, value] of index) copy.set(key, value ?? undefined)), or reopen its log');
+    this.#options = checked;
     const { module, arena } = getRuntime();
     this.#core = module as IndexCore;
     this.#arena = arena;
@@ -304,22 +305,8 @@ export class CuckooIndex {
     this.#address = 0;
   }
 
-  /** {@link CuckooIndex.free}, for `using index = ...`: freed when the scope ends. */
-  [Symbol.dispose](): void {
-    this.free();
-  }
-
-  /** `console.log(index)` and `util.inspect`: its keys, log and table sizes on one line. */
-  [Symbol.for('nodejs.util.inspect.custom')](): string {
-    return this.#summary();
-  }
-
-  /** `String(index)`: the same one-line summary. */
+  /** `String(index)`, and what `console.log` shows: its keys, log and table sizes on one line. */
   toString(): string {
-    return this.#summary();
-  }
-
-  #summary(): string {
     const name = this.constructor.name;
     if (this.#handle === null) return `${name} { freed }`;
     const { size, deadRecords, logBytes, tableBytes } = this.stats();

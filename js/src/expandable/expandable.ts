@@ -1,5 +1,5 @@
 import { coreError, FilterError } from '../errors.js';
-import { ExistingHandle, type FilterClassInfo, Filter, readAs, type SerializedBytes } from '../core/filter-base.js';
+import { ExistingHandle, type FilterClassInfo, Filter } from '../core/filter-base.js';
 import type { KeyBatch } from '../keys/key-batch.js';
 import type { Key } from '../keys/keys.js';
 import { growthOptionsForCore } from '../chains/scalable-options.js';
@@ -23,11 +23,6 @@ export interface ExpandableFilterOptions {
   seed?: number | undefined;
 }
 
-const INFO: FilterClassInfo = {
-  typeName: 'expandable',
-  className: 'ExpandableFilter',
-};
-
 /**
  * A filter that grows without a chain: one quotient-filter table that doubles
  * in place (InfiniFilter's expansion: each entry gives one fingerprint bit to
@@ -41,20 +36,13 @@ const INFO: FilterClassInfo = {
  * seen.remove('a');             // true
  * ```
  */
-export class ExpandableFilter extends Filter {
+export class ExpandableFilter extends Filter<'expandable'> {
+  protected static override readonly info: FilterClassInfo<'expandable'> = { typeName: 'expandable', className: 'ExpandableFilter' };
+
   /** @throws FilterError `INVALID_ARGUMENT` for bad or contradictory options; `OUT_OF_MEMORY`; `NOT_INITIALIZED`. */
   constructor(options?: ExpandableFilterOptions) {
     // initialCapacity travels to the core as capacity, as for the growing chains.
-    super(INFO, options instanceof ExistingHandle ? options : growthOptionsForCore(options, INFO.className));
-  }
-
-  /** @throws FilterError `CORRUPT`, `UNSUPPORTED_VERSION`, `WRONG_TYPE`, `INVALID_ARGUMENT`. */
-  static deserialize(bytes: SerializedBytes): ExpandableFilter {
-    return readAs(bytes, INFO, (existing) => new ExpandableFilter(existing as never));
-  }
-
-  get type(): 'expandable' {
-    return 'expandable';
+    super(options instanceof ExistingHandle ? options : growthOptionsForCore(options, ExpandableFilter.info.className));
   }
 
   /**
@@ -100,9 +88,12 @@ export class ExpandableFilter extends Filter {
     return this.parameters.fingerprintBits!;
   }
   /** The growth hint the filter was sized for (0: none). */
-  get expectedCapacity(): number {
-    return this.parameters.expectedCapacity!;
+  declare readonly expectedCapacity: number;
+
+  static {
+    this.defineSizingGetters('expectedCapacity');
   }
+
   /** Entries over nominal slots (the table doubles past 0.85). */
   get loadFactor(): number {
     return this.parameters.loadFactor!;

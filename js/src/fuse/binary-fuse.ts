@@ -1,6 +1,6 @@
 import type { CoreFilterOptions } from '../runtime/core-module.js';
 import { FilterError } from '../errors.js';
-import { adoptHandle, ExistingHandle, type FilterClassInfo, Filter, readAs, type SerializedBytes } from '../core/filter-base.js';
+import { adoptHandle, ExistingHandle, type FilterClassInfo, Filter } from '../core/filter-base.js';
 import { getRuntime } from '../runtime/init.js';
 import { coreFilterType } from '../runtime/core-types.js';
 import { describeValue, type Key, keyArray, MAX_ARENA_BYTES } from '../keys/keys.js';
@@ -36,11 +36,6 @@ export interface BinaryFuseFilterOptions {
 
 const DEFAULT_RATE = 0.01;
 
-const INFO: FilterClassInfo = {
-  typeName: 'binary-fuse',
-  className: 'BinaryFuseFilter',
-};
-
 function staticError(operation: string): FilterError {
   return new FilterError(
     'UNSUPPORTED',
@@ -61,7 +56,9 @@ function staticError(operation: string): FilterError {
  * fuse.has(urls[0]); // true
  * ```
  */
-export class BinaryFuseFilter extends Filter {
+export class BinaryFuseFilter extends Filter<'binary-fuse'> {
+  protected static override readonly info: FilterClassInfo<'binary-fuse'> = { typeName: 'binary-fuse', className: 'BinaryFuseFilter' };
+
   /**
    * Filters of this type are built from their keys: use `BinaryFuseFilter.from(keys, options)`.
    * @throws FilterError `UNSUPPORTED` when called with options.
@@ -73,7 +70,7 @@ export class BinaryFuseFilter extends Filter {
         'a binary-fuse filter is static: build it from its keys with BinaryFuseFilter.from(keys, options), not new BinaryFuseFilter()',
       );
     }
-    super(INFO, existing);
+    super(existing);
   }
 
   /**
@@ -98,20 +95,11 @@ export class BinaryFuseFilter extends Filter {
         module._cbw_hash_many(core.seed, batch.data, batch.offsets, batch.count, hashes + start * 16);
         start = batch.end;
       }
-      const handle = adoptHandle(module.buildFilter(INFO.typeName, core, hashes, list.length));
+      const handle = adoptHandle(module.buildFilter(BinaryFuseFilter.info.typeName, core, hashes, list.length));
       return new BinaryFuseFilter(new ExistingHandle(handle) as never);
     } finally {
       module._free(hashes);
     }
-  }
-
-  /** @throws FilterError `CORRUPT`, `UNSUPPORTED_VERSION`, `WRONG_TYPE`, `INVALID_ARGUMENT`. */
-  static deserialize(bytes: SerializedBytes): BinaryFuseFilter {
-    return readAs(bytes, INFO, (existing) => new BinaryFuseFilter(existing as never));
-  }
-
-  get type(): 'binary-fuse' {
-    return 'binary-fuse';
   }
 
   /** @throws FilterError `UNSUPPORTED`: the filter is static (build a new one with `from`). */
@@ -132,16 +120,16 @@ export class BinaryFuseFilter extends Filter {
   }
 
   /** Bits per fingerprint, f: the false-positive rate is 2^-f. */
-  get fingerprintBits(): number {
-    return this.parameters.fingerprintBits!;
-  }
+  declare readonly fingerprintBits: number;
   /** Slots per key: 3 or 4. */
   get arity(): 3 | 4 {
     return this.parameters.arity as 3 | 4;
   }
   /** Fingerprint slots in the table (about 1.13 or 1.08 per key). */
-  get slotCount(): number {
-    return this.parameters.slotCount!;
+  declare readonly slotCount: number;
+
+  static {
+    this.defineSizingGetters('fingerprintBits', 'slotCount');
   }
 }
 
@@ -154,7 +142,7 @@ function checkFuseOptions(options: unknown): CoreFilterOptions {
     );
   }
   // Sized by its keys: the rate and seed, and the options its C++ class declares.
-  const optionNames = ['falsePositiveRate', ...coreFilterType(INFO.typeName).options, 'seed'];
+  const optionNames = ['falsePositiveRate', ...coreFilterType('binary-fuse').options, 'seed'];
   for (const key of Object.keys(options)) {
     if (key === 'capacity' && (options as BinaryFuseFilterOptions).capacity === undefined) continue;
     if (!optionNames.includes(key)) {

@@ -1,5 +1,5 @@
 import { FilterError } from '../errors.js';
-import { refuseStructuredClone } from '../core/clone-guard.js';
+import { WasmOwner } from '../core/wasm-owner.js';
 import { getRuntime } from '../runtime/init.js';
 import type { Key } from '../keys/keys.js';
 import { bytesOf, droppedReaders, openReader, ReadKind, type ReaderModule, readerModule, stringAt } from './reader-module.js';
@@ -15,14 +15,14 @@ import { bytesOf, droppedReaders, openReader, ReadKind, type ReaderModule, reade
  * seen.has('user-42'); // false: certainly never added
  * ```
  */
-export class FilterReader {
+export class FilterReader extends WasmOwner {
   #handle: number;
   readonly #module: ReaderModule;
   readonly #byteLength: number;
 
   /** @internal */
   constructor(module: ReaderModule, handle: number, byteLength: number) {
-    refuseStructuredClone(this, 'FilterReader', 'send its bytes and FilterReader.deserialize() them on the other side');
+    super('FilterReader', 'send its bytes and FilterReader.deserialize() them on the other side');
     this.#module = module;
     this.#handle = handle;
     this.#byteLength = byteLength;
@@ -84,28 +84,14 @@ export class FilterReader {
     this.#module._cbw_reader_free(this.#handle);
     this.#handle = 0;
   }
-  /** `free()`, for `using reader = ...`: freed when the scope ends. */
-  [Symbol.dispose](): void {
-    this.free();
-  }
 
-  /** `console.log(reader)` and `util.inspect`: type, count, rate and size on one line. */
-  [Symbol.for('nodejs.util.inspect.custom')](): string {
-    return this.#summary();
-  }
-
-  /** The one-line summary `console.log`, `util.inspect` and `String()` show. */
-  #summary(): string {
+  /** `String(reader)`, and what `console.log` shows: type, count, rate and size on one line. */
+  toString(): string {
     if (this.#handle === 0) return 'FilterReader { freed }';
     return (
       `FilterReader { type: '${this.type}', count: ${this.count}, capacity: ${this.capacity}, ` +
       `falsePositiveRate: ${Number(this.falsePositiveRate.toPrecision(3))}, byteLength: ${this.#byteLength} }`
     );
-  }
-
-  /** `String(reader)`: the same one-line summary. */
-  toString(): string {
-    return this.#summary();
   }
 
   #live(): number {

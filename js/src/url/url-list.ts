@@ -3,7 +3,7 @@
 import type { ExpressionDepth } from './expressions.js';
 import { checkUrlOnce, type UrlCheck } from './check-url.js';
 import { type BlocklistChecksum, type ExactSet, requireBuiltFor } from './confirmation.js';
-import { refuseStructuredClone } from '../core/clone-guard.js';
+import { WasmOwner } from '../core/wasm-owner.js';
 import { lookupsPerUrl, urlRateOf } from './url-rate.js';
 
 /** What a URL list needs of the filter holding its expressions. */
@@ -15,7 +15,7 @@ interface ExpressionFilter {
   free(): void;
 }
 
-export abstract class UrlList<Filter extends ExpressionFilter> {
+export abstract class UrlList<Filter extends ExpressionFilter> extends WasmOwner {
   // Private fields: `Object.keys(list)` and structuredClone see no internals.
   readonly #filter: Filter;
   #entries: number;
@@ -27,7 +27,7 @@ export abstract class UrlList<Filter extends ExpressionFilter> {
   #exceptions: { set: ExactSet; bytes: Uint8Array } | null = null;
 
   protected constructor(filter: Filter, entries: number, depth: ExpressionDepth) {
-    refuseStructuredClone(this, 'URL blocklist', "serialize() it and read the bytes back (UrlBlocklist.deserialize, UrlBlocklistReader.deserialize)");
+    super('URL blocklist', 'serialize() it and read the bytes back (UrlBlocklist.deserialize, UrlBlocklistReader.deserialize)');
     this.#filter = filter;
     this.#entries = entries;
     this.#depth = depth;
@@ -202,16 +202,6 @@ export abstract class UrlList<Filter extends ExpressionFilter> {
     this.setExceptions(null, null);
     this.expressionFilter.free();
   }
-  /** `free()`, for `using list = ...`: freed when the scope ends. */
-  [Symbol.dispose](): void {
-    this.free();
-  }
-
-  /** `console.log(list)` and `util.inspect`: the one-line summary of `toString()`. */
-  [Symbol.for('nodejs.util.inspect.custom')](): string {
-    return this.toString();
-  }
-
   /** `String(list)`: its type, entries, rate and size on one line. */
   toString(): string {
     const name = this.constructor.name;

@@ -13,21 +13,23 @@
 
 namespace cuckoo_bloom {
 
-// The one list of status codes: (enumerator, number, name the JS FilterError uses).
-// The bindings export the names from here, so TypeScript never copies the numbers.
-#define CUCKOO_BLOOM_STATUS_CODES(X)                                                         \
-  X(Ok, 0, "OK")                                                                             \
-  X(InvalidArgument, 1, "INVALID_ARGUMENT")   /* bad options: capacity 0, rate outside (0, 1) */ \
-  X(Full, 2, "FULL")                          /* a cuckoo filter could not place a key (nothing lost) */ \
-  X(Corrupt, 3, "CORRUPT")                    /* truncated, inconsistent or failing the checksum */ \
-  X(UnsupportedVersion, 4, "UNSUPPORTED_VERSION") /* a format version this build does not read */ \
-  X(WrongType, 5, "WRONG_TYPE")               /* valid bytes of another filter type */      \
-  X(NotFound, 6, "NOT_FOUND")                 /* remove() of a key that is not present */   \
-  X(OutOfMemory, 7, "OUT_OF_MEMORY")          /* an allocation failed; nothing changed */   \
-  X(Unsupported, 8, "UNSUPPORTED")            /* an operation this filter type does not have */
+// The one list of status codes: (enumerator, number, name the JS FilterError uses,
+// the Status factory that makes it). The bindings export the names from here, so
+// TypeScript never copies the numbers; every code but Ok is an error, and its
+// factory, Status::<factory>(message), is generated from this list too.
+#define CUCKOO_BLOOM_ERROR_CODES(X)                                                                                              \
+  X(InvalidArgument, 1, "INVALID_ARGUMENT", invalidArgument)          /* bad options: capacity 0, rate outside (0, 1) */         \
+  X(Full, 2, "FULL", full)                                            /* a cuckoo filter could not place a key (nothing lost) */ \
+  X(Corrupt, 3, "CORRUPT", corrupt)                                   /* truncated, inconsistent or failing the checksum */      \
+  X(UnsupportedVersion, 4, "UNSUPPORTED_VERSION", unsupportedVersion) /* a format version this build does not read */            \
+  X(WrongType, 5, "WRONG_TYPE", wrongType)                            /* valid bytes of another filter type */                   \
+  X(NotFound, 6, "NOT_FOUND", notFound)                               /* remove() of a key that is not present */                \
+  X(OutOfMemory, 7, "OUT_OF_MEMORY", outOfMemory)                     /* an allocation failed; nothing changed */                \
+  X(Unsupported, 8, "UNSUPPORTED", unsupported)                       /* an operation this filter type does not have */
+#define CUCKOO_BLOOM_STATUS_CODES(X) X(Ok, 0, "OK", ok) CUCKOO_BLOOM_ERROR_CODES(X)
 
 enum class StatusCode : uint8_t {
-#define CUCKOO_BLOOM_STATUS_ENUMERATOR(name, number, text) name = number,
+#define CUCKOO_BLOOM_STATUS_ENUMERATOR(name, number, ...) name = number,
   CUCKOO_BLOOM_STATUS_CODES(CUCKOO_BLOOM_STATUS_ENUMERATOR)
 #undef CUCKOO_BLOOM_STATUS_ENUMERATOR
 };
@@ -40,28 +42,10 @@ class Status {
   Status(StatusCode code, std::string message) : code_(code), message_(std::move(message)) {}
 
   static Status ok() { return Status(); }
-  static Status invalidArgument(std::string message) {
-    return Status(StatusCode::InvalidArgument, std::move(message));
-  }
-  static Status full(std::string message) { return Status(StatusCode::Full, std::move(message)); }
-  static Status corrupt(std::string message) {
-    return Status(StatusCode::Corrupt, std::move(message));
-  }
-  static Status unsupportedVersion(std::string message) {
-    return Status(StatusCode::UnsupportedVersion, std::move(message));
-  }
-  static Status wrongType(std::string message) {
-    return Status(StatusCode::WrongType, std::move(message));
-  }
-  static Status notFound(std::string message) {
-    return Status(StatusCode::NotFound, std::move(message));
-  }
-  static Status outOfMemory(std::string message) {
-    return Status(StatusCode::OutOfMemory, std::move(message));
-  }
-  static Status unsupported(std::string message) {
-    return Status(StatusCode::Unsupported, std::move(message));
-  }
+#define CUCKOO_BLOOM_STATUS_FACTORY(name, number, text, factory) \
+  static Status factory(std::string message) { return Status(StatusCode::name, std::move(message)); }
+  CUCKOO_BLOOM_ERROR_CODES(CUCKOO_BLOOM_STATUS_FACTORY)
+#undef CUCKOO_BLOOM_STATUS_FACTORY
 
   bool isOk() const { return code_ == StatusCode::Ok; }
   StatusCode code() const { return code_; }

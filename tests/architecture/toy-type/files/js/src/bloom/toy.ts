@@ -1,5 +1,5 @@
-import { BloomFamilyFilter } from './bloom-family.js';
-import { type FilterClassInfo, readAs, type SerializedBytes } from '../core/filter-base.js';
+import { MergeableBloomFilter } from './bloom-family.js';
+import type { FilterClassInfo } from '../core/filter-base.js';
 import type { FilterOptions } from '../options.js';
 
 /** Options of {@link ToyFilter}: the {@link FilterOptions} every filter takes, and its own. */
@@ -8,26 +8,7 @@ export interface ToyFilterOptions extends FilterOptions {
   sizeFactor?: number | undefined;
 }
 
-const INFO: FilterClassInfo = { typeName: 'toy', className: 'ToyFilter' };
-
 /** A one-hash Bloom filter: the toy type of tests/architecture/toy-type.test.mjs. */
-export class ToyFilter extends BloomFamilyFilter {
-  /** @throws FilterError `INVALID_ARGUMENT` for bad options; `NOT_INITIALIZED` before `init()`. */
-  constructor(options: ToyFilterOptions) {
-    super(INFO, options);
-  }
-
-  /** Reads bytes produced by `serialize()`. @throws FilterError `CORRUPT`, `WRONG_TYPE`. */
-  static deserialize(bytes: SerializedBytes): ToyFilter {
-    return readAs(bytes, INFO, (existing) => new ToyFilter(existing as never));
-  }
-
-  get type(): 'toy' {
-    return 'toy';
-  }
-
-  /** Makes this filter the union of itself and `other`. @throws FilterError `INVALID_ARGUMENT` unless alike. */
-  union(other: ToyFilter): this {
-    return this.unionWith(other);
-  }
+export class ToyFilter extends MergeableBloomFilter<'toy', ToyFilterOptions> {
+  protected static override readonly info: FilterClassInfo<'toy'> = { typeName: 'toy', className: 'ToyFilter' };
 }
