@@ -1,0 +1,376 @@
+// The filters of `cuckoo-bloom-wasm/shared`: one filter in a shared memory,
+// used from every thread that holds a handle to it (docs/CONCURRENCY.md).
+import { FilterError, type FilterErrorCode } from '../errors.js';
+import { describeValue, invalidKey, isDetached, type Key } from '../keys/keys.js';
+import type { SharedRuntime } from './shared-runtime.js';
+import { attachRuntime, scratch } from './shared-runtime.js';
+
+/** The filter types the shared entry has: the concurrent forms of the four plain types of the same names. */
+export type SharedFilterType = 'bloom' | 'blocked-bloom' | 'counting-bloom' | 'cuckoo';
+
+/** Type numbers as bindings/shared.cpp has them. */
+const TYPE_NUMBERS: Readonly<Record<SharedFilterType, number>> = { bloom: 1, 'blocked-bloom': 2, 'counting-bloom': 3, cuckoo: 4 };
+const HANDLE_KIND = 'cuckoo-bloom-wasm/shared';
+
+// bindings/shared.cpp's negative results.
+const FREED = -1;
+const FULL = -2;
+
+/**
+ * What `handle()` returns and `attach()` reads: a plain object that
+ * `postMessage` copies (structured clone) without copying the filter. The
+ * memory and the compiled module are shared with the receiving thread, not copied.
+ */
+export interface SharedFilterHandle {
+  /** Always `'cuckoo-bloom-wasm/shared'`: what `attach()` checks first. */
+  readonly kind: 'cuckoo-bloom-wasm/shared';
+  /** The filter's type. */
+  readonly type: SharedFilterType;
+  /** The shared memory the filter lives in. */
+  readonly memory: WebAssembly.Memory;
+  /** The compiled core.shared.wasm (each thread instantiates it once over the memory). */
+  readonly module: WebAssembly.Module;
+  /** The filter's slot in the memory's filter table. */
+  readonly slot: number;
+  /** The slot's generation when the handle was made: after `free()` it moves on, and the handle is stale. */
+  readonly generation: number;
+  /** Two random words the creating thread wrote into the memory, naming it. */
+  readonly mark: readonly [number, number];
+  /** Where in the memory the mark is. */
+  readonly markAddress: number;
+}
+
+const utf8 = new TextDecoder();
+const encoder = new TextEncoder();
+/** Keys per crossing of a batch (bounds the scratch region a batch needs). */
+const BATCH_KEYS = 16384;
+
+/** Where a filter is: its thread's runtime and its slot. @internal */
+export class FilterPlace {
+  constructor(
+    readonly runtime: SharedRuntime,
+    readonly type: SharedFilterType,
+    readonly slot: number,
+    readonly generation: number,
+  ) {}
+}
+
+/**
+ * What the four shared filters have in common. Every method may be called
+ * from any thread holding the filter (made here, or `attach`ed from a handle)
+ * while other threads call theirs, except `serialize()` (see there).
+ */
+export abstract class SharedFilter {
+  /** @internal */
+  protected readonly place: FilterPlace;
+  readonly #typeNumber: number;
+  #freed = false;
+
+  /** @internal */
+  protected constructor(place: FilterPlace) {
+    this.place = place;
+    this.#typeNumber = TYPE_NUMBERS[place.type];
+  }
+
+  /** The filter's type, as the plain filter of the same bytes names it. */
+  get type(): SharedFilterType {
+    return this.place.type;
+  }
+
+  /**
+   * Adds a key (a string, hashed as its UTF-8 bytes, or bytes): afterwards every
+   * thread's `has(key)` is true. @throws FilterError `INVALID_ARGUMENT` (not a
+   * string or Uint8Array), `FULL` (cuckoo: no room; every key stored before is still
+   * there), `FREED`.
+   */
+  add(key: Key): void {
+    const { runtime } = this.place;
+    const length = this.#writeKey(key);
+    const result = runtime.exports.cbw_shared_add(this.place.slot, this.place.generation, this.#typeNumber, runtime.scratchPointer, length);
+    if (result < 0) throw this.#failure(result, 'add');
+  }
+
+  /** Whether the key may be in the filter (false: it certainly is not). @throws FilterError `INVALID_ARGUMENT`, `FREED`. */
+  has(key: Key): boolean {
+    const { runtime } = this.place;
+    const length = this.#writeKey(key);
+    const result = runtime.exports.cbw_shared_has(this.place.slot, this.place.generation, this.#typeNumber, runtime.scratchPointer, length);
+    if (result < 0) throw this.#failure(result, 'has');
+    return result === 1;
+  }
+
+  /**
+   * Adds every key, in batches of 16,384 per call into wasm.
+   * @throws FilterError `INVALID_ARGUMENT` (naming the key's index; the keys
+   *   before its batch were added), `FULL` (cuckoo, with `index`: the first key
+   *   not stored; every key before it was), `FREED`.
+   */
+  addMany(keys: Iterable<Key>): void {
+    const list = listOf(keys, 'addMany');
+    for (let start = 0; start < list.length; start += BATCH_KEYS) {
+      const batch = this.#writeBatch(list, start);
+      const { exports } = this.place.runtime;
+      const result = exports.cbw_shared_add_many(this.place.slot, this.place.generation, this.#typeNumber, batch.data, batch.offsets, batch.count);
+      if (result === FREED) throw this.#failure(result, 'addMany');
+      if (result < 0) {
+        const index = start + (FULL - result);
+        throw new FilterError('FULL', `cuckoo filter: key ${index} of addMany could not be stored (every key before it was)`, { index });
+      }
+    }
+  }
+
+  /** `has` of every key, in order. @throws FilterError `INVALID_ARGUMENT` (naming the key's index), `FREED`. */
+  hasMany(keys: Iterable<Key>): boolean[] {
+    const list = listOf(keys, 'hasMany');
+    const answers = new Array<boolean>(list.length);
+    for (let start = 0; start < list.length; start += BATCH_KEYS) {
+      const batch = this.#writeBatch(list, start);
+      const { exports, heap } = this.place.runtime;
+      const result = exports.cbw_shared_has_many(
+        this.place.slot,
+        this.place.generation,
+        this.#typeNumber,
+        batch.data,
+        batch.offsets,
+        batch.count,
+        batch.out,
+      );
+      if (result < 0) throw this.#failure(result, 'hasMany');
+      for (let i = 0; i < batch.count; i++) answers[start + i] = heap[batch.out + i] === 1;
+    }
+    return answers;
+  }
+
+  /** Keys added (Bloom family: every add counts) or fingerprints stored (cuckoo); may lag adds in flight on other threads. @throws FilterError `FREED`. */
+  get count(): number {
+    const result = this.place.runtime.exports.cbw_shared_count(this.place.slot, this.place.generation, this.#typeNumber);
+    if (result < 0) throw this.#failure(FREED, 'count');
+    return result;
+  }
+
+  /** Bytes of the filter's table in the shared memory. @throws FilterError `FREED`. */
+  get byteLength(): number {
+    const result = this.place.runtime.exports.cbw_shared_table_bytes(this.place.slot, this.place.generation, this.#typeNumber);
+    if (result < 0) throw this.#failure(FREED, 'byteLength');
+    return result;
+  }
+
+  /**
+   * The plain filter's bytes (the normal entry's `deserialize` of the same type
+   * reads them; Bloom family: the same bytes as one thread adding the same keys).
+   * Call it when no other thread adds or removes meanwhile (after they reported
+   * done): it reads the table plainly. @throws FilterError `FREED`, `OUT_OF_MEMORY`.
+   */
+  serialize(): Uint8Array {
+    const { runtime } = this.place;
+    const lengthAt = scratch(runtime, 4);
+    const pointer = runtime.exports.cbw_shared_serialize(this.place.slot, this.place.generation, this.#typeNumber, lengthAt);
+    const length = new DataView(runtime.memory.buffer).getUint32(lengthAt, true);
+    if (pointer === 0) {
+      if (length === 0) throw this.#failure(FREED, 'serialize');
+      throw new FilterError('OUT_OF_MEMORY', 'out of shared wasm memory: cannot serialize the filter');
+    }
+    // slice(): a copy in an ordinary ArrayBuffer, the caller's to keep.
+    const bytes = runtime.heap.slice(pointer, pointer + length);
+    runtime.exports.free(pointer);
+    return bytes;
+  }
+
+  /**
+   * A handle to post to another thread (`worker.postMessage(filter.handle())`),
+   * where `attach(handle)` makes a filter over the same memory: no copy.
+   * @throws FilterError `FREED`.
+   */
+  handle(): SharedFilterHandle {
+    this.#requireLive('handle');
+    const { runtime, type, slot, generation } = this.place;
+    return {
+      kind: HANDLE_KIND,
+      type,
+      memory: runtime.memory,
+      module: runtime.module,
+      slot,
+      generation,
+      mark: [runtime.mark[0], runtime.mark[1]],
+      markAddress: runtime.markAddress,
+    };
+  }
+
+  /**
+   * Frees the filter for every thread: it waits for calls in flight on other
+   * threads, then releases the table; from then on any call through any
+   * handle to it, on any thread, throws FilterError `FREED`. Any holder may
+   * free; a second free (here or elsewhere) does nothing.
+   */
+  free(): void {
+    if (this.#freed) return;
+    this.#freed = true;
+    this.place.runtime.exports.cbw_shared_free(this.place.slot, this.place.generation);
+  }
+
+  /** Whether this object's `free()` was called (another thread's free shows as `FREED` on the next call). */
+  get freed(): boolean {
+    return this.#freed;
+  }
+
+  /** @internal One key of remove(): 1 removed, 0 not found. */
+  protected removeKey(key: Key): boolean {
+    const { runtime } = this.place;
+    const length = this.#writeKey(key);
+    const result = runtime.exports.cbw_shared_remove(this.place.slot, this.place.generation, this.#typeNumber, runtime.scratchPointer, length);
+    if (result < 0) throw this.#failure(result, 'remove');
+    return result === 1;
+  }
+
+  #requireLive(what: string): void {
+    const { exports } = this.place.runtime;
+    if (this.#freed || exports.cbw_shared_check(this.place.slot, this.place.generation, this.#typeNumber) !== 1) {
+      throw this.#failure(FREED, what);
+    }
+  }
+
+  #failure(result: number, what: string): FilterError {
+    if (result === FULL) return new FilterError('FULL', `cuckoo filter: ${what} could not store the key (every key stored before is still there)`);
+    return new FilterError('FREED', `${this.place.type} shared filter: ${what} after free() (on this or another thread)`);
+  }
+
+  /** Writes one key at the start of this thread's scratch region; returns its length in bytes. */
+  #writeKey(key: Key): number {
+    const { runtime } = this.place;
+    if (typeof key === 'string') {
+      const pointer = scratch(runtime, key.length * 3);
+      const heap = runtime.heap;
+      // ASCII by hand: a subarray + encodeInto per key costs more than short keys do.
+      for (let i = 0; i < key.length; i++) {
+        const unit = key.charCodeAt(i);
+        if (unit >= 0x80) return encoder.encodeInto(key, heap.subarray(pointer, pointer + key.length * 3)).written;
+        heap[pointer + i] = unit;
+      }
+      return key.length;
+    }
+    if (!(key instanceof Uint8Array)) throw invalidKey(key);
+    if (key.length === 0 && isDetached(key)) throw new FilterError('INVALID_ARGUMENT', 'a key is detached (transferred)');
+    runtime.heap.set(key, scratch(runtime, key.length));
+    return key.length;
+  }
+
+  /** Writes keys [start, start + BATCH_KEYS) of `list` as offsets, result bytes and data in the scratch region. */
+  #writeBatch(list: readonly Key[], start: number): { data: number; offsets: number; out: number; count: number } {
+    const count = Math.min(BATCH_KEYS, list.length - start);
+    let dataBytes = 0;
+    for (let i = start; i < start + count; i++) {
+      const key = list[i];
+      if (typeof key === 'string') dataBytes += key.length * 3;
+      else if (key instanceof Uint8Array) {
+        if (key.length === 0 && isDetached(key)) {
+          throw new FilterError('INVALID_ARGUMENT', `key ${i} is detached (transferred)`, { index: i });
+        }
+        dataBytes += key.length;
+      } else throw invalidKey(key, i);
+    }
+    const headBytes = (((count + 1) * 4 + count + 7) & ~7) >>> 0;
+    const base = scratch(this.place.runtime, headBytes + dataBytes);
+    const { heap } = this.place.runtime;
+    const offsets = new Uint32Array(this.place.runtime.memory.buffer, base, count + 1);
+    const out = base + (count + 1) * 4;
+    let at = base + headBytes;
+    for (let i = 0; i < count; i++) {
+      offsets[i] = at;
+      const key = list[start + i]!;
+      if (typeof key === 'string') at += encodeString(heap, key, at);
+      else {
+        heap.set(key, at);
+        at += key.length;
+      }
+    }
+    offsets[count] = at;
+    return { data: base + headBytes, offsets: base, out, count };
+  }
+}
+
+function encodeString(heap: Uint8Array, key: string, at: number): number {
+  for (let i = 0; i < key.length; i++) {
+    const unit = key.charCodeAt(i);
+    if (unit >= 0x80) return encoder.encodeInto(key, heap.subarray(at, at + key.length * 3)).written;
+    heap[at + i] = unit;
+  }
+  return key.length;
+}
+
+function listOf(keys: Iterable<Key>, what: string): readonly Key[] {
+  if (Array.isArray(keys)) return keys;
+  if (keys === null || typeof keys !== 'object' || typeof (keys as Iterable<Key>)[Symbol.iterator] !== 'function') {
+    throw new FilterError('INVALID_ARGUMENT', `${what} needs an iterable of keys, got ${describeValue(keys)}`);
+  }
+  return Array.from(keys);
+}
+
+/** Reads a NUL-terminated string out of the shared memory (TextDecoder refuses shared views: copied first). */
+export function stringAt(heap: Uint8Array, pointer: number, limit = 4096): string {
+  let end = pointer;
+  while (end < pointer + limit && heap[end] !== 0) end++;
+  return utf8.decode(heap.slice(pointer, end));
+}
+
+const CREATE_ERROR_CODES: ReadonlySet<string> = new Set<FilterErrorCode>(['INVALID_ARGUMENT', 'OUT_OF_MEMORY']);
+
+/** Creates a filter in the runtime's memory; a failure is a FilterError with the core's code and message. @internal */
+export function createPlace(
+  runtime: SharedRuntime,
+  type: SharedFilterType,
+  className: string,
+  numbers: { capacity: number; rate: number; seed: number; bucketSize?: number; fingerprintBits?: number; maxKicks?: number },
+): FilterPlace {
+  const out = scratch(runtime, 256);
+  runtime.exports.cbw_shared_create(
+    out,
+    TYPE_NUMBERS[type],
+    numbers.capacity,
+    numbers.rate,
+    numbers.seed,
+    numbers.bucketSize ?? 4,
+    numbers.fingerprintBits ?? 0,
+    numbers.maxKicks ?? 500,
+  );
+  const view = new DataView(runtime.memory.buffer, out, 12);
+  const status = view.getInt32(0, true);
+  if (status !== 0) {
+    const name = stringAt(runtime.heap, runtime.exports.cbw_shared_status_name(status));
+    const message = stringAt(runtime.heap, out + 12, 244);
+    throw new FilterError(CREATE_ERROR_CODES.has(name) ? (name as FilterErrorCode) : 'INVALID_ARGUMENT', `${className}: ${message}`);
+  }
+  return new FilterPlace(runtime, type, view.getUint32(4, true), view.getUint32(8, true));
+}
+
+function isUint32(value: unknown): value is number {
+  return typeof value === 'number' && Number.isInteger(value) && value >= 0 && value <= 0xffffffff;
+}
+
+/**
+ * Checks a handle's shape and makes this thread's place for it (its runtime
+ * over the handle's memory, made on first use). @internal
+ */
+export function placeOf(handle: unknown): FilterPlace {
+  const bad = (what: string) => new FilterError('INVALID_ARGUMENT', `attach: ${what}`);
+  if (typeof handle !== 'object' || handle === null) throw bad(`needs a handle from filter.handle(), got ${describeValue(handle)}`);
+  const h = handle as Partial<Record<keyof SharedFilterHandle, unknown>>;
+  if (h.kind !== HANDLE_KIND) throw bad(`not a handle from filter.handle() (its kind is ${describeValue(h.kind)})`);
+  if (typeof h.type !== 'string' || !Object.hasOwn(TYPE_NUMBERS, h.type)) throw bad(`unknown filter type ${describeValue(h.type)}`);
+  if (!(h.memory instanceof WebAssembly.Memory)) throw bad(`the handle's memory is ${describeValue(h.memory)}, not a WebAssembly.Memory`);
+  if (typeof SharedArrayBuffer === 'undefined' || !(h.memory.buffer instanceof SharedArrayBuffer)) {
+    throw bad("the handle's memory is not shared");
+  }
+  if (!(h.module instanceof WebAssembly.Module)) throw bad(`the handle's module is ${describeValue(h.module)}, not a WebAssembly.Module`);
+  const mark = h.mark;
+  if (!Array.isArray(mark) || mark.length !== 2 || !isUint32(mark[0]) || !isUint32(mark[1])) throw bad('the handle\'s mark is not two uint32 words');
+  for (const field of ['slot', 'generation', 'markAddress'] as const) {
+    if (!isUint32(h[field])) throw bad(`the handle's ${field} is ${describeValue(h[field])}, not a uint32`);
+  }
+  const type = h.type as SharedFilterType;
+  const runtime = attachRuntime(h.module, h.memory, [mark[0], mark[1]], h.markAddress as number);
+  const place = new FilterPlace(runtime, type, h.slot as number, h.generation as number);
+  if (runtime.exports.cbw_shared_check(place.slot, place.generation, TYPE_NUMBERS[type]) !== 1) {
+    throw new FilterError('FREED', `attach: the handle names no live ${type} filter (it was freed, or never was one)`);
+  }
+  return place;
+}
