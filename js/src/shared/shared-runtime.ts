@@ -206,7 +206,8 @@ export function createRuntime(module: WebAssembly.Module, bytes: number): Shared
   exports.emscripten_tls_init();
   const words = new Uint32Array(memory.buffer);
   const at = exports.cbw_shared_runtime_mark() >>> 2;
-  const mark: [number, number] = [randomWord(), randomWord() | 1];
+  // Unsigned (`| 1` alone would make a signed int32); the second word is never 0.
+  const mark: [number, number] = [randomWord(), (randomWord() | 1) >>> 0];
   Atomics.store(words, at, mark[0]);
   Atomics.store(words, at + 1, mark[1]);
   return runtimeOf(exports, memory, module, mark);
@@ -228,14 +229,16 @@ export function attachRuntime(
   mark: readonly [number, number],
   markAddress: number,
 ): SharedRuntime {
-  const known = runtimesByMark.get(markKey(mark));
-  if (known !== undefined) return known;
-  requireSharedModule(module);
+  // The mark is checked in the handle's own memory even when this thread knows
+  // the mark: another memory with a copied mark is refused, not served by the known one.
   const words = new Uint32Array(memory.buffer);
   const at = markAddress / 4;
   if (!Number.isInteger(at) || at + 1 >= words.length || Atomics.load(words, at) !== mark[0] || Atomics.load(words, at + 1) !== mark[1]) {
     throw new FilterError('INVALID_ARGUMENT', 'attach: the handle\'s memory is not the memory of a cuckoo-bloom-wasm/shared runtime');
   }
+  const known = runtimesByMark.get(markKey(mark));
+  if (known !== undefined) return known;
+  requireSharedModule(module);
   const exports = instantiate(module, memory);
   if (exports.cbw_shared_runtime_mark() !== markAddress) {
     throw new FilterError('INVALID_ARGUMENT', 'attach: the handle\'s module and memory do not belong together');
