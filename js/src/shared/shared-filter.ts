@@ -258,6 +258,7 @@ export abstract class SharedFilter {
   #writeBatch(list: readonly Key[], start: number): { data: number; offsets: number; out: number; count: number } {
     const count = Math.min(BATCH_KEYS, list.length - start);
     let dataBytes = 0;
+    let allStrings = true;
     for (let i = start; i < start + count; i++) {
       const key = list[i];
       if (typeof key === 'string') dataBytes += key.length * 3;
@@ -266,6 +267,7 @@ export abstract class SharedFilter {
           throw new FilterError('INVALID_ARGUMENT', `key ${i} is detached (transferred)`, { index: i });
         }
         dataBytes += key.length;
+        allStrings = false;
       } else throw invalidKey(key, i);
     }
     const headBytes = (((count + 1) * 4 + count + 7) & ~7) >>> 0;
@@ -274,6 +276,19 @@ export abstract class SharedFilter {
     const offsets = new Uint32Array(this.place.runtime.memory.buffer, base, count + 1);
     const out = base + (count + 1) * 4;
     let at = base + headBytes;
+    if (allStrings) {
+      // One encodeInto for the whole batch (as the normal entry's key arena): when
+      // every unit was ASCII, each key's bytes are its units and the offsets follow.
+      const joined = (start === 0 && count === list.length ? list : list.slice(start, start + count)).join('');
+      if (encoder.encodeInto(joined, heap.subarray(at, at + joined.length * 3)).written === joined.length) {
+        for (let i = 0; i < count; i++) {
+          offsets[i] = at;
+          at += (list[start + i] as string).length;
+        }
+        offsets[count] = at;
+        return { data: base + headBytes, offsets: base, out, count };
+      }
+    }
     for (let i = 0; i < count; i++) {
       offsets[i] = at;
       const key = list[start + i]!;
