@@ -1,16 +1,12 @@
 // The filters of `cuckoo-bloom-wasm/shared`: one filter in a shared memory,
 // used from every thread that holds a handle to it (docs/CONCURRENCY.md).
-import { FilterError, type FilterErrorCode } from '../errors.js';
+import { FilterError } from '../errors.js';
 import { describeValue, invalidKey, isDetached, type Key } from '../keys/keys.js';
-import type { SharedRuntime } from './shared-runtime.js';
-import { attachRuntime, scratch } from './shared-runtime.js';
+import { FilterPlace, HANDLE_KIND, TYPE_NUMBERS } from './shared-place.js';
+import { scratch } from './shared-runtime.js';
 
 /** The filter types the shared entry has: the concurrent forms of the four plain types of the same names. */
 export type SharedFilterType = 'bloom' | 'blocked-bloom' | 'counting-bloom' | 'cuckoo';
-
-/** Type numbers as bindings/shared.cpp has them. */
-const TYPE_NUMBERS: Readonly<Record<SharedFilterType, number>> = { bloom: 1, 'blocked-bloom': 2, 'counting-bloom': 3, cuckoo: 4 };
-const HANDLE_KIND = 'cuckoo-bloom-wasm/shared';
 
 // bindings/shared.cpp's negative results.
 const FREED = -1;
@@ -40,20 +36,9 @@ export interface SharedFilterHandle {
   readonly markAddress: number;
 }
 
-const utf8 = new TextDecoder();
 const encoder = new TextEncoder();
 /** Keys per crossing of a batch (bounds the scratch region a batch needs). */
 const BATCH_KEYS = 16384;
-
-/** Where a filter is: its thread's runtime and its slot. @internal */
-export class FilterPlace {
-  constructor(
-    readonly runtime: SharedRuntime,
-    readonly type: SharedFilterType,
-    readonly slot: number,
-    readonly generation: number,
-  ) {}
-}
 
 /**
  * What the four shared filters have in common. Every method may be called
@@ -61,15 +46,18 @@ export class FilterPlace {
  * while other threads call theirs, except `serialize()` (see there).
  */
 export abstract class SharedFilter {
-  /** @internal */
-  protected readonly place: FilterPlace;
+  readonly #place: FilterPlace;
   readonly #typeNumber: number;
   #freed = false;
 
-  /** @internal */
-  protected constructor(place: FilterPlace) {
-    this.place = place;
-    this.#typeNumber = TYPE_NUMBERS[place.type];
+  /** @internal The subclasses pass where the filter is (created, or attached from a handle). */
+  protected constructor(place: object) {
+    this.#place = place as FilterPlace;
+    this.#typeNumber = TYPE_NUMBERS[this.#place.type];
+  }
+
+  private get place(): FilterPlace {
+    return this.#place;
   }
 
   /** The filter's type, as the plain filter of the same bytes names it. */
@@ -318,74 +306,4 @@ function listOf(keys: Iterable<Key>, what: string): readonly Key[] {
     throw new FilterError('INVALID_ARGUMENT', `${what} needs an iterable of keys, got ${describeValue(keys)}`);
   }
   return Array.from(keys);
-}
-
-/** Reads a NUL-terminated string out of the shared memory (TextDecoder refuses shared views: copied first). */
-export function stringAt(heap: Uint8Array, pointer: number, limit = 4096): string {
-  let end = pointer;
-  while (end < pointer + limit && heap[end] !== 0) end++;
-  return utf8.decode(heap.slice(pointer, end));
-}
-
-const CREATE_ERROR_CODES: ReadonlySet<string> = new Set<FilterErrorCode>(['INVALID_ARGUMENT', 'OUT_OF_MEMORY']);
-
-/** Creates a filter in the runtime's memory; a failure is a FilterError with the core's code and message. @internal */
-export function createPlace(
-  runtime: SharedRuntime,
-  type: SharedFilterType,
-  className: string,
-  numbers: { capacity: number; rate: number; seed: number; bucketSize?: number; fingerprintBits?: number; maxKicks?: number },
-): FilterPlace {
-  const out = scratch(runtime, 256);
-  runtime.exports.cbw_shared_create(
-    out,
-    TYPE_NUMBERS[type],
-    numbers.capacity,
-    numbers.rate,
-    numbers.seed,
-    numbers.bucketSize ?? 4,
-    numbers.fingerprintBits ?? 0,
-    numbers.maxKicks ?? 500,
-  );
-  const view = new DataView(runtime.memory.buffer, out, 12);
-  const status = view.getInt32(0, true);
-  if (status !== 0) {
-    const name = stringAt(runtime.heap, runtime.exports.cbw_shared_status_name(status));
-    const message = stringAt(runtime.heap, out + 12, 244);
-    throw new FilterError(CREATE_ERROR_CODES.has(name) ? (name as FilterErrorCode) : 'INVALID_ARGUMENT', `${className}: ${message}`);
-  }
-  return new FilterPlace(runtime, type, view.getUint32(4, true), view.getUint32(8, true));
-}
-
-function isUint32(value: unknown): value is number {
-  return typeof value === 'number' && Number.isInteger(value) && value >= 0 && value <= 0xffffffff;
-}
-
-/**
- * Checks a handle's shape and makes this thread's place for it (its runtime
- * over the handle's memory, made on first use). @internal
- */
-export function placeOf(handle: unknown): FilterPlace {
-  const bad = (what: string) => new FilterError('INVALID_ARGUMENT', `attach: ${what}`);
-  if (typeof handle !== 'object' || handle === null) throw bad(`needs a handle from filter.handle(), got ${describeValue(handle)}`);
-  const h = handle as Partial<Record<keyof SharedFilterHandle, unknown>>;
-  if (h.kind !== HANDLE_KIND) throw bad(`not a handle from filter.handle() (its kind is ${describeValue(h.kind)})`);
-  if (typeof h.type !== 'string' || !Object.hasOwn(TYPE_NUMBERS, h.type)) throw bad(`unknown filter type ${describeValue(h.type)}`);
-  if (!(h.memory instanceof WebAssembly.Memory)) throw bad(`the handle's memory is ${describeValue(h.memory)}, not a WebAssembly.Memory`);
-  if (typeof SharedArrayBuffer === 'undefined' || !(h.memory.buffer instanceof SharedArrayBuffer)) {
-    throw bad("the handle's memory is not shared");
-  }
-  if (!(h.module instanceof WebAssembly.Module)) throw bad(`the handle's module is ${describeValue(h.module)}, not a WebAssembly.Module`);
-  const mark = h.mark;
-  if (!Array.isArray(mark) || mark.length !== 2 || !isUint32(mark[0]) || !isUint32(mark[1])) throw bad('the handle\'s mark is not two uint32 words');
-  for (const field of ['slot', 'generation', 'markAddress'] as const) {
-    if (!isUint32(h[field])) throw bad(`the handle's ${field} is ${describeValue(h[field])}, not a uint32`);
-  }
-  const type = h.type as SharedFilterType;
-  const runtime = attachRuntime(h.module, h.memory, [mark[0], mark[1]], h.markAddress as number);
-  const place = new FilterPlace(runtime, type, h.slot as number, h.generation as number);
-  if (runtime.exports.cbw_shared_check(place.slot, place.generation, TYPE_NUMBERS[type]) !== 1) {
-    throw new FilterError('FREED', `attach: the handle names no live ${type} filter (it was freed, or never was one)`);
-  }
-  return place;
 }

@@ -4,8 +4,9 @@
 import { FilterError } from '../errors.js';
 import { describeValue, type Key } from '../keys/keys.js';
 import { checkOptions, DEFAULT_FALSE_POSITIVE_RATE, type FilterOptions, requireInteger } from '../options.js';
-import { createPlace, FilterPlace, placeOf, SharedFilter, type SharedFilterHandle, type SharedFilterType } from './shared-filter.js';
-import { currentRuntime } from './shared-init.js';
+import { SharedFilter, type SharedFilterHandle, type SharedFilterType } from './shared-filter.js';
+import { createPlace, FilterPlace, placeOf } from './shared-place.js';
+import { currentRuntime } from './shared-runtime.js';
 
 /** Options of {@link SharedCuckooFilter}: those of the normal `CuckooFilter` but `semiSorted` (always packed slots). */
 export interface SharedCuckooFilterOptions extends FilterOptions {

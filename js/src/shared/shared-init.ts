@@ -6,7 +6,7 @@ import { FilterError } from '../errors.js';
 import { compileCore } from '../runtime/init-wasm.js';
 import type { WasmSource } from '../runtime/init.js';
 import { describeValue } from '../keys/keys.js';
-import { checkMaximumMemory, createRuntime, DEFAULT_MEMORY, type SharedRuntime } from './shared-runtime.js';
+import { checkMaximumMemory, createRuntime, DEFAULT_MEMORY, hasThreadRuntime, setThreadRuntime } from './shared-runtime.js';
 
 /** Options of the shared entry's {@link init}. */
 export interface SharedInitOptions {
@@ -27,7 +27,6 @@ export interface SharedInitOptions {
 
 const KNOWN_OPTIONS: readonly string[] = ['wasm', 'maximumMemory'];
 
-let runtime: SharedRuntime | null = null;
 let loading: Promise<void> | null = null;
 
 /**
@@ -56,7 +55,7 @@ export function init(options: SharedInitOptions = {}): Promise<void> {
   }
   loading ??= (async () => {
     const module = await compileCore(options.wasm);
-    runtime = createRuntime(module, checkMaximumMemory(options.maximumMemory ?? DEFAULT_MEMORY));
+    setThreadRuntime(createRuntime(module, checkMaximumMemory(options.maximumMemory ?? DEFAULT_MEMORY)));
   })().catch((error: unknown) => {
     loading = null;
     throw error;
@@ -66,17 +65,5 @@ export function init(options: SharedInitOptions = {}): Promise<void> {
 
 /** Whether init() has resolved on this thread. */
 export function isInitialized(): boolean {
-  return runtime !== null;
-}
-
-/** This thread's runtime for new filters. @internal */
-export function currentRuntime(className: string): SharedRuntime {
-  if (runtime === null) {
-    throw new FilterError(
-      'NOT_INITIALIZED',
-      `${className} was created before init() from 'cuckoo-bloom-wasm/shared' resolved on this thread ` +
-        '(a worker that was handed a filter uses attach(handle) instead)',
-    );
-  }
-  return runtime;
+  return hasThreadRuntime();
 }

@@ -281,3 +281,26 @@ export function scratch(runtime: SharedRuntime, bytes: number): number {
   runtime.scratchBytes = size;
   return pointer;
 }
+
+/** This thread's runtime from init(), where new filters are created. */
+let threadRuntime: SharedRuntime | null = null;
+
+export function setThreadRuntime(runtime: SharedRuntime): void {
+  threadRuntime = runtime;
+}
+
+export function hasThreadRuntime(): boolean {
+  return threadRuntime !== null;
+}
+
+/** This thread's runtime for new filters (init() resolved here), or NOT_INITIALIZED. */
+export function currentRuntime(className: string): SharedRuntime {
+  if (threadRuntime === null) {
+    throw new FilterError(
+      'NOT_INITIALIZED',
+      `${className} was created before init() from 'cuckoo-bloom-wasm/shared' resolved on this thread ` +
+        '(a worker that was handed a filter uses attach(handle) instead)',
+    );
+  }
+  return threadRuntime;
+}
