@@ -128,9 +128,13 @@ function cuckooPlace(options: unknown): FilterPlace {
 
 /** The filter class of each type, as attach() returns them. */
 export type SharedFilterOf<T extends SharedFilterType> = {
+  /** A handle of type 'bloom' attaches a SharedBloomFilter. */
   bloom: SharedBloomFilter;
+  /** A handle of type 'blocked-bloom' attaches a SharedBlockedBloomFilter. */
   'blocked-bloom': SharedBlockedBloomFilter;
+  /** A handle of type 'counting-bloom' attaches a SharedCountingBloomFilter. */
   'counting-bloom': SharedCountingBloomFilter;
+  /** A handle of type 'cuckoo' attaches a SharedCuckooFilter. */
   cuckoo: SharedCuckooFilter;
 }[T];
 
