@@ -231,7 +231,7 @@ export abstract class SharedFilter {
       // ASCII by hand: a subarray + encodeInto per key costs more than short keys do.
       for (let i = 0; i < key.length; i++) {
         const unit = key.charCodeAt(i);
-        if (unit >= 0x80) return encoder.encodeInto(key, heap.subarray(pointer, pointer + key.length * 3)).written;
+        if (unit >= 0x80) return encodeInto(key, heap, pointer);
         heap[pointer + i] = unit;
       }
       return key.length;
@@ -268,7 +268,7 @@ export abstract class SharedFilter {
       // One encodeInto for the whole batch (as the normal entry's key arena): when
       // every unit was ASCII, each key's bytes are its units and the offsets follow.
       const joined = (start === 0 && count === list.length ? list : list.slice(start, start + count)).join('');
-      if (encoder.encodeInto(joined, heap.subarray(at, at + joined.length * 3)).written === joined.length) {
+      if (encodeInto(joined, heap, at) === joined.length) {
         for (let i = 0; i < count; i++) {
           offsets[i] = at;
           at += (list[start + i] as string).length;
@@ -291,10 +291,24 @@ export abstract class SharedFilter {
   }
 }
 
+/**
+ * UTF-8 of `text` written at `at` in the shared memory; its length. Through an
+ * ordinary buffer: browsers' TextEncoder.encodeInto refuses views of a
+ * SharedArrayBuffer ("must not be shared"; Chromium, checked by
+ * tests/shared/shared-browser.test.mjs), Node's accepts them.
+ */
+let staging = new Uint8Array(4096);
+function encodeInto(text: string, heap: Uint8Array, at: number): number {
+  if (staging.length < text.length * 3) staging = new Uint8Array(Math.max(text.length * 3, staging.length * 2));
+  const { written } = encoder.encodeInto(text, staging);
+  heap.set(staging.subarray(0, written), at);
+  return written;
+}
+
 function encodeString(heap: Uint8Array, key: string, at: number): number {
   for (let i = 0; i < key.length; i++) {
     const unit = key.charCodeAt(i);
-    if (unit >= 0x80) return encoder.encodeInto(key, heap.subarray(at, at + key.length * 3)).written;
+    if (unit >= 0x80) return encodeInto(key, heap, at);
     heap[at + i] = unit;
   }
   return key.length;
