@@ -47,7 +47,7 @@ test('4 workers attached to one 100 MB blocked Bloom filter: RSS grows by at mos
   const growth = after - before;
   // Printed for the record (docs/CONCURRENCY.md quotes a run).
   console.log(`table ${(table / 1e6).toFixed(1)} MB; RSS ${(before / 1e6).toFixed(1)} -> ${(after / 1e6).toFixed(1)} MB: growth ${(growth / table).toFixed(3)}x one copy`);
-  // The table is really resident (the fill touched it; the garbage the heaps drop meanwhile made it 0.73-0.99x in runs here).
+  // The table is really resident (the fill touched it; the garbage the heaps drop meanwhile made it 0.67-0.99x in runs here).
   expect(growth).toBeGreaterThan(0.5 * table);
   expect(growth).toBeLessThanOrEqual(1.15 * table);
   filter.free();
