@@ -18,7 +18,7 @@
 // - Keys cross as (pointer, length) into this memory, batches as an arena
 //   plus uint32 offsets (key i is [data + offsets[i] - offsets[0], ... + offsets[i + 1] - offsets[0])).
 // - Negative results are errors: kFreed (the handle names no live filter of
-//   that type), kFull (cuckoo add), kNotFound (remove of an absent key).
+//   that type), kFull (cuckoo add). remove() answers 1 (removed) or 0 (not found).
 // - Nothing here reads or writes thread-local storage or calls into
 //   JavaScript: each instance only needs its own stack (set by the loader
 //   before the first call) and the shared malloc (emmalloc takes its spin
@@ -49,7 +49,6 @@ enum SharedType : uint32_t { kBloom = 1, kBlocked = 2, kCounting = 3, kCuckoo = 
 
 constexpr int kFreed = -1;
 constexpr int kFull = -2;
-constexpr int kNotFound = -3;
 
 constexpr uint32_t kSlotCount = 4096;
 constexpr uint64_t kClosing = uint64_t{1} << 31;
