@@ -80,7 +80,7 @@ export interface SharedRuntime {
   readonly markAddress: number;
   /** Views of the memory: it never grows, so they stay valid. */
   readonly heap: Uint8Array;
-  readonly words: Int32Array;
+  readonly words: Uint32Array;
   /** This thread's scratch region in wasm memory (keys, results); grown by `scratch()`. */
   scratchPointer: number;
   scratchBytes: number;
@@ -152,7 +152,7 @@ function runtimeOf(
     mark,
     markAddress: exports.cbw_shared_runtime_mark(),
     heap: new Uint8Array(memory.buffer),
-    words: new Int32Array(memory.buffer),
+    words: new Uint32Array(memory.buffer),
     scratchPointer: 0,
     scratchBytes: 0,
   };
