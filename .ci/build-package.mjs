@@ -15,6 +15,9 @@
 //                js/src/reader/index.ts (read filters and URL blocklists, answer
 //                has/match) over core.reader.* (bindings/reader.cpp: no embind, about
 //                a third of core.small.wasm)
+//   shared.js / shared.cjs / shared.import.cjs   `cuckoo-bloom-wasm/shared`: js/src/shared
+//                (filters in one shared memory for worker_threads and Web Workers) over
+//                core.shared.wasm (bindings/shared.cpp, -pthread), loaded without its glue
 //   inline.js / inline.cjs / inline.import.cjs   `cuckoo-bloom-wasm/inline`: the same API
 //                with core.wasm embedded (deflated, base64) and the glue bundled in, one file
 //   redis.cjs / redis.import.cjs / redis.mjs   `cuckoo-bloom-wasm/redis` (Node only):
@@ -75,7 +78,8 @@ try {
 } catch {
   fail('.ci/build-wasm.sh failed (its errors are above)');
 }
-const wasmFiles = ['core', 'core.small', 'core.reader'].flatMap((name) => [`${name}.mjs`, `${name}.wasm`]);
+// core.shared ships its .wasm only: js/src/shared loads it with its own loader, not the glue.
+const wasmFiles = [...['core', 'core.small', 'core.reader'].flatMap((name) => [`${name}.mjs`, `${name}.wasm`]), 'core.shared.wasm'];
 for (const file of wasmFiles) {
   if (!existsSync(join(wasmBuild, file))) fail(`.ci/build-wasm.sh did not produce build-wasm/${file}`);
 }
@@ -258,6 +262,48 @@ const readerExports = await bundle(
   'reader/index.ts',
 );
 await bundle({ ...nodeCommonJs('core.reader'), outfile: join(dist, 'reader.cjs'), entryName: 'cuckoo-bloom-wasm/reader' }, 'reader/index.ts');
+// `cuckoo-bloom-wasm/shared`: the shared-memory filters (js/src/shared) over core.shared.wasm,
+// an ES module for browsers (and bundlers) and CommonJS for Node. Its loader compiles
+// core.shared.wasm through runtime/init-wasm-{browser,node}.ts with the file name swapped.
+function sharedLoaderPlugin(loader) {
+  return {
+    name: 'cbw-shared-loader',
+    setup(build) {
+      build.onResolve({ filter: /^\.\.\/runtime\/init-wasm\.js$/ }, () => ({ path: join(src, 'runtime', `init-wasm-${loader}.ts`) }));
+      build.onLoad({ filter: /init-wasm-(browser|node)\.ts$/ }, (args) => {
+        const text = readFileSync(args.path, 'utf8');
+        if (!text.includes("new URL('./core.wasm', import.meta.url)")) {
+          throw new Error(`${args.path}: the shared build expects the literal new URL('./core.wasm', import.meta.url)`);
+        }
+        return { contents: text.replaceAll('core.wasm', 'core.shared.wasm'), loader: 'ts' };
+      });
+    },
+  };
+}
+const sharedExports = await bundle(
+  {
+    format: 'esm',
+    platform: 'browser',
+    keepNames: false,
+    outfile: join(dist, 'shared.js'),
+    entryName: 'cuckoo-bloom-wasm/shared',
+    plugins: [sharedLoaderPlugin('browser')],
+  },
+  'shared/index.ts',
+);
+await bundle(
+  {
+    format: 'cjs',
+    platform: 'node',
+    keepNames: false,
+    outfile: join(dist, 'shared.cjs'),
+    entryName: 'cuckoo-bloom-wasm/shared',
+    external: ['node:*'],
+    plugins: [sharedLoaderPlugin('node')],
+    ...cjsModuleUrl,
+  },
+  'shared/index.ts',
+);
 await bundle({
   format: 'esm',
   platform: 'neutral',
@@ -323,6 +369,7 @@ function writeImportEntry(target, names = exported, { esModule = false } = {}) {
 writeImportEntry('index.cjs');
 writeImportEntry('inline.cjs');
 writeImportEntry('reader.cjs', readerExports);
+writeImportEntry('shared.cjs', sharedExports);
 
 // The Node-only entries `cuckoo-bloom-wasm/redis` and `cuckoo-bloom-wasm/index-file`: each
 // its own code bundled, the package's classes and wasm instance taken from index.cjs at run
@@ -440,10 +487,10 @@ function spellOutWasmUrls(file) {
   if (spelled === text) fail(`dist/${file} has no new URL("./….wasm", import.meta.url)`);
   writeFileSync(path, spelled);
 }
-for (const file of ['browser.js', 'small.js', 'reader.js', 'index.js']) spellOutWasmUrls(file);
+for (const file of ['browser.js', 'small.js', 'reader.js', 'shared.js', 'index.js']) spellOutWasmUrls(file);
 
 // What bundlers choke on must not be there: no `node:` import in what browsers get.
-for (const file of ['browser.js', 'small.js', 'reader.js', 'inline.js']) {
+for (const file of ['browser.js', 'small.js', 'reader.js', 'shared.js', 'inline.js']) {
   if (/["']node:/.test(readFileSync(join(dist, file), 'utf8'))) fail(`dist/${file} imports a node: module`);
 }
 for (const file of ['inline.js', 'inline.cjs']) {
@@ -504,6 +551,6 @@ function pruneUnreachableDeclarations(folder, entries) {
 }
 pruneUnreachableDeclarations(
   join(dist, 'types'),
-  ['index', 'reader/index', 'redis/index', 'index-file/index'].flatMap((entry) => [`${entry}.d.ts`, `${entry}.d.cts`]),
+  ['index', 'reader/index', 'shared/index', 'redis/index', 'index-file/index'].flatMap((entry) => [`${entry}.d.ts`, `${entry}.d.cts`]),
 );
 console.log('build: dist/ ready');

@@ -20,7 +20,9 @@ function(cuckoo_bloom_wasm_module target library output_name)
   set_target_properties(${target} PROPERTIES OUTPUT_NAME "${output_name}" SUFFIX ".mjs")
   target_compile_options(${target} PRIVATE -fno-exceptions ${MODULE_FLAGS})
   target_compile_options(${library} PRIVATE -fno-exceptions ${MODULE_FLAGS})
-  target_link_options(${target} PRIVATE ${MODULE_FLAGS} ${MODULE_LINK_FLAGS}
+  # LINK_FLAGS come last, so a module may override a setting below (the
+  # shared build's ENVIRONMENT); the other builds override none.
+  target_link_options(${target} PRIVATE ${MODULE_FLAGS}
     -fno-exceptions
     -sMODULARIZE=1
     -sEXPORT_ES6=1
@@ -35,7 +37,8 @@ function(cuckoo_bloom_wasm_module target library output_name)
     -sDYNAMIC_EXECUTION=0
     -sEXPORTED_FUNCTIONS=_malloc,_free
     -sEXPORTED_RUNTIME_METHODS=[]
-    -sASSERTIONS=0)
+    -sASSERTIONS=0
+    ${MODULE_LINK_FLAGS})
 endfunction()
 
 cuckoo_bloom_wasm_module(cuckoo_bloom_core cuckoo_bloom core
@@ -63,3 +66,31 @@ cuckoo_bloom_wasm_module(cuckoo_bloom_core_reader cuckoo_bloom_small core.reader
   SOURCES bindings/reader.cpp
   FLAGS -Oz -flto
   LINK_FLAGS -sTEXTDECODER=2 -sSUPPORT_ERRNO=0 "-sINCOMING_MODULE_JS_API=[locateFile,instantiateWasm,print,printErr,onAbort]")
+
+# The shared-memory build (the `cuckoo-bloom-wasm/shared` entry, issue #31): the
+# concurrent filters (cpp/include/cuckoo_bloom/concurrent/) under C exports
+# only (bindings/shared.cpp), with -pthread: wasm atomics, bulk memory and an
+# imported shared memory (Emscripten 3.1.6 has no SHARED_MEMORY setting).
+# Its own library of the sources those filters need (core, bloom, cuckoo,
+# concurrent), compiled once with -pthread: atomics must be in every object,
+# and the other builds' objects must stay as they are. js/src/shared loads it
+# with its own loader, not this glue (the glue's pthread runtime would spawn
+# its own workers; see docs/CONCURRENCY.md), so only core.shared.wasm ships.
+file(GLOB CUCKOO_BLOOM_SHARED_SOURCES CONFIGURE_DEPENDS
+  cpp/src/core/*.cpp cpp/src/bloom/*.cpp cpp/src/cuckoo/*.cpp cpp/src/concurrent/*.cpp)
+add_library(cuckoo_bloom_shared STATIC ${CUCKOO_BLOOM_SHARED_SOURCES})
+target_include_directories(cuckoo_bloom_shared PUBLIC
+  ${CMAKE_CURRENT_SOURCE_DIR}/cpp/include
+  ${CMAKE_BINARY_DIR}/xxhash-include)
+# -O3 -flto: 89 KB. -Oz -flto was 50 KB but spent about 3x the time in wasm per
+# key (hasMany/addMany, profiled), and this entry exists for throughput.
+# -lexports.js keeps the export and import names unminified (the loader calls
+# them by name); ENVIRONMENT must name worker under -pthread; the memory is
+# imported (js/src/shared makes it), at least INITIAL_MEMORY, at most the 2 GB
+# MAXIMUM_MEMORY above; 64 KiB main stack (each attached thread mallocs its own).
+cuckoo_bloom_wasm_module(cuckoo_bloom_core_shared cuckoo_bloom_shared core.shared
+  SOURCES bindings/shared.cpp
+  FLAGS -pthread -O3 -flto
+  LINK_FLAGS -sENVIRONMENT=web,worker -sTOTAL_STACK=65536 -sINITIAL_MEMORY=1048576 -sSUPPORT_ERRNO=0
+    -lexports.js -Wno-pthreads-mem-growth
+    "-sINCOMING_MODULE_JS_API=[instantiateWasm]")

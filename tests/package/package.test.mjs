@@ -84,6 +84,12 @@ describe('the tarball', () => {
       'dist/core.reader.mjs',
       'dist/core.reader.wasm',
       'dist/types/reader/index.d.ts',
+      'dist/shared.js',
+      'dist/shared.cjs',
+      'dist/shared.import.cjs',
+      'dist/core.shared.wasm',
+      'dist/types/shared/index.d.ts',
+      'dist/types/shared/index.d.cts',
       'dist/types/index.d.ts',
       'dist/types/index.d.cts',
     ]) {

@@ -1,0 +1,331 @@
+// The filters of `cuckoo-bloom-wasm/shared`: one filter in a shared memory,
+// used from every thread that holds a handle to it (docs/CONCURRENCY.md).
+import { FilterError } from '../errors.js';
+import { describeValue, invalidKey, isDetached, type Key } from '../keys/keys.js';
+import { FilterPlace, HANDLE_KIND, TYPE_NUMBERS } from './shared-place.js';
+import { scratch } from './shared-runtime.js';
+
+/** The filter types the shared entry has: the concurrent forms of the four plain types of the same names. */
+export type SharedFilterType = 'bloom' | 'blocked-bloom' | 'counting-bloom' | 'cuckoo';
+
+// bindings/shared.cpp's negative results.
+const FREED = -1;
+const FULL = -2;
+
+/**
+ * What `handle()` returns and `attach()` reads: a plain object that
+ * `postMessage` copies (structured clone) without copying the filter. The
+ * memory and the compiled module are shared with the receiving thread, not copied.
+ */
+export interface SharedFilterHandle {
+  /** Always `'cuckoo-bloom-wasm/shared'`: what `attach()` checks first. */
+  readonly kind: 'cuckoo-bloom-wasm/shared';
+  /** The filter's type. */
+  readonly type: SharedFilterType;
+  /** The shared memory the filter lives in. */
+  readonly memory: WebAssembly.Memory;
+  /** The compiled core.shared.wasm (each thread instantiates it once over the memory). */
+  readonly module: WebAssembly.Module;
+  /** The filter's slot in the memory's filter table. */
+  readonly slot: number;
+  /** The slot's generation when the handle was made: after `free()` it moves on, and the handle is stale. */
+  readonly generation: number;
+  /** Two random words the creating thread wrote into the memory, naming it. */
+  readonly mark: readonly [number, number];
+  /** Where in the memory the mark is. */
+  readonly markAddress: number;
+}
+
+const encoder = new TextEncoder();
+/** Keys per crossing of a batch (bounds the scratch region a batch needs). */
+const BATCH_KEYS = 16384;
+/** A batch's offsets and answers, staged outside the shared memory (see #writeBatch). */
+const offsetStage = new Uint32Array(BATCH_KEYS + 1);
+const resultStage = new Uint8Array(BATCH_KEYS);
+
+/**
+ * What the four shared filters have in common. Every method may be called
+ * from any thread holding the filter (made here, or `attach`ed from a handle)
+ * while other threads call theirs, except `serialize()` (see there).
+ */
+export abstract class SharedFilter {
+  readonly #place: FilterPlace;
+  readonly #typeNumber: number;
+  #freed = false;
+
+  /** @internal The subclasses pass where the filter is (created, or attached from a handle). */
+  protected constructor(place: object) {
+    this.#place = place as FilterPlace;
+    this.#typeNumber = TYPE_NUMBERS[this.#place.type];
+  }
+
+  private get place(): FilterPlace {
+    return this.#place;
+  }
+
+  /** The filter's type, as the plain filter of the same bytes names it. */
+  get type(): SharedFilterType {
+    return this.place.type;
+  }
+
+  /**
+   * Adds a key (a string, hashed as its UTF-8 bytes, or bytes): afterwards every
+   * thread's `has(key)` is true. @throws FilterError `INVALID_ARGUMENT` (not a
+   * string or Uint8Array), `FULL` (cuckoo: no room; every key stored before is still
+   * there), `FREED`.
+   */
+  add(key: Key): void {
+    const { runtime } = this.place;
+    const length = this.#writeKey(key);
+    const result = runtime.exports.cbw_shared_add(this.place.slot, this.place.generation, this.#typeNumber, runtime.scratchPointer, length);
+    if (result < 0) throw this.#failure(result, 'add');
+  }
+
+  /** Whether the key may be in the filter (false: it certainly is not). @throws FilterError `INVALID_ARGUMENT`, `FREED`. */
+  has(key: Key): boolean {
+    const { runtime } = this.place;
+    const length = this.#writeKey(key);
+    const result = runtime.exports.cbw_shared_has(this.place.slot, this.place.generation, this.#typeNumber, runtime.scratchPointer, length);
+    if (result < 0) throw this.#failure(result, 'has');
+    return result === 1;
+  }
+
+  /**
+   * Adds every key, in batches of 16,384 per call into wasm.
+   * @throws FilterError `INVALID_ARGUMENT` (naming the key's index; the keys
+   *   before its batch were added), `FULL` (cuckoo, with `index`: the first key
+   *   not stored; every key before it was), `FREED`.
+   */
+  addMany(keys: Iterable<Key>): void {
+    const list = listOf(keys, 'addMany');
+    for (let start = 0; start < list.length; start += BATCH_KEYS) {
+      const batch = this.#writeBatch(list, start);
+      const { exports } = this.place.runtime;
+      const result = exports.cbw_shared_add_many(this.place.slot, this.place.generation, this.#typeNumber, batch.data, batch.offsets, batch.count);
+      if (result === FREED) throw this.#failure(result, 'addMany');
+      if (result < 0) {
+        const index = start + (FULL - result);
+        throw new FilterError('FULL', `cuckoo filter: key ${index} of addMany could not be stored (every key before it was)`, { index });
+      }
+    }
+  }
+
+  /** `has` of every key, in order. @throws FilterError `INVALID_ARGUMENT` (naming the key's index), `FREED`. */
+  hasMany(keys: Iterable<Key>): boolean[] {
+    const list = listOf(keys, 'hasMany');
+    const answers = new Array<boolean>(list.length);
+    for (let start = 0; start < list.length; start += BATCH_KEYS) {
+      const batch = this.#writeBatch(list, start);
+      const { exports, heap } = this.place.runtime;
+      const result = exports.cbw_shared_has_many(
+        this.place.slot,
+        this.place.generation,
+        this.#typeNumber,
+        batch.data,
+        batch.offsets,
+        batch.count,
+        batch.out,
+      );
+      if (result < 0) throw this.#failure(result, 'hasMany');
+      resultStage.set(heap.subarray(batch.out, batch.out + batch.count));
+      for (let i = 0; i < batch.count; i++) answers[start + i] = resultStage[i] === 1;
+    }
+    return answers;
+  }
+
+  /** Keys added (Bloom family: every add counts) or fingerprints stored (cuckoo); may lag adds in flight on other threads. @throws FilterError `FREED`. */
+  get count(): number {
+    const result = this.place.runtime.exports.cbw_shared_count(this.place.slot, this.place.generation, this.#typeNumber);
+    if (result < 0) throw this.#failure(FREED, 'count');
+    return result;
+  }
+
+  /** Bytes of the filter's table in the shared memory. @throws FilterError `FREED`. */
+  get byteLength(): number {
+    const result = this.place.runtime.exports.cbw_shared_table_bytes(this.place.slot, this.place.generation, this.#typeNumber);
+    if (result < 0) throw this.#failure(FREED, 'byteLength');
+    return result;
+  }
+
+  /**
+   * The plain filter's bytes (the normal entry's `deserialize` of the same type
+   * reads them; Bloom family: the same bytes as one thread adding the same keys).
+   * Call it when no other thread adds or removes meanwhile (after they reported
+   * done): it reads the table plainly. @throws FilterError `FREED`, `OUT_OF_MEMORY`.
+   */
+  serialize(): Uint8Array {
+    const { runtime } = this.place;
+    const lengthAt = scratch(runtime, 4);
+    const pointer = runtime.exports.cbw_shared_serialize(this.place.slot, this.place.generation, this.#typeNumber, lengthAt);
+    const length = new DataView(runtime.memory.buffer).getUint32(lengthAt, true);
+    if (pointer === 0) {
+      if (length === 0) throw this.#failure(FREED, 'serialize');
+      throw new FilterError('OUT_OF_MEMORY', 'out of shared wasm memory: cannot serialize the filter');
+    }
+    // slice(): a copy in an ordinary ArrayBuffer, the caller's to keep.
+    const bytes = runtime.heap.slice(pointer, pointer + length);
+    runtime.exports.free(pointer);
+    return bytes;
+  }
+
+  /**
+   * A handle to post to another thread (`worker.postMessage(filter.handle())`),
+   * where `attach(handle)` makes a filter over the same memory: no copy.
+   * @throws FilterError `FREED`.
+   */
+  handle(): SharedFilterHandle {
+    this.#requireLive('handle');
+    const { runtime, type, slot, generation } = this.place;
+    return {
+      kind: HANDLE_KIND,
+      type,
+      memory: runtime.memory,
+      module: runtime.module,
+      slot,
+      generation,
+      mark: [runtime.mark[0], runtime.mark[1]],
+      markAddress: runtime.markAddress,
+    };
+  }
+
+  /**
+   * Frees the filter for every thread: it waits for calls in flight on other
+   * threads, then releases the table; from then on any call through any
+   * handle to it, on any thread, throws FilterError `FREED`. Any holder may
+   * free; a second free (here or elsewhere) does nothing.
+   */
+  free(): void {
+    if (this.#freed) return;
+    this.#freed = true;
+    this.place.runtime.exports.cbw_shared_free(this.place.slot, this.place.generation);
+  }
+
+  /** Whether this object's `free()` was called (another thread's free shows as `FREED` on the next call). */
+  get freed(): boolean {
+    return this.#freed;
+  }
+
+  /** @internal One key of remove(): 1 removed, 0 not found. */
+  protected removeKey(key: Key): boolean {
+    const { runtime } = this.place;
+    const length = this.#writeKey(key);
+    const result = runtime.exports.cbw_shared_remove(this.place.slot, this.place.generation, this.#typeNumber, runtime.scratchPointer, length);
+    if (result < 0) throw this.#failure(result, 'remove');
+    return result === 1;
+  }
+
+  #requireLive(what: string): void {
+    const { exports } = this.place.runtime;
+    if (this.#freed || exports.cbw_shared_check(this.place.slot, this.place.generation, this.#typeNumber) !== 1) {
+      throw this.#failure(FREED, what);
+    }
+  }
+
+  #failure(result: number, what: string): FilterError {
+    if (result === FULL) return new FilterError('FULL', `cuckoo filter: ${what} could not store the key (every key stored before is still there)`);
+    return new FilterError('FREED', `${this.place.type} shared filter: ${what} after free() (on this or another thread)`);
+  }
+
+  /** Writes one key at the start of this thread's scratch region; returns its length in bytes. */
+  #writeKey(key: Key): number {
+    const { runtime } = this.place;
+    if (typeof key === 'string') {
+      const pointer = scratch(runtime, key.length * 3);
+      const heap = runtime.heap;
+      // ASCII by hand: a subarray + encodeInto per key costs more than short keys do.
+      for (let i = 0; i < key.length; i++) {
+        const unit = key.charCodeAt(i);
+        if (unit >= 0x80) return encodeInto(key, heap, pointer);
+        heap[pointer + i] = unit;
+      }
+      return key.length;
+    }
+    if (!(key instanceof Uint8Array)) throw invalidKey(key);
+    if (key.length === 0 && isDetached(key)) throw new FilterError('INVALID_ARGUMENT', 'a key is detached (transferred)');
+    runtime.heap.set(key, scratch(runtime, key.length));
+    return key.length;
+  }
+
+  /** Writes keys [start, start + BATCH_KEYS) of `list` as offsets, result bytes and data in the scratch region. */
+  #writeBatch(list: readonly Key[], start: number): { data: number; offsets: number; out: number; count: number } {
+    const count = Math.min(BATCH_KEYS, list.length - start);
+    let dataBytes = 0;
+    let allStrings = true;
+    for (let i = start; i < start + count; i++) {
+      const key = list[i];
+      if (typeof key === 'string') dataBytes += key.length * 3;
+      else if (key instanceof Uint8Array) {
+        if (key.length === 0 && isDetached(key)) {
+          throw new FilterError('INVALID_ARGUMENT', `key ${i} is detached (transferred)`, { index: i });
+        }
+        dataBytes += key.length;
+        allStrings = false;
+      } else throw invalidKey(key, i);
+    }
+    const headBytes = (((count + 1) * 4 + count + 7) & ~7) >>> 0;
+    const base = scratch(this.place.runtime, headBytes + dataBytes);
+    const { heap } = this.place.runtime;
+    // Offsets are written to an ordinary array, then copied in with one set(): element
+    // writes into a view of shared memory measured slower per key.
+    const offsets = offsetStage;
+    const out = base + (count + 1) * 4;
+    let at = base + headBytes;
+    if (allStrings) {
+      // One encodeInto for the whole batch (as the normal entry's key arena): when
+      // every unit was ASCII, each key's bytes are its units and the offsets follow.
+      const joined = (start === 0 && count === list.length ? list : list.slice(start, start + count)).join('');
+      if (encodeInto(joined, heap, at) === joined.length) {
+        for (let i = 0; i < count; i++) {
+          offsets[i] = at;
+          at += (list[start + i] as string).length;
+        }
+        offsets[count] = at;
+        this.place.runtime.words.set(offsets.subarray(0, count + 1), base >>> 2);
+        return { data: base + headBytes, offsets: base, out, count };
+      }
+    }
+    for (let i = 0; i < count; i++) {
+      offsets[i] = at;
+      const key = list[start + i]!;
+      if (typeof key === 'string') at += encodeString(heap, key, at);
+      else {
+        heap.set(key, at);
+        at += key.length;
+      }
+    }
+    offsets[count] = at;
+    this.place.runtime.words.set(offsets.subarray(0, count + 1), base >>> 2);
+    return { data: base + headBytes, offsets: base, out, count };
+  }
+}
+
+/**
+ * UTF-8 of `text` written at `at` in the shared memory; its length. Through an
+ * ordinary buffer: browsers' TextEncoder.encodeInto refuses views of a
+ * SharedArrayBuffer ("must not be shared"; Chromium, checked by
+ * tests/shared/shared-browser.test.mjs), Node's accepts them.
+ */
+let staging = new Uint8Array(4096);
+function encodeInto(text: string, heap: Uint8Array, at: number): number {
+  if (staging.length < text.length * 3) staging = new Uint8Array(Math.max(text.length * 3, staging.length * 2));
+  const { written } = encoder.encodeInto(text, staging);
+  heap.set(staging.subarray(0, written), at);
+  return written;
+}
+
+function encodeString(heap: Uint8Array, key: string, at: number): number {
+  for (let i = 0; i < key.length; i++) {
+    const unit = key.charCodeAt(i);
+    if (unit >= 0x80) return encodeInto(key, heap, at);
+    heap[at + i] = unit;
+  }
+  return key.length;
+}
+
+function listOf(keys: Iterable<Key>, what: string): readonly Key[] {
+  if (Array.isArray(keys)) return keys;
+  if (keys === null || typeof keys !== 'object' || typeof (keys as Iterable<Key>)[Symbol.iterator] !== 'function') {
+    throw new FilterError('INVALID_ARGUMENT', `${what} needs an iterable of keys, got ${describeValue(keys)}`);
+  }
+  return Array.from(keys);
+}

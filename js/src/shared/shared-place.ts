@@ -1,0 +1,93 @@
+// Where a shared filter is (its thread's runtime, type, slot and generation),
+// made by creating a filter in this thread's memory or by checking a handle
+// and attaching its memory. Internal to js/src/shared: no public type names it.
+import { FilterError, type FilterErrorCode } from '../errors.js';
+import { describeValue } from '../keys/keys.js';
+import type { SharedFilterHandle, SharedFilterType } from './shared-filter.js';
+import { attachRuntime, scratch, type SharedRuntime } from './shared-runtime.js';
+
+/** Type numbers as bindings/shared.cpp has them. */
+export const TYPE_NUMBERS: Readonly<Record<SharedFilterType, number>> = { bloom: 1, 'blocked-bloom': 2, 'counting-bloom': 3, cuckoo: 4 };
+export const HANDLE_KIND = 'cuckoo-bloom-wasm/shared';
+
+const utf8 = new TextDecoder();
+
+/** Where a filter is: its thread's runtime and its slot. */
+export class FilterPlace {
+  constructor(
+    readonly runtime: SharedRuntime,
+    readonly type: SharedFilterType,
+    readonly slot: number,
+    readonly generation: number,
+  ) {}
+}
+
+/** Reads a NUL-terminated string out of the shared memory (TextDecoder refuses shared views: copied first). */
+export function stringAt(heap: Uint8Array, pointer: number, limit = 4096): string {
+  let end = pointer;
+  while (end < pointer + limit && heap[end] !== 0) end++;
+  return utf8.decode(heap.slice(pointer, end));
+}
+
+const CREATE_ERROR_CODES: ReadonlySet<string> = new Set<FilterErrorCode>(['INVALID_ARGUMENT', 'OUT_OF_MEMORY']);
+
+/** Creates a filter in the runtime's memory; a failure is a FilterError with the core's code and message. */
+export function createPlace(
+  runtime: SharedRuntime,
+  type: SharedFilterType,
+  className: string,
+  numbers: { capacity: number; rate: number; seed: number; bucketSize?: number; fingerprintBits?: number; maxKicks?: number },
+): FilterPlace {
+  const out = scratch(runtime, 256);
+  runtime.exports.cbw_shared_create(
+    out,
+    TYPE_NUMBERS[type],
+    numbers.capacity,
+    numbers.rate,
+    numbers.seed,
+    numbers.bucketSize ?? 4,
+    numbers.fingerprintBits ?? 0,
+    numbers.maxKicks ?? 500,
+  );
+  const view = new DataView(runtime.memory.buffer, out, 12);
+  const status = view.getInt32(0, true);
+  if (status !== 0) {
+    const name = stringAt(runtime.heap, runtime.exports.cbw_shared_status_name(status));
+    const message = stringAt(runtime.heap, out + 12, 244);
+    throw new FilterError(CREATE_ERROR_CODES.has(name) ? (name as FilterErrorCode) : 'INVALID_ARGUMENT', `${className}: ${message}`);
+  }
+  return new FilterPlace(runtime, type, view.getUint32(4, true), view.getUint32(8, true));
+}
+
+function isUint32(value: unknown): value is number {
+  return typeof value === 'number' && Number.isInteger(value) && value >= 0 && value <= 0xffffffff;
+}
+
+/**
+ * Checks a handle's shape and makes this thread's place for it (its runtime
+ * over the handle's memory, made on first use). @internal
+ */
+export function placeOf(handle: unknown): FilterPlace {
+  const bad = (what: string) => new FilterError('INVALID_ARGUMENT', `attach: ${what}`);
+  if (typeof handle !== 'object' || handle === null) throw bad(`needs a handle from filter.handle(), got ${describeValue(handle)}`);
+  const h = handle as Partial<Record<keyof SharedFilterHandle, unknown>>;
+  if (h.kind !== HANDLE_KIND) throw bad(`not a handle from filter.handle() (its kind is ${describeValue(h.kind)})`);
+  if (typeof h.type !== 'string' || !Object.hasOwn(TYPE_NUMBERS, h.type)) throw bad(`unknown filter type ${describeValue(h.type)}`);
+  if (!(h.memory instanceof WebAssembly.Memory)) throw bad(`the handle's memory is ${describeValue(h.memory)}, not a WebAssembly.Memory`);
+  if (typeof SharedArrayBuffer === 'undefined' || !(h.memory.buffer instanceof SharedArrayBuffer)) {
+    throw bad("the handle's memory is not shared");
+  }
+  if (!(h.module instanceof WebAssembly.Module)) throw bad(`the handle's module is ${describeValue(h.module)}, not a WebAssembly.Module`);
+  const mark = h.mark;
+  if (!Array.isArray(mark) || mark.length !== 2 || !isUint32(mark[0]) || !isUint32(mark[1])) throw bad('the handle\'s mark is not two uint32 words');
+  for (const field of ['slot', 'generation', 'markAddress'] as const) {
+    if (!isUint32(h[field])) throw bad(`the handle's ${field} is ${describeValue(h[field])}, not a uint32`);
+  }
+  const type = h.type as SharedFilterType;
+  const runtime = attachRuntime(h.module, h.memory, [mark[0], mark[1]], h.markAddress as number);
+  const place = new FilterPlace(runtime, type, h.slot as number, h.generation as number);
+  if (runtime.exports.cbw_shared_check(place.slot, place.generation, TYPE_NUMBERS[type]) !== 1) {
+    throw new FilterError('FREED', `attach: the handle names no live ${type} filter (it was freed, or never was one)`);
+  }
+  return place;
+}
