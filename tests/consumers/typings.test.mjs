@@ -89,6 +89,7 @@ test('@arethetypeswrong/cli finds no problem in any resolution mode', () => {
     './core.wasm',
     './core.small.wasm',
     './core.reader.wasm',
+    './core.shared.wasm',
     '--format',
     'table',
     '--no-color',
