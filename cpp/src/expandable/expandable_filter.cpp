@@ -284,6 +284,7 @@ Result<ExpandableFilter> ExpandableFilter::fromBlob(const DecodedBlob& blob, con
     return Status::corrupt("item count " + std::to_string(blob.header.itemCount) + " disagrees with the " +
                            std::to_string(normal + voidKeys) + " keys the table holds");
   }
+  filter.table_.rebuildSpill();  // the lookup's derived per-block counts, from the bits just checked
   filter.entries_ = entries;
   filter.header_ = blob.header;
   return filter;

@@ -11,26 +11,36 @@
 //   shifted[s]      : the entry in slot s is not in its canonical slot.
 // A slot is empty exactly when its three bits are 0 (an occupied canonical
 // slot that were empty would hold its own run's first entry). A cluster (a
-// maximal stretch of used slots) starts at an unshifted slot; the run of
-// canonical q is the k-th run of q's cluster, k = occupied bits from the
-// cluster's start to q. A lookup is therefore: one occupied bit (absent keys
-// mostly stop there), a backwards word scan of `shifted`, a popcount and a
-// select over words, then the run (1-2 entries at the loads we keep).
+// maximal stretch of used slots) starts at an unshifted slot.
+//
+// Spill (in memory only, derived from the bits; not in the bytes): spill[b]
+// is how many slots from block b's first slot on hold entries whose
+// canonical slot is in an earlier block. Entries are in canonical order, so
+// those are exactly slots 64b .. 64b + spill[b] - 1, and from 64b + spill[b]
+// on every run start (a used slot that does not continue a run) belongs to a
+// canonical slot >= 64b, in order. The run of canonical q (block b) is then
+// the k-th run start from 64b + spill[b], k = occupied bits of block b up to
+// q: a lookup reads q's block (and the next when runs spill past it), never
+// the block before, and spill[] (2 bytes a block: 1/256 of the table at
+// 12-bit values) mostly stays in cache. Absent keys mostly stop at the
+// occupied bit; an unshifted occupied q is its own run's start.
 //
 // An insert goes at the end of its run (or where its run goes) and moves the
 // rest of the cluster one slot right into the empty slot after it; an erase
 // moves the shifted entries after it one slot left, following their
-// canonical slots through the runs. A cluster at the loads the filter keeps
-// (<= 0.85) is tens of slots.
+// canonical slots through the runs. Either changes spill[b] by one exactly
+// for the blocks b with q < 64b <= the last slot moved (an entry of an
+// earlier block moves into or out of block b's first slots). A cluster at
+// the loads the filter keeps (<= 0.85) is tens of slots.
 // Slots past the nominal count are padding for the last clusters to run into;
 // when an insert would run past the physical end it reports no room and the
 // table is unchanged.
 //
-// Payload: blocks of 64 slots, each 3 + valueBits words: the block's
-// occupied, continuation and shifted words, then its 64 values of valueBits
-// bits end to end (exactly valueBits words). One block keeps a lookup's
-// metadata and values together: a key's run is one or two adjacent cache
-// lines, not four arrays apart.
+// Payload (the bytes, and the words in memory): blocks of 64 slots, each
+// 3 + valueBits words: the block's occupied, continuation and shifted words,
+// then its 64 values of valueBits bits end to end (exactly valueBits words).
+// One block keeps a lookup's metadata and values together: a key's run is
+// one or two adjacent cache lines, not four arrays apart.
 #pragma once
 
 #include <cstddef>
@@ -51,7 +61,13 @@ class QuotientTable {
   // A zeroed (empty) table; false when the memory is not available.
   bool allocate(uint64_t slots, uint32_t valueBits);
   // Empties the table (its size stays).
-  void clear() { words_.clear(); }
+  void clear();
+  // Derives spill[] from the bits: after the words were written directly
+  // (read from bytes) and checkLayout() accepted them.
+  void rebuildSpill();
+  // Whether every spill[b] equals what the bits give (tests: the incremental
+  // upkeep by insert, erase and append against a recount).
+  bool spillMatchesLayout() const;
 
   uint64_t slots() const { return slots_; }
   uint32_t valueBits() const { return valueBits_; }
@@ -66,25 +82,24 @@ class QuotientTable {
   uint64_t value(uint64_t s) const { return valueIn(block(s >> 6), static_cast<uint32_t>(s & 63)); }
 
   // Calls match(value) for each entry of canonical slot q's run until one
-  // returns true; false when none does or q has no run. The lookup path, so
-  // it works on block pointers (one multiply per block, not per bit) and reads
-  // a run's length from its continuation word instead of bit by bit.
+  // returns true; false when none does or q has no run. The lookup path: one
+  // block's metadata word decides most absent keys; the run's start comes
+  // from spill[] and the block's own run starts (see the top), walked with
+  // block pointers, a run's length read from its continuation words.
   template <typename Match>
   bool anyInRun(uint64_t q, Match&& match) const {
-    const uint64_t* at = block(q >> 6);
+    const uint64_t b = q >> 6;
+    const uint64_t* at = block(b);
     const uint32_t i = static_cast<uint32_t>(q & 63);
-    // Touch q's value word before the occupied bit is known: the run starts at
-    // q or a few slots on, so the miss on the values overlaps the miss on the
-    // metadata instead of following it (a volatile read, so the compiler can
-    // neither drop it nor sink it below the branch; wasm has no prefetch).
-    touch(at + 3 + ((i * valueBits_) >> 6));
-    // Likewise the block before's metadata when q is in the first half of its
-    // block: a shifted q's cluster often starts there (a cluster at the load
-    // limit is tens of slots), and the backwards scan would wait for it.
-    if (i < kTouchBackBelow && q >= 64) touch(at - blockWords_ + kShifted);
-    if (((at[kOccupied] >> i) & 1) == 0) return false;
+    // Ask for q's value word and spill[b] before the occupied bit is known:
+    // the run starts at q or a few slots on, so those loads overlap the miss
+    // on the metadata instead of following it.
+    prefetch(at + 3 + ((i * valueBits_) >> 6));
+    const uint32_t spill = spill_.get()[b];
+    const uint64_t occupiedWord = at[kOccupied];
+    if (((occupiedWord >> i) & 1) == 0) return false;
     if (((at[kShifted] >> i) & 1) == 0) return scanRun(at, q & ~uint64_t{63}, i, match);
-    const uint64_t s = runStartOfRank(q, 0);
+    const uint64_t s = spill == kSpillMax ? runStartOfRank(q, 0) : kthRunStartFrom(b * 64 + spill, rankThrough(occupiedWord, i));
     return scanRun(block(s >> 6), s & ~uint64_t{63}, static_cast<uint32_t>(s & 63), match);
   }
   // The first slot of canonical q's run (q must be occupied).
@@ -128,7 +143,10 @@ class QuotientTable {
  private:
   // The three metadata words of a block, in this order.
   static constexpr size_t kOccupied = 0, kContinuation = 1, kShifted = 2;
-  static constexpr uint32_t kTouchBackBelow = 32;
+  // spill[] saturates here; a block at it is recounted from the bits when an
+  // insert or erase changes it (a cluster that long is not seen at the loads
+  // kept, but a table read from bytes may hold one).
+  static constexpr uint16_t kSpillMax = UINT16_MAX;
   uint64_t meta(size_t kind, uint64_t block) const { return words_[static_cast<size_t>(block * blockWords_) + kind]; }
   uint64_t usedWord(uint64_t block) const {
     const uint64_t* at = words_.data() + block * blockWords_;
@@ -144,10 +162,52 @@ class QuotientTable {
     if (offset + valueBits_ > 64) v |= word[1] << (64 - offset);
     return v & valueMask_;
   }
-  static void touch(const uint64_t* word) {
-    const volatile uint64_t* at = word;
-    static_cast<void>(*at);
+  static void prefetch(const uint64_t* word) {
+#if defined(__GNUC__) && !defined(__wasm__)
+    __builtin_prefetch(word);
+#else
+    static_cast<void>(word);  // wasm has no prefetch
+#endif
   }
+  // Without the popcnt instruction (x86-64's baseline) __builtin_popcountll
+  // is a call into libgcc; the broadword count inline is cheaper on the
+  // lookup path. wasm and arm64 have the instruction.
+  static uint32_t popcount64(uint64_t x) {
+#if defined(__POPCNT__) || defined(__wasm__) || defined(__aarch64__)
+    return static_cast<uint32_t>(__builtin_popcountll(x));
+#else
+    x = x - ((x >> 1) & 0x5555555555555555ULL);
+    x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
+    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
+    return static_cast<uint32_t>((x * 0x0101010101010101ULL) >> 56);
+#endif
+  }
+  // Bits of `word` at or below bit i.
+  static uint32_t rankThrough(uint64_t word, uint32_t i) {
+    return popcount64(word & (i == 63 ? ~uint64_t{0} : (uint64_t{2} << i) - 1));
+  }
+  // Run starts (used slots that do not continue a run) of the block at `at`.
+  static uint64_t runStarts(const uint64_t* at) { return (at[kOccupied] | at[kShifted]) & ~at[kContinuation]; }
+  // The k-th (k >= 1) run start at or after slot `from` (there must be k).
+  uint64_t kthRunStartFrom(uint64_t from, uint32_t k) const {
+    uint64_t b = from >> 6;
+    const uint64_t* at = block(b);
+    uint64_t bits = runStarts(at) & (~uint64_t{0} << (from & 63));
+    for (;;) {
+      const uint32_t here = popcount64(bits);
+      if (k <= here) break;
+      k -= here;
+      ++b;
+      at += blockWords_;
+      bits = runStarts(at);
+    }
+    while (--k > 0) bits &= bits - 1;
+    return b * 64 + static_cast<uint64_t>(__builtin_ctzll(bits));
+  }
+  // spill[b] recounted from the bits (b >= 1), uncapped.
+  uint64_t spillFromLayout(uint64_t b) const;
+  // spill[b] += delta (+1 or -1) for the blocks b with q < 64b <= last.
+  void adjustSpill(uint64_t q, uint64_t last, int delta);
   // The run from slot i of the block at `at` (whose first slot is `base`) on.
   template <typename Match>
   bool scanRun(const uint64_t* at, uint64_t base, uint32_t i, Match&& match) const {
@@ -185,6 +245,7 @@ class QuotientTable {
   void clearSlot(uint64_t s);
 
   WordBuffer words_;
+  MallocBlock<uint16_t> spill_;  // one per block (see the top)
   uint64_t slots_ = 0;
   uint32_t valueBits_ = 0;
   uint64_t valueMask_ = 0;
