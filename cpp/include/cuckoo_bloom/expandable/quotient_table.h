@@ -53,6 +53,21 @@
 
 namespace cuckoo_bloom {
 
+// at[(r << 8) | byte]: the position of byte's r-th set bit (from 0), for
+// QuotientTable::selectInWord.
+struct SelectInByteTable {
+  uint8_t at[8 * 256] = {};
+  constexpr SelectInByteTable() {
+    for (uint32_t byte = 0; byte < 256; ++byte) {
+      uint32_t rank = 0;
+      for (uint32_t bit = 0; bit < 8; ++bit) {
+        if ((byte >> bit) & 1) at[(rank++ << 8) | byte] = static_cast<uint8_t>(bit);
+      }
+    }
+  }
+};
+inline constexpr SelectInByteTable kSelectInByte{};
+
 class QuotientTable {
  public:
   static uint64_t blocksFor(uint64_t slots) { return (slots + 63) / 64; }
@@ -201,8 +216,24 @@ class QuotientTable {
       at += blockWords_;
       bits = runStarts(at);
     }
-    while (--k > 0) bits &= bits - 1;
-    return b * 64 + static_cast<uint64_t>(__builtin_ctzll(bits));
+    return b * 64 + selectInWord(bits, k);
+  }
+  // The position of the k-th (k >= 1) set bit of x, which has at least k:
+  // broadword (Vigna, "Broadword implementation of rank/select queries",
+  // 2008): the byte by a parallel compare of cumulative byte counts, the bit
+  // in it by a table; no branch on k, which is up to the block's run count.
+  static uint32_t selectInWord(uint64_t x, uint32_t k) {
+    constexpr uint64_t kOnes8 = 0x0101010101010101ULL, kHigh8 = 0x8080808080808080ULL;
+    uint64_t counts = x - ((x >> 1) & 0x5555555555555555ULL);
+    counts = (counts & 0x3333333333333333ULL) + ((counts >> 2) & 0x3333333333333333ULL);
+    counts = (counts + (counts >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
+    const uint64_t upTo = counts * kOnes8;  // byte j: set bits in bytes 0..j
+    const uint64_t rank = k - 1;
+    // High bit of byte j: the rank-th bit lies past byte j (a prefix of the bytes).
+    const uint64_t past = ((rank * kOnes8) | kHigh8) - upTo;
+    const uint32_t place = static_cast<uint32_t>((((past & kHigh8) >> 7) * kOnes8) >> 56) * 8;
+    const uint32_t inByte = static_cast<uint32_t>(rank - (((upTo << 8) >> place) & 0xFF));
+    return place + kSelectInByte.at[(inByte << 8) | ((x >> place) & 0xFF)];
   }
   // spill[b] recounted from the bits (b >= 1), uncapped.
   uint64_t spillFromLayout(uint64_t b) const;
