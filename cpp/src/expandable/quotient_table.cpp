@@ -15,7 +15,7 @@ uint32_t highestBit(uint64_t x) { return 63u - static_cast<uint32_t>(__builtin_c
 
 bool QuotientTable::allocate(uint64_t slots, uint32_t valueBits) {
   if (!words_.allocate(static_cast<size_t>(payloadWordsFor(slots, valueBits)))) return false;
-  spill_.reset(static_cast<uint16_t*>(std::calloc(static_cast<size_t>(blocksFor(slots)) + 1, sizeof(uint16_t))));
+  spill_.reset(static_cast<uint16_t*>(std::calloc(std::max<size_t>(1, static_cast<size_t>(blocksFor(slots))), sizeof(uint16_t))));
   if (spill_ == nullptr) {
     words_ = WordBuffer();
     return false;

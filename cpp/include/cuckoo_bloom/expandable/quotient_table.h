@@ -89,6 +89,8 @@ class QuotientTable {
   uint64_t* words() { return words_.data(); }
   const uint64_t* words() const { return words_.data(); }
   size_t payloadWords() const { return words_.size(); }
+  // Bytes in memory besides the payload: spill[] (see the top).
+  size_t spillBytes() const { return static_cast<size_t>(blocksFor(slots_)) * sizeof(uint16_t); }
 
   bool occupied(uint64_t s) const { return bit(kOccupied, s); }
   bool continuation(uint64_t s) const { return bit(kContinuation, s); }
@@ -208,26 +210,30 @@ class QuotientTable {
     uint64_t b = from >> 6;
     const uint64_t* at = block(b);
     uint64_t bits = runStarts(at) & (~uint64_t{0} << (from & 63));
-    for (;;) {
-      const uint32_t here = popcount64(bits);
-      if (k <= here) break;
-      k -= here;
+    uint64_t upTo = cumulativeByteCounts(bits);
+    while (k > (upTo >> 56)) {  // the total is the top byte's count
+      k -= static_cast<uint32_t>(upTo >> 56);
       ++b;
       at += blockWords_;
       bits = runStarts(at);
+      upTo = cumulativeByteCounts(bits);
     }
-    return b * 64 + selectInWord(bits, k);
+    return b * 64 + selectInWord(bits, upTo, k);
   }
-  // The position of the k-th (k >= 1) set bit of x, which has at least k:
-  // broadword (Vigna, "Broadword implementation of rank/select queries",
-  // 2008): the byte by a parallel compare of cumulative byte counts, the bit
-  // in it by a table; no branch on k, which is up to the block's run count.
-  static uint32_t selectInWord(uint64_t x, uint32_t k) {
-    constexpr uint64_t kOnes8 = 0x0101010101010101ULL, kHigh8 = 0x8080808080808080ULL;
+  // Byte j of the result: the set bits of x in its bytes 0..j.
+  static uint64_t cumulativeByteCounts(uint64_t x) {
     uint64_t counts = x - ((x >> 1) & 0x5555555555555555ULL);
     counts = (counts & 0x3333333333333333ULL) + ((counts >> 2) & 0x3333333333333333ULL);
     counts = (counts + (counts >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
-    const uint64_t upTo = counts * kOnes8;  // byte j: set bits in bytes 0..j
+    return counts * 0x0101010101010101ULL;
+  }
+  // The position of the k-th (k >= 1) set bit of x, which has at least k
+  // (upTo: cumulativeByteCounts(x)). Broadword (Vigna, "Broadword
+  // implementation of rank/select queries", 2008): the byte by a parallel
+  // compare of the cumulative counts, the bit in it by a table; no branch on
+  // k, which is up to the block's run count.
+  static uint32_t selectInWord(uint64_t x, uint64_t upTo, uint32_t k) {
+    constexpr uint64_t kOnes8 = 0x0101010101010101ULL, kHigh8 = 0x8080808080808080ULL;
     const uint64_t rank = k - 1;
     // High bit of byte j: the rank-th bit lies past byte j (a prefix of the bytes).
     const uint64_t past = ((rank * kOnes8) | kHigh8) - upTo;
