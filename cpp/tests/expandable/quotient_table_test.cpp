@@ -85,23 +85,28 @@ TEST(QuotientTableLookup, EveryRunMatchesTheModelAcrossBlockBoundaries) {
 
 // A table read from bytes gets spill[] from rebuildSpill(); built by append
 // (as a doubling builds), it is kept entry by entry. Both must agree with the
-// bits, here across a cluster of 70,000 slots: past the 65,535 a spill count
-// holds, so blocks deep in it take the saturated path (the lookup recounts
-// through the cluster) and an insert or erase there recounts them.
-TEST(QuotientTableLookup, ACluster70000SlotsLongSaturatesSpillAndStillFindsEveryRun) {
-  constexpr uint64_t kLong = 70000;
+// bits, here in a cluster of about 66,000 slots: blocks 1-5 spill more than
+// the 65,535 a count holds, so their runs take the saturated path (the
+// lookup recounts through the cluster), an insert or erase deep in the
+// cluster moves them, and erases at its start bring blocks back under the
+// limit (a saturated count must then be recounted, not kept).
+TEST(QuotientTableLookup, AClusterLongerThanSpillCountsSaturatesAndStillFindsEveryRun) {
+  constexpr uint64_t kLong = 65536 + 64 * 5;  // spill[b] = kLong - 64b for the first blocks
   constexpr uint64_t kSlots = kLong + 64 * 20;
   constexpr uint32_t kValueBits = 20;
   QuotientTable table;
   ASSERT_TRUE(table.allocate(kSlots, kValueBits));
   Model model;
-  // Canonical 0 holds kLong entries; then one run every 1,000 slots starts
-  // inside the cluster (shifted far past its slot), in canonical order.
+  // Canonical 0 holds kLong entries; then runs in blocks 1, 3 and 4 and one
+  // every 1,000 slots, all starting inside the cluster (shifted far past
+  // their slots), appended in canonical order.
   for (uint64_t i = 0; i < kLong; ++i) {
     ASSERT_TRUE(table.append(0, 1 + i % 1000));
     model[0].insert(1 + i % 1000);
   }
-  for (uint64_t q = 1000; q < kLong + 64 * 10; q += 1000) {
+  std::vector<uint64_t> runs = {100, 200, 300};
+  for (uint64_t q = 1000; q < kLong + 64 * 10; q += 1000) runs.push_back(q);
+  for (uint64_t q : runs) {
     ASSERT_TRUE(table.append(q, 5000 + q % 4096));
     ASSERT_TRUE(table.append(q, 9000 + q % 4096));
     model[q].insert(5000 + q % 4096);
@@ -110,7 +115,7 @@ TEST(QuotientTableLookup, ACluster70000SlotsLongSaturatesSpillAndStillFindsEvery
   ASSERT_TRUE(table.spillMatchesLayout());
   const auto expectRuns = [&](const char* when) {
     for (const auto& [q, values] : model) {
-      if (q == 0) continue;  // 70,000 entries: asked once below
+      if (q == 0) continue;  // kLong entries: asked once below
       ASSERT_EQ(runOf(table, q), values) << when << ": slot " << q;
     }
     ASSERT_EQ(runOf(table, 0).size(), model[0].size()) << when;
@@ -129,18 +134,27 @@ TEST(QuotientTableLookup, ACluster70000SlotsLongSaturatesSpillAndStillFindsEvery
   }
   // Insert into and erase from runs deep in the cluster (saturated blocks
   // and the blocks after them move by one slot).
-  for (uint64_t q : {uint64_t{66000}, uint64_t{69000}, uint64_t{1000}}) {
+  for (uint64_t q : {uint64_t{64000}, uint64_t{66000}, uint64_t{100}, uint64_t{1000}}) {
     ASSERT_TRUE(table.insert(q, 12345));
     model[q].insert(12345);
     ASSERT_TRUE(table.spillMatchesLayout()) << "insert at " << q;
   }
   expectRuns("after inserts");
-  for (uint64_t q : {uint64_t{67000}, uint64_t{2000}}) {
+  for (uint64_t q : {uint64_t{65000}, uint64_t{2000}, uint64_t{200}}) {
     ASSERT_TRUE(table.erase(q, 5000 + q % 4096));
     model[q].erase(model[q].find(5000 + q % 4096));
     ASSERT_TRUE(table.spillMatchesLayout()) << "erase at " << q;
   }
   expectRuns("after erases");
+  // Sixteen entries fewer at canonical 0: each block's spill drops by one
+  // per erase, and one that counts 65,535-65,550 (block 5, about 65,540
+  // here) crosses under the limit on the way.
+  for (int n = 0; n < 16; ++n) {
+    ASSERT_TRUE(table.erase(0, 1));
+    model[0].erase(model[0].find(1));
+    ASSERT_TRUE(table.spillMatchesLayout()) << "erase " << n << " at the cluster's start";
+  }
+  expectRuns("after erases at the start");
 }
 
 }  // namespace
