@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
-#include <vector>
+#include <string>
 
 namespace cuckoo_bloom {
 namespace {
@@ -12,6 +12,22 @@ uint32_t lowestBit(uint64_t x) { return static_cast<uint32_t>(__builtin_ctzll(x)
 uint32_t highestBit(uint64_t x) { return 63u - static_cast<uint32_t>(__builtin_clzll(x)); }
 
 }  // namespace
+
+std::string QuotientTable::withNumbers(const char* before, uint64_t n, const char* after) {
+  return before + std::to_string(n) + after;
+}
+
+std::string QuotientTable::withNumbers(const char* before, uint64_t n, const char* between, uint64_t m, const char* after) {
+  return before + std::to_string(n) + between + std::to_string(m) + after;
+}
+
+Status QuotientTable::corruptAt(const char* before, uint64_t n, const char* after) {
+  return Status::corrupt(withNumbers(before, n, after));
+}
+
+Status QuotientTable::corruptAt(const char* before, uint64_t n, const char* between, uint64_t m, const char* after) {
+  return Status::corrupt(withNumbers(before, n, between, m, after));
+}
 
 bool QuotientTable::allocate(uint64_t slots, uint32_t valueBits) {
   if (!words_.allocate(static_cast<size_t>(payloadWordsFor(slots, valueBits)))) return false;
@@ -62,28 +78,31 @@ void QuotientTable::adjustSpill(uint64_t q, uint64_t last, int delta) {
 }
 
 void QuotientTable::rebuildSpill() {
-  // Each entry of canonical c in slot s adds one to spill[b] for
-  // c / 64 < b <= s / 64: a difference array over the blocks, one pass.
+  // The entries of canonical slots before block b end at the last one's
+  // slot: spill[b] = max(0, that slot + 1 - 64b). One pass in slot order,
+  // settling each block when the first entry of a later block comes.
   const uint64_t blocks = blocksFor(slots_);
-  std::vector<int64_t> change(static_cast<size_t>(blocks) + 1, 0);
+  uint16_t* spill = spill_.get();
+  uint64_t settled = 0;     // spill[0 .. settled) are set
+  uint64_t lastSlot = 0;    // slot after the last entry seen, 0 when none
   uint64_t canonical = 0;
   bool first = true;
+  const auto settleThrough = [&](uint64_t block) {  // blocks [settled, block]
+    for (; settled <= block && settled < blocks; ++settled) {
+      const uint64_t start = settled * 64;
+      spill[settled] = static_cast<uint16_t>(lastSlot > start ? std::min<uint64_t>(kSpillMax, lastSlot - start) : 0);
+    }
+  };
   for (uint64_t s = 0; s < slots_; ++s) {
     if (!used(s)) continue;
     if (!continuation(s)) {
       canonical = nextOccupied(first ? 0 : canonical + 1);
       first = false;
+      settleThrough(canonical >> 6);  // blocks up to canonical's: every earlier entry is before them
     }
-    if ((canonical >> 6) < (s >> 6)) {
-      ++change[static_cast<size_t>((canonical >> 6) + 1)];
-      --change[static_cast<size_t>((s >> 6) + 1)];
-    }
+    lastSlot = s + 1;
   }
-  int64_t running = 0;
-  for (uint64_t b = 0; b < blocks; ++b) {
-    running += change[static_cast<size_t>(b)];
-    spill_.get()[b] = static_cast<uint16_t>(std::min<int64_t>(kSpillMax, running));
-  }
+  settleThrough(blocks);
 }
 
 bool QuotientTable::spillMatchesLayout() const {

@@ -51,22 +51,15 @@
 #include "cuckoo_bloom/core/status.h"
 #include "cuckoo_bloom/core/word_buffer.h"
 
-namespace cuckoo_bloom {
+// The lookup's run-start search: inlined natively, one out-of-line copy in
+// wasm (see QuotientTable::shiftedRunStart).
+#if defined(__wasm__)
+#define CUCKOO_BLOOM_LOOKUP_INLINE __attribute__((noinline))
+#else
+#define CUCKOO_BLOOM_LOOKUP_INLINE __attribute__((always_inline)) inline
+#endif
 
-// at[(r << 8) | byte]: the position of byte's r-th set bit (from 0), for
-// QuotientTable::selectInWord.
-struct SelectInByteTable {
-  uint8_t at[8 * 256] = {};
-  constexpr SelectInByteTable() {
-    for (uint32_t byte = 0; byte < 256; ++byte) {
-      uint32_t rank = 0;
-      for (uint32_t bit = 0; bit < 8; ++bit) {
-        if ((byte >> bit) & 1) at[(rank++ << 8) | byte] = static_cast<uint8_t>(bit);
-      }
-    }
-  }
-};
-inline constexpr SelectInByteTable kSelectInByte{};
+namespace cuckoo_bloom {
 
 class QuotientTable {
  public:
@@ -116,7 +109,7 @@ class QuotientTable {
     const uint64_t occupiedWord = at[kOccupied];
     if (((occupiedWord >> i) & 1) == 0) return false;
     if (((at[kShifted] >> i) & 1) == 0) return scanRun(at, q & ~uint64_t{63}, i, match);
-    const uint64_t s = spill == kSpillMax ? runStartOfRank(q, 0) : kthRunStartFrom(b * 64 + spill, rankThrough(occupiedWord, i));
+    const uint64_t s = shiftedRunStart(q, occupiedWord, spill);
     return scanRun(block(s >> 6), s & ~uint64_t{63}, static_cast<uint32_t>(s & 63), match);
   }
   // The first slot of canonical q's run (q must be occupied).
@@ -156,6 +149,13 @@ class QuotientTable {
   // for each entry in order. Occupied bits must lie below `nominalSlots`.
   template <typename EntryCheck>
   Status checkLayout(uint64_t nominalSlots, EntryCheck&& entry) const;
+  // Messages before + n + after (+ m + last), and Corrupt with one: built out
+  // of line, once, instead of inline at every check and error of the table
+  // and the filter (the wasm module's size).
+  static std::string withNumbers(const char* before, uint64_t n, const char* after);
+  static std::string withNumbers(const char* before, uint64_t n, const char* between, uint64_t m, const char* after);
+  static Status corruptAt(const char* before, uint64_t n, const char* after);
+  static Status corruptAt(const char* before, uint64_t n, const char* between, uint64_t m, const char* after);
 
  private:
   // The three metadata words of a block, in this order.
@@ -186,6 +186,30 @@ class QuotientTable {
     static_cast<void>(word);  // wasm has no prefetch
 #endif
   }
+  // The first slot of occupied, shifted canonical q's run (its block's
+  // occupied word and spill): the k-th run start from the block's spill on,
+  // k = occupied bits of the block up to q (see the top). Inlined natively
+  // (measured: 5-8% of a lookup as a call); one copy in wasm, where the
+  // module's size counts and the JS call dominates a lookup.
+  CUCKOO_BLOOM_LOOKUP_INLINE uint64_t shiftedRunStart(uint64_t q, uint64_t occupiedWord, uint32_t spill) const {
+    if (spill == kSpillMax) return runStartOfRank(q, 0);  // saturated: recount from the cluster's start
+    const uint32_t i = static_cast<uint32_t>(q & 63);
+    uint32_t k = popcount64(occupiedWord & (i == 63 ? ~uint64_t{0} : (uint64_t{2} << i) - 1));
+    const uint64_t from = (q & ~uint64_t{63}) + spill;
+    // The k-th run start (a used slot that does not continue a run) from `from`.
+    uint64_t b = from >> 6;
+    const uint64_t* at = block(b);
+    uint64_t bits = ((at[kOccupied] | at[kShifted]) & ~at[kContinuation]) & (~uint64_t{0} << (from & 63));
+    uint64_t upTo = cumulativeByteCounts(bits);
+    while (k > (upTo >> 56)) {  // the total is the top byte's count
+      k -= static_cast<uint32_t>(upTo >> 56);
+      ++b;
+      at += blockWords_;
+      bits = (at[kOccupied] | at[kShifted]) & ~at[kContinuation];
+      upTo = cumulativeByteCounts(bits);
+    }
+    return b * 64 + selectInWord(bits, upTo, k);
+  }
   // Without the popcnt instruction (x86-64's baseline) __builtin_popcountll
   // is a call into libgcc; the broadword count inline is cheaper on the
   // lookup path. wasm and arm64 have the instruction.
@@ -199,47 +223,38 @@ class QuotientTable {
     return static_cast<uint32_t>((x * 0x0101010101010101ULL) >> 56);
 #endif
   }
-  // Bits of `word` at or below bit i.
-  static uint32_t rankThrough(uint64_t word, uint32_t i) {
-    return popcount64(word & (i == 63 ? ~uint64_t{0} : (uint64_t{2} << i) - 1));
-  }
-  // Run starts (used slots that do not continue a run) of the block at `at`.
-  static uint64_t runStarts(const uint64_t* at) { return (at[kOccupied] | at[kShifted]) & ~at[kContinuation]; }
-  // The k-th (k >= 1) run start at or after slot `from` (there must be k).
-  uint64_t kthRunStartFrom(uint64_t from, uint32_t k) const {
-    uint64_t b = from >> 6;
-    const uint64_t* at = block(b);
-    uint64_t bits = runStarts(at) & (~uint64_t{0} << (from & 63));
-    uint64_t upTo = cumulativeByteCounts(bits);
-    while (k > (upTo >> 56)) {  // the total is the top byte's count
-      k -= static_cast<uint32_t>(upTo >> 56);
-      ++b;
-      at += blockWords_;
-      bits = runStarts(at);
-      upTo = cumulativeByteCounts(bits);
-    }
-    return b * 64 + selectInWord(bits, upTo, k);
-  }
+  static constexpr uint64_t kOnes8 = 0x0101010101010101ULL, kHigh8 = 0x8080808080808080ULL;
   // Byte j of the result: the set bits of x in its bytes 0..j.
   static uint64_t cumulativeByteCounts(uint64_t x) {
     uint64_t counts = x - ((x >> 1) & 0x5555555555555555ULL);
     counts = (counts & 0x3333333333333333ULL) + ((counts >> 2) & 0x3333333333333333ULL);
     counts = (counts + (counts >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
-    return counts * 0x0101010101010101ULL;
+    return counts * kOnes8;
+  }
+  // How many bytes of `upTo` (each at most 64) are at most r: when they grow
+  // byte by byte, the index of the first above r.
+  static uint32_t bytesAtMost(uint64_t upTo, uint64_t r) {
+    const uint64_t past = (((r * kOnes8) | kHigh8) - upTo) & kHigh8;  // high bit: byte <= r
+    return static_cast<uint32_t>(((past >> 7) * kOnes8) >> 56);
+  }
+  // The position of the r-th (from 0) set bit of `byte`, which has more than
+  // r: the byte's bits spread one to a byte (bit j to byte j), counted
+  // cumulatively. Byte j of the product holds bit j of `byte` at bit j;
+  // adding 0x80 - 2^j carries it into the byte's high bit.
+  static uint32_t selectInByte(uint64_t byte, uint64_t r) {
+    const uint64_t spread = ((((byte * kOnes8) & 0x8040201008040201ULL) + 0x00406070787C7E7FULL) >> 7) & kOnes8;
+    return bytesAtMost(spread * kOnes8, r);
   }
   // The position of the k-th (k >= 1) set bit of x, which has at least k
   // (upTo: cumulativeByteCounts(x)). Broadword (Vigna, "Broadword
   // implementation of rank/select queries", 2008): the byte by a parallel
-  // compare of the cumulative counts, the bit in it by a table; no branch on
-  // k, which is up to the block's run count.
+  // compare of the cumulative counts, then the bit in it the same way; no
+  // branch on k, which is up to the block's run count.
   static uint32_t selectInWord(uint64_t x, uint64_t upTo, uint32_t k) {
-    constexpr uint64_t kOnes8 = 0x0101010101010101ULL, kHigh8 = 0x8080808080808080ULL;
     const uint64_t rank = k - 1;
-    // High bit of byte j: the rank-th bit lies past byte j (a prefix of the bytes).
-    const uint64_t past = ((rank * kOnes8) | kHigh8) - upTo;
-    const uint32_t place = static_cast<uint32_t>((((past & kHigh8) >> 7) * kOnes8) >> 56) * 8;
-    const uint32_t inByte = static_cast<uint32_t>(rank - (((upTo << 8) >> place) & 0xFF));
-    return place + kSelectInByte.at[(inByte << 8) | ((x >> place) & 0xFF)];
+    const uint32_t place = bytesAtMost(upTo, rank) * 8;
+    const uint64_t before = ((upTo << 8) >> place) & 0xFF;  // set bits below byte place / 8
+    return place + selectInByte((x >> place) & 0xFF, rank - before);
   }
   // spill[b] recounted from the bits (b >= 1), uncapped.
   uint64_t spillFromLayout(uint64_t b) const;
@@ -311,24 +326,23 @@ Status QuotientTable::checkLayout(uint64_t nominalSlots, EntryCheck&& entry) con
   for (uint64_t s = 0; s < slots_; ++s) {
     const bool previousUsed = s > 0 && used(s - 1);
     if (!used(s)) {
-      if (value(s) != 0) return Status::corrupt("expandable: empty slot " + std::to_string(s) + " holds a value");
+      if (value(s) != 0) return corruptAt("expandable: empty slot ", s, " holds a value");
       continue;
     }
     if (!continuation(s)) {
       canonical = nextOccupied(first ? 0 : canonical + 1);
       first = false;
-      if (canonical >= slots_) return Status::corrupt("expandable: slot " + std::to_string(s) + " starts a run no occupied bit names");
+      if (canonical >= slots_) return corruptAt("expandable: slot ", s, " starts a run no occupied bit names");
     } else if (!previousUsed) {
-      return Status::corrupt("expandable: slot " + std::to_string(s) + " continues a run after an empty slot");
+      return corruptAt("expandable: slot ", s, " continues a run after an empty slot");
     }
-    if (canonical >= nominalSlots) return Status::corrupt("expandable: canonical slot " + std::to_string(canonical) + " is past the table");
+    if (canonical >= nominalSlots) return corruptAt("expandable: canonical slot ", canonical, " is past the table");
     // pos = max(canonical, previous pos + 1): after an empty slot an entry sits
     // at its canonical slot; after a used one at or beyond it.
     if (canonical > s || (!previousUsed && canonical != s)) {
-      return Status::corrupt("expandable: the entry in slot " + std::to_string(s) + " (canonical " + std::to_string(canonical) +
-                             ") is not where the layout puts it");
+      return corruptAt("expandable: the entry in slot ", s, " (canonical ", canonical, ") is not where the layout puts it");
     }
-    if (shifted(s) != (canonical != s)) return Status::corrupt("expandable: wrong shifted bit at slot " + std::to_string(s));
+    if (shifted(s) != (canonical != s)) return corruptAt("expandable: wrong shifted bit at slot ", s, "");
     Status valid = entry(canonical, value(s));
     if (!valid.isOk()) return valid;
   }
