@@ -3,7 +3,9 @@
 // and 0.1%, the expandable filter grown from 100 keys with the hint
 // (expectedCapacity = N), a static Bloom filter and a static cuckoo filter
 // created for N, each asked has() of the N present keys and N absent keys.
-// Reported: bits/key at the end and the worst point just after a doubling,
+// Reported: bits/key (byteLength: the bytes in memory, for the expandable
+// filter its table and its per-block spill counts) at the end and the worst
+// point just after a doubling,
 // ns per has (thread CPU time, median of the repetitions, run round-robin)
 // and the ratios to the static filters (median of the per-repetition ratios).
 //

@@ -44,13 +44,11 @@ Result<ExpandableFilter> ExpandableFilter::createFrom(const CoreFilterOptions& o
   const uint64_t expected = options.expectedCapacity.value_or(0);
   if (options.expectedCapacity) {
     if (expected < options.capacity) {
-      return Status::invalidArgument("expectedCapacity (" + std::to_string(expected) +
-                                     ") must be at least the initial capacity (" + std::to_string(options.capacity) +
-                                     "): it is the count the filter is expected to grow to");
+      return Status::invalidArgument(QuotientTable::withNumbers("expectedCapacity (", expected, ") must be at least the initial capacity (",
+                                                         options.capacity, "): it is the count the filter is expected to grow to"));
     }
     if (expected > kMaxCapacity) {
-      return Status::invalidArgument("expectedCapacity must be at most " + std::to_string(kMaxCapacity) + ", got " +
-                                     std::to_string(expected));
+      return Status::invalidArgument(QuotientTable::withNumbers("expectedCapacity must be at most ", kMaxCapacity, ", got ", expected, ""));
     }
   }
   const uint32_t doublings = plannedDoublings(options.capacity, expected);
@@ -71,7 +69,7 @@ Result<ExpandableFilter> ExpandableFilter::createFrom(const CoreFilterOptions& o
                              "ExpandableFilter");
   if (!valid.isOk()) return valid;
   if (!filter.table_.allocate(slots, filter.params_.fingerprintBits + 2)) {
-    return Status::outOfMemory("out of memory allocating an expandable filter of " + std::to_string(slots) + " slots");
+    return Status::outOfMemory(QuotientTable::withNumbers("out of memory allocating an expandable filter of ", slots, " slots"));
   }
   filter.header_ = newHeader(kType, options.capacity, options.falsePositiveRate, options.seed);
   return filter;
@@ -81,20 +79,20 @@ Status ExpandableFilter::expand() {
   const uint32_t level = params_.level + 1u;
   const uint64_t nominal = params_.baseSlots << level;
   if (level + params_.fingerprintBits > 64 || nominal > kMaxSlots || (nominal >> level) != params_.baseSlots) {
-    return Status::full("expandable filter is full: doubling to level " + std::to_string(level) +
-                        " would need more address bits than its hashes have (" + std::to_string(count()) +
-                        " keys stored; every one is still there)");
+    return Status::full(QuotientTable::withNumbers("expandable filter is full: doubling to level ", level,
+                                            " would need more address bits than its hashes have (", count(),
+                                            " keys stored; every one is still there)"));
   }
   const uint64_t slots = physicalSlots(nominal);
   const uint32_t valueBits = params_.fingerprintBits + 2u;
   if (!validateTableBytes(QuotientTable::payloadWordsFor(slots, valueBits) * 8, "ExpandableFilter").isOk()) {
-    return Status::full("expandable filter is full: doubling to " + std::to_string(nominal) +
-                        " slots would pass the table size limit; every key stored is still there");
+    return Status::full(QuotientTable::withNumbers("expandable filter is full: doubling to ", nominal,
+                                            " slots would pass the table size limit; every key stored is still there"));
   }
   QuotientTable grown;
   if (!grown.allocate(slots, valueBits)) {
-    return Status::outOfMemory("out of memory doubling an expandable filter to " + std::to_string(nominal) +
-                               " slots; every key stored is still there");
+    return Status::outOfMemory(QuotientTable::withNumbers("out of memory doubling an expandable filter to ", nominal,
+                                                   " slots; every key stored is still there"));
   }
   // Each old run (canonical a) splits into the runs of 2a and 2a + 1 by the
   // first bit of each fingerprint; voids go to both. Runs come in canonical
@@ -185,7 +183,7 @@ Status ExpandableFilter::remove(const KeyHash& hash) {
   const uint64_t copies = uint64_t{1} << youngestVoid;
   for (uint64_t s = first; s < first + copies; ++s) {
     if (!table_.anyInRun(s, [&](uint64_t v) { return v == value; })) {
-      return Status::corrupt("expandable: a void entry's copy is missing from slot " + std::to_string(s));
+      return QuotientTable::corruptAt("expandable: a void entry's copy is missing from slot ", s, "");
     }
   }
   for (uint64_t s = first; s < first + copies; ++s) table_.erase(s, value);
@@ -217,33 +215,35 @@ double ExpandableFilter::estimatedFalsePositiveRate() const {
   return std::min(1.0, matches / static_cast<double>(nominalSlots()));
 }
 
+static_assert(ExpandableFilter::kMaxFingerprintBits == 32, "fromBlob's message spells the range out");
+
 Result<ExpandableFilter> ExpandableFilter::fromBlob(const DecodedBlob& blob, const Params& params) {
   if (blob.header.formatVersion < 2) return Status::corrupt("expandable filters exist from format version 2");
   const uint32_t bits = params.fingerprintBits;
   if (bits < kMinFingerprintBits || bits > kMaxFingerprintBits) {
-    return Status::corrupt("expandable fingerprint bits " + std::to_string(bits) + " outside " +
-                           std::to_string(kMinFingerprintBits) + ".." + std::to_string(kMaxFingerprintBits));
+    return QuotientTable::corruptAt("expandable fingerprint bits ", bits, " outside ", kMinFingerprintBits,
+                                    "..32");
   }
   if (params.baseSlots < kMinBaseSlots || params.baseSlots > kMaxSlots) {
-    return Status::corrupt("expandable base slot count " + std::to_string(params.baseSlots) + " out of range");
+    return QuotientTable::corruptAt("expandable base slot count ", params.baseSlots, " out of range");
   }
   if (params.level + bits > 64 || (params.baseSlots << params.level) > kMaxSlots ||
       ((params.baseSlots << params.level) >> params.level) != params.baseSlots) {
-    return Status::corrupt("expandable level " + std::to_string(params.level) + " is past what the format addresses");
+    return QuotientTable::corruptAt("expandable level ", params.level, " is past what the format addresses");
   }
   const uint64_t nominal = params.baseSlots << params.level;
   const uint64_t slots = physicalSlots(nominal);
   const uint64_t wordCount = QuotientTable::payloadWordsFor(slots, bits + 2);
   if (blob.payloadLength % 8 != 0 || blob.payloadLength / 8 != wordCount) {
-    return Status::corrupt("expandable payload is " + std::to_string(blob.payloadLength) + " bytes, but " +
-                           std::to_string(slots) + " slots need " + std::to_string(wordCount * 8));
+    return Status::corrupt(QuotientTable::withNumbers("expandable payload is ", blob.payloadLength, " bytes, but ", slots, " slots need ") +
+                           std::to_string(wordCount * 8));
   }
   Status valid = validateTableBytes(wordCount * 8, "ExpandableFilter");
   if (!valid.isOk()) return valid;
   ExpandableFilter filter;
   filter.params_ = params;
   if (!filter.table_.allocate(slots, bits + 2)) {
-    return Status::outOfMemory("out of memory reading an expandable filter of " + std::to_string(wordCount * 8) + " bytes");
+    return Status::outOfMemory(QuotientTable::withNumbers("out of memory reading an expandable filter of ", wordCount * 8, " bytes"));
   }
   bytesToWords(blob.payload, static_cast<size_t>(wordCount), filter.table_.words());
   // Every entry well formed; voids counted per (age, group, slot) to check
@@ -255,7 +255,7 @@ Result<ExpandableFilter> ExpandableFilter::fromBlob(const DecodedBlob& blob, con
     if (filter.isVoid(v)) {
       const uint64_t age = v & lowMask(bits + 1);
       if ((v >> (bits + 1)) != 1 || age > params.level) {
-        return Status::corrupt("expandable: slot value " + std::to_string(v) + " is not an entry");
+        return QuotientTable::corruptAt("expandable: slot value ", v, " is not an entry");
       }
       ++voidCopies[{age, canonical}];
       return Status::ok();
@@ -274,16 +274,16 @@ Result<ExpandableFilter> ExpandableFilter::fromBlob(const DecodedBlob& blob, con
     const uint64_t copies = it->second;
     for (uint64_t s = first; s < first + (uint64_t{1} << age); ++s, ++it) {
       if (it == voidCopies.end() || it->first != std::make_pair(age, s) || it->second != copies) {
-        return Status::corrupt("expandable: a void entry of age " + std::to_string(age) +
-                               " is missing a copy in slot " + std::to_string(s));
+        return QuotientTable::corruptAt("expandable: a void entry of age ", age, " is missing a copy in slot ", s, "");
       }
     }
     voidKeys += copies;
   }
   if (normal + voidKeys != blob.header.itemCount) {
-    return Status::corrupt("item count " + std::to_string(blob.header.itemCount) + " disagrees with the " +
-                           std::to_string(normal + voidKeys) + " keys the table holds");
+    return QuotientTable::corruptAt("item count ", blob.header.itemCount, " disagrees with the ", normal + voidKeys,
+                                    " keys the table holds");
   }
+  filter.table_.rebuildSpill();  // the lookup's derived per-block counts, from the bits just checked
   filter.entries_ = entries;
   filter.header_ = blob.header;
   return filter;

@@ -1,30 +1,41 @@
 #include "cuckoo_bloom/expandable/quotient_table.h"
 
 #include <algorithm>
+#include <cstdlib>
+#include <cstring>
+#include <string>
 
 namespace cuckoo_bloom {
 namespace {
 
-// Without the popcnt instruction (x86-64's baseline) __builtin_popcountll is a
-// call into libgcc; the broadword count inline is cheaper on the lookup path.
-// wasm and arm64 have the instruction.
-uint32_t popcount64(uint64_t x) {
-#if defined(__POPCNT__) || defined(__wasm__) || defined(__aarch64__)
-  return static_cast<uint32_t>(__builtin_popcountll(x));
-#else
-  x = x - ((x >> 1) & 0x5555555555555555ULL);
-  x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
-  x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
-  return static_cast<uint32_t>((x * 0x0101010101010101ULL) >> 56);
-#endif
-}
 uint32_t lowestBit(uint64_t x) { return static_cast<uint32_t>(__builtin_ctzll(x)); }
 uint32_t highestBit(uint64_t x) { return 63u - static_cast<uint32_t>(__builtin_clzll(x)); }
 
 }  // namespace
 
+std::string QuotientTable::withNumbers(const char* before, uint64_t n, const char* after) {
+  return before + std::to_string(n) + after;
+}
+
+std::string QuotientTable::withNumbers(const char* before, uint64_t n, const char* between, uint64_t m, const char* after) {
+  return before + std::to_string(n) + between + std::to_string(m) + after;
+}
+
+Status QuotientTable::corruptAt(const char* before, uint64_t n, const char* after) {
+  return Status::corrupt(withNumbers(before, n, after));
+}
+
+Status QuotientTable::corruptAt(const char* before, uint64_t n, const char* between, uint64_t m, const char* after) {
+  return Status::corrupt(withNumbers(before, n, between, m, after));
+}
+
 bool QuotientTable::allocate(uint64_t slots, uint32_t valueBits) {
   if (!words_.allocate(static_cast<size_t>(payloadWordsFor(slots, valueBits)))) return false;
+  spill_.reset(static_cast<uint16_t*>(std::calloc(std::max<size_t>(1, static_cast<size_t>(blocksFor(slots))), sizeof(uint16_t))));
+  if (spill_ == nullptr) {
+    words_ = WordBuffer();
+    return false;
+  }
   slots_ = slots;
   valueBits_ = valueBits;
   valueMask_ = valueBits >= 64 ? ~uint64_t{0} : (uint64_t{1} << valueBits) - 1;
@@ -32,6 +43,73 @@ bool QuotientTable::allocate(uint64_t slots, uint32_t valueBits) {
   appendCursor_ = 0;
   appendLast_ = UINT64_MAX;
   return true;
+}
+
+void QuotientTable::clear() {
+  words_.clear();
+  if (spill_ != nullptr) std::memset(spill_.get(), 0, static_cast<size_t>(blocksFor(slots_)) * sizeof(uint16_t));
+}
+
+uint64_t QuotientTable::spillFromLayout(uint64_t b) const {
+  const uint64_t first = b * 64;
+  // An empty or unshifted first slot holds no entry of an earlier block.
+  if (first >= slots_ || !shifted(first)) return 0;
+  // The last run of an earlier canonical slot ends where the spill does:
+  // runs are in canonical order.
+  uint64_t c = first - 1;
+  uint64_t bits = meta(kOccupied, c >> 6) & ((uint64_t{2} << (c & 63)) - 1);
+  uint64_t w = c >> 6;
+  while (bits == 0) bits = meta(kOccupied, --w);  // a shifted slot proves an earlier run
+  c = w * 64 + highestBit(bits);
+  return runEnd(runStart(c)) + 1 - first;
+}
+
+void QuotientTable::adjustSpill(uint64_t q, uint64_t last, int delta) {
+  uint16_t* spill = spill_.get();
+  for (uint64_t b = (q >> 6) + 1; b <= (last >> 6); ++b) {
+    if (spill[b] == kSpillMax) {
+      // Saturated: "at least kSpillMax". One more stays so; one less needs
+      // the true count, recounted from the bits (already updated).
+      if (delta < 0) spill[b] = static_cast<uint16_t>(std::min<uint64_t>(kSpillMax, spillFromLayout(b)));
+    } else {
+      spill[b] = static_cast<uint16_t>(spill[b] + delta);
+    }
+  }
+}
+
+void QuotientTable::rebuildSpill() {
+  // The entries of canonical slots before block b end at the last one's
+  // slot: spill[b] = max(0, that slot + 1 - 64b). One pass in slot order,
+  // settling each block when the first entry of a later block comes.
+  const uint64_t blocks = blocksFor(slots_);
+  uint16_t* spill = spill_.get();
+  uint64_t settled = 0;     // spill[0 .. settled) are set
+  uint64_t lastSlot = 0;    // slot after the last entry seen, 0 when none
+  uint64_t canonical = 0;
+  bool first = true;
+  const auto settleThrough = [&](uint64_t block) {  // blocks [settled, block]
+    for (; settled <= block && settled < blocks; ++settled) {
+      const uint64_t start = settled * 64;
+      spill[settled] = static_cast<uint16_t>(lastSlot > start ? std::min<uint64_t>(kSpillMax, lastSlot - start) : 0);
+    }
+  };
+  for (uint64_t s = 0; s < slots_; ++s) {
+    if (!used(s)) continue;
+    if (!continuation(s)) {
+      canonical = nextOccupied(first ? 0 : canonical + 1);
+      first = false;
+      settleThrough(canonical >> 6);  // blocks up to canonical's: every earlier entry is before them
+    }
+    lastSlot = s + 1;
+  }
+  settleThrough(blocks);
+}
+
+bool QuotientTable::spillMatchesLayout() const {
+  for (uint64_t b = 1; b < blocksFor(slots_); ++b) {
+    if (spill_.get()[b] != std::min<uint64_t>(kSpillMax, spillFromLayout(b))) return false;
+  }
+  return spill_.get()[0] == 0;
 }
 
 void QuotientTable::setValue(uint64_t s, uint64_t v) {
@@ -164,6 +242,7 @@ bool QuotientTable::insert(uint64_t canonical, uint64_t v) {
   setBit(kContinuation, at, runExists);
   setBit(kShifted, at, at != canonical);
   setBit(kOccupied, canonical, true);
+  adjustSpill(canonical, end, +1);
   return true;
 }
 
@@ -193,6 +272,7 @@ bool QuotientTable::erase(uint64_t canonical, uint64_t v) {
   }
   clearSlot(to);
   if (!runLeft) setBit(kOccupied, canonical, false);
+  adjustSpill(canonical, to, -1);
   return true;
 }
 
@@ -203,6 +283,7 @@ bool QuotientTable::append(uint64_t canonical, uint64_t v) {
   setBit(kContinuation, pos, canonical == appendLast_);
   setBit(kShifted, pos, pos != canonical);
   setBit(kOccupied, canonical, true);
+  adjustSpill(canonical, pos, +1);
   appendCursor_ = pos + 1;
   appendLast_ = canonical;
   return true;

@@ -118,7 +118,9 @@ class ExpandableFilter : public KeyedFilter<ExpandableFilter> {
   // The chance an absent key matches: the sum over entries of 2^-l (1 for a
   // void copy), over the nominal slots.
   double estimatedFalsePositiveRate() const;
-  size_t byteLength() const { return table_.payloadWords() * sizeof(uint64_t); }
+  // In memory: the table's words (the serialized payload) and the lookup's
+  // per-block spill counts (2 bytes a block, derived, not serialized).
+  size_t byteLength() const { return table_.payloadWords() * sizeof(uint64_t) + table_.spillBytes(); }
   template <typename Visit>
   void parameters(Visit&& visit) const {
     visit("baseSlots", static_cast<double>(baseSlots()));
