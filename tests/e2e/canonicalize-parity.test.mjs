@@ -4,19 +4,16 @@
 // table and the cases where URL parsers differ) and on seeded random inputs,
 // and every answer is compared with Node's, one by one. (Chromium's own URL
 // parser accepted `not a url` as `http://not%2520a%2520url/` where Node threw.)
-import { createServer } from 'node:http';
-import { readFile } from 'node:fs/promises';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, test } from '@jest/globals';
 import { canonicalizeUrl } from 'cuckoo-bloom-wasm';
 import { prng } from '../helpers/keys.mjs';
-import { launchBrowser } from './lib/browser.mjs';
+import { serveToChromium } from './lib/file-server.mjs';
 import { ROOT } from './lib/demo-site.mjs';
 
 const VECTORS = JSON.parse(readFileSync(join(ROOT, 'tests', 'url', 'fixtures', 'sb-vectors.json'), 'utf8'));
 const DIST = join(ROOT, 'dist');
-const TYPES = { '.js': 'text/javascript', '.mjs': 'text/javascript', '.wasm': 'application/wasm', '.html': 'text/html' };
 
 // Pieces where runtimes' URL parsers are known to differ (spaces and controls
 // in hosts, backslashes, escapes, IPv4 forms, IDNA), joined at random.
@@ -48,32 +45,19 @@ function answerInNode(input) {
   }
 }
 
-let server;
+let served;
 let browser;
 let origin;
 beforeAll(async () => {
   // dist/ served as-is: the page imports the browser bundle users get.
-  server = createServer(async (request, response) => {
-    const path = new URL(request.url, 'http://x').pathname;
-    if (path === '/') {
-      response.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>parity</title>');
-      return;
-    }
-    try {
-      const body = await readFile(join(DIST, path.replace(/^\/+/, '').replace(/\.\./g, '')));
-      response.writeHead(200, { 'content-type': TYPES[path.slice(path.lastIndexOf('.'))] ?? 'application/octet-stream' }).end(body);
-    } catch {
-      response.writeHead(404).end();
-    }
-  });
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  origin = `http://127.0.0.1:${server.address().port}`;
-  browser = await launchBrowser();
+  served = await serveToChromium((url) =>
+    url.pathname === '/'
+      ? { body: '<!doctype html><title>parity</title>', headers: { 'Content-Type': 'text/html' } }
+      : { file: join(DIST, url.pathname.replace(/^\/+/, '').replace(/\.\./g, '')) },
+  );
+  ({ browser, origin } = served);
 }, 60_000);
-afterAll(async () => {
-  await browser?.close();
-  await new Promise((resolve) => server?.close(resolve));
-});
+afterAll(() => served?.close());
 
 async function answersInChromium(inputs) {
   const page = await browser.newPage();

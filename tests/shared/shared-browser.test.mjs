@@ -3,43 +3,28 @@
 // 4 Web Workers attach one shared filter of each type, add disjoint quarters of 100k
 // keys at once, and every worker and the page find all of them. Without the headers
 // the page is not cross-origin isolated and init() rejects with LOAD_FAILED.
-import { readFile } from 'node:fs/promises';
-import { createServer } from 'node:http';
-import { extname, join, normalize } from 'node:path';
+import { join, normalize } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { launchBrowser } from '../e2e/lib/browser.mjs';
+import { serveToChromium } from '../e2e/lib/file-server.mjs';
 
 const REPO = fileURLToPath(new URL('../..', import.meta.url));
 const SERVED = ['dist/', 'tests/shared/browser/'];
-const TYPES = { '.html': 'text/html', '.mjs': 'text/javascript', '.js': 'text/javascript', '.wasm': 'application/wasm' };
 const ISOLATION = { 'Cross-Origin-Opener-Policy': 'same-origin', 'Cross-Origin-Embedder-Policy': 'require-corp' };
 
-let server;
+let served;
 let origin;
 let browser;
 beforeAll(async () => {
-  server = createServer(async (request, response) => {
-    const url = new URL(request.url, 'http://127.0.0.1');
+  served = await serveToChromium((url) => {
     const path = normalize(decodeURIComponent(url.pathname)).replace(/^\/+/, '');
-    if (!SERVED.some((prefix) => path.startsWith(prefix))) return response.writeHead(404).end();
-    try {
-      const body = await readFile(join(REPO, path));
-      const headers = { 'Content-Type': TYPES[extname(path)] ?? 'application/octet-stream' };
-      // ?isolated=0 on the page: no COOP/COEP (the page then has no SharedArrayBuffer).
-      if (!(path.endsWith('.html') && url.searchParams.get('isolated') === '0')) Object.assign(headers, ISOLATION);
-      response.writeHead(200, headers).end(body);
-    } catch {
-      response.writeHead(404).end();
-    }
+    if (!SERVED.some((prefix) => path.startsWith(prefix))) return null;
+    // ?isolated=0 on the page: no COOP/COEP (the page then has no SharedArrayBuffer).
+    const isolated = !(path.endsWith('.html') && url.searchParams.get('isolated') === '0');
+    return { file: join(REPO, path), headers: isolated ? ISOLATION : {} };
   });
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  origin = `http://127.0.0.1:${server.address().port}`;
-  browser = await launchBrowser();
+  ({ origin, browser } = served);
 }, 60_000);
-afterAll(async () => {
-  await browser?.close();
-  await new Promise((resolve) => (server ? server.close(resolve) : resolve()));
-});
+afterAll(() => served?.close());
 
 async function resultOf(query) {
   const context = await browser.newContext();
