@@ -32,8 +32,25 @@ ConcurrentCuckooFilter::ConcurrentCuckooFilter(CuckooFilter&& filter)
       count_(filter_.count()) {}
 
 std::vector<uint8_t> ConcurrentCuckooFilter::serialize() {
-  ConcurrentAccess::setCount(filter_, count());
-  return filter_.serialize();
+  // Safe while other threads add, remove and query: every stripe is locked,
+  // in index order as writers lock theirs (so no cycle of waits), which
+  // leaves no slot write and no kick move half done while the table is read
+  // (a move copies, then clears, under the locks of both its buckets; a
+  // plain read across the table could meet the target before the copy and
+  // the source after the clear, and lose the key). Readers retry meanwhile.
+  // The count is the table's own: count_ lags a write whose locks were
+  // already released, and the reader checks the count against the occupied
+  // slots.
+  for (uint32_t stripe = 0; stripe < kStripeCount; ++stripe) lockStripe(stripe);
+  uint64_t stored = 0;
+  const uint64_t buckets = filter_.bucketCount();
+  for (uint64_t bucket = 0; bucket < buckets; ++bucket) {
+    for (uint32_t slot = 0; slot < bucketSize_; ++slot) stored += readSlot(bucket, slot) != 0 ? 1 : 0;
+  }
+  ConcurrentAccess::setCount(filter_, stored);
+  std::vector<uint8_t> bytes = filter_.serialize();
+  for (uint32_t stripe = 0; stripe < kStripeCount; ++stripe) unlockStripe(stripe);
+  return bytes;
 }
 
 CuckooFilter ConcurrentCuckooFilter::release() && {

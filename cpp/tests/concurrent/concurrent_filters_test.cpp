@@ -205,6 +205,48 @@ TEST(ConcurrentCuckooFilter, ReadersDuringAddsAndKicksNeverMissAnAddedKey) {
   EXPECT_EQ(shared->count(), perWriter * 2);
 }
 
+// serialize() while two writers fill to ~93% (most late adds kick): every
+// snapshot reads back (its count is its occupied slots) and holds every key
+// whose add returned before the snapshot began.
+TEST(ConcurrentCuckooFilter, SerializeDuringAddsAndKicksGivesValidBytesWithEveryAddedKey) {
+  constexpr uint32_t kWriters = 2;
+  std::unique_ptr<ConcurrentCuckooFilter> shared = packedCuckoo(kBigFillKeys / 4, 9);
+  const uint64_t perWriter = static_cast<uint64_t>(0.93 * static_cast<double>(shared->filter().slotCount())) / kWriters;
+  std::atomic<uint64_t> published[kWriters];
+  for (auto& p : published) p.store(0);
+  std::atomic<uint32_t> writersDone{0};
+  std::atomic<uint64_t> refused{0};
+  uint64_t snapshots = 0, unreadable = 0, missing = 0;
+  onThreads(kWriters + 1, [&](uint32_t t) {
+    if (t < kWriters) {
+      for (uint64_t n = 0; n < perWriter; ++n) {
+        refused += !shared->add(presentKey(n * kWriters + t)).isOk();
+        published[t].store(n + 1, std::memory_order_release);
+      }
+      writersDone.fetch_add(1);
+      return;
+    }
+    do {
+      uint64_t upTo[kWriters];
+      for (uint32_t w = 0; w < kWriters; ++w) upTo[w] = published[w].load(std::memory_order_acquire);
+      const std::vector<uint8_t> bytes = shared->serialize();
+      ++snapshots;
+      Result<CuckooFilter> readBack = CuckooFilter::deserialize(bytes.data(), bytes.size());
+      if (!readBack.isOk()) {
+        ++unreadable;
+        continue;
+      }
+      for (uint32_t w = 0; w < kWriters; ++w) {
+        for (uint64_t n = 0; n < upTo[w]; ++n) missing += !readBack.value().has(presentKey(n * kWriters + w));
+      }
+    } while (writersDone.load() < kWriters);
+  });
+  EXPECT_EQ(refused.load(), 0u);
+  EXPECT_GT(snapshots, 1u);
+  EXPECT_EQ(unreadable, 0u) << "of " << snapshots << " snapshots";
+  EXPECT_EQ(missing, 0u) << "over " << snapshots << " snapshots";
+}
+
 TEST(ConcurrentBlockedBloomFilter, ReadersDuringAddsNeverMissAnAddedKey) {
   ConcurrentBlockedBloomFilter shared(BlockedBloomFilter::create({200000, 0.01, 1}).value());
   readersNeverMissPublishedKeys(shared, 100000, [](ConcurrentBlockedBloomFilter& f, const std::string& key) {

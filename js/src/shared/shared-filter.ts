@@ -46,7 +46,7 @@ const resultStage = new Uint8Array(BATCH_KEYS);
 /**
  * What the four shared filters have in common. Every method may be called
  * from any thread holding the filter (made here, or `attach`ed from a handle)
- * while other threads call theirs, except `serialize()` (see there).
+ * while other threads call theirs.
  */
 export abstract class SharedFilter {
   readonly #place: FilterPlace;
@@ -150,8 +150,10 @@ export abstract class SharedFilter {
   /**
    * The plain filter's bytes (the normal entry's `deserialize` of the same type
    * reads them; Bloom family: the same bytes as one thread adding the same keys).
-   * Call it when no other thread adds or removes meanwhile (after they reported
-   * done): it reads the table plainly. @throws FilterError `FREED`, `OUT_OF_MEMORY`.
+   * Other threads may add, remove and query meanwhile: the bytes hold every key
+   * whose add returned before the call began (the cuckoo filter's are taken
+   * under every lock, so other threads wait for it; docs/CONCURRENCY.md).
+   * @throws FilterError `FREED`, `OUT_OF_MEMORY`.
    */
   serialize(): Uint8Array {
     const { runtime } = this.place;

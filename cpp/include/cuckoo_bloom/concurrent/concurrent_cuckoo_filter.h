@@ -30,7 +30,9 @@
 //
 // count() is an atomic of stored fingerprints (relaxed). remove() may only be
 // given a key that was added (as single-threaded); two concurrent removes of
-// one added key is the caller's bug. serialize() and release() need every
+// one added key is the caller's bug. serialize() may run while threads add:
+// it locks every stripe, so its bytes hold every add that returned before it
+// began, and their count is the occupied slots. release() needs every
 // thread stopped. Only the packed layout (semiSorted: false) is supported:
 // semi-sorted buckets re-encode a whole bucket per change, which step 1 does
 // not attempt (docs/CONCURRENCY.md).
@@ -76,8 +78,10 @@ class ConcurrentCuckooFilter {
   // The plain filter, for its parameters; its table only once threads stopped.
   const CuckooFilter& filter() const { return filter_; }
 
-  // No thread may use the filter meanwhile.
+  // A consistent snapshot, taken under every stripe lock (other threads wait
+  // meanwhile): valid bytes with every key whose add returned before it began.
   std::vector<uint8_t> serialize();
+  // No thread may use the filter meanwhile.
   CuckooFilter release() &&;
 
  private:
