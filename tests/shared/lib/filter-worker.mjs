@@ -3,9 +3,11 @@
 // { id, error: { code, message } }. Keys are `${prefix}${i}` for i in [from, to),
 // made 16,384 at a time (one batch), so a fill of 250k keys keeps the heap small.
 import { parentPort } from 'node:worker_threads';
+import { forcedGc } from './forced-gc.mjs';
 
 const shared = await import(new URL('../../../dist/shared.import.cjs', import.meta.url).href);
 const filters = new Map();
+const fullGc = forcedGc();
 const BATCH = 16384;
 
 function keys(prefix, from, to) {
@@ -57,6 +59,11 @@ const ops = {
   },
   rss() {
     return process.memoryUsage().rss;
+  },
+  // A full collection of this worker's heap (see forced-gc.mjs).
+  collect() {
+    fullGc();
+    return true;
   },
 };
 
