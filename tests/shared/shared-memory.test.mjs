@@ -57,9 +57,11 @@ test('4 workers attached to one 100 MB blocked Bloom filter: RSS grows by at mos
   // Printed for the record (docs/CONCURRENCY.md quotes a run).
   console.log(`table ${(table / 1e6).toFixed(1)} MB; RSS ${(before / 1e6).toFixed(1)} -> ${(after / 1e6).toFixed(1)} MB: growth ${(growth / table).toFixed(3)}x one copy`);
   // The table is really resident (the fill touched it). Both readings follow a full
-  // collection in every thread: 0.97-1.03x in runs here (without them, heap garbage
-  // moved it between 0.64x and 1.07x).
-  expect(growth).toBeGreaterThan(0.85 * table);
+  // collection in every thread: 0.97-1.03x in runs of this file alone here (without
+  // them, heap garbage moved it between 0.64x and 1.07x), but 0.62x in a Jest worker
+  // that had run other suites first (the allocator hands pages back late), so the
+  // floor stays loose.
+  expect(growth).toBeGreaterThan(0.5 * table);
   expect(growth).toBeLessThanOrEqual(1.15 * table);
   filter.free();
 }, 120_000);
