@@ -15,6 +15,13 @@ uint64_t lowMask(uint32_t bits) { return bits >= 64 ? ~uint64_t{0} : (uint64_t{1
 
 }  // namespace
 
+#if CUCKOO_BLOOM_FAST_BITS_DISPATCH
+bool ExpandableFilter::hasWithFastBits(const KeyHash& hash) const {
+  const KeyProbe probe = probeOf(hash);
+  return table_.anyInRunFastBits(probe.slot, probe);
+}
+#endif
+
 uint32_t ExpandableFilter::plannedDoublings(uint64_t capacity, uint64_t expectedCapacity) {
   uint32_t doublings = 0;
   while (doublings < 40 && (capacity << (doublings + 1)) <= expectedCapacity) ++doublings;

@@ -7,7 +7,9 @@
 // after erases. The lookup finds a shifted run through spill[] (the per-block
 // count of slots held by earlier blocks' entries, kept in memory only): it is
 // checked against a recount from the bits after every insert and erase, and
-// in a cluster longer than spill[] counts (its saturated path).
+// in a cluster longer than spill[] counts (its saturated path). On a CPU
+// with POPCNT and fast PDEP (core/fast_bits.h) every question is also asked
+// of anyInRunFastBits, the path has() takes there, which must answer alike.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -15,6 +17,7 @@
 #include <map>
 #include <random>
 #include <set>
+#include <utility>
 #include <vector>
 
 #include "cuckoo_bloom/expandable/quotient_table.h"
@@ -25,14 +28,44 @@ using namespace cuckoo_bloom;
 
 using Model = std::map<uint64_t, std::multiset<uint64_t>>;
 
+#if CUCKOO_BLOOM_FAST_BITS_DISPATCH || CUCKOO_BLOOM_FAST_BITS_ALWAYS
+// Compiled for the instructions; called only when the CPU has them.
+template <typename Match>
+CUCKOO_BLOOM_FAST_BITS_TARGET bool anyInRunFastBits(const QuotientTable& table, uint64_t q, Match&& match) {
+  return table.anyInRunFastBits(q, match);
+}
+#endif
+
+// anyInRun, and where the CPU has them anyInRunFastBits too, which must give
+// the same answer after visiting the same values in the same order
+// (`visited`: the values anyInRun gave `match`).
+template <typename Match>
+bool anyInRunEveryPath(const QuotientTable& table, uint64_t q, Match&& match, std::vector<uint64_t>* visitedOut = nullptr) {
+  std::vector<uint64_t> visited;
+  const bool found = table.anyInRun(q, [&](uint64_t v) {
+    visited.push_back(v);
+    return match(v);
+  });
+#if CUCKOO_BLOOM_FAST_BITS_DISPATCH || CUCKOO_BLOOM_FAST_BITS_ALWAYS
+  if (cpuHasFastBits()) {
+    std::vector<uint64_t> visitedFast;
+    const bool foundFast = anyInRunFastBits(table, q, [&](uint64_t v) {
+      visitedFast.push_back(v);
+      return match(v);
+    });
+    EXPECT_EQ(foundFast, found) << "slot " << q;
+    EXPECT_EQ(visitedFast, visited) << "slot " << q;
+  }
+#endif
+  if (visitedOut != nullptr) *visitedOut = std::move(visited);
+  return found;
+}
+
 // The values anyInRun visits for q (the whole run: match never returns true).
 std::multiset<uint64_t> runOf(const QuotientTable& table, uint64_t q) {
-  std::multiset<uint64_t> seen;
-  table.anyInRun(q, [&](uint64_t v) {
-    seen.insert(v);
-    return false;
-  });
-  return seen;
+  std::vector<uint64_t> visited;
+  anyInRunEveryPath(table, q, [](uint64_t) { return false; }, &visited);
+  return std::multiset<uint64_t>(visited.begin(), visited.end());
 }
 
 void expectTableMatches(const QuotientTable& table, const Model& model, uint64_t nominal) {
@@ -42,10 +75,10 @@ void expectTableMatches(const QuotientTable& table, const Model& model, uint64_t
     const std::multiset<uint64_t> want = it == model.end() ? std::multiset<uint64_t>{} : it->second;
     ASSERT_EQ(runOf(table, q), want) << "slot " << q;
     for (uint64_t v : want) {
-      ASSERT_TRUE(table.anyInRun(q, [&](uint64_t x) { return x == v; })) << "slot " << q << " value " << v;
+      ASSERT_TRUE(anyInRunEveryPath(table, q, [&](uint64_t x) { return x == v; })) << "slot " << q << " value " << v;
     }
     // 0 is never inserted: no run holds it.
-    ASSERT_FALSE(table.anyInRun(q, [](uint64_t x) { return x == 0; })) << "slot " << q;
+    ASSERT_FALSE(anyInRunEveryPath(table, q, [](uint64_t x) { return x == 0; })) << "slot " << q;
     if (table.occupied(q) && table.shifted(q) && (q & 63) < 8) ++crossings;
   }
   // The point of the loads chosen: runs whose cluster starts in the block before.

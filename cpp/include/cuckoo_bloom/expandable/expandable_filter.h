@@ -95,10 +95,16 @@ class ExpandableFilter : public KeyedFilter<ExpandableFilter> {
   // bits or the size limit): then nothing changed.
   Status add(const KeyHash& hash);
   bool has(const KeyHash& hash) const {
-    const uint64_t q = canonicalSlot(hash);
-    const uint64_t stream = streamOf(hash);
-    const uint32_t voidBit = params_.fingerprintBits + 1;
-    return table_.anyInRun(q, [&](uint64_t v) { return (v >> voidBit) != 0 || matches(v, stream); });
+#if CUCKOO_BLOOM_FAST_BITS_DISPATCH
+    if (cpuHasFastBits()) return hasWithFastBits(hash);
+#endif
+#if CUCKOO_BLOOM_FAST_BITS_ALWAYS
+    const KeyProbe probe = probeOf(hash);
+    return table_.anyInRunFastBits(probe.slot, probe);
+#else
+    const KeyProbe probe = probeOf(hash);
+    return table_.anyInRun(probe.slot, probe);
+#endif
   }
   // Removes the key's most specific matching entry; NotFound (no change) when none.
   Status remove(const KeyHash& hash);
@@ -156,6 +162,20 @@ class ExpandableFilter : public KeyedFilter<ExpandableFilter> {
   }
   uint64_t voidValue(uint64_t age) const { return (uint64_t{1} << (params_.fingerprintBits + 1)) | age; }
   bool isVoid(uint64_t v) const { return (v >> (params_.fingerprintBits + 1)) != 0; }
+  // A lookup's key: its canonical slot, and which entries of the slot's run
+  // match it (a void, or a fingerprint that is a prefix of its stream).
+  struct KeyProbe {
+    uint64_t slot;
+    uint64_t stream;
+    uint32_t voidBit;
+    bool operator()(uint64_t v) const { return (v >> voidBit) != 0 || matches(v, stream); }
+  };
+  KeyProbe probeOf(const KeyHash& hash) const { return {canonicalSlot(hash), streamOf(hash), params_.fingerprintBits + 1u}; }
+#if CUCKOO_BLOOM_FAST_BITS_DISPATCH
+  // has() compiled for POPCNT and BMI2 (core/fast_bits.h): out of line, as
+  // code for those cannot be inlined into code for any x86-64.
+  CUCKOO_BLOOM_FAST_BITS_TARGET bool hasWithFastBits(const KeyHash& hash) const;
+#endif
   // One doubling: a new table one level up, or Full (nothing changed).
   Status expand();
 
