@@ -38,6 +38,7 @@ node .ci/build-package.mjs
 echo "== benchmark harness, quick pass (checks it works and that no filter loses a key)"
 node bench/run.mjs --quick > /dev/null
 node --expose-gc bench/batches.mjs --quick > /dev/null
+node --expose-gc bench/batch-parts.mjs --quick > /dev/null
 node bench/startup.mjs --quick > /dev/null
 BENCH_QUICK=1 node --expose-gc bench/index.mjs > /dev/null
 

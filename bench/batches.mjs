@@ -36,8 +36,9 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { makeKeys, rng } from './keys.mjs';
-import { benchClock, median } from './clock.mjs';
+import { makeKeys } from './keys.mjs';
+import { batchKeys } from './batch-keys.mjs';
+import { benchClock, collect, median } from './clock.mjs';
 
 const benchDir = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(benchDir, '..');
@@ -67,68 +68,8 @@ const lib = await import(pathToFileURL(path.join(DIST, 'index.js')).href);
 await lib.init();
 const { BloomFilter, CuckooFilter, KeyBatch } = lib;
 const { BloomFilter: FnvBloom } = await import('bloomfilter');
-const gc = globalThis.gc ?? (() => {});
 /** Nanoseconds on the chosen clock (see the head of this file). */
 const now = benchClock(CLOCK);
-const cpuNow = benchClock('cpu');
-const pause = new Int32Array(new SharedArrayBuffer(4));
-
-/**
- * A full collection, then a wait (in 2 ms sleeps, at most 50) until this
- * process spends under 0.3 ms of CPU in one: its helper threads have
- * finished sweeping after the collection (see the head of this file).
- */
-function collect() {
-  gc();
-  for (let i = 0; i < 50; i++) {
-    const before = cpuNow();
-    Atomics.wait(pause, 0, 0, 2);
-    if (cpuNow() - before < 300_000) break;
-  }
-}
-
-/**
- * `count` distinct keys of exactly `bytes` UTF-8 bytes; non-ASCII ones mix 1-,
- * 2- and 3-byte characters. Decoded from bytes, so each is a flat V8 string,
- * as strings read from files, sockets or JSON are (a string built one `+=` at
- * a time is a rope that every encoder walks piece by piece). `sliced`: each key
- * is a slice of one text holding them all, a line each (V8 keeps a slice of 13
- * or more characters as a view into its parent).
- */
-function keysOf(count, bytes, nonAscii, seed, sliced) {
-  const random = rng(seed);
-  const wide = ['é', 'ß', 'Ж', '€', '日', '한'];
-  const utf8 = new TextEncoder();
-  const decoder = new TextDecoder();
-  const keys = new Array(count);
-  for (let i = 0; i < count; i++) {
-    let key = `${i.toString(36)}:`;
-    let size = key.length;
-    while (size < bytes) {
-      const room = bytes - size;
-      if (nonAscii && room >= 3 && random() < 0.3) {
-        const char = wide[Math.floor(random() * wide.length)];
-        const width = new TextEncoder().encode(char).length;
-        if (width <= room) {
-          key += char;
-          size += width;
-          continue;
-        }
-      }
-      key += String.fromCharCode(97 + Math.floor(random() * 26));
-      size += 1;
-    }
-    keys[i] = decoder.decode(utf8.encode(key));
-  }
-  if (!sliced) return keys;
-  const text = decoder.decode(utf8.encode(keys.join('\n')));
-  let at = 0;
-  return keys.map((key) => {
-    const slice = text.slice(at, at + key.length);
-    at += key.length + 1;
-    return slice;
-  });
-}
 
 /**
  * Runs `variants` (name → () => keys processed) in rounds with a rotating
@@ -171,7 +112,7 @@ for (const bytes of BYTES) {
     [true, false],
     [true, true],
   ]) {
-    const keys = keysOf(N, bytes, nonAscii, 0xba7c4 + bytes, sliced);
+    const keys = batchKeys(N, bytes, nonAscii, 0xba7c4 + bytes, sliced);
     const batch = KeyBatch.from(keys);
     for (const Class of [BloomFilter, CuckooFilter]) {
       const filter = new Class({ capacity: N, falsePositiveRate: 0.01 });
