@@ -107,7 +107,9 @@ mkdirSync(dist, { recursive: true });
 // Written to build-wasm/minified/, which the inline bundles and dist/ take it from.
 const minifiedGlue = join(wasmBuild, 'minified');
 mkdirSync(minifiedGlue, { recursive: true });
-const minifyGlue = (text, format) => esbuild.transformSync(text, { minify: true, format, target: 'es2022' }).code;
+/** The longest line a bundle keeps (esbuild breaks at the first chance past it): see `common`. */
+const LINE_LIMIT = 160;
+const minifyGlue = (text, format) => esbuild.transformSync(text, { minify: true, format, target: 'es2022', lineLimit: LINE_LIMIT }).code;
 for (const name of ['core', 'core.small', 'core.reader']) {
   const text = readFileSync(join(wasmBuild, `${name}.mjs`), 'utf8');
   writeFileSync(join(minifiedGlue, `${name}.mjs`), minifyGlue(text, 'esm'));
@@ -152,6 +154,11 @@ function variantPlugin({ loader, bundleGlue = false, module = 'core', commonJsGl
 
 const common = {
   bundle: true,
+  // Lines of at most about LINE_LIMIT characters: Node prints the whole source line of an
+  // uncaught error's throw site before its message, and one minified line was the whole
+  // bundle (134 KB on stderr for `new BloomFilter({ capacity: 0 })`, issue #44). A
+  // newline costs a byte where a line would pass the limit: ~0.5% of a bundle.
+  lineLimit: LINE_LIMIT,
   // No source maps (issue #33: the package within 3 MB unpacked; the maps were 226 KB):
   // every bundle keeps its class and function names as written (keepNames, whitespace
   // and syntax minified only), so a stack trace names what ran without a map.
