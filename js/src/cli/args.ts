@@ -4,6 +4,7 @@
  */
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { type BlocklistFilterType, FILTER_TYPES, findFilterType, LIST_FORMATS, type ListFormat } from '../index.js';
+import { didYouMean } from './did-you-mean.js';
 import { usageError } from './errors.js';
 
 type OptionSpec = NonNullable<ParseArgsConfig['options']>;
@@ -38,18 +39,18 @@ export function parseCommand(
     const { values, positionals } = parseArgs({ args: argv, options, strict: true, allowPositionals });
     return { values: values as ParsedValues, positionals };
   } catch (error) {
-    throw usageError(describeParseError(error, command, argv), command);
+    throw usageError(describeParseError(error, command, argv, Object.keys(options)), command);
   }
 }
 
-function describeParseError(error: unknown, command: string, argv: readonly string[]): string {
+function describeParseError(error: unknown, command: string, argv: readonly string[], known: readonly string[]): string {
   const code = (error as { code?: string }).code;
   const message = error instanceof Error ? error.message : String(error);
   const quoted = /'([^']*)'/.exec(message)?.[1] ?? '';
   const flag = quoted.split(' ')[0] ?? quoted;
   switch (code) {
     case 'ERR_PARSE_ARGS_UNKNOWN_OPTION':
-      return `unknown option ${flag} for '${command}'`;
+      return `unknown option ${flag} for '${command}'${didYouMean(flag.replace(/^-+/, '').split('=')[0] ?? '', known, (name) => `--${name}`)}`;
     case 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL':
       return `unexpected argument '${quoted}': '${command}' takes no arguments besides its options`;
     case 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE':
@@ -76,7 +77,8 @@ export function parseType(value: string | undefined, urls = false): BlocklistFil
   if (value === undefined) return urls ? 'binary-fuse' : 'bloom';
   const entry = findFilterType(value);
   if (entry === null) {
-    throw usageError(`--type must be one of ${typeChoices()}, got '${value}'`, 'build');
+    const names = FILTER_TYPES.flatMap((type) => [type.name, ...type.aliases]);
+    throw usageError(`--type must be one of ${typeChoices()}, got '${value}'${didYouMean(value, names)}`, 'build');
   }
   return entry.name;
 }

@@ -15,6 +15,7 @@ import { runDiff } from './diff.js';
 import { runPatch } from './patch.js';
 import { runUpdate } from './update.js';
 import { removeAllTemporary } from './cleanup.js';
+import { didYouMean } from './did-you-mean.js';
 import { CliError, EXIT_CLEAR, EXIT_ERROR, usageError } from './errors.js';
 import { runRepair } from './exact-repair.js';
 import { runInfo } from './info.js';
@@ -51,7 +52,9 @@ export async function main(argv: string[]): Promise<number> {
   }
   if (command === 'help') {
     const topic = rest[0];
-    if (topic !== undefined && !isHelpTopic(topic)) throw usageError(`no help for '${topic}': commands are ${Object.keys(COMMANDS).join(', ')}`);
+    if (topic !== undefined && !isHelpTopic(topic)) {
+      throw usageError(`no help for '${topic}'${didYouMean(topic, Object.keys(COMMANDS))} (commands are ${Object.keys(COMMANDS).join(', ')})`);
+    }
     process.stdout.write(`${helpText(topic)}\n`);
     return EXIT_CLEAR;
   }
@@ -62,7 +65,9 @@ export async function main(argv: string[]): Promise<number> {
   const run = COMMANDS[command];
   if (run === undefined) {
     throw usageError(
-      command.startsWith('-') ? `unknown option ${command}` : `unknown command '${command}': commands are ${Object.keys(COMMANDS).join(', ')}`,
+      command.startsWith('-')
+        ? `unknown option ${command}`
+        : `unknown command '${command}'${didYouMean(command, Object.keys(COMMANDS))} (commands are ${Object.keys(COMMANDS).join(', ')})`,
     );
   }
   if (asksForHelp(rest)) {
