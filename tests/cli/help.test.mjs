@@ -1,6 +1,7 @@
 // --help, help, no arguments, per-command help and --version.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { FILTER_TYPES } from 'cuckoo-bloom-wasm';
 import { ROOT, runCli, runOk, tempDir } from './helpers.mjs';
 
 let work;
@@ -17,6 +18,13 @@ test.each([[[]], [['--help']], [['-h']], [['help']]])('%j prints the usage with 
   expect(stdout).toMatch(/Examples:/);
   expect(stdout).toMatch(/cuckoo-bloom-wasm build --input \S+ --output \S+/);
   expect(stdout).toMatch(/0 success.*1 query found.*\n?2 usage or input error/s);
+});
+
+test('the usage names every registered type (issue #44: it named four of nine), wrapped to 80 columns', async () => {
+  const { stdout } = await runOk(['help'], { cwd: work.dir });
+  const paragraph = stdout.split('\n\n')[1];
+  for (const { label } of FILTER_TYPES) expect(paragraph.replace(/\s+/g, ' ').toLowerCase()).toContain(label.toLowerCase());
+  for (const line of paragraph.split('\n')) expect(line.length).toBeLessThanOrEqual(80);
 });
 
 test.each([

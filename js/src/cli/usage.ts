@@ -1,5 +1,6 @@
 /** The help texts (`--help`, `help [command]`, no arguments). */
 
+import { FILTER_TYPES } from '../index.js';
 import { typeChoices } from './args.js';
 
 const NAME = 'cuckoo-bloom-wasm';
@@ -240,10 +241,39 @@ Options:
 Exit status: 0 written, 2 usage or input error (another base, a damaged
 patch: fetch the whole filter instead).`;
 
-const MAIN = `Usage: ${NAME} <command> [options]
+/** A registry label in running text: "Blocked Bloom" → "blocked Bloom" (Bloom is a person's name). */
+function inSentence(label: string): string {
+  return label
+    .split(' ')
+    .map((word) => (word === 'Bloom' ? word : word.toLowerCase()))
+    .join(' ');
+}
 
-Bloom, blocked Bloom, counting Bloom and cuckoo filters (C++ compiled to
-WebAssembly), URL blocklists made from them, and exact index logs.
+/** Words filled into lines of at most `width` characters. */
+function wrap(text: string, width = 74): string {
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.split(' ')) {
+    if (line !== '' && line.length + 1 + word.length > width) {
+      lines.push(line);
+      line = word;
+    } else {
+      line = line === '' ? word : `${line} ${word}`;
+    }
+  }
+  return [...lines, line].join('\n');
+}
+
+/** "Bloom, blocked Bloom, ... and expandable filters ...": every registered type, in the registry's order. */
+function whatItMakes(): string {
+  const labels = FILTER_TYPES.map((entry) => inSentence(entry.label));
+  const list = `${labels.slice(0, -1).join(', ')} and ${labels.at(-1)}`;
+  return wrap(`${list[0]!.toUpperCase()}${list.slice(1)} filters (C++ compiled to WebAssembly), URL blocklists made from them, and exact index logs.`);
+}
+
+const mainHelp = (): string => `Usage: ${NAME} <command> [options]
+
+${whatItMakes()}
 
 Commands:
   build    build a filter file from keys or a URL blocklist (streamed), or
@@ -283,7 +313,7 @@ const TOPICS: Record<string, string> = { build: BUILD, info: INFO, query: QUERY,
 
 /** The help for `topic` (a command name), or the main help. */
 export function helpText(topic?: string): string {
-  return (topic !== undefined ? TOPICS[topic] : undefined) ?? MAIN;
+  return (topic !== undefined ? TOPICS[topic] : undefined) ?? mainHelp();
 }
 
 export function isHelpTopic(topic: string): boolean {
