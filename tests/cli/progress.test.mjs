@@ -96,6 +96,20 @@ describe('Progress (module, fake TTY and clock)', () => {
     expect(writes.at(-1)).toBe('\r\x1b[K');
   });
 
+  test('a narrow terminal drops the rate and the sizes before it cuts anything (issue #44)', () => {
+    for (const columns of [80, 60, 40]) {
+      const writes = [];
+      let now = 0;
+      const bar = new Progress({ stream: { isTTY: true, columns, write: (text) => writes.push(text) }, label: 'building', totalBytes: 900_000_000, now: () => now });
+      now = 1000;
+      bar.update(450_000_000, 12_345_678);
+      const text = writes.at(-1).slice(1, -'\x1b[K'.length);
+      expect(text.length).toBeLessThan(columns);
+      // Whole parts only: the percentage and the line count are there, nothing ends mid-word.
+      expect(text).toMatch(/ 50% 12,345,678 lines(, [\d.]+\/[\d.]+ MiB)?(, [\d,]+ lines\/s)?$/);
+    }
+  });
+
   test('short inputs never draw: under 100,000 lines and 4 MiB', () => {
     const progress = fakeBar({ label: 'building', totalBytes: 1_000_000 });
     feed(progress, 1000, 1000, 1000, 99);

@@ -82,20 +82,40 @@ export class Progress {
     this.#drawn = false;
   }
 
+  /**
+   * The longest form that fits the terminal, parts dropped least useful first
+   * (the rate, then the byte counts, then the bar itself), so a narrow terminal
+   * still shows whole words and the percentage; only a line too narrow for the
+   * shortest form is cut (issue #44: the full line was cut at 80 columns, rate
+   * and all).
+   */
   #render(bytes: number, lines: number, now: number): string {
     const seconds = Math.max(0.001, (now - this.#started) / 1000);
     const rate = `${formatCount(Math.round(lines / seconds))} lines/s`;
-    let text: string;
+    const count = `${formatCount(lines)} lines`;
+    let forms: string[];
     if (this.#total !== null) {
       const fraction = Math.min(1, bytes / this.#total);
-      const filled = Math.round(fraction * BAR_WIDTH);
-      const bar = '#'.repeat(filled) + '-'.repeat(BAR_WIDTH - filled);
       const percent = `${(fraction * 100).toFixed(0).padStart(3)}%`;
-      text = `${this.#label} [${bar}] ${percent} ${formatCount(lines)} lines, ${formatMiB(bytes)}/${formatMiB(this.#total)} MiB, ${rate}`;
+      const bar = (width: number): string => {
+        const filled = Math.round(fraction * width);
+        return `[${'#'.repeat(filled)}${'-'.repeat(width - filled)}]`;
+      };
+      const size = `${formatMiB(bytes)}/${formatMiB(this.#total)} MiB`;
+      forms = [
+        `${this.#label} ${bar(BAR_WIDTH)} ${percent} ${count}, ${size}, ${rate}`,
+        `${this.#label} ${bar(BAR_WIDTH)} ${percent} ${count}, ${size}`,
+        `${this.#label} ${bar(BAR_WIDTH)} ${percent} ${count}`,
+        `${this.#label} ${bar(BAR_WIDTH / 2)} ${percent} ${count}`,
+        `${this.#label} ${percent} ${count}`,
+        `${this.#label} ${percent}`,
+      ];
     } else {
-      text = `${this.#label} ${formatCount(lines)} lines, ${formatMiB(bytes)} MiB, ${rate}`;
+      forms = [`${this.#label} ${count}, ${formatMiB(bytes)} MiB, ${rate}`, `${this.#label} ${count}, ${formatMiB(bytes)} MiB`, `${this.#label} ${count}`];
     }
+    // One column short of the width: a line that fills it would wrap the cursor.
     const width = Math.max(20, (this.#stream.columns || 80) - 1);
+    const text = forms.find((form) => form.length <= width) ?? forms.at(-1)!;
     return text.length > width ? text.slice(0, width) : text;
   }
 }
