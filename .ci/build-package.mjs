@@ -556,8 +556,29 @@ function pruneUnreachableDeclarations(folder, entries) {
   sweep(folder);
   if (removed === 0) fail('pruneUnreachableDeclarations removed nothing: is the walk reading the imports?');
 }
+const TYPED_ENTRIES = ['index', 'reader/index', 'shared/index', 'redis/index', 'index-file/index'];
 pruneUnreachableDeclarations(
   join(dist, 'types'),
-  ['index', 'reader/index', 'shared/index', 'redis/index', 'index-file/index'].flatMap((entry) => [`${entry}.d.ts`, `${entry}.d.cts`]),
+  TYPED_ENTRIES.flatMap((entry) => [`${entry}.d.ts`, `${entry}.d.cts`]),
 );
+
+// One tree of declarations, not two: each entry's ES .d.ts re-exports its CommonJS twin
+// (an ES module may import CommonJS types; the reverse is TS1479), and the other ES
+// .d.ts files go. The twins were two copies of every declaration, ~200 KB of the 3 MB
+// the package may unpack to (tests/package/package.test.mjs).
+function pointEsDeclarationsAtTwins(folder, entries) {
+  const sweep = (dir) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) sweep(path);
+      else if (entry.name.endsWith('.d.ts')) rmSync(path);
+    }
+  };
+  sweep(folder);
+  for (const entry of entries) {
+    const name = entry.split('/').pop();
+    writeFileSync(join(folder, `${entry}.d.ts`), `export * from './${name}.cjs';\n`);
+  }
+}
+pointEsDeclarationsAtTwins(join(dist, 'types'), TYPED_ENTRIES);
 console.log('build: dist/ ready');
