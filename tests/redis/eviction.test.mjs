@@ -4,7 +4,9 @@
 // volatile-* when the filter's keys carry no expiry). The invariant of lib/faults.mjs is
 // asserted under memory pressure, after the limit is raised, and for a new process's
 // open and create. The one documented exception: when every key of a filter was evicted,
-// a new create cannot know it existed and makes a new, empty filter.
+// a new create cannot know it existed and makes a new, empty filter; hence create and open
+// refuse (UNSUPPORTED) a server whose policy may evict the filter's keys, or whose policy
+// cannot be read, unless allowEviction: true (the filters here are made before the limit).
 import Redis from 'ioredis';
 import { createClient } from 'redis';
 import { connect } from './lib/clients.mjs';

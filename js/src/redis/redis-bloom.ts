@@ -105,8 +105,11 @@ const TRANSFER_CONCURRENCY = 4;
  * (adds are idempotent). No false negatives, across processes and across a
  * Redis restart with persistence on (see docs/REDIS.md for the settings): when
  * the filter's keys were lost (its parameters hash or a shard deleted,
- * evicted, flushed) or the key now holds another filter, every call rejects
- * with `CORRUPT` and answers nothing; after `destroy()`, with `FREED`.
+ * evicted, flushed), a shard was put back to an older copy (its write
+ * counter is behind its mirror's: layout.ts), or the key now holds another
+ * filter, every call rejects with `CORRUPT` and answers nothing; after
+ * `destroy()`, with `FREED`. `create` and `open` refuse a Redis that may
+ * evict the filter's keys unless `allowEviction: true` (eviction.ts).
  */
 export class RedisBloomFilter extends RedisKeyedFilter {
   readonly #layout: RedisFilterLayout;
