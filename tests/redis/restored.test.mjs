@@ -108,4 +108,31 @@ describeIfRedis.each(CLIENT_NAMES)('a shard put back to an older copy, with %s',
       });
     }
   }
+
+  test('RedisBloomFilter: a shard of an earlier release too large to take its counter stays uncounted and answers; the others are counted and protected', async () => {
+    const key = 'cannot-grow';
+    const kind = { ...KINDS[0], options: { capacity: 1_000_000, shardBytes: 1024 * 1024 } };
+    const filter = await kind.Class.create(redis.client, key, kind.options);
+    expect(filter.shardCount).toBe(2); // 1 MiB, then the rest of the ~1.2 MB table
+    await asWrittenBefore(io, key, filter, kind);
+    const names = await shardNames(io, key, filter);
+    // Redis refuses strings longer than proto-max-bulk-len: shard 0 (exactly 1 MiB) cannot grow by its 8 bytes.
+    await io.call('CONFIG', 'SET', 'proto-max-bulk-len', '1mb');
+    try {
+      const putBack = await takeCopies(io, [names[1]], 'RESTORE');
+      const acked = [];
+      expect(await addRecorded(filter, keysOf('a', 2000), acked)).toBeNull();
+      expect(Number(await io.call('STRLEN', names[0]))).toBe(1024 * 1024);
+      expect(await io.call('HGET', key, names[0])).toBeNull();
+      expect(Number(await io.call('HGET', key, names[1]))).toBe(1);
+      expect(await expectNoFalseNegatives([filter, await kind.Class.open(other.client, key)], acked)).toEqual([{ missing: 0 }, { missing: 0 }]);
+      await putBack();
+      const said = await expectNoFalseNegatives([filter], acked);
+      expect(said[0].refused).toBe('CORRUPT');
+      expect(said[0].message).toMatch(STALE);
+    } finally {
+      await io.call('CONFIG', 'SET', 'proto-max-bulk-len', '512mb');
+    }
+    await filter.destroy();
+  });
 });
