@@ -3,7 +3,7 @@
 // side by side on one localhost Redis, with both Node clients.
 //
 //   node bench/redis.mjs [--n=200000] [--batch=1000] [--rounds=5] [--no-big] [--big-bits=2^30]
-//                        [--compare=<an older dist/ directory>] [--url=redis://host:port]
+//                        [--compare=<an older dist/ directory>] [--no-baseline] [--url=redis://host:port]
 //
 // Build first (node .ci/build-package.mjs). Without --url it starts its own
 // redis-server (Debian's, no persistence) on a free port.
@@ -19,7 +19,9 @@
 // The filters take turns, round after round, and each reports its median
 // round, so load from other processes on the machine falls on all of them
 // alike; ratios are within one run. --compare adds the RedisBloomFilter of
-// another build (e.g. a copy of dist/ from before a change) to the same turns.
+// another build (e.g. a copy of dist/ from before a change) to the same turns;
+// --no-baseline leaves the Redisson-style filter out (it is the slowest by far,
+// and a before/after comparison does not need it).
 // The big case creates a filter of 2^30 bits (128 MiB) in Redis, adds and
 // queries keys, and snapshots it to a local blob that deserialize() reads.
 import { createClient } from 'redis';
@@ -132,7 +134,9 @@ async function main() {
         const old = await before.RedisBloomFilter.create(client, `bench:${name}:before`, { capacity: N, falsePositiveRate: RATE });
         impls.push({ label: `RedisBloomFilter before (${args.compare})`, add: (keys) => old.addMany(keys), has: (keys) => old.hasMany(keys) });
       }
-      impls.push({ label: `Redisson-style (k = ${baselineK} GETBIT/SETBIT per key, pipelined)`, ...baselineFor(name, client, `bench:${name}:baseline`) });
+      if (!args['no-baseline']) {
+        impls.push({ label: `Redisson-style (k = ${baselineK} GETBIT/SETBIT per key, pipelined)`, ...baselineFor(name, client, `bench:${name}:baseline`) });
+      }
       const results = new Map(impls.map((impl) => [impl, { add: [], has: [], falseNegatives: 0, falsePositives: 0 }]));
       for (const impl of impls) {
         const add = await rate(present, impl.add);
@@ -163,7 +167,7 @@ async function main() {
       const old = rows.find((r) => r.client === row.client && r.label.startsWith('RedisBloomFilter before'));
       const toBefore = old === undefined ? '' : `${(row.has / old.has).toFixed(2)}×`;
       console.log(
-        `| ${row.client} | ${row.label} | ${format(row.add)} | ${format(row.has)} | ${(row.has / base.has).toFixed(2)}× | ${toBefore} | ` +
+        `| ${row.client} | ${row.label} | ${format(row.add)} | ${format(row.has)} | ${base === undefined ? '' : `${(row.has / base.has).toFixed(2)}×`} | ${toBefore} | ` +
           `${row.rounds.map((value) => `${Math.round(value / 1000)}k`).join(' ')} | ${(row.fpr * 100).toFixed(3)}% |`,
       );
     }

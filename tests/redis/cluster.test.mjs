@@ -2,7 +2,8 @@
 // this file: ./lib/cluster.mjs) through node-redis's createCluster and ioredis's
 // Redis.Cluster, in both slot layouts: every added key found, from this client
 // and a fresh one; 'spread' really spreads over the masters and 'single' keeps
-// one slot. And the durability option: validated, WAIT sent only when asked,
+// one slot; shards put back to older copies (RESTORE, COPY … REPLACE) are refused by
+// every handle. And the durability option: validated, WAIT sent only when asked,
 // an add rejected UNAVAILABLE when too few replicas acknowledge.
 import { RedisBloomFilter, RedisExpiringBloomFilter } from 'cuckoo-bloom-wasm/redis';
 import Redis from 'ioredis';
@@ -11,6 +12,8 @@ import { CLIENT_NAMES, connectCluster } from './lib/cluster-clients.mjs';
 import { startRedis } from './lib/redis-server.mjs';
 import { connect } from './lib/clients.mjs';
 import { describeIfRedis, expectFilterError, keysOf } from './lib/suite.mjs';
+import { COPY_METHODS, shardNames, takeCopies } from './lib/copies.mjs';
+import { addRecorded, expectNoFalseNegatives, KINDS } from './lib/faults.mjs';
 
 let cluster;
 beforeAll(async () => {
@@ -91,6 +94,41 @@ describeIfRedis.each(CLIENT_NAMES)('Redis filters on a cluster through %s', (cli
     expect(await mastersHolding(`*${key}*`)).toHaveLength(1);
     await filter.delete();
   });
+
+  const restorable = [
+    [KINDS[0], 'single'],
+    [KINDS[0], 'spread'],
+    [KINDS[1], 'single'],
+  ];
+  for (const [kind, slots] of restorable) {
+    for (const method of COPY_METHODS) {
+      test(`${kind.name}, slots '${slots}', ${method}: shards put back to older copies are refused (CORRUPT) by old and fresh handles`, async () => {
+        const key = `restored-${clientName}-${kind.name}-${slots}-${method.slice(0, 4)}`;
+        const options = kind.name === 'RedisBloomFilter' ? { ...kind.options, slots } : kind.options;
+        const io = new Redis.Cluster(cluster.live().map((port) => ({ host: '127.0.0.1', port })), { lazyConnect: true });
+        io.on('error', () => {});
+        await io.connect();
+        const fresh = await connectCluster(clientName, cluster);
+        try {
+          const filter = await kind.Class.create(client, key, options);
+          const acked = [];
+          expect(await addRecorded(filter, keysOf('a', 300), acked)).toBeNull();
+          const names = await shardNames(io, key, filter);
+          expect(names.length).toBeGreaterThan(1);
+          const putBack = await takeCopies(io, names, method);
+          expect(await addRecorded(filter, keysOf('b', 300), acked)).toBeNull();
+          await putBack();
+          const said = await expectNoFalseNegatives([filter, await kind.Class.open(fresh.client, key)], acked);
+          expect(said.map((answer) => answer.refused)).toEqual(['CORRUPT', 'CORRUPT']);
+          for (const answer of said) expect(answer.message).toMatch(/put back to an older copy/);
+          await filter.destroy();
+        } finally {
+          await fresh.close();
+          io.disconnect();
+        }
+      });
+    }
+  }
 
   test.each(['single', 'spread'])("durability { replicas: 1 }, slots '%s': adds resolve once a replica has them", async (slots) => {
     const key = `durable-${clientName}-${slots}`;

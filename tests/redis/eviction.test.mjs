@@ -4,8 +4,11 @@
 // volatile-* when the filter's keys carry no expiry). The invariant of lib/faults.mjs is
 // asserted under memory pressure, after the limit is raised, and for a new process's
 // open and create. The one documented exception: when every key of a filter was evicted,
-// a new create cannot know it existed and makes a new, empty filter.
-import { jest } from '@jest/globals';
+// a new create cannot know it existed and makes a new, empty filter; hence create and open
+// refuse (UNSUPPORTED) a server whose policy may evict the filter's keys, or whose policy
+// cannot be read, unless allowEviction: true (the filters here are made before the limit).
+import Redis from 'ioredis';
+import { createClient } from 'redis';
 import { connect } from './lib/clients.mjs';
 import { addRecorded, askAbout, expectNoFalseNegatives, KINDS, keysOfFilter } from './lib/faults.mjs';
 import { describeIfRedis, expectFilterError, keysOf, privateRedis, run } from './lib/suite.mjs';
@@ -31,7 +34,9 @@ async function existing(client, names) {
  * Fills Redis with 4 KiB keys (every other one with an expiry, longer than any
  * generation's, so volatile-* policies have candidates) until `stop(gone)` says so
  * for the filter keys gone, or writes fail with OOM. Under LFU policies each fill
- * key is read a few times (lfu-log-factor 0), so the filter is the coldest.
+ * key is read 32 times in one MGET (lfu-log-factor 0: each read counts), so the filter is
+ * the coldest: each add call reads its parameters hash about twice per shard it touches
+ * (the write counters' mirror), a handful of times for these small filters.
  */
 async function fill(client, filterNames, { lfu, stop, checkEvery = 5 }) {
   let fills = 0;
@@ -41,7 +46,7 @@ async function fill(client, filterNames, { lfu, stop, checkEvery = 5 }) {
     const name = `fill:${fills}`;
     try {
       await run(client, fills % 2 === 0 ? ['SET', name, FILL_VALUE] : ['SET', name, FILL_VALUE, 'EX', String(86_400 + fills)]);
-      if (lfu) for (let r = 0; r < 8; r++) await run(client, ['GET', name]);
+      if (lfu) await run(client, ['MGET', ...Array.from({ length: 32 }, () => name)]);
     } catch (error) {
       if (!/OOM/.test(String(error?.message))) throw error;
       if (++refused >= 20) break;
@@ -86,32 +91,81 @@ describeIfRedis('Redis filters under maxmemory and each eviction policy', () => 
     await run(client, ['CONFIG', 'SET', 'maxmemory', String((await usedMemory(client)) + HEADROOM)]);
   }
 
-  test('create warns (CBW_REDIS_EVICTION) when Redis may evict a filter\'s keys, and only then', async () => {
-    const warnings = [];
-    // (Jest's sandboxed `process` does not pass warnings to listeners: watch the call itself.)
-    const spy = jest.spyOn(process, 'emitWarning').mockImplementation((message, options) => warnings.push({ message, code: options?.code }));
-    try {
-      const client = redis.client;
-      const warned = async (kind, policy, maxmemory) => {
-        await run(client, ['FLUSHALL']);
-        await run(client, ['CONFIG', 'SET', 'maxmemory-policy', policy]);
-        await run(client, ['CONFIG', 'SET', 'maxmemory', maxmemory]);
-        warnings.length = 0;
-        await kind.Class.create(client, `warned:${policy}`, kind.options);
-        await sleep(10); // warnings are emitted on the next tick
-        await run(client, ['CONFIG', 'SET', 'maxmemory', '0']);
-        return warnings.filter((warning) => warning.code === 'CBW_REDIS_EVICTION').map((warning) => warning.message);
-      };
-      const [bloom, expiring] = KINDS;
-      expect(await warned(bloom, 'allkeys-lru', '100mb')).toEqual([expect.stringMatching(/maxmemory-policy allkeys-lru: filter 'warned:allkeys-lru' may lose keys/)]);
-      expect(await warned(bloom, 'volatile-lru', '100mb')).toEqual([]); // a RedisBloomFilter's keys have no expiry
-      expect(await warned(expiring, 'volatile-lru', '100mb')).toEqual([expect.stringMatching(/volatile-lru/)]);
-      expect(await warned(bloom, 'noeviction', '100mb')).toEqual([]);
-      expect(await warned(bloom, 'allkeys-random', '0')).toEqual([]); // no limit: nothing is evicted
-    } finally {
-      spy.mockRestore();
-    }
-  });
+  for (const kind of KINDS) {
+    test(`${kind.name}: create and open refuse (UNSUPPORTED, naming the policy) where Redis may evict its keys, unless allowEviction: true`, async () => {
+      const key = `refused:${kind.name}`;
+      await run(redis.client, ['FLUSHALL']);
+      await run(redis.client, ['CONFIG', 'SET', 'maxmemory', '0']);
+      await kind.Class.create(redis.client, key, kind.options);
+      const expiring = kind.name === 'RedisExpiringBloomFilter';
+      // [policy, maxmemory, refused]: allkeys-* evict any key; volatile-* only keys with an
+      // expiry (an expiring filter's generations); no limit (0) evicts nothing.
+      const cases = [
+        ['allkeys-lru', '100mb', true],
+        ['allkeys-lfu', '100mb', true],
+        ['allkeys-random', '100mb', true],
+        ['volatile-lru', '100mb', expiring],
+        ['volatile-ttl', '100mb', expiring],
+        ['noeviction', '100mb', false],
+        ['allkeys-lru', '0', false],
+      ];
+      try {
+        for (const [policy, maxmemory, refused] of cases) {
+          await run(redis.client, ['CONFIG', 'SET', 'maxmemory-policy', policy]);
+          await run(redis.client, ['CONFIG', 'SET', 'maxmemory', maxmemory]);
+          for (const client of [redis.client, other.client]) {
+            if (refused) {
+              const named = new RegExp(`maxmemory-policy ${policy}.*allowEviction: true`);
+              await expectFilterError(kind.Class.create(client, key, kind.options), 'UNSUPPORTED', named);
+              await expectFilterError(kind.Class.open(client, key), 'UNSUPPORTED', named);
+            } else {
+              await kind.Class.create(client, key, kind.options);
+              await kind.Class.open(client, key);
+            }
+            // The opt-in: both proceed, and the filter answers.
+            const created = await kind.Class.create(client, key, { ...kind.options, allowEviction: true });
+            await created.add('k');
+            expect(await (await kind.Class.open(client, key, { allowEviction: true })).has('k')).toBe(true);
+          }
+        }
+      } finally {
+        await run(redis.client, ['CONFIG', 'SET', 'maxmemory', '0']);
+        await run(redis.client, ['CONFIG', 'SET', 'maxmemory-policy', 'noeviction']);
+      }
+    });
+
+    test(`${kind.name}: where INFO is refused (the policy cannot be read), create and open refuse unless allowEviction: true`, async () => {
+      const key = `no-info:${kind.name}`;
+      await run(redis.client, ['FLUSHALL']);
+      await kind.Class.create(redis.client, key, kind.options);
+      await run(redis.client, ['ACL', 'SETUSER', 'no-info', 'on', '>secret', '~*', '&*', '+@all', '-info', '-config']);
+      const clients = [
+        new Redis({ port: redis.server.port, host: '127.0.0.1', username: 'no-info', password: 'secret', lazyConnect: true }),
+        createClient({ url: `redis://no-info:secret@127.0.0.1:${redis.server.port}` }),
+      ];
+      try {
+        for (const client of clients) {
+          client.on('error', () => {});
+          await client.connect();
+          await expectFilterError(kind.Class.create(client, key, kind.options), 'UNSUPPORTED', /cannot tell whether Redis may evict.*INFO memory was refused/);
+          await expectFilterError(kind.Class.open(client, key), 'UNSUPPORTED', /cannot tell whether Redis may evict/);
+          const opened = await kind.Class.open(client, key, { allowEviction: true });
+          await opened.add('k');
+          expect(await (await kind.Class.create(client, key, { ...kind.options, allowEviction: true })).has('k')).toBe(true);
+        }
+      } finally {
+        for (const client of clients) await (client.quit ? client.quit() : client.disconnect());
+        await run(redis.client, ['ACL', 'DELUSER', 'no-info']);
+      }
+    });
+
+    test(`${kind.name}: allowEviction must be a boolean (INVALID_ARGUMENT, before Redis is asked)`, async () => {
+      for (const allowEviction of ['yes', 1, null]) {
+        await expectFilterError(kind.Class.create(redis.client, 'never', { ...kind.options, allowEviction }), 'INVALID_ARGUMENT', /allowEviction must be true or false/);
+        await expectFilterError(kind.Class.open(redis.client, 'never', { allowEviction }), 'INVALID_ARGUMENT', /allowEviction must be true or false/);
+      }
+    });
+  }
 
   for (const kind of KINDS) {
     for (const policy of POLICIES) {

@@ -2,6 +2,7 @@ import { FilterError, init, internalRuntime as getRuntime } from '../index.js';
 import { describeValue, detachedKey, invalidKey, isDetached, type Key, keyArray } from '../keys/keys.js';
 import { requireInteger } from '../options.js';
 import { adaptClient, errorText, isReplyError, type RedisArgument, type RedisCommandRunner, withDeadline } from './clients.js';
+import { checkEviction } from './eviction.js';
 import { readFields } from './layout.js';
 import { CallPlanner, type RedisCore } from './positions.js';
 import type { Script } from './scripts.js';
@@ -105,6 +106,21 @@ function scriptRefusal(text: string, cause: unknown): FilterError | null {
   switch (code) {
     case 'MISSING_SHARD':
       return missingShard(rest, null, cause);
+    case 'STALE_SHARD': {
+      const [count = '', mirrored = '', ...shard] = rest.split(' ');
+      const older = Number(count) < Number(mirrored);
+      return new FilterError(
+        'CORRUPT',
+        `the filter's shard '${shard.join(' ')}' has ${count} write(s) where its mirror records ${mirrored}: ` +
+          (older
+            ? 'the shard was put back to an older copy (RESTORE, COPY … REPLACE, a replica promoted from behind) and lacks adds ' +
+              'that resolved, so no answer is given'
+            : 'the mirror of its write counts was put back to an older copy or lost, so which copy is current cannot be told; ' +
+              'no answer is given') +
+          ' (docs/REDIS.md: "What Redis can lose")',
+        options,
+      );
+    }
     case 'NO_PARAMETERS':
       return lostParameters(rest, options);
     case 'OTHER_FILTER': {
@@ -187,14 +203,23 @@ export function checkTimeout(value: unknown, where: string): number {
 
 /**
  * What open() reads before it makes a filter: the adapted client, the
- * timeout, the core and the parameters hash stored under `key`.
+ * timeout, the core and the parameters hash stored under `key`, once the
+ * server was found not to evict the filter's keys (eviction.ts).
  * @throws FilterError `INVALID_ARGUMENT` for a bad key or timeout, or when
- *   `key` holds no filter (`className`.create() makes one); `UNAVAILABLE`.
+ *   `key` holds no filter (`className`.create() makes one); `UNSUPPORTED` when
+ *   Redis may evict its keys (without `allowEviction`); `UNAVAILABLE`.
  */
-export async function readStoredParameters(client: unknown, key: unknown, timeout: unknown, className: string) {
+export async function readStoredParameters(
+  client: unknown,
+  key: unknown,
+  timeout: unknown,
+  className: string,
+  eviction: { expiring: boolean; allowEviction: boolean },
+) {
   const redis = adaptClient(client);
   checkKey(key);
   const timeoutMs = checkTimeout(timeout, 'open');
+  await checkEviction(redis, key, { ...eviction, where: `${className}.open`, timeoutMs });
   const core = await loadCore();
   const reply = await runCommand(redis, ['HGETALL', key], timeoutMs, `HGETALL ${key}`);
   if (readFields(reply).size === 0) {

@@ -1,7 +1,7 @@
 import { FilterError } from '../index.js';
 import { describeValue } from '../keys/keys.js';
 import { DEFAULT_FALSE_POSITIVE_RATE, requireInteger } from '../options.js';
-import { BYTES_PER_BLOCK, DEFAULT_SHARD_BYTES, MAX_SHARD_BYTES } from './layout.js';
+import { BYTES_PER_BLOCK, DEFAULT_SHARD_BYTES, MAX_NEW_SHARD_BYTES } from './layout.js';
 
 // The options every Redis-backed filter's create() checks the same way: an
 // options object naming only known options, and the table's capacity, rate,
@@ -44,7 +44,7 @@ export function checkTableOptions(given: Partial<Record<keyof CheckedTableOption
   const seed = given.seed ?? 0;
   requireInteger(seed, 'seed', where, 0, Number.MAX_SAFE_INTEGER);
   const shardBytes = given.shardBytes ?? DEFAULT_SHARD_BYTES;
-  requireInteger(shardBytes, 'shardBytes', where, BYTES_PER_BLOCK, MAX_SHARD_BYTES);
+  requireInteger(shardBytes, 'shardBytes', where, BYTES_PER_BLOCK, MAX_NEW_SHARD_BYTES);
   if (shardBytes % BYTES_PER_BLOCK !== 0) {
     throw new FilterError('INVALID_ARGUMENT', `${where}: shardBytes must be a multiple of ${BYTES_PER_BLOCK} (one block), got ${shardBytes}`);
   }

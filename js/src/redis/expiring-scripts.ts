@@ -1,4 +1,4 @@
-import { BLOCK_HELPERS, IDENTITY_GUARD, RANGE_AT, script } from './scripts.js';
+import { BLOCK_HELPERS, IDENTITY_GUARD, RANGE_AT, script, WRITE_COUNTERS } from './scripts.js';
 
 /**
  * The Lua scripts of RedisExpiringBloomFilter (redis-expiring.ts).
@@ -21,15 +21,20 @@ import { BLOCK_HELPERS, IDENTITY_GUARD, RANGE_AT, script } from './scripts.js';
  * recorded there for a generation still looked at, but missing, is an error,
  * as is the set itself missing.
  *
+ * Each generation shard carries a write counter after its table, mirrored
+ * in the hash KEYS[2] under the shard's name (WRITE_COUNTERS, scripts.ts): a
+ * shard put back to an older copy is refused. The mirror's fields go with
+ * the records of generations no longer looked at.
+ *
  * ARGV[1]: prefix; [2]: window (ms); [3]: K; [4]: m, the shards of this call;
  * [4 + j]: shard j's index; [4 + m + j]: its ranges (scripts.ts: offsets as
  * text, key count per range); add: [4 + 2m + j] its records; then each
- * shard's expected byte length (has: [4 + 2m + j]; add: [4 + 3m + j]); last,
- * the handle's filter id, and KEYS[2] the parameters hash when the id is not
+ * shard's table length (has: [4 + 2m + j]; add: [4 + 3m + j]); last, the
+ * handle's filter id, and KEYS[3] the parameters hash when the id is not
  * empty (IDENTITY_GUARD, scripts.ts).
  */
-const PRELUDE = `${IDENTITY_GUARD}
-local written, prefix = KEYS[1], ARGV[1]
+const PRELUDE = `${IDENTITY_GUARD}${WRITE_COUNTERS}
+local written, mirror, prefix = KEYS[1], KEYS[2], ARGV[1]
 local window, K, m = tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4])
 local byte, sub, call, format = string.byte, string.sub, redis.call, string.format${RANGE_AT}
 if call('EXISTS', written) == 0 then
@@ -40,8 +45,9 @@ local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
 local newest = math.floor(now * (K - 1) / window)
 local function marker(g, j) return format('%d', g) .. ':' .. ARGV[4 + j] end
 local function shardName(g, j) return prefix .. 'g' .. marker(g, j) end
--- Shard j of generation g: its name when it holds data, false when empty,
--- or nil and an error text when it was lost or has the wrong length.
+-- Shard j of generation g: its name, write count and whether it has no
+-- counter yet when it holds data; false when empty; nil and an error text
+-- when it was lost, has the wrong length or is older than its mirror.
 local function live(g, j, lengthsAt)
   local name = shardName(g, j)
   local length = call('STRLEN', name)
@@ -49,8 +55,9 @@ local function live(g, j, lengthsAt)
     if call('ZSCORE', written, marker(g, j)) then return nil, 'CBW_MISSING_SHARD ' .. name end
     return false
   end
-  if length ~= tonumber(ARGV[lengthsAt + j]) then return nil, 'CBW_MISSING_SHARD ' .. name end
-  return name
+  local count, other = writesOf(name, length, tonumber(ARGV[lengthsAt + j]), mirror)
+  if count == nil then return nil, other end
+  return name, count, other
 end
 -- The ranges of shard j read from \`name\`, end to end.
 local function readRanges(name, j)
@@ -73,7 +80,7 @@ local out = {}
 for age = 0, K - 1 do
   for j = 1, m do
     local name, problem = live(newest - age, j, 4 + 2 * m)
-    if problem then return redis.error_reply(problem) end
+    if name == nil then return redis.error_reply(problem) end
     out[#out + 1] = name and table.concat(readRanges(name, j)) or ''
   end
 end
@@ -91,18 +98,21 @@ const EXPIRING_ADD_SOURCE = `${PRELUDE}${BLOCK_HELPERS}
 local lengthsAt = 4 + 3 * m
 local out, n = {}, 0
 for j = 1, m do
-  local name, problem = live(newest, j, lengthsAt)
-  if problem then return redis.error_reply(problem) end
+  local name, count, legacy = live(newest, j, lengthsAt)
+  if name == nil then return redis.error_reply(count) end
   if not name then
-    name = shardName(newest, j)
-    call('SETRANGE', name, format('%d', tonumber(ARGV[lengthsAt + j]) - 1), '\\0')
+    -- The table and its write counter (0), zeroed.
+    name, count, legacy = shardName(newest, j), 0, false
+    call('SETRANGE', name, format('%d', tonumber(ARGV[lengthsAt + j]) + 7), '\\0')
     call('PEXPIREAT', name, format('%d', math.ceil((newest + K) * window / (K - 1))))
     call('ZADD', written, format('%d', newest), marker(newest, j))
+    call('HDEL', mirror, name)
   end
+  local changed = false
   local older = {}
   for age = 1, K - 1 do
     local other, trouble = live(newest - age, j, lengthsAt)
-    if trouble then return redis.error_reply(trouble) end
+    if other == nil then return redis.error_reply(trouble) end
     if other then older[#older + 1] = readRanges(other, j) end
   end
   local ranges, records = ARGV[4 + m + j], ARGV[4 + 2 * m + j]
@@ -121,12 +131,19 @@ for j = 1, m do
         if holds(older[g][index], at, p0, p1, p2, p3, p4, p5, p6, p7) then seen = true break end
       end
       n = n + 1
-      out[n] = add(at, p0, p1, p2, p3, p4, p5, p6, p7) and not seen and '1' or '0'
+      local set = add(at, p0, p1, p2, p3, p4, p5, p6, p7)
+      changed = changed or set
+      out[n] = set and not seen and '1' or '0'
     end
   end
+  if changed then setWrites(name, tonumber(ARGV[lengthsAt + j]), mirror, count + 1, legacy) end
 end
--- Forget the records of generations no longer looked at (the sentinel's score is -1).
-call('ZREMRANGEBYSCORE', written, '0', format('%d', newest - K))
+-- Forget the records (and mirrored counts) of generations no longer looked at (the sentinel's score is -1).
+local gone = call('ZRANGEBYSCORE', written, '0', format('%d', newest - K))
+if #gone > 0 then
+  for i = 1, #gone do call('HDEL', mirror, prefix .. 'g' .. gone[i]) end
+  call('ZREMRANGEBYSCORE', written, '0', format('%d', newest - K))
+end
 return table.concat(out)
 `;
 

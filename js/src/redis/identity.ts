@@ -63,7 +63,7 @@ function regexLiteral(text: string): string {
 /**
  * The keys this package would have made for a filter under `key` (any id,
  * either slot layout, either class: shards, counters, staging keys, the
- * record of generations and generations), but for a shard or record still
+ * write counters' mirrors, the record of generations and generations), but for a shard or record still
  * carrying an expiry: another process's create that has not committed yet
  * (ALLOCATE_SCRIPT). SCAN over the whole keyspace: run only when the key
  * holds no filter, that is, on a filter's first create. On a cluster it sees
@@ -74,7 +74,7 @@ async function findFilterKeys(send: Send, key: string): Promise<string[]> {
   const pattern = `{${globLiteral(tag)}[:}]*`;
   const t = regexLiteral(tag);
   const ours = new RegExp(
-    `^(?:\\{${t}\\}:[0-9a-f]{1,64}:(?:\\d+(?::count|:loading)?|written|g\\d+:\\d+)|\\{${t}:[0-9a-f]{1,64}:\\d+\\}(?::count|:loading)?)$`,
+    `^(?:\\{${t}\\}:[0-9a-f]{1,64}:(?:\\d+(?::count|:loading)?|written|writes|g\\d+:\\d+)|\\{${t}:[0-9a-f]{1,64}:\\d+\\}(?::count|:loading|:writes)?)$`,
   );
   // What ALLOCATE_SCRIPT makes (with an expiry until the commit): shards and the record of generations.
   const pendable = new RegExp(`^(?:\\{${t}\\}:[0-9a-f]{1,64}:(?:\\d+|written)|\\{${t}:[0-9a-f]{1,64}:\\d+\\})$`);
@@ -219,34 +219,4 @@ export async function destroyFilter(
     if (names.length === 0) continue;
     await send(['EVALSHA', DESTROY_SCRIPT.sha, String(names.length), ...names, '', ...writtenArgs(g, 0)], 'destroy', DESTROY_SCRIPT);
   }
-}
-
-const warned = new Set<string>();
-
-/**
- * Warns (once per process and setting) when the server's eviction policy can
- * remove a filter's keys under memory pressure: an `allkeys-*` policy for any
- * filter, a `volatile-*` one for an expiring filter (its generations carry
- * an expiry). An evicted key is answered CORRUPT, never false, but if every
- * key of a filter is evicted, a new create cannot know it existed. Silent
- * when CONFIG is not permitted.
- */
-export async function warnAboutEviction(send: Send, key: string, expiring: boolean): Promise<void> {
-  let fields: Map<string, string>;
-  try {
-    fields = readFields(await send(['CONFIG', 'GET', 'maxmemory*'], 'create'));
-  } catch {
-    return;
-  }
-  const policy = fields.get('maxmemory-policy') ?? '';
-  const limit = fields.get('maxmemory') ?? '0';
-  const risky = policy.startsWith('allkeys-') || (expiring && policy.startsWith('volatile-'));
-  if (limit === '0' || !risky) return;
-  const message =
-    `Redis evicts keys under maxmemory ${limit} with maxmemory-policy ${policy}: filter '${key}' may lose keys ` +
-    '(answered CORRUPT; a filter whose keys are all evicted is recreated empty by the next create). ' +
-    `Use noeviction${expiring ? '' : ' or a volatile-* policy'} for filters (docs/REDIS.md: "What Redis can lose").`;
-  if (warned.has(`${policy} ${limit} ${expiring}`)) return;
-  warned.add(`${policy} ${limit} ${expiring}`);
-  process.emitWarning(message, { code: 'CBW_REDIS_EVICTION' });
 }

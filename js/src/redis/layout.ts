@@ -6,13 +6,24 @@ import { FilterError } from '../index.js';
  * under the filter's own key, and the names of its shard strings.
  *
  *   <key>                      hash: the fields of RedisFilterLayout (below)
- *   shard i (slots 'single')   {<key>}:<id>:<i>        string of shardBlocks × 64 bytes
- *   shard i (slots 'spread')   {<key>:<id>:<i>}        (the last shard may be shorter)
+ *   shard i (slots 'single')   {<key>}:<id>:<i>        string of shardBlocks × 64 bytes,
+ *   shard i (slots 'spread')   {<key>:<id>:<i>}        then its write counter (8 bytes)
+ *                                                      (the last shard may be shorter)
  *   its item counter           <shard name>:count      integer
+ *   write counters' mirror     (see mirrorKey)         hash: shard name → writes
  *
  * Shard i holds blocks [i shardBlocks, (i + 1) shardBlocks) of the table, each
  * 64 bytes exactly as docs/FORMAT.md lays out a blocked Bloom payload, so the
  * shards end to end are the payload of a snapshot.
+ *
+ * The write counter after a shard's table counts the script calls that
+ * changed that shard (little-endian; 8 zero bytes are 0), and the mirror
+ * holds the same number under the shard's name. A shard put back to an older
+ * copy (RESTORE, COPY … REPLACE) brings its older counter with it, while the
+ * mirror, another key, does not: the scripts compare the two before every
+ * read and write and refuse on a difference (scripts.ts, WRITE_COUNTERS). A
+ * shard of the table's length exactly, without the counter, is one written
+ * by a release before the counters (counter 0; its first write appends it).
  *
  * The hash tag (the part in braces) decides the cluster slot. 'single' puts
  * every shard in one slot, so one script sees a whole batch (atomic per batch);
@@ -47,6 +58,13 @@ const LAYOUT_FORMAT = 'cuckoo-bloom-wasm/redis blocked-bloom 1';
 export const BYTES_PER_BLOCK = 64;
 /** Redis's default limit for one string (proto-max-bulk-len) is 512 MiB. */
 export const MAX_SHARD_BYTES = 512 * 1024 * 1024;
+/** Bytes of the write counter after a shard's table (scripts.ts, WRITE_COUNTERS). */
+export const WRITE_COUNTER_BYTES = 8;
+/**
+ * The largest `shardBytes` create takes: a whole number of blocks whose
+ * string, with its write counter, stays within Redis's 512 MiB.
+ */
+export const MAX_NEW_SHARD_BYTES = MAX_SHARD_BYTES - BYTES_PER_BLOCK;
 /**
  * Default shard size. Smaller than Redis's limit because one string is one unit
  * for replication, migration between cluster nodes and DEL (UNLINK frees it in
@@ -76,6 +94,19 @@ export function tagText(key: string): string {
 export function shardKey(key: string, layout: RedisFilterLayout, index: number): string {
   const tag = tagText(key);
   return layout.slots === 'single' ? `{${tag}}:${layout.id}:${index}` : `{${tag}:${layout.id}:${index}}`;
+}
+
+/**
+ * The hash mirroring the write counters of the shards of one script call:
+ * the parameters hash itself when it shares their cluster slot (`sameSlot`:
+ * 'single' slots, a key without braces), else a hash of its own in their
+ * slot (one for 'single' slots, one per shard for 'spread'). Made by the
+ * first write; a missing field (or hash) reads as 0 writes.
+ */
+export function mirrorKey(key: string, layout: RedisFilterLayout, index: number, sameSlot: boolean): string {
+  if (sameSlot) return key;
+  const tag = tagText(key);
+  return layout.slots === 'single' ? `{${tag}}:${layout.id}:writes` : `{${tag}:${layout.id}:${index}}:writes`;
 }
 
 export function counterKey(shard: string): string {

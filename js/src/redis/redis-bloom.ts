@@ -9,6 +9,7 @@ import {
   counterKey,
   layoutFields,
   MAX_SHARD_BYTES,
+  mirrorKey,
   newFilterId,
   parseLayout,
   type RedisFilterLayout,
@@ -17,6 +18,7 @@ import {
   shardKey,
   type SlotLayout,
   stagingKey,
+  WRITE_COUNTER_BYTES,
 } from './layout.js';
 import type { CallPlan, PlannedGroup, RedisCore } from './positions.js';
 import {
@@ -33,8 +35,9 @@ import { awaitReplicas, checkDurability, type DurabilityOptions, withDurability 
 import { readAnswerText, RedisKeyedFilter } from './script-calls.js';
 import { checkTableOptions, knownOptions } from './create-options.js';
 import { BlobAssembler } from './snapshot.js';
-import { createOrFind, destroyFilter, hashSharesSlot, warnAboutEviction } from './identity.js';
-import { ADD_SCRIPT, COMMIT_LOAD_SCRIPT, HAS_SCRIPT, type Script } from './scripts.js';
+import { checkAllowEviction, checkEviction } from './eviction.js';
+import { createOrFind, destroyFilter, hashSharesSlot } from './identity.js';
+import { ADD_SCRIPT, COMMIT_LOAD_SCRIPT, HAS_SCRIPT, type Script, VERIFY_SCRIPT } from './scripts.js';
 
 /** How a filter talks to Redis (create and open both take these). */
 export interface RedisConnectionOptions {
@@ -49,6 +52,15 @@ export interface RedisConnectionOptions {
    * asynchronous). See docs/REDIS-CLUSTER.md for what it guarantees.
    */
   durability?: DurabilityOptions | undefined;
+  /**
+   * `true` lets `create` and `open` proceed on a Redis that may evict the
+   * filter's keys (a `maxmemory` with an `allkeys-*` policy; for the expiring
+   * filter also `volatile-*`), or whose policy cannot be read (`INFO` refused).
+   * Default false: they reject `UNSUPPORTED` naming the policy, since a filter
+   * whose every key was evicted is made again empty by the next `create`
+   * (false negatives). See docs/REDIS.md, "What Redis can lose".
+   */
+  allowEviction?: boolean | undefined;
 }
 
 /** Options of {@link RedisBloomFilter.create}: the table's sizing and layout, and how to talk to Redis. */
@@ -59,7 +71,7 @@ export interface RedisBloomFilterOptions extends RedisConnectionOptions {
   falsePositiveRate?: number | undefined;
   /** Hash seed, a non-negative safe integer. Default 0. A local filter with the same options sets the same bits. */
   seed?: number | undefined;
-  /** Bytes per Redis string, a multiple of 64 up to 512 MiB. Default 64 MiB. */
+  /** Bytes of the table per Redis string, a multiple of 64 up to 512 MiB − 64 (each string also holds an 8-byte write counter). Default 64 MiB. */
   shardBytes?: number | undefined;
   /**
    * Cluster hash slots: 'single' (default) keeps every shard in one slot, so
@@ -75,7 +87,7 @@ export interface RedisTransferOptions {
   chunkBytes?: number | undefined;
 }
 
-const CREATE_OPTIONS = ['capacity', 'falsePositiveRate', 'seed', 'shardBytes', 'slots', 'timeoutMs', 'durability'];
+const CREATE_OPTIONS = ['capacity', 'falsePositiveRate', 'seed', 'shardBytes', 'slots', 'timeoutMs', 'durability', 'allowEviction'];
 const DEFAULT_CHUNK_BYTES = 4 * 1024 * 1024;
 /** Commands in flight at once while copying a table (bounds memory held for replies). */
 const TRANSFER_CONCURRENCY = 4;
@@ -93,8 +105,11 @@ const TRANSFER_CONCURRENCY = 4;
  * (adds are idempotent). No false negatives, across processes and across a
  * Redis restart with persistence on (see docs/REDIS.md for the settings): when
  * the filter's keys were lost (its parameters hash or a shard deleted,
- * evicted, flushed) or the key now holds another filter, every call rejects
- * with `CORRUPT` and answers nothing; after `destroy()`, with `FREED`.
+ * evicted, flushed), a shard was put back to an older copy (its write
+ * counter is behind its mirror's: layout.ts), or the key now holds another
+ * filter, every call rejects with `CORRUPT` and answers nothing; after
+ * `destroy()`, with `FREED`. `create` and `open` refuse a Redis that may
+ * evict the filter's keys unless `allowEviction: true` (eviction.ts).
  */
 export class RedisBloomFilter extends RedisKeyedFilter {
   readonly #layout: RedisFilterLayout;
@@ -114,14 +129,16 @@ export class RedisBloomFilter extends RedisKeyedFilter {
    *
    * A create that fails leaves no key behind. When `key` holds no filter but
    * keys of one remain (its parameters hash was deleted or evicted), create
-   * refuses rather than make a new, empty filter over them. Warns
-   * (`process.emitWarning`, code CBW_REDIS_EVICTION) when Redis may evict
-   * keys (maxmemory with an `allkeys-*` policy), if CONFIG GET is permitted.
+   * refuses rather than make a new, empty filter over them. Refuses too when
+   * Redis may evict keys (`maxmemory` with an `allkeys-*` policy, read with
+   * `INFO memory`), unless `allowEviction: true`.
    *
    * @throws FilterError `INVALID_ARGUMENT` for bad options, or when `key` holds
    *   a filter with other parameters (named in the message); `CORRUPT` when it
    *   holds something else, or when "parameters lost, shards remain" (the
-   *   message names the keys); `UNAVAILABLE` when Redis fails.
+   *   message names the keys); `UNSUPPORTED` when Redis may evict the filter's
+   *   keys (the message names the policy) or its policy cannot be read, without
+   *   `allowEviction: true`; `UNAVAILABLE` when Redis fails.
    */
   static async create(client: RedisClient, key: string, options: RedisBloomFilterOptions): Promise<RedisBloomFilter> {
     const redis = withDurability(adaptClient(client), checkDurability(options?.durability, 'RedisBloomFilter.create'));
@@ -146,10 +163,16 @@ export class RedisBloomFilter extends RedisKeyedFilter {
     };
     const filter = new RedisBloomFilter(redis, key, layout, checked.timeoutMs, core);
     const send = filter.sender();
-    await warnAboutEviction(send, key, false);
+    await checkEviction(redis, key, {
+      expiring: false,
+      allowEviction: checked.allowEviction,
+      where: 'RedisBloomFilter.create',
+      timeoutMs: checked.timeoutMs,
+    });
     // The shards (under a fresh id nobody else uses) and the parameters hash
     // are made together, or the filter already there is returned: identity.ts.
-    const shards = filter.#shardKeys.map((name, index) => ({ name, what: String(shardBytesOf(layout, index)) }));
+    // Each shard string: its table, then its write counter (zero).
+    const shards = filter.#shardKeys.map((name, index) => ({ name, what: String(shardBytesOf(layout, index) + WRITE_COUNTER_BYTES) }));
     const existing = await createOrFind(send, {
       hash: key,
       fields: layoutFields(layout),
@@ -175,12 +198,18 @@ export class RedisBloomFilter extends RedisKeyedFilter {
 
   /**
    * Opens the filter stored under `key`, with the parameters stored beside it.
+   * Refuses, as `create` does, when Redis may evict the filter's keys, unless
+   * `allowEviction: true`.
    * @throws FilterError `INVALID_ARGUMENT` when there is none; `CORRUPT` when the
-   *   key holds something else; `UNAVAILABLE` when Redis fails.
+   *   key holds something else; `UNSUPPORTED` as `create`; `UNAVAILABLE` when Redis fails.
    */
   static async open(client: RedisClient, key: string, options: RedisConnectionOptions = {}): Promise<RedisBloomFilter> {
     const durability = checkDurability(options?.durability, 'RedisBloomFilter.open');
-    const { redis, timeoutMs, core, reply } = await readStoredParameters(client, key, options?.timeoutMs, 'RedisBloomFilter');
+    const allowEviction = checkAllowEviction(options?.allowEviction, 'RedisBloomFilter.open');
+    const { redis, timeoutMs, core, reply } = await readStoredParameters(client, key, options?.timeoutMs, 'RedisBloomFilter', {
+      expiring: false,
+      allowEviction,
+    });
     return new RedisBloomFilter(withDurability(redis, durability), key, parseLayout(reply, key), timeoutMs, core);
   }
 
@@ -299,8 +328,9 @@ export class RedisBloomFilter extends RedisKeyedFilter {
         }
       });
       await runBounded(reads, TRANSFER_CONCURRENCY);
-      // Read from the shards the hash still named afterwards (identity.ts).
-      await this.checkIdentity();
+      // Read from the shards the hash still named afterwards (identity.ts),
+      // none of them older than its mirror (a copy put back is never read as the table).
+      await this.#verify();
       return blob.finish();
     } finally {
       blob.dispose();
@@ -351,8 +381,8 @@ export class RedisBloomFilter extends RedisKeyedFilter {
         const counts = indexes.map((i) => (i === 0 ? String(snapshot.itemCount) : '0'));
         return this.command(
           [
-            'EVALSHA', COMMIT_LOAD_SCRIPT.sha, String(shards.length * 3 + this.#guardKeys().length),
-            ...shards, ...shards.map(stagingKey), ...shards.map(counterKey),
+            'EVALSHA', COMMIT_LOAD_SCRIPT.sha, String(shards.length * 3 + 1 + this.#guardKeys().length),
+            ...shards, ...shards.map(stagingKey), ...shards.map(counterKey), this.#mirrorOf(indexes[0] ?? 0),
             ...this.#guardKeys(),
             String(shards.length), ...indexes.map((i) => String(shardBytesOf(this.#layout, i))), ...counts,
             this.#guardId(),
@@ -381,9 +411,11 @@ export class RedisBloomFilter extends RedisKeyedFilter {
       const shard = this.#shardKeys[index] as string;
       return [shard, counterKey(shard), stagingKey(shard)];
     };
+    // The write counters' mirror is the hash itself in the same slot, else a key of each slot group.
+    const mirrors = (indexes: number[]) => (this.connection.sameSlot ? [] : [this.#mirrorOf(indexes[0] ?? 0)]);
     const groups = this.connection.sameSlot || this.#layout.slots === 'single'
-      ? [this.#shardKeys.flatMap((_, index) => keysOf(index))]
-      : this.#shardKeys.map((_, index) => keysOf(index));
+      ? [[...this.#shardKeys.flatMap((_, index) => keysOf(index)), ...mirrors([0])]]
+      : this.#shardKeys.map((_, index) => [...keysOf(index), ...mirrors([index])]);
     await destroyFilter(this.sender(), this.key, this.#layout.id, this.connection.sameSlot, groups, null);
     this.markDestroyed();
   }
@@ -418,14 +450,43 @@ export class RedisBloomFilter extends RedisKeyedFilter {
     const m = String(groups.length);
     // The add script also counts new keys, in each shard's counter.
     const counters = script === ADD_SCRIPT ? shards.map(counterKey) : [];
+    const mirror = this.#mirrorOf(groups[0]?.shard ?? 0);
     const guard = this.#guardKeys();
     const args: RedisArgument[] = [
-      'EVALSHA', script.sha, String(shards.length + counters.length + guard.length), ...shards, ...counters, ...guard,
+      'EVALSHA', script.sha, String(shards.length + counters.length + 1 + guard.length), ...shards, ...counters, mirror, ...guard,
       m, ...groups.map((group) => group.ranges), ...groups.map((group) => group.records), ...lengths, this.#guardId(),
     ];
     const reply = await this.command(args, script.name, script);
     if (script === ADD_SCRIPT) await awaitReplicas(this.connection.redis, shards[0] as string, this.connection.timeoutMs);
     readAnswerText(reply, plan, groups, answers, offset);
+  }
+
+  /** The hash mirroring the write counters of shard `index` (and of every shard in its slot): layout.ts. */
+  #mirrorOf(index: number): string {
+    return mirrorKey(this.key, this.#layout, index, this.connection.sameSlot);
+  }
+
+  /**
+   * CORRUPT unless every shard is whole and as new as its mirror says, and
+   * (in the scripts' slot, else by a second command) the hash names this
+   * filter: snapshot() runs it after its reads (VERIFY_SCRIPT says why).
+   */
+  async #verify(): Promise<void> {
+    await runBounded(
+      this.#slotGroups(this.#shardKeys.map((_, index) => index)).map((indexes) => () =>
+        this.command(
+          [
+            'EVALSHA', VERIFY_SCRIPT.sha, String(indexes.length + 1 + this.#guardKeys().length),
+            ...indexes.map((i) => this.#shardKeys[i] as string), this.#mirrorOf(indexes[0] ?? 0), ...this.#guardKeys(),
+            String(indexes.length), ...indexes.map((i) => String(shardBytesOf(this.#layout, i))), this.#guardId(),
+          ],
+          'snapshot',
+          VERIFY_SCRIPT,
+        ),
+      ),
+      TRANSFER_CONCURRENCY,
+    );
+    if (!this.connection.sameSlot) await this.checkIdentity();
   }
 
   /** Shard indexes grouped by the script calls that may touch them together. */
@@ -468,6 +529,7 @@ interface CheckedOptions {
   shardBytes: number;
   slots: SlotLayout;
   timeoutMs: number;
+  allowEviction: boolean;
   /** Which of shardBytes and slots the caller set (only those are compared with a stored filter). */
   explicit: { shardBytes: boolean; slots: boolean };
 }
@@ -490,6 +552,7 @@ function checkCreateOptions(options: unknown): CheckedOptions {
     ...table,
     slots,
     timeoutMs: checkTimeout(given.timeoutMs, 'create'),
+    allowEviction: checkAllowEviction(given.allowEviction, name),
     explicit: { shardBytes: given.shardBytes !== undefined, slots: given.slots !== undefined },
   };
 }

@@ -15,6 +15,7 @@ import {
   integerField,
   layoutError,
   layoutFields,
+  mirrorKey,
   newFilterId,
   parseLayout,
   readFields,
@@ -27,7 +28,8 @@ import { checkTableOptions, knownOptions } from './create-options.js';
 import { awaitReplicas, checkDurability, withDurability } from './durability.js';
 import { readAnswerText, RedisKeyedFilter } from './script-calls.js';
 import type { RedisConnectionOptions } from './redis-bloom.js';
-import { createOrFind, destroyFilter, hashSharesSlot, warnAboutEviction } from './identity.js';
+import { checkAllowEviction, checkEviction } from './eviction.js';
+import { createOrFind, destroyFilter, hashSharesSlot } from './identity.js';
 import type { Script } from './scripts.js';
 
 /** Options of {@link RedisExpiringBloomFilter.create}: the window, generations and sizing, and how to talk to Redis. */
@@ -45,13 +47,13 @@ export interface RedisExpiringBloomFilterOptions extends RedisConnectionOptions 
   falsePositiveRate?: number | undefined;
   /** Hash seed, a non-negative safe integer. Default 0. */
   seed?: number | undefined;
-  /** Bytes per Redis string of one generation, a multiple of 64 up to 512 MiB. Default 64 MiB. */
+  /** Bytes of one generation's table per Redis string, a multiple of 64 up to 512 MiB − 64 (each string also holds an 8-byte write counter). Default 64 MiB. */
   shardBytes?: number | undefined;
 }
 
 /** The hash's `format` field for an expiring filter. */
 const EXPIRING_LAYOUT_FORMAT = 'cuckoo-bloom-wasm/redis expiring-blocked-bloom 1';
-const CREATE_OPTIONS = ['windowMs', 'generations', 'capacity', 'falsePositiveRate', 'seed', 'shardBytes', 'timeoutMs', 'durability'];
+const CREATE_OPTIONS = ['windowMs', 'generations', 'capacity', 'falsePositiveRate', 'seed', 'shardBytes', 'timeoutMs', 'durability', 'allowEviction'];
 const DEFAULT_GENERATIONS = 3;
 /** One generation must last at least a millisecond (TIME's resolution as the scripts read it). */
 const MAX_WINDOW_MS = 2 ** 40;
@@ -90,6 +92,8 @@ export class RedisExpiringBloomFilter extends RedisKeyedFilter {
   readonly #layout: ExpiringLayout;
   /** The sorted set recording created generation shards (see expiring-scripts.ts). */
   readonly #written: string;
+  /** The hash mirroring each generation shard's write counter: the parameters hash in its slot, else a key of its own (layout.ts). */
+  readonly #mirror: string;
   /** Generation shard names start with this (then `g<generation>:<shard>`). */
   readonly #prefix: string;
 
@@ -100,6 +104,7 @@ export class RedisExpiringBloomFilter extends RedisKeyedFilter {
     const sample = shardKey(key, layout.table, 0);
     this.#prefix = sample.slice(0, sample.length - 1);
     this.#written = `${this.#prefix}written`;
+    this.#mirror = mirrorKey(key, layout.table, 0, this.connection.sameSlot);
   }
 
   /**
@@ -107,11 +112,14 @@ export class RedisExpiringBloomFilter extends RedisKeyedFilter {
    * window, generations, capacity, rate and seed (every process may call it).
    * Generations take memory in Redis only once keys are added to them. As
    * RedisBloomFilter.create: a failed create leaves no key behind; "parameters
-   * lost, shards remain" is refused; a warning (CBW_REDIS_EVICTION) when
-   * Redis may evict keys (maxmemory with an `allkeys-*` or `volatile-*` policy).
+   * lost, shards remain" is refused; so is a Redis that may evict keys
+   * (maxmemory with an `allkeys-*` or `volatile-*` policy), unless
+   * `allowEviction: true`.
    * @throws FilterError `INVALID_ARGUMENT` for bad options or other stored
    *   parameters; `CORRUPT` when the key holds something else, or keys of a
-   *   filter remain without parameters; `UNAVAILABLE`.
+   *   filter remain without parameters; `UNSUPPORTED` when Redis may evict its
+   *   keys (the message names the policy) or its policy cannot be read, without
+   *   `allowEviction: true`; `UNAVAILABLE`.
    */
   static async create(client: RedisClient, key: string, options: RedisExpiringBloomFilterOptions): Promise<RedisExpiringBloomFilter> {
     const redis = withDurability(adaptClient(client), checkDurability(options?.durability, 'RedisExpiringBloomFilter.create'));
@@ -138,7 +146,12 @@ export class RedisExpiringBloomFilter extends RedisKeyedFilter {
     };
     const filter = new RedisExpiringBloomFilter(redis, key, layout, checked.timeoutMs, plannerFor(core));
     const send = filter.sender();
-    await warnAboutEviction(send, key, true);
+    await checkEviction(redis, key, {
+      expiring: true,
+      allowEviction: checked.allowEviction,
+      where: 'RedisExpiringBloomFilter.create',
+      timeoutMs: checked.timeoutMs,
+    });
     // The record of generations (under a fresh id) and the parameters hash are made together: identity.ts.
     const fields = [
       ...layoutFields(layout.table, EXPIRING_LAYOUT_FORMAT),
@@ -179,12 +192,18 @@ export class RedisExpiringBloomFilter extends RedisKeyedFilter {
   }
 
   /**
-   * Opens the expiring filter stored under `key`.
-   * @throws FilterError `INVALID_ARGUMENT` when there is none; `CORRUPT` when the key holds something else; `UNAVAILABLE`.
+   * Opens the expiring filter stored under `key`; refuses, as `create` does, a
+   * Redis that may evict its keys unless `allowEviction: true`.
+   * @throws FilterError `INVALID_ARGUMENT` when there is none; `CORRUPT` when the key holds
+   *   something else; `UNSUPPORTED` as `create`; `UNAVAILABLE`.
    */
   static async open(client: RedisClient, key: string, options: RedisConnectionOptions = {}): Promise<RedisExpiringBloomFilter> {
     const durability = checkDurability(options?.durability, 'RedisExpiringBloomFilter.open');
-    const { redis, timeoutMs, core, reply } = await readStoredParameters(client, key, options?.timeoutMs, 'RedisExpiringBloomFilter');
+    const allowEviction = checkAllowEviction(options?.allowEviction, 'RedisExpiringBloomFilter.open');
+    const { redis, timeoutMs, core, reply } = await readStoredParameters(client, key, options?.timeoutMs, 'RedisExpiringBloomFilter', {
+      expiring: true,
+      allowEviction,
+    });
     return new RedisExpiringBloomFilter(withDurability(redis, durability), key, parseExpiringLayout(reply, key), timeoutMs, plannerFor(core));
   }
 
@@ -252,7 +271,8 @@ export class RedisExpiringBloomFilter extends RedisKeyedFilter {
    */
   async destroy(): Promise<void> {
     this.checkLive();
-    await destroyFilter(this.sender(), this.key, this.#layout.table.id, this.connection.sameSlot, [[this.#written]], {
+    const group = this.connection.sameSlot ? [this.#written] : [this.#written, this.#mirror];
+    await destroyFilter(this.sender(), this.key, this.#layout.table.id, this.connection.sameSlot, [group], {
       group: 0,
       index: 1,
       prefix: this.#prefix,
@@ -270,11 +290,12 @@ export class RedisExpiringBloomFilter extends RedisKeyedFilter {
     const { seed, blockCount, shardBlocks } = this.#layout.table;
     const plan = this.connection.planner.plan(keys, seed, blockCount, shardBlocks);
     const { groups } = plan;
+    // Each shard's table length (its string holds an 8-byte write counter more: expiring-scripts.ts).
     const lengths = groups.map((group) => String(shardBytesOf(this.#layout.table, group.shard)));
     const guard = this.connection.sameSlot ? [this.key] : [];
     const id = this.connection.sameSlot ? this.#layout.table.id : '';
     const head: RedisArgument[] = [
-      'EVALSHA', script.sha, String(1 + guard.length), this.#written, ...guard,
+      'EVALSHA', script.sha, String(2 + guard.length), this.#written, this.#mirror, ...guard,
       this.#prefix, String(this.#layout.windowMs), String(this.#layout.generations), String(groups.length),
       ...groups.map((group) => String(group.shard)), ...groups.map((group) => group.ranges),
     ];
@@ -334,6 +355,7 @@ interface CheckedOptions {
   seed: number;
   shardBytes: number;
   timeoutMs: number;
+  allowEviction: boolean;
 }
 
 function checkOptions(options: unknown): CheckedOptions {
@@ -348,6 +370,7 @@ function checkOptions(options: unknown): CheckedOptions {
     generations,
     ...checkTableOptions(given, name),
     timeoutMs: checkTimeout(given.timeoutMs, 'create'),
+    allowEviction: checkAllowEviction(given.allowEviction, name),
   };
 }
 

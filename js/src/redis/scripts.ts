@@ -28,10 +28,12 @@ import { createHash } from 'node:crypto';
  *
  * Each script checks, before reading or writing anything, that the filter's
  * parameters hash still names this handle's filter (IDENTITY_GUARD) and that
- * every shard it touches exists with its full length: a shard that was
- * deleted, flushed, evicted or lost in a restart would otherwise read as
- * zeros, and adds into shards whose parameters are gone would go where no
- * new handle reads; both are false negatives presented as certain answers.
+ * every shard it touches exists with its full length and as many writes as
+ * its mirror says (WRITE_COUNTERS): a shard that was deleted, flushed,
+ * evicted or lost in a restart would otherwise read as zeros, one put back
+ * to an older copy would lack every add since, and adds into shards whose
+ * parameters are gone would go where no new handle reads; all are false
+ * negatives presented as certain answers.
  * A script runs atomically, so a call's keys are all answered (or added)
  * against one state of the table.
  */
@@ -126,23 +128,88 @@ local function rangeAt(ranges, q)
 end
 `;
 
-// KEYS[1..m]: the shards of this call; ARGV[1]: m; ARGV[2..m+1]: their
-// ranges; shard j's expected byte length at ARGV[lengthsAt + j].
-const checkShards = (lengthsAt: string) => `
-local m = tonumber(ARGV[1])
-for j = 1, m do
-  if redis.call('STRLEN', KEYS[j]) ~= tonumber(ARGV[${lengthsAt} + j]) then
-    return redis.error_reply('CBW_MISSING_SHARD ' .. KEYS[j])
+/**
+ * Lua: each shard's write counter, checked against its mirror (layout.ts).
+ * A shard string is its table (tableBytes) and then 8 bytes counting the
+ * script calls that changed it (little-endian, so a zeroed new shard says
+ * 0); the mirror hash holds the same count under the shard's name (no field:
+ * 0). Both change in the same script, so they differ only when one was put
+ * back to another copy: a shard older than its mirror (RESTORE, COPY …
+ * REPLACE) lacks adds that resolved, and is refused (CBW_STALE_SHARD: its
+ * count, the mirror's, the shard), as is a mirror older than its shard: which
+ * one is right cannot be told from inside. A shard of exactly tableBytes was
+ * written by a release before the counters: 0 writes, and its first counted
+ * write appends the counter. Redis's doubles hold counts exactly to 2^53.
+ *
+ *   counterAt(shard, tableBytes) → the count in a shard of tableBytes + 8
+ *   writesOf(shard, length, tableBytes, mirror) → count, legacy | nil, error
+ *   setWrites(shard, tableBytes, mirror, count, legacy): stores count in both
+ *
+ * The cost: one GETRANGE of 8 bytes and one HGET per shard a call touches;
+ * an add that changed a shard adds a SETRANGE of 8 bytes and an HSET.
+ */
+export const WRITE_COUNTERS = `
+local function counterAt(shard, tableBytes)
+  local c1, c2, c3, c4, c5, c6, c7, c8 =
+    string.byte(redis.call('GETRANGE', shard, string.format('%d', tableBytes), string.format('%d', tableBytes + 7)), 1, 8)
+  return ((((((c8 * 256 + c7) * 256 + c6) * 256 + c5) * 256 + c4) * 256 + c3) * 256 + c2) * 256 + c1
+end
+local function writesOf(shard, length, tableBytes, mirror)
+  local count, legacy = 0, length == tableBytes
+  if length == tableBytes + 8 then
+    count = counterAt(shard, tableBytes)
+  elseif not legacy then
+    return nil, 'CBW_MISSING_SHARD ' .. shard
   end
+  local mirrored = tonumber(redis.call('HGET', mirror, shard) or '0') or -1
+  if count ~= mirrored then
+    return nil, 'CBW_STALE_SHARD ' .. string.format('%d %d ', count, mirrored) .. shard
+  end
+  return count, legacy
+end
+local function setWrites(shard, tableBytes, mirror, count, legacy)
+  local bytes, rest = {}, count
+  for i = 1, 8 do
+    bytes[i] = rest % 256
+    rest = math.floor(rest / 256)
+  end
+  local at, text = string.format('%d', tableBytes), string.char(unpack(bytes))
+  if legacy then
+    -- Appending grows the string: a shard of 512 MiB from before the
+    -- counters cannot grow (Redis's limit) and stays uncounted (0, no field).
+    local grown = redis.pcall('SETRANGE', shard, at, text)
+    if type(grown) == 'table' and grown.err then
+      redis.call('HDEL', mirror, shard)
+      return
+    end
+  else
+    redis.call('SETRANGE', shard, at, text)
+  end
+  redis.call('HSET', mirror, shard, string.format('%d', count))
+end
+`;
+
+// KEYS[1..m]: the shards of this call, KEYS[mirrorAt]: their counters'
+// mirror; ARGV[1]: m; ARGV[2..m+1]: their ranges; shard j's table length at
+// ARGV[lengthsAt + j]. Leaves writes[j] and legacy[j] for shard j.
+const checkShards = (lengthsAt: string, mirrorAt: string) => `${WRITE_COUNTERS}
+local m = tonumber(ARGV[1])
+local mirror = KEYS[${mirrorAt}]
+local writes, legacy = {}, {}
+for j = 1, m do
+  local count, other = writesOf(KEYS[j], redis.call('STRLEN', KEYS[j]), tonumber(ARGV[${lengthsAt} + j]), mirror)
+  if count == nil then return redis.error_reply(other) end
+  writes[j], legacy[j] = count, other
 end
 local byte, sub, call = string.byte, string.sub, redis.call
 `;
 
 /**
- * ARGV[1 + m + j]: shard j's records; ARGV[1 + 2m + j]: its length. Reply:
- * one byte per key, in plan order, '1' when all 8 of its bits are set.
+ * KEYS[m + 1]: the write counters' mirror; ARGV[1 + m + j]: shard j's
+ * records; ARGV[1 + 2m + j]: its length. Reply: one byte per key, in plan
+ * order, '1' when all 8 of its bits are set.
  */
-const HAS_SOURCE = `${IDENTITY_GUARD}${checkShards('1 + 2 * m')}${BLOCK_HELPERS}${RANGE_AT}
+const HAS_SOURCE = `${IDENTITY_GUARD}${checkShards('1 + 2 * m', 'm + 1')}${BLOCK_HELPERS}${RANGE_AT}
 local out, n = {}, 0
 for j = 1, m do
   local shard, ranges, records = KEYS[j], ARGV[1 + j], ARGV[1 + m + j]
@@ -163,18 +230,20 @@ return table.concat(out)
 `;
 
 /**
- * KEYS[m + j]: shard j's item counter; ARGV[1 + m + j]: its records;
- * ARGV[1 + 2m + j]: its length. Reply: one byte per key, in plan order, '1'
+ * KEYS[m + j]: shard j's item counter; KEYS[2m + 1]: the write counters'
+ * mirror; ARGV[1 + m + j]: shard j's records; ARGV[1 + 2m + j]: its length.
+ * Reply: one byte per key, in plan order, '1'
  * when the key set at least one new bit (it was not reported present
  * before). Keys are added one after another in plan order (by block, ties in
  * batch order), so a key repeated in the batch is new only where it first
  * appears, and a key sees the bits of every earlier key in its block: the
  * answers are those of adding the batch in order. The counter counts the
- * new keys, as the local filter's item count does.
+ * new keys, as the local filter's item count does. A shard the call changed
+ * counts one more write (WRITE_COUNTERS).
  *
  * A range is read once, and a changed block written back once (rangeAdder).
  */
-const ADD_SOURCE = `${IDENTITY_GUARD}${checkShards('1 + 2 * m')}${BLOCK_HELPERS}${RANGE_AT}
+const ADD_SOURCE = `${IDENTITY_GUARD}${checkShards('1 + 2 * m', '2 * m + 1')}${BLOCK_HELPERS}${RANGE_AT}
 local out, n = {}, 0
 for j = 1, m do
   local shard, ranges, records, added = KEYS[j], ARGV[1 + j], ARGV[1 + m + j], 0
@@ -195,7 +264,10 @@ for j = 1, m do
       end
     end
   end
-  if added > 0 then call('INCRBY', KEYS[m + j], string.format('%d', added)) end
+  if added > 0 then
+    call('INCRBY', KEYS[m + j], string.format('%d', added))
+    setWrites(shard, tonumber(ARGV[1 + 2 * m + j]), mirror, writes[j] + 1, legacy[j])
+  end
 end
 return table.concat(out)
 `;
@@ -286,22 +358,44 @@ return 1
 
 /**
  * KEYS[1..m]: shards; KEYS[m + j]: shard j's staging key; KEYS[2m + j]: its
- * counter. ARGV[1]: m; ARGV[1 + j]: shard j's byte length; ARGV[1 + m + j]: its
- * item count. Swaps every staged shard in, in one step (load()); fails before
- * changing anything if a staged shard is incomplete or the filter is not this
- * handle's (IDENTITY_GUARD: the hash and id follow).
+ * counter; KEYS[3m + 1]: the write counters' mirror. ARGV[1]: m; ARGV[1 + j]:
+ * shard j's byte length; ARGV[1 + m + j]: its item count. Swaps every staged
+ * shard in, in one step (load()); fails before changing anything if a staged
+ * shard is incomplete or the filter is not this handle's (IDENTITY_GUARD:
+ * the hash and id follow). Each shard loaded counts one write more than both
+ * its old copy and its mirror said, so no copy taken before the load passes
+ * for the loaded table.
  */
-const COMMIT_LOAD_SOURCE = `${IDENTITY_GUARD}
+const COMMIT_LOAD_SOURCE = `${IDENTITY_GUARD}${WRITE_COUNTERS}
 local m = tonumber(ARGV[1])
+local mirror = KEYS[3 * m + 1]
 for j = 1, m do
   if redis.call('STRLEN', KEYS[m + j]) ~= tonumber(ARGV[1 + j]) then
     return redis.error_reply('CBW_INCOMPLETE_LOAD ' .. KEYS[m + j])
   end
 end
 for j = 1, m do
+  local tableBytes = tonumber(ARGV[1 + j])
+  local old = 0
+  if redis.call('STRLEN', KEYS[j]) == tableBytes + 8 then old = counterAt(KEYS[j], tableBytes) end
+  local mirrored = tonumber(redis.call('HGET', mirror, KEYS[j]) or '0') or 0
+  local count = math.max(old, mirrored) + 1
   redis.call('RENAME', KEYS[m + j], KEYS[j])
+  setWrites(KEYS[j], tableBytes, mirror, count, true) -- the staged table has no counter yet
   redis.call('SET', KEYS[2 * m + j], ARGV[1 + m + j])
 end
+return m
+`;
+
+/**
+ * After snapshot() read the shards: KEYS[1..m], the shards; KEYS[m + 1], the
+ * write counters' mirror; ARGV[1]: m; ARGV[1 + j]: shard j's table length.
+ * Fails as the data scripts do (IDENTITY_GUARD, WRITE_COUNTERS) unless every
+ * shard is whole and as new as its mirror. After the reads, not before: a
+ * shard put back to an older copy stays refused (nothing writes to it), so a
+ * copy read at any moment before this check is caught by it.
+ */
+const VERIFY_SOURCE = `${IDENTITY_GUARD}${checkShards('1', 'm + 1')}
 return m
 `;
 
@@ -324,3 +418,4 @@ export const PERSIST_SCRIPT = script('persist', PERSIST_SOURCE);
 export const GUARD_SCRIPT = script('guard', GUARD_SOURCE);
 export const DESTROY_SCRIPT = script('destroy', DESTROY_SOURCE);
 export const COMMIT_LOAD_SCRIPT = script('commit-load', COMMIT_LOAD_SOURCE);
+export const VERIFY_SCRIPT = script('verify', VERIFY_SOURCE);
