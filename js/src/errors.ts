@@ -17,7 +17,11 @@ export type FilterErrorCode =
   | 'WRONG_TYPE'
   /** Memory for the filter (or for copying bytes into wasm) could not be allocated; nothing changed. */
   | 'OUT_OF_MEMORY'
-  /** An operation the filter type does not have (e.g. removing from a Bloom filter). */
+  /**
+   * An operation the filter type does not have (e.g. removing from a Bloom filter), or a
+   * setting that would break a promise silently: a Redis whose `maxmemory` policy may evict
+   * a filter's keys (`create`/`open` without `allowEviction: true`).
+   */
   | 'UNSUPPORTED'
   /** The filter was used after `free()`. */
   | 'FREED'
