@@ -35,6 +35,9 @@ export async function buildInChunks(
   const distinct = new Set<string>();
   const errors: ListParseError[] = [];
   let skipped = 0;
+  // Every expression read, repeats included: a filter with removal (cuckoo, counting Bloom)
+  // keeps a copy of each repeat (so a removal takes one copy), and needs room for them all.
+  let expressionsRead = 0;
 
   const inSlices = async (phase: string, from: number, to: number, each: (line: string, index: number) => void): Promise<boolean> => {
     let i = 0;
@@ -53,8 +56,10 @@ export async function buildInChunks(
 
   if (!(await inSlices('Reading', 0, 0.4, (line, index) => {
     const parsed = parseListLine(line, 'auto');
-    if (parsed.kind === 'entry') for (const expression of parsed.expressions) distinct.add(expression);
-    else if (parsed.kind === 'skip') skipped++;
+    if (parsed.kind === 'entry') {
+      for (const expression of parsed.expressions) distinct.add(expression);
+      expressionsRead += parsed.expressions.length;
+    } else if (parsed.kind === 'skip') skipped++;
     else errors.push({ line: index + 1, text: line, reason: parsed.reason });
   }))) return null;
   if (distinct.size === 0) {
@@ -69,7 +74,9 @@ export async function buildInChunks(
     onProgress(1, 'Building');
     return { list, lines: lines.length, distinct: distinct.size, skipped, errors, milliseconds: performance.now() - start };
   }
-  const list = UrlBlocklist.create({ capacity: distinct.size, type, falsePositiveRate });
+  // Sized for every expression read, as the CLI's build is: sized for the distinct ones, a
+  // cuckoo filter ran out of room on a list with repeats (tests/url/never-clear.test.mjs).
+  const list = UrlBlocklist.create({ capacity: expressionsRead, type, falsePositiveRate });
   try {
     if (!(await inSlices('Building', 0.4, 1, (line) => list.addLine(line)))) {
       list.free();

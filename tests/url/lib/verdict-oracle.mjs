@@ -8,6 +8,7 @@
 // library's parser: an entry the parser dropped or misread is found too.
 // Later suites (delta updates) reuse it: make a list, walk a path, ask
 // clearEntries / verdictsOf for what must be empty.
+import { createHash } from 'node:crypto';
 import { prng } from '../../helpers/keys.mjs';
 
 /** Per-URL rates walked: the library's default and a far looser one, at which Bloom-type filters collide often. */
@@ -102,6 +103,14 @@ export function clearEntries(check, expressions) {
   return expressions.filter((expression) => check(urlOf(expression)).verdict === 'clear');
 }
 
+// Verdicts already found, per reader and list of expressions, by the bytes'
+// and the companion's digests: paths that end in the same bytes (a patch
+// gives the new file's; stdin builds of one growing type) have the same
+// answers, and a URL check costs tens of microseconds.
+const found = new WeakMap();
+
+const digest = (bytes) => createHash('sha256').update(bytes).digest('hex');
+
 /**
  * Both oracles of one blocklist's bytes and companion: the expressions
  * answered `clear` without the companion and with it. `open(bytes)` reads the
@@ -109,6 +118,16 @@ export function clearEntries(check, expressions) {
  * check uses a copy of its own, freed after.
  */
 export function verdictsOf(open, bytes, companion, expressions) {
+  if (!found.has(open)) found.set(open, new WeakMap());
+  const byList = found.get(open);
+  if (!byList.has(expressions)) byList.set(expressions, new Map());
+  const known = byList.get(expressions);
+  const key = `${digest(bytes)}:${digest(companion)}`;
+  if (!known.has(key)) known.set(key, checkBoth(open, bytes, companion, expressions));
+  return known.get(key);
+}
+
+function checkBoth(open, bytes, companion, expressions) {
   const bare = open(bytes);
   const confirmed = open(bytes);
   try {
