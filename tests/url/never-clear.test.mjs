@@ -117,7 +117,9 @@ test('the list: entries in every syntax auto reads, with repeats, parsed as writ
 
 test('at 0.2 per URL a Bloom filter already answers "maybe" for some entries before they are added (what the bug needs)', () => {
   // Sized as the CLI sizes it: for the depths the list's entries need.
-  const { expressionDepth } = UrlBlocklist.build(LIST.text);
+  const probe = UrlBlocklist.build(LIST.text);
+  const { expressionDepth } = probe;
+  probe.free();
   for (const type of ['bloom', 'blocked-bloom']) {
     const list = UrlBlocklist.create({ type, capacity: LIST.expressions.length, falsePositiveRate: 0.2, expressionDepth });
     let collisions = 0;
