@@ -278,7 +278,7 @@ export class UrlBlocklist extends UrlList<AnyFilter> {
       report,
     );
     try {
-      for (const expression of expressions) blocklist.#store(expression);
+      for (const expression of expressions) blocklist.#store(expression, true);
     } catch (error) {
       blocklist.free();
       throw error;
@@ -549,15 +549,17 @@ export class UrlBlocklist extends UrlList<AnyFilter> {
   // filter with removal (counting Bloom, cuckoo) a false positive that was
   // skipped would depend on another entry's bits or fingerprint, and removing
   // that entry would make it a false negative. A filter without removal only
-  // ever gains bits, so one it already reports is left as it is (adding it
-  // would change nothing in a Bloom filter, and take a growing filter's room
-  // for nothing). A cuckoo filter holds at most 2 x bucketSize copies of one
-  // fingerprint; a repeat refused for that reason is still found, so only a
-  // refusal of an absent expression is FULL.
+  // ever gains bits, so when expressions come one by one (`addLine`), one it
+  // already reports is left out of it (a repeat would change no bit, only
+  // count again, and take a growing filter's room for nothing); `build`'s
+  // expressions are distinct (`distinct`): each is added, so the bytes do not
+  // depend on the list's order. A cuckoo filter holds at most 2 x bucketSize
+  // copies of one fingerprint; a repeat refused for that reason is still
+  // found, so only a refusal of an absent expression is FULL.
   //
   // The depth of URL expressions checked grows to cover every stored entry
   // (host labels, directory levels), so no entry is ever out of reach.
-  #store(expression: string): void {
+  #store(expression: string, distinct = false): void {
     const needed = depthNeededBy(expression);
     const filter = this.expressionFilter;
     this.#readChecksum = null;
@@ -574,7 +576,7 @@ export class UrlBlocklist extends UrlList<AnyFilter> {
       }
     }
     this.#distinctEntries = null;
-    if (!this.#removes && filter.has(expression)) {
+    if (!distinct && !this.#removes && filter.has(expression)) {
       this.#confirmationBuilder?.add(expression);
       this.countStored(deeperOf(this.expressionDepth, needed));
       return;
@@ -582,6 +584,8 @@ export class UrlBlocklist extends UrlList<AnyFilter> {
     if (!tryAddKey(filter, expression)) {
       if (filter.has(expression)) {
         this.#confirmationBuilder?.add(expression);
+        // Checked to its depth like any entry (a new expression can share a full pair of buckets' fingerprint).
+        this.countStored(deeperOf(this.expressionDepth, needed));
         return;
       }
       filter.add(expression); // throws FULL with the filter's own message
