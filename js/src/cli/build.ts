@@ -343,6 +343,7 @@ function createTarget(
         filter: blocklist.filter,
         blocklist,
         finish: () => {
+          // Before the summary: the distinct expressions added, and the repeats.
           sink.settle();
           try {
             blocklist.report.neverMatch = blocklist.guardNeverMatch(neverMatch?.hosts ?? []);
@@ -443,8 +444,10 @@ function textSummary(
     ],
     [
       'already present',
-      // A URL list of any type counts exact repeats (stored once, each in the companion).
-      options.urls || filterType(made.filter.type).isStatic
+      // A URL list of any type counts exact repeats: one entry each, whatever the filter answered (build-url-sink.ts).
+      options.urls
+        ? `${formatCount(counts.alreadyPresent)} (repeats: one entry each)`
+        : filterType(made.filter.type).isStatic
         ? `${formatCount(counts.alreadyPresent)} (repeats: stored once)`
         : skipsRepeats(made.filter)
         ? `${formatCount(counts.alreadyPresent)} (repeats or false positives: not added again)`
