@@ -1,21 +1,10 @@
 // "Bring your own list": a text file of hosts/URLs (file input or drag and drop) becomes a
 // URL blocklist built in the page, in chunks with a progress bar; check URLs against it
 // and download its bytes.
-import { filterType, parseListLine, UrlBlocklist, type BlocklistFilterType, type ListParseError } from 'cuckoo-bloom-wasm';
-import { byTestId, byTestIds, describeError, formatBytes, formatDuration, formatInteger, formatRate, h, yieldToEventLoop } from './dom.ts';
+import { type BlocklistFilterType, type UrlBlocklist } from 'cuckoo-bloom-wasm';
+import { byTestId, byTestIds, describeError, formatBytes, formatDuration, formatInteger, formatRate, h } from './dom.ts';
+import { type BuiltList, buildInChunks } from './list-build.ts';
 import { attachUrlChecker } from './url-check.ts';
-
-/** Work per slice before yielding to the event loop, so the page stays responsive. */
-const SLICE_MS = 12;
-
-interface Built {
-  list: UrlBlocklist;
-  lines: number;
-  distinct: number;
-  skipped: number;
-  errors: ListParseError[];
-  milliseconds: number;
-}
 
 export function setupByoList(section: HTMLElement): void {
   const { drop, fileInput, typeSelect, rateSelect, progress, status, report, checkForm, checkInput, checkButton, download } = byTestIds<{
@@ -35,7 +24,7 @@ export function setupByoList(section: HTMLElement): void {
   let listName = 'your list';
   attachUrlChecker({ form: checkForm, input: checkInput, output: byTestId('byo-check-output', section) }, () => current, () => ({ name: listName, copy: null }));
 
-  const setBuilt = (built: Built | null, name: string): void => {
+  const setBuilt = (built: BuiltList | null, name: string): void => {
     current?.free();
     current = built?.list ?? null;
     if (downloadUrl !== null) URL.revokeObjectURL(downloadUrl);
@@ -124,69 +113,4 @@ export function setupByoList(section: HTMLElement): void {
 
   checkInput.disabled = checkButton.disabled = true;
   download.hidden = true;
-}
-
-/**
- * Two passes over the lines, each in time slices: the first parses and counts distinct
- * expressions (to size the filter), the second feeds the lines to `UrlBlocklist.create` +
- * `addLine` (a static type: one `UrlBlocklist.build` of all the lines). Returns null if cancelled.
- */
-async function buildInChunks(
-  text: string,
-  type: BlocklistFilterType,
-  falsePositiveRate: number,
-  onProgress: (fraction: number, phase: string) => void,
-  cancelled: () => boolean,
-): Promise<Built | null> {
-  const start = performance.now();
-  const lines = text.split(/\r?\n/);
-  if (lines.at(-1) === '') lines.pop();
-  const distinct = new Set<string>();
-  const errors: ListParseError[] = [];
-  let skipped = 0;
-
-  const inSlices = async (phase: string, from: number, to: number, each: (line: string, index: number) => void): Promise<boolean> => {
-    let i = 0;
-    while (i < lines.length) {
-      const sliceStart = performance.now();
-      do {
-        const end = Math.min(lines.length, i + 256);
-        for (; i < end; i++) each(lines[i]!, i);
-      } while (i < lines.length && performance.now() - sliceStart < SLICE_MS);
-      onProgress(from + ((to - from) * i) / lines.length, phase);
-      await yieldToEventLoop();
-      if (cancelled()) return false;
-    }
-    return true;
-  };
-
-  if (!(await inSlices('Reading', 0, 0.4, (line, index) => {
-    const parsed = parseListLine(line, 'auto');
-    if (parsed.kind === 'entry') for (const expression of parsed.expressions) distinct.add(expression);
-    else if (parsed.kind === 'skip') skipped++;
-    else errors.push({ line: index + 1, text: line, reason: parsed.reason });
-  }))) return null;
-  if (distinct.size === 0) {
-    throw new Error(`no host or URL found in ${formatInteger(lines.length)} lines${errors[0] ? ` (line ${errors[0].line}: ${errors[0].reason})` : ''}`);
-  }
-  if (filterType(type).isStatic) {
-    // A static filter (binary fuse) is built once from the whole list: one step, not sliced.
-    onProgress(0.4, 'Building');
-    await yieldToEventLoop();
-    if (cancelled()) return null;
-    const list = UrlBlocklist.build(lines, { type, falsePositiveRate });
-    onProgress(1, 'Building');
-    return { list, lines: lines.length, distinct: distinct.size, skipped, errors, milliseconds: performance.now() - start };
-  }
-  const list = UrlBlocklist.create({ capacity: distinct.size, type, falsePositiveRate });
-  try {
-    if (!(await inSlices('Building', 0.4, 1, (line) => list.addLine(line)))) {
-      list.free();
-      return null;
-    }
-  } catch (error) {
-    list.free();
-    throw error;
-  }
-  return { list, lines: lines.length, distinct: distinct.size, skipped, errors, milliseconds: performance.now() - start };
 }

@@ -55,7 +55,8 @@ import { buildExact } from './exact-build.js';
 import { fileLineBatches, type LineBatch, lineBatches, openInputFile, readsOnce } from './lines.js';
 import { filterBuildFiles } from './output-paths.js';
 import { writeFileAtomically } from './patch-files.js';
-import { candidateCounter, CollectingSink, KeySink, type Sink, skipsRepeats, UrlListSink } from './sinks.js';
+import { BlocklistSink } from './build-url-sink.js';
+import { candidateCounter, CollectingSink, KeySink, type Sink, skipsRepeats } from './sinks.js';
 
 const DEFAULT_KEY_RATE = 0.01;
 const DEFAULT_URL_RATE = 0.001;
@@ -336,11 +337,14 @@ function createTarget(
   try {
     if (options.urls) {
       const blocklist = UrlBlocklist.create({ type, falsePositiveRate, capacity, seed, format: options.format, expressionDepth });
+      const sink = new BlocklistSink(blocklist, options.format, { isPublicSuffix });
       return {
-        sink: new UrlListSink(blocklist, options.format, { isPublicSuffix }),
+        sink,
         filter: blocklist.filter,
         blocklist,
         finish: () => {
+          // Before the summary: the distinct expressions added, and the repeats.
+          sink.settle();
           try {
             blocklist.report.neverMatch = blocklist.guardNeverMatch(neverMatch?.hosts ?? []);
           } catch (error) {
@@ -440,7 +444,10 @@ function textSummary(
     ],
     [
       'already present',
-      filterType(made.filter.type).isStatic
+      // A URL list of any type counts exact repeats: one entry each, whatever the filter answered (build-url-sink.ts).
+      options.urls
+        ? `${formatCount(counts.alreadyPresent)} (repeats: one entry each)`
+        : filterType(made.filter.type).isStatic
         ? `${formatCount(counts.alreadyPresent)} (repeats: stored once)`
         : skipsRepeats(made.filter)
         ? `${formatCount(counts.alreadyPresent)} (repeats or false positives: not added again)`

@@ -168,6 +168,13 @@ export class UrlBlocklist extends UrlList<AnyFilter> {
   // The checksum of the bytes a list was read from, while it is unchanged
   // (a companion is bound to it); null when it must be serialized to know it.
   #readChecksum: BlocklistChecksum | null = null;
+  // A list that knows its expressions (it has a companion builder): how many
+  // distinct ones it holds, or null when a change since means counting them
+  // again (`entryCount`). Repeats and the copies a filter with removal keeps
+  // count once, so a list added line by line counts as one built at once.
+  #distinctEntries: number | null = null;
+  // Whether the filter's type removes keys (decided once: no registry lookup per stored expression).
+  readonly #removes: boolean;
   /** Set by `build`: what was made of the list. */
   readonly report: UrlBlocklistReport;
 
@@ -182,6 +189,7 @@ export class UrlBlocklist extends UrlList<AnyFilter> {
     confirmationBuilder: ExactSetBuilder | null = null,
   ) {
     super(filter, entryCount, depth);
+    this.#removes = filterType(filter.type).supportsRemove;
     this.#confirmationBuilder = confirmationBuilder;
     this.#format = format;
     this.#parser = new ListLineParser(format, parseOptions);
@@ -260,7 +268,9 @@ export class UrlBlocklist extends UrlList<AnyFilter> {
       const filter = entry.from(expressions, filterOptions);
       const builder = new ExactSetBuilder();
       for (const expression of expressions) builder.add(expression);
-      return new UrlBlocklist(filter, expressions.size, format, report, depth, EXPRESSION_SCHEME_LIST_DEPTH, parseOptions, builder);
+      const list = new UrlBlocklist(filter, expressions.size, format, report, depth, EXPRESSION_SCHEME_LIST_DEPTH, parseOptions, builder);
+      list.#distinctEntries = expressions.size;
+      return list;
     }
     const blocklist = UrlBlocklist.#empty(
       { ...options, capacity: options.capacity ?? Math.max(1, expressions.size), expressionDepth: depth },
@@ -268,11 +278,12 @@ export class UrlBlocklist extends UrlList<AnyFilter> {
       report,
     );
     try {
-      for (const expression of expressions) blocklist.#store(expression);
+      for (const expression of expressions) blocklist.#store(expression, true);
     } catch (error) {
       blocklist.free();
       throw error;
     }
+    blocklist.#distinctEntries = expressions.size;
     return blocklist;
   }
 
@@ -438,6 +449,7 @@ export class UrlBlocklist extends UrlList<AnyFilter> {
       held.set(expression, held.get(expression)! - 1);
       this.#readChecksum = null;
       this.#confirmationStale = true;
+      this.#distinctEntries = null;
       this.countRemoved();
     }
     return parsed;
@@ -504,18 +516,50 @@ export class UrlBlocklist extends UrlList<AnyFilter> {
     this.#confirmationBuilder?.free();
     this.#confirmationBuilder = builder;
     this.#confirmationStale = false;
+    this.#distinctEntries = null;
   }
 
-  // Every expression is stored, even one the filter already reports present:
-  // in a filter with removal (counting Bloom, cuckoo) a false positive that
-  // was skipped would depend on another entry's bits or fingerprint, and
-  // removing that entry would make it a false negative. A cuckoo filter holds
-  // at most 2 x bucketSize copies of one fingerprint; a repeat refused for that
-  // reason is still found, so only a refusal of an absent expression is FULL.
+  /**
+   * Expressions stored: the distinct expressions of the list. A list that
+   * knows its expressions (built or created here, or given its list with
+   * `attachList`) counts its companion's distinct 64-bit hashes, so a repeat
+   * added again, or a second copy kept by a filter with removal, is one entry
+   * (what `attachList` compares with); a list read from bytes reports the
+   * count its bytes record, plus what was added since.
+   */
+  override get entryCount(): number {
+    if (this.#confirmationBuilder === null) return super.entryCount;
+    if (this.#distinctEntries === null) {
+      const hashes = this.#expressionHashes('count its entries', 'attachList');
+      // The companion's encoder sorts the hashes and keeps each once: its count is the distinct entries.
+      const set = readExactSet(hashes.encode({ low: 0, high: 0 }));
+      this.#distinctEntries = set.count;
+      set.free();
+    }
+    return this.#distinctEntries;
+  }
+
+  // Every expression goes into the companion, whatever the filter answers for
+  // it first: the companion is the list's exact record, and one that lacked an
+  // expression the filter already answered "maybe" for (a repeat, or a false
+  // positive of the entries before it) would turn that listed entry's hit
+  // into `clear` (issue #40).
+  //
+  // Into the filter too, even when it already reports the expression: in a
+  // filter with removal (counting Bloom, cuckoo) a false positive that was
+  // skipped would depend on another entry's bits or fingerprint, and removing
+  // that entry would make it a false negative. A filter without removal only
+  // ever gains bits, so when expressions come one by one (`addLine`), one it
+  // already reports is left out of it (a repeat would change no bit, only
+  // count again, and take a growing filter's room for nothing); `build`'s
+  // expressions are distinct (`distinct`): each is added, so the bytes do not
+  // depend on the list's order. A cuckoo filter holds at most 2 x bucketSize
+  // copies of one fingerprint; a repeat refused for that reason is still
+  // found, so only a refusal of an absent expression is FULL.
   //
   // The depth of URL expressions checked grows to cover every stored entry
   // (host labels, directory levels), so no entry is ever out of reach.
-  #store(expression: string): void {
+  #store(expression: string, distinct = false): void {
     const needed = depthNeededBy(expression);
     const filter = this.expressionFilter;
     this.#readChecksum = null;
@@ -531,9 +575,17 @@ export class UrlBlocklist extends UrlList<AnyFilter> {
         this.setExceptions(set, rest);
       }
     }
+    this.#distinctEntries = null;
+    if (!distinct && !this.#removes && filter.has(expression)) {
+      this.#confirmationBuilder?.add(expression);
+      this.countStored(deeperOf(this.expressionDepth, needed));
+      return;
+    }
     if (!tryAddKey(filter, expression)) {
       if (filter.has(expression)) {
         this.#confirmationBuilder?.add(expression);
+        // Checked to its depth like any entry (a new expression can share a full pair of buckets' fingerprint).
+        this.countStored(deeperOf(this.expressionDepth, needed));
         return;
       }
       filter.add(expression); // throws FULL with the filter's own message
