@@ -55,8 +55,7 @@ import { buildExact } from './exact-build.js';
 import { fileLineBatches, type LineBatch, lineBatches, openInputFile, readsOnce } from './lines.js';
 import { filterBuildFiles } from './output-paths.js';
 import { writeFileAtomically } from './patch-files.js';
-import { BlocklistSink } from './build-url-sink.js';
-import { candidateCounter, CollectingSink, KeySink, type Sink, skipsRepeats } from './sinks.js';
+import { candidateCounter, CollectingSink, KeySink, type Sink, skipsRepeats, UrlListSink } from './sinks.js';
 
 const DEFAULT_KEY_RATE = 0.01;
 const DEFAULT_URL_RATE = 0.001;
@@ -337,7 +336,7 @@ function createTarget(
   try {
     if (options.urls) {
       const blocklist = UrlBlocklist.create({ type, falsePositiveRate, capacity, seed, format: options.format, expressionDepth });
-      const sink = new BlocklistSink(blocklist, options.format, { isPublicSuffix });
+      const sink = new UrlListSink(blocklist, options.format, { isPublicSuffix });
       return {
         sink,
         filter: blocklist.filter,
@@ -444,7 +443,7 @@ function textSummary(
     ],
     [
       'already present',
-      // A URL list of any type counts exact repeats: one entry each, whatever the filter answered (build-url-sink.ts).
+      // A URL list of any type counts exact repeats: one entry each, whatever the filter answered (UrlListSink in sinks.ts).
       options.urls
         ? `${formatCount(counts.alreadyPresent)} (repeats: one entry each)`
         : filterType(made.filter.type).isStatic

@@ -206,45 +206,63 @@ export class KeySink implements Sink {
   }
 }
 
-/** List lines into a URL blocklist; unparseable lines are counted and the first ones kept. */
+/**
+ * List lines into a URL blocklist; unparseable lines are counted and the first ones kept.
+ *
+ * Every expression of every entry line goes to the blocklist, whatever its filter
+ * answers for it (issue #40): the exact companion must hold every expression of the
+ * list. A line skipped because the filter already answered "maybe" (a repeat, or a
+ * false positive of the lines before) left its expressions out of `<output>.confirm`,
+ * and `query` then answered `clear` for a listed URL. The blocklist itself knows what
+ * is new: it keeps each expression once in its companion and leaves a Bloom filter's
+ * bits as they are for one it already reports.
+ */
 export class UrlListSink implements Sink {
   readonly counts = emptyCounts();
   readonly #blocklist: UrlBlocklist;
   readonly #parser: ListLineParser;
-  readonly #skipRepeats: boolean;
+  readonly #entriesBefore: number;
 
   constructor(blocklist: UrlBlocklist, format: ListFormat, parseOptions: ListParseOptions = {}) {
     this.#blocklist = blocklist;
     this.#parser = new ListLineParser(format, parseOptions);
-    this.#skipRepeats = skipsRepeats(blocklist.filter);
+    this.#entriesBefore = blocklist.entryCount;
   }
 
   addLines(lines: readonly Uint8Array[]): void {
     const counts = this.counts;
-    const filter = this.#blocklist.filter;
     for (const bytes of lines) {
       counts.lines++;
       const parsed = readListLine(bytes, this.#parser, counts);
-      if (parsed !== null) {
-        const all = parsed.expressions.length;
-        const fresh = this.#skipRepeats ? parsed.expressions.filter((expression) => !filter.has(expression)).length : all;
-        counts.candidates += all;
-        counts.alreadyPresent += all - fresh;
-        if (fresh === 0) continue;
-        try {
-          // The line's expressions, not the line: its meaning may depend on lines
-          // before it (an RPZ $ORIGIN) that this sink's parser has seen. An
-          // expression read as a plain line is itself (canonical forms are fixed points).
-          for (const expression of parsed.expressions) this.#blocklist.addLine(expression, 'plain');
-        } catch (error) {
-          if (error instanceof FilterError && error.code === 'FULL') {
-            throw new FilterFullError(counts.lines, counts.stored, error);
-          }
-          throw error;
+      if (parsed === null) continue;
+      counts.candidates += parsed.expressions.length;
+      try {
+        // The line's expressions, not the line: its meaning may depend on lines
+        // before it (an RPZ $ORIGIN) that this sink's parser has seen. An
+        // expression read as a plain line is itself (canonical forms are fixed points).
+        for (const expression of parsed.expressions) this.#blocklist.addLine(expression, 'plain');
+      } catch (error) {
+        if (error instanceof FilterError && error.code === 'FULL') {
+          throw new FilterFullError(counts.lines, this.#stored(), error);
         }
-        counts.stored += fresh;
+        throw error;
       }
     }
+  }
+
+  /**
+   * After the last line: `stored` is the distinct expressions the list added,
+   * `alreadyPresent` the repeats (an expression read before, on this line or an
+   * earlier one). Counted once, at the end: the blocklist counts its distinct
+   * expressions from its companion's hashes.
+   */
+  settle(): void {
+    this.counts.stored = this.#stored();
+    this.counts.alreadyPresent = this.counts.candidates - this.counts.stored;
+  }
+
+  #stored(): number {
+    return this.#blocklist.entryCount - this.#entriesBefore;
   }
 }
 
