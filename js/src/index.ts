@@ -45,6 +45,7 @@ export {
 export {
   UrlBlocklist,
   type BlocklistFilterType,
+  type ConfirmationFacts,
   type UrlBlocklistOptions,
   type UrlBlocklistReport,
   type UrlCheck,

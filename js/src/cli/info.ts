@@ -1,11 +1,12 @@
 /** `info`: what a filter file (or an index log: exact-info.ts) holds, as text or JSON. */
-import { type ExpressionDepth, init } from '../index.js';
+import { existsSync } from 'node:fs';
+import { type ConfirmationFacts, type ExpressionDepth, FilterError, init, UrlBlocklist } from '../index.js';
 import { booleanOptions, parseCommand } from './args.js';
 import { type BlocklistRates, blocklistRates, rateRows } from './build-rates.js';
 import { type FilterFacts, filterFacts, formatBitsPerKey, formatCount, formatRate, table } from './describe.js';
-import { EXIT_CLEAR, usageError } from './errors.js';
 import { indexLogReport, indexLogText } from './exact-info.js';
-import { inspectInputFile } from './filter-input.js';
+import { CliError, EXIT_CLEAR, usageError } from './errors.js';
+import { inspectInputFile, readFilterBytes } from './filter-input.js';
 import { loadFilterFile } from './load.js';
 
 interface InfoReport extends FilterFacts, Partial<Omit<BlocklistRates, 'falsePositiveRate' | 'estimatedFalsePositiveRate'>> {
@@ -63,7 +64,13 @@ export async function runInfo(argv: string[]): Promise<number> {
     process.stdout.write(values.json === true ? `${JSON.stringify(report, null, 2)}\n` : `${indexLogText(report)}\n`);
     return EXIT_CLEAR;
   }
-  const loaded = await loadFilterFile(file);
+  const bytes = await readFilterBytes(file);
+  if (bytes[6] === COMPANION_TYPE) {
+    const report = await companionReport(file, bytes);
+    process.stdout.write(values.json === true ? `${JSON.stringify(report, null, 2)}\n` : `${companionText(report)}\n`);
+    return EXIT_CLEAR;
+  }
+  const loaded = await loadFilterFile(file, bytes);
   const info: InfoReport = {
     file,
     kind: loaded.kind,
@@ -127,5 +134,68 @@ function infoText(info: InfoReport): string {
         ] as Array<[string, string]>)),
     ['checksum', info.checksum],
   );
+  return table(rows);
+}
+
+/** The header's type byte of a URL blocklist's exact companion (docs/FORMAT.md, type 33). */
+const COMPANION_TYPE = 33;
+
+interface CompanionReport extends ConfirmationFacts {
+  file: string;
+  kind: 'url-blocklist-companion';
+  fileBytes: number;
+  checksum: 'ok';
+  bitsPerExpression: number;
+  /** The filter beside it (`x.filter` for `x.filter.confirm`) when there is one: whether it was built with it. */
+  filter?: { file: string; matches: boolean };
+}
+
+/**
+ * `info` on `<filter>.confirm` (issue #44: it failed "unknown filter type 33"): what
+ * the companion holds, and whether the filter beside it is the one it was built
+ * with (query refuses any other pair: the companion's "not listed" would be wrong).
+ */
+async function companionReport(file: string, bytes: Uint8Array): Promise<CompanionReport> {
+  let facts: ConfirmationFacts;
+  try {
+    facts = UrlBlocklist.describeConfirmation(bytes);
+  } catch (error) {
+    if (error instanceof FilterError) throw new CliError(`${file}: corrupt companion file: ${error.message}`);
+    throw error;
+  }
+  const report: CompanionReport = {
+    file,
+    kind: 'url-blocklist-companion',
+    fileBytes: bytes.length,
+    checksum: 'ok',
+    ...facts,
+    bitsPerExpression: facts.expressions === 0 ? 0 : Number(((bytes.length * 8) / facts.expressions).toFixed(2)),
+  };
+  const beside = file.endsWith('.confirm') ? file.slice(0, -'.confirm'.length) : null;
+  if (beside !== null && existsSync(beside)) {
+    const filterBytes = await readFilterBytes(beside);
+    const tail = filterBytes.subarray(filterBytes.length - 8);
+    const hex = [...tail].reverse().map((byte) => byte.toString(16).padStart(2, '0')).join('');
+    report.filter = { file: beside, matches: hex === facts.builtFor };
+  }
+  return report;
+}
+
+function companionText(report: CompanionReport): string {
+  const rows: Array<[string, string]> = [
+    ['file', report.file],
+    ['kind', "URL blocklist companion (the exact set of the list's expressions)"],
+    ['expressions', formatCount(report.expressions)],
+    ['file size', `${formatCount(report.fileBytes)} bytes`],
+    ['bits/expression', String(report.bitsPerExpression)],
+    ['built for', `blocklist bytes with checksum ${report.builtFor}`],
+  ];
+  if (report.filter !== undefined) {
+    rows.push([
+      'its filter',
+      report.filter.matches ? `${report.filter.file} (matches)` : `${report.filter.file} is other bytes: query refuses this pair`,
+    ]);
+  }
+  rows.push(['checksum', report.checksum]);
   return table(rows);
 }

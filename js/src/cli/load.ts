@@ -12,9 +12,9 @@ export type LoadedFile =
   | { kind: 'filter'; filter: AnyFilter; fileBytes: number }
   | { kind: 'url-blocklist'; blocklist: UrlBlocklist; filter: AnyFilter; fileBytes: number };
 
-/** Reads and fully validates (structure and checksum) the filter in `path` (`-`: stdin). */
-export async function loadFilterFile(path: string): Promise<LoadedFile> {
-  const bytes = await readFilterBytes(path);
+/** Reads and fully validates (structure and checksum) the filter in `path` (`-`: stdin), or its bytes already read. */
+export async function loadFilterFile(path: string, alreadyRead?: Uint8Array): Promise<LoadedFile> {
+  const bytes = alreadyRead ?? (await readFilterBytes(path));
   const name = path === '-' ? 'stdin' : path;
   try {
     if (serializedType(bytes) === 'url-blocklist') {

@@ -139,6 +139,16 @@ const DEFAULT_BLOCKLIST_FUSE_ARITY = 4;
 /** Safe Browsing's fixed depths (docs/FORMAT.md, type 16): what lists recorded before scheme 2. */
 const EXPRESSION_SCHEME_SAFE_BROWSING = 1;
 
+/** What `UrlBlocklist.describeConfirmation` reads from a companion. */
+export interface ConfirmationFacts {
+  /** Distinct expressions it holds. */
+  expressions: number;
+  /** Bytes of its hash index and Rice stream (the payload). */
+  payloadBytes: number;
+  /** The trailing checksum of the blocklist bytes it was built with, as 16 hex digits. */
+  builtFor: string;
+}
+
 /**
  * A malicious-URL list as a filter of Safe Browsing expressions: the list's
  * hosts and URLs go in as `host/` and `host/path` expressions; a URL is
@@ -324,6 +334,27 @@ export class UrlBlocklist extends UrlList<AnyFilter> {
       { isPublicSuffix: options.isPublicSuffix },
       new ExactSetBuilder(),
     );
+  }
+
+  /**
+   * What a companion (`confirmation()`'s bytes, the CLI's `<output>.confirm`) holds,
+   * read and checked whole: its distinct expressions, the bytes of its hash index and
+   * Rice stream, and the trailing checksum (16 hex digits) of the blocklist bytes it
+   * was built with, which `attachConfirmation` requires of its blocklist.
+   * @throws FilterError `CORRUPT`, `WRONG_TYPE` (not a companion), `UNSUPPORTED_VERSION`, `INVALID_ARGUMENT`.
+   */
+  static describeConfirmation(input: Uint8Array | ArrayBuffer): ConfirmationFacts {
+    const set = readExactSet(input);
+    try {
+      const { low, high } = set.blocklistChecksum;
+      return {
+        expressions: set.count,
+        payloadBytes: set.payloadBytes,
+        builtFor: high.toString(16).padStart(8, '0') + low.toString(16).padStart(8, '0'),
+      };
+    } finally {
+      set.free();
+    }
   }
 
   /**
