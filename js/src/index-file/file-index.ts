@@ -2,7 +2,7 @@ import { existsSync, renameSync, rmSync } from 'node:fs';
 import { CuckooIndex, FilterError, internalRuntime, type CuckooIndexOptions, type IndexValue, type Key } from '../index.js';
 import { readFileIfPresent, syncDirectory, writeFileAtomically } from './durable-files.js';
 import { FILE_HEADER_BYTES, FileRecordStore, type FileStoreOptions, type LogVersion } from './file-store.js';
-import { judgeTail } from './log-tail.js';
+import { judgeTail, readWithChain } from './log-tail.js';
 import { repairLog, type RepairReport } from './repair.js';
 import { WriterLock } from './writer-lock.js';
 
@@ -41,7 +41,7 @@ export interface OpenReport {
    * `readOnly`: left in the file and ignored); 0 when the log ended cleanly.
    */
   droppedTailBytes: number;
-  /** The log's version: 2, or 1 for a log written before version 2 (until compact() rewrites it). */
+  /** The log's version: 3, or 1 or 2 for a log written before version 3 (until compact() rewrites it). */
   logVersion: LogVersion;
   /** Live keys after replaying the log. */
   keys: number;
@@ -77,6 +77,20 @@ export class FileCuckooIndex extends CuckooIndex {
    * changed. -1 after a compaction, which replaces the log and drops its snapshot.
    */
   #unchangedLength = -1;
+  /**
+   * The log's length when it last ended with a close marker (version 3), or
+   * -1: close() appends one when the log changed since. The marker says the
+   * record before it was committed: damage to that record is then CORRUPT,
+   * never dropped as an unfinished last write.
+   */
+  #markedLength = -1;
+  /** The log's length at the end of open (-1 after a compaction): a close after no change appends nothing. */
+  #openedLength = -1;
+  /**
+   * The table was loaded from a snapshot, not rebuilt from the log: compact()
+   * then rebuilds it from the log first (a snapshot can cost time, never a record).
+   */
+  #fromSnapshot = false;
   #closed = false;
 
   private constructor(path: string, store: FileRecordStore, options: FileCuckooIndexOptions) {
@@ -196,8 +210,26 @@ export class FileCuckooIndex extends CuckooIndex {
       // The snapshot is a cache: used only when it is whole and describes the
       // start of this very log; else the log is replayed from its start.
       const snapshot = readFileIfPresent(snapshotPath(path));
-      const fromSnapshot = snapshot === undefined ? undefined : index.loadSnapshot(snapshot);
+      const { loaded: fromSnapshot, claimed } =
+        snapshot === undefined ? { loaded: undefined, claimed: 0 } : index.loadSnapshot(snapshot);
       const replayed = index.replayStore(fromSnapshot ?? FILE_HEADER_BYTES, length);
+      // A whole snapshot is written only after the log was flushed to the
+      // disk up to the length it records: every byte below that length was
+      // committed, so a log that ends (or stops being whole) below it lost
+      // committed records — damage, never a torn tail, whatever the tail looks like.
+      if (claimed > replayed.end) {
+        const what =
+          replayed.stop === 'end'
+            ? `the log ends at byte ${replayed.end}`
+            : `the record at byte ${replayed.end} is not whole`;
+        throw new FilterError(
+          'CORRUPT',
+          `${path}: ${what}, but its snapshot (${snapshotPath(path)}) says the log held ${claimed} bytes when it ` +
+            `was written, flushed: committed records are missing or damaged; the file was left untouched. ` +
+            `To keep every whole record and move the damaged bytes to a file beside the log, run ` +
+            `\`cuckoo-bloom-wasm repair ${path}\` (FileCuckooIndex.repair), or restore the log from a copy`,
+        );
+      }
       let dropped = 0;
       if (replayed.stop !== 'end') {
         const verdict = judgeTail(
@@ -226,9 +258,12 @@ export class FileCuckooIndex extends CuckooIndex {
         keys: index.size,
         snapshotLogBytes: fromSnapshot ?? 0,
       };
+      index.#fromSnapshot = fromSnapshot !== undefined;
+      if (endsWithCloseMarker(store)) index.#markedLength = store.byteLength;
       // Opening changed nothing worth a snapshot: a read-only session's close
       // writes nothing (even when the log was replayed, in part or whole).
       index.#unchangedLength = store.byteLength;
+      index.#openedLength = store.byteLength;
       return index;
     } catch (error) {
       index.#release();
@@ -263,8 +298,10 @@ export class FileCuckooIndex extends CuckooIndex {
   saveSnapshot(): void {
     this.#refuseWrite('saveSnapshot');
     try {
-      // The snapshot describes the log as it is on the file.
-      this.#store.flush();
+      // The snapshot describes the log as it is on the disk: flushed first,
+      // so a snapshot's length is proof the log held those bytes (open
+      // treats a log ending below it as damaged).
+      this.#store.sync();
       const length = this.#store.byteLength;
       writeFileAtomically(snapshotPath(this.#path), (write) => this.writeSnapshot(write));
       this.#unchangedLength = length;
@@ -289,6 +326,11 @@ export class FileCuckooIndex extends CuckooIndex {
     this.#refuseWrite('compact');
     // The old log whole on the file first: it stays the log if compaction fails.
     this.#store.flush();
+    // A table loaded from a snapshot is trusted for no more than time: the
+    // new log is written from what the old log holds, replayed afresh (a
+    // snapshot with a slot dropped or two offsets swapped must not delete a
+    // record for good). A table rebuilt from the log in this session is it.
+    const source = this.#fromSnapshot ? this.#replayedTable() : this;
     const temporary = compactPath(this.#path);
     rmSync(temporary, { force: true });
     // Buffered: the new file is written in megabytes, and flushed before its rename.
@@ -306,8 +348,12 @@ export class FileCuckooIndex extends CuckooIndex {
       throw error;
     }
     try {
-      this.copyLiveInto(fresh);
+      source.copyLiveInto(fresh);
       store.sync();
+      // The old snapshot describes the old log: gone before the new log takes
+      // its place (a snapshot longer than the log it sits beside is damage).
+      rmSync(snapshotPath(this.#path), { force: true });
+      syncDirectory(this.#path);
       renameSync(temporary, this.#path);
       syncDirectory(this.#path);
     } catch (error) {
@@ -316,16 +362,41 @@ export class FileCuckooIndex extends CuckooIndex {
       throw error instanceof FilterError
         ? error
         : new FilterError('UNAVAILABLE', `compacting ${this.#path} failed: ${String(error)}`, { cause: error });
+    } finally {
+      if (source !== this) source.free();
     }
-    // The old snapshot describes the old log: it would never match again.
-    rmSync(snapshotPath(this.#path), { force: true });
     this.#unchangedLength = -1; // a new log without a snapshot: close saves one
+    this.#markedLength = -1;
+    this.#openedLength = -1;
+    this.#fromSnapshot = false;
     const old = this.#store;
     this.adoptFrom(fresh);
     this.#store = store;
     old.close();
     store.setBufferWrites(this.#bufferWrites);
     if (this.#syncEveryWrite) store.setSyncEveryWrite(true);
+  }
+
+  /** A table rebuilt from the whole log (over this index's store), for compact(); the caller frees it. */
+  #replayedTable(): FileCuckooIndex {
+    const length = this.#store.byteLength;
+    const table = new FileCuckooIndex(this.#path, this.#store, {
+      ...this.indexOptions,
+      capacity: Math.max(1024, this.size, Math.ceil((length - FILE_HEADER_BYTES) / 64)),
+    });
+    try {
+      const replayed = table.replayStore(FILE_HEADER_BYTES, length);
+      if (replayed.stop !== 'end') {
+        throw new FilterError(
+          'CORRUPT',
+          `${this.#path}: the record at byte ${replayed.end} is damaged; nothing was compacted (run \`cuckoo-bloom-wasm repair ${this.#path}\`)`,
+        );
+      }
+      return table;
+    } catch (error) {
+      table.free();
+      throw error;
+    }
   }
 
   /**
@@ -340,8 +411,19 @@ export class FileCuckooIndex extends CuckooIndex {
     if (this.#closed) return;
     this.#closed = true;
     let failure: unknown;
+    // A clean close of a changed version-3 log ends it with a close marker
+    // (before the snapshot, which then covers it).
+    const length = this.#store.byteLength;
+    if (!this.#readOnly && !this.freed && this.#store.recordFormat === 3 && length !== this.#markedLength && length !== this.#openedLength) {
+      try {
+        this.appendCloseMarker();
+        this.#markedLength = this.#store.byteLength;
+      } catch (error) {
+        failure = error;
+      }
+    }
     // After free() there is no table left to save.
-    if (this.#snapshotOnClose && !this.freed && this.#store.byteLength !== this.#unchangedLength) {
+    if (failure === undefined && this.#snapshotOnClose && !this.freed && this.#store.byteLength !== this.#unchangedLength) {
       try {
         this.saveSnapshot();
       } catch (error) {
@@ -376,6 +458,20 @@ export class FileCuckooIndex extends CuckooIndex {
       this.#lock = null;
     }
   }
+}
+
+/** The size of a version-3 close marker: a 13-byte header and an 8-byte checksum. */
+const CLOSE_MARKER_BYTES = 21;
+
+/** Whether a version-3 log's last record is a whole close marker (a clean close). */
+function endsWithCloseMarker(store: FileRecordStore): boolean {
+  const at = store.byteLength - CLOSE_MARKER_BYTES;
+  if (store.recordFormat !== 3 || at < FILE_HEADER_BYTES) return false;
+  const bytes = readWithChain(store, at, CLOSE_MARKER_BYTES);
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.length);
+  // Replay checked every record up to the end: a record ending there with
+  // no key and kind 4 is the marker (a put of an empty key is kind 1).
+  return bytes.length === CLOSE_MARKER_BYTES + 8 && view.getUint32(8, true) === 0 && bytes[16] === 4;
 }
 
 function compactPath(path: string): string {
