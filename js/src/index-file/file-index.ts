@@ -209,7 +209,11 @@ export class FileCuckooIndex extends CuckooIndex {
       const length = store.byteLength;
       // The snapshot is a cache: used only when it is whole and describes the
       // start of this very log; else the log is replayed from its start.
-      const snapshot = readFileIfPresent(snapshotPath(path));
+      // A new log (the file was absent or shorter than a header): a snapshot
+      // beside it is left from a log deleted before; it describes nothing here.
+      // A writer removes it, so it cannot outlive this log's first records.
+      if (store.fresh && options.readOnly !== true) rmSync(snapshotPath(path), { force: true });
+      const snapshot = store.fresh ? undefined : readFileIfPresent(snapshotPath(path));
       const { loaded: fromSnapshot, claimed } =
         snapshot === undefined ? { loaded: undefined, claimed: 0 } : index.loadSnapshot(snapshot);
       const replayed = index.replayStore(fromSnapshot ?? FILE_HEADER_BYTES, length);
@@ -217,17 +221,18 @@ export class FileCuckooIndex extends CuckooIndex {
       // disk up to the length it records: every byte below that length was
       // committed, so a log that ends (or stops being whole) below it lost
       // committed records — damage, never a torn tail, whatever the tail looks like.
-      if (claimed > replayed.end) {
-        const what =
-          replayed.stop === 'end'
-            ? `the log ends at byte ${replayed.end}`
-            : `the record at byte ${replayed.end} is not whole`;
+      const committed =
+        claimed > replayed.end
+          ? `its snapshot (${snapshotPath(path)}) says the log held ${claimed} bytes when it was written, flushed`
+          : undefined;
+      const repairAdvice = (at: number): string =>
+        `the file was left untouched. To keep every whole record and move the damaged bytes from byte ${at} to a ` +
+        `file beside the log, run \`cuckoo-bloom-wasm repair ${path}\` (FileCuckooIndex.repair), or restore the log from a copy`;
+      if (replayed.stop === 'end' && committed !== undefined) {
         throw new FilterError(
           'CORRUPT',
-          `${path}: ${what}, but its snapshot (${snapshotPath(path)}) says the log held ${claimed} bytes when it ` +
-            `was written, flushed: committed records are missing or damaged; the file was left untouched. ` +
-            `To keep every whole record and move the damaged bytes to a file beside the log, run ` +
-            `\`cuckoo-bloom-wasm repair ${path}\` (FileCuckooIndex.repair), or restore the log from a copy`,
+          `${path}: the log ends at byte ${replayed.end}, but ${committed}: committed records are missing; ` +
+            `${repairAdvice(replayed.end)} (a log restored from an older copy on purpose: delete the snapshot, which describes the newer log)`,
         );
       }
       let dropped = 0;
@@ -240,13 +245,11 @@ export class FileCuckooIndex extends CuckooIndex {
           replayed.claimedBytes,
           options.dropTornTail === true,
         );
-        if (!verdict.torn) {
+        if (!verdict.torn || committed !== undefined) {
+          const reason = verdict.torn ? `it ends the log like an unfinished last write, but ${committed}` : verdict.reason;
           throw new FilterError(
             'CORRUPT',
-            `${path}: the record at byte ${replayed.end} is damaged (${verdict.reason}); ` +
-              `the file was left untouched. To keep every record before byte ${replayed.end} and move the ` +
-              `${length - replayed.end} bytes from there to a file beside the log, run ` +
-              `\`cuckoo-bloom-wasm repair ${path}\` (FileCuckooIndex.repair), or restore the log from a copy`,
+            `${path}: the record at byte ${replayed.end} is damaged (${reason}); ${repairAdvice(replayed.end)}`,
           );
         }
         dropped = length - replayed.end;

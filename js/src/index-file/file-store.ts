@@ -95,6 +95,11 @@ export class FileRecordStore implements IndexRecordStore {
   #buffered = 0;
   /** A failed write of the buffer: the store refuses every call but close(). */
   #failure: FilterError | null = null;
+  /**
+   * The file held less than a header when opened (absent, or a creation that
+   * never finished): a new log, which no snapshot beside it can describe.
+   */
+  #fresh = false;
 
   private constructor(fd: number, length: number, syncEveryWrite: boolean, readOnly: boolean, version: LogVersion) {
     this.#fd = fd;
@@ -140,6 +145,7 @@ export class FileRecordStore implements IndexRecordStore {
         throw new FilterError('CORRUPT', `${path} is not a cuckoo-bloom-wasm index log (its first bytes are not "CBWILOG1")`);
       }
       const store = new FileRecordStore(fd, length, options.syncEveryWrite === true, readOnly, version);
+      store.#fresh = length < FILE_HEADER_BYTES;
       if (options.bufferWrites === true) store.#buffer = new Uint8Array(WRITE_BUFFER_BYTES);
       if (length < FILE_HEADER_BYTES && readOnly) {
         // A log whose creation never finished holds no record: read it as empty.
@@ -160,6 +166,11 @@ export class FileRecordStore implements IndexRecordStore {
 
   get byteLength(): number {
     return this.#length;
+  }
+
+  /** Whether the file held less than a header when opened: a new log (a snapshot beside it is another log's). */
+  get fresh(): boolean {
+    return this.#fresh;
   }
 
   /** The log's version (1, 2 or 3), which is the layout of its records: the core encodes and checks them in it. */
