@@ -374,9 +374,10 @@ export class CuckooIndex extends WasmOwner {
     let chunkBytes = REPLAY_CHUNK_BYTES;
     const module = this.#core;
     // Buffer layout: 8 bytes for the scan's output, the 8 log bytes before
-    // `position` (format 3 chains each record to them; position >= 8 always,
-    // the file header being 16 bytes), then the chunk.
+    // `position` (format 3 chains each record to them; a log file's records
+    // start after its 16-byte header), then the chunk.
     const DATA = 16;
+    const before = this.#bridge!.recordFormat === 3 ? 8 : 0;
     let buffer = 0;
     let bufferBytes = 0;
     try {
@@ -388,8 +389,8 @@ export class CuckooIndex extends WasmOwner {
           buffer = module._malloc(bufferBytes);
           if (buffer === 0) throw new FilterError('OUT_OF_MEMORY', 'out of wasm memory reading the index log');
         }
-        const read = store.readInto(position - 8, module.HEAPU8.subarray(buffer + 8, buffer + DATA + want));
-        const got = Math.max(0, read - 8);
+        const read = store.readInto(position - before, module.HEAPU8.subarray(buffer + DATA - before, buffer + DATA + want));
+        const got = Math.max(0, read - before);
         this.#version++;
         const applied = module._cbw_index_replay(this.#address, buffer + DATA, got, position);
         this.#check(applied);

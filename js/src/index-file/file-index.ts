@@ -127,13 +127,16 @@ export class FileCuckooIndex extends CuckooIndex {
   }
 
   /**
-   * Opens the index log at `path` (created as version 2 when absent) and
+   * Opens the index log at `path` (created as version 3 when absent) and
    * rebuilds the table from it. A writing open takes the log's writer lock
    * (`path.lock`: one writer per log; close() releases it). Only an
    * unfinished last write (a torn tail: an intact record header whose record
-   * runs to the end of the file, or zero bytes to the end) is dropped; any
-   * other damage is `CORRUPT`, naming the byte offset, and the file is left
-   * untouched (salvage is explicit: repair()). `await init()` first.
+   * runs to the end of the file, or zero bytes to the end) is dropped, and
+   * only when nothing says it was committed (a close marker after it, or a
+   * snapshot whose length reaches past it); any other damage — in version 3
+   * also a record cut out, moved or copied in from another log — is
+   * `CORRUPT`, naming the byte offset, and the file is left untouched
+   * (salvage is explicit: repair()). `await init()` first.
    * @throws FilterError `CORRUPT`, `LOCKED` (another writer holds the log),
    * `UNAVAILABLE` (I/O), `UNSUPPORTED_VERSION`, `INVALID_ARGUMENT`, `NOT_INITIALIZED`.
    */
@@ -162,13 +165,17 @@ export class FileCuckooIndex extends CuckooIndex {
   }
 
   /**
-   * Salvages a damaged log, explicitly: keeps every whole record before the
-   * first one that is not whole, and moves the rest of the file, byte for
-   * byte, to a new file beside the log (`path.damaged-at-<offset>`, never
-   * overwriting one; written, flushed and renamed into place before the log
-   * is cut there and flushed). The log then opens. A log with nothing after
-   * its whole records is left as it is. Takes the writer lock for its
-   * duration (`LOCKED` while a writer has the log open).
+   * Salvages a damaged log, explicitly: keeps every whole record and moves
+   * only the damaged bytes aside. At the first record that is not whole it
+   * resynchronises at the next offset where a whole record starts; each
+   * damaged stretch goes, byte for byte, to a new file beside the log
+   * (`path.damaged-at-<offset>`, never overwriting one; written, flushed and
+   * renamed into place before the log changes). Then the log is cut at the
+   * damage when nothing whole follows it, or rewritten beside itself and
+   * renamed over it (the records after the damage re-chained, version 3).
+   * The snapshot is deleted. The log then opens. A whole log is left as it
+   * is. Takes the writer lock for its duration (`LOCKED` while a writer has
+   * the log open).
    * @throws FilterError `LOCKED`, `UNAVAILABLE` (I/O; a missing file), `CORRUPT` (not an index log), `NOT_INITIALIZED`.
    */
   static repair(path: string): RepairReport {
@@ -291,11 +298,14 @@ export class FileCuckooIndex extends CuckooIndex {
   /**
    * Saves the table to `path.snapshot` (the package's byte format, type 32:
    * docs/FORMAT.md), with the log's length and checksum, written whole or not
-   * at all. The next open loads it instead of replaying the log — when the log
-   * still starts with the bytes it describes — and replays only the records
-   * written after it. Costs one read of the log (its checksum) and a write of
-   * the table (8 bytes a slot). The log stays the record of truth: a stale or
-   * damaged snapshot is ignored, never trusted.
+   * at all, after the log was flushed to the disk (fdatasync): its length is
+   * then proof those bytes were committed, and a log found shorter, or
+   * damaged below it, is `CORRUPT` on open. The next open loads it instead of
+   * replaying the log — when the log still starts with the bytes it
+   * describes — and replays only the records written after it. Costs one
+   * read of the log (its checksum) and a write of the table (8 bytes a slot).
+   * The log stays the record of truth: a damaged snapshot, or one of another
+   * log, is ignored, never trusted.
    * @throws FilterError `UNAVAILABLE` when the file cannot be written (the old snapshot, if any, stays).
    */
   saveSnapshot(): void {
@@ -323,7 +333,9 @@ export class FileCuckooIndex extends CuckooIndex {
   /**
    * Rewrites the log with only the live records: a new file beside it, flushed,
    * then renamed over the old one (atomic: a crash leaves one or the other, whole).
-   * The new log is version 2, whatever the old one was. The writer lock is kept.
+   * The live records are the log's: a table loaded from a snapshot is rebuilt
+   * from the log first (a snapshot can cost time, never a record). The new
+   * log is version 3, whatever the old one was. The writer lock is kept.
    */
   override compact(): void {
     this.#refuseWrite('compact');
@@ -403,9 +415,10 @@ export class FileCuckooIndex extends CuckooIndex {
   }
 
   /**
-   * Saves a snapshot when the log changed since the one loaded on open or
-   * last saved (unless `snapshotOnClose: false`), then frees the table and
-   * closes the file. Idempotent.
+   * Ends a version-3 log that changed since open with a close marker (so its
+   * last record counts as committed), saves a snapshot when the log changed
+   * since the one loaded on open or last saved (unless `snapshotOnClose:
+   * false`), then frees the table and closes the file. Idempotent.
    * @throws FilterError `UNAVAILABLE` when the snapshot could not be saved;
    * the file is closed and the table freed all the same, and the log is whole
    * (the next open replays the records no saved snapshot covers).
@@ -438,7 +451,7 @@ export class FileCuckooIndex extends CuckooIndex {
       const reason = failure instanceof Error ? failure.message : String(failure);
       throw new FilterError(
         'UNAVAILABLE',
-        `closing ${this.#path}: the snapshot could not be saved (the log is closed and whole; ` +
+        `closing ${this.#path}: the close marker or the snapshot could not be written (the log is closed and whole; ` +
           `the next open replays what no saved snapshot covers): ${reason}`,
         { cause: failure },
       );
