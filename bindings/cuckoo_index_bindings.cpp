@@ -51,14 +51,17 @@ const uint8_t* bytesAt(uintptr_t pointer) { return reinterpret_cast<const uint8_
 //   nextOffset(): the log's length (where the next append lands). Asked, not
 //     cached, so JavaScript stays the one owner of the log's length (opening
 //     truncates a torn tail, compaction swaps files).
-//   recordFormat: 1 or 2, the record layout of this log (record_store.h; a
-//     log file's version), read once: a store never changes its layout.
+//   recordFormat: 1, 2 or 3, the record layout of this log (record_store.h;
+//     a log file's version), read once: a store never changes its layout.
+// Format 3's checks are chained to the 8 bytes before each record, which are
+// read from the log with the record (a read starts 8 bytes early; an append
+// reads them when the log's end moved since this store's last append).
 // Neither may throw: JavaScript catches and keeps its error for the caller.
 class JsRecordStore final : public RecordStore {
  public:
   explicit JsRecordStore(val store)
       : store_(std::move(store)),
-        format_(store_["recordFormat"].as<double>() == 2 ? RecordFormat::V2 : RecordFormat::V1) {}
+        format_(recordFormatOf(static_cast<int>(store_["recordFormat"].as<double>()))) {}
 
   RecordFormat format() const { return format_; }
 
@@ -66,31 +69,45 @@ class JsRecordStore final : public RecordStore {
 
   Result<uint64_t> append(RecordKind kind, const uint8_t* key, uint32_t keyLength, const uint8_t* value,
                           uint32_t valueLength) override {
+    uint64_t chain = 0;
+    if (format_ == RecordFormat::V3) {
+      Result<uint64_t> found = chainAtEnd();
+      if (!found.isOk()) return found.status();
+      chain = found.value();
+    }
     encoded_.clear();
-    Status encoded = encodeRecord(kind, key, keyLength, value, valueLength, encoded_, format_);
+    Status encoded = encodeRecord(kind, key, keyLength, value, valueLength, encoded_, format_, chain);
     if (!encoded.isOk()) return encoded;
     const double offset = store_.call<double>("appendRecord", static_cast<double>(reinterpret_cast<uintptr_t>(encoded_.data())),
                                               static_cast<double>(encoded_.size()));
     if (offset < 0) return Status(static_cast<StatusCode>(-offset), "the record log could not append (see the cause)");
+    // The next record chains to this one's checksum, its last 8 bytes.
+    chainEnd_ = static_cast<uint64_t>(offset) + encoded_.size();
+    chain_ = recordChainAt(encoded_.data() + encoded_.size() - kRecordChecksumBytes);
     return static_cast<uint64_t>(offset);
   }
 
   Status read(uint64_t offset, RecordView& out) override {
     ++readCount_;
+    // Format 3: the 8 bytes before the record come with it (its chain).
+    const size_t before = format_ == RecordFormat::V3 && offset >= 8 ? 8 : 0;
     if (buffer_.size() < kInitialReadBytes) buffer_.resize(kInitialReadBytes);
     for (int attempt = 0; attempt < 2; ++attempt) {
-      const double got = store_.call<double>("readRecord", static_cast<double>(offset),
-                                             static_cast<double>(reinterpret_cast<uintptr_t>(buffer_.data())),
-                                             static_cast<double>(buffer_.size()));
-      if (got < 0) return Status(static_cast<StatusCode>(-got), "the record log could not be read (see the cause)");
-      const RecordScanResult scanned = scanRecord(buffer_.data(), static_cast<size_t>(got), format_);
+      const double read = store_.call<double>("readRecord", static_cast<double>(offset - before),
+                                              static_cast<double>(reinterpret_cast<uintptr_t>(buffer_.data())),
+                                              static_cast<double>(buffer_.size()));
+      if (read < 0) return Status(static_cast<StatusCode>(-read), "the record log could not be read (see the cause)");
+      if (read < static_cast<double>(before)) break;
+      const double got = read - static_cast<double>(before);
+      const uint64_t chain = before == 0 ? 0 : recordChainAt(buffer_.data());
+      const RecordScanResult scanned = scanRecord(buffer_.data() + before, static_cast<size_t>(got), format_, chain);
       if (scanned.scan == RecordScan::Whole) {
         out = scanned.record;
         return Status::ok();
       }
       // A record longer than the buffer: read again with room for all of it.
-      if (scanned.scan == RecordScan::Incomplete && static_cast<size_t>(got) == buffer_.size() && scanned.size > got) {
-        buffer_.resize(static_cast<size_t>(scanned.size));
+      if (scanned.scan == RecordScan::Incomplete && static_cast<size_t>(read) == buffer_.size() && scanned.size > got) {
+        buffer_.resize(static_cast<size_t>(scanned.size) + before);
         continue;
       }
       break;
@@ -99,11 +116,35 @@ class JsRecordStore final : public RecordStore {
                            " of the log is damaged (its length or checksum is wrong)");
   }
 
+  // Appends a format-3 Close marker (a clean close: the record before it was committed).
+  Status appendCloseMarker() {
+    if (format_ != RecordFormat::V3) return Status::unsupported("only a log of version 3 has close markers");
+    Result<uint64_t> appended = append(RecordKind::Close, nullptr, 0, nullptr, 0);
+    return appended.isOk() ? Status::ok() : appended.status();
+  }
+
  private:
+  // The chain for a record appended at the log's end: the checksum of this
+  // store's last append, or (the log's end moved: opened, cut back) its last 8 bytes.
+  Result<uint64_t> chainAtEnd() {
+    const uint64_t end = nextOffset();
+    if (end == chainEnd_) return chain_;
+    uint8_t preceding[8] = {};
+    const double got = store_.call<double>("readRecord", static_cast<double>(end - 8),
+                                           static_cast<double>(reinterpret_cast<uintptr_t>(preceding)), 8.0);
+    if (got < 0) return Status(static_cast<StatusCode>(-got), "the record log could not be read (see the cause)");
+    if (got != 8) return Status::corrupt("the record log ends inside its header");
+    chainEnd_ = end;
+    chain_ = recordChainAt(preceding);
+    return chain_;
+  }
+
   // Most records (URL keys, short values) fit; longer ones cost a second read.
   static constexpr size_t kInitialReadBytes = 512;
   val store_;
   RecordFormat format_;
+  uint64_t chainEnd_ = ~uint64_t{0};  // where the last append ended (none yet: no offset)
+  uint64_t chain_ = 0;                // the checksum that ends there
   std::vector<uint8_t> encoded_;
   std::vector<uint8_t> buffer_;
 };
@@ -121,6 +162,7 @@ class IndexHandle {
     } else {
       auto js = std::make_unique<JsRecordStore>(store);
       handle->format_ = js->format();
+      handle->jsStore_ = js.get();
       handle->store_ = std::move(js);
     }
     CuckooIndexOptions parsed;
@@ -223,6 +265,13 @@ class IndexHandle {
     return adopted.isOk();
   }
 
+  // A format-3 file log's clean close: 0, or minus a status code.
+  int appendCloseMarker() {
+    if (jsStore_ == nullptr) return fail(Status::unsupported("only a log file has close markers"));
+    Status appended = jsStore_->appendCloseMarker();
+    return appended.isOk() ? 0 : fail(appended);
+  }
+
   CuckooIndex& index() { return *index_; }
   RecordStore& store() { return *store_; }
   RecordFormat format() const { return format_; }
@@ -234,6 +283,7 @@ class IndexHandle {
  private:
   std::unique_ptr<RecordStore> store_;
   MemoryRecordLog* memoryLog_ = nullptr;
+  JsRecordStore* jsStore_ = nullptr;
   RecordFormat format_ = RecordFormat::V1;  // the in-memory log's, or the JS store's
   std::optional<CuckooIndex> index_;
   Status status_;
@@ -299,30 +349,45 @@ EMSCRIPTEN_KEEPALIVE int cbw_index_read(uintptr_t handle, double offset, uintptr
   describeRecord(record, out);
   return 0;
 }
+// The chain of the record at `at` in `bytes` (format 3: the 8 bytes before
+// it, which for at = 0 the caller placed before `bytes`; 0 otherwise).
+uint64_t chainBefore(const uint8_t* bytes, size_t at, RecordFormat format) {
+  return format == RecordFormat::V3 ? recordChainAt(bytes + at - 8) : 0;
+}
+
 // Replays log bytes (a chunk of a log file read on open, starting at log
-// offset `baseOffset`) into the index: applies every whole record from the
-// start and stops at the first that is not whole. Returns the bytes applied
-// (>= 0), or minus a status code when applying failed.
+// offset `baseOffset`; in format 3 the 8 log bytes before it precede `data`)
+// into the index: applies every whole record from the start (a Close marker
+// changes nothing) and stops at the first that is not whole. Returns the
+// bytes applied (>= 0), or minus a status code when applying failed.
 EMSCRIPTEN_KEEPALIVE double cbw_index_replay(uintptr_t handle, uintptr_t data, uint32_t length, double baseOffset) {
   IndexHandle* index = handleAt(handle);
   const uint8_t* bytes = bytesAt(data);
   size_t at = 0;
   while (at < length) {
-    const RecordScanResult scanned = scanRecord(bytes + at, length - at, index->format());
+    const RecordScanResult scanned =
+        scanRecord(bytes + at, length - at, index->format(), chainBefore(bytes, at, index->format()));
     if (scanned.scan != RecordScan::Whole) break;
+    if (scanned.record.kind == RecordKind::Close) {
+      at += static_cast<size_t>(scanned.size);
+      continue;
+    }
     Status applied = index->index().applyRecord(static_cast<uint64_t>(baseOffset) + at, scanned.record);
     if (!applied.isOk()) return index->fail(applied);
     at += static_cast<size_t>(scanned.size);
   }
   return static_cast<double>(at);
 }
-// What starts at `data`, read in record format `format` (1 or 2): 0 a whole
+// In the exports below, `format` is 1, 2 or 3; in format 3 the 8 log bytes
+// before `data` must precede it in memory (the first record's chain).
+//
+// What starts at `data`, read in record format `format`: 0 a whole
 // record, 1 incomplete, 2 a body whose checksum fails (its header passes),
 // 3 a header no writer makes; the length the record's header claims (0 when
 // unreadable) is written to `size` (a float64).
 EMSCRIPTEN_KEEPALIVE int cbw_record_scan(uintptr_t data, uint32_t length, uintptr_t size, int format) {
-  const RecordScanResult scanned =
-      scanRecord(bytesAt(data), length, format == 2 ? RecordFormat::V2 : RecordFormat::V1);
+  const RecordFormat layout = recordFormatOf(format);
+  const RecordScanResult scanned = scanRecord(bytesAt(data), length, layout, chainBefore(bytesAt(data), 0, layout));
   *reinterpret_cast<double*>(size) = static_cast<double>(scanned.size);
   switch (scanned.scan) {
     case RecordScan::Whole: return 0;
@@ -332,15 +397,16 @@ EMSCRIPTEN_KEEPALIVE int cbw_record_scan(uintptr_t data, uint32_t length, uintpt
   }
   return 3;
 }
-// Counts the whole records at the start of `data` (format 1 or 2), without an
-// index (repair): returns the bytes they take and writes their count to
-// `count` (a float64).
+// Counts the whole records at the start of `data`, without an index
+// (repair): returns the bytes they take and writes their count (Close
+// markers included) to `count` (a float64).
 EMSCRIPTEN_KEEPALIVE double cbw_records_whole(uintptr_t data, uint32_t length, int format, uintptr_t count) {
-  const RecordFormat layout = format == 2 ? RecordFormat::V2 : RecordFormat::V1;
+  const RecordFormat layout = recordFormatOf(format);
   size_t at = 0;
   double records = 0;
   while (at < length) {
-    const RecordScanResult scanned = scanRecord(bytesAt(data) + at, length - at, layout);
+    const RecordScanResult scanned =
+        scanRecord(bytesAt(data) + at, length - at, layout, chainBefore(bytesAt(data), at, layout));
     if (scanned.scan != RecordScan::Whole) break;
     at += static_cast<size_t>(scanned.size);
     ++records;
@@ -348,15 +414,50 @@ EMSCRIPTEN_KEEPALIVE double cbw_records_whole(uintptr_t data, uint32_t length, i
   *reinterpret_cast<double*>(count) = records;
   return static_cast<double>(at);
 }
-// The first offset in [from, length) where a whole record (format 1 or 2)
-// starts, or -1: a damaged record followed by a whole one is damage, never a
-// torn tail (a torn write is always the last thing in the file).
+// The first offset in [from, length) where a whole record starts, or -1: a
+// damaged record followed by a whole one is damage, never a torn tail (a torn
+// write is always the last thing in the file); repair resumes there. In
+// format 3 a record's chain is the 8 bytes before it wherever it starts, so
+// a record whose predecessor was damaged in its body is still found.
 EMSCRIPTEN_KEEPALIVE double cbw_record_find_whole(uintptr_t data, uint32_t length, uint32_t from, int format) {
-  const RecordFormat layout = format == 2 ? RecordFormat::V2 : RecordFormat::V1;
+  const RecordFormat layout = recordFormatOf(format);
   for (size_t at = from; at < length; ++at) {
-    if (scanRecord(bytesAt(data) + at, length - at, layout).scan == RecordScan::Whole) return static_cast<double>(at);
+    const uint8_t* bytes = bytesAt(data);
+    if (scanRecord(bytes + at, length - at, layout, chainBefore(bytes, at, layout)).scan == RecordScan::Whole) {
+      return static_cast<double>(at);
+    }
   }
   return -1;
+}
+// Re-chains the whole records at the start of `data` (format 3, checked
+// against their own chain: the 8 bytes before `data`) to follow the 8 bytes
+// at `chain` instead, in place, stopping at the first record that is not
+// whole: repair keeps the records after damage it moved aside this way.
+// Returns the bytes re-chained and writes their count to `count` (a float64).
+// Formats 1 and 2 have no chain: their records are counted, not changed.
+EMSCRIPTEN_KEEPALIVE double cbw_records_rechain(uintptr_t data, uint32_t length, int format, uintptr_t chain,
+                                                uintptr_t count) {
+  const RecordFormat layout = recordFormatOf(format);
+  auto* bytes = reinterpret_cast<uint8_t*>(data);
+  uint64_t next = layout == RecordFormat::V3 ? recordChainAt(bytesAt(chain)) : 0;
+  // The old chain of the record at `at`, saved before the record before it was rewritten.
+  uint64_t old = chainBefore(bytes, 0, layout);
+  size_t at = 0;
+  double records = 0;
+  while (at < length) {
+    const RecordScanResult scanned = scanRecord(bytes + at, length - at, layout, old);
+    if (scanned.scan != RecordScan::Whole) break;
+    const size_t size = static_cast<size_t>(scanned.size);
+    old = layout == RecordFormat::V3 ? recordChainAt(bytes + at + size - kRecordChecksumBytes) : 0;
+    if (layout == RecordFormat::V3) {
+      rechainRecord(bytes + at, size, next);
+      next = recordChainAt(bytes + at + size - kRecordChecksumBytes);
+    }
+    at += size;
+    ++records;
+  }
+  *reinterpret_cast<double*>(count) = records;
+  return static_cast<double>(at);
 }
 }
 
@@ -394,6 +495,7 @@ EMSCRIPTEN_BINDINGS(cuckoo_index) {
       .function("releaseSnapshot", &IndexHandle::releaseSnapshot)
       .function("readSnapshot", &IndexHandle::readSnapshot)
       .function("dropPendingSnapshot", &IndexHandle::dropPendingSnapshot)
-      .function("adoptPendingSnapshot", &IndexHandle::adoptPendingSnapshot);
+      .function("adoptPendingSnapshot", &IndexHandle::adoptPendingSnapshot)
+      .function("appendCloseMarker", &IndexHandle::appendCloseMarker);
   function("createIndex", &IndexHandle::create, allow_raw_pointers());
 }

@@ -8,6 +8,7 @@ import { copyFileSync, existsSync, readFileSync, rmSync, statSync, truncateSync,
 import { join } from 'node:path';
 import { init, UrlBlocklist } from 'cuckoo-bloom-wasm';
 import { asciiKeys, prng, randomInt } from '../helpers/keys.mjs';
+import { parseRecords } from '../index/lib/log-records.mjs';
 import { expectOneLineError, runCli, runOk, tempDir, tmpFilesIn, URLHAUS, verdicts } from './helpers.mjs';
 
 // Keys with spaces, tabs, non-ASCII text and a leading "-" are keys like any other.
@@ -18,13 +19,15 @@ const repeats = distinctKeys.filter((_, i) => i % 10 === 0);
 const inputLines = [...distinctKeys.slice(0, 2500), '', ...repeats, ...distinctKeys.slice(2500), '', ''];
 const absentKeys = asciiKeys(10000, 'out-');
 
-const LOG_HEADER_BYTES = 16; // "CBWILOG1", u32 version, u32 reserved
+const LOG_HEADER_BYTES = 16; // "CBWILOG1", u32 version, u32 log id
 /**
- * A record without a value in a version-2 log: u32 key length, u32 value length, u8 kind,
+ * A record without a value in a version-3 log: u32 key length, u32 value length, u8 kind,
  * u32 header check, the key, u64 checksum (docs/INDEX.md).
  */
 const recordBytes = (key) => 4 + 4 + 1 + 4 + Buffer.byteLength(key) + 8;
-const logBytesOf = (keys) => LOG_HEADER_BYTES + keys.reduce((sum, key) => sum + recordBytes(key), 0);
+/** The close marker a clean close appends: a record with no key. */
+const CLOSE_MARKER_BYTES = 21;
+const logBytesOf = (keys) => LOG_HEADER_BYTES + keys.reduce((sum, key) => sum + recordBytes(key), 0) + CLOSE_MARKER_BYTES;
 
 /** The numbers of the stderr line `query <filter> --index <log>` ends with. */
 function maybeSummary(stderr) {
@@ -81,8 +84,8 @@ describe('build --exact from a file', () => {
     expect(statSync(join(work.dir, 'keys.log')).size).toBe(logBytesOf(distinctKeys));
     const log = readFileSync(join(work.dir, 'keys.log'));
     expect(log.subarray(0, 8).toString('latin1')).toBe('CBWILOG1');
-    // A version-2 log; the first record's key sits after its 13-byte header.
-    expect(log.readUInt32LE(8)).toBe(2);
+    // A version-3 log; the first record's key sits after its 13-byte header.
+    expect(log.readUInt32LE(8)).toBe(3);
     expect(log.subarray(LOG_HEADER_BYTES + 13, LOG_HEADER_BYTES + 13 + 4).toString()).toBe('in-0');
   });
 
@@ -111,12 +114,14 @@ describe('build --exact from a file', () => {
 });
 
 describe('build --exact from stdin', () => {
-  test('gives the very same log as from the file', async () => {
+  test('gives the same log as from the file (the same records; each log has its own id)', async () => {
     await runOk(['build', '--exact', '--input', '-', '--output', 'stdin.log', '--quiet'], {
       cwd: work.dir,
       input: readFileSync(join(work.dir, 'keys.txt')),
     });
-    expect(readFileSync(join(work.dir, 'stdin.log')).equals(readFileSync(join(work.dir, 'keys.log')))).toBe(true);
+    const [fromStdin, fromFile] = ['stdin.log', 'keys.log'].map((name) => readFileSync(join(work.dir, name)));
+    expect(fromStdin.length).toBe(fromFile.length);
+    expect(parseRecords(fromStdin)).toEqual(parseRecords(fromFile));
   });
 
   test('a key with non-UTF-8 bytes is stored as its bytes and found through stdin', async () => {
@@ -124,7 +129,7 @@ describe('build --exact from stdin', () => {
     const binary = Buffer.from([0xff, 0xfe, 0x41]);
     const input = Buffer.concat([latin1, Buffer.from('\n'), binary, Buffer.from('\nplain\n')]);
     const { stdout } = await runOk(['build', '--exact', '--input', '-', '--output', 'bytes.log', '--json'], { cwd: work.dir, input });
-    expect(JSON.parse(stdout)).toMatchObject({ keys: 3, duplicates: 0, logBytes: LOG_HEADER_BYTES + 3 * 21 + 4 + 3 + 5 });
+    expect(JSON.parse(stdout)).toMatchObject({ keys: 3, duplicates: 0, logBytes: LOG_HEADER_BYTES + 3 * 21 + 4 + 3 + 5 + CLOSE_MARKER_BYTES });
     const queries = Buffer.concat([latin1, Buffer.from('\ncafé\n'), binary, Buffer.from('\ncaf\n')]);
     const result = await runCli(['query', 'bytes.log'], { cwd: work.dir, input: queries });
     // The UTF-8 "café" is another key than its Latin-1 bytes.
@@ -327,12 +332,13 @@ describe('info on an index log', () => {
 
 describe('a log cut in the middle of its last record', () => {
   const lastKey = distinctKeys[distinctKeys.length - 1];
-  const whole = logBytesOf(distinctKeys);
+  const whole = logBytesOf(distinctKeys) - CLOSE_MARKER_BYTES;
   const withoutLast = whole - recordBytes(lastKey);
 
+  // What a crash while writing the last record leaves: no close marker, no snapshot.
   beforeEach(() => {
     copyFileSync(join(work.dir, 'keys.log'), join(work.dir, 'torn.log'));
-    copyFileSync(join(work.dir, 'keys.log.snapshot'), join(work.dir, 'torn.log.snapshot'));
+    rmSync(join(work.dir, 'torn.log.snapshot'), { force: true });
     truncateSync(join(work.dir, 'torn.log'), withoutLast + Math.floor(recordBytes(lastKey) / 2));
   });
 
@@ -347,14 +353,25 @@ describe('a log cut in the middle of its last record', () => {
     expect(readFileSync(join(work.dir, 'torn.log')).equals(before)).toBe(true);
   });
 
-  test('info reports the bytes dropped, and the snapshot (of the longer log) unused', async () => {
+  test('info reports the bytes dropped, and no snapshot', async () => {
     const info = JSON.parse((await runOk(['info', 'torn.log', '--json'], { cwd: work.dir })).stdout);
     expect(info).toMatchObject({
       liveKeys: distinctKeys.length - 1,
       logBytes: withoutLast,
       droppedTailBytes: Math.floor(recordBytes(lastKey) / 2),
-      snapshot: { present: true, valid: false, coveredLogBytes: 0 },
+      snapshot: { present: false },
     });
+  });
+
+  test('with the snapshot of the whole log beside it, the record was committed: CORRUPT (exit 2), the file unchanged', async () => {
+    copyFileSync(join(work.dir, 'keys.log.snapshot'), join(work.dir, 'torn.log.snapshot'));
+    const before = readFileSync(join(work.dir, 'torn.log'));
+    for (const args of [['query', 'torn.log', 'in-0'], ['info', 'torn.log']]) {
+      const line = expectOneLineError(await runCli(args, { cwd: work.dir }));
+      expect(line).toContain(`torn.log: the record at byte ${withoutLast} is damaged`);
+      expect(line).toContain('cuckoo-bloom-wasm repair torn.log');
+    }
+    expect(readFileSync(join(work.dir, 'torn.log')).equals(before)).toBe(true);
   });
 });
 

@@ -1,8 +1,9 @@
 // A damaged index log: `query` (alone and as --index) and `info` report
 // CORRUPT naming the byte offset (exit 2), never "absent" for every key with
-// exit 0, and leave the file as it is; `repair` keeps every record before the
-// damage, moves the rest aside byte for byte (exit 1), and the log then
-// answers; a whole log is left alone (exit 0).
+// exit 0, and leave the file as it is; `repair` keeps every whole record,
+// before and after the damage, moves only the damaged record aside byte for
+// byte (exit 0: repaired), and the log then answers; a whole log is left alone
+// (exit 0).
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { init } from 'cuckoo-bloom-wasm';
@@ -10,8 +11,10 @@ import { expectOneLineError, runCli, runOk, tempDir, verdicts } from './helpers.
 
 const keys = Array.from({ length: 40 }, (_, i) => `key-${i}`);
 const LOG_HEADER_BYTES = 16;
-/** Version 2: 13 header bytes (lengths, kind, header check), the key, an 8-byte checksum (docs/INDEX.md). */
+/** Version 3: 13 header bytes (lengths, kind, header check), the key, an 8-byte checksum (docs/INDEX.md). */
 const recordBytes = (key) => 13 + Buffer.byteLength(key) + 8;
+/** The close marker a clean close appends: a record with no key. */
+const CLOSE_MARKER_BYTES = 21;
 const startOf = (i) => LOG_HEADER_BYTES + keys.slice(0, i).reduce((sum, key) => sum + recordBytes(key), 0);
 
 let work;
@@ -24,7 +27,7 @@ beforeAll(async () => {
   await runOk(['build', '--exact', '--input', 'keys.txt', '--output', 'keys.log', '--quiet'], { cwd: work.dir });
   await runOk(['build', '--input', 'keys.txt', '--output', 'keys.filter', '--quiet'], { cwd: work.dir });
   damaged = readFileSync(join(work.dir, 'keys.log'));
-  expect(damaged.length).toBe(startOf(keys.length));
+  expect(damaged.length).toBe(startOf(keys.length) + CLOSE_MARKER_BYTES);
   damaged[startOf(DAMAGED_RECORD) + 1] ^= 0x01; // record 10's key length + 256: it "runs past the end"
 });
 afterAll(() => work.cleanup());
@@ -51,29 +54,34 @@ test.each([
   expect(readFileSync(join(work.dir, 'damaged.log')).equals(damaged)).toBe(true);
 });
 
-test('repair keeps the records before the damage, moves the rest aside byte for byte, and the log answers', async () => {
+test('repair keeps every whole record, moves only the damaged one aside byte for byte (exit 0), and the log answers', async () => {
   writeDamaged('fixed.log');
   const offset = startOf(DAMAGED_RECORD);
+  const end = startOf(DAMAGED_RECORD + 1);
   const result = await runCli(['repair', 'fixed.log', '--json'], { cwd: work.dir });
-  expect(result.code).toBe(1);
+  expect(result.code).toBe(0);
   expect(result.stderr).toBe('');
+  const movedTo = `fixed.log.damaged-at-${offset}`;
   expect(JSON.parse(result.stdout)).toEqual({
     file: 'fixed.log',
-    logVersion: 2,
-    recordsKept: DAMAGED_RECORD,
-    keptBytes: offset,
-    movedBytes: damaged.length - offset,
-    movedTo: `fixed.log.damaged-at-${offset}`,
+    logVersion: 3,
+    recordsKept: keys.length, // every record but the damaged one, and the close marker
+    keptBytes: damaged.length - (end - offset),
+    movedBytes: end - offset,
+    movedTo,
+    moved: [{ offset, bytes: end - offset, file: movedTo }],
   });
-  expect(readFileSync(join(work.dir, `fixed.log.damaged-at-${offset}`)).equals(damaged.subarray(offset))).toBe(true);
-  expect(readFileSync(join(work.dir, 'fixed.log')).equals(damaged.subarray(0, offset))).toBe(true);
+  expect(readFileSync(join(work.dir, movedTo)).equals(damaged.subarray(offset, end))).toBe(true);
+  const fixed = readFileSync(join(work.dir, 'fixed.log'));
+  expect(fixed.subarray(0, offset).equals(damaged.subarray(0, offset))).toBe(true);
+  expect(fixed.length).toBe(damaged.length - (end - offset));
   const query = await runCli(['query', 'fixed.log', ...keys], { cwd: work.dir });
   expect(query.code).toBe(1);
-  expect(verdicts(query.stdout)).toEqual(keys.map((key, i) => [i < DAMAGED_RECORD ? 'present' : 'absent', key]));
+  expect(verdicts(query.stdout)).toEqual(keys.map((key, i) => [i === DAMAGED_RECORD ? 'absent' : 'present', key]));
   // Now whole: nothing to do, exit 0, text output.
   const again = await runCli(['repair', 'fixed.log'], { cwd: work.dir });
   expect(again.code).toBe(0);
-  expect(again.stdout).toMatch(/records kept +10/);
+  expect(again.stdout).toMatch(/records kept +40/);
   expect(again.stdout).toMatch(/the log is whole: nothing was changed/);
 });
 

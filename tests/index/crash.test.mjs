@@ -47,10 +47,14 @@ describe.each(Object.entries(LAST_WRITES))('a log cut inside its last record (%s
   test('at every byte: every earlier record is kept, the torn one is gone, and writing resumes', () => {
     const base = writeBaseLog(`base-${name}.log`);
     const committedLength = statSync(base).size;
-    const full = join(directory, `full-${name}.log`);
-    copyFileSync(base, full);
-    const index = FileCuckooIndex.open(full);
+    const written = join(directory, `written-${name}.log`);
+    copyFileSync(base, written);
+    const index = FileCuckooIndex.open(written);
     lastWrite(index);
+    // The file as a crash right after the write leaves it: no close marker, no
+    // snapshot (either would say the last record was committed).
+    const full = join(directory, `full-${name}.log`);
+    copyFileSync(written, full);
     index.close();
     const fullLength = statSync(full).size;
     expect(fullLength).toBeGreaterThan(committedLength);
@@ -58,6 +62,8 @@ describe.each(Object.entries(LAST_WRITES))('a log cut inside its last record (%s
     for (let length = committedLength; length < fullLength; length++) {
       copyFileSync(full, cut);
       truncateSync(cut, length);
+      // The crash image has no snapshot (the previous round's close saved one for its own log).
+      rmSync(`${cut}.snapshot`, { force: true });
       const reopened = FileCuckooIndex.open(cut);
       try {
         expect(reopened.openReport.droppedTailBytes).toBe(length - committedLength);
@@ -87,14 +93,17 @@ describe.each(Object.entries(LAST_WRITES))('a log cut inside its last record (%s
 });
 
 describe('damaged logs', () => {
-  test('a garbled last record is dropped; a garbled earlier one is CORRUPT and the file is left alone', () => {
+  test('a garbled last record is dropped after a crash; a garbled earlier one is CORRUPT and the file is left alone', () => {
     const path = writeBaseLog('garbled.log');
     const bytes = readFileSync(path);
-    // Flip one byte in the last record's key (the last record is the delete of key-5: 13 + 5 + 8 bytes):
-    // its header is intact and it ends at the end of the file, so it is the unfinished last write.
-    const tail = Buffer.from(bytes);
+    // The log as a crash before close leaves it: without the close marker (21
+    // bytes) and without a snapshot. Flip one byte in the last record's key
+    // (the delete of key-5: 13 + 5 + 8 bytes): its header is intact and it
+    // ends at the end of the file, so it is the unfinished last write.
+    const tail = Buffer.from(bytes.subarray(0, bytes.length - 21));
     tail[tail.length - 10] ^= 0x20;
     writeFileSync(path, tail);
+    rmSync(`${path}.snapshot`);
     const index = FileCuckooIndex.open(path);
     expect(index.openReport.droppedTailBytes).toBe(26);
     expect(index.has('key-5')).toBe(true); // the delete was the torn record

@@ -1,12 +1,14 @@
-// Damage is told from a torn tail (log version 2: every record header carries
-// its own check), and opening never changes a damaged file:
-// - every bit of every record-header byte of a 40-record log flipped, one at a
+// Damage is told from a torn tail (log versions 2 and 3: every record header
+// carries its own check), and opening never changes a damaged file:
+// - every bit of every record-header byte of a 40-record log (and its close
+//   marker) flipped, one at a
 //   time: open (writable and read-only) is CORRUPT naming the record's byte
 //   offset, the log is byte-for-byte unchanged (hash, size, mtime) and no file
 //   is left beside it; also with a valid snapshot beside the log;
 // - the log cut at every offset: only the torn tail is dropped, every whole
 //   record before it is kept;
-// - repair keeps every record before the damage and moves the rest aside, byte for byte.
+// - repair keeps every whole record, before and after the damage, and moves
+//   only the damaged record aside, byte for byte.
 import { copyFileSync, mkdtempSync, openSync, closeSync, readdirSync, readFileSync, rmSync, statSync, truncateSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -69,8 +71,9 @@ describe.each([
     const path = writeLog(`sweep-${withSnapshot}.log`, { snapshot: withSnapshot });
     const bytes = readFileSync(path);
     const records = parseRecords(bytes);
-    expect(records).toHaveLength(40);
-    expect(logVersion(bytes)).toBe(2);
+    expect(records).toHaveLength(41); // 40 and the close marker
+    expect(records[40].kind).toBe(4);
+    expect(logVersion(bytes)).toBe(3);
     const snapshotBefore = withSnapshot ? fileState(`${path}.snapshot`) : undefined;
     // The snapshot is valid: an undamaged open loads it.
     const clean = FileCuckooIndex.open(path, { readOnly: true });
@@ -103,7 +106,7 @@ describe.each([
       }
     }
     expect(lost).toBe(0);
-    expect(flips).toBe(40 * 13 * 8);
+    expect(flips).toBe(41 * 13 * 8);
     // No lock, no moved tail, no temporary file was left; the snapshot is untouched.
     expect(readdirSync(directory).sort()).toEqual(filesBefore);
     if (withSnapshot) expect(fileState(`${path}.snapshot`)).toEqual(snapshotBefore);
@@ -156,32 +159,39 @@ describe('repair', () => {
     expect(readFileSync(path)).toEqual(flipped);
 
     const report = FileCuckooIndex.repair(path);
+    const aside = `${path}.damaged-at-${damaged.start}`;
+    const moved = damaged.end - damaged.start;
+    // Resynchronised at the next record: only record 17 is moved aside.
     expect(report).toEqual({
-      logVersion: 2,
-      recordsKept: 17,
-      keptBytes: damaged.start,
-      movedBytes: bytes.length - damaged.start,
-      movedTo: `${path}.damaged-at-${damaged.start}`,
+      logVersion: 3,
+      recordsKept: 40,
+      keptBytes: bytes.length - moved,
+      movedBytes: moved,
+      movedTo: aside,
+      moved: [{ offset: damaged.start, bytes: moved, file: aside }],
     });
-    expect(readFileSync(report.movedTo)).toEqual(flipped.subarray(damaged.start));
-    expect(readFileSync(path)).toEqual(flipped.subarray(0, damaged.start));
-    expect(readdirSync(directory).filter((name) => name.startsWith('repair.log'))).toEqual([
-      'repair.log',
-      `repair.log.damaged-at-${damaged.start}`,
-    ]);
+    expect(readFileSync(aside)).toEqual(flipped.subarray(damaged.start, damaged.end));
+    const repaired = readFileSync(path);
+    // The records before the damage byte for byte; those after it re-chained (same contents).
+    expect(repaired.subarray(0, damaged.start)).toEqual(flipped.subarray(0, damaged.start));
+    const kept = records.filter((record) => record !== damaged);
+    const strip = (record) => ({ kind: record.kind, key: record.key, value: record.value });
+    expect(parseRecords(repaired).map(strip)).toEqual(kept.map(strip));
+    expect(readdirSync(directory).filter((name) => name.startsWith('repair.log'))).toEqual(['repair.log', `repair.log.damaged-at-${damaged.start}`]);
     const index = FileCuckooIndex.open(path);
     expect(index.openReport.droppedTailBytes).toBe(0);
-    expectAnswers(index, modelOf(records, 17), keysOf(records));
+    expectAnswers(index, modelOf(kept), keysOf(records));
     index.close();
 
     // A whole log: nothing moved, nothing changed.
     const before = fileState(path);
     expect(FileCuckooIndex.repair(path)).toEqual({
-      logVersion: 2,
-      recordsKept: 17,
-      keptBytes: damaged.start,
+      logVersion: 3,
+      recordsKept: 40,
+      keptBytes: repaired.length,
       movedBytes: 0,
       movedTo: null,
+      moved: [],
     });
     expect(fileState(path)).toEqual(before);
   });

@@ -1,8 +1,9 @@
 // Snapshots of a file index's table (FileCuckooIndex.saveSnapshot, docs/INDEX.md):
 // opening loads one only when it is whole and describes the start of the log it
-// finds, then replays just the records after it. A stale, cut, damaged or
-// mismatched snapshot is ignored — the log is replayed — and no committed record
-// is ever lost or invented.
+// finds, then replays just the records after it. A damaged or mismatched
+// snapshot is ignored — the log is replayed — and no committed record is ever
+// lost or invented; a log shorter than its snapshot says (records cut off the
+// end) is CORRUPT.
 import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -80,14 +81,23 @@ test('a snapshot is in the byte format but is no filter', () => {
   expect(error.code).toBe('WRONG_TYPE');
 });
 
-test('a stale snapshot (from before a compaction) is ignored and the log replayed', () => {
+test('a stale snapshot (from before a compaction) longer than the log is CORRUPT until it is deleted', () => {
   const { path, model } = logWithSnapshot('stale.log', 2000, 2500);
   const old = readFileSync(`${path}.snapshot`);
   const index = FileCuckooIndex.open(path, { capacity: 64 });
   index.compact();
-  expect(existsSync(`${path}.snapshot`)).toBe(false); // compaction drops the snapshot it outdated
+  // Compaction drops the snapshot it outdated, before the new log takes its
+  // place, so no crash leaves it beside the shorter log.
+  expect(existsSync(`${path}.snapshot`)).toBe(false);
   index.close();
-  writeFileSync(`${path}.snapshot`, old); // as if a crash had left it behind
+  rmSync(`${path}.snapshot`);
+  writeFileSync(`${path}.snapshot`, old); // put back by hand
+  const log = readFileSync(path);
+  const error = thrown(() => FileCuckooIndex.open(path, { capacity: 64 }));
+  expect(error).toEqual(expect.objectContaining({ code: 'CORRUPT' }));
+  expect(error.message).toMatch(/delete the snapshot/);
+  expect(readFileSync(path)).toEqual(log);
+  rmSync(`${path}.snapshot`);
   const reopened = FileCuckooIndex.open(path, { capacity: 64 });
   expect(reopened.openReport.snapshotLogBytes).toBe(0);
   expectModel(reopened, model, 2600);
@@ -146,7 +156,7 @@ test('a snapshot with any flipped byte is ignored', () => {
   }
 });
 
-test('a log cut below the length the snapshot covers is replayed, not matched', () => {
+test('a log cut below the length the snapshot covers is CORRUPT: the cut records were committed', () => {
   const path = join(directory, 'cut-log.log');
   const model = new Map();
   const index = FileCuckooIndex.open(path);
@@ -159,6 +169,14 @@ test('a log cut below the length the snapshot covers is replayed, not matched', 
   more.saveSnapshot();
   more.close();
   truncateSync(path, committed); // e.g. a restore from an older copy
+  for (const options of [{}, { readOnly: true }]) {
+    const error = thrown(() => FileCuckooIndex.open(path, options));
+    expect(error).toEqual(expect.objectContaining({ code: 'CORRUPT' }));
+    expect(error.message).toContain(`the log ends at byte ${committed}`);
+    expect(statSync(path).size).toBe(committed);
+  }
+  // Restored on purpose: deleting the newer snapshot opens the older log.
+  rmSync(`${path}.snapshot`);
   const reopened = FileCuckooIndex.open(path);
   expect(reopened.openReport.snapshotLogBytes).toBe(0);
   expectModel(reopened, committedModel, 210);

@@ -2,7 +2,7 @@
 // fixtures/v1.log, 14 records in the version-1 layout (keys v1-key-0..11, a
 // value on those not divisible by 3, v1-key-4 updated to "updated",
 // v1-key-6 deleted), still opens and answers, read-only and for writing; its
-// new records stay version 1 until compact() rewrites it as version 2. A
+// new records stay version 1 until compact() rewrites it as version 3. A
 // record running past the end of a version-1 log is CORRUPT (it cannot be
 // told from a damaged length) unless dropTornTail: true asks to drop it.
 import { copyFileSync, readFileSync, statSync, truncateSync, writeFileSync } from 'node:fs';
@@ -75,13 +75,13 @@ test('a version-1 log opens and answers, read-only (untouched) and for writing',
   expect(all).toHaveLength(15);
   expect(all[14].end - all[14].start).toBe(9 + 'after-v1'.length + 1 + 8);
 
-  // compact() rewrites it as version 2, with the same answers.
+  // compact() rewrites it as version 3, with the same answers.
   const again = FileCuckooIndex.open(path, { snapshotOnClose: false });
   again.compact();
-  expect(logVersion(readFileSync(path))).toBe(2);
+  expect(logVersion(readFileSync(path))).toBe(3);
   again.close();
   const compacted = FileCuckooIndex.open(path, { readOnly: true });
-  expect(compacted.openReport.logVersion).toBe(2);
+  expect(compacted.openReport.logVersion).toBe(3);
   const model = modelOf(records);
   model.set('after-v1', 'x');
   expectAnswers(compacted, model, [...keysOf(records), 'after-v1']);
@@ -129,10 +129,15 @@ test('a damaged version-1 length with whole records after it is CORRUPT even wit
     `a whole record follows it at byte ${records[4].start}`,
   ]);
   expect(codeOf(() => FileCuckooIndex.open(path, { dropTornTail: 'yes' }))).toBe('INVALID_ARGUMENT');
-  // repair keeps the three records before it.
+  // repair keeps every record but the damaged one (it resumes at record 4), unchanged: version 1 has no chain.
   const report = FileCuckooIndex.repair(path);
-  expect(report).toEqual(expect.objectContaining({ logVersion: 1, recordsKept: 3, keptBytes: records[3].start }));
+  const moved = records[4].start - records[3].start;
+  expect(report).toEqual(
+    expect.objectContaining({ logVersion: 1, recordsKept: records.length - 1, keptBytes: fixtureBytes.length - moved, movedBytes: moved }),
+  );
+  expect(readFileSync(path)).toEqual(Buffer.concat([damaged.subarray(0, records[3].start), damaged.subarray(records[4].start)]));
+  const kept = records.filter((_, i) => i !== 3);
   const index = FileCuckooIndex.open(path, { readOnly: true });
-  expectFixtureAnswers(index, modelOf(records, 3));
+  expectAnswers(index, modelOf(kept), keysOf(records));
   index.close();
 });

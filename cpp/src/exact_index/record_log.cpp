@@ -24,7 +24,10 @@ uint64_t getU64(const uint8_t* in) {
   return value;
 }
 
-bool isKnownKind(uint8_t kind) { return kind >= 1 && kind <= 3; }
+// Close markers exist only in format 3: an older reader of a format 1 or 2 log never meets one.
+bool isKnownKind(uint8_t kind, RecordFormat format) {
+  return kind >= 1 && kind <= (format == RecordFormat::V3 ? 4 : 3);
+}
 
 }  // namespace
 
@@ -43,51 +46,67 @@ Status checkRecordLengths(RecordKind kind, uint32_t keyLength, uint32_t valueLen
   return Status::ok();
 }
 
-uint32_t recordHeaderCheck(const uint8_t* header) {
-  return static_cast<uint32_t>(XXH3_64bits_withSeed(header, kRecordHeaderBytes, kRecordHeaderSeed));
+uint32_t recordHeaderCheck(const uint8_t* header, uint64_t chain) {
+  return static_cast<uint32_t>(XXH3_64bits_withSeed(header, kRecordHeaderBytes, kRecordHeaderSeed ^ chain));
+}
+
+uint64_t recordChainAt(const uint8_t* preceding) { return getU64(preceding); }
+
+RecordFormat recordFormatOf(int format) {
+  return format == 3 ? RecordFormat::V3 : format == 2 ? RecordFormat::V2 : RecordFormat::V1;
+}
+
+void rechainRecord(uint8_t* record, size_t size, uint64_t chain) {
+  putU32(record + kRecordHeaderBytes, recordHeaderCheck(record, chain));
+  const size_t body = size - kRecordChecksumBytes;
+  putU64(record + body, XXH3_64bits_withSeed(record, body, kRecordChecksumSeed ^ chain));
 }
 
 void writeRecord(RecordKind kind, const uint8_t* key, uint32_t keyLength, const uint8_t* value, uint32_t valueLength,
-                 uint8_t* out, RecordFormat format) {
+                 uint8_t* out, RecordFormat format, uint64_t chain) {
+  // Formats 1 and 2 have no chain: their seeds are the constants alone.
+  if (format != RecordFormat::V3) chain = 0;
   putU32(out, keyLength);
   putU32(out + 4, valueLength);
   out[8] = static_cast<uint8_t>(kind);
-  if (format == RecordFormat::V2) putU32(out + kRecordHeaderBytes, recordHeaderCheck(out));
+  if (format != RecordFormat::V1) putU32(out + kRecordHeaderBytes, recordHeaderCheck(out, chain));
   const size_t header = recordHeaderBytes(format);
   if (keyLength != 0) std::memcpy(out + header, key, keyLength);
   if (valueLength != 0) std::memcpy(out + header + keyLength, value, valueLength);
   const size_t body = header + size_t{keyLength} + valueLength;
-  putU64(out + body, XXH3_64bits_withSeed(out, body, kRecordChecksumSeed));
+  putU64(out + body, XXH3_64bits_withSeed(out, body, kRecordChecksumSeed ^ chain));
 }
 
 Status encodeRecord(RecordKind kind, const uint8_t* key, uint32_t keyLength, const uint8_t* value,
-                    uint32_t valueLength, std::vector<uint8_t>& out, RecordFormat format) {
+                    uint32_t valueLength, std::vector<uint8_t>& out, RecordFormat format, uint64_t chain) {
   Status valid = checkRecordLengths(kind, keyLength, valueLength);
   if (!valid.isOk()) return valid;
   const size_t start = out.size();
   out.resize(start + static_cast<size_t>(recordSize(keyLength, valueLength, format)));
-  writeRecord(kind, key, keyLength, value, valueLength, out.data() + start, format);
+  writeRecord(kind, key, keyLength, value, valueLength, out.data() + start, format, chain);
   return Status::ok();
 }
 
-RecordScanResult scanRecord(const uint8_t* bytes, size_t length, RecordFormat format) {
+RecordScanResult scanRecord(const uint8_t* bytes, size_t length, RecordFormat format, uint64_t chain) {
   RecordScanResult result;
+  if (format != RecordFormat::V3) chain = 0;
   const size_t header = recordHeaderBytes(format);
   if (length < header) return result;  // Incomplete, size unknown
   const uint32_t keyLength = getU32(bytes);
   const uint32_t valueLength = getU32(bytes + 4);
   const uint8_t kind = bytes[8];
   // Format 2: the check first, so a damaged header is BadHeader whatever it claims.
-  if ((format == RecordFormat::V2 && getU32(bytes + kRecordHeaderBytes) != recordHeaderCheck(bytes)) ||
-      !isKnownKind(kind) || keyLength > kMaxRecordKeyBytes || valueLength > kMaxRecordValueBytes ||
-      (kind != static_cast<uint8_t>(RecordKind::PutWithValue) && valueLength != 0)) {
+  if ((format != RecordFormat::V1 && getU32(bytes + kRecordHeaderBytes) != recordHeaderCheck(bytes, chain)) ||
+      !isKnownKind(kind, format) || keyLength > kMaxRecordKeyBytes || valueLength > kMaxRecordValueBytes ||
+      (kind != static_cast<uint8_t>(RecordKind::PutWithValue) && valueLength != 0) ||
+      (kind == static_cast<uint8_t>(RecordKind::Close) && keyLength != 0)) {
     result.scan = RecordScan::BadHeader;
     return result;
   }
   result.size = recordSize(keyLength, valueLength, format);
   if (length < result.size) return result;  // Incomplete
   const size_t body = header + size_t{keyLength} + valueLength;
-  if (getU64(bytes + body) != XXH3_64bits_withSeed(bytes, body, kRecordChecksumSeed)) {
+  if (getU64(bytes + body) != XXH3_64bits_withSeed(bytes, body, kRecordChecksumSeed ^ chain)) {
     result.scan = RecordScan::Garbled;
     return result;
   }

@@ -182,3 +182,96 @@ TEST(RecordLogFormat2, AnAllZeroHeaderIsNeverARecord) {
   EXPECT_EQ(scanRecord(zeros.data(), zeros.size(), RecordFormat::V2).scan, RecordScan::BadHeader);
   EXPECT_EQ(scanRecord(zeros.data(), zeros.size(), RecordFormat::V1).scan, RecordScan::BadHeader);
 }
+
+// ---- Record format 3 (log files of version 3): checks chained to the bytes before. ----
+namespace {
+
+// A version-3 log image: a 16-byte file header (its last 8 bytes, version and
+// log id, chain the first record), then `keys` as puts, then a Close marker.
+std::vector<uint8_t> formatThreeLog(uint32_t logId, const std::vector<std::string>& keys) {
+  std::vector<uint8_t> bytes(16, 0);
+  bytes[8] = 3;
+  for (int b = 0; b < 4; ++b) bytes[12 + b] = static_cast<uint8_t>(logId >> (8 * b));
+  for (const std::string& key : keys) {
+    const uint64_t chain = recordChainAt(bytes.data() + bytes.size() - 8);
+    EXPECT_TRUE(encodeRecord(RecordKind::Put, bytesOf(key), key.size(), nullptr, 0, bytes, RecordFormat::V3, chain).isOk());
+  }
+  const uint64_t chain = recordChainAt(bytes.data() + bytes.size() - 8);
+  EXPECT_TRUE(encodeRecord(RecordKind::Close, nullptr, 0, nullptr, 0, bytes, RecordFormat::V3, chain).isOk());
+  return bytes;
+}
+
+// The offsets where the whole records of a version-3 log image start, up to the first that is not whole.
+std::vector<size_t> wholeRecordStarts(const std::vector<uint8_t>& bytes) {
+  std::vector<size_t> starts;
+  for (size_t at = 16; at < bytes.size();) {
+    const RecordScanResult scanned =
+        scanRecord(bytes.data() + at, bytes.size() - at, RecordFormat::V3, recordChainAt(bytes.data() + at - 8));
+    if (scanned.scan != RecordScan::Whole) break;
+    starts.push_back(at);
+    at += static_cast<size_t>(scanned.size);
+  }
+  return starts;
+}
+
+}  // namespace
+
+TEST(RecordLogFormat3, AWholeLogScansBackAndEndsWithItsCloseMarker) {
+  const std::vector<uint8_t> bytes = formatThreeLog(0x1234567, {"a", "bb", "ccc"});
+  const std::vector<size_t> starts = wholeRecordStarts(bytes);
+  ASSERT_EQ(starts.size(), 4u);
+  EXPECT_EQ(bytes.size() - starts.back(), recordSize(0, 0, RecordFormat::V3));
+  EXPECT_EQ(bytes[starts.back() + 8], static_cast<uint8_t>(RecordKind::Close));
+  // Formats 1 and 2 have no Close kind.
+  const std::vector<uint8_t> marker(bytes.begin() + static_cast<std::ptrdiff_t>(starts.back()), bytes.end());
+  EXPECT_EQ(scanRecord(marker.data(), marker.size(), RecordFormat::V2).scan, RecordScan::BadHeader);
+}
+
+TEST(RecordLogFormat3, ACutOutMovedOrForeignRecordBreaksTheChainAtTheNextHeader) {
+  const std::vector<std::string> keys = {"k0", "key-1", "k2", "key-three", "k4"};
+  const std::vector<uint8_t> bytes = formatThreeLog(0xabcdef01, keys);
+  const std::vector<size_t> starts = wholeRecordStarts(bytes);
+  ASSERT_EQ(starts.size(), keys.size() + 1);
+  auto end = [&](size_t i) { return i + 1 < starts.size() ? starts[i + 1] : bytes.size(); };
+  auto slice = [&](size_t from, size_t to) { return std::vector<uint8_t>(bytes.begin() + from, bytes.begin() + to); };
+  for (size_t i = 0; i + 1 < starts.size(); ++i) {
+    // Cut out record i: the record now at its place fails its header check.
+    std::vector<uint8_t> cut = slice(0, starts[i]);
+    const std::vector<uint8_t> rest = slice(end(i), bytes.size());
+    cut.insert(cut.end(), rest.begin(), rest.end());
+    EXPECT_EQ(wholeRecordStarts(cut).size(), i) << "cut " << i;
+    EXPECT_EQ(scanRecord(cut.data() + starts[i], cut.size() - starts[i], RecordFormat::V3,
+                         recordChainAt(cut.data() + starts[i] - 8))
+                  .scan,
+              RecordScan::BadHeader);
+    // Swap records i and i + 1.
+    std::vector<uint8_t> swapped = slice(0, starts[i]);
+    const std::vector<uint8_t> second = slice(starts[i + 1], end(i + 1)), first = slice(starts[i], end(i));
+    swapped.insert(swapped.end(), second.begin(), second.end());
+    swapped.insert(swapped.end(), first.begin(), first.end());
+    const std::vector<uint8_t> after = slice(end(i + 1), bytes.size());
+    swapped.insert(swapped.end(), after.begin(), after.end());
+    EXPECT_EQ(wholeRecordStarts(swapped).size(), i) << "swap " << i;
+  }
+  // A whole record of another log (same key, same place) is not whole here.
+  const std::vector<uint8_t> other = formatThreeLog(0xabcdef02, keys);
+  std::vector<uint8_t> spliced = slice(0, starts[2]);
+  spliced.insert(spliced.end(), other.begin() + static_cast<std::ptrdiff_t>(starts[2]), other.end());
+  EXPECT_EQ(other.size(), bytes.size());
+  EXPECT_EQ(wholeRecordStarts(spliced).size(), 2u);
+}
+
+TEST(RecordLogFormat3, RechainingMakesRecordsFollowNewBytes) {
+  const std::vector<uint8_t> bytes = formatThreeLog(7, {"one", "two", "three"});
+  const std::vector<size_t> starts = wholeRecordStarts(bytes);
+  // Drop record 1 and re-chain record 2 to follow record 0: whole again, same key.
+  std::vector<uint8_t> kept(bytes.begin(), bytes.begin() + static_cast<std::ptrdiff_t>(starts[1]));
+  kept.insert(kept.end(), bytes.begin() + static_cast<std::ptrdiff_t>(starts[2]),
+              bytes.begin() + static_cast<std::ptrdiff_t>(starts[3]));
+  const size_t size = starts[3] - starts[2];
+  rechainRecord(kept.data() + starts[1], size, recordChainAt(kept.data() + starts[1] - 8));
+  const RecordScanResult scanned =
+      scanRecord(kept.data() + starts[1], size, RecordFormat::V3, recordChainAt(kept.data() + starts[1] - 8));
+  ASSERT_EQ(scanned.scan, RecordScan::Whole);
+  EXPECT_EQ(textOf(scanned.record.key, scanned.record.keyLength), "three");
+}

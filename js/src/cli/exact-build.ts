@@ -79,13 +79,13 @@ export async function buildExact(options: BuildOptions): Promise<number> {
     }
     await fillPass(batches, sink, size, options, 0);
     if (!options.force) refuseEmpty(sink.counts, options);
-    // On the disk before it gets its final name: a crash after the rename
-    // finds a whole log (the snapshot is only a cache, checked on open).
-    index.sync();
-    index.saveSnapshot();
-    const { logBytes, tableBytes } = index.stats();
+    // close() ends the log with its close marker, flushes it to the disk and
+    // saves the snapshot (snapshotOnClose): on the disk before it gets its
+    // final name, so a crash after the rename finds a whole log.
+    const { tableBytes } = index.stats();
     index.close();
     index = null;
+    const logBytes = (await stat(files.temporary)).size;
     const snapshotBytes = await moveIntoPlace(files);
     for (const path of temporaries) removePath(path);
     report(options, { counts: sink.counts, logBytes, snapshotBytes, tableBytes });

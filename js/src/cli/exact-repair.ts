@@ -1,8 +1,9 @@
 /**
  * `repair <log>`: salvage of a damaged index log, explicitly (never done by
- * opening). Keeps every whole record before the damage and moves the rest of
- * the file, byte for byte, to `<log>.damaged-at-<offset>` beside it
- * (FileCuckooIndex.repair, docs/INDEX.md).
+ * opening). Keeps every whole record, before and after the damage, and moves
+ * only the damaged bytes, byte for byte, to `<log>.damaged-at-<offset>`
+ * beside it (FileCuckooIndex.repair, docs/INDEX.md). Exits 0 when the log is
+ * whole afterwards, repaired or not: a repair that did its job is a success.
  */
 import { init } from '../index.js';
 import { FileCuckooIndex, type RepairReport } from '../index-file/index.js';
@@ -10,9 +11,6 @@ import { booleanOptions, parseCommand } from './args.js';
 import { formatCount, table } from './describe.js';
 import { EXIT_CLEAR, usageError } from './errors.js';
 import { sniffFile } from './exact-index.js';
-
-/** Exit status when repair moved bytes aside (the log had damage or a torn tail); 0 when it was whole. */
-const EXIT_REPAIRED = 1;
 
 export async function runRepair(argv: string[]): Promise<number> {
   const { values, positionals } = parseCommand('repair', argv, booleanOptions('json'), true);
@@ -30,7 +28,7 @@ export async function runRepair(argv: string[]): Promise<number> {
   await init();
   const report = FileCuckooIndex.repair(file);
   process.stdout.write(values.json === true ? `${JSON.stringify({ file, ...report }, null, 2)}\n` : `${repairText(file, report)}\n`);
-  return report.movedBytes > 0 ? EXIT_REPAIRED : EXIT_CLEAR;
+  return EXIT_CLEAR;
 }
 
 function repairText(file: string, report: RepairReport): string {
@@ -43,10 +41,12 @@ function repairText(file: string, report: RepairReport): string {
   if (report.movedTo === null) {
     rows.push(['result', 'the log is whole: nothing was changed']);
   } else {
-    rows.push(
-      ['moved aside', `${formatCount(report.movedBytes)} bytes, from byte ${formatCount(report.keptBytes)} on`],
-      ['moved to', report.movedTo],
-    );
+    for (const moved of report.moved) {
+      rows.push(
+        ['moved aside', `${formatCount(moved.bytes)} bytes, from byte ${formatCount(moved.offset)}`],
+        ['moved to', moved.file],
+      );
+    }
   }
   return table(rows);
 }

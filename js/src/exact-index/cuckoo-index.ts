@@ -373,20 +373,26 @@ export class CuckooIndex extends WasmOwner {
     let position = start;
     let chunkBytes = REPLAY_CHUNK_BYTES;
     const module = this.#core;
+    // Buffer layout: 8 bytes for the scan's output, the 8 log bytes before
+    // `position` (format 3 chains each record to them; a log file's records
+    // start after its 16-byte header), then the chunk.
+    const DATA = 16;
+    const before = this.#bridge!.recordFormat === 3 ? 8 : 0;
     let buffer = 0;
     let bufferBytes = 0;
     try {
       while (position < end) {
         const want = Math.min(chunkBytes, end - position);
-        if (want + 8 > bufferBytes) {
+        if (want + DATA > bufferBytes) {
           if (buffer !== 0) module._free(buffer);
-          bufferBytes = want + 8;
+          bufferBytes = want + DATA;
           buffer = module._malloc(bufferBytes);
           if (buffer === 0) throw new FilterError('OUT_OF_MEMORY', 'out of wasm memory reading the index log');
         }
-        const got = store.readInto(position, module.HEAPU8.subarray(buffer + 8, buffer + 8 + want));
+        const read = store.readInto(position - before, module.HEAPU8.subarray(buffer + DATA - before, buffer + DATA + want));
+        const got = Math.max(0, read - before);
         this.#version++;
-        const applied = module._cbw_index_replay(this.#address, buffer + 8, got, position);
+        const applied = module._cbw_index_replay(this.#address, buffer + DATA, got, position);
         this.#check(applied);
         position += applied;
         if (applied === got) {
@@ -394,7 +400,7 @@ export class CuckooIndex extends WasmOwner {
           continue;
         }
         // Stopped inside this chunk: what is there?
-        const kind = module._cbw_record_scan(buffer + 8 + applied, got - applied, buffer, this.#bridge!.recordFormat);
+        const kind = module._cbw_record_scan(buffer + DATA + applied, got - applied, buffer, this.#bridge!.recordFormat);
         const claimed = module.HEAPF64[buffer / 8]!;
         if (kind === 1 && position + claimed <= end && claimed > got - applied) {
           // A whole record longer than what was left of the chunk: read it in one piece.
@@ -441,17 +447,20 @@ export class CuckooIndex extends WasmOwner {
    * Takes its table from a snapshot's bytes when they are whole (format
    * checksum, every slot checked), made with this index's seed and tagBits,
    * and the store's log still starts with the bytes they describe (length
-   * and XXH3-64). Returns the log length the snapshot covers (replay the
-   * records after it), or undefined: the index is unchanged, replay it all.
-   * Only for an index that holds nothing yet.
+   * and XXH3-64). Returns `loaded`, the log length the snapshot covers
+   * (replay the records after it), or undefined: the index is unchanged,
+   * replay it all; and `claimed`, the log length a whole snapshot says it
+   * covered even when it no longer matches the log (0 for none): the log was
+   * flushed that far before the snapshot was written, so bytes below it were
+   * committed. Only for an index that holds nothing yet.
    */
-  protected loadSnapshot(bytes: Uint8Array): number | undefined {
+  protected loadSnapshot(bytes: Uint8Array): { loaded: number | undefined; claimed: number } {
     const handle = this.#live();
     const store = this.#bridge?.store;
-    if (store === undefined) return undefined;
+    if (store === undefined) return { loaded: undefined, claimed: 0 };
     const module = this.#core;
     const at = module._malloc(Math.max(1, bytes.length));
-    if (at === 0) return undefined; // no room for it: a rebuild needs less
+    if (at === 0) return { loaded: undefined, claimed: 0 }; // no room for it: a rebuild needs less
     let covered: number;
     try {
       module.HEAPU8.set(bytes, at);
@@ -459,13 +468,18 @@ export class CuckooIndex extends WasmOwner {
     } finally {
       module._free(at);
     }
-    if (covered < 0) return undefined;
+    if (covered < 0) return { loaded: undefined, claimed: 0 };
     if (covered > store.byteLength || !this.#hashStorePrefix(covered)) {
       handle.dropPendingSnapshot();
-      return undefined;
+      return { loaded: undefined, claimed: covered };
     }
     this.#version++;
-    return handle.adoptPendingSnapshot() ? covered : undefined;
+    return { loaded: handle.adoptPendingSnapshot() ? covered : undefined, claimed: covered };
+  }
+
+  /** A version-3 log file's clean close: appends its Close marker through the core (which chains it). */
+  protected appendCloseMarker(): void {
+    this.#check(this.#live().appendCloseMarker());
   }
 
   /** Streams the store's bytes [0, length) through the core's log hash; false if the store has fewer. */

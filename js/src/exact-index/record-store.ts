@@ -12,11 +12,12 @@ export interface IndexRecordStore {
   /** The log's length in bytes: where the next append lands. */
   readonly byteLength: number;
   /**
-   * The layout of the log's records (record_store.h): 1 (the default), or 2,
-   * whose headers carry their own check (log files of version 2). Read once,
-   * when the index is made over the store.
+   * The layout of the log's records (record_store.h): 1 (the default), 2,
+   * whose headers carry their own check (log files of version 2), or 3,
+   * whose checks are chained to the 8 bytes before each record (log files of
+   * version 3). Read once, when the index is made over the store.
    */
-  readonly recordFormat?: 1 | 2;
+  readonly recordFormat?: 1 | 2 | 3;
   /** Appends one encoded record; returns its offset. On failure it throws and leaves the log as it was. */
   append(record: Uint8Array): number;
   /**
@@ -37,6 +38,7 @@ interface IndexCoreExports {
   _cbw_record_scan(data: number, length: number, size: number, format: number): number;
   _cbw_records_whole(data: number, length: number, format: number, count: number): number;
   _cbw_record_find_whole(data: number, length: number, from: number, format: number): number;
+  _cbw_records_rechain(data: number, length: number, format: number, chain: number, count: number): number;
   createIndex(options: CoreIndexOptions, store: StoreCallbacks | undefined): IndexHandle;
   HEAPF64: Float64Array;
   recordOverheadBytes: number;
@@ -83,6 +85,8 @@ export interface IndexHandle {
   readSnapshot(data: number, length: number): number;
   dropPendingSnapshot(): void;
   adoptPendingSnapshot(): boolean;
+  /** A version-3 log file's clean close: appends a Close marker (0, or minus a status code). */
+  appendCloseMarker(): number;
   /** In-memory log only: compaction in place (0, or minus a status code; UNSUPPORTED over a JS store). */
   compactInPlace(): number;
   delete(): void;

@@ -2,7 +2,7 @@ import { existsSync, renameSync, rmSync } from 'node:fs';
 import { CuckooIndex, FilterError, internalRuntime, type CuckooIndexOptions, type IndexValue, type Key } from '../index.js';
 import { readFileIfPresent, syncDirectory, writeFileAtomically } from './durable-files.js';
 import { FILE_HEADER_BYTES, FileRecordStore, type FileStoreOptions, type LogVersion } from './file-store.js';
-import { judgeTail } from './log-tail.js';
+import { judgeTail, readWithChain } from './log-tail.js';
 import { repairLog, type RepairReport } from './repair.js';
 import { WriterLock } from './writer-lock.js';
 
@@ -41,7 +41,7 @@ export interface OpenReport {
    * `readOnly`: left in the file and ignored); 0 when the log ended cleanly.
    */
   droppedTailBytes: number;
-  /** The log's version: 2, or 1 for a log written before version 2 (until compact() rewrites it). */
+  /** The log's version: 3, or 1 or 2 for a log written before version 3 (until compact() rewrites it). */
   logVersion: LogVersion;
   /** Live keys after replaying the log. */
   keys: number;
@@ -77,6 +77,20 @@ export class FileCuckooIndex extends CuckooIndex {
    * changed. -1 after a compaction, which replaces the log and drops its snapshot.
    */
   #unchangedLength = -1;
+  /**
+   * The log's length when it last ended with a close marker (version 3), or
+   * -1: close() appends one when the log changed since. The marker says the
+   * record before it was committed: damage to that record is then CORRUPT,
+   * never dropped as an unfinished last write.
+   */
+  #markedLength = -1;
+  /** The log's length at the end of open (-1 after a compaction): a close after no change appends nothing. */
+  #openedLength = -1;
+  /**
+   * The table was loaded from a snapshot, not rebuilt from the log: compact()
+   * then rebuilds it from the log first (a snapshot can cost time, never a record).
+   */
+  #fromSnapshot = false;
   #closed = false;
 
   private constructor(path: string, store: FileRecordStore, options: FileCuckooIndexOptions) {
@@ -113,13 +127,16 @@ export class FileCuckooIndex extends CuckooIndex {
   }
 
   /**
-   * Opens the index log at `path` (created as version 2 when absent) and
+   * Opens the index log at `path` (created as version 3 when absent) and
    * rebuilds the table from it. A writing open takes the log's writer lock
    * (`path.lock`: one writer per log; close() releases it). Only an
    * unfinished last write (a torn tail: an intact record header whose record
-   * runs to the end of the file, or zero bytes to the end) is dropped; any
-   * other damage is `CORRUPT`, naming the byte offset, and the file is left
-   * untouched (salvage is explicit: repair()). `await init()` first.
+   * runs to the end of the file, or zero bytes to the end) is dropped, and
+   * only when nothing says it was committed (a close marker after it, or a
+   * snapshot whose length reaches past it); any other damage — in version 3
+   * also a record cut out, moved or copied in from another log — is
+   * `CORRUPT`, naming the byte offset, and the file is left untouched
+   * (salvage is explicit: repair()). `await init()` first.
    * @throws FilterError `CORRUPT`, `LOCKED` (another writer holds the log),
    * `UNAVAILABLE` (I/O), `UNSUPPORTED_VERSION`, `INVALID_ARGUMENT`, `NOT_INITIALIZED`.
    */
@@ -148,13 +165,17 @@ export class FileCuckooIndex extends CuckooIndex {
   }
 
   /**
-   * Salvages a damaged log, explicitly: keeps every whole record before the
-   * first one that is not whole, and moves the rest of the file, byte for
-   * byte, to a new file beside the log (`path.damaged-at-<offset>`, never
-   * overwriting one; written, flushed and renamed into place before the log
-   * is cut there and flushed). The log then opens. A log with nothing after
-   * its whole records is left as it is. Takes the writer lock for its
-   * duration (`LOCKED` while a writer has the log open).
+   * Salvages a damaged log, explicitly: keeps every whole record and moves
+   * only the damaged bytes aside. At the first record that is not whole it
+   * resynchronises at the next offset where a whole record starts; each
+   * damaged stretch goes, byte for byte, to a new file beside the log
+   * (`path.damaged-at-<offset>`, never overwriting one; written, flushed and
+   * renamed into place before the log changes). Then the log is cut at the
+   * damage when nothing whole follows it, or rewritten beside itself and
+   * renamed over it (the records after the damage re-chained, version 3).
+   * The snapshot is deleted. The log then opens. A whole log is left as it
+   * is. Takes the writer lock for its duration (`LOCKED` while a writer has
+   * the log open).
    * @throws FilterError `LOCKED`, `UNAVAILABLE` (I/O; a missing file), `CORRUPT` (not an index log), `NOT_INITIALIZED`.
    */
   static repair(path: string): RepairReport {
@@ -195,9 +216,32 @@ export class FileCuckooIndex extends CuckooIndex {
       const length = store.byteLength;
       // The snapshot is a cache: used only when it is whole and describes the
       // start of this very log; else the log is replayed from its start.
-      const snapshot = readFileIfPresent(snapshotPath(path));
-      const fromSnapshot = snapshot === undefined ? undefined : index.loadSnapshot(snapshot);
+      // A new log (the file was absent or shorter than a header): a snapshot
+      // beside it is left from a log deleted before; it describes nothing here.
+      // A writer removes it, so it cannot outlive this log's first records.
+      if (store.fresh && options.readOnly !== true) rmSync(snapshotPath(path), { force: true });
+      const snapshot = store.fresh ? undefined : readFileIfPresent(snapshotPath(path));
+      const { loaded: fromSnapshot, claimed } =
+        snapshot === undefined ? { loaded: undefined, claimed: 0 } : index.loadSnapshot(snapshot);
       const replayed = index.replayStore(fromSnapshot ?? FILE_HEADER_BYTES, length);
+      // A whole snapshot is written only after the log was flushed to the
+      // disk up to the length it records: every byte below that length was
+      // committed, so a log that ends (or stops being whole) below it lost
+      // committed records — damage, never a torn tail, whatever the tail looks like.
+      const committed =
+        claimed > replayed.end
+          ? `its snapshot (${snapshotPath(path)}) says the log held ${claimed} bytes when it was written, flushed`
+          : undefined;
+      const repairAdvice = (at: number): string =>
+        `the file was left untouched. To keep every whole record and move the damaged bytes from byte ${at} to a ` +
+        `file beside the log, run \`cuckoo-bloom-wasm repair ${path}\` (FileCuckooIndex.repair), or restore the log from a copy`;
+      if (replayed.stop === 'end' && committed !== undefined) {
+        throw new FilterError(
+          'CORRUPT',
+          `${path}: the log ends at byte ${replayed.end}, but ${committed}: committed records are missing; ` +
+            `${repairAdvice(replayed.end)} (a log restored from an older copy on purpose: delete the snapshot, which describes the newer log)`,
+        );
+      }
       let dropped = 0;
       if (replayed.stop !== 'end') {
         const verdict = judgeTail(
@@ -208,13 +252,11 @@ export class FileCuckooIndex extends CuckooIndex {
           replayed.claimedBytes,
           options.dropTornTail === true,
         );
-        if (!verdict.torn) {
+        if (!verdict.torn || committed !== undefined) {
+          const reason = verdict.torn ? `it ends the log like an unfinished last write, but ${committed}` : verdict.reason;
           throw new FilterError(
             'CORRUPT',
-            `${path}: the record at byte ${replayed.end} is damaged (${verdict.reason}); ` +
-              `the file was left untouched. To keep every record before byte ${replayed.end} and move the ` +
-              `${length - replayed.end} bytes from there to a file beside the log, run ` +
-              `\`cuckoo-bloom-wasm repair ${path}\` (FileCuckooIndex.repair), or restore the log from a copy`,
+            `${path}: the record at byte ${replayed.end} is damaged (${reason}); ${repairAdvice(replayed.end)}`,
           );
         }
         dropped = length - replayed.end;
@@ -226,9 +268,12 @@ export class FileCuckooIndex extends CuckooIndex {
         keys: index.size,
         snapshotLogBytes: fromSnapshot ?? 0,
       };
+      index.#fromSnapshot = fromSnapshot !== undefined;
+      if (endsWithCloseMarker(store)) index.#markedLength = store.byteLength;
       // Opening changed nothing worth a snapshot: a read-only session's close
       // writes nothing (even when the log was replayed, in part or whole).
       index.#unchangedLength = store.byteLength;
+      index.#openedLength = store.byteLength;
       return index;
     } catch (error) {
       index.#release();
@@ -253,18 +298,23 @@ export class FileCuckooIndex extends CuckooIndex {
   /**
    * Saves the table to `path.snapshot` (the package's byte format, type 32:
    * docs/FORMAT.md), with the log's length and checksum, written whole or not
-   * at all. The next open loads it instead of replaying the log — when the log
-   * still starts with the bytes it describes — and replays only the records
-   * written after it. Costs one read of the log (its checksum) and a write of
-   * the table (8 bytes a slot). The log stays the record of truth: a stale or
-   * damaged snapshot is ignored, never trusted.
+   * at all, after the log was flushed to the disk (fdatasync): its length is
+   * then proof those bytes were committed, and a log found shorter, or
+   * damaged below it, is `CORRUPT` on open. The next open loads it instead of
+   * replaying the log — when the log still starts with the bytes it
+   * describes — and replays only the records written after it. Costs one
+   * read of the log (its checksum) and a write of the table (8 bytes a slot).
+   * The log stays the record of truth: a damaged snapshot, or one of another
+   * log, is ignored, never trusted.
    * @throws FilterError `UNAVAILABLE` when the file cannot be written (the old snapshot, if any, stays).
    */
   saveSnapshot(): void {
     this.#refuseWrite('saveSnapshot');
     try {
-      // The snapshot describes the log as it is on the file.
-      this.#store.flush();
+      // The snapshot describes the log as it is on the disk: flushed first,
+      // so a snapshot's length is proof the log held those bytes (open
+      // treats a log ending below it as damaged).
+      this.#store.sync();
       const length = this.#store.byteLength;
       writeFileAtomically(snapshotPath(this.#path), (write) => this.writeSnapshot(write));
       this.#unchangedLength = length;
@@ -283,12 +333,19 @@ export class FileCuckooIndex extends CuckooIndex {
   /**
    * Rewrites the log with only the live records: a new file beside it, flushed,
    * then renamed over the old one (atomic: a crash leaves one or the other, whole).
-   * The new log is version 2, whatever the old one was. The writer lock is kept.
+   * The live records are the log's: a table loaded from a snapshot is rebuilt
+   * from the log first (a snapshot can cost time, never a record). The new
+   * log is version 3, whatever the old one was. The writer lock is kept.
    */
   override compact(): void {
     this.#refuseWrite('compact');
     // The old log whole on the file first: it stays the log if compaction fails.
     this.#store.flush();
+    // A table loaded from a snapshot is trusted for no more than time: the
+    // new log is written from what the old log holds, replayed afresh (a
+    // snapshot with a slot dropped or two offsets swapped must not delete a
+    // record for good). A table rebuilt from the log in this session is it.
+    const source = this.#fromSnapshot ? this.#replayedTable() : this;
     const temporary = compactPath(this.#path);
     rmSync(temporary, { force: true });
     // Buffered: the new file is written in megabytes, and flushed before its rename.
@@ -306,8 +363,12 @@ export class FileCuckooIndex extends CuckooIndex {
       throw error;
     }
     try {
-      this.copyLiveInto(fresh);
+      source.copyLiveInto(fresh);
       store.sync();
+      // The old snapshot describes the old log: gone before the new log takes
+      // its place (a snapshot longer than the log it sits beside is damage).
+      rmSync(snapshotPath(this.#path), { force: true });
+      syncDirectory(this.#path);
       renameSync(temporary, this.#path);
       syncDirectory(this.#path);
     } catch (error) {
@@ -316,10 +377,13 @@ export class FileCuckooIndex extends CuckooIndex {
       throw error instanceof FilterError
         ? error
         : new FilterError('UNAVAILABLE', `compacting ${this.#path} failed: ${String(error)}`, { cause: error });
+    } finally {
+      if (source !== this) source.free();
     }
-    // The old snapshot describes the old log: it would never match again.
-    rmSync(snapshotPath(this.#path), { force: true });
     this.#unchangedLength = -1; // a new log without a snapshot: close saves one
+    this.#markedLength = -1;
+    this.#openedLength = -1;
+    this.#fromSnapshot = false;
     const old = this.#store;
     this.adoptFrom(fresh);
     this.#store = store;
@@ -328,10 +392,33 @@ export class FileCuckooIndex extends CuckooIndex {
     if (this.#syncEveryWrite) store.setSyncEveryWrite(true);
   }
 
+  /** A table rebuilt from the whole log (over this index's store), for compact(); the caller frees it. */
+  #replayedTable(): FileCuckooIndex {
+    const length = this.#store.byteLength;
+    const table = new FileCuckooIndex(this.#path, this.#store, {
+      ...this.indexOptions,
+      capacity: Math.max(1024, this.size, Math.ceil((length - FILE_HEADER_BYTES) / 64)),
+    });
+    try {
+      const replayed = table.replayStore(FILE_HEADER_BYTES, length);
+      if (replayed.stop !== 'end') {
+        throw new FilterError(
+          'CORRUPT',
+          `${this.#path}: the record at byte ${replayed.end} is damaged; nothing was compacted (run \`cuckoo-bloom-wasm repair ${this.#path}\`)`,
+        );
+      }
+      return table;
+    } catch (error) {
+      table.free();
+      throw error;
+    }
+  }
+
   /**
-   * Saves a snapshot when the log changed since the one loaded on open or
-   * last saved (unless `snapshotOnClose: false`), then frees the table and
-   * closes the file. Idempotent.
+   * Ends a version-3 log that changed since open with a close marker (so its
+   * last record counts as committed), saves a snapshot when the log changed
+   * since the one loaded on open or last saved (unless `snapshotOnClose:
+   * false`), then frees the table and closes the file. Idempotent.
    * @throws FilterError `UNAVAILABLE` when the snapshot could not be saved;
    * the file is closed and the table freed all the same, and the log is whole
    * (the next open replays the records no saved snapshot covers).
@@ -340,8 +427,19 @@ export class FileCuckooIndex extends CuckooIndex {
     if (this.#closed) return;
     this.#closed = true;
     let failure: unknown;
+    // A clean close of a changed version-3 log ends it with a close marker
+    // (before the snapshot, which then covers it).
+    const length = this.#store.byteLength;
+    if (!this.#readOnly && !this.freed && this.#store.recordFormat === 3 && length !== this.#markedLength && length !== this.#openedLength) {
+      try {
+        this.appendCloseMarker();
+        this.#markedLength = this.#store.byteLength;
+      } catch (error) {
+        failure = error;
+      }
+    }
     // After free() there is no table left to save.
-    if (this.#snapshotOnClose && !this.freed && this.#store.byteLength !== this.#unchangedLength) {
+    if (failure === undefined && this.#snapshotOnClose && !this.freed && this.#store.byteLength !== this.#unchangedLength) {
       try {
         this.saveSnapshot();
       } catch (error) {
@@ -353,7 +451,7 @@ export class FileCuckooIndex extends CuckooIndex {
       const reason = failure instanceof Error ? failure.message : String(failure);
       throw new FilterError(
         'UNAVAILABLE',
-        `closing ${this.#path}: the snapshot could not be saved (the log is closed and whole; ` +
+        `closing ${this.#path}: the close marker or the snapshot could not be written (the log is closed and whole; ` +
           `the next open replays what no saved snapshot covers): ${reason}`,
         { cause: failure },
       );
@@ -376,6 +474,20 @@ export class FileCuckooIndex extends CuckooIndex {
       this.#lock = null;
     }
   }
+}
+
+/** The size of a version-3 close marker: a 13-byte header and an 8-byte checksum. */
+const CLOSE_MARKER_BYTES = 21;
+
+/** Whether a version-3 log's last record is a whole close marker (a clean close). */
+function endsWithCloseMarker(store: FileRecordStore): boolean {
+  const at = store.byteLength - CLOSE_MARKER_BYTES;
+  if (store.recordFormat !== 3 || at < FILE_HEADER_BYTES) return false;
+  const bytes = readWithChain(store, at, CLOSE_MARKER_BYTES);
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.length);
+  // Replay checked every record up to the end: a record ending there with
+  // no key and kind 4 is the marker (a put of an empty key is kind 1).
+  return bytes.length === CLOSE_MARKER_BYTES + 8 && view.getUint32(8, true) === 0 && bytes[16] === 4;
 }
 
 function compactPath(path: string): string {

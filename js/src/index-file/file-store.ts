@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { closeSync, fdatasyncSync, ftruncateSync, fstatSync, openSync, readSync, writeSync } from 'node:fs';
 import { FilterError } from '../index.js';
 import type { IndexRecordStore } from '../exact-index/record-store.js';
@@ -10,23 +11,33 @@ export const FILE_HEADER_BYTES = 16;
  * The log versions this build reads. The version is the record layout
  * (record_store.h): 1, records without a header check (logs written before
  * version 2); 2, each record header carries its own check, so a damaged
- * header is told from an unfinished last write. New logs are version 2; a
- * version-1 log keeps getting version-1 records (one file, one layout) until
- * compact() rewrites it as version 2. Opening never rewrites a file.
+ * header is told from an unfinished last write; 3, version 2's layout with
+ * every record's checks chained to the bytes before it and to the log's
+ * random id (the header's last 4 bytes), so a record cut out, moved, or
+ * copied in from another log is damage, and a clean close appends a close
+ * marker. New logs are version 3; an older log keeps getting records of its
+ * own layout (one file, one layout) until compact() rewrites it as version 3.
+ * Opening never rewrites a file.
  */
-export type LogVersion = 1 | 2;
-const CURRENT_LOG_VERSION: LogVersion = 2;
+export type LogVersion = 1 | 2 | 3;
+const CURRENT_LOG_VERSION: LogVersion = 3;
 
-/** A file header: magic "CBWILOG1", u32 version, u32 reserved 0 (little-endian). */
+/**
+ * A file header: magic "CBWILOG1", u32 version, u32 (little-endian): 0 in
+ * versions 1 and 2, the log's random id (never 0) in version 3.
+ */
 function fileHeader(version: LogVersion): Uint8Array {
   const header = new Uint8Array(FILE_HEADER_BYTES);
   header.set(LOG_MAGIC);
   header[8] = version;
+  if (version === 3) {
+    // The first record's checks are seeded with bytes 8-15: two logs with
+    // different ids share no valid record. Never 0, so the id is never "reserved".
+    do header.set(randomBytes(4), 12);
+    while (header[12] === 0 && header[13] === 0 && header[14] === 0 && header[15] === 0);
+  }
   return header;
 }
-
-/** The header new logs get (version 2). */
-const FILE_HEADER = fileHeader(CURRENT_LOG_VERSION);
 
 /** How the log file is opened and written: read-only, flushed after every write, or buffered. */
 export interface FileStoreOptions {
@@ -75,7 +86,7 @@ function ioError(what: string, error: unknown): FilterError {
 export class FileRecordStore implements IndexRecordStore {
   #fd: number;
   #length: number;
-  /** The log's version: the layout of its records (1 or 2). */
+  /** The log's version: the layout of its records (1, 2 or 3). */
   readonly #version: LogVersion;
   #syncEveryWrite: boolean;
   readonly #readOnly: boolean;
@@ -84,6 +95,11 @@ export class FileRecordStore implements IndexRecordStore {
   #buffered = 0;
   /** A failed write of the buffer: the store refuses every call but close(). */
   #failure: FilterError | null = null;
+  /**
+   * The file held less than a header when opened (absent, or a creation that
+   * never finished): a new log, which no snapshot beside it can describe.
+   */
+  #fresh = false;
 
   private constructor(fd: number, length: number, syncEveryWrite: boolean, readOnly: boolean, version: LogVersion) {
     this.#fd = fd;
@@ -94,9 +110,9 @@ export class FileRecordStore implements IndexRecordStore {
   }
 
   /**
-   * Opens (creating when absent, as version 2) the log at `path`. A file
+   * Opens (creating when absent, as version 3) the log at `path`. A file
    * shorter than the header that is a prefix of a header (a crash while
-   * creating) is started afresh as version 2 (read-only: read as empty).
+   * creating) is started afresh as version 3 (read-only: read as empty).
    * @throws FilterError `CORRUPT` for a file that is not an index log,
    * `UNSUPPORTED_VERSION` for a version this build does not read, `UNAVAILABLE` for I/O errors.
    */
@@ -129,15 +145,17 @@ export class FileRecordStore implements IndexRecordStore {
         throw new FilterError('CORRUPT', `${path} is not a cuckoo-bloom-wasm index log (its first bytes are not "CBWILOG1")`);
       }
       const store = new FileRecordStore(fd, length, options.syncEveryWrite === true, readOnly, version);
+      store.#fresh = length < FILE_HEADER_BYTES;
       if (options.bufferWrites === true) store.#buffer = new Uint8Array(WRITE_BUFFER_BYTES);
-      if (length < FILE_HEADER.length && readOnly) {
+      if (length < FILE_HEADER_BYTES && readOnly) {
         // A log whose creation never finished holds no record: read it as empty.
-        store.#length = FILE_HEADER.length;
-      } else if (length < FILE_HEADER.length) {
+        store.#length = FILE_HEADER_BYTES;
+      } else if (length < FILE_HEADER_BYTES) {
+        const header = fileHeader(CURRENT_LOG_VERSION);
         ftruncateSync(fd, 0);
-        writeSync(fd, FILE_HEADER, 0, FILE_HEADER.length, 0);
+        writeSync(fd, header, 0, header.length, 0);
         fdatasyncSync(fd);
-        store.#length = FILE_HEADER.length;
+        store.#length = FILE_HEADER_BYTES;
       }
       return store;
     } catch (error) {
@@ -150,7 +168,12 @@ export class FileRecordStore implements IndexRecordStore {
     return this.#length;
   }
 
-  /** The log's version (1 or 2), which is the layout of its records: the core encodes and checks them in it. */
+  /** Whether the file held less than a header when opened: a new log (a snapshot beside it is another log's). */
+  get fresh(): boolean {
+    return this.#fresh;
+  }
+
+  /** The log's version (1, 2 or 3), which is the layout of its records: the core encodes and checks them in it. */
   get recordFormat(): LogVersion {
     return this.#version;
   }
@@ -307,7 +330,11 @@ export class FileRecordStore implements IndexRecordStore {
 
 /** Whether `head` (shorter than a header) is the start of a header of a version this build writes or reads. */
 function isHeaderPrefix(head: Uint8Array): boolean {
-  return [fileHeader(1), fileHeader(2)].some((header) => head.every((byte, i) => byte === header[i]));
+  // Version 3's last 4 bytes are a random id: any bytes there.
+  return ([1, 2, 3] as const).some((version) => {
+    const header = fileHeader(version);
+    return head.every((byte, i) => (version === 3 && i >= 12) || byte === header[i]);
+  });
 }
 
 /** The version in a whole file header; CORRUPT or UNSUPPORTED_VERSION for one this build does not read. */
@@ -318,13 +345,14 @@ function readVersion(path: string, head: Uint8Array): LogVersion {
   const view = new DataView(head.buffer, head.byteOffset, head.length);
   const version = view.getUint32(8, true);
   const reserved = view.getUint32(12, true);
-  if (version === 0 || reserved !== 0) {
-    throw new FilterError('CORRUPT', `${path}: the index log's header is damaged (version ${version}, reserved ${reserved})`);
+  // Bytes 12-15: 0 in versions 1 and 2, the log id in version 3 (never 0).
+  if (version === 0 || (version <= 2 && reserved !== 0) || (version === 3 && reserved === 0)) {
+    throw new FilterError('CORRUPT', `${path}: the index log's header is damaged (version ${version}, bytes 12-15 ${reserved})`);
   }
-  if (version !== 1 && version !== 2) {
+  if (version !== 1 && version !== 2 && version !== 3) {
     throw new FilterError(
       'UNSUPPORTED_VERSION',
-      `${path} is an index log of version ${version}; this build reads versions 1 and 2`,
+      `${path} is an index log of version ${version}; this build reads versions 1, 2 and 3`,
     );
   }
   return version;

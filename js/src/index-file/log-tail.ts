@@ -2,8 +2,10 @@
  * What is at the end of an index log, where its whole records stop: an
  * unfinished last write (a torn tail, which opening may drop) or damage
  * (which opening refuses, leaving the file untouched). The rules are in
- * docs/INDEX.md ("Durability, precisely"); record_store.h says why format 2
- * can tell them apart and format 1 often cannot.
+ * docs/INDEX.md ("Durability, precisely"); record_store.h says why formats 2
+ * and 3 can tell them apart and format 1 often cannot. Format 3 chains each
+ * record to the 8 bytes before it, so every scan here reads those 8 bytes
+ * too (readWithChain) and hands the core a pointer just after them.
  */
 import { FilterError, internalRuntime } from '../index.js';
 import type { IndexCore } from '../exact-index/record-store.js';
@@ -21,12 +23,12 @@ type TailVerdict =
   | { torn: true }
   | { torn: false; reason: string; ambiguous: boolean };
 
-function core(): IndexCore {
+export function core(): IndexCore {
   return internalRuntime().module as IndexCore;
 }
 
 /** Copies `bytes` into wasm memory for `use`, then frees it. */
-function withBytesInWasm<T>(bytes: Uint8Array, use: (pointer: number) => T): T {
+export function withBytesInWasm<T>(bytes: Uint8Array, use: (pointer: number) => T): T {
   const module = core();
   const pointer = module._malloc(Math.max(16, bytes.length));
   if (pointer === 0) throw new FilterError('OUT_OF_MEMORY', 'out of wasm memory reading the index log');
@@ -42,6 +44,15 @@ function readRange(store: FileRecordStore, from: number, length: number): Uint8A
   const bytes = new Uint8Array(length);
   const got = store.readInto(from, bytes);
   return bytes.subarray(0, got);
+}
+
+/**
+ * The log bytes [from, from + length) with the 8 bytes before them in front
+ * (format 3 chains a record to them; from >= 16 always): pass `pointer + 8`
+ * of the copy in wasm memory to the core's scans.
+ */
+export function readWithChain(store: FileRecordStore, from: number, length: number): Uint8Array {
+  return readRange(store, from - 8, length + 8);
 }
 
 /**
@@ -63,8 +74,8 @@ export function judgeTail(
   // Space a file system allocated but never wrote (kind 0 is no kind, and format 2's check of zeros is not zero).
   if (store.isZeroFrom(position)) return { torn: true };
   const endsAtEnd = claimed > 0 && position + claimed === length;
-  if (version === 2) {
-    // An intact header (its own check passed) whose record runs past the end, or
+  if (version !== 1) {
+    // An intact header (in version 3 also chained to the record before it) (its own check passed) whose record runs past the end, or
     // ends exactly at it with a bad body: the last write never finished. A header
     // cut short (fewer bytes than a header) is one too: a flip never shortens a file.
     if (stop === 'incomplete' || (stop === 'garbled' && endsAtEnd)) return { torn: true };
@@ -109,20 +120,43 @@ function findWholeRecordAfter(store: FileRecordStore, position: number): number 
   return found < 0 ? undefined : position + found;
 }
 
-/** Where the whole records of a log end, and how many there are (no index needed). */
-export function scanWholeRecords(store: FileRecordStore): { end: number; records: number } {
+/**
+ * Where whole records resume after damage at `position`: the first offset
+ * after it where a whole record starts (in version 3, one chained to the 8
+ * bytes before it, as every record the writer wrote is), searched to the end
+ * of the log in windows of 16 MiB, or undefined. A record longer than 1 MiB
+ * that straddles two windows is not found (its bytes are then moved aside).
+ */
+export function findResync(store: FileRecordStore, position: number): number | undefined {
+  const length = store.byteLength;
+  const format = store.recordFormat;
+  for (let from = position + 1; from < length; from += SEARCHED_TAIL_BYTES) {
+    const positions = Math.min(SEARCHED_TAIL_BYTES, length - from);
+    const window = readWithChain(store, from, Math.min(positions + CHUNK_BYTES, length - from));
+    const found = withBytesInWasm(window, (pointer) =>
+      core()._cbw_record_find_whole(pointer + 8, window.length - 8, 0, format),
+    );
+    if (found >= 0 && found < positions) return from + found;
+  }
+  return undefined;
+}
+
+/** Where the whole records of a log (from `start`) end, and how many there are (no index needed). */
+export function scanWholeRecords(store: FileRecordStore, start = FILE_HEADER_BYTES): { end: number; records: number } {
   const module = core();
   const length = store.byteLength;
   const format = store.recordFormat;
-  let position = FILE_HEADER_BYTES;
+  let position = start;
   let records = 0;
   let chunkBytes = CHUNK_BYTES;
   const count = module._malloc(8);
   if (count === 0) throw new FilterError('OUT_OF_MEMORY', 'out of wasm memory reading the index log');
   try {
     while (position < length) {
-      const chunk = readRange(store, position, Math.min(chunkBytes, length - position));
-      const result = withBytesInWasm(chunk, (pointer) => {
+      const withChain = readWithChain(store, position, Math.min(chunkBytes, length - position));
+      const chunk = withChain.subarray(8);
+      const result = withBytesInWasm(withChain, (start) => {
+        const pointer = start + 8;
         const whole = module._cbw_records_whole(pointer, chunk.length, format, count);
         const counted = module.HEAPF64[count / 8]!;
         if (whole === chunk.length) return { whole, counted, claimed: 0, kind: 0 };

@@ -1,27 +1,42 @@
 /**
  * Salvage, never implicit: FileCuckooIndex.repair (and `cuckoo-bloom-wasm
- * repair`). Keeps the whole records at the start of a log and moves every
- * byte after them aside, to a file beside the log; nothing is deleted.
- * The caller holds the writer lock.
+ * repair`). Keeps every whole record of a log and moves only the damaged
+ * bytes aside, to files beside the log; nothing is deleted. Like RocksDB's
+ * skip-any-corrupted-records recovery, it resynchronises after damage: the
+ * scan resumes at the next offset where a whole record starts, so one flipped
+ * bit costs one record, not every record after it. The caller holds the
+ * writer lock.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
 import { FilterError } from '../index.js';
 import { syncDirectory, writeFileAtomically } from './durable-files.js';
-import { FileRecordStore, type LogVersion } from './file-store.js';
-import { scanWholeRecords } from './log-tail.js';
+import { FILE_HEADER_BYTES, FileRecordStore, type LogVersion } from './file-store.js';
+import { core, findResync, readWithChain, scanWholeRecords, withBytesInWasm } from './log-tail.js';
+
+/** One damaged stretch of the log that repair moved aside. */
+export interface MovedRange {
+  /** Where the damaged bytes started in the log before repair. */
+  offset: number;
+  /** How many bytes were moved. */
+  bytes: number;
+  /** The file holding them, byte for byte. */
+  file: string;
+}
 
 /** What {@link FileCuckooIndex.repair} kept of a damaged log, and where it moved the rest. */
 export interface RepairReport {
   /** The log's version (unchanged by repair). */
   logVersion: LogVersion;
-  /** Whole records kept (every record before the damage). */
+  /** Whole records kept: every record before the damage and every whole record after it. */
   recordsKept: number;
-  /** The log's length after repair: where its whole records end (and where the damage began). */
+  /** The log's length after repair. */
   keptBytes: number;
-  /** Bytes moved aside (0: the log was whole, nothing changed). */
+  /** Bytes moved aside, in all (0: the log was whole, nothing changed). */
   movedBytes: number;
-  /** The file holding the moved bytes, or null when nothing was moved. */
+  /** The file holding the first damaged stretch, or null when nothing was moved. */
   movedTo: string | null;
+  /** Every damaged stretch moved aside, in log order (empty when the log was whole). */
+  moved: MovedRange[];
 }
 
 const COPY_BYTES = 1 << 20;
@@ -36,35 +51,134 @@ function asidePath(path: string, offset: number): string {
   }
 }
 
+/** A stretch of whole records [start, end) to keep, and how many. */
+interface Kept {
+  start: number;
+  end: number;
+  records: number;
+}
+
+/** Copies the log bytes [from, to) of `store` to `write`, in megabytes. */
+function copyRange(store: FileRecordStore, path: string, from: number, to: number, write: (bytes: Uint8Array) => void): void {
+  const chunk = new Uint8Array(COPY_BYTES);
+  for (let at = from; at < to; ) {
+    const got = store.readInto(at, chunk.subarray(0, Math.min(COPY_BYTES, to - at)));
+    if (got <= 0) throw new FilterError('UNAVAILABLE', `${path} ended while it was being copied`);
+    write(chunk.subarray(0, got));
+    at += got;
+  }
+}
+
+/**
+ * Re-chains the whole records at the start of `withChain` (the log bytes with
+ * the 8 before them in front) to follow `last`; returns them, and the length
+ * the first record's header claims when none was whole (it needs more bytes).
+ */
+function rechainChunk(format: LogVersion, withChain: Uint8Array, last: Uint8Array): { out: Uint8Array; claimed: number } {
+  const module = core();
+  // Wasm memory: [0, 8) the scan's output, [8, 16) the new chain, [16, ...) the bytes.
+  return withBytesInWasm(new Uint8Array(withChain.length + 16), (start) => {
+    module.HEAPU8.set(last, start + 8);
+    module.HEAPU8.set(withChain, start + 16);
+    const data = start + 24;
+    const length = withChain.length - 8;
+    const bytes = module._cbw_records_rechain(data, length, format, start + 8, start);
+    let claimed = 0;
+    if (bytes === 0) {
+      module._cbw_record_scan(data, length, start, format);
+      claimed = module.HEAPF64[start / 8]!;
+    }
+    return { out: module.HEAPU8.slice(data, data + bytes), claimed };
+  });
+}
+
+/**
+ * Copies the whole records [kept.start, kept.end) to `write`, re-chained
+ * (version 3) to follow `chain` (the last 8 bytes written); returns the last
+ * 8 bytes it wrote. In versions 1 and 2 the records are copied unchanged.
+ */
+function copyRechained(store: FileRecordStore, kept: Kept, chain: Uint8Array, write: (bytes: Uint8Array) => void): Uint8Array {
+  let last: Uint8Array = chain;
+  let chunkBytes = COPY_BYTES;
+  for (let at = kept.start; at < kept.end; ) {
+    const { out, claimed } = rechainChunk(store.recordFormat, readWithChain(store, at, Math.min(chunkBytes, kept.end - at)), last);
+    if (out.length === 0) {
+      // One record longer than the chunk: read it whole.
+      if (claimed <= chunkBytes || at + claimed > kept.end) {
+        throw new FilterError('CORRUPT', `repair: the record at byte ${at} is no longer whole`);
+      }
+      chunkBytes = claimed;
+      continue;
+    }
+    chunkBytes = COPY_BYTES;
+    write(out);
+    last = out.slice(out.length - 8);
+    at += out.length;
+  }
+  return last;
+}
+
 export function repairLog(path: string): RepairReport {
   const store = FileRecordStore.open(path);
   try {
     const length = store.byteLength;
-    const { end, records } = scanWholeRecords(store);
+    // The stretches of whole records, and the damage between them.
+    const kept: Kept[] = [];
+    const damaged: Array<{ offset: number; bytes: number }> = [];
+    for (let at = FILE_HEADER_BYTES; at < length; ) {
+      const { end, records } = scanWholeRecords(store, at);
+      if (end > at) kept.push({ start: at, end, records });
+      if (end >= length) break;
+      const resume = findResync(store, end) ?? length;
+      damaged.push({ offset: end, bytes: resume - end });
+      at = resume;
+    }
     const report: RepairReport = {
       logVersion: store.recordFormat,
-      recordsKept: records,
-      keptBytes: end,
-      movedBytes: length - end,
+      recordsKept: kept.reduce((sum, stretch) => sum + stretch.records, 0),
+      keptBytes: length,
+      movedBytes: damaged.reduce((sum, stretch) => sum + stretch.bytes, 0),
       movedTo: null,
+      moved: [],
     };
-    if (end === length) return report;
-    const aside = asidePath(path, end);
-    // First the moved bytes, whole and durable (written, flushed, renamed, the
-    // directory flushed); only then is the log cut. A crash in between leaves
-    // the log as it was (and a copy of its tail): repair again.
-    const chunk = new Uint8Array(COPY_BYTES);
-    writeFileAtomically(aside, (write) => {
-      for (let at = end; at < length; ) {
-        const got = store.readInto(at, chunk.subarray(0, Math.min(COPY_BYTES, length - at)));
-        if (got <= 0) throw new FilterError('UNAVAILABLE', `${path} ended while its tail was being copied`);
-        write(chunk.subarray(0, got));
-        at += got;
-      }
-    });
-    store.truncate(end);
+    if (damaged.length === 0) return report;
+    // First the damaged bytes, each stretch whole and durable in its own file
+    // (written, flushed, renamed, the directory flushed); only then is the log
+    // changed. A crash in between leaves the log as it was: repair again.
+    for (const stretch of damaged) {
+      const aside = asidePath(path, stretch.offset);
+      writeFileAtomically(aside, (write) => copyRange(store, path, stretch.offset, stretch.offset + stretch.bytes, write));
+      report.moved.push({ ...stretch, file: aside });
+    }
+    report.movedTo = report.moved[0]!.file;
+    // The snapshot describes the damaged log: it would cover bytes no longer there.
+    rmSync(`${path}.snapshot`, { force: true });
     syncDirectory(path);
-    report.movedTo = aside;
+    const firstDamage = damaged[0]!.offset;
+    const after = kept.filter((stretch) => stretch.start > firstDamage);
+    if (after.length === 0) {
+      // Damage only at the end: cut the log there (no copy of what stays).
+      store.truncate(firstDamage);
+      syncDirectory(path);
+      report.keptBytes = firstDamage;
+      return report;
+    }
+    // Whole records after the damage: a new log with every kept record, the
+    // ones after a damaged stretch re-chained to the records now before them
+    // (version 3), written beside the log and renamed over it.
+    let written = 0;
+    // writeFileAtomically renames the new file over the log: the repaired log
+    // whole, or the damaged one as it was (the store reads the old one until then).
+    writeFileAtomically(path, (write) => {
+      const counted = (bytes: Uint8Array): void => {
+        written += bytes.length;
+        write(bytes);
+      };
+      copyRange(store, path, 0, firstDamage, counted);
+      let chain: Uint8Array = readWithChain(store, firstDamage, 0).slice(0, 8);
+      for (const stretch of after) chain = copyRechained(store, stretch, chain, counted);
+    });
+    report.keptBytes = written;
     return report;
   } catch (error) {
     throw error instanceof FilterError

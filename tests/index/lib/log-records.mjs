@@ -11,9 +11,9 @@ export function logVersion(bytes) {
   return bytes[8] | (bytes[9] << 8) | (bytes[10] << 16) | (bytes[11] << 24);
 }
 
-/** Header bytes of a record: 9 in version 1, 13 (with the header check) in version 2. */
+/** Header bytes of a record: 9 in version 1, 13 (with the header check) in versions 2 and 3. */
 export function headerBytes(version) {
-  return version === 2 ? 13 : 9;
+  return version >= 2 ? 13 : 9;
 }
 
 /** [{ start, end, headerEnd, kind, key, value }] of every record, in order. */
@@ -46,6 +46,7 @@ export function parseRecords(bytes) {
 export function modelOf(records, count = records.length) {
   const model = new Map();
   for (const record of records.slice(0, count)) {
+    if (record.kind === 4) continue; // a close marker (version 3)
     if (record.kind === 3) model.delete(record.key);
     else model.set(record.key, record.value);
   }

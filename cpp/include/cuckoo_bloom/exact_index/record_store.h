@@ -32,6 +32,27 @@
 // an unfinished write (a damaged header fails its check: it is damage, never
 // a torn tail). An all-zero header is never valid (kind 0 is no kind), so
 // space a file system allocated but never wrote is never read as a record.
+//
+// Format 3 (log files of version 3) is format 2's layout with chained checks:
+// both the header check and the checksum are seeded with the 8 bytes just
+// before the record in the file (the previous record's checksum, or for the
+// first record the file header's version and random log id):
+//
+//   headerCheck = low 32 bits of XXH3-64(bytes [0, 9), seed kRecordHeaderSeed ^ chain)
+//   checksum    = XXH3-64(bytes [0, 13+K+V), seed kRecordChecksumSeed ^ chain)
+//   chain       = u64 (little-endian) of the 8 bytes before the record
+//
+// Why chained: with per-record checks, a record cut out on record boundaries,
+// a valid record of another log spliced in, or two records swapped all leave
+// a sequence of whole records, which replay applies silently (the cut keys
+// answer absent). Chained, the record after any such edit fails its header
+// check, so the edit is damage (CORRUPT at its offset), never a torn tail;
+// and a record of another log never passes, because every chain starts from
+// that log's own id. The chain is read from the file, not kept, so any record
+// can be checked alone (a lookup reads 8 bytes more) and repair can find the
+// next whole record after damage and re-chain the records it keeps.
+// Format 3 also has a fourth kind, Close, with no key or value: the marker a
+// clean close appends, so the record before it is known to be committed.
 #pragma once
 
 #include <cstddef>
@@ -46,6 +67,7 @@ enum class RecordKind : uint8_t {
   Put = 1,           // a key (exact set: no value)
   PutWithValue = 2,  // a key and its value (possibly empty)
   Delete = 3,        // the key is gone from here on
+  Close = 4,         // format 3 only: the log was closed cleanly here (no key, no value)
 };
 
 // The record layout of a log (above). The in-memory log uses format 1: it
@@ -53,6 +75,7 @@ enum class RecordKind : uint8_t {
 enum class RecordFormat : uint8_t {
   V1 = 1,  // header without its own check
   V2 = 2,  // header with a 32-bit check (log files of version 2)
+  V3 = 3,  // format 2's layout, checks chained to the 8 bytes before the record (log files of version 3)
 };
 
 // Format 1's sizes (the in-memory log's).
@@ -62,7 +85,7 @@ constexpr size_t kRecordOverheadBytes = kRecordHeaderBytes + kRecordChecksumByte
 // Format 2 adds the header check after the kind.
 constexpr size_t kRecordHeaderCheckBytes = 4;
 inline size_t recordHeaderBytes(RecordFormat format) {
-  return format == RecordFormat::V2 ? kRecordHeaderBytes + kRecordHeaderCheckBytes : kRecordHeaderBytes;
+  return format == RecordFormat::V1 ? kRecordHeaderBytes : kRecordHeaderBytes + kRecordHeaderCheckBytes;
 }
 inline size_t recordOverheadBytes(RecordFormat format) { return recordHeaderBytes(format) + kRecordChecksumBytes; }
 // Keys and values are bounded so a record's length always fits in u32 arithmetic
@@ -87,17 +110,27 @@ struct RecordView {
 inline uint64_t recordSize(uint32_t keyLength, uint32_t valueLength, RecordFormat format = RecordFormat::V1) {
   return recordOverheadBytes(format) + uint64_t{keyLength} + valueLength;
 }
-// Format 2's header check of the 9 bytes of lengths and kind at `header`.
-uint32_t recordHeaderCheck(const uint8_t* header);
+// Format 2's header check of the 9 bytes of lengths and kind at `header`
+// (format 3: `chain` is the u64 of the 8 bytes before the record; 0 in format 2).
+uint32_t recordHeaderCheck(const uint8_t* header, uint64_t chain = 0);
+// Format 3's chain value: the u64 (little-endian) of the 8 bytes at `preceding`.
+uint64_t recordChainAt(const uint8_t* preceding);
+// The record format numbered `format` (1, 2 or 3; anything else reads as 1).
+RecordFormat recordFormatOf(int format);
 
 // InvalidArgument for lengths past the limits, or value bytes on a record that has none.
 Status checkRecordLengths(RecordKind kind, uint32_t keyLength, uint32_t valueLength);
 // Writes the record (lengths already checked) into `out`, which has recordSize(..., format) bytes.
 void writeRecord(RecordKind kind, const uint8_t* key, uint32_t keyLength, const uint8_t* value, uint32_t valueLength,
-                 uint8_t* out, RecordFormat format = RecordFormat::V1);
+                 uint8_t* out, RecordFormat format = RecordFormat::V1, uint64_t chain = 0);
 // Appends the encoded record to `out`. InvalidArgument for lengths past the limits.
 Status encodeRecord(RecordKind kind, const uint8_t* key, uint32_t keyLength, const uint8_t* value,
-                    uint32_t valueLength, std::vector<uint8_t>& out, RecordFormat format = RecordFormat::V1);
+                    uint32_t valueLength, std::vector<uint8_t>& out, RecordFormat format = RecordFormat::V1,
+                    uint64_t chain = 0);
+// Format 3: rewrites the header check and checksum of the record at `record`
+// (`size` bytes, whole) for the chain `chain` (repair re-chains the records it
+// keeps after damage it moved aside). The record's content is unchanged.
+void rechainRecord(uint8_t* record, size_t size, uint64_t chain);
 
 // What is at the start of `bytes`, for a reader scanning a log.
 enum class RecordScan : uint8_t {
@@ -113,7 +146,9 @@ struct RecordScanResult {
   uint64_t size = 0;
   RecordView record;
 };
-RecordScanResult scanRecord(const uint8_t* bytes, size_t length, RecordFormat format = RecordFormat::V1);
+// Format 3: `chain` is the u64 of the 8 bytes before `bytes` in the log (recordChainAt).
+RecordScanResult scanRecord(const uint8_t* bytes, size_t length, RecordFormat format = RecordFormat::V1,
+                            uint64_t chain = 0);
 // The lengths and kind in the header at `bytes` (kRecordHeaderBytes readable),
 // unchecked: for a store reading back records it wrote itself (format 1).
 RecordView recordHeaderAt(const uint8_t* bytes);
