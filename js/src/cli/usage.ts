@@ -175,14 +175,13 @@ const REPAIR = `Usage: ${NAME} repair <log> [--json]
 
 Salvages a damaged index log (build --exact), explicitly: opening a log never
 drops more than an unfinished last write, and reports damage as an error
-naming its byte offset instead. Repair keeps every whole record before the
-first one that is not whole, and moves every byte from there to the end of
-the file, unchanged, to a new file beside the log:
-<log>.damaged-at-<offset> (".2", ".3", ... when that name is taken; nothing is
-ever overwritten or deleted). The moved bytes are written and flushed to the
-disk before the log is cut, so a crash during repair loses nothing. The log
-then opens, with the records before the damage. <log>.snapshot is left: it is
-used again only if it still matches the log.
+naming its byte offset instead. Repair keeps every whole record: at the
+damage it resumes at the next whole record, and moves only the damaged bytes,
+unchanged, to a new file beside the log: <log>.damaged-at-<offset> (".2",
+".3", ... when that name is taken; nothing is ever overwritten or deleted).
+The moved bytes are written and flushed to the disk before the log changes,
+so a crash during repair loses nothing. The log then opens, with every whole
+record (records after the damage re-chained). <log>.snapshot is deleted.
 
 Repair takes the log's writer lock: it is refused while a writer has the log
 open (the error names that process).
@@ -190,9 +189,8 @@ open (the error names that process).
 Options:
   --json                 print a JSON object instead of text
 
-Exit status: 0 the log was whole (nothing changed), 1 bytes were moved aside
-(the log is now valid), 2 usage or input error (a missing file, not an index
-log, a log locked by a writer, an I/O error).`;
+Exit status: 0 the log was whole or was repaired, 2 usage or input error (a
+missing file, not an index log, a log locked by a writer, an I/O error).`;
 
 const UPDATE = `Usage: ${NAME} update <filter> [--add FILE] [--remove FILE] [--list FILE]
          [--format <format>] [--output OUT] [--json]
