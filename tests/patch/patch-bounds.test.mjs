@@ -25,11 +25,18 @@ function bloomBytes(keys, capacity = 2000) {
 
 const keys = (n, prefix) => Array.from({ length: n }, (_, i) => `${prefix}${i}`);
 
-/** The first 49 bytes of a real patch (header and one body byte), declaring `targetLength`, and `count` changes. */
+/**
+ * The first 49 bytes of a real patch (header and one body byte), declaring
+ * `targetLength` and `count` changes. The target checksum is all zeros, which
+ * is what the last 8 bytes of a target the base does not reach are: a patch
+ * checked only after its target was made gets through that check and on to
+ * the CRC-32 of the whole (zeroed) target.
+ */
 function tinyPatch(base, targetLength, count = 0) {
   const patch = diffFilters(base, bloomBytes(keys(101, 'a'))).slice(0, 49);
   const view = new DataView(patch.buffer);
   view.setBigUint64(24, BigInt(targetLength), true);
+  patch.fill(0, 32, 40);
   view.setUint32(44, count, true);
   patch[6] = 2; // flipped bits: one parameter byte, then the bit stream
   patch[48] = 0;
@@ -37,11 +44,13 @@ function tinyPatch(base, targetLength, count = 0) {
 }
 
 /**
- * applyPatch(base, patch) in a child process: its error code, the time it
- * took (the fastest of three), and how much its peak resident memory grew
- * (maxRSS, which counts the pages a huge zeroed target touches).
+ * applyPatch(base, patch) in a child process: its error code (or the name
+ * of what else it threw), the time it took (the fastest of three), and how
+ * much its peak resident memory grew. `memoryLimitKB`: the child runs under
+ * that limit of virtual memory (ulimit -v), where allocating a target of
+ * gigabytes fails.
  */
-function applyInChild(base, patch) {
+function applyInChild(base, patch, memoryLimitKB = null) {
   const script = `
     const m = await import(${JSON.stringify(new URL('../../dist/index.js', import.meta.url).href)});
     const [base, patch] = ${JSON.stringify([Buffer.from(base).toString('base64'), Buffer.from(patch).toString('base64')])}.map((b) => new Uint8Array(Buffer.from(b, 'base64')));
@@ -52,11 +61,18 @@ function applyInChild(base, patch) {
     // The fastest of three: the work is the same each time; a loaded machine only adds to it.
     for (let i = 0; i < 3; i++) {
       const started = performance.now();
-      try { m.applyPatch(base, patch); code = 'applied'; } catch (e) { code = e instanceof m.FilterError ? e.code : e.name + ': ' + e.message; }
+      try { m.applyPatch(base, patch); code = 'applied'; } catch (e) { code = e instanceof m.FilterError ? e.code : e.name; }
       ms = Math.min(ms, performance.now() - started);
     }
     console.log(JSON.stringify({ code, ms, grewMB: (process.resourceUsage().maxRSS - rss) / 1024 }));`;
-  const output = execFileSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8', timeout: 120_000 });
+  const args = ['--input-type=module', '-e', script];
+  const output =
+    memoryLimitKB === null
+      ? execFileSync(process.execPath, args, { encoding: 'utf8', timeout: 120_000 })
+      : execFileSync('bash', ['-c', 'ulimit -v "$1" && shift && exec "$@"', 'bash', String(memoryLimitKB), process.execPath, ...args], {
+          encoding: 'utf8',
+          timeout: 120_000,
+        });
   return JSON.parse(output.trim().split('\n').pop());
 }
 
@@ -77,6 +93,13 @@ describe('a short patch declaring a huge target', () => {
     expect(result.code).toBe('CORRUPT');
     expect(result.ms).toBeLessThan(100);
     expect(result.grewMB).toBeLessThan(50);
+  });
+
+  test.each([
+    ['4 GiB', 2 ** 32],
+    ['1 GiB', 2 ** 30],
+  ])('under a 2 GB memory limit, a 49-byte patch declaring %s is CORRUPT, not a RangeError', (_name, targetLength) => {
+    expect(applyInChild(base, tinyPatch(base, targetLength), 2_000_000).code).toBe('CORRUPT');
   });
 
   test('a target over 2 GiB (no filter is longer) is refused by the header, naming the limit', () => {
