@@ -8,6 +8,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { crc32 as zlibCrc32 } from 'node:zlib';
 import { cliStartupMs, expectOneLineError, runCliTimed, runOk, tempDir } from './helpers.mjs';
 
 /** What a refused input may take on top of the CLI's start-up. */
@@ -162,4 +163,53 @@ describe('diff refuses a damaged filter, on either side', () => {
     await expectFastRefusal(args, /diff: diffFilters: (base|target): corrupt filter: its checksum [0-9a-f]{16} does not match its bytes/);
     expect(existsSync(at('bad.patch'))).toBe(false);
   });
+});
+
+/**
+ * A byte-runs patch (docs/FORMAT.md) from `base` to `target` as one run of
+ * every target byte, with no check of either: what another tool, or diff
+ * before it refused damaged filters, could write.
+ */
+function wholeTargetPatch(base, target) {
+  const bits = [];
+  const put = (value, count) => {
+    for (let i = 0; i < count; i++, value = Math.floor(value / 2)) bits.push(value % 2);
+  };
+  put(0, 1); // gap 0, Rice k = 0: one 0 bit
+  put(0, 1); // length - 1, Rice k = 40: quotient 0 ...
+  put(target.length - 1, 40); // ... and 40 low bits
+  for (const byte of target) put(byte, 8);
+  const body = Buffer.alloc(2 + Math.ceil(bits.length / 8));
+  body[0] = 0;
+  body[1] = 40;
+  bits.forEach((bit, i) => {
+    body[2 + (i >> 3)] |= bit << (i & 7);
+  });
+  const header = Buffer.alloc(48);
+  header.write('CBWP', 0, 'latin1');
+  header.writeUInt16LE(1, 4);
+  header[6] = 1;
+  header.writeBigUInt64LE(BigInt(base.length), 8);
+  base.copy(header, 16, base.length - 8);
+  header.writeBigUInt64LE(BigInt(target.length), 24);
+  target.copy(header, 32, target.length - 8);
+  header.writeUInt32LE(zlibCrc32(target), 40);
+  header.writeUInt32LE(1, 44);
+  return Buffer.concat([header, body]);
+}
+
+test('patch refuses a patch whose target is itself damaged: "checksum ok" means the written filter is whole', async () => {
+  const old = readFileSync(at('old.filter'));
+  const target = Buffer.from(readFileSync(at('new.filter')));
+  // The control: the same encoder's patch to the undamaged target applies.
+  writeFileSync(at('whole.patch'), wholeTargetPatch(old, target));
+  await runOk(['patch', 'old.filter', 'whole.patch', '--output', 'whole.filter', '-q'], { cwd: work.dir });
+  expect(Buffer.compare(readFileSync(at('whole.filter')), target)).toBe(0);
+  target[target.length - 20] ^= 0x10;
+  writeFileSync(at('to-damaged.patch'), wholeTargetPatch(old, target));
+  await expectFastRefusal(
+    ['patch', 'old.filter', 'to-damaged.patch', '--output', 'damaged-out.filter'],
+    /to-damaged\.patch: the patched filter: corrupt filter: its checksum [0-9a-f]{16} does not match its bytes/,
+  );
+  expect(existsSync(at('damaged-out.filter'))).toBe(false);
 });
