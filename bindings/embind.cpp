@@ -135,6 +135,8 @@ class FilterHandle {
   void releaseSerialized() { parts_ = SerializedParts(); }
   // Status code; the message of a failure is lastMessage().
   int unionWith(FilterHandle& other) { return remember(filter_->unionWith(other.filter())); }
+  // Why a batch add stopped (cbw_add_many): errorCode() and lastMessage() read it.
+  void rememberFailure(Status status) { status_ = std::move(status); }
   std::string lastMessage() const { return status_.message(); }
 
   // ---- Inspection (visualisations, tests). Each applies to the types that
@@ -417,11 +419,17 @@ EMSCRIPTEN_KEEPALIVE void cbw_hash_many(double seed, uintptr_t data, uintptr_t o
   const uint64_t seedValue = static_cast<uint64_t>(seed);
   for (uint32_t i = 0; i < count; ++i) hashes[i] = hashKey(bytes + (ends[i] - ends[0]), ends[i + 1] - ends[i], seedValue);
 }
-// Adds keys in order and stops at the first that is not stored (cuckoo: FULL):
-// returns how many were stored (count means all); keys before it stay stored.
+// Adds keys in order and stops at the first that is not stored (FULL, or
+// OUT_OF_MEMORY when a growing filter cannot grow): returns how many were
+// stored (count means all); keys before it stay stored. When it stopped
+// early, why is the handle's errorCode() and lastMessage() until its next
+// failing call.
 EMSCRIPTEN_KEEPALIVE uint32_t cbw_add_many(uintptr_t handle, uintptr_t data, uintptr_t offsets, uint32_t count) {
-  return static_cast<uint32_t>(reinterpret_cast<FilterHandle*>(handle)->filter().addMany(
-      bytesAt(data), reinterpret_cast<const uint32_t*>(offsets), count));
+  FilterHandle& filter = *reinterpret_cast<FilterHandle*>(handle);
+  Status stopped;
+  const size_t stored = filter.filter().addMany(bytesAt(data), reinterpret_cast<const uint32_t*>(offsets), count, &stopped);
+  if (stored != count) filter.rememberFailure(std::move(stopped));
+  return static_cast<uint32_t>(stored);
 }
 // Removes each key once: 1 per key removed, 0 per key not found, at `out`.
 // Returns the status code (UNSUPPORTED for types without removal).

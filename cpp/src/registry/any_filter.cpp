@@ -63,13 +63,19 @@ class RegisteredFilter final : public AnyFilter {
       for (size_t j = 0; j < group; ++j) out[start + j] = filter_.has(hashes[j]) ? 1 : 0;
     }
   }
-  size_t addMany(const uint8_t* data, const uint32_t* offsets, size_t count) override {
+  size_t addMany(const uint8_t* data, const uint32_t* offsets, size_t count, Status* stopped) override {
     KeyHash hashes[kBatchGroup];
     for (size_t start = 0; start < count; start += kBatchGroup) {
       const size_t group = count - start < kBatchGroup ? count - start : kBatchGroup;
       hashGroup(data, offsets, start, group, hashes);
       for (size_t j = 0; j < group; ++j) {
-        if (!add(hashes[j]).isOk()) return start + j;
+        Status status = add(hashes[j]);
+        if (!status.isOk()) {
+          // The status travels with the count: a caller that only saw the
+          // count would have to guess why (and said FULL for out of memory).
+          if (stopped != nullptr) *stopped = std::move(status);
+          return start + j;
+        }
       }
     }
     return count;

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "cuckoo_bloom/registry/any_filter.h"
@@ -230,6 +231,49 @@ TYPED_TEST(RegisteredFilterType, BatchesAnswerAndStoreExactlyLikeSingleCalls) {
   }
 }
 
+// A batch stops where add() would, and says why as add() would: the status
+// of the key it stopped at (Full, Unsupported, OutOfMemory for a growing
+// filter that cannot grow) travels with the count. A caller that only had
+// the count used to guess Full, and JavaScript said FULL for out of memory.
+TYPED_TEST(RegisteredFilterType, ABatchStopsWhereAddDoesWithTheSameStatus) {
+  std::vector<std::string> keys;
+  for (uint64_t i = 0; i < 4000; ++i) keys.push_back(presentKey(i));
+  const KeyBatchLayout layout = layoutOf(keys);
+  std::unique_ptr<AnyFilter> batched, single;
+  if constexpr (TestFixture::kStatic) {
+    const auto keyAt = [&keys](uint64_t i) { return keys[i]; };
+    batched = TestFixture::filled(100, 0.01, 3, 10, keyAt);
+    single = TestFixture::filled(100, 0.01, 3, 10, keyAt);
+    ASSERT_TRUE(batched && single);
+  } else {
+    // Capacity 100 for 4,000 keys: a cuckoo filter fills up; the growing ones grow.
+    Result<std::unique_ptr<AnyFilter>> a = TestFixture::make(100, 0.01, 3);
+    Result<std::unique_ptr<AnyFilter>> b = TestFixture::make(100, 0.01, 3);
+    ASSERT_TRUE(a.isOk() && b.isOk());
+    batched = std::move(a).value();
+    single = std::move(b).value();
+  }
+  Status stopped;
+  const size_t stored = batched->addMany(layout.dataAt(0), layout.offsets.data(), keys.size(), &stopped);
+  size_t added = 0;
+  Status first;
+  for (; added < keys.size(); ++added) {
+    first = single->add(reinterpret_cast<const uint8_t*>(keys[added].data()), keys[added].size());
+    if (!first.isOk()) break;
+  }
+  EXPECT_EQ(stored, added);
+  EXPECT_EQ(stopped.code(), first.code()) << stopped.message();
+  EXPECT_EQ(stopped.message(), first.message());
+  if constexpr (TestFixture::kStatic) EXPECT_EQ(stopped.code(), StatusCode::Unsupported);
+  if (std::is_same_v<TypeParam, CuckooFilter>) EXPECT_EQ(stopped.code(), StatusCode::Full);
+  // Without somewhere to put the status, the same count.
+  if constexpr (!TestFixture::kStatic) {
+    Result<std::unique_ptr<AnyFilter>> again = TestFixture::make(100, 0.01, 3);
+    ASSERT_TRUE(again.isOk());
+    EXPECT_EQ(again.value()->addMany(layout.dataAt(0), layout.offsets.data(), keys.size()), stored);
+  }
+}
+
 TYPED_TEST(RegisteredFilterType, RoundTripsThroughTheRegistryByteForByte) {
   {
     const std::unique_ptr<AnyFilter> made = TestFixture::filled(3000, 0.01, 99, 2500, presentKey);
@@ -385,6 +429,30 @@ TYPED_TEST(RegisteredFilterType, RefusesEveryOptionItDoesNotTakeNamingWhatItTake
         EXPECT_NE(message.find("no other option"), std::string::npos) << message;
       }
     }
+  }
+}
+
+// A growing chain that may not grow (32 links of one key each, growth 1):
+// its batch stops at the key that needed link 33, with add()'s Full and message.
+TEST(FilterRegistry, AGrowingChainsBatchStopsWithTheChainsStatus) {
+  CoreFilterOptions options;
+  options.capacity = 1;
+  options.falsePositiveRate = 0.01;
+  options.seed = 3;
+  options.growth = 1.0;
+  Result<std::unique_ptr<AnyFilter>> made = createFilter(FilterType::ScalableBloom, options);
+  ASSERT_TRUE(made.isOk()) << made.status().message();
+  std::vector<std::string> keys;
+  for (uint64_t i = 0; i < 100; ++i) keys.push_back(presentKey(i));
+  const KeyBatchLayout layout = layoutOf(keys);
+  Status stopped;
+  const size_t stored = made.value()->addMany(layout.dataAt(0), layout.offsets.data(), keys.size(), &stopped);
+  EXPECT_GE(stored, 32u);
+  EXPECT_LT(stored, keys.size());
+  EXPECT_EQ(stopped.code(), StatusCode::Full) << stopped.message();
+  EXPECT_NE(stopped.message().find("maximum of 32"), std::string::npos) << stopped.message();
+  for (size_t i = 0; i < stored; ++i) {
+    ASSERT_TRUE(made.value()->has(reinterpret_cast<const uint8_t*>(keys[i].data()), keys[i].size())) << i;
   }
 }
 

@@ -1,14 +1,16 @@
 /**
  * Whole-file reads and writes of `update`, `diff` and `patch`: a list read as
- * UTF-8 lines, a patch read whole, and an output written atomically (a
+ * UTF-8 lines, a patch read whole (each from a regular file only, bounded by
+ * its size: regular-file.ts), and an output written atomically (a
  * temporary `<path>.tmp-<pid>` renamed over it), so a failed command leaves
  * the old file, never half of a new one.
  */
-import { readFile, rename, writeFile } from 'node:fs/promises';
+import { rename, writeFile } from 'node:fs/promises';
 import { removePath, trackTemporary } from './cleanup.js';
 import { FilterError } from '../index.js';
 import { CliError, fileError, usageError } from './errors.js';
 import { filterBuildFiles } from './output-paths.js';
+import { readRegularFile, regularFileChunks } from './regular-file.js';
 
 /** Writes `bytes` to `<path>.tmp-<pid>`, then renames it over `path`; on failure removes the temporary. */
 export async function writeFileAtomically(path: string, bytes: Uint8Array): Promise<void> {
@@ -24,25 +26,56 @@ export async function writeFileAtomically(path: string, bytes: Uint8Array): Prom
   }
 }
 
-/** The whole file at `path` (a patch, or a companion). */
+/**
+ * The largest patch or companion read whole: twice the largest filter (2 GiB,
+ * the wasm memory a filter is read into). A patch from diffFilters is about
+ * the size of the bytes that changed, so at most about its target's size;
+ * a companion is smaller than its filter.
+ */
+const MAX_WHOLE_FILE_BYTES = 2 ** 32;
+/** A list is read in chunks of this many bytes, never whole: a list of any size fits. */
+const LIST_CHUNK_BYTES = 16 * 2 ** 20;
+
+/**
+ * The whole file at `path` (a patch, or a companion): a regular file only
+ * (a device or FIFO would be read forever or block: refused before any
+ * read), at most MAX_WHOLE_FILE_BYTES, read no further than its size.
+ */
 export async function readWholeFile(path: string): Promise<Uint8Array> {
-  try {
-    return new Uint8Array(await readFile(path));
-  } catch (error) {
-    throw fileError('read', path, error);
-  }
+  return readRegularFile(path, 'a regular file', MAX_WHOLE_FILE_BYTES, `the ${MAX_WHOLE_FILE_BYTES / 2 ** 30} GiB a patch or companion can be`);
 }
 
-/** The lines of a list file (UTF-8; "\r\n" or "\n"); not UTF-8 is an error naming the file. */
+/**
+ * The lines of a list file (UTF-8; "\r\n" or "\n"; a leading BOM is
+ * dropped); not UTF-8 is an error naming the file. Only a regular file is
+ * read (a device or FIFO is refused before any read), in chunks and no
+ * further than its size: a list of hundreds of MB is read as it is, never
+ * as one string (which V8 caps at about 512 MB).
+ */
 export async function readListLines(path: string): Promise<string[]> {
-  const bytes = await readWholeFile(path);
-  let text: string;
+  const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
+  const lines: string[] = [];
+  let pending = '';
+  const take = (text: string): void => {
+    const parts = (pending + text).split('\n');
+    pending = parts.pop()!;
+    for (const part of parts) lines.push(part.endsWith('\r') ? part.slice(0, -1) : part);
+  };
   try {
-    text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(bytes);
-  } catch {
-    throw new CliError(`${path}: a list must be UTF-8 text`);
+    for await (const chunk of regularFileChunks(path, 'a list file (a regular file)', LIST_CHUNK_BYTES)) {
+      take(decoder.decode(chunk, { stream: true }));
+    }
+    take(decoder.decode());
+  } catch (error) {
+    if (error instanceof CliError) throw error;
+    if (error instanceof TypeError) throw new CliError(`${path}: a list must be UTF-8 text`);
+    // A single line too long for one string (RangeError: Invalid string length).
+    if (error instanceof RangeError) throw new CliError(`${path}: a line of the list is too long to read (${error.message})`);
+    throw error;
   }
-  return text === '' ? [] : text.replace(/\r?\n$/, '').split(/\r?\n/);
+  // A last line without a newline is a line; the empty rest after a final newline is not.
+  if (pending !== '') lines.push(pending);
+  return lines;
 }
 
 /** `diff` and `patch`: two file arguments (`what` names them in the usage error) and a required --output. */

@@ -1,6 +1,7 @@
 /**
  * Opening a file that must be a regular file: the filter file or index log
- * of `query` and `info`. Anything else cannot be one, and reading it is how
+ * of `query`, `info`, `diff` and `patch`, a patch, and the lists and
+ * companion of `update`. Anything else cannot be one, and reading it is how
  * the CLI used to hang: /dev/zero and /dev/urandom never end (`query
  * /dev/zero key` grew to 6 GB), and opening a FIFO for reading blocks until
  * some writer appears. So the path is stat'ed before it is opened, the open
@@ -80,4 +81,59 @@ export async function readFully(handle: FileHandle, buffer: Uint8Array, position
     got += bytesRead;
   }
   return got;
+}
+
+/**
+ * The whole regular file at `path`, refused (a CliError, nothing read) when
+ * it is not a regular file or is larger than `maxBytes` (`limit` says why,
+ * for the message). Exactly the size the open file had is read, plus one
+ * byte to see whether it grew meanwhile: a file that changed while read is
+ * refused, never read on.
+ */
+export async function readRegularFile(path: string, wanted: string, maxBytes: number, limit: string): Promise<Uint8Array> {
+  const { handle, size } = await openRegularFile(path, wanted);
+  try {
+    if (size > maxBytes) throw new CliError(`cannot read ${path}: it is ${size} bytes, more than ${limit}`);
+    const bytes = new Uint8Array(size + 1);
+    const read = await readFully(handle, bytes, 0);
+    if (read !== size) throw changedWhileReadError(path, size, read);
+    return bytes.subarray(0, size);
+  } catch (error) {
+    if (error instanceof CliError) throw error;
+    throw fileError('read', path, error);
+  } finally {
+    await handle.close();
+  }
+}
+
+/**
+ * The regular file at `path` in chunks of at most `chunkBytes`, for a file
+ * of any size read as a stream (a list of hundreds of MB): no more than its
+ * size when opened is read, and a file that grew or shrank meanwhile is a
+ * CliError. A device or FIFO is refused before anything is read.
+ */
+export async function* regularFileChunks(path: string, wanted: string, chunkBytes: number): AsyncGenerator<Uint8Array> {
+  const { handle, size } = await openRegularFile(path, wanted);
+  try {
+    let position = 0;
+    while (position < size) {
+      const chunk = new Uint8Array(Math.min(chunkBytes, size - position));
+      const read = await readFully(handle, chunk, position);
+      if (read !== chunk.length) throw changedWhileReadError(path, size, position + read);
+      position += read;
+      yield chunk;
+    }
+    // One byte past the size it had: a file that grew is refused, not read on.
+    if ((await readFully(handle, new Uint8Array(1), size)) !== 0) throw changedWhileReadError(path, size, size + 1);
+  } catch (error) {
+    if (error instanceof CliError) throw error;
+    throw fileError('read', path, error);
+  } finally {
+    await handle.close();
+  }
+}
+
+function changedWhileReadError(path: string, size: number, read: number): CliError {
+  const how = read < size ? `only ${read} could be read` : 'more bytes followed';
+  return new CliError(`cannot read ${path}: it changed while it was read (it was ${size} bytes when opened; ${how})`);
 }

@@ -288,7 +288,8 @@ export abstract class Filter<Name extends FilterTypeName = FilterTypeName, Optio
   /**
    * Adds every key (an array, any iterable, or a {@link KeyBatch}); one
    * boundary crossing per batch.
-   * @throws FilterError `FULL` with `index`: the first key not stored (all before it are).
+   * @throws FilterError `FULL` or `OUT_OF_MEMORY` (a growing filter that
+   *   cannot grow), with `index`: the first key not stored (all before it are).
    */
   addMany(keysIn: Iterable<Key> | KeyBatch): void {
     const address = this.address;
@@ -300,10 +301,17 @@ export abstract class Filter<Name extends FilterTypeName = FilterTypeName, Optio
         // As cbw_add_many: stop at the first key not stored.
         const path = this.#keyPath;
         const list = keys as readonly Key[];
-        for (let i = start; i < batch.end; i++) if (path.add(list[i]!) !== 0) this.onBatchFull(i, total);
+        for (let i = start; i < batch.end; i++) {
+          const status = path.add(list[i]!);
+          if (status !== 0) this.#batchStopped(i, total, statusName(this.module, status), null);
+        }
       } else {
         const stored = this.module._cbw_add_many(address, batch.data, batch.offsets, batch.count);
-        if (stored !== batch.count) this.onBatchFull(start + stored, total);
+        if (stored !== batch.count) {
+          // cbw_add_many left why it stopped on the handle (FULL, OUT_OF_MEMORY, ...).
+          const handle = this.handle;
+          this.#batchStopped(start + stored, total, handle.errorCode(), handle.lastMessage());
+        }
       }
       start = batch.end;
     }
@@ -345,7 +353,23 @@ export abstract class Filter<Name extends FilterTypeName = FilterTypeName, Optio
     return coreError(name, `${this.type} filter: remove failed at key ${index} (${name}); keys before it were removed`);
   }
 
-  /** Called when a batch add stopped early (cuckoo only). */
+  /**
+   * A batch add stopped at key `index` with status `name`: FULL is the
+   * type's own message (onBatchFull); any other status (OUT_OF_MEMORY when a
+   * growing filter cannot make its next link or table) is thrown as that
+   * code, as `add` of the same key would, with `index`.
+   */
+  #batchStopped(index: number, total: number, name: string, detail: string | null): never {
+    if (name === 'FULL') this.onBatchFull(index, total);
+    const error = coreError(
+      name,
+      `${this.type} filter: addMany stopped at key ${index} of ${total} (${name}${detail ? `: ${detail}` : ''}); ` +
+        `keys 0..${index - 1} were added, key ${index} and later were not (every key added before is still found)`,
+    );
+    throw new FilterError(error.code, error.message, { index });
+  }
+
+  /** Called when a batch add stopped early because the filter is full. */
   protected onBatchFull(index: number, _total: number): never {
     throw new FilterError('FULL', `filter is full at key ${index}`, { index });
   }

@@ -1,14 +1,17 @@
 import { FilterError } from '../errors.js';
-import { crc32 } from './crc32.js';
-import { BodyReader, bytesArgument, ENCODING_BYTE_RUNS, MAX_RICE_BITS, PATCH_HEADER_BYTES, readHeader, trailingChecksum } from './patch-format.js';
+import { type ChangeSink, walkBody } from './patch-body.js';
+import { type BodyReader, bytesArgument, FILTER_MAGIC, readHeader, trailingChecksum } from './patch-format.js';
+import { HEAD_BYTES, TargetCheck } from './target-check.js';
 
 /**
  * Applies a patch from `diffFilters` to the filter file it was made from and
  * returns the new filter file's bytes (a new array; `base` is not changed).
  * It applies only to its exact base: the base's length and trailing checksum
- * must be the ones the patch names. What it makes is checked against the
- * target's length, trailing checksum and CRC-32 before it is returned, so a
- * damaged patch or base never yields wrong bytes. Needs no `init()`.
+ * must be the ones the patch names. What it would make is checked against
+ * the target's length, trailing checksum and CRC-32 before the target is
+ * even allocated (the body is walked once to check, once to write), so a
+ * damaged patch or base never yields wrong bytes, and a patch declaring
+ * gigabytes it cannot make costs nothing. Needs no `init()`.
  *
  * ```ts
  * let bytes: Uint8Array;
@@ -20,8 +23,9 @@ import { BodyReader, bytesArgument, ENCODING_BYTE_RUNS, MAX_RICE_BITS, PATCH_HEA
  * ```
  * @throws FilterError `INVALID_ARGUMENT` (not bytes, or a patch of other base
  *   bytes: the message gives both lengths and checksums), `CORRUPT` (not a
- *   patch, damaged, or the result does not match the target's checksums),
- *   `UNSUPPORTED_VERSION`.
+ *   patch, damaged, a target over 2 GiB, or the result would not match the
+ *   target's checksums), `UNSUPPORTED_VERSION`, `OUT_OF_MEMORY` (a checked
+ *   target the engine cannot allocate).
  */
 export function applyPatch(base: Uint8Array | ArrayBuffer, patch: Uint8Array | ArrayBuffer): Uint8Array {
   const from = bytesArgument(base, 'applyPatch: base');
@@ -35,55 +39,61 @@ export function applyPatch(base: Uint8Array | ArrayBuffer, patch: Uint8Array | A
         `not to these bytes (${from.length} bytes, checksum ${fromChecksum}): fetch the whole filter instead`,
     );
   }
-  const result = new Uint8Array(header.targetLength);
-  result.set(from.subarray(0, Math.min(from.length, result.length)));
-  const body = new BodyReader(bytes, PATCH_HEADER_BYTES);
-  if (header.encoding === ENCODING_BYTE_RUNS) applyRuns(result, body, header.count);
-  else applyFlippedBits(result, body, header.count);
-  if (body.offset !== bytes.length) {
-    throw new FilterError('CORRUPT', `corrupt filter patch: ${bytes.length - body.offset} byte(s) after its last change`);
+  // First the whole patch is checked against what its target would be, with
+  // nothing allocated: a damaged or hostile patch declaring a target of
+  // gigabytes is CORRUPT before the gigabytes are asked for.
+  const check = new TargetCheck(from, header.targetLength);
+  walkBody(bytes, header, check);
+  const crc = check.finish();
+  const declared = declaredFilterLength(check.head);
+  if (declared !== header.targetLength) {
+    throw new FilterError(
+      'CORRUPT',
+      `corrupt filter patch: its target would not be a filter of its declared ${header.targetLength} bytes ` +
+        `(${declared === null ? 'no filter header' : `its header would declare ${declared}`}): the patch or the base is damaged; fetch the whole filter instead`,
+    );
   }
-  if (trailingChecksum(result) !== header.targetChecksum || crc32(result) !== header.targetCrc) {
+  if (trailingChecksum(check.tail) !== header.targetChecksum || crc !== header.targetCrc) {
     throw new FilterError(
       'CORRUPT',
       `the patched filter does not match the patch's target (checksum ${header.targetChecksum}): the patch or the base is damaged; fetch the whole filter instead`,
     );
   }
+  const result = allocateTarget(header.targetLength);
+  result.set(from.subarray(0, Math.min(from.length, result.length)));
+  walkBody(bytes, header, new TargetWriter(result));
   return result;
 }
 
-function applyRuns(result: Uint8Array, body: BodyReader, count: number): void {
-  const gapBits = riceParameter(body);
-  const lengthBits = riceParameter(body);
-  let at = 0;
-  for (let run = 0; run < count; run++) {
-    const start = at + body.rice(gapBits, result.length);
-    const length = body.rice(lengthBits, result.length) + 1;
-    if (start + length > result.length) {
-      throw new FilterError('CORRUPT', `corrupt filter patch: a changed run at byte ${start} is past the target's ${result.length} bytes`);
-    }
-    for (let i = start; i < start + length; i++) result[i] = body.bits(8);
-    at = start + length;
-  }
-  body.endBits();
+/** The length a filter header declares (64 + P + L, docs/FORMAT.md), or null when `head` is not one. */
+function declaredFilterLength(head: Uint8Array): number | null {
+  if (FILTER_MAGIC.some((byte, i) => head[i] !== byte)) return null;
+  const view = new DataView(head.buffer, head.byteOffset, head.length);
+  return HEAD_BYTES + view.getUint32(12, true) + Number(view.getBigUint64(48, true));
 }
 
-function applyFlippedBits(result: Uint8Array, body: BodyReader, count: number): void {
-  const gapBits = riceParameter(body);
-  const totalBits = result.length * 8;
-  let position = -1;
-  for (let i = 0; i < count; i++) {
-    position += body.rice(gapBits, totalBits) + 1;
-    if (position >= totalBits) {
-      throw new FilterError('CORRUPT', `corrupt filter patch: a flipped bit at byte ${Math.floor(position / 8)} is past the target's ${result.length} bytes`);
-    }
-    result[Math.floor(position / 8)]! ^= 1 << position % 8;
+/** The target's bytes, zeroed; OUT_OF_MEMORY (never a RangeError) when the engine cannot allocate them. */
+function allocateTarget(length: number): Uint8Array {
+  try {
+    return new Uint8Array(length);
+  } catch (error) {
+    throw new FilterError('OUT_OF_MEMORY', `applyPatch: cannot allocate the ${length}-byte target`, { cause: error });
   }
-  body.endBits();
 }
 
-function riceParameter(body: BodyReader): number {
-  const k = body.byte();
-  if (k > MAX_RICE_BITS) throw new FilterError('CORRUPT', `corrupt filter patch: Rice parameter ${k} is above ${MAX_RICE_BITS}`);
-  return k;
+/** Writes the changes into the target (which starts as the base's bytes). */
+class TargetWriter implements ChangeSink {
+  readonly #result: Uint8Array;
+
+  constructor(result: Uint8Array) {
+    this.#result = result;
+  }
+
+  run(start: number, length: number, body: BodyReader): void {
+    for (let at = start; at < start + length; at++) this.#result[at] = body.bits(8);
+  }
+
+  flip(position: number): void {
+    this.#result[Math.floor(position / 8)]! ^= 1 << position % 8;
+  }
 }

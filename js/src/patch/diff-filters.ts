@@ -1,4 +1,5 @@
 import { crc32 } from './crc32.js';
+import { requireIntactFilter } from './filter-checksum.js';
 import {
   bestRiceParameter,
   BitWriter,
@@ -30,13 +31,20 @@ const RUN_MERGE_GAP = 1;
  * const patch = diffFilters(oldBytes, newBytes);  // on the server
  * const bytes = applyPatch(oldBytes, patch);      // in the client: identical to newBytes
  * ```
- * @throws FilterError `INVALID_ARGUMENT` when either is not a filter file's bytes.
+ * Both must be whole and undamaged (their declared length and trailing
+ * checksum, checked without the wasm module): a patch made from a damaged
+ * filter would pass the damage on under a checksum that vouches for it.
+ * @throws FilterError `INVALID_ARGUMENT` when either is not a filter file's
+ *   bytes; `CORRUPT` when either is damaged (its length is not the one its
+ *   header declares, or its checksum does not match).
  */
 export function diffFilters(base: Uint8Array | ArrayBuffer, target: Uint8Array | ArrayBuffer): Uint8Array {
   const from = bytesArgument(base, 'diffFilters: base');
   const to = bytesArgument(target, 'diffFilters: target');
   requireFilterBytes(from, 'diffFilters: base');
   requireFilterBytes(to, 'diffFilters: target');
+  requireIntactFilter(from, 'diffFilters: base');
+  requireIntactFilter(to, 'diffFilters: target');
   const runs = runsOf(changedRuns(from, to));
   const bits = bitsOf(flippedBits(from, to));
   const useRuns = runs.bodyBytes <= bits.bodyBytes;

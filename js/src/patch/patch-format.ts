@@ -15,6 +15,11 @@ export const FILTER_MAGIC = [0x43, 0x42, 0x57, 0x46];
 export const MIN_FILTER_BYTES = 64;
 // The Rice parameter covers gaps up to 2^40 bits: more than any filter's 2 GiB.
 export const MAX_RICE_BITS = 40;
+/**
+ * The largest base or target length a patch may declare: a filter is read
+ * into wasm memory, which stops at 2 GiB, so no filter file is longer.
+ */
+export const MAX_FILTER_BYTES = 2 ** 31;
 
 export interface PatchHeader {
   encoding: number;
@@ -98,8 +103,11 @@ export function readHeader(patch: Uint8Array): PatchHeader {
   }
   const length = (at: number, what: string): number => {
     const value = view.getBigUint64(at, true);
-    if (value < BigInt(MIN_FILTER_BYTES) || value > 2n ** 32n) {
-      throw new FilterError('CORRUPT', `corrupt filter patch: its ${what} length ${value} cannot be a filter's`);
+    if (value < BigInt(MIN_FILTER_BYTES) || value > BigInt(MAX_FILTER_BYTES)) {
+      throw new FilterError(
+        'CORRUPT',
+        `corrupt filter patch: its ${what} length ${value} cannot be a filter's (${MIN_FILTER_BYTES} bytes to ${MAX_FILTER_BYTES / 2 ** 30} GiB)`,
+      );
     }
     return Number(value);
   };

@@ -98,9 +98,15 @@ class AnyFilter {
   //
   // hasMany writes one byte per key to `out` (1: may be present, 0: absent).
   virtual void hasMany(const uint8_t* data, const uint32_t* offsets, size_t count, uint8_t* out) const = 0;
-  // Adds keys in order and stops at the first that is not stored (cuckoo:
-  // Full; nothing of that key changed): returns how many were stored.
-  virtual size_t addMany(const uint8_t* data, const uint32_t* offsets, size_t count) = 0;
+  // Adds keys in order and stops at the first that is not stored (Full, or
+  // OutOfMemory when a growing filter cannot make its next link or table;
+  // nothing of that key changed): returns how many were stored, and when it
+  // stopped early, that key's status in `stopped` (unless null): a batch says
+  // why it stopped exactly as add() of that key would.
+  virtual size_t addMany(const uint8_t* data, const uint32_t* offsets, size_t count, Status* stopped) = 0;
+  size_t addMany(const uint8_t* data, const uint32_t* offsets, size_t count) {
+    return addMany(data, offsets, count, nullptr);
+  }
   // Removes each key once; writes 1 per key removed, 0 per key not found.
   // Unsupported (nothing written) for types without removal.
   virtual Status removeMany(const uint8_t* data, const uint32_t* offsets, size_t count, uint8_t* out) = 0;
