@@ -73,8 +73,11 @@ export class ExpiringBloomFilter extends Filter<'expiring-bloom'> {
     options?: { clock?: Clock | undefined },
   ): F {
     const clock = clockOption(options ?? {});
-    // Called on this class (or a subclass), so the filter read is one of ours.
-    const filter = super.deserialize.call(this, bytes) as F & ExpiringBloomFilter;
+    // Called on this class (or a subclass), so the filter read is one of ours; called
+    // detached (`[bytes].map(ExpiringBloomFilter.deserialize)`), `this` is undefined and
+    // the class is this one.
+    const Class = typeof this === 'function' ? this : (ExpiringBloomFilter as unknown as new (existing: never) => F);
+    const filter = super.deserialize.call(Class, bytes) as F & ExpiringBloomFilter;
     filter.#clock = clock;
     return filter;
   }

@@ -568,6 +568,35 @@ export abstract class Filter<Name extends FilterTypeName = FilterTypeName, Optio
 }
 
 /**
+ * `BloomFilter.deserialize` and `BloomFilter.from` work detached, as callbacks:
+ * `[bytes].map(BloomFilter.deserialize)`, `const { deserialize } = BloomFilter` (issue
+ * #44: "this is not a constructor", a TypeError). Each is a static method reading its
+ * class from `this`; reading it off a class now gives that method bound to the class
+ * it was read from, so `this` is that class however it is called. One bound function
+ * per class, kept in a WeakMap rather than as the class's own property: an own property
+ * on a base class (GrowingFilter) would shadow this getter for its subclasses and bind
+ * them to the base. The methods above stay as written for their types and docs.
+ */
+function bindToEachClass(name: 'deserialize' | 'from'): void {
+  const method = Filter[name] as (...args: unknown[]) => unknown;
+  const boundTo = new WeakMap<object, (...args: unknown[]) => unknown>();
+  Object.defineProperty(Filter, name, {
+    configurable: true,
+    get(this: unknown) {
+      if (typeof this !== 'function') return method;
+      let bound = boundTo.get(this);
+      if (bound === undefined) {
+        bound = method.bind(this);
+        boundTo.set(this, bound);
+      }
+      return bound;
+    },
+  });
+}
+bindToEachClass('deserialize');
+bindToEachClass('from');
+
+/**
  * Why `other` cannot be combined with a `type` filter (union), as a FilterError
  * `INVALID_ARGUMENT` that says exactly what it is. A filter of the right type
  * that is not an instance of this copy of the classes was made by another
