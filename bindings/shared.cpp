@@ -283,16 +283,39 @@ std::string_view keyOf(uintptr_t data, const uint32_t* offsets, uint32_t i) {
   return std::string_view(asChars(data) + (offsets[i] - offsets[0]), offsets[i + 1] - offsets[i]);
 }
 
+// Keys hashed a group at a time, then probed (the main build's batch path,
+// any_filter.cpp): each key is hashed once, and the group's probes are
+// independent reads the CPU overlaps (wasm has no prefetch instruction).
+// `probe(i, hash)` returns false to stop the batch there.
+constexpr uint32_t kHashGroup = 8;
+template <typename Filter, typename Probe>
+void forEachHashed(const Filter& filter, uintptr_t data, const uint32_t* offsets, uint32_t count, Probe probe) {
+  KeyHash hashes[kHashGroup];
+  for (uint32_t start = 0; start < count; start += kHashGroup) {
+    const uint32_t group = std::min(kHashGroup, count - start);
+    for (uint32_t j = 0; j < group; ++j) hashes[j] = filter.hashOf(keyOf(data, offsets, start + j));
+    for (uint32_t j = 0; j < group; ++j) {
+      if (!probe(start + j, hashes[j])) return;
+    }
+  }
+}
+
 template <typename Filter>
 void hasMany(const Entered& entered, uintptr_t data, const uint32_t* offsets, uint32_t count, uint8_t* out) {
   const Filter& filter = *entered.as<Filter>();
-  for (uint32_t i = 0; i < count; ++i) out[i] = filter.has(keyOf(data, offsets, i)) ? 1 : 0;
+  forEachHashed(filter, data, offsets, count, [&](uint32_t i, const KeyHash& hash) {
+    out[i] = filter.has(hash) ? 1 : 0;
+    return true;
+  });
 }
 
 template <typename Filter>
 void addMany(const Entered& entered, uintptr_t data, const uint32_t* offsets, uint32_t count) {
   Filter& filter = *entered.as<Filter>();
-  for (uint32_t i = 0; i < count; ++i) filter.add(keyOf(data, offsets, i));
+  forEachHashed(filter, data, offsets, count, [&](uint32_t, const KeyHash& hash) {
+    filter.add(hash);
+    return true;
+  });
 }
 
 template <typename Filter>
@@ -527,11 +550,14 @@ EMSCRIPTEN_KEEPALIVE int cbw_shared_has_many(uint32_t thread, uint32_t slot, uin
     default: {
       const auto& filter = *entered.as<ConcurrentCuckooFilter>();
       LockWaiter waiter = waiterFor(thread);
-      for (uint32_t i = 0; i < count; ++i) {
-        const auto outcome = filter.tryHas(filter.hashOf(keyOf(data, offsets, i)), waiter);
-        if (outcome == ConcurrentCuckooFilter::Outcome::Stuck) return lockedOnStripe(entered.record(), waiter, i);
+      int result = 0;
+      forEachHashed(filter, data, offsets, count, [&](uint32_t i, const KeyHash& hash) {
+        const auto outcome = filter.tryHas(hash, waiter);
+        if (outcome == ConcurrentCuckooFilter::Outcome::Stuck) result = lockedOnStripe(entered.record(), waiter, i);
         out[i] = outcome == ConcurrentCuckooFilter::Outcome::Ok ? 1 : 0;
-      }
+        return result == 0;
+      });
+      return result;
     }
   }
   return 0;
@@ -552,11 +578,14 @@ EMSCRIPTEN_KEEPALIVE int cbw_shared_add_many(uint32_t thread, uint32_t slot, uin
     default: {
       ConcurrentCuckooFilter& filter = *entered.as<ConcurrentCuckooFilter>();
       LockWaiter waiter = waiterFor(thread);
-      for (uint32_t i = 0; i < count; ++i) {
-        const auto outcome = filter.tryAdd(filter.hashOf(keyOf(data, offsets, i)), waiter);
-        if (outcome == ConcurrentCuckooFilter::Outcome::Stuck) return lockedOnStripe(entered.record(), waiter, i);
-        if (outcome != ConcurrentCuckooFilter::Outcome::Ok) return kFull - static_cast<int>(i);
-      }
+      int result = static_cast<int>(count);
+      forEachHashed(filter, data, offsets, count, [&](uint32_t i, const KeyHash& hash) {
+        const auto outcome = filter.tryAdd(hash, waiter);
+        if (outcome == ConcurrentCuckooFilter::Outcome::Stuck) result = lockedOnStripe(entered.record(), waiter, i);
+        else if (outcome != ConcurrentCuckooFilter::Outcome::Ok) result = kFull - static_cast<int>(i);
+        return outcome == ConcurrentCuckooFilter::Outcome::Ok;
+      });
+      return result;
     }
   }
   return static_cast<int>(count);
@@ -572,18 +601,23 @@ EMSCRIPTEN_KEEPALIVE int cbw_shared_remove_many(uint32_t thread, uint32_t slot, 
   if (!entered.ok()) return kFreed;
   if (type == kCounting) {
     auto& filter = *entered.as<ConcurrentCountingBloomFilter>();
-    for (uint32_t i = 0; i < count; ++i) out[i] = filter.remove(keyOf(data, offsets, i)).isOk() ? 1 : 0;
+    forEachHashed(filter, data, offsets, count, [&](uint32_t i, const KeyHash& hash) {
+      out[i] = filter.remove(hash).isOk() ? 1 : 0;
+      return true;
+    });
     return 0;
   }
   if (type != kCuckoo) return kFreed;
   auto& filter = *entered.as<ConcurrentCuckooFilter>();
   LockWaiter waiter = waiterFor(thread);
-  for (uint32_t i = 0; i < count; ++i) {
-    const auto outcome = filter.tryRemove(filter.hashOf(keyOf(data, offsets, i)), waiter);
-    if (outcome == ConcurrentCuckooFilter::Outcome::Stuck) return lockedOnStripe(entered.record(), waiter, i);
+  int result = 0;
+  forEachHashed(filter, data, offsets, count, [&](uint32_t i, const KeyHash& hash) {
+    const auto outcome = filter.tryRemove(hash, waiter);
+    if (outcome == ConcurrentCuckooFilter::Outcome::Stuck) result = lockedOnStripe(entered.record(), waiter, i);
     out[i] = outcome == ConcurrentCuckooFilter::Outcome::Ok ? 1 : 0;
-  }
-  return 0;
+    return result == 0;
+  });
+  return result;
 }
 
 // Keys added (Bloom family) or fingerprints stored (cuckoo), as a double; -1: kFreed.

@@ -305,6 +305,8 @@ export abstract class SharedFilter {
     if (typeof key === 'string') {
       const pointer = scratch(runtime, key.length * 3);
       const heap = runtime.heap;
+      // Node: Buffer's native UTF-8 write (see encodeInto) beats a loop from 16 units or so.
+      if (NodeBufferClass !== undefined && key.length > 16) return nodeBufferOf(heap).write(key, pointer, 'utf8');
       // ASCII by hand: a subarray + encodeInto per key costs more than short keys do.
       for (let i = 0; i < key.length; i++) {
         const unit = key.charCodeAt(i);
@@ -343,10 +345,24 @@ export abstract class SharedFilter {
     const offsets = offsetStage;
     const out = base + (count + 1) * 4;
     let at = base + headBytes;
+    if (allStrings && NodeBufferClass !== undefined) {
+      // Node: each key by Buffer's native UTF-8 write, straight into the shared
+      // memory (its byte offsets are the offsets). Joining the batch first cost
+      // more here: flattening the joined rope took a third of a hasMany (profiled).
+      const view = nodeBufferOf(heap);
+      for (let i = 0; i < count; i++) {
+        offsets[i] = at;
+        at += view.write(list[start + i] as string, at, 'utf8');
+      }
+      offsets[count] = at;
+      this.place.runtime.words.set(offsets.subarray(0, count + 1), base >>> 2);
+      return { data: base + headBytes, offsets: base, out, count };
+    }
     if (allStrings) {
       // One encodeInto for the whole batch (as the normal entry's key arena): when
       // every unit was ASCII, each key's bytes are its units and the offsets follow.
-      const joined = (start === 0 && count === list.length ? list : list.slice(start, start + count)).join('');
+      let joined = '';
+      for (let i = start; i < start + count; i++) joined += list[i] as string;
       if (encodeInto(joined, heap, at) === joined.length) {
         for (let i = 0; i < count; i++) {
           offsets[i] = at;
@@ -394,13 +410,29 @@ function lockedError(runtime: SharedRuntime, filter: string, what: string, batch
 }
 
 /**
- * UTF-8 of `text` written at `at` in the shared memory; its length. Through an
- * ordinary buffer: browsers' TextEncoder.encodeInto refuses views of a
- * SharedArrayBuffer ("must not be shared"; Chromium, checked by
- * tests/shared/shared-browser.test.mjs), Node's accepts them.
+ * UTF-8 of `text` written at `at` in the shared memory; its length. In Node
+ * by Buffer's native write over the memory: TextEncoder.encodeInto into a
+ * view of a SharedArrayBuffer took 38% of a hasMany there (profiled), and
+ * browsers' refuses such views ("must not be shared": Chromium, checked by
+ * tests/shared/shared-browser.test.mjs), so there it goes through an
+ * ordinary buffer and one copy.
  */
+interface NodeBuffer extends Uint8Array {
+  write(text: string, offset: number, encoding: 'utf8'): number;
+}
+const NodeBufferClass = (globalThis as { Buffer?: { from(buffer: ArrayBufferLike, offset: number, length: number): NodeBuffer } }).Buffer;
+let bufferHeap: Uint8Array | null = null;
+let bufferView: NodeBuffer | null = null;
 let staging = new Uint8Array(4096);
+function nodeBufferOf(heap: Uint8Array): NodeBuffer {
+  if (bufferHeap !== heap) {
+    bufferView = NodeBufferClass!.from(heap.buffer, heap.byteOffset, heap.byteLength);
+    bufferHeap = heap;
+  }
+  return bufferView!;
+}
 function encodeInto(text: string, heap: Uint8Array, at: number): number {
+  if (NodeBufferClass !== undefined) return nodeBufferOf(heap).write(text, at, 'utf8');
   if (staging.length < text.length * 3) staging = new Uint8Array(Math.max(text.length * 3, staging.length * 2));
   const { written } = encoder.encodeInto(text, staging);
   heap.set(staging.subarray(0, written), at);

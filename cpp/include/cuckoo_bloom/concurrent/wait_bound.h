@@ -4,8 +4,8 @@
 // its own thread. Every wait on another thread's lock is given a bound; past
 // it the call gives up and reports the lock and the thread holding it.
 //
-// The clock is read only every kSpinsPerClockRead spins: a lock is held for a
-// few slot writes, so nearly every wait ends long before the first read.
+// The clock is read only after kSpinsPerClockRead spins: a lock is held for a
+// few slot writes, so nearly every wait ends before the first read.
 #pragma once
 
 #include <cstdint>
@@ -31,7 +31,7 @@ inline double waitClockMs() {
 // Who waits, for how long at most, and (when it gave up) on what.
 struct LockWaiter {
   static constexpr double kForever = std::numeric_limits<double>::infinity();
-  static constexpr uint32_t kSpinsPerClockRead = 256;
+  static constexpr uint32_t kSpinsPerClockRead = 64;
 
   // The waiting thread's id, written into the locks it takes (0: unnamed, the native default).
   uint32_t holder = 0;
@@ -42,8 +42,11 @@ struct LockWaiter {
   uint32_t stuckHolder = 0;
 
   // Called on each spin of a wait begun at `*startMs` (0: not read yet); false once past the bound.
+  // The first kSpinsPerClockRead spins never read the clock; after them the
+  // waiters yield the core on every spin (concurrent_cuckoo_filter.cpp), which
+  // on a loaded machine can take milliseconds each, so the clock is read on each.
   bool keepWaiting(uint32_t spins, double* startMs) const {
-    if (boundMs == kForever || spins % kSpinsPerClockRead != kSpinsPerClockRead - 1) return true;
+    if (boundMs == kForever || spins < kSpinsPerClockRead) return true;
     const double now = waitClockMs();
     if (*startMs == 0) *startMs = now;
     return now - *startMs < boundMs;
