@@ -83,9 +83,16 @@ bool ConcurrentCuckooFilter::lockStripe(uint32_t stripe, LockWaiter& waiter) {
   std::atomic<uint64_t>& version = versions_[stripe];
   const uint64_t mine = (uint64_t{waiter.holder & kMaxHolder} << 1) | 1;
   double waitStart = 0;
+  uint64_t last = 0;
   for (uint32_t spins = 0;; ++spins) {
     uint64_t seen = version.load(std::memory_order_relaxed);
     if ((seen & 1) == 0 && version.compare_exchange_weak(seen, seen | mine, std::memory_order_acquire)) break;
+    // The bound is on one holding of the lock: a word that changed means other
+    // threads took and released it meanwhile (progress), and the wait starts over.
+    if (seen != last) {
+      last = seen;
+      waitStart = 0;
+    }
     if (!waiter.keepWaiting(spins, &waitStart)) {
       seen = version.load(std::memory_order_relaxed);
       waiter.stuckStripe = stripe;
@@ -185,9 +192,15 @@ ConcurrentCuckooFilter::Outcome ConcurrentCuckooFilter::tryHas(const KeyHash& ha
   const std::atomic<uint64_t>& version1 = versions_[stripeOf(bucket1)];
   const std::atomic<uint64_t>& version2 = versions_[stripeOf(bucket2)];
   double waitStart = 0;
+  uint64_t last1 = 0, last2 = 0;
   for (uint32_t tries = 0;; ++tries) {
     const uint64_t before1 = version1.load(std::memory_order_acquire);
     const uint64_t before2 = version2.load(std::memory_order_acquire);
+    if (before1 != last1 || before2 != last2) {  // progress: the bound starts over (see lockStripe)
+      last1 = before1;
+      last2 = before2;
+      waitStart = 0;
+    }
     if (((before1 | before2) & 1) == 0) {
       const bool found = findSlot(bucket1, fingerprint) != bucketSize_ || findSlot(bucket2, fingerprint) != bucketSize_;
       std::atomic_thread_fence(std::memory_order_acquire);

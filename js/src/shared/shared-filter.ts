@@ -87,7 +87,7 @@ export abstract class SharedFilter {
   /**
    * Whether the key may be in the filter (false: it certainly is not).
    * @throws FilterError `INVALID_ARGUMENT`, `FREED`, `LOCKED` (cuckoo: a
-   *   bucket's lock was held for over 250 ms, by a thread that died inside a
+   *   bucket's lock was held for over 500 ms, by a thread that died inside a
    *   call; the message names the thread: see {@link SharedFilter.recover}).
    */
   has(key: Key): boolean {
@@ -212,7 +212,7 @@ export abstract class SharedFilter {
    * handle to it, on any thread, throws FilterError `FREED`. Any holder may
    * free; a second free (here or elsewhere) does nothing.
    * @throws FilterError `LOCKED` when a call in flight on another thread did
-   *   not end within 250 ms (a thread that died inside a call): the filter is
+   *   not end within 500 ms (a thread that died inside a call): the filter is
    *   still live; {@link SharedFilter.recover}, then free again.
    */
   free(): void {
@@ -228,11 +228,11 @@ export abstract class SharedFilter {
    * (`worker.terminate()`, a pool's timeout kill, a closed page): the calls
    * then answer `LOCKED` naming that thread, and `free()` cannot finish.
    * This finds the threads that have been inside a call on this filter for
-   * over 250 ms without progress, releases their marks and the bucket locks
+   * over 500 ms without progress, releases their marks and the bucket locks
    * they held, and returns how many. Every key whose add returned before the
    * kill is still found; a key whose add was cut may be present or not.
    * Call it only for threads known to be gone: a live thread stalled that
-   * long would lose its locks mid-write. Waits up to 250 ms.
+   * long would lose its locks mid-write. Waits up to 500 ms.
    * @throws FilterError `FREED`.
    */
   recover(): number {
@@ -404,7 +404,7 @@ function lockedError(runtime: SharedRuntime, filter: string, what: string, batch
       ? `a call of thread ${holder} on it did not end`
       : `bucket lock stripe ${stripe} was held by thread ${holder}`;
   const message =
-    `${filter}: ${what}: ${held} for over 250 ms (this thread is ${runtime.thread}); ` +
+    `${filter}: ${what}: ${held} for over 500 ms (this thread is ${runtime.thread}); ` +
     'if that thread was terminated inside a call, filter.recover() releases what it held';
   return new FilterError('LOCKED', message, waitedOn === 2 && what.endsWith('Many') ? { index } : undefined);
 }

@@ -144,8 +144,8 @@ class WasmAbort extends Error {
   }
 }
 
-/** How long a thread waits for another to release the attach lock (bindings/shared.cpp's bound is 250 ms too). */
-const WAIT_BOUND_MS = 250;
+/** How long a thread waits for another to release the attach lock (bindings/shared.cpp's bound is 500 ms too). */
+const WAIT_BOUND_MS = 500;
 
 /**
  * Runs a call into the module; when a trap or abort unwinds it (abort: an

@@ -53,7 +53,7 @@ const ops = {
     }
     return 'never freed';
   },
-  // Runs `kind` (addMany, removeMany, has) over keys prefix+i, i from `from`, in
+  // Runs `kind` (addMany, removeMany, has: hasMany and has by turns, hasMany) over keys prefix+i, i from `from`, in
   // batches of `batch`, until the test terminates this worker (at most 20 s),
   // posting { acked: end } after each batch returned: keys below `end` were
   // added (addMany), or added and removed again (removeMany).
@@ -74,7 +74,7 @@ const ops = {
         filter.addMany(batchKeys);
         filter.removeMany(batchKeys);
       }
-      else if (rounds % 2 === 0) filter.hasMany(queried);
+      else if (kind === 'hasMany' || rounds % 2 === 0) filter.hasMany(queried);
       else for (const key of queried) filter.has(key);
       if (kind !== 'addMany' || rounds < made.length) parentPort.postMessage({ acked: at + batch });
       if (rounds === 0) parentPort.postMessage({ started: true });

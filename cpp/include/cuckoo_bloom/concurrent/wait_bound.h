@@ -48,7 +48,10 @@ struct LockWaiter {
   bool keepWaiting(uint32_t spins, double* startMs) const {
     if (boundMs == kForever || spins < kSpinsPerClockRead) return true;
     const double now = waitClockMs();
-    if (*startMs == 0) *startMs = now;
+    if (*startMs == 0) {
+      *startMs = now;  // 0: not started, or started over after progress
+      return true;
+    }
     return now - *startMs < boundMs;
   }
 };
