@@ -112,6 +112,24 @@ describe('after init()', () => {
       expect(() => shared.attach(make(handle))).toThrow(fails('FREED', /names no live/));
     });
 
+    // Issue #40: every slot's first filter had generation 1, so a handle with
+    // a neighbour's slot number attached that neighbour.
+    test('a handle forged with another live filter\'s slot number is FREED: generations differ per filter', () => {
+      const neighbours = Array.from({ length: 8 }, () => new shared.SharedBlockedBloomFilter({ capacity: 100 }));
+      try {
+        const slots = new Set([handle.slot, ...neighbours.map((other) => other.handle().slot)]);
+        expect(slots.size).toBe(9);
+        const generations = new Set([handle.generation, ...neighbours.map((other) => other.handle().generation)]);
+        expect(generations.size).toBe(9);
+        for (const other of neighbours) {
+          expect(() => shared.attach({ ...handle, slot: other.handle().slot })).toThrow(fails('FREED', /names no live/));
+          expect(() => shared.attach({ ...other.handle(), slot: handle.slot })).toThrow(fails('FREED', /names no live/));
+        }
+      } finally {
+        for (const other of neighbours) other.free();
+      }
+    });
+
     test('a real handle attaches (on the creating thread: the same instance) and sees the same filter', () => {
       const again = shared.attach(handle);
       again.add('x');

@@ -1,6 +1,7 @@
 #include "cuckoo_bloom/concurrent/concurrent_cuckoo_filter.h"
 
 #include <algorithm>
+#include <new>
 #include <string>
 #include <thread>
 #include <utility>
@@ -20,7 +21,11 @@ Result<std::unique_ptr<ConcurrentCuckooFilter>> ConcurrentCuckooFilter::wrap(Cuc
     return Status::invalidArgument(
         "ConcurrentCuckooFilter needs the packed slot layout: create the CuckooFilter with semiSorted: false");
   }
-  return std::unique_ptr<ConcurrentCuckooFilter>(new ConcurrentCuckooFilter(std::move(filter)));
+  // nothrow: in the wasm builds a failed plain new aborts (no exceptions), and
+  // the table the filter owns would then never be freed.
+  auto* wrapped = new (std::nothrow) ConcurrentCuckooFilter(std::move(filter));
+  if (wrapped == nullptr) return Status::outOfMemory("no memory for the concurrent cuckoo filter's stripe locks");
+  return std::unique_ptr<ConcurrentCuckooFilter>(wrapped);
 }
 
 ConcurrentCuckooFilter::ConcurrentCuckooFilter(CuckooFilter&& filter)
@@ -32,6 +37,13 @@ ConcurrentCuckooFilter::ConcurrentCuckooFilter(CuckooFilter&& filter)
       count_(filter_.count()) {}
 
 std::vector<uint8_t> ConcurrentCuckooFilter::serialize() {
+  std::vector<uint8_t> bytes(serializedSize());
+  LockWaiter forever;
+  trySerializeInto(bytes.data(), forever);
+  return bytes;
+}
+
+ConcurrentCuckooFilter::Outcome ConcurrentCuckooFilter::trySerializeInto(uint8_t* out, LockWaiter& waiter) {
   // Safe while other threads add, remove and query: every stripe is locked,
   // in index order as writers lock theirs (so no cycle of waits), which
   // leaves no slot write and no kick move half done while the table is read
@@ -40,17 +52,23 @@ std::vector<uint8_t> ConcurrentCuckooFilter::serialize() {
   // the source after the clear, and lose the key). Readers retry meanwhile.
   // The count is the table's own: count_ lags a write whose locks were
   // already released, and the reader checks the count against the occupied
-  // slots.
-  for (uint32_t stripe = 0; stripe < kStripeCount; ++stripe) lockStripe(stripe);
+  // slots. The output is the caller's (allocated before any lock is taken:
+  // an allocation that fails here must not leave every stripe locked).
+  for (uint32_t stripe = 0; stripe < kStripeCount; ++stripe) {
+    if (!lockStripe(stripe, waiter)) {
+      while (stripe-- > 0) unlockStripe(stripe);
+      return Outcome::Stuck;
+    }
+  }
   uint64_t stored = 0;
   const uint64_t buckets = filter_.bucketCount();
   for (uint64_t bucket = 0; bucket < buckets; ++bucket) {
     for (uint32_t slot = 0; slot < bucketSize_; ++slot) stored += readSlot(bucket, slot) != 0 ? 1 : 0;
   }
   ConcurrentAccess::setCount(filter_, stored);
-  std::vector<uint8_t> bytes = filter_.serialize();
+  filter_.serializeInto(out);
   for (uint32_t stripe = 0; stripe < kStripeCount; ++stripe) unlockStripe(stripe);
-  return bytes;
+  return Outcome::Ok;
 }
 
 CuckooFilter ConcurrentCuckooFilter::release() && {
@@ -61,28 +79,65 @@ CuckooFilter ConcurrentCuckooFilter::release() && {
 
 // --- locks and versions (a seqlock per stripe) ---
 
-void ConcurrentCuckooFilter::lockStripe(uint32_t stripe) {
+bool ConcurrentCuckooFilter::lockStripe(uint32_t stripe, LockWaiter& waiter) {
   std::atomic<uint64_t>& version = versions_[stripe];
+  const uint64_t mine = (uint64_t{waiter.holder & kMaxHolder} << 1) | 1;
+  double waitStart = 0;
+  uint64_t last = 0;
   for (uint32_t spins = 0;; ++spins) {
     uint64_t seen = version.load(std::memory_order_relaxed);
-    if ((seen & 1) == 0 && version.compare_exchange_weak(seen, seen + 1, std::memory_order_acquire)) break;
+    if ((seen & 1) == 0 && version.compare_exchange_weak(seen, seen | mine, std::memory_order_acquire)) break;
+    // The bound is on one holding of the lock: a word that changed means other
+    // threads took and released it meanwhile (progress), and the wait starts over.
+    if (seen != last) {
+      last = seen;
+      waitStart = 0;
+    }
+    if (!waiter.keepWaiting(spins, &waitStart)) {
+      seen = version.load(std::memory_order_relaxed);
+      waiter.stuckStripe = stripe;
+      waiter.stuckHolder = static_cast<uint32_t>((seen >> 1) & kMaxHolder);
+      return false;
+    }
     if (spins >= kSpinsBeforeYield) std::this_thread::yield();
   }
   // Orders the odd version before every slot write that follows: a reader
   // that sees one of those writes then sees the odd version on its recheck
   // (its acquire fence pairs with this release fence).
   std::atomic_thread_fence(std::memory_order_release);
+  return true;
 }
 
 void ConcurrentCuckooFilter::unlockStripe(uint32_t stripe) {
-  versions_[stripe].fetch_add(1, std::memory_order_release);  // even again, and changed
+  // Even again with the next counter (no holder): a reader that saw the
+  // version before the lock sees it changed. A plain store: only the holder
+  // writes a held word.
+  const uint64_t held = versions_[stripe].load(std::memory_order_relaxed);
+  versions_[stripe].store(((held >> kCounterShift) + 1) << kCounterShift, std::memory_order_release);
 }
 
-void ConcurrentCuckooFilter::lockPair(uint64_t bucket1, uint64_t bucket2) {
+uint32_t ConcurrentCuckooFilter::releaseHolder(uint32_t holder) {
+  uint32_t released = 0;
+  for (uint32_t stripe = 0; stripe < kStripeCount; ++stripe) {
+    uint64_t held = versions_[stripe].load(std::memory_order_acquire);
+    if ((held & 1) == 0 || ((held >> 1) & kMaxHolder) != (holder & kMaxHolder)) continue;
+    if (versions_[stripe].compare_exchange_strong(held, ((held >> kCounterShift) + 1) << kCounterShift,
+                                                  std::memory_order_acq_rel)) {
+      ++released;
+    }
+  }
+  return released;
+}
+
+bool ConcurrentCuckooFilter::lockPair(uint64_t bucket1, uint64_t bucket2, LockWaiter& waiter) {
   uint32_t first = stripeOf(bucket1), second = stripeOf(bucket2);
   if (second < first) std::swap(first, second);
-  lockStripe(first);
-  if (second != first) lockStripe(second);
+  if (!lockStripe(first, waiter)) return false;
+  if (second != first && !lockStripe(second, waiter)) {
+    unlockStripe(first);
+    return false;
+  }
+  return true;
 }
 
 void ConcurrentCuckooFilter::unlockPair(uint64_t bucket1, uint64_t bucket2) {
@@ -130,57 +185,97 @@ bool ConcurrentCuckooFilter::replaceIn(uint64_t bucket, uint32_t from, uint32_t 
 
 // --- operations ---
 
-bool ConcurrentCuckooFilter::has(const KeyHash& hash) const {
+ConcurrentCuckooFilter::Outcome ConcurrentCuckooFilter::tryHas(const KeyHash& hash, LockWaiter& waiter) const {
   uint64_t bucket1 = 0, bucket2 = 0;
   uint32_t fingerprint = 0;
   filter_.locate(hash, bucket1, bucket2, fingerprint);
   const std::atomic<uint64_t>& version1 = versions_[stripeOf(bucket1)];
   const std::atomic<uint64_t>& version2 = versions_[stripeOf(bucket2)];
+  double waitStart = 0;
+  uint64_t last1 = 0, last2 = 0;
   for (uint32_t tries = 0;; ++tries) {
     const uint64_t before1 = version1.load(std::memory_order_acquire);
     const uint64_t before2 = version2.load(std::memory_order_acquire);
+    if (before1 != last1 || before2 != last2) {  // progress: the bound starts over (see lockStripe)
+      last1 = before1;
+      last2 = before2;
+      waitStart = 0;
+    }
     if (((before1 | before2) & 1) == 0) {
       const bool found = findSlot(bucket1, fingerprint) != bucketSize_ || findSlot(bucket2, fingerprint) != bucketSize_;
       std::atomic_thread_fence(std::memory_order_acquire);
       if (version1.load(std::memory_order_relaxed) == before1 && version2.load(std::memory_order_relaxed) == before2) {
-        return found;
+        return found ? Outcome::Ok : Outcome::Absent;
       }
     }
+    // Written only on a retry: the read path writes nothing shared otherwise.
     retriedReads_.fetch_add(1, std::memory_order_relaxed);
+    if (!waiter.keepWaiting(tries, &waitStart)) {
+      const uint64_t held = (before1 & 1) != 0 ? before1 : before2;
+      waiter.stuckStripe = stripeOf((before1 & 1) != 0 ? bucket1 : bucket2);
+      waiter.stuckHolder = static_cast<uint32_t>((held >> 1) & kMaxHolder);
+      return Outcome::Stuck;
+    }
     if (tries >= kSpinsBeforeYield) std::this_thread::yield();
   }
 }
 
-Status ConcurrentCuckooFilter::add(const KeyHash& hash) {
+bool ConcurrentCuckooFilter::has(const KeyHash& hash) const {
+  LockWaiter forever;
+  return tryHas(hash, forever) == Outcome::Ok;
+}
+
+ConcurrentCuckooFilter::Outcome ConcurrentCuckooFilter::tryAdd(const KeyHash& hash, LockWaiter& waiter) {
   uint64_t bucket1 = 0, bucket2 = 0;
   uint32_t fingerprint = 0;
   filter_.locate(hash, bucket1, bucket2, fingerprint);
   for (uint32_t round = 0; round < kMaxAddRounds; ++round) {
-    lockPair(bucket1, bucket2);
+    if (!lockPair(bucket1, bucket2, waiter)) return Outcome::Stuck;
     const bool stored = replaceIn(bucket1, 0, fingerprint) || replaceIn(bucket2, 0, fingerprint);
     unlockPair(bucket1, bucket2);
     if (stored) {
       count_.fetch_add(1, std::memory_order_relaxed);
-      return Status::ok();
+      return Outcome::Ok;
     }
     // Both full: move fingerprints out of the way, then try again (another
     // writer may take the freed slot first; then another round).
-    if (!makeRoom(bucket1, bucket2, hash.low ^ (uint64_t{round} * 0x9E3779B97F4A7C15ull))) {
-      return Status::full("cuckoo filter is full: no eviction path of at most " + std::to_string(filter_.maxKicks()) +
-                          " moves (load " + formatNumber(static_cast<double>(count()) /
-                                                         static_cast<double>(filter_.slotCount())) +
-                          "); every key stored before is still there");
-    }
+    const Outcome room = makeRoom(bucket1, bucket2, hash.low ^ (uint64_t{round} * 0x9E3779B97F4A7C15ull), waiter);
+    if (room != Outcome::Ok) return room;
   }
-  return Status::full("cuckoo filter is full: the key's buckets were filled by other writers " +
-                      std::to_string(kMaxAddRounds) + " times in a row; every key stored before is still there");
+  return Outcome::Full;
 }
 
-bool ConcurrentCuckooFilter::makeRoom(uint64_t bucket1, uint64_t bucket2, uint64_t walkSeed) {
+Status ConcurrentCuckooFilter::add(const KeyHash& hash) {
+  LockWaiter forever;
+  const Outcome outcome = tryAdd(hash, forever);
+  if (outcome == Outcome::Ok) return Status::ok();
+  return Status::full("cuckoo filter is full: no eviction path of at most " + std::to_string(filter_.maxKicks()) +
+                      " moves, or the key's buckets were filled by other writers " + std::to_string(kMaxAddRounds) +
+                      " times in a row (load " +
+                      formatNumber(static_cast<double>(count()) / static_cast<double>(filter_.slotCount())) +
+                      "); every key stored before is still there");
+}
+
+ConcurrentCuckooFilter::Outcome ConcurrentCuckooFilter::makeRoom(uint64_t bucket1, uint64_t bucket2,
+                                                                 uint64_t walkSeed, LockWaiter& waiter) {
   // The search reads without locks: what it sees may be stale, and
-  // performPath checks every move again under the locks.
+  // performPath checks every move again under the locks. Short paths (nearly
+  // all) stay on the stack: no malloc, whose lock a thread killed inside it
+  // would hold for ever (issue #47); longer ones spill to the heap.
   SplitMix64 random(mix64(walkSeed));
-  std::vector<Move> path;
+  constexpr size_t kStackPath = 256;
+  Move onStack[kStackPath];
+  std::vector<Move> spilled;
+  size_t length = 0;
+  const auto push = [&](Move move) {
+    if (length < kStackPath) {
+      onStack[length++] = move;
+      return;
+    }
+    if (spilled.empty()) spilled.assign(onStack, onStack + kStackPath);
+    spilled.push_back(move);
+    ++length;
+  };
   uint64_t bucket = (random.next() & 1) ? bucket1 : bucket2;
   uint32_t slots[CuckooFilter::kMaxBucketSize];
   const auto readBucket = [&](uint64_t which) {
@@ -190,8 +285,8 @@ bool ConcurrentCuckooFilter::makeRoom(uint64_t bucket1, uint64_t bucket2, uint64
   for (uint32_t step = 0; step <= filter_.maxKicks(); ++step) {
     readBucket(bucket);
     if (std::find(slots, slots + bucketSize_, 0u) != slots + bucketSize_) {  // the path's free end
-      performPath(path);
-      return true;
+      const Move* path = length <= kStackPath ? onStack : spilled.data();
+      return performPath(path, length, waiter) ? Outcome::Ok : Outcome::Stuck;
     }
     if (step == filter_.maxKicks()) break;
     // One step of lookahead, as the plain walk: a resident whose other
@@ -205,38 +300,45 @@ bool ConcurrentCuckooFilter::makeRoom(uint64_t bucket1, uint64_t bucket2, uint64
         break;
       }
     }
-    path.push_back({bucket, slots[chosen]});
+    push({bucket, slots[chosen]});
     bucket = alternate(bucket, slots[chosen]);
   }
-  return false;
+  return Outcome::Full;
 }
 
-void ConcurrentCuckooFilter::performPath(const std::vector<Move>& path) {
-  for (size_t step = path.size(); step-- > 0;) {
+bool ConcurrentCuckooFilter::performPath(const Move* path, size_t length, LockWaiter& waiter) {
+  for (size_t step = length; step-- > 0;) {
     const Move& move = path[step];
     const uint64_t to = alternate(move.from, move.fingerprint);
-    lockPair(move.from, to);
+    if (!lockPair(move.from, to, waiter)) return false;
     // Copy first, then clear: the fingerprint is in one of its buckets
     // throughout (and readers see both changes at once, by the versions).
     const bool moved = findSlot(move.from, move.fingerprint) != bucketSize_ && replaceIn(to, 0, move.fingerprint);
     if (moved) replaceIn(move.from, move.fingerprint, 0);
     unlockPair(move.from, to);
-    if (!moved) return;  // the table changed under the path: add() searches again
+    if (!moved) return true;  // the table changed under the path: add() searches again
   }
+  return true;
 }
 
-Status ConcurrentCuckooFilter::remove(const KeyHash& hash) {
+ConcurrentCuckooFilter::Outcome ConcurrentCuckooFilter::tryRemove(const KeyHash& hash, LockWaiter& waiter) {
   uint64_t bucket1 = 0, bucket2 = 0;
   uint32_t fingerprint = 0;
   filter_.locate(hash, bucket1, bucket2, fingerprint);
   // Both buckets locked: a kick cannot carry the fingerprint from the bucket
   // not yet looked at into the one already looked at.
-  lockPair(bucket1, bucket2);
+  if (!lockPair(bucket1, bucket2, waiter)) return Outcome::Stuck;
   const bool erased = replaceIn(bucket1, fingerprint, 0) || replaceIn(bucket2, fingerprint, 0);
   unlockPair(bucket1, bucket2);
-  if (!erased) return Status::notFound("no matching fingerprint in the key's two buckets");
+  if (!erased) return Outcome::Absent;
   count_.fetch_sub(1, std::memory_order_relaxed);
-  return Status::ok();
+  return Outcome::Ok;
+}
+
+Status ConcurrentCuckooFilter::remove(const KeyHash& hash) {
+  LockWaiter forever;
+  if (tryRemove(hash, forever) == Outcome::Ok) return Status::ok();
+  return Status::notFound("no matching fingerprint in the key's two buckets");
 }
 
 }  // namespace cuckoo_bloom

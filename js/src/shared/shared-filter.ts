@@ -3,7 +3,7 @@
 import { FilterError } from '../errors.js';
 import { describeValue, invalidKey, isDetached, type Key } from '../keys/keys.js';
 import { FilterPlace, HANDLE_KIND, TYPE_NUMBERS } from './shared-place.js';
-import { scratch } from './shared-runtime.js';
+import { guarded, scratch, type SharedRuntime } from './shared-runtime.js';
 
 /** The filter types the shared entry has: the concurrent forms of the four plain types of the same names. */
 export type SharedFilterType = 'bloom' | 'blocked-bloom' | 'counting-bloom' | 'cuckoo';
@@ -11,6 +11,7 @@ export type SharedFilterType = 'bloom' | 'blocked-bloom' | 'counting-bloom' | 'c
 // bindings/shared.cpp's negative results.
 const FREED = -1;
 const FULL = -2;
+const LOCKED = -3;
 
 /**
  * What `handle()` returns and `attach()` reads: a plain object that
@@ -77,15 +78,22 @@ export abstract class SharedFilter {
   add(key: Key): void {
     const { runtime } = this.place;
     const length = this.#writeKey(key);
-    const result = runtime.exports.cbw_shared_add(this.place.slot, this.place.generation, this.#typeNumber, runtime.scratchPointer, length);
+    const result = guarded(runtime, 'add', () =>
+      runtime.exports.cbw_shared_add(runtime.thread, this.place.slot, this.place.generation, this.#typeNumber, runtime.scratchPointer, length),
+    );
     if (result < 0) throw this.#failure(result, 'add');
   }
 
-  /** Whether the key may be in the filter (false: it certainly is not). @throws FilterError `INVALID_ARGUMENT`, `FREED`. */
+  /**
+   * Whether the key may be in the filter (false: it certainly is not).
+   * @throws FilterError `INVALID_ARGUMENT`, `FREED`, `LOCKED` (cuckoo: a
+   *   bucket's lock was held for over 500 ms, by a thread that died inside a
+   *   call; the message names the thread: see {@link SharedFilter.recover}).
+   */
   has(key: Key): boolean {
     const { runtime } = this.place;
     const length = this.#writeKey(key);
-    const result = runtime.exports.cbw_shared_has(this.place.slot, this.place.generation, this.#typeNumber, runtime.scratchPointer, length);
+    const result = runtime.exports.cbw_shared_has(runtime.thread, this.place.slot, this.place.generation, this.#typeNumber, runtime.scratchPointer, length);
     if (result < 0) throw this.#failure(result, 'has');
     return result === 1;
   }
@@ -94,15 +102,18 @@ export abstract class SharedFilter {
    * Adds every key, in batches of 16,384 per call into wasm.
    * @throws FilterError `INVALID_ARGUMENT` (naming the key's index; the keys
    *   before its batch were added), `FULL` (cuckoo, with `index`: the first key
-   *   not stored; every key before it was), `FREED`.
+   *   not stored; every key before it was), `LOCKED` (cuckoo, with `index`, as
+   *   for `has`), `FREED`.
    */
   addMany(keys: Iterable<Key>): void {
     const list = listOf(keys, 'addMany');
+    const { runtime } = this.place;
     for (let start = 0; start < list.length; start += BATCH_KEYS) {
       const batch = this.#writeBatch(list, start);
-      const { exports } = this.place.runtime;
-      const result = exports.cbw_shared_add_many(this.place.slot, this.place.generation, this.#typeNumber, batch.data, batch.offsets, batch.count);
-      if (result === FREED) throw this.#failure(result, 'addMany');
+      const result = guarded(runtime, 'addMany', () =>
+        runtime.exports.cbw_shared_add_many(runtime.thread, this.place.slot, this.place.generation, this.#typeNumber, batch.data, batch.offsets, batch.count),
+      );
+      if (result === FREED || result === LOCKED) throw this.#failure(result, 'addMany', start);
       if (result < 0) {
         const index = start + (FULL - result);
         throw new FilterError('FULL', `cuckoo filter: key ${index} of addMany could not be stored (every key before it was)`, { index });
@@ -110,14 +121,15 @@ export abstract class SharedFilter {
     }
   }
 
-  /** `has` of every key, in order. @throws FilterError `INVALID_ARGUMENT` (naming the key's index), `FREED`. */
+  /** `has` of every key, in order. @throws FilterError `INVALID_ARGUMENT` (naming the key's index), `FREED`, `LOCKED` (as for `has`). */
   hasMany(keys: Iterable<Key>): boolean[] {
     const list = listOf(keys, 'hasMany');
     const answers = new Array<boolean>(list.length);
     for (let start = 0; start < list.length; start += BATCH_KEYS) {
       const batch = this.#writeBatch(list, start);
-      const { exports, heap } = this.place.runtime;
+      const { exports, heap, thread } = this.place.runtime;
       const result = exports.cbw_shared_has_many(
+        thread,
         this.place.slot,
         this.place.generation,
         this.#typeNumber,
@@ -126,7 +138,7 @@ export abstract class SharedFilter {
         batch.count,
         batch.out,
       );
-      if (result < 0) throw this.#failure(result, 'hasMany');
+      if (result < 0) throw this.#failure(result, 'hasMany', start);
       resultStage.set(heap.subarray(batch.out, batch.out + batch.count));
       for (let i = 0; i < batch.count; i++) answers[start + i] = resultStage[i] === 1;
     }
@@ -135,14 +147,14 @@ export abstract class SharedFilter {
 
   /** Keys added (Bloom family: every add counts) or fingerprints stored (cuckoo); may lag adds in flight on other threads. @throws FilterError `FREED`. */
   get count(): number {
-    const result = this.place.runtime.exports.cbw_shared_count(this.place.slot, this.place.generation, this.#typeNumber);
+    const result = this.place.runtime.exports.cbw_shared_count(this.place.runtime.thread, this.place.slot, this.place.generation, this.#typeNumber);
     if (result < 0) throw this.#failure(FREED, 'count');
     return result;
   }
 
   /** Bytes of the filter's table in the shared memory. @throws FilterError `FREED`. */
   get byteLength(): number {
-    const result = this.place.runtime.exports.cbw_shared_table_bytes(this.place.slot, this.place.generation, this.#typeNumber);
+    const result = this.place.runtime.exports.cbw_shared_table_bytes(this.place.runtime.thread, this.place.slot, this.place.generation, this.#typeNumber);
     if (result < 0) throw this.#failure(FREED, 'byteLength');
     return result;
   }
@@ -153,16 +165,20 @@ export abstract class SharedFilter {
    * Other threads may add, remove and query meanwhile: the bytes hold every key
    * whose add returned before the call began (the cuckoo filter's are taken
    * under every lock, so other threads wait for it; docs/CONCURRENCY.md).
-   * @throws FilterError `FREED`, `OUT_OF_MEMORY`.
+   * @throws FilterError `FREED`, `OUT_OF_MEMORY` (no lock is kept: the filter
+   *   works on), `LOCKED` (cuckoo, as for `has`).
    */
   serialize(): Uint8Array {
     const { runtime } = this.place;
     const lengthAt = scratch(runtime, 4);
-    const pointer = runtime.exports.cbw_shared_serialize(this.place.slot, this.place.generation, this.#typeNumber, lengthAt);
+    const pointer = guarded(runtime, 'serialize', () =>
+      runtime.exports.cbw_shared_serialize(runtime.thread, this.place.slot, this.place.generation, this.#typeNumber, lengthAt),
+    );
     const length = new DataView(runtime.memory.buffer).getUint32(lengthAt, true);
     if (pointer === 0) {
       if (length === 0) throw this.#failure(FREED, 'serialize');
-      throw new FilterError('OUT_OF_MEMORY', 'out of shared wasm memory: cannot serialize the filter');
+      if (length === 2) throw this.#failure(LOCKED, 'serialize');
+      throw new FilterError('OUT_OF_MEMORY', `${this.place.type} shared filter: serialize: out of shared wasm memory for the bytes (no lock was kept: the filter works on)`);
     }
     // slice(): a copy in an ordinary ArrayBuffer, the caller's to keep.
     const bytes = runtime.heap.slice(pointer, pointer + length);
@@ -195,11 +211,35 @@ export abstract class SharedFilter {
    * threads, then releases the table; from then on any call through any
    * handle to it, on any thread, throws FilterError `FREED`. Any holder may
    * free; a second free (here or elsewhere) does nothing.
+   * @throws FilterError `LOCKED` when a call in flight on another thread did
+   *   not end within 500 ms (a thread that died inside a call): the filter is
+   *   still live; {@link SharedFilter.recover}, then free again.
    */
   free(): void {
     if (this.#freed) return;
+    const { runtime } = this.place;
+    const result = runtime.exports.cbw_shared_free(runtime.thread, this.place.slot, this.place.generation);
+    if (result === LOCKED) throw this.#failure(LOCKED, 'free');
     this.#freed = true;
-    this.place.runtime.exports.cbw_shared_free(this.place.slot, this.place.generation);
+  }
+
+  /**
+   * After a thread was stopped inside a call on this filter
+   * (`worker.terminate()`, a pool's timeout kill, a closed page): the calls
+   * then answer `LOCKED` naming that thread, and `free()` cannot finish.
+   * This finds the threads that have been inside a call on this filter for
+   * over 500 ms without progress, releases their marks and the bucket locks
+   * they held, and returns how many. Every key whose add returned before the
+   * kill is still found; a key whose add was cut may be present or not.
+   * Call it only for threads known to be gone: a live thread stalled that
+   * long would lose its locks mid-write. Waits up to 500 ms.
+   * @throws FilterError `FREED`.
+   */
+  recover(): number {
+    const { runtime } = this.place;
+    const result = runtime.exports.cbw_shared_recover(runtime.thread, this.place.slot, this.place.generation, this.#typeNumber);
+    if (result < 0) throw this.#failure(result, 'recover');
+    return result;
   }
 
   /** Whether this object's `free()` was called (another thread's free shows as `FREED` on the next call). */
@@ -211,20 +251,51 @@ export abstract class SharedFilter {
   protected removeKey(key: Key): boolean {
     const { runtime } = this.place;
     const length = this.#writeKey(key);
-    const result = runtime.exports.cbw_shared_remove(this.place.slot, this.place.generation, this.#typeNumber, runtime.scratchPointer, length);
+    const result = guarded(runtime, 'remove', () =>
+      runtime.exports.cbw_shared_remove(runtime.thread, this.place.slot, this.place.generation, this.#typeNumber, runtime.scratchPointer, length),
+    );
     if (result < 0) throw this.#failure(result, 'remove');
     return result === 1;
   }
 
+  /** @internal removeMany(): per key, whether it was removed. */
+  protected removeKeys(keys: Iterable<Key>): boolean[] {
+    const list = listOf(keys, 'removeMany');
+    const answers = new Array<boolean>(list.length);
+    const { runtime } = this.place;
+    for (let start = 0; start < list.length; start += BATCH_KEYS) {
+      const batch = this.#writeBatch(list, start);
+      const result = guarded(runtime, 'removeMany', () =>
+        runtime.exports.cbw_shared_remove_many(
+          runtime.thread,
+          this.place.slot,
+          this.place.generation,
+          this.#typeNumber,
+          batch.data,
+          batch.offsets,
+          batch.count,
+          batch.out,
+        ),
+      );
+      if (result < 0) throw this.#failure(result, 'removeMany', start);
+      const { heap } = runtime;
+      resultStage.set(heap.subarray(batch.out, batch.out + batch.count));
+      for (let i = 0; i < batch.count; i++) answers[start + i] = resultStage[i] === 1;
+    }
+    return answers;
+  }
+
   #requireLive(what: string): void {
-    const { exports } = this.place.runtime;
-    if (this.#freed || exports.cbw_shared_check(this.place.slot, this.place.generation, this.#typeNumber) !== 1) {
+    const { exports, thread } = this.place.runtime;
+    if (this.#freed || exports.cbw_shared_check(thread, this.place.slot, this.place.generation, this.#typeNumber) !== 1) {
       throw this.#failure(FREED, what);
     }
   }
 
-  #failure(result: number, what: string): FilterError {
+  /** The error of a negative result; `batchStart`: where the batch of a batch call began. */
+  #failure(result: number, what: string, batchStart = 0): FilterError {
     if (result === FULL) return new FilterError('FULL', `cuckoo filter: ${what} could not store the key (every key stored before is still there)`);
+    if (result === LOCKED) return lockedError(this.place.runtime, `${this.place.type} shared filter (slot ${this.place.slot})`, what, batchStart);
     return new FilterError('FREED', `${this.place.type} shared filter: ${what} after free() (on this or another thread)`);
   }
 
@@ -234,6 +305,8 @@ export abstract class SharedFilter {
     if (typeof key === 'string') {
       const pointer = scratch(runtime, key.length * 3);
       const heap = runtime.heap;
+      // Node: Buffer's native UTF-8 write (see encodeInto) beats a loop from 16 units or so.
+      if (NodeBufferClass !== undefined && key.length > 16) return nodeBufferOf(heap).write(key, pointer, 'utf8');
       // ASCII by hand: a subarray + encodeInto per key costs more than short keys do.
       for (let i = 0; i < key.length; i++) {
         const unit = key.charCodeAt(i);
@@ -272,10 +345,24 @@ export abstract class SharedFilter {
     const offsets = offsetStage;
     const out = base + (count + 1) * 4;
     let at = base + headBytes;
+    if (allStrings && NodeBufferClass !== undefined) {
+      // Node: each key by Buffer's native UTF-8 write, straight into the shared
+      // memory (its byte offsets are the offsets). Joining the batch first cost
+      // more here: flattening the joined rope took a third of a hasMany (profiled).
+      const view = nodeBufferOf(heap);
+      for (let i = 0; i < count; i++) {
+        offsets[i] = at;
+        at += view.write(list[start + i] as string, at, 'utf8');
+      }
+      offsets[count] = at;
+      this.place.runtime.words.set(offsets.subarray(0, count + 1), base >>> 2);
+      return { data: base + headBytes, offsets: base, out, count };
+    }
     if (allStrings) {
       // One encodeInto for the whole batch (as the normal entry's key arena): when
       // every unit was ASCII, each key's bytes are its units and the offsets follow.
-      const joined = (start === 0 && count === list.length ? list : list.slice(start, start + count)).join('');
+      let joined = '';
+      for (let i = start; i < start + count; i++) joined += list[i] as string;
       if (encodeInto(joined, heap, at) === joined.length) {
         for (let i = 0; i < count; i++) {
           offsets[i] = at;
@@ -302,13 +389,50 @@ export abstract class SharedFilter {
 }
 
 /**
- * UTF-8 of `text` written at `at` in the shared memory; its length. Through an
- * ordinary buffer: browsers' TextEncoder.encodeInto refuses views of a
- * SharedArrayBuffer ("must not be shared"; Chromium, checked by
- * tests/shared/shared-browser.test.mjs), Node's accepts them.
+ * LOCKED for a call that waited past the bound on another thread: the
+ * module's record of this thread says on what (a call in flight, a bucket
+ * lock) and which thread held it.
  */
+function lockedError(runtime: SharedRuntime, filter: string, what: string, batchStart: number): FilterError {
+  const at = runtime.exports.cbw_shared_failure(runtime.thread) >>> 2;
+  const waitedOn = Atomics.load(runtime.words, at);
+  const holder = Atomics.load(runtime.words, at + 1);
+  const stripe = Atomics.load(runtime.words, at + 2);
+  const index = batchStart + Atomics.load(runtime.words, at + 3);
+  const held =
+    waitedOn === 1
+      ? `a call of thread ${holder} on it did not end`
+      : `bucket lock stripe ${stripe} was held by thread ${holder}`;
+  const message =
+    `${filter}: ${what}: ${held} for over 500 ms (this thread is ${runtime.thread}); ` +
+    'if that thread was terminated inside a call, filter.recover() releases what it held';
+  return new FilterError('LOCKED', message, waitedOn === 2 && what.endsWith('Many') ? { index } : undefined);
+}
+
+/**
+ * UTF-8 of `text` written at `at` in the shared memory; its length. In Node
+ * by Buffer's native write over the memory: TextEncoder.encodeInto into a
+ * view of a SharedArrayBuffer took 38% of a hasMany there (profiled), and
+ * browsers' refuses such views ("must not be shared": Chromium, checked by
+ * tests/shared/shared-browser.test.mjs), so there it goes through an
+ * ordinary buffer and one copy.
+ */
+interface NodeBuffer extends Uint8Array {
+  write(text: string, offset: number, encoding: 'utf8'): number;
+}
+const NodeBufferClass = (globalThis as { Buffer?: { from(buffer: ArrayBufferLike, offset: number, length: number): NodeBuffer } }).Buffer;
+let bufferHeap: Uint8Array | null = null;
+let bufferView: NodeBuffer | null = null;
 let staging = new Uint8Array(4096);
+function nodeBufferOf(heap: Uint8Array): NodeBuffer {
+  if (bufferHeap !== heap) {
+    bufferView = NodeBufferClass!.from(heap.buffer, heap.byteOffset, heap.byteLength);
+    bufferHeap = heap;
+  }
+  return bufferView!;
+}
 function encodeInto(text: string, heap: Uint8Array, at: number): number {
+  if (NodeBufferClass !== undefined) return nodeBufferOf(heap).write(text, at, 'utf8');
   if (staging.length < text.length * 3) staging = new Uint8Array(Math.max(text.length * 3, staging.length * 2));
   const { written } = encoder.encodeInto(text, staging);
   heap.set(staging.subarray(0, written), at);

@@ -77,6 +77,15 @@ export class SharedCountingBloomFilter extends SharedFilter {
   remove(key: Key): boolean {
     return this.removeKey(key);
   }
+
+  /**
+   * `remove` of every key, in batches of 16,384 per call into wasm: per key,
+   * whether it was removed. Same caution as {@link SharedCountingBloomFilter.remove}.
+   * @throws FilterError `INVALID_ARGUMENT` (naming the key's index), `FREED`.
+   */
+  removeMany(keys: Iterable<Key>): boolean[] {
+    return this.removeKeys(keys);
+  }
 }
 
 /**
@@ -92,10 +101,20 @@ export class SharedCuckooFilter extends SharedFilter {
   /**
    * Removes one copy of a key that was added: true, or false when it was not
    * found. Same caution as {@link SharedCountingBloomFilter.remove}.
-   * @throws FilterError `INVALID_ARGUMENT`, `FREED`.
+   * @throws FilterError `INVALID_ARGUMENT`, `FREED`, `LOCKED` (as for `has`).
    */
   remove(key: Key): boolean {
     return this.removeKey(key);
+  }
+
+  /**
+   * `remove` of every key, in batches of 16,384 per call into wasm: per key,
+   * whether it was removed. Same caution as {@link SharedCountingBloomFilter.remove}.
+   * @throws FilterError `INVALID_ARGUMENT` (naming the key's index), `FREED`,
+   *   `LOCKED` (with `index`: the keys before it were done).
+   */
+  removeMany(keys: Iterable<Key>): boolean[] {
+    return this.removeKeys(keys);
   }
 }
 

@@ -4,7 +4,7 @@
 import { FilterError, type FilterErrorCode } from '../errors.js';
 import { describeValue } from '../keys/keys.js';
 import type { SharedFilterHandle, SharedFilterType } from './shared-filter.js';
-import { attachRuntime, scratch, type SharedRuntime } from './shared-runtime.js';
+import { attachRuntime, guarded, scratch, type SharedRuntime } from './shared-runtime.js';
 
 /** Type numbers as bindings/shared.cpp has them. */
 export const TYPE_NUMBERS: Readonly<Record<SharedFilterType, number>> = { bloom: 1, 'blocked-bloom': 2, 'counting-bloom': 3, cuckoo: 4 };
@@ -39,7 +39,8 @@ export function createPlace(
   numbers: { capacity: number; rate: number; seed: number; bucketSize?: number; fingerprintBits?: number; maxKicks?: number },
 ): FilterPlace {
   const out = scratch(runtime, 256);
-  runtime.exports.cbw_shared_create(
+  guarded(runtime, `new ${className}`, () =>
+    runtime.exports.cbw_shared_create(
     out,
     TYPE_NUMBERS[type],
     numbers.capacity,
@@ -48,6 +49,7 @@ export function createPlace(
     numbers.bucketSize ?? 4,
     numbers.fingerprintBits ?? 0,
     numbers.maxKicks ?? 500,
+  ),
   );
   const view = new DataView(runtime.memory.buffer, out, 12);
   const status = view.getInt32(0, true);
@@ -86,7 +88,7 @@ export function placeOf(handle: unknown): FilterPlace {
   const type = h.type as SharedFilterType;
   const runtime = attachRuntime(h.module, h.memory, [mark[0], mark[1]], h.markAddress as number);
   const place = new FilterPlace(runtime, type, h.slot as number, h.generation as number);
-  if (runtime.exports.cbw_shared_check(place.slot, place.generation, TYPE_NUMBERS[type]) !== 1) {
+  if (runtime.exports.cbw_shared_check(runtime.thread, place.slot, place.generation, TYPE_NUMBERS[type]) !== 1) {
     throw new FilterError('FREED', `attach: the handle names no live ${type} filter (it was freed, or never was one)`);
   }
   return place;

@@ -28,6 +28,7 @@ export interface SharedExports {
   emscripten_tls_init(): number;
   _emscripten_thread_init(thread: number, isMainBrowserThread: number, isMainRuntimeThread: number, canBlock: number): void;
   stackRestore(pointer: number): void;
+  stackSave(): number;
   emscripten_stack_set_limits(base: number, end: number): void;
   malloc(size: number): number;
   free(pointer: number): void;
@@ -46,20 +47,25 @@ export interface SharedExports {
     fingerprintBits: number,
     maxKicks: number,
   ): void;
-  cbw_shared_check(slot: number, generation: number, type: number): number;
-  cbw_shared_free(slot: number, generation: number): number;
-  cbw_shared_has(slot: number, generation: number, type: number, key: number, length: number): number;
-  cbw_shared_add(slot: number, generation: number, type: number, key: number, length: number): number;
-  cbw_shared_remove(slot: number, generation: number, type: number, key: number, length: number): number;
-  cbw_shared_has_many(slot: number, generation: number, type: number, data: number, offsets: number, count: number, out: number): number;
-  cbw_shared_add_many(slot: number, generation: number, type: number, data: number, offsets: number, count: number): number;
-  cbw_shared_count(slot: number, generation: number, type: number): number;
-  cbw_shared_serialize(slot: number, generation: number, type: number, length: number): number;
-  cbw_shared_table_bytes(slot: number, generation: number, type: number): number;
+  cbw_shared_register_thread(): number;
+  cbw_shared_failure(thread: number): number;
+  cbw_shared_check(thread: number, slot: number, generation: number, type: number): number;
+  cbw_shared_free(thread: number, slot: number, generation: number): number;
+  cbw_shared_recover(thread: number, slot: number, generation: number, type: number): number;
+  cbw_shared_unwind(thread: number): number;
+  cbw_shared_has(thread: number, slot: number, generation: number, type: number, key: number, length: number): number;
+  cbw_shared_add(thread: number, slot: number, generation: number, type: number, key: number, length: number): number;
+  cbw_shared_remove(thread: number, slot: number, generation: number, type: number, key: number, length: number): number;
+  cbw_shared_has_many(thread: number, slot: number, generation: number, type: number, data: number, offsets: number, count: number, out: number): number;
+  cbw_shared_add_many(thread: number, slot: number, generation: number, type: number, data: number, offsets: number, count: number): number;
+  cbw_shared_remove_many(thread: number, slot: number, generation: number, type: number, data: number, offsets: number, count: number, out: number): number;
+  cbw_shared_count(thread: number, slot: number, generation: number, type: number): number;
+  cbw_shared_serialize(thread: number, slot: number, generation: number, type: number, length: number): number;
+  cbw_shared_table_bytes(thread: number, slot: number, generation: number, type: number): number;
 }
 
 /** Exports the loader calls: a module without them is not core.shared.wasm. */
-const REQUIRED_EXPORTS = ['__wasm_call_ctors', 'emscripten_tls_init', 'stackRestore', 'malloc', 'cbw_shared_create', 'cbw_shared_has'];
+const REQUIRED_EXPORTS = ['__wasm_call_ctors', 'emscripten_tls_init', 'stackRestore', 'stackSave', 'malloc', 'cbw_shared_create', 'cbw_shared_has', 'cbw_shared_register_thread'];
 
 /** Bytes of each attached instance's own stack (the module's main stack is 64 KiB too: -sTOTAL_STACK). */
 const STACK_BYTES = 64 * 1024;
@@ -81,6 +87,10 @@ export interface SharedRuntime {
   /** Views of the memory: it never grows, so they stay valid. */
   readonly heap: Uint8Array;
   readonly words: Uint32Array;
+  /** This thread's number in the memory (bindings/shared.cpp's thread records): every call names it. */
+  readonly thread: number;
+  /** Where this thread's stack starts: a call unwound by a trap leaves the stack pointer inside (see `guarded`). */
+  readonly stackTop: number;
   /** This thread's scratch region in wasm memory (keys, results); grown by `scratch()`. */
   scratchPointer: number;
   scratchBytes: number;
@@ -99,8 +109,12 @@ function importsFor(memory: WebAssembly.Memory): WebAssembly.Imports {
     throw new FilterError('LOAD_FAILED', `core.shared.wasm called ${name}, which this loader does not provide`);
   };
   const env: WebAssembly.ModuleImports = { memory };
+  // The C++ library aborts where an allocation fails and it cannot report it
+  // (it has no exceptions): `guarded` turns this into OUT_OF_MEMORY.
+  env.abort = () => {
+    throw new WasmAbort();
+  };
   for (const name of [
-    'abort',
     'emscripten_receive_on_main_thread_js',
     '__pthread_create_js',
     'emscripten_set_canvas_element_size',
@@ -122,6 +136,40 @@ function importsFor(memory: WebAssembly.Memory): WebAssembly.Imports {
   return { env };
 }
 let pendingMainThread: ((thread: number) => void) | null = null;
+
+/** What the module's abort() throws (an allocation failed inside the C++ library). */
+class WasmAbort extends Error {
+  constructor() {
+    super('core.shared.wasm called abort (an allocation failed)');
+  }
+}
+
+/** How long a thread waits for another to release the attach lock (bindings/shared.cpp's bound is 500 ms too). */
+const WAIT_BOUND_MS = 500;
+
+/**
+ * Runs a call into the module; when a trap or abort unwinds it (abort: an
+ * allocation failed inside the C++ library, which has no exceptions), this
+ * thread's stack pointer goes back to its top and the module releases what
+ * the call held (its in-flight mark, cuckoo stripe locks), so every other
+ * call, on every thread, goes on working. The failure is OUT_OF_MEMORY for an
+ * abort, else LOAD_FAILED naming the trap.
+ */
+export function guarded<T>(runtime: SharedRuntime, what: string, call: () => T): T {
+  try {
+    return call();
+  } catch (error) {
+    if (error instanceof FilterError) throw error;
+    runtime.exports.stackRestore(runtime.stackTop);
+    runtime.exports.cbw_shared_unwind(runtime.thread);
+    if (error instanceof WasmAbort) {
+      throw new FilterError('OUT_OF_MEMORY', `${what}: out of shared wasm memory (an allocation failed; every lock it held was released)`, {
+        cause: error,
+      });
+    }
+    throw new FilterError('LOAD_FAILED', `${what}: core.shared.wasm trapped: ${(error as Error).message}`, { cause: error });
+  }
+}
 
 function requireSharedModule(module: WebAssembly.Module): void {
   const names = new Set(WebAssembly.Module.exports(module).map((entry) => entry.name));
@@ -145,7 +193,13 @@ function runtimeOf(
   module: WebAssembly.Module,
   mark: readonly [number, number],
 ): SharedRuntime {
+  const thread = exports.cbw_shared_register_thread();
+  if (thread === 0) {
+    throw new FilterError('OUT_OF_MEMORY', 'this shared memory has served 1024 threads: a new thread cannot use it (make a new one with init())');
+  }
   const runtime: SharedRuntime = {
+    thread,
+    stackTop: exports.stackSave(),
     exports,
     memory,
     module,
@@ -247,8 +301,13 @@ export function attachRuntime(
   // (one attaching thread at a time; the creating thread never uses it).
   const lock = new Int32Array(memory.buffer);
   const lockIndex = exports.cbw_shared_bootstrap_lock() >>> 2;
+  const waitStart = performance.now();
   while (Atomics.compareExchange(lock, lockIndex, 0, 1) !== 0) {
-    // Held for one malloc by another thread attaching: spin (Atomics.wait is not allowed on a browser's main thread).
+    // Held for one malloc by another thread attaching: spin (Atomics.wait is not allowed on a browser's main
+    // thread), but not for ever: a thread terminated while attaching keeps it.
+    if (performance.now() - waitStart > WAIT_BOUND_MS) {
+      throw new FilterError('LOCKED', `attach: the shared memory's attach lock was held for over ${WAIT_BOUND_MS} ms (by a thread that stopped while attaching?)`);
+    }
   }
   let stack = 0;
   try {

@@ -53,6 +53,34 @@ const ops = {
     }
     return 'never freed';
   },
+  // Runs `kind` (addMany, removeMany, has: hasMany and has by turns, hasMany) over keys prefix+i, i from `from`, in
+  // batches of `batch`, until the test terminates this worker (at most 20 s),
+  // posting { acked: end } after each batch returned: keys below `end` were
+  // added (addMany), or added and removed again (removeMany).
+  loop({ name, kind, prefix, from, batch }) {
+    const filter = filters.get(name);
+    const queried = keys(prefix, from, from + batch);
+    // Keys made before the loop, so that it spends its time in calls, where the kills should land.
+    const made = Array.from({ length: 64 }, (_, i) => keys(prefix, from + i * batch, from + (i + 1) * batch));
+    const batchAt = (at) => (at - from < made.length * batch ? made[(at - from) / batch] : keys(prefix, at, at + batch));
+    const started = Date.now();
+    for (let at = from, rounds = 0; Date.now() - started < 20000; at += batch, rounds++) {
+      // addMany stops adding after the keys made (a bound on what a round adds), then looks them up.
+      if (kind === 'addMany' && rounds >= made.length) filter.hasMany(made[rounds % made.length]);
+      else if (kind === 'addMany') filter.addMany(batchAt(at));
+      else if (kind === 'removeMany') {
+        // Only keys this loop added (removing a key never added may take another key's fingerprint).
+        const batchKeys = batchAt(at);
+        filter.addMany(batchKeys);
+        filter.removeMany(batchKeys);
+      }
+      else if (kind === 'hasMany' || rounds % 2 === 0) filter.hasMany(queried);
+      else for (const key of queried) filter.has(key);
+      if (kind !== 'addMany' || rounds < made.length) parentPort.postMessage({ acked: at + batch });
+      if (rounds === 0) parentPort.postMessage({ started: true });
+    }
+    return 'never terminated';
+  },
   free({ name }) {
     filters.get(name).free();
     return true;

@@ -6,6 +6,7 @@
 #include <cstdint>
 
 #include "cuckoo_bloom/bloom/word_array_filter.h"
+#include "cuckoo_bloom/concurrent/wait_bound.h"
 #include "cuckoo_bloom/cuckoo/cuckoo_filter.h"
 
 namespace cuckoo_bloom {
@@ -21,6 +22,18 @@ struct ConcurrentAccess {
   template <typename Filter>
   static void setCount(Filter& filter, uint64_t count) {
     filter.header_.itemCount = count;
+  }
+  // Takes a stripe lock in `holder`'s name and never releases it: a thread
+  // that died inside a call, for the bounded-wait tests.
+  template <typename Concurrent>
+  static bool holdStripe(Concurrent& filter, uint32_t stripe, uint32_t holder) {
+    LockWaiter waiter;
+    waiter.holder = holder;
+    return filter.lockStripe(stripe, waiter);
+  }
+  template <typename Concurrent>
+  static uint32_t stripeOfBucket(const Concurrent& filter, uint64_t bucket) {
+    return filter.stripeOf(bucket);
   }
 };
 

@@ -22,11 +22,21 @@
 // from before (fingerprints moved between their own two buckets).
 //
 // Readers: optimistic, with no lock (MemC3). Each stripe's lock word is also
-// its version: odd while a writer holds it, bumped on release. has() reads
+// its version: odd while a writer holds it (the holder's thread id in bits
+// 1-20, so a wait that gives up can name it), its counter (bits 21-63)
+// bumped on release. has() reads
 // both versions, both buckets, then the versions again, and retries when a
 // version was odd or changed. A move changes both of its buckets under both
 // of their locks, so a reader either sees the fingerprint in one bucket or
 // sees a version change: a kick never hides a key from a reader.
+//
+// Bounded waits (issue #47): the try* forms take a LockWaiter; a lock held
+// past its bound makes them return Stuck naming the stripe and its holder,
+// with every lock they took released (nothing half done: a kick path stops
+// between moves, each valid on its own). releaseHolder() frees the stripes a
+// dead thread held; its moves were each copy-then-clear, so at worst a
+// fingerprint is in both its buckets (a key is never lost). The Status forms
+// wait as long as it takes (native threads do not die mid-call).
 //
 // count() is an atomic of stored fingerprints (relaxed). remove() may only be
 // given a key that was added (as single-threaded); two concurrent removes of
@@ -46,6 +56,7 @@
 
 #include "cuckoo_bloom/concurrent/atomic_words.h"
 #include "cuckoo_bloom/concurrent/concurrent_access.h"
+#include "cuckoo_bloom/concurrent/wait_bound.h"
 #include "cuckoo_bloom/cuckoo/cuckoo_filter.h"
 
 namespace cuckoo_bloom {
@@ -60,6 +71,27 @@ class ConcurrentCuckooFilter {
   static Result<std::unique_ptr<ConcurrentCuckooFilter>> wrap(CuckooFilter&& filter);
   ConcurrentCuckooFilter(const ConcurrentCuckooFilter&) = delete;
   ConcurrentCuckooFilter& operator=(const ConcurrentCuckooFilter&) = delete;
+
+  // What a bounded call did. Stuck: a lock was held past the waiter's bound
+  // (waiter.stuckStripe, waiter.stuckHolder); nothing of this call is held.
+  enum class Outcome : uint8_t { Ok, Absent, Full, Stuck };
+  static constexpr uint32_t kHolderBits = 20;
+  static constexpr uint32_t kMaxHolder = (1u << kHolderBits) - 1;
+
+  // Ok, Full (every key stored before is still found), Stuck (the key may or
+  // may not be stored: a retry is safe).
+  Outcome tryAdd(const KeyHash& hash, LockWaiter& waiter);
+  // Ok (may be present), Absent, Stuck (a writer held a bucket past the bound).
+  Outcome tryHas(const KeyHash& hash, LockWaiter& waiter) const;
+  // Ok (one matching fingerprint removed), Absent, Stuck (nothing removed).
+  Outcome tryRemove(const KeyHash& hash, LockWaiter& waiter);
+  // The bytes serialize() gives, written into `out` (serializedSize() bytes)
+  // under every stripe lock; Ok or Stuck (nothing written, no lock held).
+  size_t serializedSize() const { return filter_.serializedSize(); }
+  Outcome trySerializeInto(uint8_t* out, LockWaiter& waiter);
+  // Frees every stripe `holder` holds (a thread that died inside a call, and
+  // only such a thread: its writes stop where they are). The count of stripes freed.
+  uint32_t releaseHolder(uint32_t holder);
 
   // Ok, or Full (every key stored before is still found).
   Status add(const KeyHash& hash);
@@ -85,6 +117,7 @@ class ConcurrentCuckooFilter {
   CuckooFilter release() &&;
 
  private:
+  friend struct ConcurrentAccess;
   explicit ConcurrentCuckooFilter(CuckooFilter&& filter);
 
   // One fingerprint moving from bucket `from` to its other bucket.
@@ -93,10 +126,14 @@ class ConcurrentCuckooFilter {
     uint32_t fingerprint;
   };
 
+  // Stripe lock words: bit 0 held, bits 1-20 the holder, the counter above.
+  static constexpr uint32_t kCounterShift = kHolderBits + 1;
+
   uint32_t stripeOf(uint64_t bucket) const { return static_cast<uint32_t>(bucket & (kStripeCount - 1)); }
-  void lockStripe(uint32_t stripe);
+  // False (and the waiter names the stripe and holder) when held past the bound.
+  bool lockStripe(uint32_t stripe, LockWaiter& waiter);
   void unlockStripe(uint32_t stripe);
-  void lockPair(uint64_t bucket1, uint64_t bucket2);
+  bool lockPair(uint64_t bucket1, uint64_t bucket2, LockWaiter& waiter);
   void unlockPair(uint64_t bucket1, uint64_t bucket2);
 
   uint64_t alternate(uint64_t bucket, uint32_t fingerprint) const;
@@ -108,10 +145,11 @@ class ConcurrentCuckooFilter {
   // Replaces one `from` (0: an empty slot) by `to`; false when none.
   bool replaceIn(uint64_t bucket, uint32_t from, uint32_t to);
 
-  // Searches a path freeing a slot in bucket1 or bucket2 and performs it;
-  // false when no path of at most maxKicks moves was found.
-  bool makeRoom(uint64_t bucket1, uint64_t bucket2, uint64_t walkSeed);
-  void performPath(const std::vector<Move>& path);
+  // Searches a path freeing a slot in bucket1 or bucket2 and performs it:
+  // Ok, Full when no path of at most maxKicks moves was found, Stuck.
+  Outcome makeRoom(uint64_t bucket1, uint64_t bucket2, uint64_t walkSeed, LockWaiter& waiter);
+  // False only when a lock was held past the bound (a path that met a changed table stops quietly).
+  bool performPath(const Move* path, size_t length, LockWaiter& waiter);
 
   CuckooFilter filter_;
   uint64_t* words_;

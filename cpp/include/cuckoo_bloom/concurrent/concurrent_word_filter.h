@@ -45,6 +45,13 @@ class ConcurrentWordFilter {
     syncCount();
     return filter_.serialize();
   }
+  // serialize() into caller memory of serializedSize() bytes (the caller
+  // allocates first: a failed allocation here would abort the wasm builds).
+  size_t serializedSize() const { return filter_.serializedSize(); }
+  void serializeInto(uint8_t* out) {
+    syncCount();
+    filter_.serializeInto(out);
+  }
   // Hands the plain filter back (this one is then empty and unusable).
   Filter release() && {
     syncCount();
