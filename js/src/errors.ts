@@ -35,7 +35,12 @@ export type FilterErrorCode =
    * idempotent: retry the same batch).
    */
   | 'UNAVAILABLE'
-  /** An index log is open for writing by another writer (FileCuckooIndex: one writer per log); the message names it. */
+  /**
+   * An index log is open for writing by another writer (FileCuckooIndex: one writer per
+   * log); the message names it. Or, in `cuckoo-bloom-wasm/shared`, a lock or a call in
+   * flight held by another thread past the 500 ms bound: the message names the filter's
+   * slot and that thread (see `SharedFilter.recover`).
+   */
   | 'LOCKED';
 
 /**
