@@ -17,6 +17,8 @@ export interface Holder {
   since: string;
   /** The holder's worker thread (worker_threads.threadId; 0: the main thread). Null in locks written before it was recorded. */
   thread: number | null;
+  /** The holder's kernel, this boot (Linux: /proc/sys/kernel/random/boot_id), or null where unknown: namespace ids repeat across machines. */
+  boot: string | null;
   /** The holder's network namespace (Linux: the link /proc/self/ns/net, e.g. "net:[4026531840]"), or null where unknown. */
   netns: string | null;
   /** The holder's pid namespace (/proc/self/ns/pid), or null where unknown: its pid means nothing in another one. */
@@ -25,6 +27,14 @@ export interface Holder {
   socket: boolean;
   /** Random: no two locks have the same bytes, so a takeover names the one lock it replaces (lock-takeover.ts). */
   nonce: string;
+}
+
+function bootId(): string | null {
+  try {
+    return readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim() || null;
+  } catch {
+    return null;
+  }
 }
 
 function namespaceOf(kind: 'net' | 'pid'): string | null {
@@ -55,6 +65,7 @@ export function currentHolder(socket: boolean): Holder {
     processStart: processStartOf(process.pid),
     since: new Date().toISOString(),
     thread: threadId,
+    boot: bootId(),
     netns: namespaceOf('net'),
     pidns: namespaceOf('pid'),
     socket,
@@ -83,6 +94,7 @@ export function parseHolder(text: string): Holder | null {
     since: parsed.since,
     processStart: stringOrNull(parsed.processStart),
     thread: typeof parsed.thread === 'number' ? parsed.thread : null,
+    boot: stringOrNull(parsed.boot),
     netns: stringOrNull(parsed.netns),
     pidns: stringOrNull(parsed.pidns),
     socket: parsed.socket === true,
@@ -100,6 +112,21 @@ export function readHolderFile(path: string): { text: string; holder: Holder | n
     throw error;
   }
   return { text, holder: parseHolder(text) };
+}
+
+/** Whether `holder` ran on this machine's running kernel: the same boot id where both are known, else the same host name. */
+export function sameKernel(holder: Holder, me: Holder): boolean {
+  return holder.boot !== null && me.boot !== null ? holder.boot === me.boot : holder.host === me.host;
+}
+
+/** Whether `holder` took the lock's socket in the network namespace `me` is in (so a free socket there means it is gone). */
+export function heldOurSocket(holder: Holder, me: Holder): boolean {
+  return holder.socket && sameKernel(holder, me) && holder.netns !== null && holder.netns === me.netns;
+}
+
+/** Whether `holder`'s pid can be checked here: this kernel, and the same pid namespace where both are known. */
+export function pidCheckable(holder: Holder, me: Holder): boolean {
+  return sameKernel(holder, me) && (holder.pidns === null || me.pidns === null || holder.pidns === me.pidns);
 }
 
 /** How LOCKED messages name a holder: `process <pid> on <host>, since <ISO time>`, and its worker thread if not the main one. */

@@ -32,7 +32,18 @@
 import { readFileSync, realpathSync, rmSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { FilterError } from '../index.js';
-import { currentHolder, describeHolder, type Holder, holderText, parseHolder, processIsAlive, readHolderFile } from './lock-holder.js';
+import {
+  currentHolder,
+  describeHolder,
+  heldOurSocket,
+  type Holder,
+  holderText,
+  parseHolder,
+  pidCheckable,
+  processIsAlive,
+  readHolderFile,
+  sameKernel,
+} from './lock-holder.js';
 import { type LockSocket, takeLockSocket } from './lock-socket.js';
 import { createLockFile, removeLeftoverClaims, takeOverLockFile } from './lock-takeover.js';
 
@@ -66,7 +77,7 @@ function locked(logPath: string, holder: Holder, why = 'one writer per log (open
   return new FilterError('LOCKED', `${logPath} is open for writing by ${describeHolder(holder)}; ${why}`);
 }
 
-/** LOCKED when the socket is taken: a live writer in this network namespace holds the log; the file names it. */
+/** LOCKED when the socket is taken: a live writer in this network namespace holds the log (or is taking it); the file names it. */
 function lockedBySocket(logPath: string, lockPath: string): FilterError {
   let found: ReturnType<typeof readHolderFile> = null;
   try {
@@ -74,7 +85,18 @@ function lockedBySocket(logPath: string, lockPath: string): FilterError {
   } catch {
     // Unreadable: named generically below.
   }
-  if (found?.holder) return locked(logPath, found.holder);
+  const holder = found?.holder ?? null;
+  if (holder !== null) {
+    const me = currentHolder(true);
+    // The file still names a holder that is gone: the socket's holder is replacing it right now.
+    if (pidCheckable(holder, me) && holder.pid !== process.pid && !processIsAlive(holder)) {
+      return new FilterError(
+        'LOCKED',
+        `${logPath} is being taken over by another writer on this host (the lock of ${describeHolder(holder)}, which is gone); one writer per log`,
+      );
+    }
+    return locked(logPath, holder);
+  }
   return new FilterError(
     'LOCKED',
     `${logPath} is open for writing by another writer on this host (it is taking the lock now: ${lockPath}); one writer per log`,
@@ -92,12 +114,12 @@ function judge(holder: Holder | null, me: Holder, socketHeld: boolean, logPath: 
       `${logPath} is locked by ${lockPath}, which is not a lock this library writes; remove it by hand if no writer has the log open`,
     );
   }
-  if (holder.host !== me.host) {
+  // We hold the socket: a holder that held it in this namespace has closed it, so it is gone (a live one removes its file first).
+  if (socketHeld && heldOurSocket(holder, me)) return;
+  if (!sameKernel(holder, me)) {
     throw locked(logPath, holder, `another host: its liveness cannot be checked here; remove ${lockPath} by hand once that writer is gone`);
   }
-  // We hold the socket: a holder that held it in this namespace has closed it, so it is gone (a live one removes its file first).
-  if (socketHeld && holder.socket && holder.netns !== null && holder.netns === me.netns) return;
-  if (holder.pidns !== null && me.pidns !== null && holder.pidns !== me.pidns) {
+  if (!pidCheckable(holder, me)) {
     throw locked(logPath, holder, `another pid and network namespace (a container?): its liveness cannot be checked here; remove ${lockPath} by hand once that writer is gone`);
   }
   if (holder.pid === process.pid || processIsAlive(holder)) throw locked(logPath, holder);
@@ -116,7 +138,7 @@ function acquireFile(logPath: string, lockPath: string, me: Holder, socketHeld: 
       if (result.claimText === null) continue; // the claim went meanwhile: judge again
       const claimer = parseHolder(result.claimText);
       // A claim made by a socket holder of this namespace, while we hold the socket: its maker is gone (died mid-takeover).
-      if (socketHeld && claimer?.socket === true && claimer.host === me.host && claimer.netns !== null && claimer.netns === me.netns) {
+      if (socketHeld && claimer !== null && heldOurSocket(claimer, me)) {
         result = takeOverLockFile(lockPath, found.text, text, result.claimText);
       }
     }

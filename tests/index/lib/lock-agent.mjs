@@ -1,7 +1,8 @@
 // An opener for the writer-lock race tests, run as a worker thread or as a
 // child process, driven one command at a time and synchronously (so it can
 // stop in the middle of FileCuckooIndex.open, inside the lock's file calls):
-//   { op: 'open', path, pauses: [k, ...] }  open `path` for writing; before the
+//   { op: 'open', path, pauses: [k, ...], options }  open `path` for writing
+//       (FileCuckooIndex options: `options`); before the
 //       k-th file call on the lock's files (<path>.lock*), report
 //       { paused: k, call } and wait for { op: 'resume' }. Then report
 //       { result: 'won' } (holding the log until 'close') or { result: <code>, message }.
@@ -89,7 +90,7 @@ for (;;) {
     pauses = command.pauses ?? [];
     pauseOn = command.pauseOn ? new RegExp(command.pauseOn) : null;
     try {
-      index = FileCuckooIndex.open(command.path);
+      index = FileCuckooIndex.open(command.path, command.options ?? {});
       report({ result: 'won', calls });
     } catch (error) {
       report({ result: error.code ?? String(error), message: error.message, calls });
