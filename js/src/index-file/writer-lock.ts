@@ -7,14 +7,14 @@
  *   namespace bind it and frees it when the holder closes it or dies
  *   (SIGKILL included) or its worker thread is terminated. Whoever binds it
  *   knows that no writer in this namespace holds the log, and that a lock
- *   file left by a holder in this namespace that also held the socket is
- *   stale. A bound socket is the answer to "is it held?" — nothing to race.
+ *   file left by a holder in this namespace (same boot id and network
+ *   namespace) that also held the socket is stale, whatever its pid. A bound socket is the answer to "is it held?" — nothing to race.
  * - The lock file `<log>.lock` (lock-holder.ts: the record; lock-takeover.ts:
  *   creating and replacing it, one winner each): who holds the log, for the
  *   LOCKED message and for openers the socket cannot speak for (another
  *   network namespace, hosts without abstract sockets). Without the socket,
- *   a holder is judged by its pid as before (on this host and pid namespace:
- *   running, with the same start time, or gone).
+ *   a holder is judged by its pid as before (on this kernel and pid
+ *   namespace: running, with the same start time, or gone).
  *
  * The rules:
  * - A writing open takes the lock; close() releases it (file first, then
@@ -24,10 +24,11 @@
  *   another thread or another process, is `LOCKED`, naming the holder.
  * - A dead holder's lock (SIGKILL, a terminated worker thread, power loss)
  *   is taken over by the next writing open at once, by exactly one opener.
- * - Never taken over: a lock from another host, or another pid namespace
- *   whose network namespace is not ours either (liveness cannot be checked
+ * - Never taken over: a lock from another host, or from another pid
+ *   namespace that the socket cannot speak for (liveness cannot be checked
  *   there: remove it by hand once that writer is gone); without the socket,
- *   a lock held by another thread of this process (its pid is alive).
+ *   a lock of another thread of this process, even a terminated one (its
+ *   pid is alive).
  */
 import { readFileSync, realpathSync, rmSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';

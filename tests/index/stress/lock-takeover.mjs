@@ -13,7 +13,9 @@
 // Two kinds of rounds:
 // - real (--real): the holder is an opener that took the log and was then
 //   killed while holding it: SIGKILL for a process, terminate() for a worker
-//   thread (alternately). Costly (a new process or thread per round).
+//   thread (alternately; processes only with --socket off, where a terminated
+//   thread's lock stays until its process ends). Costly (a new process or
+//   thread per round).
 // - bulk (--rounds): the dead holder's lock is the record a real writer left
 //   when SIGKILLed at the start of the run (its pid is dead), written back in
 //   place with a fresh nonce and time each round; as after a SIGKILL, no
@@ -79,7 +81,9 @@ const started = performance.now();
 // Real rounds: a holder takes the log and is killed while holding it.
 const realRounds = Number(values.real);
 for (let round = 0; round < realRounds; round++) {
-  const holder = await startAgent(round % 2 === 0 ? 'process' : 'thread', env, 120000);
+  // Without the socket a terminated thread's lock cannot be told from a live thread's (one pid): processes only.
+  const holderKind = round % 2 === 1 && values.socket !== 'off' ? 'thread' : 'process';
+  const holder = await startAgent(holderKind, env, 120000);
   const taken = await ask(holder, { op: 'open', path, options });
   if (taken.result !== 'won') throw new Error(`the holder could not take a free log: ${JSON.stringify(taken)}`);
   await holder.kill();
