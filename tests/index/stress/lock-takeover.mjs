@@ -21,8 +21,9 @@
 //   place with a fresh nonce and time each round; as after a SIGKILL, no
 //   socket is bound. What racers see is what a killed holder leaves.
 // --socket off runs with CUCKOO_BLOOM_WASM_LOCK_SOCKET=off (the lock file
-// alone, as on hosts without abstract sockets). Prints a JSON summary; exits 1
-// when any round had other than one winner.
+// alone, as on hosts without abstract sockets). Prints a JSON summary (also
+// when stopped by SIGINT or SIGTERM); exits 1 when any round had other than
+// one winner.
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -77,6 +78,14 @@ async function race(label) {
   for (const winner of winners) await ask(winner, { op: 'close' });
 }
 
+// Stopped early (SIGINT, SIGTERM): the summary so far, then the same exit status.
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.once(signal, () => {
+    console.log(JSON.stringify({ stoppedBy: signal, socket: values.socket, racers: kinds.join(','), ...tally }, null, 2));
+    process.exit(tally.oneWinner === tally.rounds && tally.notLocked === 0 && tally.misnamed === 0 ? 0 : 1);
+  });
+}
+
 const started = performance.now();
 // Real rounds: a holder takes the log and is killed while holding it.
 const realRounds = Number(values.real);
@@ -105,7 +114,9 @@ if (bulkRounds > 0) {
   for (let round = 0; round < bulkRounds; round++) {
     writeFileSync(`${path}.lock`, `${JSON.stringify({ ...record, since: new Date().toISOString(), nonce: randomBytes(12).toString('hex') })}\n`);
     await race('bulk');
-    if (round % 10000 === 9999) console.error(`${round + 1} bulk rounds, ${tally.doubleWriters} double writers, ${tally.noWinner} with no winner`);
+    if (round % 10000 === 9999) {
+      console.error(`${round + 1} bulk rounds (${tally.rounds} in all), ${tally.doubleWriters} double writers, ${tally.noWinner} with no winner, ${tally.notLocked + tally.misnamed} other failures`);
+    }
   }
   bulkSeconds = (performance.now() - bulkStarted) / 1000;
 }
