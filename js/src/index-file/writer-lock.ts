@@ -1,72 +1,60 @@
 /**
- * One writer per index log: `<log>.lock` holds the writer's pid, host,
- * process start time and when it took the lock. It is written whole to a
- * file of the writer's own and then linked to `<log>.lock` (link, like
- * O_EXCL, fails when the name exists), so a lock file is never seen
- * half-written, even after a crash while taking it.
+ * One writer per index log (docs/INDEX.md, "One writer per log").
  *
- * The rules (docs/INDEX.md, "One writer"):
- * - A writing open takes the lock; close() releases it; compaction keeps it
- *   (the lock is beside the log, which compaction renames over).
- * - A second writing open of the same log, from this process (a registry of
- *   the logs this process holds, keyed by the log's real path) or another,
- *   is `LOCKED`, naming the holder. Read-only opens take no lock.
- * - A holder on this host whose process is gone (the pid is not alive, or
- *   is alive but started at another time: a reused pid) left a stale lock:
- *   the next writing open takes it over at once, without waiting. The
- *   takeover moves the stale file aside by rename and checks that what it
- *   moved is the stale lock it read; two openers racing for one stale lock
- *   cannot both win (only one links the new lock in place).
- * - The limit: liveness is checked with process.kill(pid, 0) on this host. A
- *   lock held from another host (a log on a network file system) is never
- *   taken over; remove it by hand once that writer is known to be gone. On
- *   file systems where link is not atomic (old NFS) the lock is advisory.
+ * Two parts, each with one job:
+ * - The lock's socket (lock-socket.ts, Linux): an abstract Unix socket name
+ *   per log, bound by the writer. The kernel lets one socket per network
+ *   namespace bind it and frees it when the holder closes it or dies
+ *   (SIGKILL included) or its worker thread is terminated. Whoever binds it
+ *   knows that no writer in this namespace holds the log, and that a lock
+ *   file left by a holder in this namespace (same boot id and network
+ *   namespace) that also held the socket is stale, whatever its pid. A bound socket is the answer to "is it held?" — nothing to race.
+ * - The lock file `<log>.lock` (lock-holder.ts: the record; lock-takeover.ts:
+ *   creating and replacing it, one winner each): who holds the log, for the
+ *   LOCKED message and for openers the socket cannot speak for (another
+ *   network namespace, hosts without abstract sockets). Without the socket,
+ *   a holder is judged by its pid as before (on this kernel and pid
+ *   namespace: running, with the same start time, or gone).
+ *
+ * The rules:
+ * - A writing open takes the lock; close() releases it (file first, then
+ *   the socket); compaction keeps it (both are beside the log, which
+ *   compaction renames over). Read-only opens take no lock.
+ * - A second writing open of the same log, from this thread (a registry),
+ *   another thread or another process, is `LOCKED`, naming the holder.
+ * - A dead holder's lock (SIGKILL, a terminated worker thread, power loss)
+ *   is taken over by the next writing open at once, by exactly one opener.
+ * - Never taken over: a lock from another host, or from another pid
+ *   namespace that the socket cannot speak for (liveness cannot be checked
+ *   there: remove it by hand once that writer is gone); without the socket,
+ *   a lock of another thread of this process, even a terminated one (its
+ *   pid is alive).
  */
-import { closeSync, linkSync, openSync, readFileSync, realpathSync, renameSync, rmSync, writeSync } from 'node:fs';
-import { hostname } from 'node:os';
+import { readFileSync, realpathSync, rmSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { FilterError } from '../index.js';
+import {
+  currentHolder,
+  describeHolder,
+  heldOurSocket,
+  type Holder,
+  holderText,
+  parseHolder,
+  pidCheckable,
+  processIsAlive,
+  readHolderFile,
+  sameKernel,
+} from './lock-holder.js';
+import { type LockSocket, takeLockSocket } from './lock-socket.js';
+import { createLockFile, removeLeftoverClaims, takeOverLockFile } from './lock-takeover.js';
 
-interface Holder {
-  pid: number;
-  host: string;
-  /** The holder process's start time (Linux: /proc/<pid>/stat field 22, clock ticks since boot), or null where unknown. */
-  processStart: string | null;
-  /** ISO time the lock was taken. */
-  since: string;
-}
-
-/** Logs this process holds, by lock path: a second open in this process is refused without touching the file. */
+/** Logs this thread holds, by lock path: a second open here is refused without touching the file. */
 const REGISTRY_KEY = Symbol.for('cuckoo-bloom-wasm/index-file/held-locks');
-type Registry = Map<string, Holder>;
+type Registry = Map<string, { holder: Holder; text: string }>;
 const held: Registry = ((globalThis as Record<symbol, unknown>)[REGISTRY_KEY] as Registry | undefined) ??
-  ((globalThis as Record<symbol, unknown>)[REGISTRY_KEY] = new Map<string, Holder>()) as Registry;
+  ((globalThis as Record<symbol, unknown>)[REGISTRY_KEY] = new Map()) as Registry;
 
 let exitHookInstalled = false;
-
-/** The start time of process `pid` (Linux), or null where it cannot be read. */
-function processStartOf(pid: number): string | null {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // Fields after the command name (which may hold spaces) are split on spaces; starttime is field 22.
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return fields[19] ?? null;
-  } catch {
-    return null;
-  }
-}
-
-/** Whether `holder` (on this host) is a live process: the same pid, and the same start time when both are known. */
-function isAlive(holder: Holder): boolean {
-  try {
-    process.kill(holder.pid, 0);
-  } catch (error) {
-    // EPERM: the process exists but belongs to another user.
-    if ((error as NodeJS.ErrnoException).code !== 'EPERM') return false;
-  }
-  const start = processStartOf(holder.pid);
-  return holder.processStart === null || start === null || start === holder.processStart;
-}
 
 /** The lock file of the log at `path`: beside the log's real path (a symlink and its target share one lock). */
 function lockPathOf(path: string): string {
@@ -86,89 +74,132 @@ function lockPathOf(path: string): string {
   return `${real}.lock`;
 }
 
-function describe(holder: Holder): string {
-  return `process ${holder.pid} on ${holder.host}, since ${holder.since}`;
+function locked(logPath: string, holder: Holder, why = 'one writer per log (open with readOnly: true to read beside it)'): FilterError {
+  return new FilterError('LOCKED', `${logPath} is open for writing by ${describeHolder(holder)}; ${why}`);
 }
 
-function readHolder(lockPath: string): { text: string; holder: Holder | null } | null {
-  let text: string;
+/** LOCKED when the socket is taken: a live writer in this network namespace holds the log (or is taking it); the file names it. */
+function lockedBySocket(logPath: string, lockPath: string): FilterError {
+  let found: ReturnType<typeof readHolderFile> = null;
   try {
-    text = readFileSync(lockPath, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw error;
-  }
-  try {
-    const parsed = JSON.parse(text) as Partial<Holder>;
-    if (typeof parsed.pid === 'number' && typeof parsed.host === 'string' && typeof parsed.since === 'string') {
-      return { text, holder: { pid: parsed.pid, host: parsed.host, since: parsed.since, processStart: parsed.processStart ?? null } };
-    }
+    found = readHolderFile(lockPath);
   } catch {
-    // Below: unreadable.
+    // Unreadable: named generically below.
   }
-  return { text, holder: null };
+  const holder = found?.holder ?? null;
+  if (holder !== null) {
+    const me = currentHolder(true);
+    // The file still names a holder that is gone: the socket's holder is replacing it right now.
+    if (pidCheckable(holder, me) && holder.pid !== process.pid && !processIsAlive(holder)) {
+      return new FilterError(
+        'LOCKED',
+        `${logPath} is being taken over by another writer on this host (the lock of ${describeHolder(holder)}, which is gone); one writer per log`,
+      );
+    }
+    return locked(logPath, holder);
+  }
+  return new FilterError(
+    'LOCKED',
+    `${logPath} is open for writing by another writer on this host (it is taking the lock now: ${lockPath}); one writer per log`,
+  );
 }
 
-/** A writer's hold on a log; release() (idempotent) removes the lock file. */
+/**
+ * Returns when `holder`'s lock is stale (its writer is gone); throws LOCKED
+ * when it is held, or when that cannot be known here.
+ */
+function judge(holder: Holder | null, me: Holder, socketHeld: boolean, logPath: string, lockPath: string): void {
+  if (holder === null) {
+    throw new FilterError(
+      'LOCKED',
+      `${logPath} is locked by ${lockPath}, which is not a lock this library writes; remove it by hand if no writer has the log open`,
+    );
+  }
+  // We hold the socket: a holder that held it in this namespace has closed it, so it is gone (a live one removes its file first).
+  if (socketHeld && heldOurSocket(holder, me)) return;
+  if (!sameKernel(holder, me)) {
+    throw locked(logPath, holder, `another host: its liveness cannot be checked here; remove ${lockPath} by hand once that writer is gone`);
+  }
+  if (!pidCheckable(holder, me)) {
+    throw locked(logPath, holder, `another pid and network namespace (a container?): its liveness cannot be checked here; remove ${lockPath} by hand once that writer is gone`);
+  }
+  if (holder.pid === process.pid || processIsAlive(holder)) throw locked(logPath, holder);
+}
+
+/** Creates or takes over the lock file for `me`; returns its bytes. */
+function acquireFile(logPath: string, lockPath: string, me: Holder, socketHeld: boolean): string {
+  const text = holderText(me);
+  for (let attempt = 0; attempt < 8; attempt++) {
+    if (createLockFile(lockPath, text)) return text;
+    const found = readHolderFile(lockPath);
+    if (found === null) continue; // released meanwhile: try again
+    judge(found.holder, me, socketHeld, logPath, lockPath);
+    let result = takeOverLockFile(lockPath, found.text, text);
+    if (result.outcome === 'claimed') {
+      if (result.claimText === null) continue; // the claim went meanwhile: judge again
+      const claimer = parseHolder(result.claimText);
+      // A claim made by a socket holder of this namespace, while we hold the socket: its maker is gone (died mid-takeover).
+      if (socketHeld && claimer !== null && heldOurSocket(claimer, me)) {
+        result = takeOverLockFile(lockPath, found.text, text, result.claimText);
+      }
+    }
+    if (result.outcome === 'taken') {
+      removeLeftoverClaims(lockPath);
+      return text;
+    }
+    if (result.outcome === 'claimed') {
+      const claimer = result.claimText === null ? null : parseHolder(result.claimText);
+      if (result.claimText === null) continue;
+      throw new FilterError(
+        'LOCKED',
+        `${logPath}: its writer ${found.holder === null ? '' : `(${describeHolder(found.holder)}) `}is gone, and ` +
+          `${claimer === null ? 'another opener' : describeHolder(claimer)} is taking the lock over; ` +
+          `if that opener is gone too, remove ${result.claimPath} by hand`,
+      );
+    }
+    // 'changed': another opener replaced it first; judge the new holder.
+  }
+  throw new FilterError('LOCKED', `${logPath}: could not take ${lockPath} (other writers kept taking it)`);
+}
+
+/** A writer's hold on a log; release() (idempotent) removes the lock file and frees the socket. */
 export class WriterLock {
   #released = false;
 
   private constructor(
     readonly lockPath: string,
     private readonly text: string,
+    private readonly socket: LockSocket | null,
   ) {}
 
   /**
    * Takes the lock of the log at `logPath`.
-   * @throws FilterError `LOCKED` (held by a live writer, or by one on another host, named), `UNAVAILABLE` (I/O).
+   * @throws FilterError `LOCKED` (held by a live writer, or one whose liveness cannot be checked here; named), `UNAVAILABLE` (I/O).
    */
   static acquire(logPath: string): WriterLock {
     const lockPath = lockPathOf(logPath);
     const mine = held.get(lockPath);
     if (mine !== undefined) {
-      throw new FilterError('LOCKED', `${logPath} is already open for writing in this process (${describe(mine)}); close it first, or open with readOnly: true`);
+      throw new FilterError(
+        'LOCKED',
+        `${logPath} is already open for writing in this process (${describeHolder(mine.holder)}); close it first, or open with readOnly: true`,
+      );
     }
-    const me: Holder = {
-      pid: process.pid,
-      host: hostname(),
-      processStart: processStartOf(process.pid),
-      since: new Date().toISOString(),
-    };
-    const text = `${JSON.stringify(me)}\n`;
-    for (let attempt = 0; attempt < 8; attempt++) {
-      if (tryCreate(lockPath, text, logPath)) {
-        held.set(lockPath, me);
-        installExitHook();
-        return new WriterLock(lockPath, text);
-      }
-      const found = readHolder(lockPath);
-      if (found === null) continue; // released meanwhile: try again
-      const { holder } = found;
-      if (holder === null) {
-        throw new FilterError(
-          'LOCKED',
-          `${logPath} is locked by ${lockPath}, which is not a lock this library writes; remove it by hand if no writer has the log open`,
-        );
-      }
-      if (holder.host !== me.host) {
-        throw new FilterError(
-          'LOCKED',
-          `${logPath} is open for writing by ${describe(holder)} (another host: its liveness cannot be checked here; ` +
-            `remove ${lockPath} by hand once that writer is gone)`,
-        );
-      }
-      if (holder.pid === process.pid || isAlive(holder)) {
-        throw new FilterError(
-          'LOCKED',
-          `${logPath} is open for writing by ${describe(holder)}; one writer per log (open with readOnly: true to read beside it)`,
-        );
-      }
-      takeOverStale(lockPath, found.text);
+    const socket = takeLockSocket(lockPath);
+    if (socket === 'taken') throw lockedBySocket(logPath, lockPath);
+    try {
+      const me = currentHolder(socket !== null);
+      const text = acquireFile(logPath, lockPath, me, socket !== null);
+      held.set(lockPath, { holder: me, text });
+      installExitHook();
+      return new WriterLock(lockPath, text, socket);
+    } catch (error) {
+      socket?.close();
+      throw error;
     }
-    throw new FilterError('LOCKED', `${logPath}: could not take ${lockPath} (other processes kept taking it)`);
   }
 
-  /** Removes the lock file (only when it is still this writer's). Idempotent. */
+  /** Removes the lock file (only when it is still this writer's), then frees the socket. Idempotent. */
   release(): void {
     if (this.#released) return;
     this.#released = true;
@@ -177,75 +208,23 @@ export class WriterLock {
       if (readFileSync(this.lockPath, 'utf8') === this.text) rmSync(this.lockPath, { force: true });
     } catch {
       // Already gone.
-    }
-  }
-}
-
-/**
- * Creates the lock file holding `text`, whole: written to a file of this
- * writer's own, then linked to `lockPath` (atomic; fails when it exists).
- * False when the lock exists.
- */
-function tryCreate(lockPath: string, text: string, logPath: string): boolean {
-  const own = `${lockPath}.${process.pid}.${Math.random().toString(36).slice(2)}`;
-  try {
-    const fd = openSync(own, 'wx');
-    try {
-      writeSync(fd, text);
     } finally {
-      closeSync(fd);
+      // After the file: an opener that binds the socket then finds no file of ours (or, if we died before, a stale one).
+      this.socket?.close();
     }
-    linkSync(own, lockPath);
-    return true;
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
-    throw new FilterError('UNAVAILABLE', `cannot take the writer's lock of ${logPath} (${lockPath}): ${String(error)}`, { cause: error });
-  } finally {
-    rmSync(own, { force: true });
   }
 }
 
-/**
- * Moves a dead holder's lock (whose bytes were `staleText`) out of the way.
- * The rename is atomic; if what it moved is not the stale lock (another
- * opener took over and made its own meanwhile), that lock is linked back
- * (link fails rather than replace a newer one) and the caller tries again.
- */
-function takeOverStale(lockPath: string, staleText: string): void {
-  const aside = `${lockPath}.stale-${process.pid}-${Date.now()}`;
-  try {
-    renameSync(lockPath, aside);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return; // someone else moved it
-    throw new FilterError('UNAVAILABLE', `cannot take over the stale lock ${lockPath}: ${String(error)}`, { cause: error });
-  }
-  let moved = '';
-  try {
-    moved = readFileSync(aside, 'utf8');
-  } catch {
-    // Unreadable: treated as not the stale one.
-  }
-  if (moved !== staleText) {
-    try {
-      linkSync(aside, lockPath);
-    } catch {
-      // A newer lock is in place already: the live holder's file is the one there.
-    }
-  }
-  rmSync(aside, { force: true });
-}
-
-/** On exit, a process removes the locks it still holds (a close() that never came); a crash leaves them to be taken over. */
+/** On exit, a process removes the lock files it still holds (a close() that never came); a crash leaves them to be taken over. */
 function installExitHook(): void {
   if (exitHookInstalled) return;
   exitHookInstalled = true;
   process.once('exit', () => {
-    for (const [lockPath, holder] of held) {
+    for (const [lockPath, { text }] of held) {
       try {
-        const found = readHolder(lockPath);
-        if (found?.holder?.pid === holder.pid && found.holder.since === holder.since) rmSync(lockPath, { force: true });
+        if (readFileSync(lockPath, 'utf8') === text) rmSync(lockPath, { force: true });
       } catch {
-        // Best effort: a leftover lock of a dead pid is taken over by the next open.
+        // Best effort: a leftover lock of a dead holder is taken over by the next open.
       }
     }
     held.clear();
