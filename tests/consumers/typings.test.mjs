@@ -143,12 +143,17 @@ describe('type-checks with skipLibCheck off', () => {
     import { RedisBloomFilter, RedisExpiringBloomFilter, type RedisClient, type RedisCommandRunner } from 'cuckoo-bloom-wasm/redis';
     import { FileCuckooIndex, init as initIndexFile, type OpenReport } from 'cuckoo-bloom-wasm/index-file';
     import { init as initRedis } from 'cuckoo-bloom-wasm/redis';
+    import * as threads from 'cuckoo-bloom-wasm/shared';
 
     declare const client: RedisClient;
     const runner: RedisCommandRunner = { send: async () => 'OK', sendForBytes: async () => new Uint8Array(0) };
 
     export async function main(bytes: Uint8Array): Promise<number> {
-      await Promise.all([full.init(), small.init(), inline.init(), reader.init(), initIndexFile(), initRedis()]);
+      await Promise.all([full.init(), small.init(), inline.init(), reader.init(), initIndexFile(), initRedis(), threads.init()]);
+      // The shared entry (issue #44: "Cannot find namespace 'WebAssembly'" without DOM or Node types).
+      const pooled = new threads.SharedBloomFilter({ capacity: 10 });
+      const handle: threads.SharedFilterHandle = pooled.handle();
+      const attached = threads.attach(handle);
       const seen = new full.BloomFilter({ capacity: 10 });
       seen.addMany(new Set(['a', 'b']));
       const smaller = new small.CuckooFilter({ capacity: 10 });
@@ -160,7 +165,7 @@ describe('type-checks with skipLibCheck off', () => {
       const index = FileCuckooIndex.open('seen.log', { readOnly: true });
       const report: OpenReport = index.openReport;
       index.close();
-      return Number(seen.has('a')) + Number(smaller.has('a')) + Number(read.has('a')) + fresh.length + known.length + report.keys +
+      return Number(attached.has('a')) + Number(seen.has('a')) + Number(smaller.has('a')) + Number(read.has('a')) + fresh.length + known.length + report.keys +
         Number(new inline.BloomFilter({ capacity: 1 }).has('x'));
     }
 

@@ -13,7 +13,7 @@ export type { WasmSource } from '../runtime/init.js';
 export { FilterError, type FilterErrorCode } from '../errors.js';
 export type { Key } from '../keys/keys.js';
 export type { FilterOptions } from '../options.js';
-export { SharedFilter, type SharedFilterHandle, type SharedFilterType } from './shared-filter.js';
+export { SharedFilter, type SharedFilterHandle, type SharedFilterType, type SharedWasmMemory, type SharedWasmModule } from './shared-filter.js';
 export {
   attach,
   SharedBloomFilter,

@@ -14,6 +14,18 @@ const FULL = -2;
 const LOCKED = -3;
 
 /**
+ * A `WebAssembly.Memory`, typed by what a handle's reader may rely on, so the typings
+ * need neither DOM nor Node types (`types: []`, `lib: ["es2022"]`; issue #44: they
+ * failed with "Cannot find namespace 'WebAssembly'"). Any `WebAssembly.Memory` is one.
+ */
+export interface SharedWasmMemory {
+  readonly buffer: ArrayBufferLike;
+}
+
+/** A compiled `WebAssembly.Module`, opaque to the typings (see {@link SharedWasmMemory}). */
+export type SharedWasmModule = object;
+
+/**
  * What `handle()` returns and `attach()` reads: a plain object that
  * `postMessage` copies (structured clone) without copying the filter. The
  * memory and the compiled module are shared with the receiving thread, not copied.
@@ -24,9 +36,9 @@ export interface SharedFilterHandle {
   /** The filter's type. */
   readonly type: SharedFilterType;
   /** The shared memory the filter lives in. */
-  readonly memory: WebAssembly.Memory;
+  readonly memory: SharedWasmMemory;
   /** The compiled core.shared.wasm (each thread instantiates it once over the memory). */
-  readonly module: WebAssembly.Module;
+  readonly module: SharedWasmModule;
   /** The filter's slot in the memory's filter table. */
   readonly slot: number;
   /** The slot's generation when the handle was made: after `free()` it moves on, and the handle is stale. */
