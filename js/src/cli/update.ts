@@ -16,7 +16,8 @@ import { formatCount, table } from './describe.js';
 import { CliError, EXIT_CLEAR, usageError } from './errors.js';
 import { loadFilterFile } from './load.js';
 import { refuseOutputThatIsInput } from './output-paths.js';
-import { asCliError, readListLines, readWholeFile, writeFileAtomically } from './patch-files.js';
+import { asCliError, readListLines, writeFileAtomically } from './patch-files.js';
+import { readCompanionBytes } from './filter-input.js';
 
 const SHOWN_PROBLEMS = 10;
 
@@ -62,7 +63,8 @@ export async function runUpdate(argv: string[]): Promise<number> {
   const blocklist = loaded.blocklist;
   const entriesBefore = blocklist.entryCount;
   if (hasConfirmation) {
-    const companion = await readWholeFile(confirmPath);
+    // Read as a filter is (filter-input.ts): a FIFO or /dev/zero here used to hang update.
+    const companion = await readCompanionBytes(confirmPath);
     asCliError(confirmPath, () => blocklist.attachConfirmation(companion));
   }
   if (listPath !== undefined) {
