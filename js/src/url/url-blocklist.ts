@@ -428,8 +428,9 @@ export class UrlBlocklist extends UrlList<AnyFilter> {
   // Removal (docs/CLI.md, "Updates by patch"). Removing an expression the
   // filter never stored could delete another entry's fingerprint or counter
   // (a listed URL then answered clear), so a list removes only what it knows
-  // it holds: `#held` counts the stored copies of each expression (a filter
-  // with removal stores every repeat; one removal takes one copy). A list made
+  // it holds: `#held` counts the stored copies of each expression (at most
+  // one: a filter with removal stores each distinct expression once, as
+  // `build` does, so one removal takes it out). A list made
   // here with a type that removes keeps it from its first store; a list read
   // from bytes learns it from `attachList`. undefined: not decided yet.
   #held: Map<string, number> | null | undefined = undefined;
@@ -439,7 +440,8 @@ export class UrlBlocklist extends UrlList<AnyFilter> {
 
   /**
    * Removes what one list line lists: the line's expressions (parsed as
-   * `addLine` parses it) lose one stored copy each. Only for types with
+   * `addLine` parses it) are taken out (each is stored once, however often
+   * it was listed or added, so a second removal of one is refused). Only for types with
    * removal (cuckoo, counting Bloom, scalable cuckoo), and only expressions
    * the list holds: a line with an expression it does not hold is refused
    * whole, before anything is removed, because removing an expression never
@@ -607,6 +609,18 @@ export class UrlBlocklist extends UrlList<AnyFilter> {
       }
     }
     this.#distinctEntries = null;
+    // A filter with removal stores each distinct expression once, as `build`
+    // does, on every path (addLine after create or attachList, the CLI's
+    // build --urls and update --add): a repeat stored again was a second copy
+    // that the companion (which keeps each expression once) did not count, so
+    // after one removeLine the companion said clear and the filter alone still
+    // reported it, a stale copy no later update could remove. The list knows
+    // exactly what it holds (`#held`), so no filter answer is relied on here.
+    if (!distinct && this.#removes && (this.#heldMap()?.get(expression) ?? 0) > 0) {
+      this.#confirmationBuilder?.add(expression);
+      this.countStored(deeperOf(this.expressionDepth, needed));
+      return;
+    }
     if (!distinct && !this.#removes && filter.has(expression)) {
       this.#confirmationBuilder?.add(expression);
       this.countStored(deeperOf(this.expressionDepth, needed));
