@@ -96,6 +96,22 @@ describe.each(['cuckoo', 'counting', 'scalable-cuckoo'])('%s: a repeated line is
   });
 });
 
+test('update --add counts as build does: added the new expressions, already present the rest', async () => {
+  writeFileSync(at('c-list.txt'), lines(['evil.example', 'bad.example']));
+  writeFileSync(at('c-add.txt'), lines(['new.example', 'new.example', 'evil.example']));
+  await runOk(['build', '--urls', '--type', 'cuckoo', '--capacity', '50', '--input', 'c-list.txt', '--output', 'c1.filter', '-q'], { cwd: work.dir });
+  const out = await runOk(['update', 'c1.filter', '--list', 'c-list.txt', '--add', 'c-add.txt', '--output', 'c2.filter'], { cwd: work.dir });
+  expect(out.stdout).toMatch(/added +3 line\(s\), 1 expression\(s\), 2 already present\n/);
+  expect(out.stdout).toMatch(/entries +2 -> 3\n/);
+});
+
+test('update --list that is not the filter\'s list: the message says the filter lacks the entry', async () => {
+  writeFileSync(at('c-wrong.txt'), lines(['evil.example', 'bad.example', 'extra.example']));
+  const result = await runCli(['update', 'c1.filter', '--list', 'c-wrong.txt', '--add', 'c-add.txt', '--output', 'c3.filter'], { cwd: work.dir });
+  expect(result.code).toBe(2);
+  expect(result.stderr).toMatch(/c-wrong\.txt: .*the list has "extra\.example\/", which this blocklist does not hold/);
+});
+
 test('a type without removal: exit 2 naming the route', async () => {
   await runOk(['build', '--urls', '--type', 'bloom', '--input', 'base.txt', '--output', 'bloom.filter', '-q'], { cwd: work.dir });
   const result = await runCli(['update', 'bloom.filter', '--list', 'base.txt', '--remove', 'remove.txt'], { cwd: work.dir });

@@ -511,7 +511,7 @@ export class UrlBlocklist extends UrlList<AnyFilter> {
     if (missing !== undefined || expressions.size !== this.entryCount) {
       throw new FilterError(
         'INVALID_ARGUMENT',
-        `attachList: not the list this blocklist holds (${missing === undefined ? `${expressions.size} expressions, it stores ${this.entryCount}` : `it lacks ${JSON.stringify(missing)}`})`,
+        `attachList: not the list this blocklist holds (${missing === undefined ? `${expressions.size} expressions, it stores ${this.entryCount}` : `the list has ${JSON.stringify(missing)}, which this blocklist does not hold`})`,
       );
     }
     this.#held = countsOf(expressions);
