@@ -437,6 +437,28 @@ export class UrlBlocklist extends UrlList<AnyFilter> {
   // An expression was removed since the companion builder was filled: it still has its hash.
   #confirmationStale = false;
   #removalParser: ListLineParser | null = null;
+  // Never-match expressions (exceptions) that left the set because a line
+  // listed them (`#store`: listed wins). Removing that line puts the
+  // exception back: without it the expression, no longer listed but perhaps
+  // still reported by the filter (a false positive, or a copy a scalable
+  // cuckoo filter keeps), would match again without the companion, as it did
+  // before the set was made. Known for this object only: an exception lifted
+  // before the bytes were written is not restored by a later reader.
+  readonly #liftedExceptions = new Set<string>();
+
+  // Adds `expression` back to the exception set (guardNeverMatch's set).
+  #restoreException(expression: string): void {
+    const current = this.exceptions as FullExactSet | null;
+    const next = new ExactSetBuilder();
+    try {
+      if (current !== null) next.addSet(current);
+      next.add(expression);
+      const bytes = next.encode({ low: 0, high: 0 });
+      this.setExceptions(readExactSet(bytes), bytes);
+    } finally {
+      next.free();
+    }
+  }
 
   /**
    * Removes what one list line lists: the line's expressions (parsed as
@@ -480,6 +502,7 @@ export class UrlBlocklist extends UrlList<AnyFilter> {
     for (const expression of parsed.expressions) {
       if (!filter.remove(expression)) continue; // kept (scalable cuckoo): a false positive, never a miss
       held.set(expression, held.get(expression)! - 1);
+      if (held.get(expression) === 0 && this.#liftedExceptions.delete(expression)) this.#restoreException(expression);
       this.#readChecksum = null;
       this.#confirmationStale = true;
       this.#distinctEntries = null;
@@ -599,6 +622,7 @@ export class UrlBlocklist extends UrlList<AnyFilter> {
     // An exception that is now listed leaves the set first: the list wins, never a false negative.
     const exceptions = this.exceptions as FullExactSet | null;
     if (exceptions !== null && exceptions.holds(expression)) {
+      this.#liftedExceptions.add(expression);
       const rest = exceptions.without(expression);
       const set = readExactSet(rest);
       if (set.count === 0) {
