@@ -29,7 +29,7 @@ test('the usage names every registered type (issue #44: it named four of nine), 
 
 test.each([
   { command: 'build', words: ['--input', '--output', '--type', '--fpr', '--capacity', '--seed', '--urls', '--format', '--json', '--quiet'] },
-  { command: 'info', words: ['--json', 'checksum'] },
+  { command: 'info', words: ['--json', 'checksum', 'info <filter>.confirm'] },
   { command: 'query', words: ['--urls', 'present', 'absent', 'listed', 'clear', 'Exit status: 0'] },
 ])('help $command and $command --help document its options', async ({ command, words }) => {
   const a = await runOk(['help', command], { cwd: work.dir });

@@ -1,5 +1,5 @@
 // The CLI's update, diff and patch (docs/CLI.md, "Updates by patch").
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runCli, runOk, tempDir } from './helpers.mjs';
 
@@ -55,6 +55,61 @@ test('update, diff, patch: the patched file is the updated one, and its rewritte
   expect(wrong.code).toBe(2);
   expect(wrong.stderr).toMatch(/list\.patch: this patch applies only to its base filter/);
   expect(existsSync(at('wrong.filter'))).toBe(false);
+});
+
+// A repeated line is stored once in the filter, on build --urls and update
+// --add, as UrlBlocklist.build stores it (adversarial report, item 8): it used
+// to be stored once per occurrence (info: keys stored > entries), so after
+// update --remove of the line the companion said clear while the filter alone
+// still said possible, a stale copy no later update could remove.
+describe.each(['cuckoo', 'counting', 'scalable-cuckoo'])('%s: a repeated line is stored once', (type) => {
+  const queryAlone = async (name) => {
+    const dir = `alone-${type}-${name}`;
+    mkdirSync(at(dir));
+    copyFileSync(at(name), at(`${dir}/${name}`));
+    return (await runCli(['query', `${dir}/${name}`, '--urls', 'http://evil.example/', 'http://new.example/'], { cwd: work.dir })).stdout;
+  };
+  const f = (name) => `${type}-${name}`;
+
+  test('build --urls then update --remove of it: the filter alone answers as the companion does', async () => {
+    writeFileSync(at('rep.txt'), lines(['evil.example', 'other.example', 'evil.example']));
+    writeFileSync(at('rep-rm.txt'), lines(['evil.example']));
+    await runOk(['build', '--urls', '--type', type, '--input', 'rep.txt', '--output', f('r1.filter'), '-q'], { cwd: work.dir });
+    const info = JSON.parse((await runOk(['info', f('r1.filter'), '--json'], { cwd: work.dir })).stdout);
+    expect([info.entries, info.count]).toEqual([2, 2]);
+    await runOk(['update', f('r1.filter'), '--list', 'rep.txt', '--remove', 'rep-rm.txt', '--output', f('r2.filter'), '-q'], { cwd: work.dir });
+    const withCompanion = await runCli(['query', f('r2.filter'), '--urls', 'http://evil.example/'], { cwd: work.dir });
+    expect(withCompanion.stdout).toMatch(/^clear\t/);
+    expect(await queryAlone(f('r2.filter'))).toMatch(/^clear\thttp:\/\/evil\.example\//);
+  });
+
+  test('update --add of a repeated line, then --remove of it', async () => {
+    writeFileSync(at('u-list.txt'), lines(['evil.example', 'bad.example']));
+    writeFileSync(at('u-add.txt'), lines(['new.example', 'new.example']));
+    writeFileSync(at('u-all.txt'), lines(['evil.example', 'bad.example', 'new.example', 'new.example']));
+    writeFileSync(at('u-rm.txt'), lines(['new.example']));
+    await runOk(['build', '--urls', '--type', type, '--capacity', '50', '--input', 'u-list.txt', '--output', f('u1.filter'), '-q'], { cwd: work.dir });
+    await runOk(['update', f('u1.filter'), '--list', 'u-list.txt', '--add', 'u-add.txt', '--output', f('u2.filter'), '-q'], { cwd: work.dir });
+    await runOk(['update', f('u2.filter'), '--list', 'u-all.txt', '--remove', 'u-rm.txt', '--output', f('u3.filter'), '-q'], { cwd: work.dir });
+    expect((await runCli(['query', f('u3.filter'), '--urls', 'http://new.example/'], { cwd: work.dir })).stdout).toMatch(/^clear\t/);
+    expect(await queryAlone(f('u3.filter'))).toMatch(/\nclear\thttp:\/\/new\.example\//);
+  });
+});
+
+test('update --add counts as build does: added the new expressions, already present the rest', async () => {
+  writeFileSync(at('c-list.txt'), lines(['evil.example', 'bad.example']));
+  writeFileSync(at('c-add.txt'), lines(['new.example', 'new.example', 'evil.example']));
+  await runOk(['build', '--urls', '--type', 'cuckoo', '--capacity', '50', '--input', 'c-list.txt', '--output', 'c1.filter', '-q'], { cwd: work.dir });
+  const out = await runOk(['update', 'c1.filter', '--list', 'c-list.txt', '--add', 'c-add.txt', '--output', 'c2.filter'], { cwd: work.dir });
+  expect(out.stdout).toMatch(/added +3 line\(s\), 1 expression\(s\), 2 already present\n/);
+  expect(out.stdout).toMatch(/entries +2 -> 3\n/);
+});
+
+test('update --list that is not the filter\'s list: the message says the filter lacks the entry', async () => {
+  writeFileSync(at('c-wrong.txt'), lines(['evil.example', 'bad.example', 'extra.example']));
+  const result = await runCli(['update', 'c1.filter', '--list', 'c-wrong.txt', '--add', 'c-add.txt', '--output', 'c3.filter'], { cwd: work.dir });
+  expect(result.code).toBe(2);
+  expect(result.stderr).toMatch(/c-wrong\.txt: .*the list has "extra\.example\/", which this blocklist does not hold/);
 });
 
 test('a type without removal: exit 2 naming the route', async () => {

@@ -149,6 +149,29 @@ test('an entry added later that is an exception leaves the set: listed wins, nev
   }
 });
 
+// addLine lifts a never-match exception (listed wins); removeLine of that
+// line puts it back, so the no-longer-listed expression is not a hit again
+// (adversarial report: it matched again without the companion).
+test.each(['cuckoo', 'counting', 'scalable-cuckoo'])('%s: removeLine of a line that lifted an exception restores it', (type) => {
+  const list = UrlBlocklist.build(URLHAUS, { type, falsePositiveRate: RATE, neverMatch: HOSTS });
+  try {
+    const excepted = HOSTS.find((host) => list.filter.has(`${host}/`) && !LISTED_SET.has(`${host}/`));
+    expect(excepted).toBeDefined();
+    const before = list.exceptionCount;
+    list.addLine(excepted);
+    expect(list.exceptionCount).toBe(before - 1);
+    list.removeLine(excepted);
+    expect(list.exceptionCount).toBe(before);
+    expect(list.hasConfirmation).toBe(false);
+    expect(list.match(`http://${excepted}/`)).toBeNull();
+    const read = UrlBlocklist.deserialize(list.serialize());
+    expect(read.match(`http://${excepted}/`)).toBeNull();
+    read.free();
+  } finally {
+    list.free();
+  }
+});
+
 test('the golden file (tests/golden/url-blocklist-exceptions.cbf, scheme 3) reads and writes back the same bytes', () => {
   const list = UrlBlocklist.deserialize(GOLDEN);
   try {

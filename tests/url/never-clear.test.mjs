@@ -153,7 +153,7 @@ describe('the library', () => {
   test('create + addLine, line by line (the streaming build), counting each distinct expression once', async () => {
     expectNoneClear(
       await walk(({ type, rate }) => {
-        // Sized, as the CLI and the demo size, for every expression read: a cuckoo filter keeps a copy of each repeat.
+        // Sized, as the CLI and the demo size, for every expression read (a repeat is stored once).
         const list = UrlBlocklist.create({ type, capacity: CANDIDATES, falsePositiveRate: rate });
         try {
           for (const line of LIST.lines) list.addLine(line);

@@ -141,7 +141,25 @@ export async function readFilterBytes(path: string): Promise<Uint8Array> {
     if (input.kind === 'other') throw notAFilterError('stdin', input.bytes, input.bytes.length);
     return input.bytes;
   }
-  const { handle, size } = await openRegularFile(path, WANTED);
+  return readDeclaredFile(path, WANTED);
+}
+
+/**
+ * The bytes of a URL blocklist's companion (`<filter>.confirm`, `query
+ * --confirm FILE`, update's companion): a "CBWF" blob like a filter
+ * (docs/FORMAT.md type 33), so it gets a filter's checks. It used to be read
+ * with a plain readFile: `--confirm /dev/zero` grew without bound, a FIFO
+ * blocked forever, and a 1.5 GB sparse file was read whole before its header
+ * was looked at. Now a device or FIFO is refused before any read, and no
+ * more than the header's declared length (itself at most 2 GiB) is read.
+ */
+export async function readCompanionBytes(path: string): Promise<Uint8Array> {
+  return readDeclaredFile(path, 'a blocklist companion (.confirm, a regular file)');
+}
+
+/** A "CBWF" blob from the regular file at `path`, exactly as long as its header declares. */
+async function readDeclaredFile(path: string, wanted: string): Promise<Uint8Array> {
+  const { handle, size } = await openRegularFile(path, wanted);
   try {
     const head = new Uint8Array(FILTER_HEAD_BYTES);
     const got = await readFully(handle, head, 0);

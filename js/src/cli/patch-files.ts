@@ -27,22 +27,23 @@ export async function writeFileAtomically(path: string, bytes: Uint8Array): Prom
 }
 
 /**
- * The largest patch or companion read whole: twice the largest filter (2 GiB,
- * the wasm memory a filter is read into). A patch from diffFilters is about
- * the size of the bytes that changed, so at most about its target's size;
- * a companion is smaller than its filter.
+ * The largest patch read whole: twice the largest filter (2 GiB, the wasm
+ * memory a filter is read into). A patch from diffFilters is about the size
+ * of the bytes that changed, so at most about its target's size. (A
+ * companion is read as a filter is, to its header-declared length:
+ * filter-input.ts readCompanionBytes.)
  */
 const MAX_WHOLE_FILE_BYTES = 2 ** 32;
 /** A list is read in chunks of this many bytes, never whole: a list of any size fits. */
 const LIST_CHUNK_BYTES = 16 * 2 ** 20;
 
 /**
- * The whole file at `path` (a patch, or a companion): a regular file only
+ * The whole file at `path` (a patch): a regular file only
  * (a device or FIFO would be read forever or block: refused before any
  * read), at most MAX_WHOLE_FILE_BYTES, read no further than its size.
  */
 export async function readWholeFile(path: string): Promise<Uint8Array> {
-  return readRegularFile(path, 'a regular file', MAX_WHOLE_FILE_BYTES, `the ${MAX_WHOLE_FILE_BYTES / 2 ** 30} GiB a patch or companion can be`);
+  return readRegularFile(path, 'a regular file', MAX_WHOLE_FILE_BYTES, `the ${MAX_WHOLE_FILE_BYTES / 2 ** 30} GiB a patch can be`);
 }
 
 /**

@@ -19,14 +19,14 @@
  * Exit status: 0 nothing present/listed/possible, 1 something was, 2 an input
  * error (which loses to 1).
  */
-import { readFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
 import { type AnyFilter, FilterError, init, type UrlBlocklist, urlExpressions } from '../index.js';
 import { booleanOptions, parseCommand, stringOptions } from './args.js';
 import { formatCount } from './describe.js';
-import { CliError, EXIT_CLEAR, EXIT_ERROR, EXIT_HIT, fileError, usageError } from './errors.js';
+import { CliError, EXIT_CLEAR, EXIT_ERROR, EXIT_HIT, usageError } from './errors.js';
 import { type OpenedLog, openIndexLog } from './exact-index.js';
 import { type Answers, filterThenIndexAnswers, indexAnswers } from './exact-query.js';
-import { inspectInputFile, logOnStdinError } from './filter-input.js';
+import { inspectInputFile, logOnStdinError, readCompanionBytes } from './filter-input.js';
 import { lineBatches } from './lines.js';
 import { type LoadedFile, loadFilterFile } from './load.js';
 import { exitQuietlyOnBrokenPipe, LineWriter } from './output.js';
@@ -177,13 +177,11 @@ async function openAnswers(file: string, options: QueryOptions): Promise<Answers
 async function attachConfirmationFile(blocklist: UrlBlocklist, file: string, given: string | undefined): Promise<string | null> {
   const path = given ?? (file === '-' ? null : `${file}.confirm`);
   if (path === null) return null;
-  let bytes: Uint8Array;
-  try {
-    bytes = await readFile(path);
-  } catch (error) {
-    if (given === undefined && (error as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw fileError('read', path, error);
-  }
+  // A missing <filter>.confirm means no companion; one that is there is read
+  // as a filter is (regular file, header-declared length), never with a plain
+  // readFile, which hung on a FIFO and grew without bound on /dev/zero.
+  if (given === undefined && !existsSync(path)) return null;
+  const bytes = await readCompanionBytes(path);
   try {
     blocklist.attachConfirmation(bytes);
   } catch (error) {

@@ -16,13 +16,17 @@ import { formatCount, table } from './describe.js';
 import { CliError, EXIT_CLEAR, usageError } from './errors.js';
 import { loadFilterFile } from './load.js';
 import { refuseOutputThatIsInput } from './output-paths.js';
-import { asCliError, readListLines, readWholeFile, writeFileAtomically } from './patch-files.js';
+import { asCliError, readListLines, writeFileAtomically } from './patch-files.js';
+import { readCompanionBytes } from './filter-input.js';
 
 const SHOWN_PROBLEMS = 10;
 
 interface LineCounts {
   lines: number;
+  /** Removed: the expressions of the lines. Added: the expressions new to the list (as build's `added`). */
   expressions: number;
+  /** Added only: expressions the list already held (a repeat, or one listed before), as build's `already present`. */
+  alreadyPresent?: number;
 }
 
 export async function runUpdate(argv: string[]): Promise<number> {
@@ -62,7 +66,8 @@ export async function runUpdate(argv: string[]): Promise<number> {
   const blocklist = loaded.blocklist;
   const entriesBefore = blocklist.entryCount;
   if (hasConfirmation) {
-    const companion = await readWholeFile(confirmPath);
+    // Read as a filter is (filter-input.ts): a FIFO or /dev/zero here used to hang update.
+    const companion = await readCompanionBytes(confirmPath);
     asCliError(confirmPath, () => blocklist.attachConfirmation(companion));
   }
   if (listPath !== undefined) {
@@ -70,7 +75,7 @@ export async function runUpdate(argv: string[]): Promise<number> {
     asCliError(listPath, () => blocklist.attachList(lines, format));
   }
   const removed = removePath === undefined ? null : applyLines(blocklist, removePath, await readListLines(removePath), format, 'remove');
-  const added = addPath === undefined ? null : applyLines(blocklist, addPath, await readListLines(addPath), format, 'add');
+  const added = addPath === undefined ? null : await addLines(blocklist, addPath, format);
 
   // The companion first: one bound to the new bytes beside the old filter is refused by query, never wrong.
   if (hasConfirmation) await writeConfirmation(output, blocklist.confirmation());
@@ -88,7 +93,11 @@ export async function runUpdate(argv: string[]): Promise<number> {
   };
   if (values.json === true) process.stdout.write(`${JSON.stringify(summary)}\n`);
   else if (values.quiet !== true) {
-    const counts = (c: LineCounts | null): string => (c === null ? 'none' : `${formatCount(c.lines)} line(s), ${formatCount(c.expressions)} expression(s)`);
+    const counts = (c: LineCounts | null): string =>
+      c === null
+        ? 'none'
+        : `${formatCount(c.lines)} line(s), ${formatCount(c.expressions)} expression(s)` +
+          (c.alreadyPresent === undefined ? '' : `, ${formatCount(c.alreadyPresent)} already present`);
     const rows: Array<[string, string]> = [
       ['updated', `${output}: ${formatCount(bytes.length)} bytes`],
       ['removed', counts(removed)],
@@ -99,6 +108,21 @@ export async function runUpdate(argv: string[]): Promise<number> {
     process.stdout.write(`${table(rows)}\n`);
   }
   return EXIT_CLEAR;
+}
+
+/**
+ * Adds the lines of `path`, counting as build does: `expressions` the ones new
+ * to the list, `alreadyPresent` the rest. The line count alone counted every
+ * repeat as added ("added 3 expression(s)" while entries went 2 -> 3), so
+ * the difference in distinct entries is what is reported (entryCount counts
+ * distinct expressions, so it is read once before and once after).
+ */
+async function addLines(blocklist: UrlBlocklist, path: string, format: ListFormat): Promise<LineCounts> {
+  const lines = await readListLines(path);
+  const before = blocklist.entryCount;
+  const counts = applyLines(blocklist, path, lines, format, 'add');
+  const fresh = Math.max(0, blocklist.entryCount - before);
+  return { lines: counts.lines, expressions: fresh, alreadyPresent: counts.expressions - fresh };
 }
 
 /**

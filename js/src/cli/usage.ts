@@ -96,6 +96,11 @@ size, bits per key, target and estimated false-positive rates, and whether it
 reads back intact (the checksum and structure are verified: "checksum ok").
 For a URL blocklist it shows the number of entries and the nested filter.
 
+For a URL blocklist's companion (info <filter>.confirm, written by build --urls)
+it shows how many expressions it holds, its size and bits per expression, the
+blocklist bytes it was built for, and whether the filter beside it is those
+bytes (query refuses any other pair).
+
 For an index log (build --exact) it shows that it is an exact index, what its
 keys are (lines, or URL expressions), its records, live keys and dead records,
 the log's bytes, the memory its table takes, and whether <log>.snapshot is

@@ -428,18 +428,42 @@ export class UrlBlocklist extends UrlList<AnyFilter> {
   // Removal (docs/CLI.md, "Updates by patch"). Removing an expression the
   // filter never stored could delete another entry's fingerprint or counter
   // (a listed URL then answered clear), so a list removes only what it knows
-  // it holds: `#held` counts the stored copies of each expression (a filter
-  // with removal stores every repeat; one removal takes one copy). A list made
+  // it holds: `#held` counts the stored copies of each expression (at most
+  // one: a filter with removal stores each distinct expression once, as
+  // `build` does, so one removal takes it out). A list made
   // here with a type that removes keeps it from its first store; a list read
   // from bytes learns it from `attachList`. undefined: not decided yet.
   #held: Map<string, number> | null | undefined = undefined;
   // An expression was removed since the companion builder was filled: it still has its hash.
   #confirmationStale = false;
   #removalParser: ListLineParser | null = null;
+  // Never-match expressions (exceptions) that left the set because a line
+  // listed them (`#store`: listed wins). Removing that line puts the
+  // exception back: without it the expression, no longer listed but perhaps
+  // still reported by the filter (a false positive, or a copy a scalable
+  // cuckoo filter keeps), would match again without the companion, as it did
+  // before the set was made. Known for this object only: an exception lifted
+  // before the bytes were written is not restored by a later reader.
+  readonly #liftedExceptions = new Set<string>();
+
+  // Adds `expression` back to the exception set (guardNeverMatch's set).
+  #restoreException(expression: string): void {
+    const current = this.exceptions as FullExactSet | null;
+    const next = new ExactSetBuilder();
+    try {
+      if (current !== null) next.addSet(current);
+      next.add(expression);
+      const bytes = next.encode({ low: 0, high: 0 });
+      this.setExceptions(readExactSet(bytes), bytes);
+    } finally {
+      next.free();
+    }
+  }
 
   /**
    * Removes what one list line lists: the line's expressions (parsed as
-   * `addLine` parses it) lose one stored copy each. Only for types with
+   * `addLine` parses it) are taken out (each is stored once, however often
+   * it was listed or added, so a second removal of one is refused). Only for types with
    * removal (cuckoo, counting Bloom, scalable cuckoo), and only expressions
    * the list holds: a line with an expression it does not hold is refused
    * whole, before anything is removed, because removing an expression never
@@ -478,6 +502,7 @@ export class UrlBlocklist extends UrlList<AnyFilter> {
     for (const expression of parsed.expressions) {
       if (!filter.remove(expression)) continue; // kept (scalable cuckoo): a false positive, never a miss
       held.set(expression, held.get(expression)! - 1);
+      if (held.get(expression) === 0 && this.#liftedExceptions.delete(expression)) this.#restoreException(expression);
       this.#readChecksum = null;
       this.#confirmationStale = true;
       this.#distinctEntries = null;
@@ -509,7 +534,7 @@ export class UrlBlocklist extends UrlList<AnyFilter> {
     if (missing !== undefined || expressions.size !== this.entryCount) {
       throw new FilterError(
         'INVALID_ARGUMENT',
-        `attachList: not the list this blocklist holds (${missing === undefined ? `${expressions.size} expressions, it stores ${this.entryCount}` : `it lacks ${JSON.stringify(missing)}`})`,
+        `attachList: not the list this blocklist holds (${missing === undefined ? `${expressions.size} expressions, it stores ${this.entryCount}` : `the list has ${JSON.stringify(missing)}, which this blocklist does not hold`})`,
       );
     }
     this.#held = countsOf(expressions);
@@ -597,6 +622,7 @@ export class UrlBlocklist extends UrlList<AnyFilter> {
     // An exception that is now listed leaves the set first: the list wins, never a false negative.
     const exceptions = this.exceptions as FullExactSet | null;
     if (exceptions !== null && exceptions.holds(expression)) {
+      this.#liftedExceptions.add(expression);
       const rest = exceptions.without(expression);
       const set = readExactSet(rest);
       if (set.count === 0) {
@@ -607,6 +633,18 @@ export class UrlBlocklist extends UrlList<AnyFilter> {
       }
     }
     this.#distinctEntries = null;
+    // A filter with removal stores each distinct expression once, as `build`
+    // does, on every path (addLine after create or attachList, the CLI's
+    // build --urls and update --add): a repeat stored again was a second copy
+    // that the companion (which keeps each expression once) did not count, so
+    // after one removeLine the companion said clear and the filter alone still
+    // reported it, a stale copy no later update could remove. The list knows
+    // exactly what it holds (`#held`), so no filter answer is relied on here.
+    if (!distinct && this.#removes && (this.#heldMap()?.get(expression) ?? 0) > 0) {
+      this.#confirmationBuilder?.add(expression);
+      this.countStored(deeperOf(this.expressionDepth, needed));
+      return;
+    }
     if (!distinct && !this.#removes && filter.has(expression)) {
       this.#confirmationBuilder?.add(expression);
       this.countStored(deeperOf(this.expressionDepth, needed));

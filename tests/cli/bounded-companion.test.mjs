@@ -1,0 +1,109 @@
+// A URL blocklist's companion (`query --confirm FILE`, the auto-loaded
+// <filter>.confirm of query and update) is read as a filter is: a device or
+// FIFO is refused before any read, and no more than its header's declared
+// length is read. It used to be a plain readFile: `--confirm /dev/zero` grew
+// without bound, a FIFO blocked forever, a 1.5 GB sparse .confirm was read
+// whole before its header was checked (adversarial report, item 6).
+// Every child is killed after a deadline, so a regression fails, not hangs.
+import { execFileSync } from 'node:child_process';
+import { closeSync, copyFileSync, ftruncateSync, mkdirSync, openSync, readFileSync, symlinkSync, writeFileSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
+import { cliStartupMs, expectOneLineError, runCliTimed, runOk, tempDir } from './helpers.mjs';
+
+const BOUND_MS = 1000;
+const DEADLINE_MS = 8000;
+/** Larger than anything that should ever be read whole for one companion. */
+const HUGE_BYTES = 1500 * 2 ** 20;
+
+let work;
+const at = (name) => join(work.dir, name);
+
+/** `dir`/f.filter (a copy of the blocklist) with `make(path)` creating dir/f.filter.confirm. */
+function besideFilter(dir, make) {
+  mkdirSync(at(dir));
+  copyFileSync(at('f.filter'), at(`${dir}/f.filter`));
+  make(at(`${dir}/f.filter.confirm`));
+}
+
+beforeAll(async () => {
+  work = tempDir('cbw-cli-bounded-companion-');
+  writeFileSync(at('list.txt'), 'evil.example\n');
+  writeFileSync(at('add.txt'), 'x.example\n');
+  await runOk(['build', '--urls', '--type', 'bloom', '--input', 'list.txt', '--output', 'f.filter', '--quiet'], { cwd: work.dir });
+  execFileSync('mkfifo', [at('no-writer.fifo')]);
+  besideFilter('fifo', (path) => execFileSync('mkfifo', [path]));
+  besideFilter('zero', (path) => symlinkSync('/dev/zero', path));
+  besideFilter('sparse', (path) => {
+    const fd = openSync(path, 'w');
+    try {
+      ftruncateSync(fd, HUGE_BYTES);
+    } finally {
+      closeSync(fd);
+    }
+  });
+  // A real companion followed by a sparse gigabyte: refused from its header's declared length, not read.
+  besideFilter('trailing', (path) => {
+    const companion = readFileSync(at('f.filter.confirm'));
+    const fd = openSync(path, 'w');
+    try {
+      writeSync(fd, companion);
+      ftruncateSync(fd, HUGE_BYTES);
+    } finally {
+      closeSync(fd);
+    }
+  });
+});
+afterAll(() => work.cleanup());
+
+async function expectFastRefusal(args, message) {
+  const before = await cliStartupMs(work.dir);
+  const result = await runCliTimed(args, { cwd: work.dir, timeoutMs: DEADLINE_MS });
+  const after = await cliStartupMs(work.dir);
+  expect(result.timedOut).toBe(false);
+  expect(result.code).toBe(2);
+  expect(expectOneLineError(result)).toMatch(message);
+  expect(result.elapsedMs).toBeLessThan(Math.max(before, after) + BOUND_MS);
+}
+
+const URL = 'http://evil.example/';
+
+test.each([
+  ['query --confirm /dev/zero', ['query', 'f.filter', '--urls', '--confirm', '/dev/zero', URL], /cannot read \/dev\/zero: it is a character device/],
+  ['query --confirm FIFO', ['query', 'f.filter', '--urls', '--confirm', 'no-writer.fifo', URL], /cannot read no-writer\.fifo: it is a FIFO/],
+  ['query, <filter>.confirm a FIFO', ['query', 'fifo/f.filter', '--urls', URL], /cannot read fifo\/f\.filter\.confirm: it is a FIFO/],
+  [
+    'update, <filter>.confirm a FIFO',
+    ['update', 'fifo/f.filter', '--list', 'list.txt', '--add', 'add.txt', '--output', 'fifo/g.filter'],
+    /cannot read fifo\/f\.filter\.confirm: it is a FIFO/,
+  ],
+  ['query, <filter>.confirm -> /dev/zero', ['query', 'zero/f.filter', '--urls', URL], /cannot read zero\/f\.filter\.confirm: it is a character device/],
+  [
+    'update, <filter>.confirm -> /dev/zero',
+    ['update', 'zero/f.filter', '--list', 'list.txt', '--add', 'add.txt', '--output', 'zero/g.filter'],
+    /cannot read zero\/f\.filter\.confirm: it is a character device/,
+  ],
+  ['query, a 1.5 GB sparse <filter>.confirm', ['query', 'sparse/f.filter', '--urls', URL], /sparse\/f\.filter\.confirm is not a filter file.*its first 8 bytes are 00/],
+  [
+    'query, a companion followed by 1.5 GB',
+    ['query', 'trailing/f.filter', '--urls', URL],
+    /trailing\/f\.filter\.confirm: not a filter file as written: its header declares \d+ bytes, but it has 1572864000/,
+  ],
+  [
+    'update, a companion followed by 1.5 GB',
+    ['update', 'trailing/f.filter', '--list', 'list.txt', '--add', 'add.txt', '--output', 'trailing/g.filter'],
+    /trailing\/f\.filter\.confirm: not a filter file as written/,
+  ],
+])('%s: exit 2, one line, within 1 s of start-up', async (_name, args, message) => {
+  await expectFastRefusal(args, message);
+});
+
+test('the real companion is still read: query confirms, update rewrites it', async () => {
+  const query = await runCliTimed(['query', 'f.filter', '--urls', URL], { cwd: work.dir, timeoutMs: DEADLINE_MS * 2 });
+  expect(query.stdout).toMatch(/^listed\t/);
+  const update = await runCliTimed(['update', 'f.filter', '--list', 'list.txt', '--add', 'add.txt', '--output', 'g.filter'], {
+    cwd: work.dir,
+    timeoutMs: DEADLINE_MS * 2,
+  });
+  expect(update.code).toBe(0);
+  expect(update.stdout).toMatch(/g\.filter\.confirm rewritten/);
+});
