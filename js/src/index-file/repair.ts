@@ -118,7 +118,18 @@ function copyRechained(store: FileRecordStore, kept: Kept, chain: Uint8Array, wr
   return last;
 }
 
-export function repairLog(path: string): RepairReport {
+/** Options of {@link FileCuckooIndex.repair}. */
+export interface RepairOptions {
+  /**
+   * Only report what repair would move (`moved` names the files it would
+   * write; `movedTo` stays null) and change nothing. Lets a caller decide
+   * before any byte moves, e.g. when the first record — which may carry a
+   * meaning of its own, such as the CLI's URL-log marker — is damaged.
+   */
+  dryRun?: boolean;
+}
+
+export function repairLog(path: string, options: RepairOptions = {}): RepairReport {
   const store = FileRecordStore.open(path);
   try {
     const length = store.byteLength;
@@ -142,6 +153,10 @@ export function repairLog(path: string): RepairReport {
       moved: [],
     };
     if (damaged.length === 0) return report;
+    if (options.dryRun === true) {
+      report.moved = damaged.map((stretch) => ({ ...stretch, file: asidePath(path, stretch.offset) }));
+      return report;
+    }
     // First the damaged bytes, each stretch whole and durable in its own file
     // (written, flushed, renamed, the directory flushed); only then is the log
     // changed. A crash in between leaves the log as it was: repair again.
