@@ -7,7 +7,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { init } from 'cuckoo-bloom-wasm';
-import { expectOneLineError, runCli, runOk, tempDir, verdicts } from './helpers.mjs';
+import { expectOneLineError, runCli, runCliTimed, runOk, tempDir, verdicts } from './helpers.mjs';
 
 const keys = Array.from({ length: 40 }, (_, i) => `key-${i}`);
 const LOG_HEADER_BYTES = 16;
@@ -146,4 +146,15 @@ describe('a URL log whose first record (the marker) is damaged', () => {
     writeDamaged('later.log'); // record 10 damaged, the first whole
     expect((await runCli(['repair', 'later.log'], { cwd: work.dir })).code).toBe(0);
   });
+});
+
+test('repair of a FIFO or a device refuses at once (exit 2), reading nothing', async () => {
+  const { execFileSync } = await import('node:child_process');
+  execFileSync('mkfifo', [join(work.dir, 'fifo.log')]);
+  const fifo = await runCliTimed(['repair', 'fifo.log'], { cwd: work.dir, timeoutMs: 15000 });
+  expect(fifo.timedOut).toBe(false);
+  expect(expectOneLineError(fifo)).toMatch(/cannot read fifo\.log: it is a FIFO \(named pipe\), not an index log/);
+  const zero = await runCliTimed(['repair', '/dev/zero'], { cwd: work.dir, timeoutMs: 15000 });
+  expect(zero.timedOut).toBe(false);
+  expect(expectOneLineError(zero)).toMatch(/cannot read \/dev\/zero: it is a character device/);
 });

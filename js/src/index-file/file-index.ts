@@ -1,6 +1,6 @@
 import { existsSync, renameSync, rmSync } from 'node:fs';
 import { CuckooIndex, FilterError, internalRuntime, type CuckooIndexOptions, type IndexValue, type Key } from '../index.js';
-import { readFileIfPresent, syncDirectory, writeFileAtomically } from './durable-files.js';
+import { readSnapshotFile, syncDirectory, writeFileAtomically } from './durable-files.js';
 import { FILE_HEADER_BYTES, FileRecordStore, type FileStoreOptions, type LogVersion } from './file-store.js';
 import { judgeTail, readWithChain } from './log-tail.js';
 import { repairLog, type RepairOptions, type RepairReport } from './repair.js';
@@ -220,7 +220,7 @@ export class FileCuckooIndex extends CuckooIndex {
       // beside it is left from a log deleted before; it describes nothing here.
       // A writer removes it, so it cannot outlive this log's first records.
       if (store.fresh && options.readOnly !== true) rmSync(snapshotPath(path), { force: true });
-      const snapshot = store.fresh ? undefined : readFileIfPresent(snapshotPath(path));
+      const snapshot = store.fresh ? undefined : readSnapshotFile(snapshotPath(path));
       const { loaded: fromSnapshot, claimed } =
         snapshot === undefined ? { loaded: undefined, claimed: 0 } : index.loadSnapshot(snapshot);
       const replayed = index.replayStore(fromSnapshot ?? FILE_HEADER_BYTES, length);
