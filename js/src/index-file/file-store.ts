@@ -143,6 +143,21 @@ export class FileRecordStore implements IndexRecordStore {
       if (!stats.isFile()) {
         throw new FilterError('CORRUPT', `${path} is not a cuckoo-bloom-wasm index log (it is not a regular file: ${fileKind(stats)})`);
       }
+      // One writer per log is a lock beside the log's name (<log>.lock, and
+      // a socket named after the directory and that name). A second hard link
+      // is the same file under a name with its own lock, so two writers could
+      // both append, each overwriting the other's records. The lock cannot be
+      // keyed on the inode instead: compaction and repair rename a new file
+      // over the log while its writer holds the lock, giving it a new inode.
+      // So a log with more than one link is refused for writing (whichever
+      // name is opened: both see the count); reading it is safe.
+      if (!readOnly && stats.nlink > 1) {
+        throw new FilterError(
+          'INVALID_ARGUMENT',
+          `${path} has ${stats.nlink} hard links: a writer's lock covers one name only, so a log is opened for writing ` +
+            'only with one link (remove the other names, or copy the file; readOnly: true reads it)',
+        );
+      }
       const length = stats.size;
       const head = new Uint8Array(Math.min(length, FILE_HEADER_BYTES));
       if (head.length > 0) readSync(fd, head, 0, head.length, 0);
