@@ -9,7 +9,7 @@
 //   record before it is kept;
 // - repair keeps every whole record, before and after the damage, and moves
 //   only the damaged record aside, byte for byte.
-import { copyFileSync, mkdtempSync, openSync, closeSync, readdirSync, readFileSync, rmSync, statSync, truncateSync, writeSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, openSync, closeSync, readdirSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FilterError, init } from '../../dist/index.import.cjs';
@@ -218,5 +218,52 @@ describe('repair', () => {
     }
     expect(FileCuckooIndex.repair(path).recordsKept).toBe(records.length);
     expect(() => FileCuckooIndex.repair(join(directory, 'no-such.log'))).toThrow(expect.objectContaining({ code: 'UNAVAILABLE' }));
+  });
+});
+
+// A value may hold any bytes, a whole chained record among them: 8 bytes,
+// then a record chained to them. When the record holding that value is
+// damaged, repair must not resume inside it and adopt the embedded record as
+// genuine (a key never set appearing, or a real key deleted).
+describe('repair never adopts a record smuggled inside a damaged record', () => {
+  /** The bytes of a log whose only record is `write`'s, as [chain, record]. */
+  function recordBytes(name, write) {
+    const path = join(directory, `${name}.donor`);
+    const donor = FileCuckooIndex.open(path, { snapshotOnClose: false });
+    write(donor);
+    donor.close();
+    const bytes = readFileSync(path);
+    const end = bytes.length - 21; // before the close marker
+    return Buffer.concat([bytes.subarray(8, 16), bytes.subarray(16, end)]);
+  }
+  const ALPHA_END = 16 + 21 + 'alpha'.length + 'one'.length;
+
+  test.each([
+    ['a put (a key never set appears)', (ix) => ix.set('forged-key'), 'forged-key', false],
+    ['a delete (a real key disappears)', (ix) => ix.delete('alpha'), 'alpha', true],
+    ['a put, the damage in the body', (ix) => ix.set('forged-key'), 'forged-key', false],
+  ])('%s', (name, write, key, expected) => {
+    const smuggled = recordBytes(name.replace(/\W+/g, '-'), (ix) => {
+      ix.set('alpha');
+      write(ix);
+    });
+    const path = join(directory, `smuggle-${name.replace(/\W+/g, '-')}.log`);
+    const index = FileCuckooIndex.open(path, { snapshotOnClose: false });
+    index.set('alpha', 'one');
+    // The donor's records after its first: the one to smuggle, with the 8 bytes it is chained to.
+    const firstDonorRecord = 21 + 'alpha'.length;
+    index.set('user-upload', Buffer.concat([smuggled.subarray(firstDonorRecord), Buffer.from('tail')]));
+    index.set('omega', 'two');
+    index.close();
+    const bytes = readFileSync(path);
+    // One bit of the value-holding record: its key length (header), or a byte of its key (body).
+    bytes[name.includes('body') ? ALPHA_END + 13 + 2 : ALPHA_END] ^= 0x01;
+    writeFileSync(path, bytes);
+    const report = FileCuckooIndex.repair(path);
+    const userUploadBytes = 21 + 'user-upload'.length + (smuggled.length - firstDonorRecord) + 4;
+    expect(report.moved).toEqual([{ offset: ALPHA_END, bytes: userUploadBytes, file: `${path}.damaged-at-${ALPHA_END}` }]);
+    const reader = FileCuckooIndex.open(path, { readOnly: true });
+    expect([reader.has(key), reader.has('alpha'), reader.has('omega'), reader.has('user-upload')]).toEqual([expected, true, true, false]);
+    reader.close();
   });
 });

@@ -130,7 +130,14 @@ function findWholeRecordAfter(store: FileRecordStore, position: number): number 
 export function findResync(store: FileRecordStore, position: number): number | undefined {
   const length = store.byteLength;
   const format = store.recordFormat;
-  for (let from = position + 1; from < length; from += SEARCHED_TAIL_BYTES) {
+  // Never resume inside the damaged record itself: its key or value may hold
+  // any bytes, a whole chained record among them (8 bytes then a record,
+  // chained to them), which would be adopted as genuine — a key set, or a
+  // real one deleted, that no writer wrote. So when the damaged record's
+  // length can still be read, the search starts where it ends.
+  const spanEnd = damagedRecordEnd(store, position);
+  const start = spanEnd !== undefined && spanEnd > position ? spanEnd : position + 1;
+  for (let from = start; from < length; from += SEARCHED_TAIL_BYTES) {
     const positions = Math.min(SEARCHED_TAIL_BYTES, length - from);
     const window = readWithChain(store, from, Math.min(positions + CHUNK_BYTES, length - from));
     const found = withBytesInWasm(window, (pointer) =>
@@ -139,6 +146,51 @@ export function findResync(store: FileRecordStore, position: number): number | u
     if (found >= 0 && found < positions) return from + found;
   }
   return undefined;
+}
+
+/** Format 2 and 3's record header: u32 key length, u32 value length, u8 kind, u32 header check. */
+const CHECKED_HEADER_BYTES = 13;
+
+/**
+ * Where the damaged record at `position` ends, when its length is known:
+ * its header passes its check (the damage is in the body), or exactly one
+ * single-bit change of the header's 13 bytes makes it pass (a flipped bit
+ * in the header; a 32-bit check, so a wrong match among 104 tries has odds
+ * of about 1 in 40 million). Undefined otherwise (format 1 has no header
+ * check; a header damaged more, or a length past the end of the log).
+ */
+function damagedRecordEnd(store: FileRecordStore, position: number): number | undefined {
+  const format = store.recordFormat;
+  const length = store.byteLength;
+  if (format === 1 || length - position < CHECKED_HEADER_BYTES) return undefined;
+  const module = core();
+  const header = readWithChain(store, position, CHECKED_HEADER_BYTES);
+  // Wasm memory: [0, 8) the claimed length (a float64), [8, 16) the chain, [16, 29) the header.
+  const claimedIf = (bytes: Uint8Array): number | undefined =>
+    withBytesInWasm(new Uint8Array(8 + bytes.length), (start) => {
+      module.HEAPU8.set(bytes, start + 8);
+      const kind = module._cbw_record_scan(start + 16, CHECKED_HEADER_BYTES, start, format);
+      const claimed = module.HEAPF64[start / 8]!;
+      return kind === 3 || claimed <= 0 ? undefined : claimed;
+    });
+  const inRange = (claimed: number | undefined): number | undefined =>
+    claimed !== undefined && position + claimed <= length ? position + claimed : undefined;
+  const asIs = claimedIf(header);
+  if (asIs !== undefined) return inRange(asIs);
+  let found: number | undefined;
+  let matches = 0;
+  for (let byte = 8; byte < 8 + CHECKED_HEADER_BYTES; byte++) {
+    for (let bit = 0; bit < 8; bit++) {
+      const flipped = header.slice();
+      flipped[byte]! ^= 1 << bit;
+      const claimed = claimedIf(flipped);
+      if (claimed !== undefined) {
+        matches++;
+        found = claimed;
+      }
+    }
+  }
+  return matches === 1 ? inRange(found) : undefined;
 }
 
 /** Where the whole records of a log (from `start`) end, and how many there are (no index needed). */
