@@ -145,6 +145,10 @@ describe('a URL log whose first record (the marker) is damaged', () => {
     expect(expectOneLineError(await runCli(['repair', 'keys.log', '--urls', '--keys'], { cwd: work.dir }))).toMatch(/--urls or --keys, not both/);
     writeDamaged('later.log'); // record 10 damaged, the first whole
     expect((await runCli(['repair', 'later.log'], { cwd: work.dir })).code).toBe(0);
+    // --urls writes the marker back only in place of a damaged first record: a keys log stays one.
+    writeDamaged('later-urls.log');
+    expect((await runCli(['repair', 'later-urls.log', '--urls'], { cwd: work.dir })).code).toBe(0);
+    expect((await runOk(['info', 'later-urls.log'], { cwd: work.dir })).stdout).toMatch(/built without --urls/);
   });
 });
 

@@ -50,7 +50,9 @@ export async function runRepair(argv: string[]): Promise<number> {
     );
   }
   const report = FileCuckooIndex.repair(file);
-  if (values.urls === true) restoreUrlMarker(file);
+  // Only when repair moved the first record aside: --urls on a log whose
+  // marker was never in question must not turn a keys log into a URL log.
+  if (firstRecordDamaged && values.urls === true) restoreUrlMarker(file);
   process.stdout.write(values.json === true ? `${JSON.stringify({ file, ...report }, null, 2)}\n` : `${repairText(file, report)}\n`);
   return EXIT_CLEAR;
 }
