@@ -267,3 +267,25 @@ describe('repair never adopts a record smuggled inside a damaged record', () => 
     reader.close();
   });
 });
+
+// One bit lost from a record's checksum: the next record is intact, but
+// chained to that checksum as it was written. Only the damaged record moves.
+test('repair after one flipped checksum bit moves only that record; the next one (chained to it) is kept', () => {
+  for (const bit of [0x01, 0x80]) {
+    const path = join(directory, `checksum-bit-${bit}.log`);
+    const index = FileCuckooIndex.open(path, { snapshotOnClose: false });
+    for (let i = 0; i < 5; i++) index.set(`key-${i}`);
+    index.close();
+    const bytes = readFileSync(path);
+    const recordBytes = 21 + 'key-0'.length;
+    const key1End = 16 + 2 * recordBytes;
+    bytes[key1End - 1] ^= bit; // the last byte of key-1's checksum
+    writeFileSync(path, bytes);
+    const report = FileCuckooIndex.repair(path);
+    expect(report.moved.map(({ offset, bytes: moved }) => [offset, moved])).toEqual([[key1End - recordBytes, recordBytes]]);
+    expect(readFileSync(report.moved[0].file).equals(bytes.subarray(key1End - recordBytes, key1End))).toBe(true);
+    const reader = FileCuckooIndex.open(path, { readOnly: true });
+    expect([0, 1, 2, 3, 4].map((i) => reader.has(`key-${i}`))).toEqual([true, false, true, true, true]);
+    reader.close();
+  }
+});

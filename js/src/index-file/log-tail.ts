@@ -159,7 +159,7 @@ const CHECKED_HEADER_BYTES = 13;
  * of about 1 in 40 million). Undefined otherwise (format 1 has no header
  * check; a header damaged more, or a length past the end of the log).
  */
-function damagedRecordEnd(store: FileRecordStore, position: number): number | undefined {
+export function damagedRecordEnd(store: FileRecordStore, position: number): number | undefined {
   const format = store.recordFormat;
   const length = store.byteLength;
   if (format === 1 || length - position < CHECKED_HEADER_BYTES) return undefined;
@@ -193,8 +193,45 @@ function damagedRecordEnd(store: FileRecordStore, position: number): number | un
   return matches === 1 ? inRange(found) : undefined;
 }
 
-/** Where the whole records of a log (from `start`) end, and how many there are (no index needed). */
-export function scanWholeRecords(store: FileRecordStore, start = FILE_HEADER_BYTES): { end: number; records: number } {
+/**
+ * Format 3: the 8 bytes the record at `at` was chained to, when they differ
+ * from those in the log by exactly one bit — the record before it lost a bit
+ * of its checksum, and this record is intact. It is whole against exactly one
+ * single-bit change of the 8 bytes before it (its 32-bit header check and
+ * 64-bit checksum both agree). Undefined when it is whole as it is, or no
+ * (or more than one) change makes it whole. Records up to 1 MiB.
+ */
+export function chainBeforeDamage(store: FileRecordStore, at: number): Uint8Array | undefined {
+  if (store.recordFormat !== 3 || at >= store.byteLength) return undefined;
+  const module = core();
+  const withChain = readWithChain(store, at, Math.min(CHUNK_BYTES, store.byteLength - at));
+  const whole = (bytes: Uint8Array): boolean =>
+    withBytesInWasm(new Uint8Array(8 + bytes.length), (start) => {
+      module.HEAPU8.set(bytes, start + 8);
+      return module._cbw_record_scan(start + 16, bytes.length - 8, start, 3) === 0;
+    });
+  if (whole(withChain)) return undefined;
+  let found: Uint8Array | undefined;
+  let matches = 0;
+  for (let byte = 0; byte < 8; byte++) {
+    for (let bit = 0; bit < 8; bit++) {
+      const flipped = withChain.slice();
+      flipped[byte]! ^= 1 << bit;
+      if (whole(flipped)) {
+        matches++;
+        found = flipped.slice(0, 8);
+      }
+    }
+  }
+  return matches === 1 ? found : undefined;
+}
+
+/**
+ * Where the whole records of a log (from `start`) end, and how many there are
+ * (no index needed). `chain`: the 8 bytes the record at `start` is checked
+ * against instead of those before it in the log (chainBeforeDamage).
+ */
+export function scanWholeRecords(store: FileRecordStore, start = FILE_HEADER_BYTES, chain?: Uint8Array): { end: number; records: number } {
   const module = core();
   const length = store.byteLength;
   const format = store.recordFormat;
@@ -206,6 +243,7 @@ export function scanWholeRecords(store: FileRecordStore, start = FILE_HEADER_BYT
   try {
     while (position < length) {
       const withChain = readWithChain(store, position, Math.min(chunkBytes, length - position));
+      if (chain !== undefined && position === start) withChain.set(chain, 0);
       const chunk = withChain.subarray(8);
       const result = withBytesInWasm(withChain, (start) => {
         const pointer = start + 8;

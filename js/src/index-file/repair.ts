@@ -11,7 +11,7 @@ import { existsSync, rmSync } from 'node:fs';
 import { FilterError } from '../index.js';
 import { syncDirectory, writeFileAtomically } from './durable-files.js';
 import { FILE_HEADER_BYTES, FileRecordStore, type LogVersion } from './file-store.js';
-import { core, findResync, readWithChain, scanWholeRecords, withBytesInWasm } from './log-tail.js';
+import { chainBeforeDamage, core, damagedRecordEnd, findResync, readWithChain, scanWholeRecords, withBytesInWasm } from './log-tail.js';
 
 /** One damaged stretch of the log that repair moved aside. */
 export interface MovedRange {
@@ -56,6 +56,8 @@ interface Kept {
   start: number;
   end: number;
   records: number;
+  /** The 8 bytes the first record is chained to, when not those before it in the log (chainBeforeDamage). */
+  chain?: Uint8Array;
 }
 
 /** Copies the log bytes [from, to) of `store` to `write`, in megabytes. */
@@ -101,7 +103,9 @@ function copyRechained(store: FileRecordStore, kept: Kept, chain: Uint8Array, wr
   let last: Uint8Array = chain;
   let chunkBytes = COPY_BYTES;
   for (let at = kept.start; at < kept.end; ) {
-    const { out, claimed } = rechainChunk(store.recordFormat, readWithChain(store, at, Math.min(chunkBytes, kept.end - at)), last);
+    const withChain = readWithChain(store, at, Math.min(chunkBytes, kept.end - at));
+    if (at === kept.start && kept.chain !== undefined) withChain.set(kept.chain, 0);
+    const { out, claimed } = rechainChunk(store.recordFormat, withChain, last);
     if (out.length === 0) {
       // One record longer than the chunk: read it whole.
       if (claimed <= chunkBytes || at + claimed > kept.end) {
@@ -136,11 +140,19 @@ export function repairLog(path: string, options: RepairOptions = {}): RepairRepo
     // The stretches of whole records, and the damage between them.
     const kept: Kept[] = [];
     const damaged: Array<{ offset: number; bytes: number }> = [];
+    let chain: Uint8Array | undefined;
     for (let at = FILE_HEADER_BYTES; at < length; ) {
-      const { end, records } = scanWholeRecords(store, at);
-      if (end > at) kept.push({ start: at, end, records });
+      const { end, records } = scanWholeRecords(store, at, chain);
+      if (end > at) kept.push({ start: at, end, records, ...(chain === undefined ? {} : { chain }) });
       if (end >= length) break;
-      const resume = findResync(store, end) ?? length;
+      // A record whose own length is known ends where the next one starts.
+      // When only a bit of its checksum was lost, that next record is
+      // intact but chained to the checksum as it was: it is checked against
+      // those bytes with the bit restored, and kept (only the damaged record
+      // moves), instead of being moved aside with it.
+      const recordEnd = damagedRecordEnd(store, end);
+      chain = recordEnd === undefined ? undefined : chainBeforeDamage(store, recordEnd);
+      const resume = chain !== undefined ? recordEnd! : (findResync(store, end) ?? length);
       damaged.push({ offset: end, bytes: resume - end });
       at = resume;
     }
