@@ -70,6 +70,7 @@ test('repair keeps every whole record, moves only the damaged one aside byte for
     movedBytes: end - offset,
     movedTo,
     moved: [{ offset, bytes: end - offset, file: movedTo }],
+    headerRechained: false,
   });
   expect(readFileSync(join(work.dir, movedTo)).equals(damaged.subarray(offset, end))).toBe(true);
   const fixed = readFileSync(join(work.dir, 'fixed.log'));
@@ -121,7 +122,6 @@ describe('a URL log whose first record (the marker) is damaged', () => {
 
   test.each([
     ['a bit of the marker key', LOG_HEADER_BYTES + 13 + 5],
-    ['a bit of the log id', 12],
   ])('%s: repair without --urls/--keys refuses (exit 2), changing nothing', async (_name, at) => {
     const bytes = damage('marker.log', at);
     const line = expectOneLineError(await runCli(['repair', 'marker.log'], { cwd: work.dir }));
@@ -130,11 +130,12 @@ describe('a URL log whose first record (the marker) is damaged', () => {
   });
 
   test.each([
-    ['a bit of the marker key', LOG_HEADER_BYTES + 13 + 5],
-    ['a bit of the log id', 12],
-  ])('%s: repair --urls writes the marker back, and query still lists every URL', async (_name, at) => {
+    ['a bit of the marker key', LOG_HEADER_BYTES + 13 + 5, ['--urls']],
+    // The first record is intact; the header's log id is what lost the bit: kept, re-chained, no flag needed.
+    ['a bit of the log id (no flag needed)', 12, []],
+  ])('%s: repair keeps or writes back the marker, and query still lists every URL', async (_name, at, flags) => {
     damage('marker-urls.log', at);
-    await runOk(['repair', 'marker-urls.log', '--urls'], { cwd: work.dir });
+    await runOk(['repair', 'marker-urls.log', ...flags], { cwd: work.dir });
     const query = await runCli(['query', 'marker-urls.log', ...urls], { cwd: work.dir });
     expect(query.code).toBe(1);
     expect(verdicts(query.stdout).map(([verdict]) => verdict)).toEqual(['listed', 'listed']);

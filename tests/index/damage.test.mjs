@@ -169,6 +169,7 @@ describe('repair', () => {
       movedBytes: moved,
       movedTo: aside,
       moved: [{ offset: damaged.start, bytes: moved, file: aside }],
+      headerRechained: false,
     });
     expect(readFileSync(aside)).toEqual(flipped.subarray(damaged.start, damaged.end));
     const repaired = readFileSync(path);
@@ -192,6 +193,7 @@ describe('repair', () => {
       movedBytes: 0,
       movedTo: null,
       moved: [],
+      headerRechained: false,
     });
     expect(fileState(path)).toEqual(before);
   });
@@ -287,5 +289,27 @@ test('repair after one flipped checksum bit moves only that record; the next one
     const reader = FileCuckooIndex.open(path, { readOnly: true });
     expect([0, 1, 2, 3, 4].map((i) => reader.has(`key-${i}`))).toEqual([true, false, true, true, true]);
     reader.close();
+  }
+});
+
+// One bit lost from the file header's log id: the first record is intact but
+// fails against it. Every record is kept, re-chained to the header as it is.
+test('repair after one flipped log-id bit keeps every record (re-chained), moves nothing', () => {
+  for (const [at, bit] of [[12, 0x01], [15, 0x80]]) {
+    const path = join(directory, `log-id-${at}.log`);
+    const index = FileCuckooIndex.open(path, { snapshotOnClose: false });
+    for (let i = 0; i < 5; i++) index.set(`key-${i}`, `value-${i}`);
+    index.close();
+    const bytes = readFileSync(path);
+    bytes[at] ^= bit;
+    writeFileSync(path, bytes);
+    expect(() => FileCuckooIndex.open(path, { readOnly: true })).toThrow(/record at byte 16 is damaged/);
+    const report = FileCuckooIndex.repair(path);
+    expect(report).toMatchObject({ moved: [], movedBytes: 0, movedTo: null, headerRechained: true, recordsKept: 6 });
+    const reader = FileCuckooIndex.open(path, { readOnly: true });
+    expect([0, 1, 2, 3, 4].map((i) => reader.getString(`key-${i}`))).toEqual([0, 1, 2, 3, 4].map((i) => `value-${i}`));
+    reader.close();
+    expect(readFileSync(path).subarray(0, 16).equals(bytes.subarray(0, 16))).toBe(true);
+    expect(FileCuckooIndex.repair(path)).toMatchObject({ moved: [], headerRechained: false });
   }
 });

@@ -74,8 +74,11 @@ function repairText(file: string, report: RepairReport): string {
     ['records kept', formatCount(report.recordsKept)],
     ['log size', `${formatCount(report.keptBytes)} bytes`],
   ];
+  if (report.headerRechained) {
+    rows.push(['header', 'its log id had a flipped bit: the records were re-chained to it, none lost']);
+  }
   if (report.movedTo === null) {
-    rows.push(['result', 'the log is whole: nothing was changed']);
+    if (!report.headerRechained) rows.push(['result', 'the log is whole: nothing was changed']);
   } else {
     for (const moved of report.moved) {
       rows.push(

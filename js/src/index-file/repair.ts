@@ -37,6 +37,12 @@ export interface RepairReport {
   movedTo: string | null;
   /** Every damaged stretch moved aside, in log order (empty when the log was whole). */
   moved: MovedRange[];
+  /**
+   * The file header's log id had lost a bit (version 3): the first record,
+   * intact, was whole against it with that bit restored, and every record
+   * was kept and re-chained to the header as it is.
+   */
+  headerRechained: boolean;
 }
 
 const COPY_BYTES = 1 << 20;
@@ -140,7 +146,17 @@ export function repairLog(path: string, options: RepairOptions = {}): RepairRepo
     // The stretches of whole records, and the damage between them.
     const kept: Kept[] = [];
     const damaged: Array<{ offset: number; bytes: number }> = [];
-    let chain: Uint8Array | undefined;
+    // Version 3 chains the first record to the file header's last 8 bytes
+    // (the version and the log id). When the log id lost a bit, the first
+    // record is intact but fails against it: when it is whole against
+    // exactly one single-bit change of those bytes, every record is kept and
+    // re-chained to the header as it is (the log id changed by that bit;
+    // nothing of it identifies anything else), none moved aside.
+    const headerChain =
+      length > FILE_HEADER_BYTES && scanWholeRecords(store, FILE_HEADER_BYTES).end === FILE_HEADER_BYTES
+        ? chainBeforeDamage(store, FILE_HEADER_BYTES)
+        : undefined;
+    let chain: Uint8Array | undefined = headerChain;
     for (let at = FILE_HEADER_BYTES; at < length; ) {
       const { end, records } = scanWholeRecords(store, at, chain);
       if (end > at) kept.push({ start: at, end, records, ...(chain === undefined ? {} : { chain }) });
@@ -163,8 +179,9 @@ export function repairLog(path: string, options: RepairOptions = {}): RepairRepo
       movedBytes: damaged.reduce((sum, stretch) => sum + stretch.bytes, 0),
       movedTo: null,
       moved: [],
+      headerRechained: headerChain !== undefined,
     };
-    if (damaged.length === 0) return report;
+    if (damaged.length === 0 && headerChain === undefined) return report;
     if (options.dryRun === true) {
       report.moved = damaged.map((stretch) => ({ ...stretch, file: asidePath(path, stretch.offset) }));
       return report;
@@ -177,12 +194,15 @@ export function repairLog(path: string, options: RepairOptions = {}): RepairRepo
       writeFileAtomically(aside, (write) => copyRange(store, path, stretch.offset, stretch.offset + stretch.bytes, write));
       report.moved.push({ ...stretch, file: aside });
     }
-    report.movedTo = report.moved[0]!.file;
+    report.movedTo = report.moved[0]?.file ?? null;
     // The snapshot describes the damaged log: it would cover bytes no longer there.
     rmSync(`${path}.snapshot`, { force: true });
     syncDirectory(path);
-    const firstDamage = damaged[0]!.offset;
-    const after = kept.filter((stretch) => stretch.start > firstDamage);
+    // With the header's chain restored, the log is rewritten from its first record.
+    const firstDamage = headerChain !== undefined ? FILE_HEADER_BYTES : damaged[0]!.offset;
+    const after = kept.filter(
+      (stretch) => stretch.start > firstDamage || (headerChain !== undefined && stretch.start === FILE_HEADER_BYTES),
+    );
     if (after.length === 0) {
       // Damage only at the end: cut the log there (no copy of what stays).
       store.truncate(firstDamage);
