@@ -422,6 +422,34 @@ describe('errors: exit 2, one line, no file left behind', () => {
   });
 });
 
+// build --exact renames a new log over <output>: a writer holding that log
+// would go on appending to the replaced file (its acknowledged writes lost).
+test('build --exact over a log a writer holds: LOCKED (exit 2), the log and the writer untouched; after close it builds', async () => {
+  const { init: initIndex, FileCuckooIndex } = await import('cuckoo-bloom-wasm/index-file');
+  await initIndex();
+  const log = join(work.dir, 'held.log');
+  const writer = FileCuckooIndex.open(log);
+  try {
+    writer.set('service-1');
+    const before = readFileSync(log);
+    const result = await runCli(['build', '--exact', '--input', 'keys.txt', '--output', 'held.log'], { cwd: work.dir });
+    expect(expectOneLineError(result)).toMatch(/held\.log is open for writing by .*one writer per log/);
+    expect(readFileSync(log).equals(before)).toBe(true);
+    expect(tmpFilesIn(work.dir)).toEqual([]);
+    writer.set('service-2');
+  } finally {
+    writer.close();
+  }
+  const reader = FileCuckooIndex.open(log, { readOnly: true });
+  expect([reader.has('service-1'), reader.has('service-2')]).toEqual([true, true]);
+  reader.close();
+  await runOk(['build', '--exact', '--input', 'keys.txt', '--output', 'held.log', '--quiet'], { cwd: work.dir });
+  expect(existsSync(`${log}.lock`)).toBe(false);
+  const rebuilt = FileCuckooIndex.open(log, { readOnly: true });
+  expect([rebuilt.has('service-1'), rebuilt.has('in-1')]).toEqual([false, true]);
+  rebuilt.close();
+});
+
 test('help documents --exact and --index', async () => {
   expect((await runOk(['help', 'build'], { cwd: work.dir })).stdout).toMatch(/--exact +write an exact index log/);
   const query = (await runOk(['help', 'query'], { cwd: work.dir })).stdout;

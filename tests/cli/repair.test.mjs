@@ -7,7 +7,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { init } from 'cuckoo-bloom-wasm';
-import { expectOneLineError, runCli, runOk, tempDir, verdicts } from './helpers.mjs';
+import { expectOneLineError, runCli, runCliTimed, runOk, tempDir, verdicts } from './helpers.mjs';
 
 const keys = Array.from({ length: 40 }, (_, i) => `key-${i}`);
 const LOG_HEADER_BYTES = 16;
@@ -70,6 +70,7 @@ test('repair keeps every whole record, moves only the damaged one aside byte for
     movedBytes: end - offset,
     movedTo,
     moved: [{ offset, bytes: end - offset, file: movedTo }],
+    headerRechained: false,
   });
   expect(readFileSync(join(work.dir, movedTo)).equals(damaged.subarray(offset, end))).toBe(true);
   const fixed = readFileSync(join(work.dir, 'fixed.log'));
@@ -99,4 +100,66 @@ test('help repair documents it, and the main help lists it', async () => {
   expect(help).toMatch(/damaged-at-<offset>/);
   expect(help).toMatch(/Exit status: 0 the log was whole/);
   expect((await runOk(['--help'], { cwd: work.dir })).stdout).toMatch(/^ {2}repair +salvage a damaged index log/m);
+});
+
+// The marker that says a log's keys are URL expressions is its first record
+// (build --exact --urls). Damage there must not become a silent "absent" for
+// every listed URL after repair: repair asks what the log holds.
+describe('a URL log whose first record (the marker) is damaged', () => {
+  let urlLog;
+  beforeAll(async () => {
+    writeFileSync(join(work.dir, 'list.txt'), 'evil.example\n||bad.example/dl/^\n');
+    await runOk(['build', '--exact', '--urls', '--input', 'list.txt', '--output', 'urls.log', '--quiet'], { cwd: work.dir });
+    urlLog = readFileSync(join(work.dir, 'urls.log'));
+  });
+  const urls = ['http://evil.example/', 'http://www.bad.example/dl/x.exe'];
+  const damage = (name, at) => {
+    const bytes = Buffer.from(urlLog);
+    bytes[at] ^= 0x01;
+    writeFileSync(join(work.dir, name), bytes);
+    return bytes;
+  };
+
+  test.each([
+    ['a bit of the marker key', LOG_HEADER_BYTES + 13 + 5],
+  ])('%s: repair without --urls/--keys refuses (exit 2), changing nothing', async (_name, at) => {
+    const bytes = damage('marker.log', at);
+    const line = expectOneLineError(await runCli(['repair', 'marker.log'], { cwd: work.dir }));
+    expect(line).toMatch(/marker\.log: its first record is damaged.*--urls.*--keys.*nothing was changed/);
+    expect(readFileSync(join(work.dir, 'marker.log')).equals(bytes)).toBe(true);
+  });
+
+  test.each([
+    ['a bit of the marker key', LOG_HEADER_BYTES + 13 + 5, ['--urls']],
+    // The first record is intact; the header's log id is what lost the bit: kept, re-chained, no flag needed.
+    ['a bit of the log id (no flag needed)', 12, []],
+  ])('%s: repair keeps or writes back the marker, and query still lists every URL', async (_name, at, flags) => {
+    damage('marker-urls.log', at);
+    await runOk(['repair', 'marker-urls.log', ...flags], { cwd: work.dir });
+    const query = await runCli(['query', 'marker-urls.log', ...urls], { cwd: work.dir });
+    expect(query.code).toBe(1);
+    expect(verdicts(query.stdout).map(([verdict]) => verdict)).toEqual(['listed', 'listed']);
+    expect((await runOk(['info', 'marker-urls.log'], { cwd: work.dir })).stdout).not.toMatch(/built without --urls/);
+  });
+
+  test('repair --keys and --urls together is a usage error; a log whose first record is whole needs neither', async () => {
+    expect(expectOneLineError(await runCli(['repair', 'keys.log', '--urls', '--keys'], { cwd: work.dir }))).toMatch(/--urls or --keys, not both/);
+    writeDamaged('later.log'); // record 10 damaged, the first whole
+    expect((await runCli(['repair', 'later.log'], { cwd: work.dir })).code).toBe(0);
+    // --urls writes the marker back only in place of a damaged first record: a keys log stays one.
+    writeDamaged('later-urls.log');
+    expect((await runCli(['repair', 'later-urls.log', '--urls'], { cwd: work.dir })).code).toBe(0);
+    expect((await runOk(['info', 'later-urls.log'], { cwd: work.dir })).stdout).toMatch(/built without --urls/);
+  });
+});
+
+test('repair of a FIFO or a device refuses at once (exit 2), reading nothing', async () => {
+  const { execFileSync } = await import('node:child_process');
+  execFileSync('mkfifo', [join(work.dir, 'fifo.log')]);
+  const fifo = await runCliTimed(['repair', 'fifo.log'], { cwd: work.dir, timeoutMs: 15000 });
+  expect(fifo.timedOut).toBe(false);
+  expect(expectOneLineError(fifo)).toMatch(/cannot read fifo\.log: it is a FIFO \(named pipe\), not an index log/);
+  const zero = await runCliTimed(['repair', '/dev/zero'], { cwd: work.dir, timeoutMs: 15000 });
+  expect(zero.timedOut).toBe(false);
+  expect(expectOneLineError(zero)).toMatch(/cannot read \/dev\/zero: it is a character device/);
 });

@@ -9,7 +9,7 @@
 //   record before it is kept;
 // - repair keeps every whole record, before and after the damage, and moves
 //   only the damaged record aside, byte for byte.
-import { copyFileSync, mkdtempSync, openSync, closeSync, readdirSync, readFileSync, rmSync, statSync, truncateSync, writeSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, openSync, closeSync, readdirSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FilterError, init } from '../../dist/index.import.cjs';
@@ -169,6 +169,7 @@ describe('repair', () => {
       movedBytes: moved,
       movedTo: aside,
       moved: [{ offset: damaged.start, bytes: moved, file: aside }],
+      headerRechained: false,
     });
     expect(readFileSync(aside)).toEqual(flipped.subarray(damaged.start, damaged.end));
     const repaired = readFileSync(path);
@@ -192,6 +193,7 @@ describe('repair', () => {
       movedBytes: 0,
       movedTo: null,
       moved: [],
+      headerRechained: false,
     });
     expect(fileState(path)).toEqual(before);
   });
@@ -219,4 +221,95 @@ describe('repair', () => {
     expect(FileCuckooIndex.repair(path).recordsKept).toBe(records.length);
     expect(() => FileCuckooIndex.repair(join(directory, 'no-such.log'))).toThrow(expect.objectContaining({ code: 'UNAVAILABLE' }));
   });
+});
+
+// A value may hold any bytes, a whole chained record among them: 8 bytes,
+// then a record chained to them. When the record holding that value is
+// damaged, repair must not resume inside it and adopt the embedded record as
+// genuine (a key never set appearing, or a real key deleted).
+describe('repair never adopts a record smuggled inside a damaged record', () => {
+  /** The bytes of a log whose only record is `write`'s, as [chain, record]. */
+  function recordBytes(name, write) {
+    const path = join(directory, `${name}.donor`);
+    const donor = FileCuckooIndex.open(path, { snapshotOnClose: false });
+    write(donor);
+    donor.close();
+    const bytes = readFileSync(path);
+    const end = bytes.length - 21; // before the close marker
+    return Buffer.concat([bytes.subarray(8, 16), bytes.subarray(16, end)]);
+  }
+  const ALPHA_END = 16 + 21 + 'alpha'.length + 'one'.length;
+
+  test.each([
+    ['a put (a key never set appears)', (ix) => ix.set('forged-key'), 'forged-key', false],
+    ['a delete (a real key disappears)', (ix) => ix.delete('alpha'), 'alpha', true],
+    ['a put, the damage in the body', (ix) => ix.set('forged-key'), 'forged-key', false],
+  ])('%s', (name, write, key, expected) => {
+    const smuggled = recordBytes(name.replace(/\W+/g, '-'), (ix) => {
+      ix.set('alpha');
+      write(ix);
+    });
+    const path = join(directory, `smuggle-${name.replace(/\W+/g, '-')}.log`);
+    const index = FileCuckooIndex.open(path, { snapshotOnClose: false });
+    index.set('alpha', 'one');
+    // The donor's records after its first: the one to smuggle, with the 8 bytes it is chained to.
+    const firstDonorRecord = 21 + 'alpha'.length;
+    index.set('user-upload', Buffer.concat([smuggled.subarray(firstDonorRecord), Buffer.from('tail')]));
+    index.set('omega', 'two');
+    index.close();
+    const bytes = readFileSync(path);
+    // One bit of the value-holding record: its key length (header), or a byte of its key (body).
+    bytes[name.includes('body') ? ALPHA_END + 13 + 2 : ALPHA_END] ^= 0x01;
+    writeFileSync(path, bytes);
+    const report = FileCuckooIndex.repair(path);
+    const userUploadBytes = 21 + 'user-upload'.length + (smuggled.length - firstDonorRecord) + 4;
+    expect(report.moved).toEqual([{ offset: ALPHA_END, bytes: userUploadBytes, file: `${path}.damaged-at-${ALPHA_END}` }]);
+    const reader = FileCuckooIndex.open(path, { readOnly: true });
+    expect([reader.has(key), reader.has('alpha'), reader.has('omega'), reader.has('user-upload')]).toEqual([expected, true, true, false]);
+    reader.close();
+  });
+});
+
+// One bit lost from a record's checksum: the next record is intact, but
+// chained to that checksum as it was written. Only the damaged record moves.
+test('repair after one flipped checksum bit moves only that record; the next one (chained to it) is kept', () => {
+  for (const bit of [0x01, 0x80]) {
+    const path = join(directory, `checksum-bit-${bit}.log`);
+    const index = FileCuckooIndex.open(path, { snapshotOnClose: false });
+    for (let i = 0; i < 5; i++) index.set(`key-${i}`);
+    index.close();
+    const bytes = readFileSync(path);
+    const recordBytes = 21 + 'key-0'.length;
+    const key1End = 16 + 2 * recordBytes;
+    bytes[key1End - 1] ^= bit; // the last byte of key-1's checksum
+    writeFileSync(path, bytes);
+    const report = FileCuckooIndex.repair(path);
+    expect(report.moved.map(({ offset, bytes: moved }) => [offset, moved])).toEqual([[key1End - recordBytes, recordBytes]]);
+    expect(readFileSync(report.moved[0].file).equals(bytes.subarray(key1End - recordBytes, key1End))).toBe(true);
+    const reader = FileCuckooIndex.open(path, { readOnly: true });
+    expect([0, 1, 2, 3, 4].map((i) => reader.has(`key-${i}`))).toEqual([true, false, true, true, true]);
+    reader.close();
+  }
+});
+
+// One bit lost from the file header's log id: the first record is intact but
+// fails against it. Every record is kept, re-chained to the header as it is.
+test('repair after one flipped log-id bit keeps every record (re-chained), moves nothing', () => {
+  for (const [at, bit] of [[12, 0x01], [15, 0x80]]) {
+    const path = join(directory, `log-id-${at}.log`);
+    const index = FileCuckooIndex.open(path, { snapshotOnClose: false });
+    for (let i = 0; i < 5; i++) index.set(`key-${i}`, `value-${i}`);
+    index.close();
+    const bytes = readFileSync(path);
+    bytes[at] ^= bit;
+    writeFileSync(path, bytes);
+    expect(() => FileCuckooIndex.open(path, { readOnly: true })).toThrow(/record at byte 16 is damaged/);
+    const report = FileCuckooIndex.repair(path);
+    expect(report).toMatchObject({ moved: [], movedBytes: 0, movedTo: null, headerRechained: true, recordsKept: 6 });
+    const reader = FileCuckooIndex.open(path, { readOnly: true });
+    expect([0, 1, 2, 3, 4].map((i) => reader.getString(`key-${i}`))).toEqual([0, 1, 2, 3, 4].map((i) => `value-${i}`));
+    reader.close();
+    expect(readFileSync(path).subarray(0, 16).equals(bytes.subarray(0, 16))).toBe(true);
+    expect(FileCuckooIndex.repair(path)).toMatchObject({ moved: [], headerRechained: false });
+  }
 });

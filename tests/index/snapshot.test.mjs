@@ -4,12 +4,15 @@
 // snapshot is ignored — the log is replayed — and no committed record is ever
 // lost or invented; a log shorter than its snapshot says (records cut off the
 // end) is CORRUPT.
-import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FilterError, deserialize, init } from '../../dist/index.import.cjs';
 import { FileCuckooIndex } from '../../dist/index-file.mjs';
 import { thrown } from '../helpers/keys.mjs';
+
+const INDEX_FILE_MODULE = new URL('../../dist/index-file.mjs', import.meta.url).pathname;
 
 let directory;
 beforeAll(async () => {
@@ -199,4 +202,63 @@ test('a snapshot made with another seed or tag width is ignored', () => {
     expectModel(index, model, 310);
     index.close();
   }
+});
+
+// Whatever sits at <log>.snapshot, or at the log's path, is checked before it
+// is read: a FIFO blocked every open (read-only ones too) forever, /dev/zero
+// or a huge file was read whole into memory. Each case runs in a child with a
+// timeout, since the failure is a hang.
+describe('a snapshot or log that is not a regular file, or not as long as it says', () => {
+  const mkfifoSync = (path) => execFileSync('mkfifo', [path]);
+  const openIn = (log, readOnly) =>
+    spawnSync(
+      process.execPath,
+      [
+        '--input-type=module',
+        '-e',
+        `import { init, FileCuckooIndex } from ${JSON.stringify(INDEX_FILE_MODULE)};
+         await init();
+         try { const ix = FileCuckooIndex.open(${JSON.stringify(log)}, { readOnly: ${readOnly} });
+               console.log('opened', ix.has('apple'), ix.openReport.snapshotLogBytes); ix.close(); }
+         catch (e) { console.log(e.code, e.message); }`,
+      ],
+      { encoding: 'utf8', timeout: 10000 },
+    );
+  const logWith = (name, makeSnapshot) => {
+    const log = join(directory, `${name}.log`);
+    const index = FileCuckooIndex.open(log, { snapshotOnClose: false });
+    index.set('apple');
+    index.close();
+    makeSnapshot(`${log}.snapshot`);
+    return log;
+  };
+
+  test.each([
+    ['a FIFO', (path) => mkfifoSync(path)],
+    ['a symlink to /dev/zero', (path) => symlinkSync('/dev/zero', path)],
+    ['a 1.5 GB sparse file', (path) => { writeFileSync(path, ''); truncateSync(path, 1500 * 2 ** 20); }],
+    ['a whole snapshot with bytes appended', null],
+  ])('a snapshot that is %s is ignored at once (the log replayed), read-only and writable', (name, make) => {
+    const log = logWith(`odd-${name.replace(/\W+/g, '-')}`, make ?? ((path) => {
+      const index = FileCuckooIndex.open(path.slice(0, -'.snapshot'.length));
+      index.saveSnapshot();
+      index.close();
+      writeFileSync(path, Buffer.concat([readFileSync(path), Buffer.alloc(8)]));
+    }));
+    for (const readOnly of [true, false]) {
+      const result = openIn(log, readOnly);
+      expect(result.error).toBeUndefined(); // no timeout
+      expect(result.stdout.trim()).toBe('opened true 0');
+    }
+  });
+
+  test('a log that is a FIFO: CORRUPT (not a regular file) at once, read-only and writable', () => {
+    const log = join(directory, 'fifo.log');
+    mkfifoSync(log);
+    for (const readOnly of [true, false]) {
+      const result = openIn(log, readOnly);
+      expect(result.error).toBeUndefined();
+      expect(result.stdout.trim()).toMatch(/^CORRUPT .*fifo\.log is not a cuckoo-bloom-wasm index log \(it is not a regular file: a FIFO\)$/);
+    }
+  });
 });

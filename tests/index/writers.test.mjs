@@ -3,7 +3,7 @@
 // SIGKILLed writer's lock is taken over by the next open at once; close()
 // releases the lock and compaction keeps it.
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, linkSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { FilterError } from '../../dist/index.import.cjs';
@@ -84,6 +84,31 @@ test('a second writer in this process is LOCKED, naming the holder; readers work
   expect(second.getString('a1')).toBe('from the first writer');
   expect(second.has('a2')).toBe(true);
   second.close();
+});
+
+// A hard link is the same file under a name with its own lock: two writers
+// through two links both appended, losing acknowledged writes.
+test('a log with a second hard link is refused for writing (INVALID_ARGUMENT), by either name, in this process or another; read-only works', async () => {
+  const path = freshPath();
+  const first = FileCuckooIndex.open(path);
+  first.set('seed');
+  const other = `${path}.other-name`;
+  linkSync(path, other);
+  const refused = lockedError(() => FileCuckooIndex.open(other));
+  expect(refused.code).toBe('INVALID_ARGUMENT');
+  expect(refused.message).toMatch(/has 2 hard links: .*opened for writing only with one link/);
+  await expect(startHolder(other)).rejects.toThrow(/INVALID_ARGUMENT|hard links/);
+  first.set('after');
+  first.close();
+  expect(codeOf(() => FileCuckooIndex.open(path))).toBe('INVALID_ARGUMENT');
+  expect(existsSync(`${other}.lock`)).toBe(false);
+  const reader = FileCuckooIndex.open(other, { readOnly: true });
+  expect([reader.has('seed'), reader.has('after')]).toEqual([true, true]);
+  reader.close();
+  rmSync(other);
+  const again = FileCuckooIndex.open(path);
+  expect(again.has('after')).toBe(true);
+  again.close();
 });
 
 test('a writer in another process: LOCKED naming its pid; readers work; after SIGKILL the next open takes the lock at once', async () => {

@@ -17,6 +17,7 @@ import { rmSync } from 'node:fs';
 import { rename, stat } from 'node:fs/promises';
 import { init } from '../index.js';
 import { FileCuckooIndex } from '../index-file/index.js';
+import { WriterLock } from '../index-file/writer-lock.js';
 import type { BuildOptions } from './build.js';
 import { checkOutputPath, countPass, errorLines, fillPass, inputName, refuseEmpty, warnAboutLinesNotStored } from './build-steps.js';
 import { removePath, trackTemporary } from './cleanup.js';
@@ -37,7 +38,7 @@ interface Built {
 
 export async function buildExact(options: BuildOptions): Promise<number> {
   const files = exactBuildFiles(options.output);
-  const { temporary, temporarySnapshot, temporaries } = files;
+  const { temporaries } = files;
   // The snapshot is renamed over, and the temporaries removed before the
   // build starts: an input that is one of them would be lost.
   await checkOutputPath(options.output, options.input, 'index log', [
@@ -46,6 +47,27 @@ export async function buildExact(options: BuildOptions): Promise<number> {
   ]);
   const lineOptions = { refuseBinaryAs: options.force ? null : inputName(options.input) };
   await init();
+  // The build renames a new log over <output>. A writer that has that log
+  // open (a service appending to it) would go on appending to the replaced
+  // file: its acknowledged writes lost, and its snapshot then describing
+  // another file (CORRUPT). So the build takes the log's writer lock, as a
+  // writing open does, before reading any input, and holds it until the
+  // rename is done: LOCKED (exit 2, naming the writer) while one holds it,
+  // and no writer can open the old log in between.
+  const lock = WriterLock.acquire(options.output);
+  try {
+    return await buildLocked(options, files, lineOptions);
+  } finally {
+    lock.release();
+  }
+}
+
+async function buildLocked(
+  options: BuildOptions,
+  files: ExactBuildFiles,
+  lineOptions: { refuseBinaryAs: string | null },
+): Promise<number> {
+  const { temporary, temporarySnapshot, temporaries } = files;
   // FileCuckooIndex.open appends to an existing log: a leftover of a crashed
   // build that had this process id must not be continued.
   rmSync(temporary, { force: true });

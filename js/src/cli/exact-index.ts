@@ -6,11 +6,11 @@
  * cache of its table.
  */
 import { existsSync } from 'node:fs';
-import { open } from 'node:fs/promises';
 import { FileCuckooIndex, type OpenReport } from '../index-file/index.js';
 import { LOG_MAGIC } from '../index-file/file-store.js';
 import type { ExpressionDepth } from '../url/expressions.js';
 import { fileError } from './errors.js';
+import { openRegularFile, readFully } from './regular-file.js';
 
 /** "CBWF": a filter file's first 4 bytes (docs/FORMAT.md). */
 const FILTER_MAGIC = new Uint8Array([0x43, 0x42, 0x57, 0x46]);
@@ -18,22 +18,22 @@ const FILTER_MAGIC = new Uint8Array([0x43, 0x42, 0x57, 0x46]);
 type FileKind = 'index-log' | 'filter' | 'other';
 
 /**
- * What `path` holds, from its first bytes (the file must exist: a CliError
- * naming it otherwise). Read before opening anything: FileCuckooIndex.open
+ * What `path` holds, from its first bytes (the file must exist and be a
+ * regular file: a CliError naming it otherwise, at once for a FIFO). Read before opening anything: FileCuckooIndex.open
  * would create a missing log, and query and info must never do that.
  */
 export async function sniffFile(path: string): Promise<FileKind> {
   const head = new Uint8Array(LOG_MAGIC.length);
+  // Only a regular file is read (regular-file.ts): `repair <FIFO>` blocked
+  // forever in a plain open, and a device is no log either.
+  const { handle } = await openRegularFile(path, 'an index log');
   let got: number;
   try {
-    const handle = await open(path, 'r');
-    try {
-      got = (await handle.read(head, 0, head.length, 0)).bytesRead;
-    } finally {
-      await handle.close();
-    }
+    got = await readFully(handle, head, 0);
   } catch (error) {
     throw fileError('read', path, error);
+  } finally {
+    await handle.close();
   }
   const startsWith = (magic: Uint8Array): boolean => got >= magic.length && magic.every((byte, i) => head[i] === byte);
   if (startsWith(LOG_MAGIC)) return 'index-log';

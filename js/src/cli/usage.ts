@@ -284,8 +284,8 @@ Commands:
   info     show a filter file's type, parameters, size and error rates, or
            an index log's keys, records and sizes
   query    test keys or URLs against a filter file or an index log
-  repair   salvage a damaged index log: keep the records before the damage,
-           move the rest aside to a file beside it
+  repair   salvage a damaged index log: keep every whole record, move only
+           the damaged bytes aside to a file beside it
   update   add and remove lines of a URL blocklist file
   diff     write the patch from one filter file to another
   patch    apply a patch to its base filter file

@@ -1,12 +1,12 @@
 import { existsSync, renameSync, rmSync } from 'node:fs';
 import { CuckooIndex, FilterError, internalRuntime, type CuckooIndexOptions, type IndexValue, type Key } from '../index.js';
-import { readFileIfPresent, syncDirectory, writeFileAtomically } from './durable-files.js';
+import { readSnapshotFile, syncDirectory, writeFileAtomically } from './durable-files.js';
 import { FILE_HEADER_BYTES, FileRecordStore, type FileStoreOptions, type LogVersion } from './file-store.js';
 import { judgeTail, readWithChain } from './log-tail.js';
-import { repairLog, type RepairReport } from './repair.js';
+import { repairLog, type RepairOptions, type RepairReport } from './repair.js';
 import { WriterLock } from './writer-lock.js';
 
-export type { RepairReport } from './repair.js';
+export type { RepairOptions, RepairReport } from './repair.js';
 
 /** Options of {@link FileCuckooIndex.open}: the table's ({@link CuckooIndexOptions}), the file's ({@link FileStoreOptions}), and what open and close do. */
 export interface FileCuckooIndexOptions extends CuckooIndexOptions, FileStoreOptions {
@@ -175,10 +175,10 @@ export class FileCuckooIndex extends CuckooIndex {
    * renamed over it (the records after the damage re-chained, version 3).
    * The snapshot is deleted. The log then opens. A whole log is left as it
    * is. Takes the writer lock for its duration (`LOCKED` while a writer has
-   * the log open).
+   * the log open). With `dryRun: true` it only reports what it would move.
    * @throws FilterError `LOCKED`, `UNAVAILABLE` (I/O; a missing file), `CORRUPT` (not an index log), `NOT_INITIALIZED`.
    */
-  static repair(path: string): RepairReport {
+  static repair(path: string, options: RepairOptions = {}): RepairReport {
     if (typeof path !== 'string' || path.length === 0) {
       throw new FilterError('INVALID_ARGUMENT', 'FileCuckooIndex.repair needs a file path');
     }
@@ -186,7 +186,7 @@ export class FileCuckooIndex extends CuckooIndex {
     if (!existsSync(path)) throw new FilterError('UNAVAILABLE', `cannot repair ${path}: no such file`);
     const lock = WriterLock.acquire(path);
     try {
-      return repairLog(path);
+      return repairLog(path, options);
     } finally {
       lock.release();
     }
@@ -220,7 +220,7 @@ export class FileCuckooIndex extends CuckooIndex {
       // beside it is left from a log deleted before; it describes nothing here.
       // A writer removes it, so it cannot outlive this log's first records.
       if (store.fresh && options.readOnly !== true) rmSync(snapshotPath(path), { force: true });
-      const snapshot = store.fresh ? undefined : readFileIfPresent(snapshotPath(path));
+      const snapshot = store.fresh ? undefined : readSnapshotFile(snapshotPath(path));
       const { loaded: fromSnapshot, claimed } =
         snapshot === undefined ? { loaded: undefined, claimed: 0 } : index.loadSnapshot(snapshot);
       const replayed = index.replayStore(fromSnapshot ?? FILE_HEADER_BYTES, length);

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { closeSync, fdatasyncSync, ftruncateSync, fstatSync, openSync, readSync, writeSync } from 'node:fs';
+import { closeSync, constants, fdatasyncSync, ftruncateSync, fstatSync, openSync, readSync, type Stats, writeSync } from 'node:fs';
 import { FilterError } from '../index.js';
 import type { IndexRecordStore } from '../exact-index/record-store.js';
 
@@ -126,18 +126,39 @@ export class FileRecordStore implements IndexRecordStore {
     }
     let fd: number;
     try {
-      if (readOnly) {
-        fd = openSync(path, 'r');
-      } else {
-        fd = openSync(path, 'a+');
-        closeSync(fd);
-        fd = openSync(path, 'r+');
-      }
+      // Non-blocking: a FIFO at `path` would block a plain open until a
+      // writer appeared; this way it is opened at once and refused below.
+      // (On a regular file O_NONBLOCK changes nothing.) Read-write without
+      // O_APPEND: records are written at the positions the store tracks.
+      fd = readOnly
+        ? openSync(path, constants.O_RDONLY | constants.O_NONBLOCK)
+        : openSync(path, constants.O_RDWR | constants.O_CREAT | constants.O_NONBLOCK, 0o666);
     } catch (error) {
       throw ioError(`cannot open the index log ${path}`, error);
     }
     try {
-      const length = fstatSync(fd).size;
+      const stats = fstatSync(fd);
+      // Only a regular file is a log: a FIFO or a device (/dev/zero) never
+      // ends, and reading one hung or grew without bound.
+      if (!stats.isFile()) {
+        throw new FilterError('CORRUPT', `${path} is not a cuckoo-bloom-wasm index log (it is not a regular file: ${fileKind(stats)})`);
+      }
+      // One writer per log is a lock beside the log's name (<log>.lock, and
+      // a socket named after the directory and that name). A second hard link
+      // is the same file under a name with its own lock, so two writers could
+      // both append, each overwriting the other's records. The lock cannot be
+      // keyed on the inode instead: compaction and repair rename a new file
+      // over the log while its writer holds the lock, giving it a new inode.
+      // So a log with more than one link is refused for writing (whichever
+      // name is opened: both see the count); reading it is safe.
+      if (!readOnly && stats.nlink > 1) {
+        throw new FilterError(
+          'INVALID_ARGUMENT',
+          `${path} has ${stats.nlink} hard links: a writer's lock covers one name only, so a log is opened for writing ` +
+            'only with one link (remove the other names, or copy the file; readOnly: true reads it)',
+        );
+      }
+      const length = stats.size;
       const head = new Uint8Array(Math.min(length, FILE_HEADER_BYTES));
       if (head.length > 0) readSync(fd, head, 0, head.length, 0);
       const version = length < FILE_HEADER_BYTES ? CURRENT_LOG_VERSION : readVersion(path, head);
@@ -356,4 +377,13 @@ function readVersion(path: string, head: Uint8Array): LogVersion {
     );
   }
   return version;
+}
+
+/** What a file that is not a regular file is, for messages. */
+function fileKind(stats: Stats): string {
+  if (stats.isDirectory()) return 'a directory';
+  if (stats.isFIFO()) return 'a FIFO';
+  if (stats.isCharacterDevice()) return 'a character device';
+  if (stats.isBlockDevice()) return 'a block device';
+  return stats.isSocket() ? 'a socket' : 'not a regular file';
 }

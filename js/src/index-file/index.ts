@@ -4,7 +4,7 @@
  *
  * @module cuckoo-bloom-wasm/index-file
  */
-export { FileCuckooIndex, type FileCuckooIndexOptions, type OpenReport, type RepairReport } from './file-index.js';
+export { FileCuckooIndex, type FileCuckooIndexOptions, type OpenReport, type RepairOptions, type RepairReport } from './file-index.js';
 export type { MovedRange } from './repair.js';
 export type { FileStoreOptions, LogVersion } from './file-store.js';
 // The main entry's init(): this entry runs on its module (one init() serves both).

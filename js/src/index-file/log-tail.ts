@@ -130,7 +130,14 @@ function findWholeRecordAfter(store: FileRecordStore, position: number): number 
 export function findResync(store: FileRecordStore, position: number): number | undefined {
   const length = store.byteLength;
   const format = store.recordFormat;
-  for (let from = position + 1; from < length; from += SEARCHED_TAIL_BYTES) {
+  // Never resume inside the damaged record itself: its key or value may hold
+  // any bytes, a whole chained record among them (8 bytes then a record,
+  // chained to them), which would be adopted as genuine — a key set, or a
+  // real one deleted, that no writer wrote. So when the damaged record's
+  // length can still be read, the search starts where it ends.
+  const spanEnd = damagedRecordEnd(store, position);
+  const start = spanEnd !== undefined && spanEnd > position ? spanEnd : position + 1;
+  for (let from = start; from < length; from += SEARCHED_TAIL_BYTES) {
     const positions = Math.min(SEARCHED_TAIL_BYTES, length - from);
     const window = readWithChain(store, from, Math.min(positions + CHUNK_BYTES, length - from));
     const found = withBytesInWasm(window, (pointer) =>
@@ -141,8 +148,90 @@ export function findResync(store: FileRecordStore, position: number): number | u
   return undefined;
 }
 
-/** Where the whole records of a log (from `start`) end, and how many there are (no index needed). */
-export function scanWholeRecords(store: FileRecordStore, start = FILE_HEADER_BYTES): { end: number; records: number } {
+/** Format 2 and 3's record header: u32 key length, u32 value length, u8 kind, u32 header check. */
+const CHECKED_HEADER_BYTES = 13;
+
+/**
+ * Where the damaged record at `position` ends, when its length is known:
+ * its header passes its check (the damage is in the body), or exactly one
+ * single-bit change of the header's 13 bytes makes it pass (a flipped bit
+ * in the header; a 32-bit check, so a wrong match among 104 tries has odds
+ * of about 1 in 40 million). Undefined otherwise (format 1 has no header
+ * check; a header damaged more, or a length past the end of the log).
+ */
+export function damagedRecordEnd(store: FileRecordStore, position: number): number | undefined {
+  const format = store.recordFormat;
+  const length = store.byteLength;
+  if (format === 1 || length - position < CHECKED_HEADER_BYTES) return undefined;
+  const module = core();
+  const header = readWithChain(store, position, CHECKED_HEADER_BYTES);
+  // Wasm memory: [0, 8) the claimed length (a float64), [8, 16) the chain, [16, 29) the header.
+  const claimedIf = (bytes: Uint8Array): number | undefined =>
+    withBytesInWasm(new Uint8Array(8 + bytes.length), (start) => {
+      module.HEAPU8.set(bytes, start + 8);
+      const kind = module._cbw_record_scan(start + 16, CHECKED_HEADER_BYTES, start, format);
+      const claimed = module.HEAPF64[start / 8]!;
+      return kind === 3 || claimed <= 0 ? undefined : claimed;
+    });
+  const inRange = (claimed: number | undefined): number | undefined =>
+    claimed !== undefined && position + claimed <= length ? position + claimed : undefined;
+  const asIs = claimedIf(header);
+  if (asIs !== undefined) return inRange(asIs);
+  let found: number | undefined;
+  let matches = 0;
+  for (let byte = 8; byte < 8 + CHECKED_HEADER_BYTES; byte++) {
+    for (let bit = 0; bit < 8; bit++) {
+      const flipped = header.slice();
+      flipped[byte]! ^= 1 << bit;
+      const claimed = claimedIf(flipped);
+      if (claimed !== undefined) {
+        matches++;
+        found = claimed;
+      }
+    }
+  }
+  return matches === 1 ? inRange(found) : undefined;
+}
+
+/**
+ * Format 3: the 8 bytes the record at `at` was chained to, when they differ
+ * from those in the log by exactly one bit — the record before it lost a bit
+ * of its checksum, and this record is intact. It is whole against exactly one
+ * single-bit change of the 8 bytes before it (its 32-bit header check and
+ * 64-bit checksum both agree). Undefined when it is whole as it is, or no
+ * (or more than one) change makes it whole. Records up to 1 MiB.
+ */
+export function chainBeforeDamage(store: FileRecordStore, at: number): Uint8Array | undefined {
+  if (store.recordFormat !== 3 || at >= store.byteLength) return undefined;
+  const module = core();
+  const withChain = readWithChain(store, at, Math.min(CHUNK_BYTES, store.byteLength - at));
+  const whole = (bytes: Uint8Array): boolean =>
+    withBytesInWasm(new Uint8Array(8 + bytes.length), (start) => {
+      module.HEAPU8.set(bytes, start + 8);
+      return module._cbw_record_scan(start + 16, bytes.length - 8, start, 3) === 0;
+    });
+  if (whole(withChain)) return undefined;
+  let found: Uint8Array | undefined;
+  let matches = 0;
+  for (let byte = 0; byte < 8; byte++) {
+    for (let bit = 0; bit < 8; bit++) {
+      const flipped = withChain.slice();
+      flipped[byte]! ^= 1 << bit;
+      if (whole(flipped)) {
+        matches++;
+        found = flipped.slice(0, 8);
+      }
+    }
+  }
+  return matches === 1 ? found : undefined;
+}
+
+/**
+ * Where the whole records of a log (from `start`) end, and how many there are
+ * (no index needed). `chain`: the 8 bytes the record at `start` is checked
+ * against instead of those before it in the log (chainBeforeDamage).
+ */
+export function scanWholeRecords(store: FileRecordStore, start = FILE_HEADER_BYTES, chain?: Uint8Array): { end: number; records: number } {
   const module = core();
   const length = store.byteLength;
   const format = store.recordFormat;
@@ -154,6 +243,7 @@ export function scanWholeRecords(store: FileRecordStore, start = FILE_HEADER_BYT
   try {
     while (position < length) {
       const withChain = readWithChain(store, position, Math.min(chunkBytes, length - position));
+      if (chain !== undefined && position === start) withChain.set(chain, 0);
       const chunk = withChain.subarray(8);
       const result = withBytesInWasm(withChain, (start) => {
         const pointer = start + 8;

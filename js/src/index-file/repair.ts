@@ -11,7 +11,7 @@ import { existsSync, rmSync } from 'node:fs';
 import { FilterError } from '../index.js';
 import { syncDirectory, writeFileAtomically } from './durable-files.js';
 import { FILE_HEADER_BYTES, FileRecordStore, type LogVersion } from './file-store.js';
-import { core, findResync, readWithChain, scanWholeRecords, withBytesInWasm } from './log-tail.js';
+import { chainBeforeDamage, core, damagedRecordEnd, findResync, readWithChain, scanWholeRecords, withBytesInWasm } from './log-tail.js';
 
 /** One damaged stretch of the log that repair moved aside. */
 export interface MovedRange {
@@ -37,6 +37,12 @@ export interface RepairReport {
   movedTo: string | null;
   /** Every damaged stretch moved aside, in log order (empty when the log was whole). */
   moved: MovedRange[];
+  /**
+   * The file header's log id had lost a bit (version 3): the first record,
+   * intact, was whole against it with that bit restored, and every record
+   * was kept and re-chained to the header as it is.
+   */
+  headerRechained: boolean;
 }
 
 const COPY_BYTES = 1 << 20;
@@ -56,6 +62,8 @@ interface Kept {
   start: number;
   end: number;
   records: number;
+  /** The 8 bytes the first record is chained to, when not those before it in the log (chainBeforeDamage). */
+  chain?: Uint8Array;
 }
 
 /** Copies the log bytes [from, to) of `store` to `write`, in megabytes. */
@@ -101,7 +109,9 @@ function copyRechained(store: FileRecordStore, kept: Kept, chain: Uint8Array, wr
   let last: Uint8Array = chain;
   let chunkBytes = COPY_BYTES;
   for (let at = kept.start; at < kept.end; ) {
-    const { out, claimed } = rechainChunk(store.recordFormat, readWithChain(store, at, Math.min(chunkBytes, kept.end - at)), last);
+    const withChain = readWithChain(store, at, Math.min(chunkBytes, kept.end - at));
+    if (at === kept.start && kept.chain !== undefined) withChain.set(kept.chain, 0);
+    const { out, claimed } = rechainChunk(store.recordFormat, withChain, last);
     if (out.length === 0) {
       // One record longer than the chunk: read it whole.
       if (claimed <= chunkBytes || at + claimed > kept.end) {
@@ -118,18 +128,47 @@ function copyRechained(store: FileRecordStore, kept: Kept, chain: Uint8Array, wr
   return last;
 }
 
-export function repairLog(path: string): RepairReport {
+/** Options of {@link FileCuckooIndex.repair}. */
+export interface RepairOptions {
+  /**
+   * Only report what repair would move (`moved` names the files it would
+   * write; `movedTo` stays null) and change nothing. Lets a caller decide
+   * before any byte moves, e.g. when the first record — which may carry a
+   * meaning of its own, such as the CLI's URL-log marker — is damaged.
+   */
+  dryRun?: boolean;
+}
+
+export function repairLog(path: string, options: RepairOptions = {}): RepairReport {
   const store = FileRecordStore.open(path);
   try {
     const length = store.byteLength;
     // The stretches of whole records, and the damage between them.
     const kept: Kept[] = [];
     const damaged: Array<{ offset: number; bytes: number }> = [];
+    // Version 3 chains the first record to the file header's last 8 bytes
+    // (the version and the log id). When the log id lost a bit, the first
+    // record is intact but fails against it: when it is whole against
+    // exactly one single-bit change of those bytes, every record is kept and
+    // re-chained to the header as it is (the log id changed by that bit;
+    // nothing of it identifies anything else), none moved aside.
+    const headerChain =
+      length > FILE_HEADER_BYTES && scanWholeRecords(store, FILE_HEADER_BYTES).end === FILE_HEADER_BYTES
+        ? chainBeforeDamage(store, FILE_HEADER_BYTES)
+        : undefined;
+    let chain: Uint8Array | undefined = headerChain;
     for (let at = FILE_HEADER_BYTES; at < length; ) {
-      const { end, records } = scanWholeRecords(store, at);
-      if (end > at) kept.push({ start: at, end, records });
+      const { end, records } = scanWholeRecords(store, at, chain);
+      if (end > at) kept.push({ start: at, end, records, ...(chain === undefined ? {} : { chain }) });
       if (end >= length) break;
-      const resume = findResync(store, end) ?? length;
+      // A record whose own length is known ends where the next one starts.
+      // When only a bit of its checksum was lost, that next record is
+      // intact but chained to the checksum as it was: it is checked against
+      // those bytes with the bit restored, and kept (only the damaged record
+      // moves), instead of being moved aside with it.
+      const recordEnd = damagedRecordEnd(store, end);
+      chain = recordEnd === undefined ? undefined : chainBeforeDamage(store, recordEnd);
+      const resume = chain !== undefined ? recordEnd! : (findResync(store, end) ?? length);
       damaged.push({ offset: end, bytes: resume - end });
       at = resume;
     }
@@ -140,8 +179,13 @@ export function repairLog(path: string): RepairReport {
       movedBytes: damaged.reduce((sum, stretch) => sum + stretch.bytes, 0),
       movedTo: null,
       moved: [],
+      headerRechained: headerChain !== undefined,
     };
-    if (damaged.length === 0) return report;
+    if (damaged.length === 0 && headerChain === undefined) return report;
+    if (options.dryRun === true) {
+      report.moved = damaged.map((stretch) => ({ ...stretch, file: asidePath(path, stretch.offset) }));
+      return report;
+    }
     // First the damaged bytes, each stretch whole and durable in its own file
     // (written, flushed, renamed, the directory flushed); only then is the log
     // changed. A crash in between leaves the log as it was: repair again.
@@ -150,12 +194,15 @@ export function repairLog(path: string): RepairReport {
       writeFileAtomically(aside, (write) => copyRange(store, path, stretch.offset, stretch.offset + stretch.bytes, write));
       report.moved.push({ ...stretch, file: aside });
     }
-    report.movedTo = report.moved[0]!.file;
+    report.movedTo = report.moved[0]?.file ?? null;
     // The snapshot describes the damaged log: it would cover bytes no longer there.
     rmSync(`${path}.snapshot`, { force: true });
     syncDirectory(path);
-    const firstDamage = damaged[0]!.offset;
-    const after = kept.filter((stretch) => stretch.start > firstDamage);
+    // With the header's chain restored, the log is rewritten from its first record.
+    const firstDamage = headerChain !== undefined ? FILE_HEADER_BYTES : damaged[0]!.offset;
+    const after = kept.filter(
+      (stretch) => stretch.start > firstDamage || (headerChain !== undefined && stretch.start === FILE_HEADER_BYTES),
+    );
     if (after.length === 0) {
       // Damage only at the end: cut the log there (no copy of what stays).
       store.truncate(firstDamage);
