@@ -20,7 +20,7 @@ import { FileCuckooIndex } from '../../dist/index-file.mjs';
 import { logDirectory } from './lib/log-files.mjs';
 import { expectAnswers, fileState, keysOf, logVersion, modelOf, parseRecords } from './lib/log-records.mjs';
 import { crashes, cuts, flips, reorders, splices, truncations } from './lib/faults.mjs';
-import { xxh3 } from './lib/xxh3.mjs';
+import { xxh3 } from '../helpers/xxh3.mjs';
 
 const freshPath = logDirectory('cbw-index-records-');
 

@@ -3,7 +3,7 @@
  *   build  keys or a URL list -> filter file (--exact: index log)
  *   info   what a filter file or an index log holds
  *   query  keys or URLs against a filter file or an index log
- *   repair salvage a damaged index log (its damaged tail moved aside)
+ *   repair salvage a damaged index log (only the damaged bytes moved aside)
  *   update add and remove lines of a URL blocklist file
  *   diff   the patch from one filter file to another
  *   patch  apply a patch to its base filter file

@@ -176,7 +176,7 @@ listed or possible (even when another URL was invalid: a hit wins), 2 usage or
 input error (a missing or corrupt file or companion; an invalid URL when none
 was listed).`;
 
-const REPAIR = `Usage: ${NAME} repair <log> [--json]
+const REPAIR = `Usage: ${NAME} repair <log> [--urls | --keys] [--json]
 
 Salvages a damaged index log (build --exact), explicitly: opening a log never
 drops more than an unfinished last write, and reports damage as an error
@@ -186,16 +186,24 @@ unchanged, to a new file beside the log: <log>.damaged-at-<offset> (".2",
 ".3", ... when that name is taken; nothing is ever overwritten or deleted).
 The moved bytes are written and flushed to the disk before the log changes,
 so a crash during repair loses nothing. The log then opens, with every whole
-record (records after the damage re-chained). <log>.snapshot is deleted.
+record (records after the damage re-chained). <log>.snapshot is deleted. A
+flipped bit in the header's log id moves nothing: the records are re-chained.
+
+When the first record is damaged, repair cannot tell whether the log held URL
+expressions (build --exact --urls marks it there) or plain keys, and refuses
+(exit 2) until told: --urls writes the marker back, --keys does not.
 
 Repair takes the log's writer lock: it is refused while a writer has the log
 open (the error names that process).
 
 Options:
+  --urls                 its first record is damaged; the log held URL expressions
+  --keys                 its first record is damaged; the log held plain keys
   --json                 print a JSON object instead of text
 
 Exit status: 0 the log was whole or was repaired, 2 usage or input error (a
-missing file, not an index log, a log locked by a writer, an I/O error).`;
+missing file, not an index log, a log locked by a writer, a damaged first
+record without --urls or --keys, an I/O error).`;
 
 const UPDATE = `Usage: ${NAME} update <filter> [--add FILE] [--remove FILE] [--list FILE]
          [--format <format>] [--output OUT] [--json]

@@ -19,6 +19,7 @@ const LOCKED = -3;
  * failed with "Cannot find namespace 'WebAssembly'"). Any `WebAssembly.Memory` is one.
  */
 export interface SharedWasmMemory {
+  /** The memory's bytes: a `SharedArrayBuffer` shared by every thread attached to it. */
   readonly buffer: ArrayBufferLike;
 }
 

@@ -1,6 +1,7 @@
 // XXH3-64 (seed 0, default secret), the package format's checksum (docs/FORMAT.md),
-// in plain JS: the snapshot tests re-seal crafted snapshots with it. A copy of the one
-// in tests/fast-check/deserialize-fuzz.test.mjs, which checks it against the library.
+// in plain JS: the fuzz tests give mutated blobs a valid checksum with it, and the index
+// tests re-seal crafted snapshots. tests/fast-check/deserialize-fuzz.test.mjs checks it
+// against the checksums the library writes, for blobs of every XXH3 length class.
 const M = (1n << 64n) - 1n;
 const P32_1 = 0x9E3779B1n, P32_2 = 0x85EBCA77n, P32_3 = 0xC2B2AE3Dn;
 const P64_1 = 0x9E3779B185EBCA87n, P64_2 = 0xC2B2AE3D27D4EB4Fn, P64_3 = 0x165667B19E3779F9n,
