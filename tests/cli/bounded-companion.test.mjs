@@ -8,10 +8,8 @@
 import { execFileSync } from 'node:child_process';
 import { closeSync, copyFileSync, ftruncateSync, mkdirSync, openSync, readFileSync, symlinkSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
-import { cliStartupMs, expectOneLineError, runCliTimed, runOk, tempDir } from './helpers.mjs';
+import { expectFastRefusal, REFUSAL_DEADLINE_MS, runCliTimed, runOk, tempDir } from './helpers.mjs';
 
-const BOUND_MS = 1000;
-const DEADLINE_MS = 8000;
 /** Larger than anything that should ever be read whole for one companion. */
 const HUGE_BYTES = 1500 * 2 ** 20;
 
@@ -55,16 +53,6 @@ beforeAll(async () => {
 });
 afterAll(() => work.cleanup());
 
-async function expectFastRefusal(args, message) {
-  const before = await cliStartupMs(work.dir);
-  const result = await runCliTimed(args, { cwd: work.dir, timeoutMs: DEADLINE_MS });
-  const after = await cliStartupMs(work.dir);
-  expect(result.timedOut).toBe(false);
-  expect(result.code).toBe(2);
-  expect(expectOneLineError(result)).toMatch(message);
-  expect(result.elapsedMs).toBeLessThan(Math.max(before, after) + BOUND_MS);
-}
-
 const URL = 'http://evil.example/';
 
 test.each([
@@ -94,15 +82,15 @@ test.each([
     /trailing\/f\.filter\.confirm: not a filter file as written/,
   ],
 ])('%s: exit 2, one line, within 1 s of start-up', async (_name, args, message) => {
-  await expectFastRefusal(args, message);
+  await expectFastRefusal(work.dir, args, message);
 });
 
 test('the real companion is still read: query confirms, update rewrites it', async () => {
-  const query = await runCliTimed(['query', 'f.filter', '--urls', URL], { cwd: work.dir, timeoutMs: DEADLINE_MS * 2 });
+  const query = await runCliTimed(['query', 'f.filter', '--urls', URL], { cwd: work.dir, timeoutMs: REFUSAL_DEADLINE_MS * 2 });
   expect(query.stdout).toMatch(/^listed\t/);
   const update = await runCliTimed(['update', 'f.filter', '--list', 'list.txt', '--add', 'add.txt', '--output', 'g.filter'], {
     cwd: work.dir,
-    timeoutMs: DEADLINE_MS * 2,
+    timeoutMs: REFUSAL_DEADLINE_MS * 2,
   });
   expect(update.code).toBe(0);
   expect(update.stdout).toMatch(/g\.filter\.confirm rewritten/);

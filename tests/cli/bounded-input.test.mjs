@@ -7,12 +7,8 @@
 import { execFileSync } from 'node:child_process';
 import { closeSync, ftruncateSync, mkdirSync, openSync, readFileSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
-import { cliStartupMs, expectOneLineError, runCliTimed, runOk, tempDir } from './helpers.mjs';
+import { expectFastRefusal, REFUSAL_DEADLINE_MS, runCliTimed, runOk, tempDir } from './helpers.mjs';
 
-/** What a refused input may take on top of the CLI's start-up. */
-const BOUND_MS = 1000;
-/** Killed after this: far above the bound, far below Jest's timeout. */
-const DEADLINE_MS = 8000;
 /** "97 MB-ish": the size of the text file that used to be read whole. */
 const HUGE_BYTES = 97 * 2 ** 20;
 
@@ -61,22 +57,6 @@ beforeAll(async () => {
 });
 afterAll(() => work.cleanup());
 
-/**
- * Runs `args`; asserts exit 2, one clear line matching `message`, and that
- * it took less than BOUND_MS more than the CLI's start-up, measured just
- * before and just after it (the slower of the two: the machine is shared).
- */
-async function expectFastRefusal(args, message, options = {}) {
-  const before = await cliStartupMs(work.dir);
-  const result = await runCliTimed(args, { cwd: work.dir, timeoutMs: DEADLINE_MS, ...options });
-  const after = await cliStartupMs(work.dir);
-  expect(result.timedOut).toBe(false);
-  const line = expectOneLineError(result);
-  expect(line).toMatch(message);
-  expect(result.elapsedMs).toBeLessThan(Math.max(before, after) + BOUND_MS);
-  return line;
-}
-
 const filterDeclared = () => new RegExp(`its header declares ${filter.length} bytes`);
 
 const FILES = [
@@ -114,12 +94,12 @@ describe.each([
   ['info', (file) => ['info', file]],
 ])('%s', (_command, argsFor) => {
   test.each(FILES)('%s: exit 2 with a clear message, within 1 s of start-up', async (_name, file, message) => {
-    await expectFastRefusal(argsFor(file()), message());
+    await expectFastRefusal(work.dir, argsFor(file()), message());
   });
 
   test('the untouched filter and index log still answer', async () => {
     for (const file of ['fruit.filter', 'fruit.log']) {
-      const result = await runCliTimed(argsFor(file), { cwd: work.dir, timeoutMs: DEADLINE_MS * 2 });
+      const result = await runCliTimed(argsFor(file), { cwd: work.dir, timeoutMs: REFUSAL_DEADLINE_MS * 2 });
       expect([0, 1]).toContain(result.code);
       expect(result.stdout).toMatch(/present\tapple|keys stored|live keys/);
     }
@@ -137,20 +117,20 @@ describe('query --index', () => {
     ['no-writer.fifo', /cannot read no-writer\.fifo: it is a FIFO/],
     ['a-directory', /cannot read a-directory: it is a directory/],
   ])('a log that is %s is refused before anything is read', async (log, message) => {
-    await expectFastRefusal(['query', 'fruit.filter', '--index', log, 'apple'], message);
+    await expectFastRefusal(work.dir, ['query', 'fruit.filter', '--index', log, 'apple'], message);
   });
 
   test('a log on stdin (-) is refused: a log is opened by its path', async () => {
-    await expectFastRefusal(['query', 'fruit.filter', '--index', '-', 'apple'], /an index log cannot be read from stdin/);
+    await expectFastRefusal(work.dir, ['query', 'fruit.filter', '--index', '-', 'apple'], /an index log cannot be read from stdin/);
   });
 });
 
 describe('a filter on stdin (-)', () => {
   test('piped: info describes it and query answers from it', async () => {
-    const info = await runCliTimed(['info', '-', '--json'], { cwd: work.dir, input: filter, timeoutMs: DEADLINE_MS * 2 });
+    const info = await runCliTimed(['info', '-', '--json'], { cwd: work.dir, input: filter, timeoutMs: REFUSAL_DEADLINE_MS * 2 });
     expect(info.code).toBe(0);
     expect(JSON.parse(info.stdout)).toMatchObject({ file: '-', type: 'bloom', count: 3, fileBytes: filter.length });
-    const query = await runCliTimed(['query', '-', 'apple', 'grape'], { cwd: work.dir, input: filter, timeoutMs: DEADLINE_MS * 2 });
+    const query = await runCliTimed(['query', '-', 'apple', 'grape'], { cwd: work.dir, input: filter, timeoutMs: REFUSAL_DEADLINE_MS * 2 });
     expect(query.code).toBe(1);
     expect(query.stdout).toBe('present\tapple\nabsent\tgrape\n');
   });
@@ -158,7 +138,7 @@ describe('a filter on stdin (-)', () => {
   test('redirected from a filter file: read like the file', async () => {
     const fd = openSync(at('fruit.filter'), 'r');
     try {
-      const result = await runCliTimed(['query', '-', 'banana'], { cwd: work.dir, stdin: fd, timeoutMs: DEADLINE_MS * 2 });
+      const result = await runCliTimed(['query', '-', 'banana'], { cwd: work.dir, stdin: fd, timeoutMs: REFUSAL_DEADLINE_MS * 2 });
       expect(result.code).toBe(1);
       expect(result.stdout).toBe('present\tbanana\n');
     } finally {
@@ -172,8 +152,8 @@ describe('a filter on stdin (-)', () => {
   ])('redirected from %s: refused before reading', async (device, message) => {
     const fd = openSync(device, 'r');
     try {
-      await expectFastRefusal(['info', '-'], message, { stdin: fd });
-      await expectFastRefusal(['query', '-', 'apple'], message, { stdin: fd });
+      await expectFastRefusal(work.dir, ['info', '-'], message, { stdin: fd });
+      await expectFastRefusal(work.dir, ['query', '-', 'apple'], message, { stdin: fd });
     } finally {
       closeSync(fd);
     }
@@ -186,10 +166,10 @@ describe('a filter on stdin (-)', () => {
     ['a header declaring 2^62 bytes', () => Buffer.concat([headerDeclaring(16, 2n ** 62n), Buffer.alloc(4 * 2 ** 20)]), () => /more than the 2 GiB/],
     ['an index log', () => readFileSync(at('fruit.log')), () => /an index log cannot be read from stdin/],
   ])('piped %s: refused after reading no more than it must', async (_name, input, message) => {
-    await expectFastRefusal(['info', '-'], message(), { input: input() });
+    await expectFastRefusal(work.dir, ['info', '-'], message(), { input: input() });
   });
 
   test('query - without keys is a usage error: stdin holds the filter', async () => {
-    await expectFastRefusal(['query', '-'], /the filter is read from stdin \(-\), so the keys cannot be: give them as arguments/, { input: filter });
+    await expectFastRefusal(work.dir, ['query', '-'], /the filter is read from stdin \(-\), so the keys cannot be: give them as arguments/, { input: filter });
   });
 });

@@ -9,12 +9,8 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { crc32 as zlibCrc32 } from 'node:zlib';
-import { cliStartupMs, expectOneLineError, runCliTimed, runOk, tempDir } from './helpers.mjs';
+import { expectFastRefusal, runOk, tempDir } from './helpers.mjs';
 
-/** What a refused input may take on top of the CLI's start-up. */
-const BOUND_MS = 1000;
-/** Killed after this: far above the bound, far below Jest's timeout. */
-const DEADLINE_MS = 8000;
 
 let work;
 const at = (name) => join(work.dir, name);
@@ -39,17 +35,6 @@ beforeAll(async () => {
 });
 afterAll(() => work.cleanup());
 
-/** Runs `args`; asserts exit 2 within BOUND_MS of start-up, one clear line matching `message`; returns the result. */
-async function expectFastRefusal(args, message) {
-  const before = await cliStartupMs(work.dir);
-  const result = await runCliTimed(args, { cwd: work.dir, timeoutMs: DEADLINE_MS });
-  const after = await cliStartupMs(work.dir);
-  expect(result.timedOut).toBe(false);
-  expect(expectOneLineError(result)).toMatch(message);
-  expect(result.elapsedMs).toBeLessThan(Math.max(before, after) + BOUND_MS);
-  return result;
-}
-
 const NOT_REGULAR = [
   ['/dev/zero', '/dev/zero', /cannot read \/dev\/zero: it is a character device/],
   ['/dev/urandom', '/dev/urandom', /cannot read \/dev\/urandom: it is a character device/],
@@ -59,12 +44,12 @@ const NOT_REGULAR = [
 
 describe('patch', () => {
   test.each(NOT_REGULAR)('a PATCH that is %s: exit 2 within 1 s of start-up, nothing written', async (_name, file, message) => {
-    await expectFastRefusal(['patch', 'old.filter', file, '--output', 'out.filter'], message);
+    await expectFastRefusal(work.dir, ['patch', 'old.filter', file, '--output', 'out.filter'], message);
     expect(existsSync(at('out.filter'))).toBe(false);
   });
 
   test.each(NOT_REGULAR)('a BASE that is %s: exit 2 within 1 s of start-up, nothing written', async (_name, file, message) => {
-    await expectFastRefusal(['patch', file, 'good.patch', '--output', 'out.filter'], message);
+    await expectFastRefusal(work.dir, ['patch', file, 'good.patch', '--output', 'out.filter'], message);
     expect(existsSync(at('out.filter'))).toBe(false);
   });
 
@@ -72,7 +57,7 @@ describe('patch', () => {
     const patch = Buffer.from(readFileSync(at('good.patch')).subarray(0, 49));
     patch.writeBigUInt64LE(2n ** 32n, 24);
     writeFileSync(at('four-gib.patch'), patch);
-    await expectFastRefusal(['patch', 'old.filter', 'four-gib.patch', '--output', 'out.filter'], /four-gib\.patch: corrupt filter patch: its target length 4294967296 cannot be a filter's/);
+    await expectFastRefusal(work.dir, ['patch', 'old.filter', 'four-gib.patch', '--output', 'out.filter'], /four-gib\.patch: corrupt filter patch: its target length 4294967296 cannot be a filter's/);
     expect(existsSync(at('out.filter'))).toBe(false);
   });
 
@@ -83,7 +68,7 @@ describe('patch', () => {
     patch[6] = 2;
     patch[48] = 0;
     writeFileSync(at('two-gib.patch'), patch);
-    await expectFastRefusal(['patch', 'old.filter', 'two-gib.patch', '--output', 'out.filter'], /two-gib\.patch: corrupt filter patch: its target would not be a filter of its declared 2147483648 bytes/);
+    await expectFastRefusal(work.dir, ['patch', 'old.filter', 'two-gib.patch', '--output', 'out.filter'], /two-gib\.patch: corrupt filter patch: its target would not be a filter of its declared 2147483648 bytes/);
     expect(existsSync(at('out.filter'))).toBe(false);
   });
 
@@ -103,12 +88,12 @@ describe('update', () => {
   const cases = Object.keys(ARGS).flatMap((role) => NOT_REGULAR.map(([name, file, message]) => [role, name, file, message]));
 
   test.each(cases)('%s is %s: exit 2 within 1 s of start-up, nothing written', async (role, _name, file, message) => {
-    await expectFastRefusal(ARGS[role](file), message);
+    await expectFastRefusal(work.dir, ARGS[role](file), message);
     expect(existsSync(at('out.filter'))).toBe(false);
   });
 
   test('a companion (<filter>.confirm) that is a FIFO: exit 2 within 1 s of start-up, nothing written', async () => {
-    await expectFastRefusal(
+    await expectFastRefusal(work.dir, 
       ['update', 'fifo-companion.filter', '--list', 'base.txt', '--add', 'add.txt', '--output', 'out.filter'],
       /cannot read fifo-companion\.filter\.confirm: it is a FIFO/,
     );
@@ -160,7 +145,7 @@ describe('diff refuses a damaged filter, on either side', () => {
     ['NEW', ['diff', 'old.filter', 'damaged.filter', '--output', 'bad.patch']],
   ])('a damaged %s: exit 2 naming it corrupt, no patch written', async (_side, args) => {
     damaged();
-    await expectFastRefusal(args, /diff: diffFilters: (base|target): corrupt filter: its checksum [0-9a-f]{16} does not match its bytes/);
+    await expectFastRefusal(work.dir, args, /diff: diffFilters: (base|target): corrupt filter: its checksum [0-9a-f]{16} does not match its bytes/);
     expect(existsSync(at('bad.patch'))).toBe(false);
   });
 });
@@ -207,7 +192,7 @@ test('patch refuses a patch whose target is itself damaged: "checksum ok" means 
   expect(Buffer.compare(readFileSync(at('whole.filter')), target)).toBe(0);
   target[target.length - 20] ^= 0x10;
   writeFileSync(at('to-damaged.patch'), wholeTargetPatch(old, target));
-  await expectFastRefusal(
+  await expectFastRefusal(work.dir, 
     ['patch', 'old.filter', 'to-damaged.patch', '--output', 'damaged-out.filter'],
     /to-damaged\.patch: the patched filter: corrupt filter: its checksum [0-9a-f]{16} does not match its bytes/,
   );

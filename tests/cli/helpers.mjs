@@ -1,6 +1,7 @@
 // Shared by the CLI suites: run dist/cli.js as a child process (what
 // `npx cuckoo-bloom-wasm` runs), in a private temporary directory.
 import { spawn } from 'node:child_process';
+import { expect } from '@jest/globals';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -132,4 +133,25 @@ export async function cliStartupMs(cwd) {
   const result = await runCliTimed(['--version'], { cwd, timeoutMs: 30000 });
   if (result.code !== 0) throw new Error(`--version exited ${result.code}: ${result.stderr}`);
   return result.elapsedMs;
+}
+
+/** How much longer than the CLI's start-up a refusal may take, and when a run is killed as hung. */
+export const REFUSAL_BOUND_MS = 1000;
+export const REFUSAL_DEADLINE_MS = 8000;
+
+/**
+ * Runs `args` in `cwd`; asserts it was not killed as hung, exit 2 with one clear line
+ * matching `message`, and that it took less than REFUSAL_BOUND_MS more than the CLI's
+ * start-up, measured just before and just after it (the slower of the two: the machine
+ * is shared). Returns the error line.
+ */
+export async function expectFastRefusal(cwd, args, message, options = {}) {
+  const before = await cliStartupMs(cwd);
+  const result = await runCliTimed(args, { cwd, timeoutMs: REFUSAL_DEADLINE_MS, ...options });
+  const after = await cliStartupMs(cwd);
+  expect(result.timedOut).toBe(false);
+  const line = expectOneLineError(result);
+  expect(line).toMatch(message);
+  expect(result.elapsedMs).toBeLessThan(Math.max(before, after) + REFUSAL_BOUND_MS);
+  return line;
 }
