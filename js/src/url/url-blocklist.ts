@@ -640,26 +640,19 @@ export class UrlBlocklist extends UrlList<AnyFilter> {
     // after one removeLine the companion said clear and the filter alone still
     // reported it, a stale copy no later update could remove. The list knows
     // exactly what it holds (`#held`), so no filter answer is relied on here.
-    if (!distinct && this.#removes && (this.#heldMap()?.get(expression) ?? 0) > 0) {
-      this.#confirmationBuilder?.add(expression);
-      this.countStored(deeperOf(this.expressionDepth, needed));
-      return;
-    }
-    if (!distinct && !this.#removes && filter.has(expression)) {
-      this.#confirmationBuilder?.add(expression);
-      this.countStored(deeperOf(this.expressionDepth, needed));
-      return;
-    }
-    if (!tryAddKey(filter, expression)) {
-      if (filter.has(expression)) {
-        this.#confirmationBuilder?.add(expression);
-        // Checked to its depth like any entry (a new expression can share a full pair of buckets' fingerprint).
-        this.countStored(deeperOf(this.expressionDepth, needed));
-        return;
+    // A filter without removal only gains bits: one it already reports changes nothing.
+    const alreadyIn =
+      !distinct && (this.#removes ? (this.#heldMap()?.get(expression) ?? 0) > 0 : filter.has(expression));
+    if (!alreadyIn) {
+      if (tryAddKey(filter, expression)) {
+        this.#noteStored(expression);
+      } else if (!filter.has(expression)) {
+        filter.add(expression); // throws FULL with the filter's own message
+        this.#noteStored(expression);
       }
-      filter.add(expression); // throws FULL with the filter's own message
+      // Else a cuckoo filter refused another copy of a fingerprint it holds in every
+      // slot of both buckets: the expression is found, and checked to its depth below.
     }
-    this.#noteStored(expression);
     this.#confirmationBuilder?.add(expression);
     this.countStored(deeperOf(this.expressionDepth, needed));
   }
