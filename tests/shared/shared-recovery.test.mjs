@@ -4,24 +4,13 @@
 // dead thread held, and every key whose add returned before the kill is
 // still found. 100 kills at random points of addMany, removeMany and has.
 import { Worker } from 'node:worker_threads';
+import { prng } from '../helpers/keys.mjs';
 
 const shared = await import(new URL('../../dist/shared.import.cjs', import.meta.url).href);
 const WORKER = new URL('./lib/filter-worker.mjs', import.meta.url);
 
 const keys = (prefix, from, to) => Array.from({ length: to - from }, (_, i) => `${prefix}${from + i}`);
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-
-// A fixed-seed generator (mulberry32) for the kill times: the same run each time.
-function random(seed) {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function once(worker, match) {
   return new Promise((resolve, reject) => {
@@ -88,7 +77,7 @@ describe('workers terminated inside calls', () => {
       [counting, 'removeMany'],
       [blocked, 'addMany'],
     ];
-    const next = random(47);
+    const next = prng(47); // fixed seed: the same kill times each run
     const waits = [];
     const codes = new Map();
     let recovered = 0;
