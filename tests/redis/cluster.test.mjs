@@ -12,8 +12,8 @@ import { CLIENT_NAMES, connectCluster } from './lib/cluster-clients.mjs';
 import { startRedis } from './lib/redis-server.mjs';
 import { connect } from './lib/clients.mjs';
 import { describeIfRedis, expectFilterError, keysOf } from './lib/suite.mjs';
-import { COPY_METHODS, shardNames, takeCopies } from './lib/copies.mjs';
-import { addRecorded, expectNoFalseNegatives, KINDS } from './lib/faults.mjs';
+import { ackThenPutBackOlderShards, COPY_METHODS } from './lib/copies.mjs';
+import { expectNoFalseNegatives, KINDS } from './lib/faults.mjs';
 
 let cluster;
 beforeAll(async () => {
@@ -111,13 +111,7 @@ describeIfRedis.each(CLIENT_NAMES)('Redis filters on a cluster through %s', (cli
         const fresh = await connectCluster(clientName, cluster);
         try {
           const filter = await kind.Class.create(client, key, options);
-          const acked = [];
-          expect(await addRecorded(filter, keysOf('a', 300), acked)).toBeNull();
-          const names = await shardNames(io, key, filter);
-          expect(names.length).toBeGreaterThan(1);
-          const putBack = await takeCopies(io, names, method);
-          expect(await addRecorded(filter, keysOf('b', 300), acked)).toBeNull();
-          await putBack();
+          const acked = await ackThenPutBackOlderShards(filter, io, key, method);
           const said = await expectNoFalseNegatives([filter, await kind.Class.open(fresh.client, key)], acked);
           expect(said.map((answer) => answer.refused)).toEqual(['CORRUPT', 'CORRUPT']);
           for (const answer of said) expect(answer.message).toMatch(/put back to an older copy/);

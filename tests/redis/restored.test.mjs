@@ -7,7 +7,7 @@
 // and is protected from its first write on.
 import Redis from 'ioredis';
 import { CLIENT_NAMES, connect } from './lib/clients.mjs';
-import { COPY_METHODS, shardNames, takeCopies } from './lib/copies.mjs';
+import { ackThenPutBackOlderShards, COPY_METHODS, shardNames, takeCopies } from './lib/copies.mjs';
 import { addRecorded, expectNoFalseNegatives, KINDS, tagOf } from './lib/faults.mjs';
 import { describeIfRedis, keysOf, privateRedis } from './lib/suite.mjs';
 
@@ -62,13 +62,7 @@ describeIfRedis.each(CLIENT_NAMES)('a shard put back to an older copy, with %s',
         test(`${kind.name}, ${layout.label}, ${method}: every handle refuses (CORRUPT); no add after the copy is answered false`, async () => {
           const key = `restored:${kind.name}:${layout.label}:${method}${layout.suffix}`;
           const filter = await kind.Class.create(redis.client, key, options);
-          const acked = [];
-          expect(await addRecorded(filter, keysOf('a', 300), acked)).toBeNull();
-          const names = await shardNames(io, key, filter);
-          expect(names.length).toBeGreaterThan(1);
-          const putBack = await takeCopies(io, names, method);
-          expect(await addRecorded(filter, keysOf('b', 300), acked)).toBeNull();
-          await putBack();
+          const acked = await ackThenPutBackOlderShards(filter, io, key, method);
 
           const opened = await kind.Class.open(other.client, key);
           const created = await kind.Class.create(other.client, key, options);

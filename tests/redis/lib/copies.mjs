@@ -2,7 +2,9 @@
 // RESTORE of a DUMP taken earlier, or COPY … REPLACE from a copy made earlier. Works on
 // one server and on a cluster alike, through an ioredis client or Redis.Cluster (which
 // routes each command by its key; every copy is named in its shard's slot).
-import { tagOf } from './faults.mjs';
+import { expect } from '@jest/globals';
+import { addRecorded, tagOf } from './faults.mjs';
+import { keysOf } from './suite.mjs';
 
 export const COPY_METHODS = ['RESTORE', 'COPY … REPLACE'];
 
@@ -40,4 +42,20 @@ export async function takeCopies(io, names, method) {
       await io.call('DEL', `${name}:backup`);
     }
   };
+}
+
+/**
+ * The scenario of issue #40: 300 adds acknowledged, a copy of every shard taken (by
+ * `method`), 300 more adds acknowledged, then the older copies put back. Returns the
+ * acknowledged keys (all 600), which no handle may ever answer false.
+ */
+export async function ackThenPutBackOlderShards(filter, io, key, method) {
+  const acked = [];
+  expect(await addRecorded(filter, keysOf('a', 300), acked)).toBeNull();
+  const names = await shardNames(io, key, filter);
+  expect(names.length).toBeGreaterThan(1);
+  const putBack = await takeCopies(io, names, method);
+  expect(await addRecorded(filter, keysOf('b', 300), acked)).toBeNull();
+  await putBack();
+  return acked;
 }
