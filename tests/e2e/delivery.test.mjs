@@ -172,6 +172,30 @@ describe('delivery', () => {
     }
   }, 60_000);
 
+  test('a new check clears the previous verdict at once: while the companion is on its way, no old verdict sits beside the new URL', async () => {
+    const { page, context, close } = await openPage(site.browser, site.server.url, { serviceWorkers: 'block' });
+    const held = [];
+    try {
+      const manifest = await page.evaluate(() => JSON.parse(document.getElementById('manifest').textContent));
+      const listed = manifest.examples.find((example) => example.kind === 'listed-host');
+      await context.route(`**/${manifest.confirmation.file}`, (route) => held.push(route));
+      await page.fill(byId('url-input'), 'https://www.wikipedia.org/');
+      await page.click(byId('check-button'));
+      await expect(page.locator(byId('check-verdict')).getAttribute('data-verdict')).resolves.toBe('clear');
+      await page.fill(byId('url-input'), listed.url);
+      await page.click(byId('check-button'));
+      // The listed host's maybe waits for the (held) companion: the clear verdict must be gone.
+      await expect(page.locator(byId('check-verdict')).count()).resolves.toBe(0);
+      await expect(page.locator(byId('check-waiting')).textContent()).resolves.toBe('Checking…');
+      for (let wait = 0; held.length === 0 && wait < 100; wait += 1) await page.waitForTimeout(50);
+      expect(held.length).toBe(1);
+      await held[0].continue();
+      await expect(page.locator(byId('check-verdict')).getAttribute('data-verdict')).resolves.toBe('listed');
+    } finally {
+      await close();
+    }
+  }, 60_000);
+
   test('a stalled filter request ends in a notice with Retry (no "Loading…" forever); Retry loads the list', async () => {
     const { page, context, close } = await openPage(site.browser, site.server.url, { serviceWorkers: 'block', waitReady: false });
     const held = [];

@@ -150,7 +150,9 @@ export function attachUrlChecker(
     if (!read.ok) return show(output, renderInvalid(read.reason));
     const pending = list();
     if (pending === null) return show(output, renderInvalid('Build a filter from a list file first: there is no list to check against yet.'));
-    if (pending instanceof Promise) output.replaceChildren(h('p', { class: 'detail', 'data-testid': 'check-waiting' }, 'Loading the list…'));
+    // The previous verdict goes at once: left in place while this one waits (the list, or the
+    // companion on a first maybe), it would sit beside the new URL as if it were its answer.
+    output.replaceChildren(h('p', { class: 'detail', 'data-testid': 'check-waiting' }, pending instanceof Promise ? 'Loading the list…' : 'Checking…'));
     let verdict: Verdict;
     let loaded: CheckableList;
     try {
