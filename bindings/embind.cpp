@@ -123,8 +123,16 @@ class FilterHandle {
   // `payloadLength` bytes. JavaScript assembles head + payload + checksum
   // into its own buffer, so wasm memory never holds a second copy of the
   // table. Valid until releaseSerialized() or the next change to the filter.
+  // Null when the parts cannot be made (a chain's links need one allocation
+  // of their size: OutOfMemory near the memory limit); errorCode() and
+  // lastMessage() say why, and the filter is unchanged.
   val serializeParts() {
-    parts_ = filter_->serializedParts();
+    Result<SerializedParts> made = filter_->serializedParts();
+    if (!made.isOk()) {
+      status_ = made.status();
+      return val::null();
+    }
+    parts_ = std::move(made).value();
     for (size_t i = 0; i < 8; ++i) parts_.head.push_back(static_cast<uint8_t>(parts_.checksum >> (8 * i)));
     val out = val::object();
     out.set("head", val(typed_memory_view(parts_.head.size(), parts_.head.data())));

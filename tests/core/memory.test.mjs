@@ -241,3 +241,71 @@ test('a 1 GiB filter serializes and reads back; near the memory limit failures a
     canary: true,
   });
 }, 300_000);
+
+// A chain's links are not one block of memory, so serializing one writes their
+// blobs into one wasm allocation of their size. Near the memory limit that
+// allocation fails: serialize() and clone() must say OUT_OF_MEMORY and leave
+// every filter and the module working (it used to abort the module: every
+// filter in it lost). In a child process whose wasm memory is first filled by
+// a 1.3 GB ballast; after the ballast is freed the same calls succeed. Reading
+// a chain's bytes with no room for a link is OUT_OF_MEMORY too (it was CORRUPT).
+test('serialize() and clone() of a chain near the memory limit are OUT_OF_MEMORY, lose nothing, and work once memory is free', () => {
+  const script = `
+    const m = await import(${JSON.stringify(new URL('../../dist/index.js', import.meta.url).href)});
+    await m.init();
+    const keys = Array.from({ length: 2000 }, (_, i) => 'chain-' + i);
+    const code = (call) => { try { call(); return 'none'; } catch (e) { return e instanceof m.FilterError ? e.code : String(e); } };
+    const ballast = new m.BloomFilter({ capacity: 1100000000, falsePositiveRate: 0.01 });
+    ballast.add('ballast');
+    const canary = new m.CuckooFilter({ capacity: 4000 });
+    canary.addMany(keys);
+    const result = {};
+    for (const [name, make] of [
+      ['scalable-bloom', () => new m.ScalableBloomFilter({ initialCapacity: 250000000, falsePositiveRate: 0.01, seed: 3 })],
+      ['expiring-bloom', () => new m.ExpiringBloomFilter({ capacity: 120000000, falsePositiveRate: 0.01, window: 1e15, generations: 3, clock: () => 0, seed: 3 })],
+    ]) {
+      const chain = make();
+      chain.addMany(keys);
+      const outcome = { bytes: chain.byteLength };
+      outcome.serialize = code(() => chain.serialize());
+      outcome.clone = code(() => chain.clone());
+      outcome.intact = chain.hasMany(keys).every(Boolean) && canary.hasMany(keys).every(Boolean) && ballast.has('ballast');
+      result[name] = outcome;
+      chain.free();
+    }
+    ballast.free();
+    // (The expiring filter's window outlasts Date.now, the clock of the copies read from bytes: nothing expires in them.)
+    for (const [name, make] of [
+      ['scalable-bloom freed', () => new m.ScalableBloomFilter({ initialCapacity: 250000000, falsePositiveRate: 0.01, seed: 3 })],
+      ['expiring-bloom freed', () => new m.ExpiringBloomFilter({ capacity: 120000000, falsePositiveRate: 0.01, window: 1e15, generations: 3, clock: () => 0, seed: 3 })],
+    ]) {
+      const chain = make();
+      chain.addMany(keys);
+      const copy = chain.clone();
+      const copied = copy.hasMany(keys).every(Boolean);
+      copy.free();
+      const bytes = chain.serialize();
+      // Reading the bytes back with no room for a link is OUT_OF_MEMORY (the bytes are fine), not CORRUPT.
+      // The memory is filled with ~100 MB filters until one does not fit: what is left is less than a link.
+      const pieces = [];
+      for (;;) { try { pieces.push(new m.BloomFilter({ capacity: 83000000, falsePositiveRate: 0.01 })); } catch { break; } }
+      const readWithoutRoom = code(() => m.deserialize(bytes));
+      for (const piece of pieces) piece.free();
+      const back = m.deserialize(bytes);
+      result[name] = { copy: copied, readWithoutRoom, back: back.hasMany(keys).every(Boolean) && back.equals(chain) };
+      back.free(); chain.free();
+    }
+    result.canary = canary.hasMany(keys).every(Boolean);
+    console.log(JSON.stringify(result));`;
+  const output = execFileSync(process.execPath, ['--max-old-space-size=4096', '--input-type=module', '-e', script], {
+    encoding: 'utf8',
+    timeout: 240_000,
+  });
+  const result = JSON.parse(output.trim().split('\n').pop());
+  for (const name of ['scalable-bloom', 'expiring-bloom']) {
+    expect(result[name].bytes).toBeGreaterThan(400 * MB);
+    expect(result[name]).toMatchObject({ serialize: 'OUT_OF_MEMORY', clone: 'OUT_OF_MEMORY', intact: true });
+    expect(result[`${name} freed`]).toEqual({ copy: true, readWithoutRoom: 'OUT_OF_MEMORY', back: true });
+  }
+  expect(result.canary).toBe(true);
+}, 300_000);

@@ -123,10 +123,6 @@ void ExpiringBloomFilter::clear() {
   header_.itemCount = 0;
 }
 
-std::vector<uint8_t> ExpiringBloomFilter::serialize() const {
-  return encodeBlob(header_, encodeParams(params_), chain_.serializeLinks());
-}
-
 Result<ExpiringBloomFilter> ExpiringBloomFilter::fromBlob(const DecodedBlob& blob, const Params& params) {
   const double window = doubleFromBits(params.windowBits);
   const double start = doubleFromBits(params.generationStartBits);

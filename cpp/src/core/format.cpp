@@ -150,24 +150,28 @@ void writeBlob(const FilterHeader& header, const std::vector<uint8_t>& params, c
 SerializedParts blobParts(const FilterHeader& header, const std::vector<uint8_t>& params, const uint64_t* payloadWords,
                           size_t payloadWordCount) {
   SerializedParts parts;
-  parts.head.resize(kHeaderBytes + params.size());
-  PlacedWriter writer(parts.head.data());
-  writeHeader(writer, header, params.size(), payloadWordCount * 8);
-  writer.raw(params.data(), params.size());
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
   parts.payload = reinterpret_cast<const uint8_t*>(payloadWords);
   parts.payloadLength = payloadWordCount * 8;
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-  XXH3_state_t state;
-  XXH3_64bits_reset(&state);
-  XXH3_64bits_update(&state, parts.head.data(), parts.head.size());
-  XXH3_64bits_update(&state, parts.payload, parts.payloadLength);
-  parts.checksum = XXH3_64bits_digest(&state);
+  completeBlobParts(parts, header, params);
 #else
   // Big-endian hosts: the words' memory is not the format's byte order.
   std::vector<uint8_t> blob = encodeBlob(header, params, wordsToBytes(payloadWords, payloadWordCount));
   return blobParts(std::move(blob));
 #endif
   return parts;
+}
+
+void completeBlobParts(SerializedParts& parts, const FilterHeader& header, const std::vector<uint8_t>& params) {
+  parts.head.resize(kHeaderBytes + params.size());
+  PlacedWriter writer(parts.head.data());
+  writeHeader(writer, header, params.size(), parts.payloadLength);
+  writer.raw(params.data(), params.size());
+  XXH3_state_t state;
+  XXH3_64bits_reset(&state);
+  XXH3_64bits_update(&state, parts.head.data(), parts.head.size());
+  XXH3_64bits_update(&state, parts.payload, parts.payloadLength);
+  parts.checksum = XXH3_64bits_digest(&state);
 }
 
 SerializedParts blobParts(std::vector<uint8_t> blob) {

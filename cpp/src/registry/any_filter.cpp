@@ -124,11 +124,11 @@ class RegisteredFilter final : public AnyFilter {
     return out;
   }
   std::vector<uint8_t> serialize() const override { return filter_.serialize(); }
-  SerializedParts serializedParts() const override {
+  Result<SerializedParts> serializedParts() const override {
     if constexpr (ExposesPayload<Filter>::value) {
-      return filter_.serializedParts();
+      return filter_.serializedParts();  // the table itself: nothing allocated beyond the head
     } else {
-      return blobParts(filter_.serialize());  // a type without payload words: one more copy
+      return filter_.serializedPartsChecked();  // a chain: its links written into one checked allocation
     }
   }
 

@@ -307,7 +307,9 @@ TYPED_TEST(RegisteredFilterType, ReadsFromABlobBufferLikeFromBytes) {
     const std::unique_ptr<AnyFilter> made = TestFixture::filled(3000, 0.01, 42, 2000, presentKey);
     ASSERT_TRUE(made);
     const std::vector<uint8_t> bytes = made->serialize();
-    const SerializedParts parts = made->serializedParts();
+    Result<SerializedParts> madeParts = made->serializedParts();
+    ASSERT_TRUE(madeParts.isOk()) << madeParts.status().message();
+    const SerializedParts& parts = madeParts.value();
     std::vector<uint8_t> assembled = parts.head;
     assembled.insert(assembled.end(), parts.payload, parts.payload + parts.payloadLength);
     for (size_t i = 0; i < 8; ++i) assembled.push_back(static_cast<uint8_t>(parts.checksum >> (8 * i)));
@@ -323,7 +325,9 @@ TYPED_TEST(RegisteredFilterType, ReadsFromABlobBufferLikeFromBytes) {
       EXPECT_EQ(read.value()->serialize(), bytes);
       // The word-array types keep the buffer as their table when it is aligned: no copy.
       const bool wordArray = isWordArray(static_cast<const TypeParam*>(nullptr));
-      const uint8_t* table = read.value()->serializedParts().payload;
+      const Result<SerializedParts> readParts = read.value()->serializedParts();
+      ASSERT_TRUE(readParts.isOk());
+      const uint8_t* table = readParts.value().payload;
       const bool inBuffer = table >= buffer.data() && table < buffer.data() + bytes.size();
       EXPECT_EQ(inBuffer, wordArray && payloadOffset == parts.head.size()) << payloadOffset;
       for (uint64_t i = 0; i < 2000; ++i) {

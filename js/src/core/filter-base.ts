@@ -428,6 +428,7 @@ export abstract class Filter<Name extends FilterTypeName = FilterTypeName, Optio
     // memory inside wasm beyond the filter (a filter near the wasm memory
     // limit still serializes).
     const parts = handle.serializeParts();
+    if (parts === null) throw coreError(handle.errorCode(), handle.lastMessage());
     try {
       const headLength = parts.head.length - 8;
       const total = headLength + parts.payloadLength + 8;

@@ -21,9 +21,12 @@ export interface FilterHandle {
   /**
    * The serialized bytes in parts, valid until releaseSerialized(): `head` is
    * the header and parameters followed by the 8 checksum bytes; the payload
-   * is the table itself, `payloadLength` bytes at address `payload`.
+   * is the table itself, `payloadLength` bytes at address `payload`. Null
+   * when they cannot be made (a chain's links are written into one
+   * allocation: OUT_OF_MEMORY near the memory limit); errorCode() and
+   * lastMessage() say why.
    */
-  serializeParts(): { head: Uint8Array; payload: number; payloadLength: number };
+  serializeParts(): { head: Uint8Array; payload: number; payloadLength: number } | null;
   releaseSerialized(): void;
   /** A status code; the message of a failure is lastMessage(). */
   unionWith(other: FilterHandle): number;

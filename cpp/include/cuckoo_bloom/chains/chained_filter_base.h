@@ -25,6 +25,29 @@ class ChainedFilter : public KeyedFilter<Derived> {
   using KeyedFilter<Derived>::has;
 
   bool has(const KeyHash& hash) const { return chain_.has(hash); }
+
+  // The bytes serialize() gives, in parts (AnyFilter::serializedParts). The
+  // links are not one block of memory, so their blobs are written into one
+  // allocation of exactly their size: OutOfMemory when it cannot be had (a
+  // chain near the wasm memory limit), never an abort, and no further copy
+  // (serialize() builds the payload and then the blob: twice the size).
+  Result<SerializedParts> serializedPartsChecked() const {
+    SerializedParts parts;
+    parts.payloadLength = chain_.linksByteCount();
+    if (!parts.ownedPayload.allocate((parts.payloadLength + 7) / 8)) {
+      return Status::outOfMemory("out of memory allocating " + std::to_string(parts.payloadLength) + " bytes to serialize a " +
+                                 filterTypeName(Derived::kType) + " filter; the filter is unchanged");
+    }
+    uint8_t* payload = reinterpret_cast<uint8_t*>(parts.ownedPayload.data());
+    chain_.writeLinks(payload);
+    parts.payload = payload;
+    completeBlobParts(parts, this->header_, static_cast<const Derived&>(*this).encodedParams());
+    return parts;
+  }
+  std::vector<uint8_t> serialize() const {
+    return encodeBlob(this->header_, static_cast<const Derived&>(*this).encodedParams(), chain_.serializeLinks());
+  }
+
   // 1 - prod(1 - e_i) over the links' estimates.
   double estimatedFalsePositiveRate() const { return chain_.estimatedFalsePositiveRate(); }
   size_t byteLength() const { return chain_.byteLength(); }
@@ -131,11 +154,11 @@ class GrowingFilter : public ChainedFilter<Derived, Link, ParamsT> {
     visit("tightening", tightening());
   }
 
-  // The parameter block with the current link count, then the links' blobs.
-  std::vector<uint8_t> serialize() const {
+  // The parameter block, with the current link count (the links' blobs follow it).
+  std::vector<uint8_t> encodedParams() const {
     ParamsT params = this->params_;
     params.linkCount = linkCount();
-    return encodeBlob(this->header_, encodeParams(params), this->chain_.serializeLinks());
+    return encodeParams(params);
   }
 
  protected:

@@ -128,7 +128,8 @@ class ExpiringBloomFilter : public ChainedFilter<ExpiringBloomFilter, BloomFilte
     visit("hashCount", generation(0).hashCount());
   }
 
-  std::vector<uint8_t> serialize() const;
+  // The parameter block (the generations' blobs follow it).
+  std::vector<uint8_t> encodedParams() const { return encodeParams(params_); }
 
  private:
   friend ChainedFilter;  // readLinks makes the filter it reads

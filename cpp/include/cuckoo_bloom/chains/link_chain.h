@@ -148,7 +148,10 @@ inline Status splitLinkBlobs(const DecodedBlob& blob, uint32_t linkCount,
 // checksum held means it was built that way, so it is Corrupt (or an
 // unsupported nested version).
 inline Status linkError(FilterType chain, uint32_t index, const Status& status) {
-  return Status(status.code() == StatusCode::UnsupportedVersion ? StatusCode::UnsupportedVersion : StatusCode::Corrupt,
+  // Out of memory says nothing about the bytes: it stays OutOfMemory (bytes
+  // called CORRUPT would be thrown away by a caller that could retry).
+  const StatusCode code = status.code();
+  return Status(code == StatusCode::UnsupportedVersion || code == StatusCode::OutOfMemory ? code : StatusCode::Corrupt,
                 std::string(filterTypeName(chain)) + " link " + std::to_string(index) + ": " + status.message());
 }
 
@@ -199,12 +202,22 @@ class LinkChain {
     return total;
   }
   std::vector<uint8_t> serializeLinks() const {
-    std::vector<uint8_t> payload;
-    for (const Link& link : links_) {
-      const std::vector<uint8_t> bytes = link.serialize();
-      payload.insert(payload.end(), bytes.begin(), bytes.end());
-    }
+    std::vector<uint8_t> payload(linksByteCount());
+    writeLinks(payload.data());
     return payload;
+  }
+  // The links' blobs end to end (a chain's payload): how many bytes, and
+  // written into caller memory of that many, with no copy per link.
+  size_t linksByteCount() const {
+    size_t total = 0;
+    for (const Link& link : links_) total += link.serializedSize();
+    return total;
+  }
+  void writeLinks(uint8_t* out) const {
+    for (const Link& link : links_) {
+      link.serializeInto(out);
+      out += link.serializedSize();
+    }
   }
   // Empties the chain back to its first link (the schedule and seed stay).
   void clearToFirstLink() {

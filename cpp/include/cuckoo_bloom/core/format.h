@@ -27,6 +27,7 @@
 #include <vector>
 
 #include "cuckoo_bloom/core/hashing.h"
+#include "cuckoo_bloom/core/word_buffer.h"
 #include "cuckoo_bloom/core/status.h"
 #include "cuckoo_bloom/registry/filter_types.h"
 
@@ -239,7 +240,13 @@ struct SerializedParts {
   const uint8_t* payload = nullptr;
   size_t payloadLength = 0;
   uint64_t checksum = 0;
+  // The payload when it is not one block of the filter's memory (a chain's
+  // links): written for this call into one allocation the parts own.
+  WordBuffer ownedPayload;
 };
+// Head and checksum for a payload already in `parts` (payload, payloadLength:
+// the format's bytes, in any memory): the blob is head + payload + checksum.
+void completeBlobParts(SerializedParts& parts, const FilterHeader& header, const std::vector<uint8_t>& params);
 // For payload words in host memory; on a big-endian host the payload
 // pointer is not the format's bytes, so this is little-endian only.
 SerializedParts blobParts(const FilterHeader& header, const std::vector<uint8_t>& params, const uint64_t* payloadWords,

@@ -144,6 +144,8 @@ class BinaryFuseFilter : public KeyedFilter<BinaryFuseFilter> {
   }
 
   std::vector<uint8_t> serialize() const;
+  // The same bytes in parts whose payload is the table itself (no copy of it).
+  SerializedParts serializedParts() const;
 
   // The slot count of a geometry: (segmentCount + arity - 1) * segmentLength.
   static uint64_t arrayLengthOf(const Params& params);

@@ -70,7 +70,7 @@ class AnyFilter {
   // The same bytes in parts whose payload is the table's own memory (valid
   // until the filter changes): the bindings copy it straight out, so
   // serializing needs no second copy of the table in wasm memory.
-  virtual SerializedParts serializedParts() const = 0;
+  virtual Result<SerializedParts> serializedParts() const = 0;
 
   // The dedupe step, on one hash: adds the key unless the filter already
   // reports it present. `added` says which; the status is add()'s (Full).
