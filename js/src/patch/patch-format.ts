@@ -54,10 +54,12 @@ export function requireFilterBytes(bytes: Uint8Array, what: string): void {
 
 /** A filter file's trailing checksum (its last 8 bytes) as 16 hex digits, most significant first. */
 export function trailingChecksum(bytes: Uint8Array): string {
-  return hexOf(bytes.subarray(bytes.length - 8).slice().reverse());
+  // Array.from, not slice(): a Node Buffer's slice() is a view, and reversing it
+  // would reverse the caller's bytes (a base filter's checksum, in place).
+  return hexOf(Array.from(bytes.subarray(bytes.length - 8)).reverse());
 }
 
-function hexOf(bytes: Uint8Array): string {
+function hexOf(bytes: ArrayLike<number>): string {
   return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('') || '(nothing)';
 }
 

@@ -68,7 +68,8 @@ export class UrlBlocklistReader extends UrlList<FilterReader> {
     const exceptions = scheme === EXPRESSION_SCHEME_WITH_EXCEPTIONS ? exceptionBytesIn(bytes) : null;
     if (exceptions !== null) {
       try {
-        list.setExceptions(readReaderConfirmation(exceptions), exceptions.slice());
+        // A copy (new Uint8Array), not slice(): a Node Buffer's slice() is a view of the caller's bytes.
+        list.setExceptions(readReaderConfirmation(exceptions), new Uint8Array(exceptions));
       } catch (error) {
         list.free();
         throw error;

@@ -375,7 +375,8 @@ export class UrlBlocklist extends UrlList<AnyFilter> {
       const exceptions = envelope.scheme() === EXPRESSION_SCHEME_WITH_EXCEPTIONS ? exceptionBytesIn(bytes) : null;
       if (exceptions !== null) {
         try {
-          const owned = exceptions.slice();
+          // A copy (new Uint8Array), not slice(): a Node Buffer's slice() is a view of the caller's bytes.
+          const owned = new Uint8Array(exceptions);
           list.setExceptions(readExactSet(owned), owned);
         } catch (error) {
           list.free();
