@@ -27,6 +27,7 @@ beforeAll(async () => {
   work = tempDir('cbw-cli-bounded-companion-');
   writeFileSync(at('list.txt'), 'evil.example\n');
   writeFileSync(at('add.txt'), 'x.example\n');
+  writeFileSync(at('empty.confirm'), '');
   await runOk(['build', '--urls', '--type', 'bloom', '--input', 'list.txt', '--output', 'f.filter', '--quiet'], { cwd: work.dir });
   execFileSync('mkfifo', [at('no-writer.fifo')]);
   besideFilter('fifo', (path) => execFileSync('mkfifo', [path]));
@@ -57,6 +58,8 @@ const URL = 'http://evil.example/';
 
 test.each([
   ['query --confirm /dev/zero', ['query', 'f.filter', '--urls', '--confirm', '/dev/zero', URL], /cannot read \/dev\/zero: it is a character device/],
+  // Named as what it should be, a companion (it said "not a filter file or an index log").
+  ['query --confirm an empty file', ['query', 'f.filter', '--urls', '--confirm', 'empty.confirm', URL], /empty\.confirm is not a blocklist companion/],
   ['query --confirm FIFO', ['query', 'f.filter', '--urls', '--confirm', 'no-writer.fifo', URL], /cannot read no-writer\.fifo: it is a FIFO/],
   ['query, <filter>.confirm a FIFO', ['query', 'fifo/f.filter', '--urls', URL], /cannot read fifo\/f\.filter\.confirm: it is a FIFO/],
   [
@@ -70,7 +73,7 @@ test.each([
     ['update', 'zero/f.filter', '--list', 'list.txt', '--add', 'add.txt', '--output', 'zero/g.filter'],
     /cannot read zero\/f\.filter\.confirm: it is a character device/,
   ],
-  ['query, a 1.5 GB sparse <filter>.confirm', ['query', 'sparse/f.filter', '--urls', URL], /sparse\/f\.filter\.confirm is not a filter file.*its first 8 bytes are 00/],
+  ['query, a 1.5 GB sparse <filter>.confirm', ['query', 'sparse/f.filter', '--urls', URL], /sparse\/f\.filter\.confirm is not a blocklist companion.*its first 8 bytes are 00/],
   [
     'query, a companion followed by 1.5 GB',
     ['query', 'trailing/f.filter', '--urls', URL],

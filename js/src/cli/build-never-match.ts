@@ -1,11 +1,11 @@
 // build --urls: the hosts whose expressions must never be a hit (docs/CLI.md,
 // "build"; docs/URL-BLOCKLISTS.md, "Never-match hosts"): every public suffix
 // of the Public Suffix List, and the hosts and URLs of each --never-match FILE.
-import { readFile } from 'node:fs/promises';
 import type { NeverMatchReport } from '../url/never-match.js';
 import { publicSuffixes } from './build-public-suffix.js';
 import { formatCount } from './describe.js';
-import { fileError } from './errors.js';
+import { CliError } from './errors.js';
+import { readRegularFile } from './regular-file.js';
 
 /** The never-match hosts of one build, and where they came from. */
 export interface NeverMatchInput {
@@ -14,6 +14,9 @@ export interface NeverMatchInput {
   /** Hosts and URLs read from the --never-match files. */
   fromFiles: number;
 }
+
+/** Never-match lists are hosts a page's traffic hits most: far smaller than this. */
+const MAX_NEVER_MATCH_BYTES = 256 * 1024 * 1024;
 
 /**
  * The PSL's suffixes, then each file's lines: one host or URL a line; blank
@@ -24,12 +27,10 @@ export async function readNeverMatch(files: readonly string[]): Promise<NeverMat
   const suffixes = publicSuffixes();
   const hosts = [...suffixes];
   for (const file of files) {
-    let text: string;
-    try {
-      text = await readFile(file, 'utf8');
-    } catch (error) {
-      throw fileError('read', file, error);
-    }
+    // A regular file only (/dev/zero or a FIFO here used to hang the build, growing without bound).
+    const bytes = await readRegularFile(file, 'a never-match list (a text file of hosts and URLs)', MAX_NEVER_MATCH_BYTES, 'the 256 MB a never-match list may be');
+    const text = new TextDecoder('utf-8', { fatal: false }).decode(bytes);
+    if (text.includes('\0')) throw new CliError(`cannot read ${file}: it holds NUL bytes, so it is not a text list of hosts and URLs`);
     for (const line of text.split(/\r?\n/)) {
       const entry = line.trim();
       if (entry !== '' && !entry.startsWith('#')) hosts.push(entry);

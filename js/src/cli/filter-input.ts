@@ -61,7 +61,8 @@ function firstBytes(head: Uint8Array, length: number): string {
   return `its first ${shown === 1 ? 'byte is' : `${shown} bytes are`} ${hex}`;
 }
 
-function notAFilterError(name: string, head: Uint8Array, length: number): CliError {
+function notAFilterError(name: string, head: Uint8Array, length: number, wanted?: string): CliError {
+  if (wanted !== undefined) return new CliError(`${name} is not ${wanted}: ${firstBytes(head, length)} (one starts with "CBWF", as the filter it was built with)`);
   return new CliError(
     `${name} is not a filter file or an index log: ${firstBytes(head, length)} ` +
       '(a filter starts with "CBWF", an index log made by build --exact with "CBWILOG1")',
@@ -163,7 +164,7 @@ async function readDeclaredFile(path: string, wanted: string): Promise<Uint8Arra
   try {
     const head = new Uint8Array(FILTER_HEAD_BYTES);
     const got = await readFully(handle, head, 0);
-    if (kindOf(head, got) !== 'filter') throw notAFilterError(path, head, got);
+    if (kindOf(head, got) !== 'filter') throw notAFilterError(path, head, got, wanted === WANTED ? undefined : wanted);
     const declared = declaredLength(path, head, got, 'the file has');
     if (size !== declared) throw lengthMismatchError(path, declared, size, true);
     // One byte more than declared: a file that grew since the fstat is refused, not read on.
