@@ -13,35 +13,38 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 jobs=$(nproc)
+# The time since the start, printed as each stage begins (the whole run must stay under 30 minutes).
+stage() { echo "== [$(( SECONDS / 60 ))m$(( SECONDS % 60 ))s] $*"; }
 
 bash .ci/setup.sh --with-browser --with-redis   # Chromium for the web demo's end-to-end tests, redis-server for tests/redis
 
-echo "== native build and tests"
+stage "native build and tests"
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build build -j"$jobs"
 ctest --test-dir build --output-on-failure -j"$jobs"
 
-echo "== native tests under ASan + UBSan"
+stage "native tests under ASan + UBSan"
 cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCUCKOO_BLOOM_SANITIZE=ON >/dev/null
 cmake --build build-asan -j"$jobs"
 ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ctest --test-dir build-asan --output-on-failure -j"$jobs"
 
-echo "== fuzzing (cpp/fuzz, FUZZ_SECONDS per target)"
+stage "fuzzing (cpp/fuzz, FUZZ_SECONDS per target)"
 bash .ci/fuzz.sh
 
-echo "== concurrency suite under ThreadSanitizer (cpp/tests/concurrent)"
+stage "concurrency suite under ThreadSanitizer (cpp/tests/concurrent)"
 bash .ci/tsan.sh
 
-echo "== wasm module and npm package (build-package.mjs builds the wasm first)"
+stage "wasm module and npm package (build-package.mjs builds the wasm first)"
 node .ci/build-package.mjs
 
-echo "== benchmark harness, quick pass (checks it works and that no filter loses a key)"
+stage "benchmark harness, quick pass (checks it works and that no filter loses a key)"
 node bench/run.mjs --quick > /dev/null
 node --expose-gc bench/batches.mjs --quick > /dev/null
 node --expose-gc bench/batch-parts.mjs --quick > /dev/null
 node bench/startup.mjs --quick > /dev/null
 BENCH_QUICK=1 node --expose-gc bench/index.mjs > /dev/null
 
-echo "== API reference (npm run docs:check)"; npm run --silent docs:check
-echo "== Jest suites (against the built package)"
+stage "API reference (npm run docs:check)"; npm run --silent docs:check
+stage "Jest suites (against the built package)"
 node --experimental-vm-modules node_modules/jest/bin/jest.js
+stage "done"

@@ -142,16 +142,19 @@ export const REFUSAL_DEADLINE_MS = 8000;
 /**
  * Runs `args` in `cwd`; asserts it was not killed as hung, exit 2 with one clear line
  * matching `message`, and that it took less than REFUSAL_BOUND_MS more than the CLI's
- * start-up, measured just before and just after it (the slower of the two: the machine
- * is shared). Returns the error line.
+ * start-up (the slower of two measures: the machine is shared). Returns the error line.
  */
 export async function expectFastRefusal(cwd, args, message, options = {}) {
-  const before = await cliStartupMs(cwd);
   const result = await runCliTimed(args, { cwd, timeoutMs: REFUSAL_DEADLINE_MS, ...options });
-  const after = await cliStartupMs(cwd);
   expect(result.timedOut).toBe(false);
   const line = expectOneLineError(result);
   expect(line).toMatch(message);
-  expect(result.elapsedMs).toBeLessThan(Math.max(before, after) + REFUSAL_BOUND_MS);
+  // A run shorter than the bound is within it of any start-up: start-up is measured
+  // (twice, after the run: the slower counts) only when the run took longer, which
+  // saves two processes per refusal on a machine that is not loaded.
+  if (result.elapsedMs >= REFUSAL_BOUND_MS) {
+    const startup = Math.max(await cliStartupMs(cwd), await cliStartupMs(cwd));
+    expect(result.elapsedMs).toBeLessThan(startup + REFUSAL_BOUND_MS);
+  }
   return line;
 }
