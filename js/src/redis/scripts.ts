@@ -52,6 +52,39 @@ import WRITE_COUNTERS from './lua/parts/write-counters.lua';
  * whose parameters are gone would go where no new handle reads; all are false
  * negatives presented as certain answers. A script runs atomically, so a
  * call's keys are all answered (or added) against one state of the table.
+ *
+ * The headers are terse because the package ships them (the bundle holds each
+ * file as it is; the package must unpack to at most 3 MB); the reasons behind
+ * two parts, at length:
+ *
+ * write-counters. A shard string is its table (tableBytes) and then 8 bytes
+ * counting the script calls that changed it (little-endian, so a zeroed new
+ * shard says 0); the mirror hash holds the same count under the shard's name
+ * (no field: 0). Both change in the same script, so they differ only when one
+ * was put back to another copy: a shard older than its mirror (RESTORE, COPY …
+ * REPLACE) lacks adds that resolved, and is refused, as is a mirror older than
+ * its shard: which one is right cannot be told from inside. A shard of exactly
+ * tableBytes was written by a release before the counters: 0 writes, and its
+ * first counted write appends the counter (a 512 MiB one cannot grow and stays
+ * uncounted). Redis's doubles hold counts exactly to 2^53. The cost: one
+ * GETRANGE of 8 bytes and one HGET per shard a call touches; an add that
+ * changed a shard adds a SETRANGE of 8 bytes and an HSET.
+ *
+ * expiring-generations. Time is Redis's own (TIME, read inside the script),
+ * so every process agrees on the current generation without talking to the
+ * others, and a rotation is nothing but the generation number changing:
+ * generation g spans Redis times [g G, (g + 1) G) with G = window / (K - 1)
+ * ms. `has` looks in generations newest - K + 1 .. newest, so a key added at
+ * time t is found until at least t + window (when newest - K + 1 is still its
+ * generation), and at most t + window + G. Generation g's shards expire
+ * (PEXPIREAT) when it stops being looked at, (g + K) G: Redis drops them
+ * itself. A shard that does not exist is empty (never written, or expired);
+ * to tell that apart from a shard lost (evicted, deleted, a restart without
+ * persistence), each shard made is recorded in the sorted set of generations
+ * (score g, member "g:j"; made with the filter, with a sentinel member so that
+ * it exists while the filter does): a shard recorded for a generation still
+ * looked at, but missing, is an error, as is the set itself missing. The
+ * mirror's fields go with the records of generations no longer looked at.
  */
 
 export interface Script {

@@ -1,23 +1,13 @@
--- commit-load: swaps staged shards in, the last step of load()
--- (RedisBloomFilter load; one call per cluster slot of the shards).
---
+-- commit-load: swaps the staged shards in (load()).
 -- Parts: identity-guard write-counters
--- KEYS: [1..m] the shards; [m + j] shard j's staging key (holding the
---   snapshot's part of the table); [2m + j] shard j's item counter;
---   [3m + 1] the shards' write counters' mirror; [3m + 2] the parameters hash,
---   only when the filter id (last ARGV) is not empty (identity-guard).
--- ARGV: [1] m; [1 + j] shard j's table length in bytes; [1 + m + j] its item
---   count; [2 + 2m] the handle's filter id, or '' when the hash lives in
---   another slot.
+-- KEYS: [1..m] shards; [m+j] shard j's staging key; [2m+j] its item counter;
+--   [3m+1] the mirror; [3m+2] the parameters hash if the id is sent.
+-- ARGV: [1] m; [1+j] shard j's table bytes; [1+m+j] its item count; last, the id.
 -- Returns: m.
--- Atomic: every staged shard of the call is renamed over its shard in one
---   step, so readers see the old table or the new one. Each shard loaded
---   counts one write more than both its old copy and its mirror said
---   (write-counters), so no copy taken before the load passes for the loaded
---   table.
--- Refuses, before changing anything: a staged shard of another length than
---   its table (CBW_INCOMPLETE_LOAD <staging key>); a hash that is gone or
---   names another filter (identity-guard).
+-- Atomic: readers see the old table or the new one. Each shard counts one write more
+--   than its old copy and its mirror, so no copy taken before passes for it.
+-- Refuses, changing nothing: a staged shard of another length (CBW_INCOMPLETE_LOAD);
+--   identity-guard's errors.
 local m = tonumber(ARGV[1])
 local mirror = KEYS[3 * m + 1]
 for j = 1, m do

@@ -1,19 +1,9 @@
--- create: the one commit point of create(): whoever writes the parameters
--- hash first defines the filter (identity.ts, createOrFind).
---
--- KEYS: [1] the parameters hash; [2..] the filter's other keys, made by
---   allocate, when they share the hash's cluster slot (else none: persist
---   follows for them).
--- ARGV: the hash's fields and values, alternating (HSET's arguments).
--- Returns: {} when this call created the filter; else the existing hash's
---   fields and values (HGETALL), and nothing is written: the caller compares
---   parameters and opens that filter.
--- Atomic: the hash is written, and every key of KEYS[2..] loses its expiry,
---   in the same step, so a committed filter never has keys that will expire,
---   and two creates racing on one key make one filter.
--- Refuses, writing nothing: a key of another type at KEYS[1]
---   (CBW_NOT_A_FILTER <type> <key>); a key of KEYS[2..] that is gone
---   (CBW_MISSING_SHARD <key>: its allocation expired or was removed).
+-- create: the commit of create(): whoever writes the parameters hash first defines the filter.
+-- KEYS: [1] the parameters hash; [2..] the allocated keys in its slot, if any.
+-- ARGV: the hash's fields and values.
+-- Returns: {} when it created the filter, else the existing hash (HGETALL).
+-- Atomic: the hash is written and KEYS[2..] lose their expiry in one step.
+-- Refuses, writing nothing: another type (CBW_NOT_A_FILTER), a key gone (CBW_MISSING_SHARD).
 local hash = KEYS[1]
 local kind = redis.call('TYPE', hash)['ok']
 if kind == 'hash' then return redis.call('HGETALL', hash) end

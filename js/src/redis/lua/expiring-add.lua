@@ -1,36 +1,14 @@
--- expiring-add: adds each key of one call to the newest generation
--- (RedisExpiringBloomFilter addMany).
---
+-- expiring-add: adds each key of one call to the newest generation (addMany).
 -- Parts: identity-guard write-counters range-at expiring-generations block-helpers
--- KEYS: [1] the record of generations (a sorted set); [2] the write
---   counters' mirror; [3] the parameters hash, only when the filter id (last
---   ARGV) is not empty (identity-guard).
--- ARGV: [1] the generations' key prefix; [2] the window (ms); [3] K, the
---   generations looked at; [4] m, the shards of this call; [4 + j] shard j's
---   index; [4 + m + j] its ranges (range-at); [4 + 2m + j] its records: per
---   key, in range order, its block's byte offset in its range (u32,
---   little-endian) then, for each of the block's 8 words, the bit (0..63) the
---   key sets in it (12 bytes a key); [4 + 3m + j] its table length in bytes
---   (without its counter); [5 + 4m] the handle's filter id, or '' when the
---   hash lives in another slot.
--- Returns: one byte per key, in plan order: '1' when no generation looked at
---   held it before (it was not seen within the window), else '0'. A key seen
---   in an older generation is still added to the newest, so it stays for a
---   window from its latest add.
--- Atomic: a script runs alone, at one Redis time. The newest generation's
---   shard is created on first use with its expiry and its record, in the
---   same step as its first bits; keys are added in plan order, so the answers
---   are those of adding the batch in order; a shard the call changed counts
---   one more write, in the shard and its mirror (write-counters). The records
---   and mirrored counts of generations no longer looked at are dropped.
--- Refuses: a hash that is gone or names another filter (identity-guard), or
---   a record of generations that is gone (expiring-generations), before
---   writing anything; a shard of a generation looked at that is missing,
---   truncated, or older or newer than its mirror (CBW_MISSING_SHARD,
---   CBW_STALE_SHARD), before setting any bit of that shard of the call. The
---   shards are checked one after another: keys of earlier shards of the call
---   stay added (a rejected add may have added some keys; adding them again
---   changes nothing).
+-- KEYS: as expiring-has.
+-- ARGV: as expiring-has, with [4+2m+j] shard j's records and [4+3m+j] its table bytes.
+-- Returns: a byte per key in plan order, '1' when no generation looked at held it.
+-- Atomic: one Redis time; the newest shard is made (expiry, record) with its first bits;
+--   keys go in plan order; a changed shard counts one write more. Records of
+--   generations no longer looked at are dropped.
+-- Refuses: identity-guard's and expiring-generations' errors before writing; a lost
+--   or stale shard (write-counters' errors) before setting bits in it: earlier shards
+--   of the call stay added.
 local lengthsAt = 4 + 3 * m
 local out, n = {}, 0
 for j = 1, m do

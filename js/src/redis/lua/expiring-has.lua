@@ -1,25 +1,12 @@
--- expiring-has: reads the ranges of one call's keys in every generation
--- looked at (RedisExpiringBloomFilter hasMany); the handle tests the bits.
---
+-- expiring-has: one call's ranges in every generation looked at (hasMany).
 -- Parts: identity-guard write-counters range-at expiring-generations
--- KEYS: [1] the record of generations (a sorted set); [2] the write
---   counters' mirror; [3] the parameters hash, only when the filter id (last
---   ARGV) is not empty (identity-guard).
--- ARGV: [1] the generations' key prefix; [2] the window (ms); [3] K, the
---   generations looked at; [4] m, the shards of this call; [4 + j] shard j's
---   index; [4 + m + j] its ranges (range-at); [4 + 2m + j] its table length
---   in bytes (without its counter); [5 + 3m] the handle's filter id, or ''
---   when the hash lives in another slot.
--- Returns: for each generation looked at, newest first, for each shard of
---   the call: its ranges read end to end, or '' when the shard is empty
---   (never written, or expired): K * m strings.
--- Atomic: every generation is read at one Redis time and one state of the
---   shards. It writes nothing.
--- Refuses, answering nothing: a hash that is gone or names another filter
---   (identity-guard); a record of generations that is gone, or a recorded
---   shard of a generation looked at that is missing, truncated, or older or
---   newer than its mirror (expiring-generations, write-counters:
---   CBW_MISSING_SHARD, CBW_STALE_SHARD).
+-- KEYS: [1] the sorted set of generations; [2] the mirror; [3] the hash if the id is sent.
+-- ARGV: [1] prefix; [2] window (ms); [3] K; [4] m; [4+j] shard j's index; [4+m+j] its
+--   ranges; [4+2m+j] its table bytes; last, the id.
+-- Returns: per generation, newest first, per shard: its ranges read end to end, or ''
+--   when it is empty.
+-- Atomic: one Redis time, one state. Writes nothing.
+-- Refuses: identity-guard's, expiring-generations' and write-counters' errors.
 local out = {}
 for age = 0, K - 1 do
   for j = 1, m do

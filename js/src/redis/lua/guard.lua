@@ -1,12 +1,9 @@
--- guard: the filter check alone, for layouts whose data scripts cannot touch
--- the parameters hash ('spread' slots, a key holding braces): sent after the
--- data script resolved (identity.ts, checkIdentity, says why after is enough).
---
+-- guard: the identity check alone, sent after the data scripts of layouts whose
+-- scripts cannot touch the hash (identity.ts says why after is enough).
 -- Parts: identity-guard
 -- KEYS: [1] the parameters hash.
--- ARGV: [1] the handle's filter id.
--- Returns: 1 when the hash names this handle's filter.
--- Atomic: one read. It writes nothing.
--- Refuses: a hash that is gone (CBW_NO_PARAMETERS) or names another filter
---   (CBW_OTHER_FILTER), as identity-guard says.
+-- ARGV: [1] the filter id.
+-- Returns: 1.
+-- Atomic: one read. Writes nothing.
+-- Refuses: identity-guard's errors.
 return 1

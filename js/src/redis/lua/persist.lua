@@ -1,13 +1,9 @@
--- persist: after create's commit, the keys of a new filter in other cluster
--- slots than its parameters hash lose their expiry (identity.ts,
--- createOrFind; one call per slot).
---
--- KEYS: [1..] keys made by allocate, all in one slot.
+-- persist: after the commit, allocated keys of another slot than the hash lose their expiry.
+-- KEYS: [1..] the keys, of one slot.
 -- ARGV: none.
--- Returns: the number of keys (#KEYS).
--- Atomic: all of one slot's keys become permanent in one step, or none.
--- Refuses, changing nothing: a key that is gone (CBW_MISSING_SHARD <key>: its
---   allocation expired before the commit reached it).
+-- Returns: #KEYS.
+-- Atomic: all of them or none.
+-- Refuses, changing nothing: a key gone (CBW_MISSING_SHARD).
 for j = 1, #KEYS do
   if redis.call('EXISTS', KEYS[j]) == 0 then return redis.error_reply('CBW_MISSING_SHARD ' .. KEYS[j]) end
 end

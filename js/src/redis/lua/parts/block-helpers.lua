@@ -1,23 +1,10 @@
--- Part block-helpers: bit tests and sets on one 64-byte block of a filter's
--- table (docs/FORMAT.md).
---
--- Word w of a block is its bytes [8w, 8w + 8) read little-endian, so bit p of
--- word w is bit p % 8 (least significant first) of block byte 8w + floor(p / 8):
--- the mask 2^(p % 8) in that byte. A key sets one bit in each of the 8 words:
--- p0..p7 below, each 0..63.
---
--- Uses: no KEYS or ARGV.
--- Defines: char, band, bor, call (string.char, bit.band, bit.bor, redis.call);
---   holds(s, o, p0..p7) -> whether all 8 bits are set in the block at offset
---     o of the string s;
---   withBits(s, o, p0..p7) -> a copy of that block with the 8 bits set;
---   rangeAdder(shard, range, startText) -> add(at, p0..p7): the add of one
---     key to a range of `shard` that was read (GETRANGE) as `range` and starts
---     at byte startText (text) of the shard: add sets the key's bits in its
---     block at offset `at` of the range unless all are set, and says whether
---     it set any. A block it changed is kept as `current` (the keys of one
---     block are adjacent in plan order, so the next key of the block sees
---     the bits set before it) and written back whole with one SETRANGE.
+-- Part block-helpers: a key's 8 bits in one 64-byte block. A record is 12 bytes: the
+-- block's offset in its range (u32, little-endian), then bit p (0..63) of each word w;
+-- that bit is mask 2^(p % 8) of block byte 8w + floor(p / 8) (docs/FORMAT.md).
+-- Uses: nothing.
+-- Defines: char, band, bor, call; holds(s, o, p0..p7); withBits(s, o, p0..p7);
+--   rangeAdder(shard, range, startText) -> add(at, p0..p7): sets a key's bits unless
+--   all are set, says whether it set any, and writes the changed block back whole.
 local char, band, bor, call = string.char, bit.band, bit.bor, redis.call
 local byteOf, maskOf = {}, {}
 for p = 0, 63 do

@@ -1,43 +1,13 @@
--- Part expiring-generations: the generations of a RedisExpiringBloomFilter
--- (redis-expiring.ts), shared by expiring-has and expiring-add.
---
--- Time is Redis's own (TIME, read inside the script), so every process
--- agrees on the current generation without talking to the others, and a
--- rotation is nothing but the generation number changing: generation g spans
--- Redis times [g G, (g + 1) G) with G = window / (K - 1) ms. `has` looks in
--- generations newest - K + 1 .. newest, so a key added at time t is found
--- until at least t + window (when newest - K + 1 is still its generation),
--- and at most t + window + G. Generation g's shards expire (PEXPIREAT) when
--- it stops being looked at, (g + K) G: Redis drops them itself.
---
--- Shard j of generation g is `<prefix>g<g>:<j>` (prefix `{tag}:<id>:`, one
--- cluster slot for all). A shard that does not exist is empty: never written,
--- or expired. To tell that apart from a shard lost (evicted, deleted, a
--- restart without persistence), each shard created is recorded in the sorted
--- set KEYS[1] (score g, member "g:j"; created with the filter, with a
--- sentinel member so that it exists while the filter does): a shard recorded
--- there for a generation still looked at, but missing, is an error, as is the
--- set itself missing.
---
--- Each generation shard carries a write counter after its table, mirrored in
--- the hash KEYS[2] under the shard's name (write-counters): a shard put back
--- to an older copy is refused. The mirror's fields go with the records of
--- generations no longer looked at.
---
--- Uses: KEYS[1] the record of generations, KEYS[2] the mirror; ARGV[1]
---   prefix, [2] window (ms), [3] K, [4] m, [4 + j] shard j's index, [4 + m + j]
---   its ranges (range-at); a shard's table length at ARGV[lengthsAt + j].
--- Defines: written, mirror, prefix, window, K, m; byte, sub, call, format
---   (string.byte, string.sub, redis.call, string.format); now and newest
---   (Redis's time in ms, and its generation);
---   marker(g, j) -> "g:j", shardName(g, j) -> the shard's key;
---   live(g, j, lengthsAt) -> name, count, legacy when shard j of generation
---     g holds data (its write count, and whether it has no counter yet);
---     false when it is empty; nil and an error text when it was lost, has
---     the wrong length or is older or newer than its mirror;
---   readRanges(name, j) -> shard j's ranges read from `name`, in order.
--- Refuses, before reading a shard: a record of generations that is gone
---   (CBW_MISSING_SHARD <KEYS[1]>).
+-- Part expiring-generations: generation g spans Redis times [gG, (g+1)G), with
+-- G = window / (K-1); the newest K are looked at, and g's shards expire at (g+K)G
+-- (scripts.ts). Shard j of g is prefix..'g'..g..':'..j, recorded in the sorted set
+-- KEYS[1] when made: recorded but missing is lost, not empty.
+-- Uses: KEYS[1], KEYS[2] (the mirror); ARGV[1..4+2m] as expiring-has, and the table
+--   bytes at ARGV[lengthsAt + j].
+-- Defines: written, mirror, prefix, window, K, m, byte, sub, call, format, now, newest;
+--   marker(g, j); shardName(g, j); live(g, j, lengthsAt) -> name, count, legacy | false
+--   (empty) | nil, error; readRanges(name, j).
+-- Refuses: the sorted set gone (CBW_MISSING_SHARD).
 local written, mirror, prefix = KEYS[1], KEYS[2], ARGV[1]
 local window, K, m = tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4])
 local byte, sub, call, format = string.byte, string.sub, redis.call, string.format

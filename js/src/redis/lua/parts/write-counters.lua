@@ -1,32 +1,12 @@
--- Part write-counters: each shard's write counter, checked against its
--- mirror (layout.ts), so that a shard put back to an older copy is refused.
---
--- A shard string is its table (tableBytes) and then 8 bytes counting the
--- script calls that changed it (little-endian, so a zeroed new shard says 0);
--- the mirror hash holds the same count under the shard's name (no field: 0).
--- Both change in the same script, so they differ only when one was put back
--- to another copy: a shard older than its mirror (RESTORE, COPY ... REPLACE)
--- lacks adds that resolved, and is refused, as is a mirror older than its
--- shard: which one is right cannot be told from inside. A shard of exactly
--- tableBytes was written by a release before the counters: 0 writes, and its
--- first counted write appends the counter. Redis's doubles hold counts
--- exactly to 2^53.
---
--- Uses: KEYS and ARGV only as checkShards's caller says.
--- Defines:
---   counterAt(shard, tableBytes) -> the count in a shard of tableBytes + 8
---   writesOf(shard, length, tableBytes, mirror) -> count, legacy | nil, error
---   setWrites(shard, tableBytes, mirror, count, legacy): stores count in both
---   checkShards(m, lengthsAt, mirror) -> writes, legacy | nil, nil, error:
---     writesOf of each shard KEYS[j], j = 1..m, whose table length is
---     ARGV[lengthsAt + j] (writes[j], legacy[j]), or the first refusal
--- Refuses (the error texts, for the script to return): CBW_MISSING_SHARD
---   <shard> for a shard of neither length (gone, flushed, truncated: it would
---   read as zeros); CBW_STALE_SHARD <count> <mirrored> <shard> when the counts
---   differ.
---
--- The cost: one GETRANGE of 8 bytes and one HGET per shard a call touches; an
--- add that changed a shard adds a SETRANGE of 8 bytes and an HSET.
+-- Part write-counters: a shard is its table then an 8-byte write count (little-endian),
+-- mirrored in a hash under the shard's name; the two differ only when one was put back
+-- to an older copy, which is refused (docs/REDIS.md, "Write counters"). A shard of the
+-- table's length alone predates the counters: 0 writes.
+-- Uses: KEYS and ARGV as checkShards's caller says.
+-- Defines: counterAt(shard, tableBytes); writesOf(shard, length, tableBytes, mirror) ->
+--   count, legacy | nil, error; setWrites(shard, tableBytes, mirror, count, legacy);
+--   checkShards(m, lengthsAt, mirror) -> writes, legacy | nil, nil, error for KEYS[1..m].
+-- Refuses: CBW_MISSING_SHARD (gone or truncated), CBW_STALE_SHARD (counts differ).
 local function counterAt(shard, tableBytes)
   local c1, c2, c3, c4, c5, c6, c7, c8 =
     string.byte(redis.call('GETRANGE', shard, string.format('%d', tableBytes), string.format('%d', tableBytes + 7)), 1, 8)
