@@ -173,6 +173,9 @@ const common = {
   minifyWhitespace: true,
   minifySyntax: true,
   external: ['node:*'],
+  // The Redis scripts (js/src/redis/lua/*.lua) are imported as their text, so the bundle
+  // holds each file as it is; scripts.ts sends that text, and names it to EVALSHA by its SHA-1.
+  loader: { '.lua': 'text' },
 };
 // CommonJS has no import.meta: the loader's `new URL('./core.wasm', import.meta.url)`
 // uses this file's URL instead; undefined once a bundler folded it into an ES module.

@@ -94,7 +94,7 @@ async function runCommand(
 }
 
 /**
- * The FilterError for a script's own refusal (the CBW_ codes of scripts.ts,
+ * The FilterError for a script's own refusal (the CBW_ codes the Lua scripts of lua/ return,
  * each followed by the key it is about, last, since a key may hold spaces),
  * or null for any other error.
  */

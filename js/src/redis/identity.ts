@@ -6,7 +6,7 @@ import { ALLOCATE_SCRIPT, CREATE_SCRIPT, DESTROY_SCRIPT, GUARD_SCRIPT, PERSIST_S
 
 // How a Redis-backed filter knows its own filter: the parameters hash under
 // the filter's key names it by a random id, every script checks that id
-// (scripts.ts, IDENTITY_GUARD), create never makes a new filter over the
+// (lua/parts/identity-guard.lua), create never makes a new filter over the
 // remains of an old one, a failed create leaves no key, and destroy removes
 // every key. Losing the hash alone (DEL, eviction) must not let a handle or a
 // new create answer false for a key whose add resolved.

@@ -21,7 +21,7 @@ import { FilterError } from '../index.js';
  * holds the same number under the shard's name. A shard put back to an older
  * copy (RESTORE, COPY … REPLACE) brings its older counter with it, while the
  * mirror, another key, does not: the scripts compare the two before every
- * read and write and refuse on a difference (scripts.ts, WRITE_COUNTERS). A
+ * read and write and refuse on a difference (lua/parts/write-counters.lua). A
  * shard of the table's length exactly, without the counter, is one written
  * by a release before the counters (counter 0; its first write appends it).
  *
@@ -31,7 +31,7 @@ import { FilterError } from '../index.js';
  * cluster's nodes (atomic per shard within a batch).
  *
  * `id` is random per filter, and every script checks that the hash still
- * carries the handle's id (scripts.ts, IDENTITY_GUARD): a client still
+ * carries the handle's id (lua/parts/identity-guard.lua): a client still
  * holding a filter that was destroyed and created again under the same key,
  * or whose hash was lost, gets an error, never the new filter's bits nor an
  * answer from shards no new handle reads.
@@ -58,7 +58,7 @@ const LAYOUT_FORMAT = 'cuckoo-bloom-wasm/redis blocked-bloom 1';
 export const BYTES_PER_BLOCK = 64;
 /** Redis's default limit for one string (proto-max-bulk-len) is 512 MiB. */
 export const MAX_SHARD_BYTES = 512 * 1024 * 1024;
-/** Bytes of the write counter after a shard's table (scripts.ts, WRITE_COUNTERS). */
+/** Bytes of the write counter after a shard's table (lua/parts/write-counters.lua). */
 export const WRITE_COUNTER_BYTES = 8;
 /**
  * The largest `shardBytes` create takes: a whole number of blocks whose

@@ -23,7 +23,7 @@ interface RedisCoreExports {
 
 export type RedisCore = CoreModule & RedisCoreExports;
 
-/** Bytes per key record: its block's offset in its range (u32), then its 8 bits (see scripts.ts). */
+/** Bytes per key record: its block's offset in its range (u32), then its 8 bits (see lua/has.lua). */
 const RECORD_BYTES = 12;
 /** Bytes per hashed key (HashedKey in redis_positions.cpp). */
 const HASHED_BYTES = 16;

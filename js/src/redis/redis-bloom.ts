@@ -426,7 +426,7 @@ export class RedisBloomFilter extends RedisKeyedFilter {
     return this.#layout.id;
   }
 
-  /** The parameters hash as a script's last key, when the scripts check it themselves (IDENTITY_GUARD). */
+  /** The parameters hash as a script's last key, when the scripts check it themselves (lua/parts/identity-guard.lua). */
   #guardKeys(): string[] {
     return this.connection.sameSlot ? [this.key] : [];
   }
@@ -469,7 +469,7 @@ export class RedisBloomFilter extends RedisKeyedFilter {
   /**
    * CORRUPT unless every shard is whole and as new as its mirror says, and
    * (in the scripts' slot, else by a second command) the hash names this
-   * filter: snapshot() runs it after its reads (VERIFY_SCRIPT says why).
+   * filter: snapshot() runs it after its reads (lua/verify.lua says why).
    */
   async #verify(): Promise<void> {
     await runBounded(

@@ -9,7 +9,7 @@ import {
   loadCore,
   plannerFor,
 } from './commands.js';
-import { EXPIRING_ADD_SCRIPT, EXPIRING_HAS_SCRIPT } from './expiring-scripts.js';
+import { EXPIRING_ADD_SCRIPT, EXPIRING_HAS_SCRIPT, type Script } from './scripts.js';
 import {
   BYTES_PER_BLOCK,
   integerField,
@@ -30,7 +30,6 @@ import { readAnswerText, RedisKeyedFilter } from './script-calls.js';
 import type { RedisConnectionOptions } from './redis-bloom.js';
 import { checkAllowEviction, checkEviction } from './eviction.js';
 import { createOrFind, destroyFilter, hashSharesSlot } from './identity.js';
-import type { Script } from './scripts.js';
 
 /** Options of {@link RedisExpiringBloomFilter.create}: the window, generations and sizing, and how to talk to Redis. */
 export interface RedisExpiringBloomFilterOptions extends RedisConnectionOptions {
@@ -90,7 +89,7 @@ interface ExpiringLayout {
  */
 export class RedisExpiringBloomFilter extends RedisKeyedFilter {
   readonly #layout: ExpiringLayout;
-  /** The sorted set recording created generation shards (see expiring-scripts.ts). */
+  /** The sorted set recording created generation shards (see lua/parts/expiring-generations.lua). */
   readonly #written: string;
   /** The hash mirroring each generation shard's write counter: the parameters hash in its slot, else a key of its own (layout.ts). */
   readonly #mirror: string;
@@ -290,7 +289,7 @@ export class RedisExpiringBloomFilter extends RedisKeyedFilter {
     const { seed, blockCount, shardBlocks } = this.#layout.table;
     const plan = this.connection.planner.plan(keys, seed, blockCount, shardBlocks);
     const { groups } = plan;
-    // Each shard's table length (its string holds an 8-byte write counter more: expiring-scripts.ts).
+    // Each shard's table length (its string holds an 8-byte write counter more: lua/parts/write-counters.lua).
     const lengths = groups.map((group) => String(shardBytesOf(this.#layout.table, group.shard)));
     const guard = this.connection.sameSlot ? [this.key] : [];
     const id = this.connection.sameSlot ? this.#layout.table.id : '';

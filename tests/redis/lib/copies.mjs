@@ -11,7 +11,7 @@ export const COPY_METHODS = ['RESTORE', 'COPY … REPLACE'];
 /**
  * The names of a filter's shard strings, from what Redis holds: a RedisBloomFilter's
  * shards (js/src/redis/layout.ts), or an expiring filter's generation shards recorded in
- * its record of generations (js/src/redis/expiring-scripts.ts).
+ * its record of generations (js/src/redis/lua/parts/expiring-generations.lua).
  */
 export async function shardNames(io, key, filter) {
   const id = String(await io.call('HGET', key, 'id'));
