@@ -15,8 +15,14 @@ declare const __CBW_WASM_SIZE__: number;
 const FROM = 'the embedded core.wasm';
 
 async function embeddedBytes(): Promise<Uint8Array> {
-  // atob is global in browsers, workers and Node >= 16.
-  const text = atob(__CBW_WASM_DEFLATED__);
+  // atob is global in browsers, workers and Node >= 16. A damaged embed may not even be
+  // base64 (a length that is not a multiple of 4): that is LOAD_FAILED naming it too.
+  let text: string;
+  try {
+    text = atob(__CBW_WASM_DEFLATED__);
+  } catch (error) {
+    throw new FilterError('LOAD_FAILED', `could not decode ${FROM} (base64): ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+  }
   const deflated = new Uint8Array(text.length);
   for (let i = 0; i < text.length; i++) deflated[i] = text.charCodeAt(i);
   let bytes: Uint8Array;
