@@ -30,9 +30,11 @@
 // cbw_shared_unwind(), which releases what this thread held.
 //
 // Contract with js/src/shared (shared-filter.ts, shared-place.ts, shared-runtime.ts):
-// - Every call names the calling thread (from cbw_shared_register_thread).
+// - Every call names the calling thread (from cbw_shared_register_thread), and
+//   a filter type by its registry id (listed by cbw_shared_type_*).
 // - Keys cross as (pointer, length) into this memory, batches as an arena
-//   plus uint32 offsets (key i is [data + offsets[i] - offsets[0], ... + offsets[i + 1] - offsets[0])).
+//   plus uint32 offsets (key i is [data + offsets[i] - offsets[0], ... + offsets[i + 1] - offsets[0])),
+//   laid out by the main build's routes (shared-keys.ts; cbw_shared_utf8_offsets, cbw_shared_utf16_*).
 // - Negative results are errors: kFreed (the handle names no live filter of
 //   that type), kFull (cuckoo add), kLocked (see above; the details in the
 //   thread's record, cbw_shared_failure). remove() answers 1 (removed) or 0 (not found).

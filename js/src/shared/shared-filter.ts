@@ -58,7 +58,7 @@ export interface SharedFilterHandle {
  */
 export abstract class SharedFilter {
   readonly #place: FilterPlace;
-  readonly #typeNumber: number;
+  readonly #typeId: number;
   /** This thread's key writer for the filter's memory (shared by every filter of it on this thread). */
   readonly #keys: SharedKeyArena;
   #freed = false;
@@ -66,7 +66,7 @@ export abstract class SharedFilter {
   /** @internal The subclasses pass where the filter is (created, or attached from a handle). */
   protected constructor(place: object) {
     this.#place = place as FilterPlace;
-    this.#typeNumber = this.#place.typeId;
+    this.#typeId = this.#place.typeId;
     this.#keys = keyArenaOf(this.#place.runtime);
   }
 
@@ -89,7 +89,7 @@ export abstract class SharedFilter {
     const { runtime } = this.place;
     const length = this.#keys.encode(key);
     const result = guarded(runtime, 'add', () =>
-      runtime.exports.cbw_shared_add(runtime.thread, this.place.slot, this.place.generation, this.#typeNumber, runtime.scratchPointer, length),
+      runtime.exports.cbw_shared_add(runtime.thread, this.place.slot, this.place.generation, this.#typeId, runtime.scratchPointer, length),
     );
     if (result < 0) throw this.#failure(result, 'add');
   }
@@ -103,7 +103,7 @@ export abstract class SharedFilter {
   has(key: Key): boolean {
     const { runtime } = this.place;
     const length = this.#keys.encode(key);
-    const result = runtime.exports.cbw_shared_has(runtime.thread, this.place.slot, this.place.generation, this.#typeNumber, runtime.scratchPointer, length);
+    const result = runtime.exports.cbw_shared_has(runtime.thread, this.place.slot, this.place.generation, this.#typeId, runtime.scratchPointer, length);
     if (result < 0) throw this.#failure(result, 'has');
     return result === 1;
   }
@@ -121,7 +121,7 @@ export abstract class SharedFilter {
     for (let start = 0; start < list.length; ) {
       const batch = this.#keys.encodeBatch(list, start);
       const result = guarded(runtime, 'addMany', () =>
-        runtime.exports.cbw_shared_add_many(runtime.thread, this.place.slot, this.place.generation, this.#typeNumber, batch.data, batch.offsets, batch.count),
+        runtime.exports.cbw_shared_add_many(runtime.thread, this.place.slot, this.place.generation, this.#typeId, batch.data, batch.offsets, batch.count),
       );
       if (result === FREED || result === LOCKED) throw this.#failure(result, 'addMany', start);
       if (result < 0) {
@@ -143,7 +143,7 @@ export abstract class SharedFilter {
         thread,
         this.place.slot,
         this.place.generation,
-        this.#typeNumber,
+        this.#typeId,
         batch.data,
         batch.offsets,
         batch.count,
@@ -159,14 +159,14 @@ export abstract class SharedFilter {
 
   /** Keys added (Bloom family: every add counts) or fingerprints stored (cuckoo); may lag adds in flight on other threads. @throws FilterError `FREED`. */
   get count(): number {
-    const result = this.place.runtime.exports.cbw_shared_count(this.place.runtime.thread, this.place.slot, this.place.generation, this.#typeNumber);
+    const result = this.place.runtime.exports.cbw_shared_count(this.place.runtime.thread, this.place.slot, this.place.generation, this.#typeId);
     if (result < 0) throw this.#failure(FREED, 'count');
     return result;
   }
 
   /** Bytes of the filter's table in the shared memory. @throws FilterError `FREED`. */
   get byteLength(): number {
-    const result = this.place.runtime.exports.cbw_shared_table_bytes(this.place.runtime.thread, this.place.slot, this.place.generation, this.#typeNumber);
+    const result = this.place.runtime.exports.cbw_shared_table_bytes(this.place.runtime.thread, this.place.slot, this.place.generation, this.#typeId);
     if (result < 0) throw this.#failure(FREED, 'byteLength');
     return result;
   }
@@ -184,7 +184,7 @@ export abstract class SharedFilter {
     const { runtime } = this.place;
     const lengthAt = scratch(runtime, 4);
     const pointer = guarded(runtime, 'serialize', () =>
-      runtime.exports.cbw_shared_serialize(runtime.thread, this.place.slot, this.place.generation, this.#typeNumber, lengthAt),
+      runtime.exports.cbw_shared_serialize(runtime.thread, this.place.slot, this.place.generation, this.#typeId, lengthAt),
     );
     const length = new DataView(runtime.memory.buffer).getUint32(lengthAt, true);
     if (pointer === 0) {
@@ -249,7 +249,7 @@ export abstract class SharedFilter {
    */
   recover(): number {
     const { runtime } = this.place;
-    const result = runtime.exports.cbw_shared_recover(runtime.thread, this.place.slot, this.place.generation, this.#typeNumber);
+    const result = runtime.exports.cbw_shared_recover(runtime.thread, this.place.slot, this.place.generation, this.#typeId);
     if (result < 0) throw this.#failure(result, 'recover');
     return result;
   }
@@ -264,7 +264,7 @@ export abstract class SharedFilter {
     const { runtime } = this.place;
     const length = this.#keys.encode(key);
     const result = guarded(runtime, 'remove', () =>
-      runtime.exports.cbw_shared_remove(runtime.thread, this.place.slot, this.place.generation, this.#typeNumber, runtime.scratchPointer, length),
+      runtime.exports.cbw_shared_remove(runtime.thread, this.place.slot, this.place.generation, this.#typeId, runtime.scratchPointer, length),
     );
     if (result < 0) throw this.#failure(result, 'remove');
     return result === 1;
@@ -282,7 +282,7 @@ export abstract class SharedFilter {
           runtime.thread,
           this.place.slot,
           this.place.generation,
-          this.#typeNumber,
+          this.#typeId,
           batch.data,
           batch.offsets,
           batch.count,
@@ -298,7 +298,7 @@ export abstract class SharedFilter {
 
   #requireLive(what: string): void {
     const { exports, thread } = this.place.runtime;
-    if (this.#freed || exports.cbw_shared_check(thread, this.place.slot, this.place.generation, this.#typeNumber) !== 1) {
+    if (this.#freed || exports.cbw_shared_check(thread, this.place.slot, this.place.generation, this.#typeId) !== 1) {
       throw this.#failure(FREED, what);
     }
   }
