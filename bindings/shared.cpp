@@ -30,9 +30,11 @@
 // cbw_shared_unwind(), which releases what this thread held.
 //
 // Contract with js/src/shared (shared-filter.ts, shared-place.ts, shared-runtime.ts):
-// - Every call names the calling thread (from cbw_shared_register_thread).
+// - Every call names the calling thread (from cbw_shared_register_thread), and
+//   a filter type by its registry id (listed by cbw_shared_type_*).
 // - Keys cross as (pointer, length) into this memory, batches as an arena
-//   plus uint32 offsets (key i is [data + offsets[i] - offsets[0], ... + offsets[i + 1] - offsets[0])).
+//   plus uint32 offsets (key i is [data + offsets[i] - offsets[0], ... + offsets[i + 1] - offsets[0])),
+//   laid out by the main build's routes (shared-keys.ts; cbw_shared_utf8_offsets, cbw_shared_utf16_*).
 // - Negative results are errors: kFreed (the handle names no live filter of
 //   that type), kFull (cuckoo add), kLocked (see above; the details in the
 //   thread's record, cbw_shared_failure). remove() answers 1 (removed) or 0 (not found).
@@ -58,14 +60,37 @@
 #include "cuckoo_bloom/concurrent/concurrent_counting_bloom_filter.h"
 #include "cuckoo_bloom/concurrent/concurrent_cuckoo_filter.h"
 #include "cuckoo_bloom/concurrent/wait_bound.h"
+#include "cuckoo_bloom/core/filter_support.h"
+#include "cuckoo_bloom/core/format.h"
 #include "cuckoo_bloom/core/status.h"
+#include "cuckoo_bloom/core/utf8_offsets.h"
 
 using namespace cuckoo_bloom;
 
 namespace {
 
-// Filter types as js/src/shared/shared-place.ts numbers them.
-enum SharedType : uint32_t { kBloom = 1, kBlocked = 2, kCounting = 3, kCuckoo = 4 };
+// Filter types by the registry's ids (cuckoo_bloom/registry/filter_types.h),
+// as the byte format and the main build number them: each shared type is the
+// concurrent form of a plain class and takes that class's id. JavaScript reads
+// them from here (cbw_shared_type_id, cbw_shared_type_name), not from a copy.
+template <typename Plain>
+constexpr uint32_t typeIdOf() {
+  return static_cast<uint32_t>(FilterTypeOf<Plain>::value);
+}
+constexpr uint32_t kBloom = typeIdOf<BloomFilter>();
+constexpr uint32_t kBlocked = typeIdOf<BlockedBloomFilter>();
+constexpr uint32_t kCounting = typeIdOf<CountingBloomFilter>();
+constexpr uint32_t kCuckoo = typeIdOf<CuckooFilter>();
+// The types this module makes (0 in a slot's `type`: none; registry ids start at 1).
+constexpr uint32_t kSharedTypes[] = {kBloom, kBlocked, kCounting, kCuckoo};
+constexpr uint32_t kSharedTypeCount = sizeof(kSharedTypes) / sizeof(kSharedTypes[0]);
+
+// utf16KeysToUtf8's table (utf8_offsets.h) is a function-local static. It is
+// filled here, by the static constructors, which run once on the creating
+// thread before any other thread has an instance: filled on first use, two
+// threads could meet in its guard, whose wait needs the pthread runtime this
+// loader does not start (docs/CONCURRENCY.md).
+[[maybe_unused]] const uint32_t* const utf8OfUnitFilled = utf8OfUnitTable();
 
 constexpr int kFreed = -1;
 constexpr int kFull = -2;
@@ -334,6 +359,37 @@ EMSCRIPTEN_KEEPALIVE uintptr_t cbw_shared_bootstrap_stack() { return reinterpret
 EMSCRIPTEN_KEEPALIVE uint32_t cbw_shared_bootstrap_stack_size() { return sizeof(bootstrapStack); }
 EMSCRIPTEN_KEEPALIVE uintptr_t cbw_shared_bootstrap_lock() { return reinterpret_cast<uintptr_t>(&bootstrapLock); }
 EMSCRIPTEN_KEEPALIVE uintptr_t cbw_shared_runtime_mark() { return reinterpret_cast<uintptr_t>(runtimeMark); }
+
+// The filter types this module makes: their count, then each one's registry
+// id and name by index (0 and null past the count). js/src/shared reads them
+// once per instance and names types by these ids in every call.
+EMSCRIPTEN_KEEPALIVE uint32_t cbw_shared_type_count() { return kSharedTypeCount; }
+EMSCRIPTEN_KEEPALIVE uint32_t cbw_shared_type_id(uint32_t index) {
+  return index < kSharedTypeCount ? kSharedTypes[index] : 0;
+}
+EMSCRIPTEN_KEEPALIVE const char* cbw_shared_type_name(uint32_t index) {
+  return index < kSharedTypeCount ? filterTypeName(static_cast<FilterType>(kSharedTypes[index])) : nullptr;
+}
+
+// The main build's key routes (bindings/embind.cpp's cbw_utf8_offsets,
+// cbw_utf16_keys and cbw_utf16_key, over utf8_offsets.h), for the same
+// layouts: js/src/shared/shared-keys.ts. They touch only the calling
+// thread's scratch region (no filter, no mark).
+// A batch of strings written as one UTF-8 string: UTF-16 unit offsets to
+// byte offsets, in place. 1 on success, 0: write the batch key by key.
+EMSCRIPTEN_KEEPALIVE int cbw_shared_utf8_offsets(uintptr_t data, uint32_t byteLength, uint32_t* offsets, uint32_t count) {
+  return utf16OffsetsToUtf8(reinterpret_cast<const uint8_t*>(data), byteLength, offsets, count) ? 1 : 0;
+}
+// A batch of strings as UTF-16 units: encoded into UTF-8 at `data` (room for 3
+// bytes a unit plus 4), unit offsets rewritten as byte offsets. The bytes written.
+EMSCRIPTEN_KEEPALIVE uint32_t cbw_shared_utf16_keys(uintptr_t units, uint32_t* offsets, uint32_t count, uint8_t* data) {
+  return static_cast<uint32_t>(utf16KeysToUtf8(reinterpret_cast<const uint8_t*>(units), offsets, count, data));
+}
+// One key the same way: `unitCount` units into UTF-8 at `data`; the bytes written.
+EMSCRIPTEN_KEEPALIVE uint32_t cbw_shared_utf16_key(uintptr_t units, uint32_t unitCount, uint8_t* data) {
+  uint32_t offsets[2] = {0, unitCount};
+  return static_cast<uint32_t>(utf16KeysToUtf8(reinterpret_cast<const uint8_t*>(units), offsets, 1, data));
+}
 
 EMSCRIPTEN_KEEPALIVE const char* cbw_shared_status_name(int code) {
   return statusCodeName(static_cast<StatusCode>(code));

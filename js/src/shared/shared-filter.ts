@@ -1,8 +1,9 @@
 // The filters of `cuckoo-bloom-wasm/shared`: one filter in a shared memory,
 // used from every thread that holds a handle to it (docs/CONCURRENCY.md).
 import { FilterError } from '../errors.js';
-import { describeValue, invalidKey, isDetached, type Key } from '../keys/keys.js';
-import { FilterPlace, HANDLE_KIND, TYPE_NUMBERS } from './shared-place.js';
+import { describeValue, type Key } from '../keys/keys.js';
+import { keyArenaOf, type SharedKeyArena } from './shared-keys.js';
+import { FilterPlace, HANDLE_KIND } from './shared-place.js';
 import { guarded, scratch, type SharedRuntime } from './shared-runtime.js';
 
 /** The filter types the shared entry has: the concurrent forms of the four plain types of the same names. */
@@ -50,13 +51,6 @@ export interface SharedFilterHandle {
   readonly markAddress: number;
 }
 
-const encoder = new TextEncoder();
-/** Keys per crossing of a batch (bounds the scratch region a batch needs). */
-const BATCH_KEYS = 16384;
-/** A batch's offsets and answers, staged outside the shared memory (see #writeBatch). */
-const offsetStage = new Uint32Array(BATCH_KEYS + 1);
-const resultStage = new Uint8Array(BATCH_KEYS);
-
 /**
  * What the four shared filters have in common. Every method may be called
  * from any thread holding the filter (made here, or `attach`ed from a handle)
@@ -64,13 +58,16 @@ const resultStage = new Uint8Array(BATCH_KEYS);
  */
 export abstract class SharedFilter {
   readonly #place: FilterPlace;
-  readonly #typeNumber: number;
+  readonly #typeId: number;
+  /** This thread's key writer for the filter's memory (shared by every filter of it on this thread). */
+  readonly #keys: SharedKeyArena;
   #freed = false;
 
   /** @internal The subclasses pass where the filter is (created, or attached from a handle). */
   protected constructor(place: object) {
     this.#place = place as FilterPlace;
-    this.#typeNumber = TYPE_NUMBERS[this.#place.type];
+    this.#typeId = this.#place.typeId;
+    this.#keys = keyArenaOf(this.#place.runtime);
   }
 
   private get place(): FilterPlace {
@@ -90,9 +87,9 @@ export abstract class SharedFilter {
    */
   add(key: Key): void {
     const { runtime } = this.place;
-    const length = this.#writeKey(key);
+    const length = this.#keys.encode(key);
     const result = guarded(runtime, 'add', () =>
-      runtime.exports.cbw_shared_add(runtime.thread, this.place.slot, this.place.generation, this.#typeNumber, runtime.scratchPointer, length),
+      runtime.exports.cbw_shared_add(runtime.thread, this.place.slot, this.place.generation, this.#typeId, runtime.scratchPointer, length),
     );
     if (result < 0) throw this.#failure(result, 'add');
   }
@@ -105,14 +102,14 @@ export abstract class SharedFilter {
    */
   has(key: Key): boolean {
     const { runtime } = this.place;
-    const length = this.#writeKey(key);
-    const result = runtime.exports.cbw_shared_has(runtime.thread, this.place.slot, this.place.generation, this.#typeNumber, runtime.scratchPointer, length);
+    const length = this.#keys.encode(key);
+    const result = runtime.exports.cbw_shared_has(runtime.thread, this.place.slot, this.place.generation, this.#typeId, runtime.scratchPointer, length);
     if (result < 0) throw this.#failure(result, 'has');
     return result === 1;
   }
 
   /**
-   * Adds every key, in batches of 16,384 per call into wasm.
+   * Adds every key, in batches of up to 16,384 keys (and 65,472 UTF-16 units) per call into wasm.
    * @throws FilterError `INVALID_ARGUMENT` (naming the key's index; the keys
    *   before its batch were added), `FULL` (cuckoo, with `index`: the first key
    *   not stored; every key before it was), `LOCKED` (cuckoo, with `index`, as
@@ -121,16 +118,17 @@ export abstract class SharedFilter {
   addMany(keys: Iterable<Key>): void {
     const list = listOf(keys, 'addMany');
     const { runtime } = this.place;
-    for (let start = 0; start < list.length; start += BATCH_KEYS) {
-      const batch = this.#writeBatch(list, start);
+    for (let start = 0; start < list.length; ) {
+      const batch = this.#keys.encodeBatch(list, start);
       const result = guarded(runtime, 'addMany', () =>
-        runtime.exports.cbw_shared_add_many(runtime.thread, this.place.slot, this.place.generation, this.#typeNumber, batch.data, batch.offsets, batch.count),
+        runtime.exports.cbw_shared_add_many(runtime.thread, this.place.slot, this.place.generation, this.#typeId, batch.data, batch.offsets, batch.count),
       );
       if (result === FREED || result === LOCKED) throw this.#failure(result, 'addMany', start);
       if (result < 0) {
         const index = start + (FULL - result);
         throw new FilterError('FULL', `cuckoo filter: key ${index} of addMany could not be stored (every key before it was)`, { index });
       }
+      start = batch.end;
     }
   }
 
@@ -138,36 +136,37 @@ export abstract class SharedFilter {
   hasMany(keys: Iterable<Key>): boolean[] {
     const list = listOf(keys, 'hasMany');
     const answers = new Array<boolean>(list.length);
-    for (let start = 0; start < list.length; start += BATCH_KEYS) {
-      const batch = this.#writeBatch(list, start);
-      const { exports, heap, thread } = this.place.runtime;
+    const { exports, heap, thread } = this.place.runtime;
+    for (let start = 0; start < list.length; ) {
+      const batch = this.#keys.encodeBatch(list, start);
       const result = exports.cbw_shared_has_many(
         thread,
         this.place.slot,
         this.place.generation,
-        this.#typeNumber,
+        this.#typeId,
         batch.data,
         batch.offsets,
         batch.count,
-        batch.out,
+        batch.results,
       );
       if (result < 0) throw this.#failure(result, 'hasMany', start);
-      resultStage.set(heap.subarray(batch.out, batch.out + batch.count));
-      for (let i = 0; i < batch.count; i++) answers[start + i] = resultStage[i] === 1;
+      // Straight from the answer bytes into the array, as the main entry does.
+      copyAsBooleans(heap, batch.results, batch.count, answers, start);
+      start = batch.end;
     }
     return answers;
   }
 
   /** Keys added (Bloom family: every add counts) or fingerprints stored (cuckoo); may lag adds in flight on other threads. @throws FilterError `FREED`. */
   get count(): number {
-    const result = this.place.runtime.exports.cbw_shared_count(this.place.runtime.thread, this.place.slot, this.place.generation, this.#typeNumber);
+    const result = this.place.runtime.exports.cbw_shared_count(this.place.runtime.thread, this.place.slot, this.place.generation, this.#typeId);
     if (result < 0) throw this.#failure(FREED, 'count');
     return result;
   }
 
   /** Bytes of the filter's table in the shared memory. @throws FilterError `FREED`. */
   get byteLength(): number {
-    const result = this.place.runtime.exports.cbw_shared_table_bytes(this.place.runtime.thread, this.place.slot, this.place.generation, this.#typeNumber);
+    const result = this.place.runtime.exports.cbw_shared_table_bytes(this.place.runtime.thread, this.place.slot, this.place.generation, this.#typeId);
     if (result < 0) throw this.#failure(FREED, 'byteLength');
     return result;
   }
@@ -185,7 +184,7 @@ export abstract class SharedFilter {
     const { runtime } = this.place;
     const lengthAt = scratch(runtime, 4);
     const pointer = guarded(runtime, 'serialize', () =>
-      runtime.exports.cbw_shared_serialize(runtime.thread, this.place.slot, this.place.generation, this.#typeNumber, lengthAt),
+      runtime.exports.cbw_shared_serialize(runtime.thread, this.place.slot, this.place.generation, this.#typeId, lengthAt),
     );
     const length = new DataView(runtime.memory.buffer).getUint32(lengthAt, true);
     if (pointer === 0) {
@@ -250,7 +249,7 @@ export abstract class SharedFilter {
    */
   recover(): number {
     const { runtime } = this.place;
-    const result = runtime.exports.cbw_shared_recover(runtime.thread, this.place.slot, this.place.generation, this.#typeNumber);
+    const result = runtime.exports.cbw_shared_recover(runtime.thread, this.place.slot, this.place.generation, this.#typeId);
     if (result < 0) throw this.#failure(result, 'recover');
     return result;
   }
@@ -263,9 +262,9 @@ export abstract class SharedFilter {
   /** @internal One key of remove(): 1 removed, 0 not found. */
   protected removeKey(key: Key): boolean {
     const { runtime } = this.place;
-    const length = this.#writeKey(key);
+    const length = this.#keys.encode(key);
     const result = guarded(runtime, 'remove', () =>
-      runtime.exports.cbw_shared_remove(runtime.thread, this.place.slot, this.place.generation, this.#typeNumber, runtime.scratchPointer, length),
+      runtime.exports.cbw_shared_remove(runtime.thread, this.place.slot, this.place.generation, this.#typeId, runtime.scratchPointer, length),
     );
     if (result < 0) throw this.#failure(result, 'remove');
     return result === 1;
@@ -276,31 +275,30 @@ export abstract class SharedFilter {
     const list = listOf(keys, 'removeMany');
     const answers = new Array<boolean>(list.length);
     const { runtime } = this.place;
-    for (let start = 0; start < list.length; start += BATCH_KEYS) {
-      const batch = this.#writeBatch(list, start);
+    for (let start = 0; start < list.length; ) {
+      const batch = this.#keys.encodeBatch(list, start);
       const result = guarded(runtime, 'removeMany', () =>
         runtime.exports.cbw_shared_remove_many(
           runtime.thread,
           this.place.slot,
           this.place.generation,
-          this.#typeNumber,
+          this.#typeId,
           batch.data,
           batch.offsets,
           batch.count,
-          batch.out,
+          batch.results,
         ),
       );
       if (result < 0) throw this.#failure(result, 'removeMany', start);
-      const { heap } = runtime;
-      resultStage.set(heap.subarray(batch.out, batch.out + batch.count));
-      for (let i = 0; i < batch.count; i++) answers[start + i] = resultStage[i] === 1;
+      copyAsBooleans(runtime.heap, batch.results, batch.count, answers, start);
+      start = batch.end;
     }
     return answers;
   }
 
   #requireLive(what: string): void {
     const { exports, thread } = this.place.runtime;
-    if (this.#freed || exports.cbw_shared_check(thread, this.place.slot, this.place.generation, this.#typeNumber) !== 1) {
+    if (this.#freed || exports.cbw_shared_check(thread, this.place.slot, this.place.generation, this.#typeId) !== 1) {
       throw this.#failure(FREED, what);
     }
   }
@@ -310,94 +308,6 @@ export abstract class SharedFilter {
     if (result === FULL) return new FilterError('FULL', `cuckoo filter: ${what} could not store the key (every key stored before is still there)`);
     if (result === LOCKED) return lockedError(this.place.runtime, `${this.place.type} shared filter (slot ${this.place.slot})`, what, batchStart);
     return new FilterError('FREED', `${this.place.type} shared filter: ${what} after free() (on this or another thread)`);
-  }
-
-  /** Writes one key at the start of this thread's scratch region; returns its length in bytes. */
-  #writeKey(key: Key): number {
-    const { runtime } = this.place;
-    if (typeof key === 'string') {
-      const pointer = scratch(runtime, key.length * 3);
-      const heap = runtime.heap;
-      // Node: Buffer's native UTF-8 write (see encodeInto) beats a loop from 16 units or so.
-      if (NodeBufferClass !== undefined && key.length > 16) return nodeBufferOf(heap).write(key, pointer, 'utf8');
-      // ASCII by hand: a subarray + encodeInto per key costs more than short keys do.
-      for (let i = 0; i < key.length; i++) {
-        const unit = key.charCodeAt(i);
-        if (unit >= 0x80) return encodeInto(key, heap, pointer);
-        heap[pointer + i] = unit;
-      }
-      return key.length;
-    }
-    if (!(key instanceof Uint8Array)) throw invalidKey(key);
-    if (key.length === 0 && isDetached(key)) throw new FilterError('INVALID_ARGUMENT', 'a key is detached (transferred)');
-    runtime.heap.set(key, scratch(runtime, key.length));
-    return key.length;
-  }
-
-  /** Writes keys [start, start + BATCH_KEYS) of `list` as offsets, result bytes and data in the scratch region. */
-  #writeBatch(list: readonly Key[], start: number): { data: number; offsets: number; out: number; count: number } {
-    const count = Math.min(BATCH_KEYS, list.length - start);
-    let dataBytes = 0;
-    let allStrings = true;
-    for (let i = start; i < start + count; i++) {
-      const key = list[i];
-      if (typeof key === 'string') dataBytes += key.length * 3;
-      else if (key instanceof Uint8Array) {
-        if (key.length === 0 && isDetached(key)) {
-          throw new FilterError('INVALID_ARGUMENT', `key ${i} is detached (transferred)`, { index: i });
-        }
-        dataBytes += key.length;
-        allStrings = false;
-      } else throw invalidKey(key, i);
-    }
-    const headBytes = (((count + 1) * 4 + count + 7) & ~7) >>> 0;
-    const base = scratch(this.place.runtime, headBytes + dataBytes);
-    const { heap } = this.place.runtime;
-    // Offsets are written to an ordinary array, then copied in with one set(): element
-    // writes into a view of shared memory measured slower per key.
-    const offsets = offsetStage;
-    const out = base + (count + 1) * 4;
-    let at = base + headBytes;
-    if (allStrings && NodeBufferClass !== undefined) {
-      // Node: each key by Buffer's native UTF-8 write, straight into the shared
-      // memory (its byte offsets are the offsets). Joining the batch first cost
-      // more here: flattening the joined rope took a third of a hasMany (profiled).
-      const view = nodeBufferOf(heap);
-      for (let i = 0; i < count; i++) {
-        offsets[i] = at;
-        at += view.write(list[start + i] as string, at, 'utf8');
-      }
-      offsets[count] = at;
-      this.place.runtime.words.set(offsets.subarray(0, count + 1), base >>> 2);
-      return { data: base + headBytes, offsets: base, out, count };
-    }
-    if (allStrings) {
-      // One encodeInto for the whole batch (as the normal entry's key arena): when
-      // every unit was ASCII, each key's bytes are its units and the offsets follow.
-      let joined = '';
-      for (let i = start; i < start + count; i++) joined += list[i] as string;
-      if (encodeInto(joined, heap, at) === joined.length) {
-        for (let i = 0; i < count; i++) {
-          offsets[i] = at;
-          at += (list[start + i] as string).length;
-        }
-        offsets[count] = at;
-        this.place.runtime.words.set(offsets.subarray(0, count + 1), base >>> 2);
-        return { data: base + headBytes, offsets: base, out, count };
-      }
-    }
-    for (let i = 0; i < count; i++) {
-      offsets[i] = at;
-      const key = list[start + i]!;
-      if (typeof key === 'string') at += encodeString(heap, key, at);
-      else {
-        heap.set(key, at);
-        at += key.length;
-      }
-    }
-    offsets[count] = at;
-    this.place.runtime.words.set(offsets.subarray(0, count + 1), base >>> 2);
-    return { data: base + headBytes, offsets: base, out, count };
   }
 }
 
@@ -422,43 +332,9 @@ function lockedError(runtime: SharedRuntime, filter: string, what: string, batch
   return new FilterError('LOCKED', message, waitedOn === 2 && what.endsWith('Many') ? { index } : undefined);
 }
 
-/**
- * UTF-8 of `text` written at `at` in the shared memory; its length. In Node
- * by Buffer's native write over the memory: TextEncoder.encodeInto into a
- * view of a SharedArrayBuffer took 38% of a hasMany there (profiled), and
- * browsers' refuses such views ("must not be shared": Chromium, checked by
- * tests/shared/shared-browser.test.mjs), so there it goes through an
- * ordinary buffer and one copy.
- */
-interface NodeBuffer extends Uint8Array {
-  write(text: string, offset: number, encoding: 'utf8'): number;
-}
-const NodeBufferClass = (globalThis as { Buffer?: { from(buffer: ArrayBufferLike, offset: number, length: number): NodeBuffer } }).Buffer;
-let bufferHeap: Uint8Array | null = null;
-let bufferView: NodeBuffer | null = null;
-let staging = new Uint8Array(4096);
-function nodeBufferOf(heap: Uint8Array): NodeBuffer {
-  if (bufferHeap !== heap) {
-    bufferView = NodeBufferClass!.from(heap.buffer, heap.byteOffset, heap.byteLength);
-    bufferHeap = heap;
-  }
-  return bufferView!;
-}
-function encodeInto(text: string, heap: Uint8Array, at: number): number {
-  if (NodeBufferClass !== undefined) return nodeBufferOf(heap).write(text, at, 'utf8');
-  if (staging.length < text.length * 3) staging = new Uint8Array(Math.max(text.length * 3, staging.length * 2));
-  const { written } = encoder.encodeInto(text, staging);
-  heap.set(staging.subarray(0, written), at);
-  return written;
-}
-
-function encodeString(heap: Uint8Array, key: string, at: number): number {
-  for (let i = 0; i < key.length; i++) {
-    const unit = key.charCodeAt(i);
-    if (unit >= 0x80) return encodeInto(key, heap, at);
-    heap[at + i] = unit;
-  }
-  return key.length;
+/** `target[at + i] = bytes[from + i] !== 0` for i in [0, count): one batch's answers as booleans. */
+function copyAsBooleans(bytes: Uint8Array, from: number, count: number, target: boolean[], at: number): void {
+  for (let i = 0; i < count; i++) target[at + i] = bytes[from + i] !== 0;
 }
 
 function listOf(keys: Iterable<Key>, what: string): readonly Key[] {

@@ -79,7 +79,7 @@ export class SharedCountingBloomFilter extends SharedFilter {
   }
 
   /**
-   * `remove` of every key, in batches of 16,384 per call into wasm: per key,
+   * `remove` of every key, in batches of up to 16,384 keys (and 65,472 UTF-16 units) per call into wasm: per key,
    * whether it was removed. Same caution as {@link SharedCountingBloomFilter.remove}.
    * @throws FilterError `INVALID_ARGUMENT` (naming the key's index), `FREED`.
    */
@@ -108,7 +108,7 @@ export class SharedCuckooFilter extends SharedFilter {
   }
 
   /**
-   * `remove` of every key, in batches of 16,384 per call into wasm: per key,
+   * `remove` of every key, in batches of up to 16,384 keys (and 65,472 UTF-16 units) per call into wasm: per key,
    * whether it was removed. Same caution as {@link SharedCountingBloomFilter.remove}.
    * @throws FilterError `INVALID_ARGUMENT` (naming the key's index), `FREED`,
    *   `LOCKED` (with `index`: the keys before it were done).
@@ -177,6 +177,9 @@ export function attach<T extends SharedFilterType>(handle: SharedFilterHandle & 
 export function attach(handle: SharedFilterHandle): SharedFilter;
 export function attach(handle: SharedFilterHandle): SharedFilter {
   const place = placeOf(handle);
-  const Class = CLASSES[place.type] as unknown as new (place: FilterPlace) => SharedFilter;
+  const Class = CLASSES[place.type] as unknown as (new (place: FilterPlace) => SharedFilter) | undefined;
+  // The module lists the types (placeOf checked the name against it); one it
+  // lists that has no class here is still no type of this entry.
+  if (Class === undefined) throw new FilterError('INVALID_ARGUMENT', `attach: unknown filter type ${describeValue(place.type)}`);
   return new Class(place);
 }

@@ -6,8 +6,6 @@ import { describeValue } from '../keys/keys.js';
 import type { SharedFilterHandle, SharedFilterType } from './shared-filter.js';
 import { attachRuntime, guarded, scratch, type SharedRuntime } from './shared-runtime.js';
 
-/** Type numbers as bindings/shared.cpp has them. */
-export const TYPE_NUMBERS: Readonly<Record<SharedFilterType, number>> = { bloom: 1, 'blocked-bloom': 2, 'counting-bloom': 3, cuckoo: 4 };
 export const HANDLE_KIND = 'cuckoo-bloom-wasm/shared';
 
 const utf8 = new TextDecoder();
@@ -17,9 +15,16 @@ export class FilterPlace {
   constructor(
     readonly runtime: SharedRuntime,
     readonly type: SharedFilterType,
+    /** The type's registry id, as the module names it (runtime.typeIds). */
+    readonly typeId: number,
     readonly slot: number,
     readonly generation: number,
   ) {}
+}
+
+/** The registry id of a type the module makes (read from the module: shared-runtime.ts, typeIds); 0 for none. */
+function typeIdIn(runtime: SharedRuntime, type: string): number {
+  return runtime.typeIds.get(type) ?? 0;
 }
 
 /** Reads a NUL-terminated string out of the shared memory (TextDecoder refuses shared views: copied first). */
@@ -38,11 +43,13 @@ export function createPlace(
   className: string,
   numbers: { capacity: number; rate: number; seed: number; bucketSize?: number; fingerprintBits?: number; maxKicks?: number },
 ): FilterPlace {
+  const typeId = typeIdIn(runtime, type);
+  if (typeId === 0) throw new FilterError('INVALID_ARGUMENT', `${className}: this core.shared.wasm makes no '${type}' filters`);
   const out = scratch(runtime, 256);
   guarded(runtime, `new ${className}`, () =>
     runtime.exports.cbw_shared_create(
     out,
-    TYPE_NUMBERS[type],
+    typeId,
     numbers.capacity,
     numbers.rate,
     numbers.seed,
@@ -58,7 +65,7 @@ export function createPlace(
     const message = stringAt(runtime.heap, out + 12, 244);
     throw new FilterError(CREATE_ERROR_CODES.has(name) ? (name as FilterErrorCode) : 'INVALID_ARGUMENT', `${className}: ${message}`);
   }
-  return new FilterPlace(runtime, type, view.getUint32(4, true), view.getUint32(8, true));
+  return new FilterPlace(runtime, type, typeId, view.getUint32(4, true), view.getUint32(8, true));
 }
 
 function isUint32(value: unknown): value is number {
@@ -74,7 +81,7 @@ export function placeOf(handle: unknown): FilterPlace {
   if (typeof handle !== 'object' || handle === null) throw bad(`needs a handle from filter.handle(), got ${describeValue(handle)}`);
   const h = handle as Partial<Record<keyof SharedFilterHandle, unknown>>;
   if (h.kind !== HANDLE_KIND) throw bad(`not a handle from filter.handle() (its kind is ${describeValue(h.kind)})`);
-  if (typeof h.type !== 'string' || !Object.hasOwn(TYPE_NUMBERS, h.type)) throw bad(`unknown filter type ${describeValue(h.type)}`);
+  if (typeof h.type !== 'string') throw bad(`unknown filter type ${describeValue(h.type)}`);
   if (!(h.memory instanceof WebAssembly.Memory)) throw bad(`the handle's memory is ${describeValue(h.memory)}, not a WebAssembly.Memory`);
   if (typeof SharedArrayBuffer === 'undefined' || !(h.memory.buffer instanceof SharedArrayBuffer)) {
     throw bad("the handle's memory is not shared");
@@ -87,8 +94,11 @@ export function placeOf(handle: unknown): FilterPlace {
   }
   const type = h.type as SharedFilterType;
   const runtime = attachRuntime(h.module, h.memory, [mark[0], mark[1]], h.markAddress as number);
-  const place = new FilterPlace(runtime, type, h.slot as number, h.generation as number);
-  if (runtime.exports.cbw_shared_check(runtime.thread, place.slot, place.generation, TYPE_NUMBERS[type]) !== 1) {
+  // Known once, by the module: a name it does not list is no type of this entry.
+  const typeId = typeIdIn(runtime, type);
+  if (typeId === 0) throw bad(`unknown filter type ${describeValue(h.type)} (this entry has ${[...runtime.typeIds.keys()].join(', ')})`);
+  const place = new FilterPlace(runtime, type, typeId, h.slot as number, h.generation as number);
+  if (runtime.exports.cbw_shared_check(runtime.thread, place.slot, place.generation, typeId) !== 1) {
     throw new FilterError('FREED', `attach: the handle names no live ${type} filter (it was freed, or never was one)`);
   }
   return place;

@@ -37,6 +37,12 @@ export interface SharedExports {
   cbw_shared_bootstrap_lock(): number;
   cbw_shared_runtime_mark(): number;
   cbw_shared_status_name(code: number): number;
+  cbw_shared_type_count(): number;
+  cbw_shared_type_id(index: number): number;
+  cbw_shared_type_name(index: number): number;
+  cbw_shared_utf8_offsets(data: number, byteLength: number, offsets: number, count: number): number;
+  cbw_shared_utf16_keys(units: number, offsets: number, count: number, data: number): number;
+  cbw_shared_utf16_key(units: number, unitCount: number, data: number): number;
   cbw_shared_create(
     out: number,
     type: number,
@@ -89,6 +95,12 @@ export interface SharedRuntime {
   readonly words: Uint32Array;
   /** This thread's number in the memory (bindings/shared.cpp's thread records): every call names it. */
   readonly thread: number;
+  /**
+   * The filter types the module makes, by name, with the registry's ids
+   * (cuckoo_bloom/registry/filter_types.h) that every call names a type by:
+   * read from the module, so no second numbering lives here.
+   */
+  readonly typeIds: ReadonlyMap<string, number>;
   /** Where this thread's stack starts: a call unwound by a trap leaves the stack pointer inside (see `guarded`). */
   readonly stackTop: number;
   /** This thread's scratch region in wasm memory (keys, results); grown by `scratch()`. */
@@ -199,6 +211,7 @@ function runtimeOf(
   }
   const runtime: SharedRuntime = {
     thread,
+    typeIds: typeIdsOf(exports, memory),
     stackTop: exports.stackSave(),
     exports,
     memory,
@@ -212,6 +225,20 @@ function runtimeOf(
   };
   runtimesByMark.set(markKey(mark), runtime);
   return runtime;
+}
+
+/** The module's filter types: name to registry id (bindings/shared.cpp, cbw_shared_type_*). */
+function typeIdsOf(exports: SharedExports, memory: WebAssembly.Memory): ReadonlyMap<string, number> {
+  const heap = new Uint8Array(memory.buffer);
+  const ids = new Map<string, number>();
+  for (let index = 0; index < exports.cbw_shared_type_count(); index++) {
+    let end = exports.cbw_shared_type_name(index);
+    const start = end;
+    while (heap[end] !== 0) end++;
+    // The names are ASCII (filter_types.h); TextDecoder refuses views of shared memory.
+    ids.set(String.fromCharCode(...heap.slice(start, end)), exports.cbw_shared_type_id(index));
+  }
+  return ids;
 }
 
 /** Whether `maximumMemory` is a byte count this build can make: whole 64 KiB pages in [MIN_MEMORY, MAX_MEMORY]. */
