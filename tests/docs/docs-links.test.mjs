@@ -1,16 +1,19 @@
 // The README and the docs the package ships, as a reader of the installed package (or of
 // npm's page) meets them: every link and image must lead somewhere. A relative target must
-// be a file in the packed package (npm pack --dry-run), and its #anchor a heading of that
-// file (GitHub's slug rules); a file the package does not ship (docs/SCALABLE.md, tests/...,
-// bench/...) may be linked only by this repository's absolute URL, which must name a file
-// the repository has. Other sites are left alone. Also: the README stays a front door
-// (at most 350 lines), and it and package.json's description name every filter type.
+// be a file in the packed package (the tarball tests/package/installed-package.mjs packs once
+// per run), and its #anchor a heading of that file (GitHub's slug rules); a file the package
+// does not ship (docs/SCALABLE.md, tests/..., bench/...) may be linked only by this
+// repository's absolute URL, which must name a file the repository has. The same for the
+// docs the typings (dist/types, read in an editor's hover) name. Other sites are left alone.
+// Also: the README stays a front door (at most 350 lines), and it and package.json's
+// description name every filter type.
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, test } from '@jest/globals';
 import * as lib from 'cuckoo-bloom-wasm';
+import { useInstalledPackage } from '../package/installed-package.mjs';
 import { generatedDescription, generatedReadme } from '../../.ci/type-lists.mjs';
 import {
   brokenLinks, classifyLink, githubSlug, markdownAnchors, markdownLinks, REPOSITORY_URL, unshippedMentions,
@@ -28,15 +31,13 @@ const CHECKED_DOCS = [
 const REPOSITORY_ONLY_DOCS = ['docs/ARCHITECTURE.md', 'docs/BENCHMARKS.md'];
 const read = (path) => readFileSync(join(REPO, path), 'utf8');
 
+const tarball = useInstalledPackage();
 let shipped; // paths in the packed package
 let repositoryFiles; // paths of the repository's files (tracked, or new and not ignored)
 let repositoryDirs;
 
 beforeAll(() => {
-  const output = execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], {
-    cwd: REPO, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 120_000,
-  });
-  shipped = new Set(JSON.parse(output.slice(output.indexOf('[')))[0].files.map((file) => file.path));
+  shipped = new Set(tarball.packed.files.map((file) => file.path));
   const listed = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard', '-z'], {
     cwd: REPO, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024,
   }).split('\0').filter((path) => path !== '' && existsSync(join(REPO, path)));
@@ -82,6 +83,65 @@ describe('links of the README and the shipped docs', () => {
 
   test('CONTRIBUTING.md (shipped) links resolve too', () => {
     expect(brokenLinks('CONTRIBUTING.md', read('CONTRIBUTING.md'), context())).toEqual([]);
+  });
+});
+
+/**
+ * The docs one typings file names (dist/types: JSDoc an editor shows), as readable problems:
+ * `docs/X.md` (or a top-level `X.md`) must be a file of the package; a doc the package does
+ * not ship must be named by the repository's absolute URL, which must name a file (and
+ * heading) the repository has.
+ */
+function typingsDocProblems(path, text, where) {
+  const problems = unshippedMentions(text, where.shipped)
+    .filter((mention) => mention.path.startsWith('docs/'))
+    .map((mention) => `${path}:${mention.line} ${mention.path}: not in the package (name it by ${REPOSITORY_URL}/blob/main/${mention.path})`);
+  text.split('\n').forEach((line, index) => {
+    for (const match of line.matchAll(/(?<![\w./-])([A-Za-z][\w-]*\.md)\b/g)) {
+      if (!where.shipped.has(match[1])) problems.push(`${path}:${index + 1} ${match[1]}: not in the package (docs/${match[1]}?)`);
+    }
+  });
+  // Each repository URL as a Markdown link on its own line: brokenLinks checks file and heading.
+  const urls = text.split('\n').map((line) => [...line.matchAll(new RegExp(`${REPOSITORY_URL.replace(/[.]/g, '\\.')}/[^\\s)'"\`<>]*`, 'g'))]
+    .map(([url]) => `[link](${url.replace(/[.,;:]+$/, '')})`).join(' '));
+  problems.push(...brokenLinks(path, urls.join('\n'), where));
+  return problems;
+}
+
+describe('docs named by the typings', () => {
+  /** The installed package's typings files. */
+  const typings = () => [...shipped].filter((path) => /^dist\/types\/.*\.d\.c?ts$/.test(path)).sort();
+
+  test('there are typings that name docs', () => {
+    const texts = typings().map((path) => readFileSync(join(tarball.installed, path), 'utf8'));
+    expect(texts.filter((text) => /docs\/[A-Z-]+\.md/.test(text)).length).toBeGreaterThan(5);
+  });
+
+  test('every doc the typings name is in the installed package, or named by the repository\'s URL', () => {
+    const problems = typings().flatMap((path) => typingsDocProblems(path, readFileSync(join(tarball.installed, path), 'utf8'), context()));
+    expect(problems).toEqual([]);
+  });
+
+  test('the check finds each kind of problem', () => {
+    const fake = {
+      shipped: new Set(['README.md', 'docs/GUIDE.md']),
+      readShipped: () => '# Guide\n',
+      repositoryFiles: new Set(['docs/SCALABLE.md']),
+      repositoryDirs: new Set(['docs']),
+      readRepository: () => '# Filters that grow\n\n## Speed\n',
+    };
+    const text = [
+      '/** See docs/GUIDE.md and README.md; (docs/SCALABLE.md). */',
+      ` * ${REPOSITORY_URL}/blob/main/docs/SCALABLE.md#speed, (${REPOSITORY_URL}/blob/main/docs/SCALABLE.md).`,
+      ` * ${REPOSITORY_URL}/blob/main/docs/GONE.md and ${REPOSITORY_URL}/blob/main/docs/SCALABLE.md#size`,
+      ' * EXPANDABLE.md',
+    ].join('\n');
+    expect(typingsDocProblems('x.d.cts', text, fake)).toEqual([
+      expect.stringMatching(/^x\.d\.cts:1 docs\/SCALABLE\.md: not in the package/),
+      'x.d.cts:4 EXPANDABLE.md: not in the package (docs/EXPANDABLE.md?)',
+      expect.stringMatching(/^x\.d\.cts:3 .*GONE\.md: the repository has no file docs\/GONE\.md$/),
+      expect.stringMatching(/^x\.d\.cts:3 .*#size: docs\/SCALABLE\.md has no heading with the anchor #size$/),
+    ]);
   });
 });
 

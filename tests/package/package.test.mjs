@@ -7,12 +7,12 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { REPO, useInstalledPackage } from './installed-package.mjs';
 
-const REPO = fileURLToPath(new URL('../..', import.meta.url));
 const TSC = join(REPO, 'node_modules/typescript/bin/tsc');
 
-let workspace; // temp root
+// Packed and installed once per Jest run, shared with the docs suites (tests/docs).
+const tarball = useInstalledPackage();
 let consumer; // the folder the tarball is installed into
 let elsewhere; // an unrelated working directory
 let packed; // npm pack --json output for the tarball
@@ -33,29 +33,13 @@ function runConsumer(file, cwd) {
 }
 
 beforeAll(() => {
-  workspace = mkdtempSync(join(tmpdir(), 'cbw-package-'));
-  consumer = join(workspace, 'consumer');
-  elsewhere = join(workspace, 'somewhere', 'else');
-  mkdirSync(consumer, { recursive: true });
+  ({ consumer, packed } = tarball);
+  elsewhere = join(mkdtempSync(join(tmpdir(), 'cbw-package-elsewhere-')), 'somewhere', 'else');
   mkdirSync(elsewhere, { recursive: true });
-
-  // --ignore-scripts: pack exactly what dist/ holds now (the suite runs against dist/).
-  const output = run('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', workspace], { cwd: REPO });
-  packed = JSON.parse(output.slice(output.indexOf('[')))[0];
-  const tarball = join(workspace, packed.filename);
-
-  writeFileSync(join(consumer, 'package.json'), JSON.stringify({ name: 'consumer', version: '1.0.0', private: true }));
-  const install = ['install', '--no-audit', '--no-fund', '--ignore-scripts', '--loglevel=error'];
-  try {
-    // The one runtime dependency (psl, for the CLI) is in npm's cache after the project's own install.
-    run('npm', [...install, '--offline', tarball], { cwd: consumer });
-  } catch {
-    run('npm', [...install, tarball], { cwd: consumer });
-  }
-}, 180_000);
+});
 
 afterAll(() => {
-  if (workspace) rmSync(workspace, { recursive: true, force: true });
+  if (elsewhere) rmSync(join(elsewhere, '..', '..'), { recursive: true, force: true });
 });
 
 describe('the tarball', () => {

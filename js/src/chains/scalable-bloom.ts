@@ -11,7 +11,8 @@ export type ScalableBloomFilterOptions = GrowthOptions;
  * each `growth` times larger than the one before, with rates tightened so
  * that the whole chain stays under `falsePositiveRate` however many keys
  * arrive. Use it when the number of keys is not known in advance; when it
- * is, a `BloomFilter` of that size takes 2-3x fewer bytes (docs/SCALABLE.md).
+ * is, a `BloomFilter` of that size takes 2-3x fewer bytes
+ * (https://github.com/cuckoo-bloom-wasm/cuckoo-bloom-wasm/blob/main/docs/SCALABLE.md).
  *
  * `count` is the keys stored. `add` asks only the newest link whether it
  * holds the key already (asking every link would make each add a lookup of

@@ -16,7 +16,8 @@ export interface ExpandableFilterOptions {
    * The growth hint: the count of keys you expect to reach (at least the initial capacity). The table's
    * slots are chosen so that count lands near full load after the last doubling, and its fingerprints so the
    * rate stays at or below the target up to it. Without it the rate grows by about half the target per
-   * doubling (docs/EXPANDABLE.md). The filter still grows past it.
+   * doubling (https://github.com/cuckoo-bloom-wasm/cuckoo-bloom-wasm/blob/main/docs/EXPANDABLE.md).
+   * The filter still grows past it.
    */
   expectedCapacity?: number | undefined;
   /** Hash seed, a non-negative safe integer. Default 0. */

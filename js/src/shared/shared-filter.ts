@@ -176,7 +176,8 @@ export abstract class SharedFilter {
    * reads them; Bloom family: the same bytes as one thread adding the same keys).
    * Other threads may add, remove and query meanwhile: the bytes hold every key
    * whose add returned before the call began (the cuckoo filter's are taken
-   * under every lock, so other threads wait for it; docs/CONCURRENCY.md).
+   * under every lock, so other threads wait for it;
+   * https://github.com/cuckoo-bloom-wasm/cuckoo-bloom-wasm/blob/main/docs/CONCURRENCY.md).
    * @throws FilterError `FREED`, `OUT_OF_MEMORY` (no lock is kept: the filter
    *   works on), `LOCKED` (cuckoo, as for `has`).
    */

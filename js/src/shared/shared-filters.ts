@@ -16,7 +16,10 @@ export interface SharedCuckooFilterOptions extends FilterOptions {
   fingerprintBits?: number | undefined;
   /** Evictions tried before an insert fails with `FULL`. Default 500. */
   maxKicks?: number | undefined;
-  /** Only `false` (or absent): the concurrent cuckoo filter keeps packed slots (docs/CONCURRENCY.md). */
+  /**
+   * Only `false` (or absent): the concurrent cuckoo filter keeps packed slots
+   * (https://github.com/cuckoo-bloom-wasm/cuckoo-bloom-wasm/blob/main/docs/CONCURRENCY.md).
+   */
   semiSorted?: false | undefined;
 }
 
