@@ -43,10 +43,12 @@ import {
   rmSync,
   writeFileSync,
 } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { deflateSync } from 'node:zlib';
+import { luaAsShipped } from './lua-shipped.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const src = join(root, 'js/src');
@@ -173,8 +175,9 @@ const common = {
   minifyWhitespace: true,
   minifySyntax: true,
   external: ['node:*'],
-  // The Redis scripts (js/src/redis/lua/*.lua) are imported as their text, so the bundle
-  // holds each file as it is; scripts.ts sends that text, and names it to EVALSHA by its SHA-1.
+  // The Redis scripts (js/src/redis/lua/*.lua) are imported as their text (the redis entry's
+  // plugin below drops their comment lines first: lua-shipped.mjs); scripts.ts sends that
+  // text, and names it to EVALSHA by its SHA-1.
   loader: { '.lua': 'text' },
 };
 // CommonJS has no import.meta: the loader's `new URL('./core.wasm', import.meta.url)`
@@ -403,6 +406,12 @@ async function buildNodeOnlyEntry(name, entryPoint) {
             const target = join(args.resolveDir, args.path).replace(/\.js$/, '.ts');
             return sharedWithMain.has(target) ? { path: './index.cjs', external: true } : undefined;
           });
+        },
+      },
+      {
+        name: 'cbw-lua-as-shipped',
+        setup(build) {
+          build.onLoad({ filter: /\.lua$/ }, async (args) => ({ contents: luaAsShipped(await readFile(args.path, 'utf8')), loader: 'text' }));
         },
       },
     ],

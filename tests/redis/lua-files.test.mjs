@@ -1,13 +1,14 @@
 // The Redis scripts as files (js/src/redis/lua/): each script opens with its contract
 // (KEYS, ARGV, what it returns, why it is atomic, what it refuses), each part with what
-// it uses and defines; the package's redis entry carries every file byte for byte, so
-// the scripts ship without the source tree. Then, against a private redis-server, that
+// it uses and defines; the package's redis entry carries every file as shipped (.ci/lua-shipped.mjs:
+// comment lines dropped, byte for byte otherwise). Then, against a private redis-server, that
 // the package sends exactly those texts (a script's parts, in its header's order, then
 // its file) and names each to EVALSHA by the SHA-1 of that text.
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { RedisBloomFilter, RedisExpiringBloomFilter } from 'cuckoo-bloom-wasm/redis';
 import { describeIfRedis, keysOf, privateRedis, run } from './lib/suite.mjs';
+import { luaAsShipped } from '../../.ci/lua-shipped.mjs';
 
 const LUA = new URL('../../js/src/redis/lua/', import.meta.url);
 const PARTS = new URL('parts/', LUA);
@@ -24,8 +25,8 @@ const headerOf = (text) => /^(?:--.*\n)*/.exec(text)[0];
 const fieldPattern = (field) => new RegExp(`^-- ${field}\\b[^:\\n]*:(?: *\\S|\\n--   \\S)`, 'm');
 /** The parts a script's `-- Parts:` line names, in order. */
 const partsOf = (text) => /^-- Parts: (.*)$/m.exec(headerOf(text))?.[1].trim().split(/\s+/) ?? [];
-/** What the package should send for a script: its parts, then its file. */
-const sentText = (text) => [...partsOf(text).map((part) => parts.get(part)), text].join('');
+/** What the package should send for a script: its parts, then its file, each as shipped (comment lines dropped). */
+const sentText = (text) => [...partsOf(text).map((part) => luaAsShipped(parts.get(part))), luaAsShipped(text)].join('');
 const sha1 = (text) => createHash('sha1').update(text).digest('hex');
 
 test('every script file opens with its contract: KEYS, ARGV, Returns, Atomic, Refuses', () => {
@@ -52,15 +53,17 @@ test('every part opens with what it uses and defines, and is used; every part a 
   expect([...parts.keys()].filter((part) => !named.has(part))).toEqual([]);
 });
 
-test('the redis entry carries every .lua file byte for byte (ASCII, so the bundle holds it unescaped)', () => {
+test('the redis entry carries every .lua file as shipped, byte for byte (ASCII, so the bundle holds it unescaped)', () => {
   const bundle = readFileSync(new URL('redis.cjs', DIST), 'utf8');
   for (const [folder, files] of [[LUA, scripts], [PARTS, parts]]) {
     for (const [name, text] of files) {
       expect({ name, ascii: /^[\x09\x0a\x20-\x7e]*$/.test(text) }).toEqual({ name, ascii: true });
       expect({ name, endsWithNewline: text.endsWith('\n') }).toEqual({ name, endsWithNewline: true });
       // esbuild writes a text file as a template literal (or, without newlines, a quoted string).
-      const template = `\`${text.replace(/\\/g, '\\\\').replace(/`/g, '\\`').replace(/\$\{/g, '\\${')}\``;
-      const found = bundle.includes(template) || bundle.includes(JSON.stringify(text));
+      const shipped = luaAsShipped(text);
+      expect({ name, commentsDropped: !/^\s*--(?! Parts:)/m.test(shipped), partsKept: partsOf(shipped).join(' ') === partsOf(text).join(' ') }).toEqual({ name, commentsDropped: true, partsKept: true });
+      const template = `\`${shipped.replace(/\\/g, '\\\\').replace(/`/g, '\\`').replace(/\$\{/g, '\\${')}\``;
+      const found = bundle.includes(template) || bundle.includes(JSON.stringify(shipped));
       expect({ file: new URL(`${name}.lua`, folder).pathname, found }).toEqual({ file: new URL(`${name}.lua`, folder).pathname, found: true });
     }
   }
