@@ -75,6 +75,8 @@ enum class CuckooSlotLayout : uint8_t {
 };
 
 // One step of an eviction walk: the fingerprint placed into (bucket, slot).
+// Only an inspector asks for them (inspect/cuckoo_inspector.h): add() records
+// nothing.
 struct CuckooKick {
   uint64_t bucket;
   uint32_t slot;
@@ -140,10 +142,6 @@ class CuckooFilter : public KeyedFilter<CuckooFilter> {
   Status remove(const KeyHash& hash);
   // Where a key's fingerprint may live, without touching the table.
   void locate(const KeyHash& hash, uint64_t& bucket1, uint64_t& bucket2, uint32_t& fingerprint) const;
-
-  void locate(const uint8_t* key, size_t length, uint64_t& bucket1, uint64_t& bucket2, uint32_t& fingerprint) const {
-    locate(hashOf(key, length), bucket1, bucket2, fingerprint);
-  }
   void clear();
 
   // Fingerprints stored (a key added twice counts twice).
@@ -170,15 +168,6 @@ class CuckooFilter : public KeyedFilter<CuckooFilter> {
     visit("semiSorted", semiSorted() ? 1 : 0);
   }
 
-  // Read-only inspection (for visualisations and tests). Semi-sorted buckets
-  // hold their fingerprints in canonical (sorted) order, not insertion order.
-  uint32_t slotAt(uint64_t bucket, uint32_t slot) const;
-  // The eviction steps of the last add(): each fingerprint written and where;
-  // the last step is the free slot that ended the walk. Empty when the key
-  // found room directly; on Full, the walk that was tried and then undone.
-  // (Valid until the next call that changes the filter.)
-  const std::vector<CuckooKick>& lastKickPath() const;
-
   // What the byte format holds (KeyedFilter serializes from it): the
   // header, the parameter block with the walk's random state, and the table's words.
   template <typename Visit>
@@ -191,6 +180,8 @@ class CuckooFilter : public KeyedFilter<CuckooFilter> {
 
  private:
   friend struct ConcurrentAccess;
+  // Reads slots and runs an add that records its walk (inspect/cuckoo_inspector.h).
+  friend struct CuckooInspector;
   CuckooFilter() = default;
   uint64_t primaryBucket(const KeyHash& hash) const;
   uint64_t alternateBucket(uint64_t bucket, uint32_t fingerprint) const;
@@ -205,8 +196,12 @@ class CuckooFilter : public KeyedFilter<CuckooFilter> {
   decltype(auto) withTable(Fn&& fn) const {
     return semiSorted() ? fn(semiSortedTable_) : fn(packedTable_);
   }
+  // The insert and its walk. `kicks`, when not null, receives each step
+  // (the inspector's recorded add); add() passes null, so the test of it
+  // sits on the walk's steps only, never on a direct insert.
   template <typename Table>
-  Status addTo(Table& table, const KeyHash& hash);
+  Status addTo(Table& table, const KeyHash& hash, std::vector<CuckooKick>* kicks);
+  Status addRecording(const KeyHash& hash, std::vector<CuckooKick>& kicks);
   // Allocates the table of params_' layout and geometry (OutOfMemory on failure).
   Status allocateTable();
 
@@ -215,10 +210,6 @@ class CuckooFilter : public KeyedFilter<CuckooFilter> {
   PackedTable packedTable_;
   SemiSortedTable semiSortedTable_;
   SplitMix64 random_;
-  // The walk's last step is recorded with this slot and resolved by
-  // lastKickPath() (mutable: resolving it does not change the filter).
-  static constexpr uint32_t kLandingSlotUnknown = UINT32_MAX;
-  mutable std::vector<CuckooKick> kickPath_;
   // What each bucket the walk changed held before it (for the exact undo).
   struct SavedBucket {
     uint64_t bucket;
