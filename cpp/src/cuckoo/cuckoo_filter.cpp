@@ -247,6 +247,8 @@ Result<CuckooFilter> CuckooFilter::fromBlob(const DecodedBlob& blob, const Param
   return filter;
 }
 
+CuckooFilter::CuckooFilter(CuckooFilter&& other) noexcept = default;
+
 uint64_t CuckooFilter::primaryBucket(const KeyHash& hash) const {
   return addressing() == CuckooAddressing::SubtractModulo ? cuckooBucketIndexModulo(hash, bucketCount())
                                                           : cuckooBucketIndexXor(hash, bucketCount());
@@ -264,13 +266,8 @@ void CuckooFilter::locate(const KeyHash& hash, uint64_t& bucket1, uint64_t& buck
   bucket2 = alternateBucket(bucket1, fingerprint);
 }
 
-Status CuckooFilter::add(const KeyHash& hash) {
-  return withTable([&](auto& table) { return addTo(table, hash, nullptr); });
-}
-
-Status CuckooFilter::addRecording(const KeyHash& hash, std::vector<CuckooKick>& kicks) {
-  kicks.clear();
-  return withTable([&](auto& table) { return addTo(table, hash, &kicks); });
+Status CuckooFilter::addObserved(const KeyHash& hash, std::vector<CuckooKick>* kicks) {
+  return withTable([&](auto& table) { return addTo(table, hash, kicks); });
 }
 
 template <typename Table>

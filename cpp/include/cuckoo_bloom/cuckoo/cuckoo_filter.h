@@ -114,6 +114,14 @@ class CuckooFilter : public KeyedFilter<CuckooFilter> {
   // The options it takes beyond the shared three (filter_options.h).
   static constexpr OptionId kOptions[] = {OptionId::BucketSize, OptionId::FingerprintBits, OptionId::MaxKicks,
                                           OptionId::SemiSorted};
+  // Move-only, as its tables are. The move constructor is out of line: moves
+  // are rare (creating, reading, growing a chain), and inlined into every
+  // registry path that makes a filter they cost about 3 KB of core.wasm.
+  CuckooFilter(CuckooFilter&& other) noexcept;
+  CuckooFilter& operator=(CuckooFilter&&) noexcept = default;
+  CuckooFilter(const CuckooFilter&) = delete;
+  CuckooFilter& operator=(const CuckooFilter&) = delete;
+
   static Result<CuckooFilter> create(const CuckooFilterOptions& options);
   static Result<CuckooFilter> createFrom(const CoreFilterOptions& options);
   static Result<CuckooFilter> fromBlob(const DecodedBlob& blob, const Params& params);
@@ -133,7 +141,7 @@ class CuckooFilter : public KeyedFilter<CuckooFilter> {
   // Ok, or Full: then the table and count are exactly as they were before the
   // call (every stored key is still found); only the walk's generator has
   // advanced, so the next insert tries a different walk.
-  Status add(const KeyHash& hash);
+  Status add(const KeyHash& hash) { return addObserved(hash, nullptr); }
   bool has(const KeyHash& hash) const;
   // Copies of the key's fingerprint in its two buckets (at most 2 x bucketSize:
   // an add of a key already held that many times is refused as FULL).
@@ -196,12 +204,13 @@ class CuckooFilter : public KeyedFilter<CuckooFilter> {
   decltype(auto) withTable(Fn&& fn) const {
     return semiSorted() ? fn(semiSortedTable_) : fn(packedTable_);
   }
-  // The insert and its walk. `kicks`, when not null, receives each step
-  // (the inspector's recorded add); add() passes null, so the test of it
-  // sits on the walk's steps only, never on a direct insert.
+  // The insert and its walk, compiled once per layout. `kicks`, when not
+  // null, receives each step (the inspector's recorded add, which clears it
+  // first); add() passes null, and the test of it sits on the walk's
+  // evictions only, never on a direct insert.
+  Status addObserved(const KeyHash& hash, std::vector<CuckooKick>* kicks);
   template <typename Table>
   Status addTo(Table& table, const KeyHash& hash, std::vector<CuckooKick>* kicks);
-  Status addRecording(const KeyHash& hash, std::vector<CuckooKick>& kicks);
   // Allocates the table of params_' layout and geometry (OutOfMemory on failure).
   Status allocateTable();
 

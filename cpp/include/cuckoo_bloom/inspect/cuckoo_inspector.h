@@ -6,7 +6,6 @@
 // asked, through a pointer that is null in add()).
 #pragma once
 
-#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -31,14 +30,18 @@ struct CuckooInspector {
   // found room directly; on Full, the walk that was tried and then undone.
   // (The slots describe the table right after the call.)
   static Status addRecordingKicks(CuckooFilter& filter, const KeyHash& hash, std::vector<CuckooKick>& path) {
-    const Status status = filter.addRecording(hash, path);
+    path.clear();
+    const Status status = filter.addObserved(hash, &path);
     // On success the walk's last step is the landing; which slot of its
     // bucket the fingerprint took is read now, before anything else changes it.
+    // (Slot by slot through slotAt: a few more decodes of one bucket, and no
+    // second copy of the table reads in the binary.)
     if (status.isOk() && !path.empty()) {
       CuckooKick& landing = path.back();
-      uint32_t slots[CuckooFilter::kMaxBucketSize];
-      filter.withTable([&](const auto& table) { table.readBucket(landing.bucket, slots); });
-      landing.slot = static_cast<uint32_t>(std::find(slots, slots + filter.bucketSize(), landing.fingerprint) - slots);
+      landing.slot = 0;
+      while (landing.slot + 1 < filter.bucketSize() && slotAt(filter, landing.bucket, landing.slot) != landing.fingerprint) {
+        ++landing.slot;
+      }
     }
     return status;
   }
