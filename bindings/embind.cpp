@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "cuckoo_bloom/cuckoo_bloom.h"
+#include "filter_handle.h"
 
 using namespace emscripten;
 using namespace cuckoo_bloom;
@@ -146,51 +147,6 @@ class FilterHandle {
   // Why a batch add stopped (cbw_add_many): errorCode() and lastMessage() read it.
   void rememberFailure(Status status) { status_ = std::move(status); }
   std::string lastMessage() const { return status_.message(); }
-
-  // ---- Inspection (visualisations, tests). Each applies to the types that
-  // have the structure; on others it returns an empty answer.
-  val positions(uintptr_t key, uint32_t length) const {
-    val out = val::array();
-    for (const uint64_t position : filter_->positions(filter_->hashOf(bytesAt(key), length))) {
-      out.call<void>("push", static_cast<double>(position));
-    }
-    return out;
-  }
-  // Read-only view of a Bloom filter's bit array: valid until the filter is freed.
-  val bloomBits() const {
-    const BloomFilter* bloom = filter_->as<BloomFilter>();
-    if (bloom == nullptr) return val(typed_memory_view(size_t{0}, static_cast<const uint8_t*>(nullptr)));
-    return val(typed_memory_view(bloom->byteLength(), reinterpret_cast<const uint8_t*>(bloom->words())));
-  }
-  uint32_t counterAt(double index) const {
-    const CountingBloomFilter* counting = filter_->as<CountingBloomFilter>();
-    return counting == nullptr || index < 0 ? 0 : counting->counterAt(static_cast<uint64_t>(index));
-  }
-  uint32_t slotAt(double bucket, uint32_t slot) const {
-    const CuckooFilter* cuckoo = filter_->as<CuckooFilter>();
-    return cuckoo == nullptr ? 0 : cuckoo->slotAt(static_cast<uint64_t>(bucket), slot);
-  }
-  // [bucket1, bucket2, fingerprint] of a key, without touching the table.
-  val locate(uintptr_t key, uint32_t length) const {
-    val out = val::array();
-    const CuckooFilter* cuckoo = filter_->as<CuckooFilter>();
-    if (cuckoo == nullptr) return out;
-    uint64_t bucket1 = 0, bucket2 = 0;
-    uint32_t fingerprint = 0;
-    cuckoo->locate(bytesAt(key), length, bucket1, bucket2, fingerprint);
-    out.call<void>("push", static_cast<double>(bucket1), static_cast<double>(bucket2), fingerprint);
-    return out;
-  }
-  // Flat [bucket, slot, fingerprint, ...] of the last add's eviction walk.
-  val lastKickPath() const {
-    val out = val::array();
-    const CuckooFilter* cuckoo = filter_->as<CuckooFilter>();
-    if (cuckoo == nullptr) return out;
-    for (const CuckooKick& kick : cuckoo->lastKickPath()) {
-      out.call<void>("push", static_cast<double>(kick.bucket), kick.slot, kick.fingerprint);
-    }
-    return out;
-  }
 
  private:
   FilterHandle* fail(Status status) {
@@ -341,6 +297,9 @@ val statusCodeNames() {
 }
 
 }  // namespace
+
+// The filter behind a handle's address(), for the other binding files (filter_handle.h).
+AnyFilter& filterOfHandle(uintptr_t handle) { return reinterpret_cast<FilterHandle*>(handle)->filter(); }
 
 // cbw_add's case for one type: the concrete add, or the registry's for a
 // static type (which answers UNSUPPORTED).
@@ -506,13 +465,7 @@ EMSCRIPTEN_BINDINGS(cuckoo_bloom) {
       .function("serializeParts", &FilterHandle::serializeParts)
       .function("releaseSerialized", &FilterHandle::releaseSerialized)
       .function("unionWith", &FilterHandle::unionWith)
-      .function("lastMessage", &FilterHandle::lastMessage)
-      .function("positions", &FilterHandle::positions)
-      .function("bloomBits", &FilterHandle::bloomBits)
-      .function("counterAt", &FilterHandle::counterAt)
-      .function("slotAt", &FilterHandle::slotAt)
-      .function("locate", &FilterHandle::locate)
-      .function("lastKickPath", &FilterHandle::lastKickPath);
+      .function("lastMessage", &FilterHandle::lastMessage);
   function("createFilter", &FilterHandle::create, allow_raw_pointers());
   function("deserializeBuffer", &FilterHandle::deserializeBuffer, allow_raw_pointers());
   function("deserializeFilter", &FilterHandle::deserialize, allow_raw_pointers());

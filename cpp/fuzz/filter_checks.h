@@ -35,6 +35,8 @@
 
 #include "cuckoo_bloom/bloom/bloom_sizing.h"
 #include "cuckoo_bloom/cuckoo_bloom.h"
+#include "cuckoo_bloom/inspect/bloom_inspector.h"
+#include "cuckoo_bloom/inspect/cuckoo_inspector.h"
 #include "fuzz_common.h"
 
 namespace cuckoo_bloom_fuzz {
@@ -194,6 +196,9 @@ struct DefaultChecks {
   // (the status is Ok or Full; a Full add's bytes are checked by the caller).
   struct BeforeAdd {};
   static BeforeAdd beforeAdd(const Filter&, const cb::KeyHash&) { return {}; }
+  // The add itself: the registry's. A type whose checks need more than the
+  // filter holds after it (the cuckoo walk's steps) adds through its inspector.
+  static cb::Status add(Filter&, cb::AnyFilter& filter, const cb::KeyHash& h) { return filter.add(h); }
   static void afterAdd(const Filter&, const cb::KeyHash&, const BeforeAdd&, const cb::Status&) {}
 
   // Whether the last operation may have moved entries of other keys (then
@@ -331,7 +336,7 @@ struct TypeChecks<cb::CountingBloomFilter> : detail::CountsEveryAdd<cb::Counting
   static void inspect(const Filter& f, const std::vector<std::string>& keys) {
     FUZZ_CHECK(f.counterCount() >= 1 && f.hashCount() >= 1 && f.hashCount() <= 64);
     FUZZ_CHECK(f.saturatedCounterCount() <= f.counterCount());
-    FUZZ_CHECK(f.counterAt(f.counterCount()) == 0);  // out of range reads 0
+    FUZZ_CHECK(cb::BloomInspector::counterAt(f, f.counterCount()) == 0);  // out of range reads 0
     for (const std::string& key : keys) {
       const bool present = f.has(key);
       const std::vector<uint64_t> positions = f.positions(bytesOf(key), key.size());
@@ -339,8 +344,8 @@ struct TypeChecks<cb::CountingBloomFilter> : detail::CountsEveryAdd<cb::Counting
       bool allNonZero = true;
       for (uint64_t index : positions) {
         FUZZ_CHECK(index < f.counterCount());
-        FUZZ_CHECK(f.counterAt(index) <= Filter::kCounterMax);
-        allNonZero = allNonZero && f.counterAt(index) != 0;
+        FUZZ_CHECK(cb::BloomInspector::counterAt(f, index) <= Filter::kCounterMax);
+        allNonZero = allNonZero && cb::BloomInspector::counterAt(f, index) != 0;
       }
       FUZZ_CHECK(present == allNonZero);
     }
@@ -351,7 +356,7 @@ struct TypeChecks<cb::CountingBloomFilter> : detail::CountsEveryAdd<cb::Counting
     for (const std::string& key : keys) {
       const std::vector<uint64_t> positions = f.positions(bytesOf(key), key.size());
       std::vector<uint32_t> before;
-      for (uint64_t index : positions) before.push_back(f.counterAt(index));
+      for (uint64_t index : positions) before.push_back(cb::BloomInspector::counterAt(f, index));
       const uint64_t countBefore = f.count();
       f.add(key);
       FUZZ_CHECK(f.has(key));
@@ -361,7 +366,7 @@ struct TypeChecks<cb::CountingBloomFilter> : detail::CountsEveryAdd<cb::Counting
       // it may be UINT64_MAX; add() then wraps it to 0, where remove() leaves it.)
       if (countBefore != UINT64_MAX) FUZZ_CHECK(f.count() == countBefore);
       for (size_t i = 0; i < positions.size(); ++i) {
-        const uint32_t now = f.counterAt(positions[i]);
+        const uint32_t now = cb::BloomInspector::counterAt(f, positions[i]);
         FUZZ_CHECK(now == before[i] || now == Filter::kCounterMax);
       }
     }
@@ -414,7 +419,7 @@ struct TypeChecks<cb::CuckooFilter> : DefaultChecks<cb::CuckooFilter> {
   }
   static uint32_t slotsHolding(const Filter& f, uint64_t bucket, uint32_t fingerprint) {
     uint32_t n = 0;
-    for (uint32_t slot = 0; slot < f.bucketSize(); ++slot) n += f.slotAt(bucket, slot) == fingerprint;
+    for (uint32_t slot = 0; slot < f.bucketSize(); ++slot) n += cb::CuckooInspector::slotAt(f, bucket, slot) == fingerprint;
     return n;
   }
   static bool hasRoom(const Filter& f, uint64_t bucket) { return slotsHolding(f, bucket, 0) > 0; }
@@ -452,22 +457,39 @@ struct TypeChecks<cb::CuckooFilter> : DefaultChecks<cb::CuckooFilter> {
     const Place p = placeOf(f, h);
     return {hasRoom(f, p.bucket1) || hasRoom(f, p.bucket2), f.count()};
   }
+  // The add, through the inspector: the same walk as the registry's add
+  // (the shadow filter of ops_filter takes the plain add, and the two must
+  // stay byte for byte alike), with its steps recorded.
+  static std::vector<cb::CuckooKick>& lastPath() {
+    static std::vector<cb::CuckooKick> path;
+    return path;
+  }
+  // Whether a recorded add walked since movedOthers() last answered.
+  static bool& walked() {
+    static bool value = false;
+    return value;
+  }
+  static cb::Status add(Filter& f, cb::AnyFilter&, const cb::KeyHash& h) {
+    const cb::Status status = cb::CuckooInspector::addRecordingKicks(f, h, lastPath());
+    walked() = walked() || !lastPath().empty();
+    return status;
+  }
   // Stored: count + 1, and the walk's record (empty when a bucket had room)
   // ends at the free slot that took the last fingerprint. FULL: only when
   // both buckets were full, after exactly maxKicks steps.
   static void afterAdd(const Filter& f, const cb::KeyHash&, const BeforeAdd& before, const cb::Status& status) {
-    const std::vector<cb::CuckooKick>& path = f.lastKickPath();
+    const std::vector<cb::CuckooKick>& path = lastPath();
     if (status.isOk()) {
       FUZZ_CHECK(f.count() == before.count + 1);
       FUZZ_CHECK(path.empty() == before.room);
-      if (!path.empty()) FUZZ_CHECK(f.slotAt(path.back().bucket, path.back().slot) == path.back().fingerprint);
+      if (!path.empty()) FUZZ_CHECK(cb::CuckooInspector::slotAt(f, path.back().bucket, path.back().slot) == path.back().fingerprint);
     } else {
       FUZZ_CHECK_MSG(!before.room, "FULL although one of the key's buckets had room");
       FUZZ_CHECK(f.count() == before.count);
       FUZZ_CHECK(path.size() == f.maxKicks());
     }
   }
-  static bool movedOthers(const Filter& f) { return !f.lastKickPath().empty(); }
+  static bool movedOthers(const Filter&) { return std::exchange(walked(), false); }
 
   // count == model size, and (when a full check is due) for every
   // (fingerprint, bucket pair) of the model, the slots holding that
@@ -610,7 +632,7 @@ inline cb::Status checkedAdd(cb::AnyFilter& filter, const cb::KeyHash& h) {
   withConcrete(filter, [&](auto& concrete) {
     using Filter = ClassOf<decltype(concrete)>;
     const auto before = TypeChecks<Filter>::beforeAdd(concrete, h);
-    status = filter.add(h);
+    status = TypeChecks<Filter>::add(concrete, filter, h);
     // A static type (binary fuse) has no add: Unsupported, and the caller
     // checks that nothing changed, as for Full.
     const bool staticType = cb::IsStaticFilter<Filter>::value;

@@ -16,10 +16,7 @@ uint64_t wordCountFor(uint64_t counterCount) {
   return counterCount / CountingBloomFilter::kCountersPerWord + (counterCount % CountingBloomFilter::kCountersPerWord != 0);
 }
 
-// Counter i is nibble (i % 16) of word (i / 16), low nibble first.
-inline uint32_t readCounter(const uint64_t* words, uint64_t index) {
-  return static_cast<uint32_t>((words[index >> 4] >> ((index & 15) * 4)) & 0xF);
-}
+// Counter i is nibble (i % 16) of word (i / 16), low nibble first (readCounter in the header).
 inline void writeCounter(uint64_t* words, uint64_t index, uint32_t value) {
   const uint32_t shift = static_cast<uint32_t>((index & 15) * 4);
   uint64_t& word = words[index >> 4];
@@ -101,10 +98,6 @@ std::vector<uint64_t> CountingBloomFilter::positions(const KeyHash& hash) const 
     out[probe] = bloomProbeIndex(hash, probe, params_.counterCount);
   }
   return out;
-}
-
-uint32_t CountingBloomFilter::counterAt(uint64_t index) const {
-  return index < counterCount() ? readCounter(words_.data(), index) : 0;
 }
 
 uint64_t CountingBloomFilter::saturatedCounterCount() const {

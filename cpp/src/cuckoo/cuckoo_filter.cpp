@@ -247,6 +247,8 @@ Result<CuckooFilter> CuckooFilter::fromBlob(const DecodedBlob& blob, const Param
   return filter;
 }
 
+CuckooFilter::CuckooFilter(CuckooFilter&& other) noexcept = default;
+
 uint64_t CuckooFilter::primaryBucket(const KeyHash& hash) const {
   return addressing() == CuckooAddressing::SubtractModulo ? cuckooBucketIndexModulo(hash, bucketCount())
                                                           : cuckooBucketIndexXor(hash, bucketCount());
@@ -264,16 +266,15 @@ void CuckooFilter::locate(const KeyHash& hash, uint64_t& bucket1, uint64_t& buck
   bucket2 = alternateBucket(bucket1, fingerprint);
 }
 
-Status CuckooFilter::add(const KeyHash& hash) {
-  return withTable([&](auto& table) { return addTo(table, hash); });
+Status CuckooFilter::addObserved(const KeyHash& hash, std::vector<CuckooKick>* kicks) {
+  return withTable([&](auto& table) { return addTo(table, hash, kicks); });
 }
 
 template <typename Table>
-Status CuckooFilter::addTo(Table& table, const KeyHash& hash) {
+Status CuckooFilter::addTo(Table& table, const KeyHash& hash, std::vector<CuckooKick>* kicks) {
   uint64_t bucket1 = 0, bucket2 = 0;
   uint32_t fingerprint = 0;
   locate(hash, bucket1, bucket2, fingerprint);
-  kickPath_.clear();
   savedBuckets_.clear();
   if (table.insert(bucket1, fingerprint) || table.insert(bucket2, fingerprint)) {
     ++header_.itemCount;
@@ -320,13 +321,13 @@ Status CuckooFilter::addTo(Table& table, const KeyHash& hash) {
     const uint32_t evicted = slots[slot];
     slots[slot] = inHand;
     table.writeBucket(bucket, slots);
-    kickPath_.push_back({bucket, slot, inHand});
+    if (kicks != nullptr) kicks->push_back({bucket, slot, inHand});
     inHand = evicted;
     bucket = alternateBucket(bucket, inHand);
     if (table.insert(bucket, inHand)) {
       // The walk's end. Which slot the fingerprint landed in (in the bucket's
-      // own order) costs another decode, so lastKickPath() finds it on request.
-      kickPath_.push_back({bucket, kLandingSlotUnknown, inHand});
+      // own order) costs another decode: the inspector reads it.
+      if (kicks != nullptr) kicks->push_back({bucket, 0, inHand});
       ++header_.itemCount;
       return Status::ok();
     }
@@ -365,7 +366,6 @@ bool CuckooFilter::has(const KeyHash& hash) const {
 }
 
 Status CuckooFilter::remove(const KeyHash& hash) {
-  lastKickPath();  // resolves the last walk's landing slot before a bucket changes
   uint64_t bucket1 = 0, bucket2 = 0;
   uint32_t fingerprint = 0;
   locate(hash, bucket1, bucket2, fingerprint);
@@ -381,27 +381,9 @@ size_t CuckooFilter::byteLength() const {
   return withTable([](const auto& table) { return table.payloadWords() * sizeof(uint64_t); });
 }
 
-uint32_t CuckooFilter::slotAt(uint64_t bucket, uint32_t slot) const {
-  if (bucket >= bucketCount() || slot >= bucketSize()) return 0;
-  uint32_t slots[kMaxBucketSize];
-  withTable([&](const auto& table) { table.readBucket(bucket, slots); });
-  return slots[slot];
-}
-
-const std::vector<CuckooKick>& CuckooFilter::lastKickPath() const {
-  if (!kickPath_.empty() && kickPath_.back().slot == kLandingSlotUnknown) {
-    CuckooKick& landing = kickPath_.back();
-    uint32_t slots[kMaxBucketSize];
-    withTable([&](const auto& table) { table.readBucket(landing.bucket, slots); });
-    landing.slot = static_cast<uint32_t>(std::find(slots, slots + bucketSize(), landing.fingerprint) - slots);
-  }
-  return kickPath_;
-}
-
 void CuckooFilter::clear() {
   withTable([](auto& table) { table.clear(); });
   header_.itemCount = 0;
-  kickPath_.clear();
 }
 
 double CuckooFilter::estimatedFalsePositiveRate() const {

@@ -12,6 +12,7 @@
 
 #include "cuckoo_bloom/core/hashing.h"
 #include "cuckoo_bloom/core/limits.h"
+#include "cuckoo_bloom/inspect/cuckoo_inspector.h"
 #include "support/filter_test_support.h"
 #include "support/test_keys.h"
 
@@ -43,7 +44,7 @@ CuckooFilter makeCuckoo(const CuckooFilterOptions& opts) {
 uint64_t occupiedSlots(const CuckooFilter& filter) {
   uint64_t occupied = 0;
   for (uint64_t b = 0; b < filter.bucketCount(); ++b) {
-    for (uint32_t s = 0; s < filter.bucketSize(); ++s) occupied += filter.slotAt(b, s) != 0;
+    for (uint32_t s = 0; s < filter.bucketSize(); ++s) occupied += CuckooInspector::slotAt(filter, b, s) != 0;
   }
   return occupied;
 }
@@ -172,7 +173,7 @@ TEST(CuckooFilter, LocateGivesTwoBucketsLinkedByTheFingerprintAndANonZeroFingerp
     const std::string key = presentKey(i);
     uint64_t b1 = 0, b2 = 0;
     uint32_t fp = 0;
-    filter.locate(reinterpret_cast<const uint8_t*>(key.data()), key.size(), b1, b2, fp);
+    filter.locate(filter.hashOf(key), b1, b2, fp);
     ASSERT_NE(fp, 0u);
     ASSERT_LT(fp, 1u << filter.fingerprintBits());
     ASSERT_NE(b1, b2);
@@ -310,9 +311,10 @@ void checkFillUntilFirstFailure(uint32_t bucketSize, double minimumLoad, bool se
   CuckooFilter filter = makeCuckoo(opts);
   ASSERT_TRUE(addAllPresentKeys(filter, firstFailure));
   const std::vector<uint8_t> before = serializeWithoutWalkState(filter);
-  const Status failed = filter.add(presentKey(firstFailure));
+  std::vector<CuckooKick> path;
+  const Status failed = CuckooInspector::addRecordingKicks(filter, filter.hashOf(presentKey(firstFailure)), path);
   ASSERT_EQ(failed.code(), StatusCode::Full);
-  EXPECT_EQ(filter.lastKickPath().size(), opts.maxKicks) << "the walk that was tried and undone";
+  EXPECT_EQ(path.size(), opts.maxKicks) << "the walk that was tried and undone";
   EXPECT_EQ(serializeWithoutWalkState(filter), before) << "the failed add must restore the table";
   EXPECT_EQ(filter.count(), firstFailure);
   EXPECT_EQ(occupiedSlots(filter), firstFailure);
@@ -494,85 +496,13 @@ TEST(CuckooFilterFill, ZeroMaxKicksFailsWithoutAWalk) {
   opts.maxKicks = 0;
   CuckooFilter filter = makeCuckoo(opts);
   for (int i = 0; i < 4; ++i) ASSERT_TRUE(filter.add("k").isOk());
-  EXPECT_EQ(filter.add("k").code(), StatusCode::Full);
-  EXPECT_TRUE(filter.lastKickPath().empty());
+  std::vector<CuckooKick> path;
+  EXPECT_EQ(CuckooInspector::addRecordingKicks(filter, filter.hashOf("k"), path).code(), StatusCode::Full);
+  EXPECT_TRUE(path.empty());
   EXPECT_EQ(filter.count(), 4u);
 }
 
-// ---------------------------------------------------------------- kick path
-
-TEST(CuckooFilterKickPath, DescribesEveryEvictionWalk) {
-  CuckooFilter filter = makeCuckoo(options(10000, 0.01, 4, 77));
-  uint64_t walks = 0;
-  for (uint64_t i = 0;; ++i) {
-    const std::string key = presentKey(i);
-    uint64_t b1 = 0, b2 = 0;
-    uint32_t fp = 0;
-    filter.locate(reinterpret_cast<const uint8_t*>(key.data()), key.size(), b1, b2, fp);
-    const Status status = filter.add(key);
-    const std::vector<CuckooKick>& path = filter.lastKickPath();
-    if (status.code() == StatusCode::Full) break;
-    ASSERT_TRUE(status.isOk());
-    if (path.empty()) continue;  // found room directly
-    ++walks;
-    ASSERT_GE(path.size(), 2u) << "at least one eviction and the final placement";
-    // The walk starts with the new key's fingerprint in one of its buckets.
-    EXPECT_EQ(path.front().fingerprint, fp);
-    EXPECT_TRUE(path.front().bucket == b1 || path.front().bucket == b2);
-    // Each evicted fingerprint moves to its own other bucket.
-    for (size_t step = 0; step + 1 < path.size(); ++step) {
-      ASSERT_EQ(path[step + 1].bucket,
-                cuckooAltBucketIndexModulo(path[step].bucket, path[step + 1].fingerprint, filter.bucketCount()))
-          << "key " << i << " step " << step;
-      ASSERT_LT(path[step].slot, filter.bucketSize());
-    }
-    // The walk ends in a free slot, which now holds the last fingerprint.
-    const CuckooKick& last = path.back();
-    ASSERT_EQ(filter.slotAt(last.bucket, last.slot), last.fingerprint) << "key " << i;
-    ASSERT_TRUE(filter.has(key));
-  }
-  EXPECT_GT(walks, 100u);
-  // A key that finds room directly leaves an empty path.
-  filter.clear();
-  ASSERT_TRUE(filter.add("fresh").isOk());
-  EXPECT_TRUE(filter.lastKickPath().empty());
-}
-
-TEST(CuckooFilterKickPath, TheLandingSlotIsTheOneBeforeALaterRemove) {
-  // lastKickPath() finds the landing slot on request; a remove in the landing
-  // bucket before that request must not change the answer.
-  // Two filters fed the same keys with the same seed walk the same way: the
-  // twin is asked at once, the other after the remove.
-  CuckooFilter filter = makeCuckoo(options(2000, 0.01, 4, 5));
-  CuckooFilter twin = makeCuckoo(options(2000, 0.01, 4, 5));
-  for (uint64_t i = 0;; ++i) {
-    ASSERT_LT(i, 2000u) << "no suitable walk while filling to capacity";
-    ASSERT_TRUE(filter.add(presentKey(i)).isOk());
-    ASSERT_TRUE(twin.add(presentKey(i)).isOk());
-    const std::vector<CuckooKick>& path = twin.lastKickPath();
-    if (path.empty()) continue;
-    const CuckooKick landing = path.back();
-    // A key stored before whose fingerprint sits after the landed one in the
-    // landing bucket: semi-sorted buckets keep their fingerprints in canonical
-    // order with empty slots first, so removing it moves the landed one up a slot.
-    for (uint64_t j = 0; j < i; ++j) {
-      const std::string key = presentKey(j);
-      uint64_t b1 = 0, b2 = 0;
-      uint32_t fp = 0;
-      filter.locate(reinterpret_cast<const uint8_t*>(key.data()), key.size(), b1, b2, fp);
-      if (b1 != landing.bucket && b2 != landing.bucket) continue;
-      bool after = false;
-      for (uint32_t slot = landing.slot + 1; slot < filter.bucketSize(); ++slot) {
-        after = after || filter.slotAt(landing.bucket, slot) == fp;
-      }
-      if (!after || fp == landing.fingerprint) continue;
-      ASSERT_TRUE(filter.remove(key).isOk());
-      EXPECT_NE(filter.slotAt(landing.bucket, landing.slot), landing.fingerprint) << "the landed fingerprint moved";
-      EXPECT_EQ(filter.lastKickPath().back().slot, landing.slot) << "key " << i;
-      return;
-    }
-  }
-}
+// ---------------------------------------------------------------- walks
 
 TEST(CuckooFilterKickPath, LookaheadKeepsWalksShortNearTheRatedLoad) {
   // Filling to capacity (load 0.92 with semi-sorted buckets of 4): a walk that
@@ -580,9 +510,10 @@ TEST(CuckooFilterKickPath, LookaheadKeepsWalksShortNearTheRatedLoad) {
   // included); looking one step ahead, 0.24. Above 0.40 the lookahead is gone.
   CuckooFilter filter = makeCuckoo(options(100000, 0.01, 4, 3));
   uint64_t steps = 0;
+  std::vector<CuckooKick> path;
   for (uint64_t i = 0; i < 100000; ++i) {
-    ASSERT_TRUE(filter.add(presentKey(i)).isOk());
-    steps += filter.lastKickPath().size();
+    ASSERT_TRUE(CuckooInspector::addRecordingKicks(filter, filter.hashOf(presentKey(i)), path).isOk());
+    steps += path.size();
   }
   const double perAdd = static_cast<double>(steps) / 100000;
   std::cout << "[measured] walk steps per add filling to capacity: " << perAdd << "\n";
@@ -642,7 +573,7 @@ TEST(CuckooFilterFingerprintBits, EveryWidthRoundTripsWithoutFalseNegatives) {
     ASSERT_EQ(countPresentMissing(filter, kKeys), 0u) << "f=" << bits;
     for (uint64_t b = 0; b < filter.bucketCount(); ++b) {
       for (uint32_t s = 0; s < filter.bucketSize(); ++s) {
-        ASSERT_LE(uint64_t{filter.slotAt(b, s)}, (uint64_t{1} << bits) - 1);
+        ASSERT_LE(uint64_t{CuckooInspector::slotAt(filter, b, s)}, (uint64_t{1} << bits) - 1);
       }
     }
     CuckooFilter copy = roundTrip(filter);
@@ -669,10 +600,11 @@ TEST(CuckooFilterReproducibility, SameSeedAndKeysGiveIdenticalBytes) {
   CuckooFilter b = makeCuckoo(opts);
   ASSERT_LT(a.slotCount(), 10700u);
   uint64_t walks = 0;
+  std::vector<CuckooKick> path;
   for (uint64_t i = 0; i < kKeys; ++i) {
-    ASSERT_TRUE(a.add(presentKey(i)).isOk());
+    ASSERT_TRUE(CuckooInspector::addRecordingKicks(a, a.hashOf(presentKey(i)), path).isOk());
     ASSERT_TRUE(b.add(presentKey(i)).isOk());
-    walks += a.lastKickPath().empty() ? 0 : 1;
+    walks += path.empty() ? 0 : 1;
   }
   EXPECT_GT(walks, 500u);
   EXPECT_EQ(a.serialize(), b.serialize());
@@ -692,12 +624,13 @@ TEST(CuckooFilterReproducibility, ReadBackFilterContinuesTheSameWalks) {
   CuckooFilter resumed =
       cuckoo_bloom_test::valueOrFail(CuckooFilter::deserialize(midway.data(), midway.size()), "deserialize");
   uint64_t walks = 0;
+  std::vector<CuckooKick> originalPath, resumedPath;
   for (uint64_t i = 8000;; ++i) {
-    const Status a = original.add(presentKey(i));
-    const Status b = resumed.add(presentKey(i));
+    const Status a = CuckooInspector::addRecordingKicks(original, original.hashOf(presentKey(i)), originalPath);
+    const Status b = CuckooInspector::addRecordingKicks(resumed, resumed.hashOf(presentKey(i)), resumedPath);
     ASSERT_EQ(a.code(), b.code()) << i;
-    ASSERT_EQ(original.lastKickPath().size(), resumed.lastKickPath().size()) << i;
-    walks += original.lastKickPath().empty() ? 0 : 1;
+    ASSERT_EQ(originalPath.size(), resumedPath.size()) << i;
+    walks += originalPath.empty() ? 0 : 1;
     if (a.code() == StatusCode::Full) break;  // including the failed walk
   }
   EXPECT_GT(walks, 500u);

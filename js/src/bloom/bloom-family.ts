@@ -16,9 +16,9 @@ export abstract class BloomFamilyFilter<Name extends FilterTypeName = FilterType
 
   /** The bit (or counter) indexes `key` maps to, in probe order: for inspection and visualisation. */
   positions(key: Key): number[] {
-    const handle = this.handle;
+    const address = this.address;
     const length = this.arena.encode(key);
-    return handle.positions(this.arena.pointer, length);
+    return this.module.inspectPositions(address, this.arena.pointer, length);
   }
 
   /** The body of `union`: same class, then the core checks equal sizing and seed. */

@@ -35,6 +35,6 @@ export class BloomFilter extends MergeableBloomFilter<'bloom', BloomFilterOption
   }
   /** A copy of the bit array: bit i is `(bits[i >> 3] >> (i & 7)) & 1`. */
   bits(): OwnedBytes {
-    return this.handle.bloomBits().slice();
+    return this.module.inspectBloomBits(this.address).slice();
   }
 }

@@ -42,6 +42,6 @@ export class CountingBloomFilter extends BloomFamilyFilter<'counting-bloom', Cou
   /** The value (0..15) of counter `index`. @throws FilterError `INVALID_ARGUMENT` outside 0..counterCount-1. */
   counterAt(index: number): number {
     requireInteger(index, 'index', 'CountingBloomFilter.counterAt', 0, this.counterCount - 1);
-    return this.handle.counterAt(index);
+    return this.module.inspectCounterAt(this.address, index);
   }
 }

@@ -1,4 +1,4 @@
-import { coreError, FilterError } from '../errors.js';
+import { coreError, FilterError, statusName } from '../errors.js';
 import { ExistingHandle, type FilterClassInfo, Filter } from '../core/filter-base.js';
 import type { KeyBatch } from '../keys/key-batch.js';
 import { describeValue, type Key } from '../keys/keys.js';
@@ -33,6 +33,9 @@ export interface CuckooKick {
   /** The fingerprint written there (never 0: 0 marks an empty slot). */
   fingerprint: number;
 }
+
+/** The walk of an add that found room directly. */
+const NO_KICKS = new Uint32Array(0);
 
 /**
  * Cuckoo filter (Fan et al. 2014): supports removal, and beats Bloom filters
@@ -78,10 +81,30 @@ export class CuckooFilter extends Filter<'cuckoo'> {
 
   /** Like `add`, but returns false instead of throwing when the filter is full. */
   tryAdd(key: Key): boolean {
-    const status = this.addKey(key);
-    if (status === 'OK') return true;
-    if (status === 'FULL') return false;
-    throw coreError(status, `cuckoo add failed (${status})`);
+    // The inspector's add (bindings/inspect.cpp): the core's add, with its
+    // eviction walk recorded for lastKickPath(); the filter itself keeps none.
+    const address = this.address;
+    const length = this.arena.encode(key);
+    const module = this.module;
+    const result = module._cbw_cuckoo_add_recording(address, this.arena.pointer, length);
+    const steps = result >>> 8;
+    if (steps === 0) {
+      this.#kicks = NO_KICKS;
+    } else {
+      const first = module._cbw_recorded_kicks() >>> 2;
+      this.#kicks = module.HEAPU32.slice(first, first + 4 * steps);
+    }
+    const status = result & 0xff;
+    if (status === 0) return true;
+    const name = statusName(module, status);
+    if (name === 'FULL') return false;
+    throw coreError(name, `cuckoo add failed (${name})`);
+  }
+
+  /** Removes every key (the sizing and seed stay); lastKickPath() is empty again. */
+  override clear(): void {
+    super.clear();
+    this.#kicks = NO_KICKS;
   }
 
   /**
@@ -145,7 +168,7 @@ export class CuckooFilter extends Filter<'cuckoo'> {
     const bucketSize = this.sizing('bucketSize');
     requireInteger(bucket, 'bucket', 'CuckooFilter.slot', 0, bucketCount! - 1);
     requireInteger(slot, 'slot', 'CuckooFilter.slot', 0, bucketSize! - 1);
-    return this.handle.slotAt(bucket, slot);
+    return this.module.inspectSlotAt(this.address, bucket, slot);
   }
 
   /**
@@ -158,25 +181,33 @@ export class CuckooFilter extends Filter<'cuckoo'> {
     /** The key's fingerprint (never 0). */
     fingerprint: number;
   } {
-    const handle = this.handle;
+    const address = this.address;
     const length = this.arena.encode(key);
-    const [bucket1, bucket2, fingerprint] = handle.locate(this.arena.pointer, length);
+    const [bucket1, bucket2, fingerprint] = this.module.inspectLocate(address, this.arena.pointer, length);
     return { buckets: [bucket1, bucket2], fingerprint };
   }
 
   /**
-   * The eviction walk of the last add: each fingerprint written and where;
-   * the last step is the free slot that ended it. Empty when the key found
-   * room directly; after a failed add, the walk that was tried and undone.
+   * The eviction walk of the last `add` or `tryAdd`: each fingerprint written
+   * and where; the last step is the free slot that ended it. Empty when the
+   * key found room directly (and before any add, and after `clear`); after a
+   * failed add, the walk that was tried and undone. The batch and dedupe adds
+   * (`addMany`, `addIfNew`) take the core's add, which records no walk.
+   * @throws FilterError `FREED`.
    */
   lastKickPath(): CuckooKick[] {
-    const flat = this.handle.lastKickPath();
+    void this.address; // FREED after free()
     const kicks: CuckooKick[] = [];
-    for (let i = 0; i + 2 < flat.length; i += 3) {
-      kicks.push({ bucket: flat[i]!, slot: flat[i + 1]!, fingerprint: flat[i + 2]! });
+    const words = this.#kicks;
+    for (let i = 0; i + 3 < words.length; i += 4) {
+      // A step is 4 uint32 (CuckooKick in C++): bucket low, bucket high, slot, fingerprint.
+      kicks.push({ bucket: words[i]! + words[i + 1]! * 2 ** 32, slot: words[i + 2]!, fingerprint: words[i + 3]! });
     }
     return kicks;
   }
+
+  /** The last recorded walk, as the core wrote it (see lastKickPath). */
+  #kicks: Uint32Array = NO_KICKS;
 }
 
 /** The cuckoo-specific option values (the shared ones are checked by the base). */

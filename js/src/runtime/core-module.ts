@@ -31,12 +31,6 @@ export interface FilterHandle {
   /** A status code; the message of a failure is lastMessage(). */
   unionWith(other: FilterHandle): number;
   lastMessage(): string;
-  positions(key: number, length: number): number[];
-  bloomBits(): Uint8Array;
-  counterAt(index: number): number;
-  slotAt(bucket: number, slot: number): number;
-  locate(key: number, length: number): [number, number, number];
-  lastKickPath(): number[];
   delete(): void;
 }
 
@@ -120,4 +114,22 @@ export interface CoreModule {
   buildFilter(typeName: string, options: CoreFilterOptions, hashes: number, count: number): FilterHandle;
   encodeUrlBlocklist(filter: number, length: number, scheme: number, entryCount: number, depth: number): BlocklistEnvelopeHandle;
   decodeUrlBlocklist(data: number, length: number): BlocklistEnvelopeHandle;
+  // Inspection (bindings/inspect.cpp), for visualisations: a filter is named
+  // by its handle's address(); on a type without the structure, an empty answer.
+  /** The bit (or counter) indexes of a key, in probe order. */
+  inspectPositions(handle: number, key: number, length: number): number[];
+  /** A Bloom filter's bit array, in place (valid until the filter is freed or wasm memory grows). */
+  inspectBloomBits(handle: number): Uint8Array;
+  inspectCounterAt(handle: number, index: number): number;
+  inspectSlotAt(handle: number, bucket: number, slot: number): number;
+  /** [bucket1, bucket2, fingerprint] of a key. */
+  inspectLocate(handle: number, key: number, length: number): [number, number, number];
+  /**
+   * A cuckoo filter's add that records its eviction walk: the status code in
+   * the low 8 bits, the walk's steps above; the steps are at
+   * _cbw_recorded_kicks() (16 bytes each: bucket as uint64, slot, fingerprint)
+   * until the next recorded add.
+   */
+  _cbw_cuckoo_add_recording(handle: number, key: number, length: number): number;
+  _cbw_recorded_kicks(): number;
 }

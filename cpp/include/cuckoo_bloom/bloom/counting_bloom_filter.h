@@ -58,8 +58,6 @@ class CountingBloomFilter : public WordArrayFilter<CountingBloomFilter, Counting
   uint32_t hashCount() const { return params_.hashCount; }
   // (non-zero counters / m)^k.
   double estimatedFalsePositiveRate() const;
-  // The value of counter `index` (0 for an index past the end).
-  uint32_t counterAt(uint64_t index) const;
   uint64_t saturatedCounterCount() const;
   template <typename Visit>
   void parameters(Visit&& visit) const {
@@ -70,7 +68,13 @@ class CountingBloomFilter : public WordArrayFilter<CountingBloomFilter, Counting
 
  private:
   friend WordArrayFilter;
+  // Reads counters for visualisations (inspect/bloom_inspector.h).
+  friend struct BloomInspector;
   CountingBloomFilter() = default;
+  // Counter i is nibble (i % 16) of word (i / 16), low nibble first.
+  static uint32_t readCounter(const uint64_t* words, uint64_t index) {
+    return static_cast<uint32_t>((words[index >> 4] >> ((index & 15) * 4)) & 0xF);
+  }
 };
 
 }  // namespace cuckoo_bloom

@@ -75,6 +75,8 @@ enum class CuckooSlotLayout : uint8_t {
 };
 
 // One step of an eviction walk: the fingerprint placed into (bucket, slot).
+// Only an inspector asks for them (inspect/cuckoo_inspector.h): add() records
+// nothing.
 struct CuckooKick {
   uint64_t bucket;
   uint32_t slot;
@@ -112,6 +114,14 @@ class CuckooFilter : public KeyedFilter<CuckooFilter> {
   // The options it takes beyond the shared three (filter_options.h).
   static constexpr OptionId kOptions[] = {OptionId::BucketSize, OptionId::FingerprintBits, OptionId::MaxKicks,
                                           OptionId::SemiSorted};
+  // Move-only, as its tables are. The move constructor is out of line: moves
+  // are rare (creating, reading, growing a chain), and inlined into every
+  // registry path that makes a filter they cost about 3 KB of core.wasm.
+  CuckooFilter(CuckooFilter&& other) noexcept;
+  CuckooFilter& operator=(CuckooFilter&&) noexcept = default;
+  CuckooFilter(const CuckooFilter&) = delete;
+  CuckooFilter& operator=(const CuckooFilter&) = delete;
+
   static Result<CuckooFilter> create(const CuckooFilterOptions& options);
   static Result<CuckooFilter> createFrom(const CoreFilterOptions& options);
   static Result<CuckooFilter> fromBlob(const DecodedBlob& blob, const Params& params);
@@ -131,7 +141,7 @@ class CuckooFilter : public KeyedFilter<CuckooFilter> {
   // Ok, or Full: then the table and count are exactly as they were before the
   // call (every stored key is still found); only the walk's generator has
   // advanced, so the next insert tries a different walk.
-  Status add(const KeyHash& hash);
+  Status add(const KeyHash& hash) { return addObserved(hash, nullptr); }
   bool has(const KeyHash& hash) const;
   // Copies of the key's fingerprint in its two buckets (at most 2 x bucketSize:
   // an add of a key already held that many times is refused as FULL).
@@ -140,10 +150,6 @@ class CuckooFilter : public KeyedFilter<CuckooFilter> {
   Status remove(const KeyHash& hash);
   // Where a key's fingerprint may live, without touching the table.
   void locate(const KeyHash& hash, uint64_t& bucket1, uint64_t& bucket2, uint32_t& fingerprint) const;
-
-  void locate(const uint8_t* key, size_t length, uint64_t& bucket1, uint64_t& bucket2, uint32_t& fingerprint) const {
-    locate(hashOf(key, length), bucket1, bucket2, fingerprint);
-  }
   void clear();
 
   // Fingerprints stored (a key added twice counts twice).
@@ -170,15 +176,6 @@ class CuckooFilter : public KeyedFilter<CuckooFilter> {
     visit("semiSorted", semiSorted() ? 1 : 0);
   }
 
-  // Read-only inspection (for visualisations and tests). Semi-sorted buckets
-  // hold their fingerprints in canonical (sorted) order, not insertion order.
-  uint32_t slotAt(uint64_t bucket, uint32_t slot) const;
-  // The eviction steps of the last add(): each fingerprint written and where;
-  // the last step is the free slot that ended the walk. Empty when the key
-  // found room directly; on Full, the walk that was tried and then undone.
-  // (Valid until the next call that changes the filter.)
-  const std::vector<CuckooKick>& lastKickPath() const;
-
   // What the byte format holds (KeyedFilter serializes from it): the
   // header, the parameter block with the walk's random state, and the table's words.
   template <typename Visit>
@@ -191,6 +188,8 @@ class CuckooFilter : public KeyedFilter<CuckooFilter> {
 
  private:
   friend struct ConcurrentAccess;
+  // Reads slots and runs an add that records its walk (inspect/cuckoo_inspector.h).
+  friend struct CuckooInspector;
   CuckooFilter() = default;
   uint64_t primaryBucket(const KeyHash& hash) const;
   uint64_t alternateBucket(uint64_t bucket, uint32_t fingerprint) const;
@@ -205,8 +204,13 @@ class CuckooFilter : public KeyedFilter<CuckooFilter> {
   decltype(auto) withTable(Fn&& fn) const {
     return semiSorted() ? fn(semiSortedTable_) : fn(packedTable_);
   }
+  // The insert and its walk, compiled once per layout. `kicks`, when not
+  // null, receives each step (the inspector's recorded add, which clears it
+  // first); add() passes null, and the test of it sits on the walk's
+  // evictions only, never on a direct insert.
+  Status addObserved(const KeyHash& hash, std::vector<CuckooKick>* kicks);
   template <typename Table>
-  Status addTo(Table& table, const KeyHash& hash);
+  Status addTo(Table& table, const KeyHash& hash, std::vector<CuckooKick>* kicks);
   // Allocates the table of params_' layout and geometry (OutOfMemory on failure).
   Status allocateTable();
 
@@ -215,10 +219,6 @@ class CuckooFilter : public KeyedFilter<CuckooFilter> {
   PackedTable packedTable_;
   SemiSortedTable semiSortedTable_;
   SplitMix64 random_;
-  // The walk's last step is recorded with this slot and resolved by
-  // lastKickPath() (mutable: resolving it does not change the filter).
-  static constexpr uint32_t kLandingSlotUnknown = UINT32_MAX;
-  mutable std::vector<CuckooKick> kickPath_;
   // What each bucket the walk changed held before it (for the exact undo).
   struct SavedBucket {
     uint64_t bucket;
