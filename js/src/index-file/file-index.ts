@@ -232,12 +232,14 @@ export class FileCuckooIndex extends CuckooIndex {
           : index.loadSnapshot(snapshot, (slots, liveKeys, covered) => markVouches(store, covered, slots, liveKeys));
       const replayed = index.replayStore(fromSnapshot ?? FILE_HEADER_BYTES, length);
       // A whole snapshot is written only after the log was flushed to the
-      // disk up to the length it records: every byte below that length was
-      // committed, so a log that ends (or stops being whole) below it lost
-      // committed records — damage, never a torn tail, whatever the tail looks like.
+      // disk up to the length it records (in version 3 its snapshot mark
+      // too, just after that length): every byte below was committed, so a
+      // log that ends (or stops being whole) below it lost committed records
+      // — damage, never a torn tail, whatever the tail looks like.
+      const flushed = claimed > 0 && store.recordFormat === 3 ? claimed + SNAPSHOT_MARK_RECORD_BYTES : claimed;
       const committed =
-        claimed > replayed.end
-          ? `its snapshot (${snapshotPath(path)}) says the log held ${claimed} bytes when it was written, flushed`
+        flushed > replayed.end
+          ? `its snapshot (${snapshotPath(path)}) says the log held ${flushed} bytes when it was written, flushed`
           : undefined;
       const repairAdvice = (at: number): string =>
         `the file was left untouched. To keep every whole record and move the damaged bytes from byte ${at} to a ` +
