@@ -123,6 +123,14 @@ class JsRecordStore final : public RecordStore {
     return appended.isOk() ? Status::ok() : appended.status();
   }
 
+  // Appends a format-3 SnapshotMark carrying `mark` (kSnapshotMarkBytes: the
+  // digest of the table a snapshot is about to be written of).
+  Status appendSnapshotMark(const uint8_t* mark) {
+    if (format_ != RecordFormat::V3) return Status::unsupported("only a log of version 3 has snapshot marks");
+    Result<uint64_t> appended = append(RecordKind::SnapshotMark, mark, kSnapshotMarkBytes, nullptr, 0);
+    return appended.isOk() ? Status::ok() : appended.status();
+  }
+
  private:
   // The chain for a record appended at the log's end: the checksum of this
   // store's last append, or (the log's end moved: opened, cut back) its last 8 bytes.
@@ -272,6 +280,25 @@ class IndexHandle {
     return appended.isOk() ? 0 : fail(appended);
   }
 
+  // A format-3 file log's snapshot mark (kSnapshotMarkBytes at `data`): 0, or minus a status code.
+  int appendSnapshotMark(uintptr_t data) {
+    if (jsStore_ == nullptr) return fail(Status::unsupported("only a log file has snapshot marks"));
+    Status appended = jsStore_->appendSnapshotMark(bytesAt(data));
+    return appended.isOk() ? 0 : fail(appended);
+  }
+  // The slot words of the live table and of the pending snapshot (as the
+  // snapshot stores them: u64 little-endian each, which wasm memory is), for
+  // the digest a snapshot mark carries; 0 bytes when there is none.
+  uintptr_t tableSlotsData() const { return reinterpret_cast<uintptr_t>(&index_->table().slot(0).word); }
+  double tableSlotsLength() const { return static_cast<double>(index_->table().slotCount() * sizeof(IndexSlot)); }
+  uintptr_t pendingSlotsData() const {
+    return pending_.has_value() ? reinterpret_cast<uintptr_t>(&pending_->table.slot(0).word) : 0;
+  }
+  double pendingSlotsLength() const {
+    return pending_.has_value() ? static_cast<double>(pending_->table.slotCount() * sizeof(IndexSlot)) : 0;
+  }
+  double pendingLiveCount() const { return pending_.has_value() ? static_cast<double>(pending_->liveCount) : 0; }
+
   CuckooIndex& index() { return *index_; }
   RecordStore& store() { return *store_; }
   RecordFormat format() const { return format_; }
@@ -358,7 +385,7 @@ uint64_t chainBefore(const uint8_t* bytes, size_t at, RecordFormat format) {
 // Replays log bytes (a chunk of a log file read on open, starting at log
 // offset `baseOffset`; in format 3 the 8 log bytes before it precede `data`)
 // into the index: applies every whole record from the start (a Close marker
-// changes nothing) and stops at the first that is not whole. Returns the
+// and a SnapshotMark change nothing) and stops at the first that is not whole. Returns the
 // bytes applied (>= 0), or minus a status code when applying failed.
 EMSCRIPTEN_KEEPALIVE double cbw_index_replay(uintptr_t handle, uintptr_t data, uint32_t length, double baseOffset) {
   IndexHandle* index = handleAt(handle);
@@ -368,7 +395,7 @@ EMSCRIPTEN_KEEPALIVE double cbw_index_replay(uintptr_t handle, uintptr_t data, u
     const RecordScanResult scanned =
         scanRecord(bytes + at, length - at, index->format(), chainBefore(bytes, at, index->format()));
     if (scanned.scan != RecordScan::Whole) break;
-    if (scanned.record.kind == RecordKind::Close) {
+    if (scanned.record.kind == RecordKind::Close || scanned.record.kind == RecordKind::SnapshotMark) {
       at += static_cast<size_t>(scanned.size);
       continue;
     }
@@ -496,6 +523,12 @@ EMSCRIPTEN_BINDINGS(cuckoo_index) {
       .function("readSnapshot", &IndexHandle::readSnapshot)
       .function("dropPendingSnapshot", &IndexHandle::dropPendingSnapshot)
       .function("adoptPendingSnapshot", &IndexHandle::adoptPendingSnapshot)
-      .function("appendCloseMarker", &IndexHandle::appendCloseMarker);
+      .function("appendCloseMarker", &IndexHandle::appendCloseMarker)
+      .function("appendSnapshotMark", &IndexHandle::appendSnapshotMark)
+      .function("tableSlotsData", &IndexHandle::tableSlotsData)
+      .function("tableSlotsLength", &IndexHandle::tableSlotsLength)
+      .function("pendingSlotsData", &IndexHandle::pendingSlotsData)
+      .function("pendingSlotsLength", &IndexHandle::pendingSlotsLength)
+      .function("pendingLiveCount", &IndexHandle::pendingLiveCount);
   function("createIndex", &IndexHandle::create, allow_raw_pointers());
 }

@@ -15,6 +15,8 @@ const LOG_HEADER_BYTES = 16;
 const recordBytes = (key) => 13 + Buffer.byteLength(key) + 8;
 /** The close marker a clean close appends: a record with no key. */
 const CLOSE_MARKER_BYTES = 21;
+/** The snapshot mark saved after it with the snapshot: 13 header bytes, 40 (the table's digest, its keys), a checksum. */
+const SNAPSHOT_MARK_BYTES = 61;
 const startOf = (i) => LOG_HEADER_BYTES + keys.slice(0, i).reduce((sum, key) => sum + recordBytes(key), 0);
 
 let work;
@@ -27,7 +29,7 @@ beforeAll(async () => {
   await runOk(['build', '--exact', '--input', 'keys.txt', '--output', 'keys.log', '--quiet'], { cwd: work.dir });
   await runOk(['build', '--input', 'keys.txt', '--output', 'keys.filter', '--quiet'], { cwd: work.dir });
   damaged = readFileSync(join(work.dir, 'keys.log'));
-  expect(damaged.length).toBe(startOf(keys.length) + CLOSE_MARKER_BYTES);
+  expect(damaged.length).toBe(startOf(keys.length) + CLOSE_MARKER_BYTES + SNAPSHOT_MARK_BYTES);
   damaged[startOf(DAMAGED_RECORD) + 1] ^= 0x01; // record 10's key length + 256: it "runs past the end"
 });
 afterAll(() => work.cleanup());
@@ -65,7 +67,7 @@ test('repair keeps every whole record, moves only the damaged one aside byte for
   expect(JSON.parse(result.stdout)).toEqual({
     file: 'fixed.log',
     logVersion: 3,
-    recordsKept: keys.length, // every record but the damaged one, and the close marker
+    recordsKept: keys.length + 1, // every record but the damaged one, the close marker and the snapshot mark
     keptBytes: damaged.length - (end - offset),
     movedBytes: end - offset,
     movedTo,
@@ -82,7 +84,7 @@ test('repair keeps every whole record, moves only the damaged one aside byte for
   // Now whole: nothing to do, exit 0, text output.
   const again = await runCli(['repair', 'fixed.log'], { cwd: work.dir });
   expect(again.code).toBe(0);
-  expect(again.stdout).toMatch(/records kept +40/);
+  expect(again.stdout).toMatch(/records kept +41/);
   expect(again.stdout).toMatch(/the log is whole: nothing was changed/);
 });
 

@@ -25,14 +25,20 @@ const xxh64Avalanche = (h) => { h ^= h >> 33n; h = mul(h, P64_2); h ^= h >> 29n;
 const rotl = (x, r) => ((x << BigInt(r)) | (x >> BigInt(64 - r))) & M;
 const swap64 = (x) => { let r = 0n; for (let i = 0; i < 8; i++) { r = (r << 8n) | (x & 0xffn); x >>= 8n; } return r; };
 
-/** XXH3-64 with seed 0 and the default secret (what the format's checksum is). */
-export function xxh3(bytes) {
+/**
+ * XXH3-64 with the default secret and seed 0 (what the format's checksum is),
+ * or another seed (a BigInt) for 9 to 128 bytes: an index log record's checks
+ * (docs/INDEX.md), which tests re-seal after changing a record.
+ */
+export function xxh3(bytes, seed = 0n) {
   const v = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const r64 = (o) => v.getBigUint64(o, true);
   const r32 = (o) => BigInt(v.getUint32(o, true));
   const len = bytes.length;
   const L = BigInt(len);
-  const mix16 = (i, s) => fold(r64(i) ^ s64(s), r64(i + 8) ^ s64(s + 8));
+  seed &= M;
+  if (seed !== 0n && (bytes.length < 9 || bytes.length > 128)) throw new Error('xxh3: a seed only for 9 to 128 bytes');
+  const mix16 = (i, s) => fold(r64(i) ^ ((s64(s) + seed) & M), r64(i + 8) ^ ((s64(s + 8) - seed) & M));
   if (len === 0) return xxh64Avalanche(s64(56) ^ s64(64));
   if (len <= 3) {
     const c = (BigInt(bytes[0]) << 16n) | (BigInt(bytes[len >> 1]) << 24n) | BigInt(bytes[len - 1]) | (L << 8n);
@@ -48,8 +54,8 @@ export function xxh3(bytes) {
     return h ^ (h >> 28n);
   }
   if (len <= 16) {
-    const lo = r64(0) ^ (s64(24) ^ s64(32));
-    const hi = r64(len - 8) ^ (s64(40) ^ s64(48));
+    const lo = r64(0) ^ (((s64(24) ^ s64(32)) + seed) & M);
+    const hi = r64(len - 8) ^ (((s64(40) ^ s64(48)) - seed) & M);
     return avalanche((L + swap64(lo) + hi + fold(lo, hi)) & M);
   }
   if (len <= 128) {

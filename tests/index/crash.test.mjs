@@ -97,10 +97,11 @@ describe('damaged logs', () => {
     const path = writeBaseLog('garbled.log');
     const bytes = readFileSync(path);
     // The log as a crash before close leaves it: without the close marker (21
-    // bytes) and without a snapshot. Flip one byte in the last record's key
-    // (the delete of key-5: 13 + 5 + 8 bytes): its header is intact and it
-    // ends at the end of the file, so it is the unfinished last write.
-    const tail = Buffer.from(bytes.subarray(0, bytes.length - 21));
+    // bytes), the snapshot mark after it (61) and the snapshot. Flip one byte
+    // in the last record's key (the delete of key-5: 13 + 5 + 8 bytes): its
+    // header is intact and it ends at the end of the file, so it is the
+    // unfinished last write.
+    const tail = Buffer.from(bytes.subarray(0, bytes.length - 21 - 61));
     tail[tail.length - 10] ^= 0x20;
     writeFileSync(path, tail);
     rmSync(`${path}.snapshot`);

@@ -123,3 +123,39 @@ function nextOpen(path, expected, claims) {
     expect(message).toContain(`remove ${dirname(path)}/${claims()[0]} by hand`);
   }
 }
+
+test("a writing open removes the record files of openers killed mid-open whose pid is dead, never a live opener's", async () => {
+  const { spawn, spawnSync } = await import('node:child_process');
+  const { writeFileSync } = await import('node:fs');
+  const path = freshPath('leftover-openers.log');
+  const lockPath = `${path}.lock`;
+  // A genuine record of this library, to write others' from.
+  const first = FileCuckooIndex.open(path);
+  const record = JSON.parse(readFileSync(lockPath, 'utf8'));
+  first.close();
+  const recordOf = (pid) => `${JSON.stringify({ ...record, pid, processStart: null })}\n`;
+  const dead = spawnSync(process.execPath, ['-e', '']).pid; // exited and reaped: no such process
+  const live = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60000)'], { stdio: 'ignore' });
+  try {
+    const files = {
+      dead: [`${lockPath}.${dead}.0123456789abcdef`, recordOf(dead)],
+      deadClaim: [`${lockPath}.${dead}.0123456789abcdee.claim`, recordOf(dead)],
+      live: [`${lockPath}.${live.pid}.fedcba9876543210`, recordOf(live.pid)],
+      beingWritten: [`${lockPath}.${dead}.aaaaaaaaaaaaaaaa`, ''],
+      otherPidInside: [`${lockPath}.${dead}.bbbbbbbbbbbbbbbb`, recordOf(live.pid)],
+      otherHost: [`${lockPath}.${dead}.cccccccccccccccc`, `${JSON.stringify({ ...record, pid: dead, host: 'elsewhere', boot: 'another-boot' })}\n`],
+    };
+    for (const [file, text] of Object.values(files)) writeFileSync(file, text);
+    const index = FileCuckooIndex.open(path);
+    index.close();
+    const left = (name) => existsSync(files[name][0]);
+    expect(left('dead')).toBe(false);
+    expect(left('deadClaim')).toBe(false);
+    expect(left('live')).toBe(true);
+    expect(left('beingWritten')).toBe(true);
+    expect(left('otherPidInside')).toBe(true);
+    expect(left('otherHost')).toBe(true);
+  } finally {
+    live.kill('SIGKILL');
+  }
+});

@@ -7,11 +7,13 @@
 //   flipped in every byte of the last record, the log truncated inside its
 //   last records: open (writable and read-only) is CORRUPT naming the offset,
 //   and no file changes. With the snapshot close saved beside the log, and
-//   without it (where cutting the close marker itself, which holds no record,
-//   and truncation look like a crash). A crash mid-write is the one fault
-//   opening drops.
-// - Snapshots cost time, never a record: a crafted snapshot (a slot dropped,
-//   two offsets swapped, its checksum recomputed) loses nothing through compact().
+//   without it (where cutting the snapshot mark at the end, which holds no
+//   record, and truncation look like a crash). A crash mid-write is the one
+//   fault opening drops.
+// - One forged file cannot hide a key: a crafted snapshot (a slot dropped,
+//   two offsets swapped, a slot sent back to an older record, its checksum
+//   recomputed) matches no snapshot mark in the log, so it is ignored and the
+//   log replayed; a writable session's close then saves a genuine one.
 // - repair resynchronises: one flipped bit in a 200,000-record log costs one record.
 import { copyFileSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname } from 'node:path';
@@ -24,7 +26,7 @@ import { xxh3 } from '../helpers/xxh3.mjs';
 
 const freshPath = logDirectory('cbw-index-records-');
 
-/** 24 records (puts with and without values, an update, a delete) and the close marker; returns the log's bytes. */
+/** 24 records (puts with and without values, an update, a delete), the close marker and the snapshot mark; returns the log's bytes. */
 function writeLog(path) {
   const index = FileCuckooIndex.open(path);
   for (let i = 0; i < 22; i++) index.set(`key-${i}`, i % 3 === 0 ? undefined : `value-${i}`);
@@ -84,17 +86,20 @@ describe('a cleanly closed version-3 log: every cut, swap, splice and last-recor
     foreign = parseRecords(other).map((record) => other.subarray(record.start, record.end));
   });
 
-  test('the log is version 3, closed with a marker, and whole it opens from its snapshot', () => {
+  test('the log is version 3, closed with a marker and a snapshot mark, and whole it opens from its snapshot', () => {
     expect(logVersion(bytes)).toBe(3);
-    expect(records).toHaveLength(25);
-    expect(records[24]).toEqual(expect.objectContaining({ kind: 4, key: '', end: bytes.length }));
+    expect(records).toHaveLength(26);
+    expect(records[24]).toEqual(expect.objectContaining({ kind: 4, key: '' }));
+    // The snapshot mark: kind 5, 40 bytes (SHA-256 of the table's slots, its live keys), at the length the snapshot covers.
+    expect(records[25]).toEqual(expect.objectContaining({ kind: 5, end: bytes.length }));
+    expect(records[25].key).toHaveLength(40);
     // The other log holds the same records in the same places.
     expect(foreign.map((record) => record.length)).toEqual(records.map((record) => record.end - record.start));
     const path = freshPath();
     writeFileSync(path, bytes);
     writeFileSync(`${path}.snapshot`, snapshot);
     const index = FileCuckooIndex.open(path, { readOnly: true });
-    expect(index.openReport.snapshotLogBytes).toBe(bytes.length);
+    expect(index.openReport.snapshotLogBytes).toBe(records[25].start);
     expectAnswers(index, modelOf(records), keysOf(records));
     index.close();
   });
@@ -118,39 +123,39 @@ describe('a cleanly closed version-3 log: every cut, swap, splice and last-recor
     };
 
     test('every record cut out', () => {
-      // Cutting the close marker, which holds no record, leaves a log a crash
-      // could have left: only the snapshot tells.
+      // Cutting the snapshot mark at the end, which holds no record, leaves a
+      // log a clean close without a snapshot leaves: only the snapshot tells.
       const cases = sweep(() => cuts(bytes, records, withSnapshot ? records.length : records.length - 1));
-      expect(cases).toBe(withSnapshot ? 25 : 24);
+      expect(cases).toBe(withSnapshot ? 26 : 25);
     });
 
     test('every pair of neighbouring records swapped', () => {
-      expect(sweep(() => reorders(bytes, records))).toBe(24);
+      expect(sweep(() => reorders(bytes, records))).toBe(25);
     });
 
     test("another log's record inserted at every place, and copied over every record", () => {
-      expect(sweep(() => splices(bytes, records, foreign))).toBe(26 + 25);
+      expect(sweep(() => splices(bytes, records, foreign))).toBe(27 + 26);
     });
 
-    test('one bit flipped in every byte of the last record (and, with the snapshot, of the close marker)', () => {
-      const last = records.length - 2; // the last record with a key: the delete of key-7
+    test('one bit flipped in every byte of the last record (and, with the snapshot, of the close marker and the snapshot mark)', () => {
+      const last = records.length - 3; // the last record with a key: the delete of key-7
       expect(records[last]).toEqual(expect.objectContaining({ kind: 3, key: 'key-7' }));
       const end = withSnapshot ? bytes.length : records[last].end;
       expect(sweep(() => flips(bytes, records, records[last].start, end))).toBe(end - records[last].start);
     });
 
     if (withSnapshot) {
-      test('the log cut at every byte of its last two records (the snapshot covered them)', () => {
-        const from = records[records.length - 2].start;
+      test('the log cut at every byte of its last three records (the snapshot covered the first two, its mark the third)', () => {
+        const from = records[records.length - 3].start;
         expect(sweep(() => truncations(bytes, records, from))).toBe(bytes.length - from);
       });
     }
   });
 
   test('a crash while writing the last record (no close marker, no snapshot) is the one fault opening drops', () => {
-    // The log as the writer left it before close: without its close marker.
-    const crashed = bytes.subarray(0, records[records.length - 1].start);
-    const last = records.length - 2;
+    // The log as the writer left it before close: without its close marker (and snapshot mark).
+    const crashed = bytes.subarray(0, records[records.length - 2].start);
+    const last = records.length - 3;
     const path = freshPath();
     let cases = 0;
     for (const { damaged, kept } of crashes(crashed, records, last)) {
@@ -215,8 +220,8 @@ describe.each([
       slots.set(slot, (slots.get(slot) & LOW_BITS) | (BigInt(older.start) << OFFSET_SHIFT));
     },
   ],
-])('a crafted snapshot (%s, checksum recomputed)', (_name, craft) => {
-  test('is loaded, and compact() still writes every record the log holds', () => {
+])('a crafted snapshot (%s, checksum recomputed): one forged file cannot hide a key', (_name, craft) => {
+  test('is ignored (no snapshot mark in the log vouches for its table): every key is found, also after a writable session closes', () => {
     const path = freshPath();
     const index = FileCuckooIndex.open(path);
     for (let i = 0; i < 300; i++) index.set(`https://site-${i % 17}.example/${i}`, i % 2 === 0 ? `v${i}` : undefined);
@@ -230,17 +235,33 @@ describe.each([
     snapshotSlots(snapshot).seal();
     writeFileSync(`${path}.snapshot`, snapshot);
 
-    const crafted = FileCuckooIndex.open(path);
-    // The crafted table was trusted on open (it matches the log's length and checksum).
-    expect(crafted.openReport.snapshotLogBytes).toBe(readFileSync(path).length);
-    crafted.compact();
-    crafted.close();
-    // Without the snapshot compaction dropped and close rewrote, from the log alone.
-    rmSync(`${path}.snapshot`);
+    // The crafted snapshot decodes, and matches the log's length and checksum,
+    // but the mark at that length is of the genuine table: ignored, the log replayed.
+    for (const options of [{ readOnly: true }, {}]) {
+      const opened = FileCuckooIndex.open(path, options);
+      expect(opened.openReport.snapshotLogBytes).toBe(0);
+      expectAnswers(opened, model, keysOf(records));
+      expect(opened.size).toBe(model.size);
+      if (!options.readOnly) {
+        opened.set('https://after.example/', 'written');
+        model.set('https://after.example/', 'written');
+      }
+      // The writable session's close saves a snapshot of the replayed table.
+      opened.close();
+    }
     const reopened = FileCuckooIndex.open(path, { readOnly: true });
+    expect(reopened.openReport.snapshotLogBytes).toBeGreaterThan(0); // the genuine snapshot close saved
     expectAnswers(reopened, model, keysOf(records));
     expect(reopened.size).toBe(model.size);
     reopened.close();
+    // compact() from there writes every record too.
+    const compacting = FileCuckooIndex.open(path);
+    compacting.compact();
+    compacting.close();
+    rmSync(`${path}.snapshot`);
+    const compacted = FileCuckooIndex.open(path, { readOnly: true });
+    expectAnswers(compacted, model, keysOf(records));
+    compacted.close();
   });
 });
 

@@ -11,6 +11,8 @@ import { join } from 'node:path';
 import { FilterError, deserialize, init } from '../../dist/index.import.cjs';
 import { FileCuckooIndex } from '../../dist/index-file.mjs';
 import { thrown } from '../helpers/keys.mjs';
+/** The snapshot mark a saved snapshot's log ends with (a 13-byte header, 40 bytes, an 8-byte checksum): the snapshot covers the log before it. */
+const SNAPSHOT_MARK_RECORD_BYTES = 61;
 
 const INDEX_FILE_MODULE = new URL('../../dist/index-file.mjs', import.meta.url).pathname;
 
@@ -54,7 +56,7 @@ function logWithSnapshot(name, snapshotAt, count) {
   const index = FileCuckooIndex.open(path, { capacity: 64, snapshotOnClose: false });
   write(index, model, 0, snapshotAt);
   index.saveSnapshot();
-  const snapshotLength = statSync(path).size;
+  const snapshotLength = statSync(path).size - SNAPSHOT_MARK_RECORD_BYTES;
   write(index, model, snapshotAt, count);
   index.close();
   return { path, model, snapshotLength };

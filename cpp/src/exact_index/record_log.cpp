@@ -24,9 +24,9 @@ uint64_t getU64(const uint8_t* in) {
   return value;
 }
 
-// Close markers exist only in format 3: an older reader of a format 1 or 2 log never meets one.
+// Close and snapshot marks exist only in format 3: an older reader of a format 1 or 2 log never meets one.
 bool isKnownKind(uint8_t kind, RecordFormat format) {
-  return kind >= 1 && kind <= (format == RecordFormat::V3 ? 4 : 3);
+  return kind >= 1 && kind <= (format == RecordFormat::V3 ? 5 : 3);
 }
 
 }  // namespace
@@ -99,7 +99,8 @@ RecordScanResult scanRecord(const uint8_t* bytes, size_t length, RecordFormat fo
   if ((format != RecordFormat::V1 && getU32(bytes + kRecordHeaderBytes) != recordHeaderCheck(bytes, chain)) ||
       !isKnownKind(kind, format) || keyLength > kMaxRecordKeyBytes || valueLength > kMaxRecordValueBytes ||
       (kind != static_cast<uint8_t>(RecordKind::PutWithValue) && valueLength != 0) ||
-      (kind == static_cast<uint8_t>(RecordKind::Close) && keyLength != 0)) {
+      (kind == static_cast<uint8_t>(RecordKind::Close) && keyLength != 0) ||
+      (kind == static_cast<uint8_t>(RecordKind::SnapshotMark) && keyLength != kSnapshotMarkBytes)) {
     result.scan = RecordScan::BadHeader;
     return result;
   }

@@ -20,7 +20,7 @@ import { FileCuckooIndex } from '../index-file/index.js';
 import { WriterLock } from '../index-file/writer-lock.js';
 import type { BuildOptions } from './build.js';
 import { checkOutputPath, countPass, errorLines, fillPass, inputName, refuseEmpty, warnAboutLinesNotStored } from './build-steps.js';
-import { removePath, trackTemporary } from './cleanup.js';
+import { removeAllTemporary, removePath, trackTemporary } from './cleanup.js';
 import { formatCount, table } from './describe.js';
 import { EXIT_CLEAR, fileError } from './errors.js';
 import { URL_LOG_MARKER } from './exact-index.js';
@@ -55,11 +55,45 @@ export async function buildExact(options: BuildOptions): Promise<number> {
   // rename is done: LOCKED (exit 2, naming the writer) while one holds it,
   // and no writer can open the old log in between.
   const lock = WriterLock.acquire(options.output);
+  const stopWatching = endOnSignals(() => lock.release());
   try {
     return await buildLocked(options, files, lineOptions);
   } finally {
+    stopWatching();
     lock.release();
   }
+}
+
+const ENDING_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+
+/**
+ * Until the returned function is called, SIGINT, SIGTERM and SIGHUP remove
+ * the build's temporaries, run `cleanup` (the writer lock's files), and end
+ * the process by that very signal. Not by process.exit(): while the input is
+ * a FIFO no writer has opened, a thread of libuv's pool is blocked in its
+ * open(), and exit joins that pool, so the process hung until a writer came
+ * (`timeout` could not stop it). The signal is raised again with no listener
+ * left, which restores its default action: the kernel ends the process at
+ * once, whatever the pool is doing, with the status a shell expects (128 + n).
+ */
+function endOnSignals(cleanup: () => void): () => void {
+  const listeners = ENDING_SIGNALS.map((signal) => {
+    const listener = (): void => {
+      try {
+        removeAllTemporary();
+        cleanup();
+      } finally {
+        for (const each of ENDING_SIGNALS) process.removeAllListeners(each);
+        process.kill(process.pid, signal);
+      }
+    };
+    // First: cleanup.ts's own listener (trackTemporary) would process.exit().
+    process.prependListener(signal, listener);
+    return [signal, listener] as const;
+  });
+  return () => {
+    for (const [signal, listener] of listeners) process.removeListener(signal, listener);
+  };
 }
 
 async function buildLocked(

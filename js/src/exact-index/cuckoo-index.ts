@@ -420,14 +420,14 @@ export class CuckooIndex extends WasmOwner {
 
   /**
    * Writes a snapshot of the table (docs/FORMAT.md, type 32) covering the
-   * store's whole log as it is now, through `write`: its parts in order (the
+   * store's log bytes [0, length) (default: the whole log as it is now), through `write`: its parts in order (the
    * middle one a view of the table in wasm memory, valid during the call).
    */
-  protected writeSnapshot(write: (bytes: Uint8Array) => void): void {
+  protected writeSnapshot(write: (bytes: Uint8Array) => void, length?: number): void {
     const handle = this.#live();
     const store = this.#bridge?.store;
     if (store === undefined) throw new FilterError('UNSUPPORTED', 'only an index over a store writes a snapshot');
-    const length = store.byteLength;
+    length ??= store.byteLength;
     if (!this.#hashStorePrefix(length)) throw new FilterError('UNAVAILABLE', 'the log ended while it was being read');
     handle.prepareSnapshot(length);
     try {
@@ -452,9 +452,16 @@ export class CuckooIndex extends WasmOwner {
    * replay it all; and `claimed`, the log length a whole snapshot says it
    * covered even when it no longer matches the log (0 for none): the log was
    * flushed that far before the snapshot was written, so bytes below it were
-   * committed. Only for an index that holds nothing yet.
+   * committed. Only for an index that holds nothing yet. `vouched`, when
+   * given, must also accept the decoded table (a view of its slot words, as
+   * the snapshot stores them — take it after any allocation —, and its live
+   * keys) for the snapshot to be loaded:
+   * the file index checks it against the snapshot mark in its log.
    */
-  protected loadSnapshot(bytes: Uint8Array): { loaded: number | undefined; claimed: number } {
+  protected loadSnapshot(
+    bytes: Uint8Array,
+    vouched?: (slots: () => Uint8Array, liveKeys: number, covered: number) => boolean,
+  ): { loaded: number | undefined; claimed: number } {
     const handle = this.#live();
     const store = this.#bridge?.store;
     if (store === undefined) return { loaded: undefined, claimed: 0 };
@@ -469,12 +476,41 @@ export class CuckooIndex extends WasmOwner {
       module._free(at);
     }
     if (covered < 0) return { loaded: undefined, claimed: 0 };
-    if (covered > store.byteLength || !this.#hashStorePrefix(covered)) {
+    const slots = (): Uint8Array => {
+      const data = handle.pendingSlotsData();
+      return module.HEAPU8.subarray(data, data + handle.pendingSlotsLength());
+    };
+    if (
+      covered > store.byteLength ||
+      (vouched !== undefined && !vouched(slots, handle.pendingLiveCount(), covered)) ||
+      !this.#hashStorePrefix(covered)
+    ) {
       handle.dropPendingSnapshot();
       return { loaded: undefined, claimed: covered };
     }
     this.#version++;
     return { loaded: handle.adoptPendingSnapshot() ? covered : undefined, claimed: covered };
+  }
+
+  /** A version-3 log file's snapshot mark: appends a SnapshotMark carrying `mark` (40 bytes) through the core (which chains it). */
+  protected appendSnapshotMark(mark: Uint8Array): void {
+    const handle = this.#live();
+    const module = this.#core;
+    const at = module._malloc(mark.length);
+    if (at === 0) throw new FilterError('OUT_OF_MEMORY', 'out of wasm memory writing a snapshot mark');
+    try {
+      module.HEAPU8.set(mark, at);
+      this.#check(handle.appendSnapshotMark(at));
+    } finally {
+      module._free(at);
+    }
+  }
+
+  /** The live table's slot words as a snapshot stores them (a view of wasm memory: use it before the next call). */
+  protected tableSlotBytes(): Uint8Array {
+    const handle = this.#live();
+    const data = handle.tableSlotsData();
+    return this.#core.HEAPU8.subarray(data, data + handle.tableSlotsLength());
   }
 
   /** A version-3 log file's clean close: appends its Close marker through the core (which chains it). */

@@ -87,6 +87,15 @@ export interface IndexHandle {
   adoptPendingSnapshot(): boolean;
   /** A version-3 log file's clean close: appends a Close marker (0, or minus a status code). */
   appendCloseMarker(): number;
+  /** A version-3 log file's snapshot mark: appends one carrying the 40 bytes at `data` (0, or minus a status code). */
+  appendSnapshotMark(data: number): number;
+  /** The live table's slot words (u64 little-endian each): where they are in wasm memory, and their bytes. */
+  tableSlotsData(): number;
+  tableSlotsLength(): number;
+  /** The same for the snapshot readSnapshot() decoded and keeps pending (0 bytes when none), and its live keys. */
+  pendingSlotsData(): number;
+  pendingSlotsLength(): number;
+  pendingLiveCount(): number;
   /** In-memory log only: compaction in place (0, or minus a status code; UNSUPPORTED over a JS store). */
   compactInPlace(): number;
   delete(): void;

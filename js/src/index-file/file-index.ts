@@ -1,8 +1,9 @@
+import { createHash } from 'node:crypto';
 import { existsSync, renameSync, rmSync } from 'node:fs';
 import { CuckooIndex, FilterError, internalRuntime, type CuckooIndexOptions, type IndexValue, type Key } from '../index.js';
 import { readSnapshotFile, syncDirectory, writeFileAtomically } from './durable-files.js';
 import { FILE_HEADER_BYTES, FileRecordStore, type FileStoreOptions, type LogVersion } from './file-store.js';
-import { judgeTail, readWithChain } from './log-tail.js';
+import { core, judgeTail, readWithChain, withBytesInWasm } from './log-tail.js';
 import { repairLog, type RepairOptions, type RepairReport } from './repair.js';
 import { WriterLock } from './writer-lock.js';
 
@@ -221,16 +222,24 @@ export class FileCuckooIndex extends CuckooIndex {
       // A writer removes it, so it cannot outlive this log's first records.
       if (store.fresh && options.readOnly !== true) rmSync(snapshotPath(path), { force: true });
       const snapshot = store.fresh ? undefined : readSnapshotFile(snapshotPath(path));
+      // Loaded only when the log vouches for its table too: the record at the
+      // length it covers is a snapshot mark of exactly that table. A snapshot
+      // forged or damaged alone (a slot dropped, its checksum recomputed) is
+      // then ignored, never trusted (version 1 and 2 logs have no marks: replayed).
       const { loaded: fromSnapshot, claimed } =
-        snapshot === undefined ? { loaded: undefined, claimed: 0 } : index.loadSnapshot(snapshot);
+        snapshot === undefined
+          ? { loaded: undefined, claimed: 0 }
+          : index.loadSnapshot(snapshot, (slots, liveKeys, covered) => markVouches(store, covered, slots, liveKeys));
       const replayed = index.replayStore(fromSnapshot ?? FILE_HEADER_BYTES, length);
       // A whole snapshot is written only after the log was flushed to the
-      // disk up to the length it records: every byte below that length was
-      // committed, so a log that ends (or stops being whole) below it lost
-      // committed records — damage, never a torn tail, whatever the tail looks like.
+      // disk up to the length it records (in version 3 its snapshot mark
+      // too, just after that length): every byte below was committed, so a
+      // log that ends (or stops being whole) below it lost committed records
+      // — damage, never a torn tail, whatever the tail looks like.
+      const flushed = claimed > 0 && store.recordFormat === 3 ? claimed + SNAPSHOT_MARK_RECORD_BYTES : claimed;
       const committed =
-        claimed > replayed.end
-          ? `its snapshot (${snapshotPath(path)}) says the log held ${claimed} bytes when it was written, flushed`
+        flushed > replayed.end
+          ? `its snapshot (${snapshotPath(path)}) says the log held ${flushed} bytes when it was written, flushed`
           : undefined;
       const repairAdvice = (at: number): string =>
         `the file was left untouched. To keep every whole record and move the damaged bytes from byte ${at} to a ` +
@@ -311,13 +320,20 @@ export class FileCuckooIndex extends CuckooIndex {
   saveSnapshot(): void {
     this.#refuseWrite('saveSnapshot');
     try {
-      // The snapshot describes the log as it is on the disk: flushed first,
-      // so a snapshot's length is proof the log held those bytes (open
-      // treats a log ending below it as damaged).
+      // The snapshot covers the log up to here. A version-3 log first gets a
+      // snapshot mark there, the digest of the table being saved: open loads
+      // the snapshot only when the record at the length it covers is a mark
+      // of exactly its table, so the snapshot alone cannot vouch for itself.
+      const covered = this.#store.byteLength;
+      if (this.#store.recordFormat === 3) this.appendSnapshotMark(tableMark(this.tableSlotBytes(), this.size));
+      // The snapshot describes the log as it is on the disk: flushed first
+      // (the mark included), so a snapshot's length is proof the log held
+      // those bytes (open treats a log ending below it as damaged), and a
+      // snapshot on the disk always has its mark. A crash between the two
+      // leaves a mark without a snapshot: replay steps over it.
       this.#store.sync();
-      const length = this.#store.byteLength;
-      writeFileAtomically(snapshotPath(this.#path), (write) => this.writeSnapshot(write));
-      this.#unchangedLength = length;
+      writeFileAtomically(snapshotPath(this.#path), (write) => this.writeSnapshot(write, covered));
+      this.#unchangedLength = this.#store.byteLength;
     } catch (error) {
       throw error instanceof FilterError
         ? error
@@ -478,6 +494,48 @@ export class FileCuckooIndex extends CuckooIndex {
 
 /** The size of a version-3 close marker: a 13-byte header and an 8-byte checksum. */
 const CLOSE_MARKER_BYTES = 21;
+/** What a snapshot mark carries (record_store.h kSnapshotMarkBytes): SHA-256 of the slot words, u64 live keys. */
+const SNAPSHOT_MARK_DIGEST_BYTES = 32;
+const SNAPSHOT_MARK_BYTES = SNAPSHOT_MARK_DIGEST_BYTES + 8;
+/** A whole snapshot mark record: header 13, the mark, checksum 8. */
+const SNAPSHOT_MARK_RECORD_BYTES = 13 + SNAPSHOT_MARK_BYTES + 8;
+/** Record kind 5 (record_store.h RecordKind::SnapshotMark). */
+const SNAPSHOT_MARK_KIND = 5;
+
+/**
+ * The 40 bytes of a snapshot mark: SHA-256 of the table's slot words, then
+ * its live keys (u64 little-endian). SHA-256, not XXH3: the snapshot beside
+ * the log is a file anyone who can write the directory can rewrite, and a
+ * table of their making must not match a mark (XXH3 collisions can be built).
+ */
+function tableMark(slots: Uint8Array, liveKeys: number): Uint8Array {
+  const mark = new Uint8Array(SNAPSHOT_MARK_BYTES);
+  mark.set(createHash('sha256').update(slots).digest());
+  new DataView(mark.buffer).setBigUint64(SNAPSHOT_MARK_DIGEST_BYTES, BigInt(liveKeys), true);
+  return mark;
+}
+
+/**
+ * Whether the record at `at` in a version-3 log is a whole snapshot mark
+ * (chained to the bytes before it) of the table whose slot words `slots`
+ * gives (taken after the read: a view of wasm memory) and whose live keys
+ * are `liveKeys`. False for version 1 and 2 logs, which have no marks.
+ */
+function markVouches(store: FileRecordStore, at: number, slots: () => Uint8Array, liveKeys: number): boolean {
+  if (store.recordFormat !== 3 || at + SNAPSHOT_MARK_RECORD_BYTES > store.byteLength) return false;
+  const record = readWithChain(store, at, SNAPSHOT_MARK_RECORD_BYTES);
+  if (record.length !== 8 + SNAPSHOT_MARK_RECORD_BYTES) return false;
+  // [8 bytes for the scan's output][8 bytes of chain][the record]
+  const scanned = new Uint8Array(8 + record.length);
+  scanned.set(record, 8);
+  const whole = withBytesInWasm(scanned, (pointer) => core()._cbw_record_scan(pointer + 16, SNAPSHOT_MARK_RECORD_BYTES, pointer, 3) === 0);
+  const body = record.subarray(8);
+  // A whole record of kind 5 is a mark (the core checks its key is the 40 bytes).
+  if (!whole || body[8] !== SNAPSHOT_MARK_KIND) return false;
+  const expected = tableMark(slots(), liveKeys);
+  const carried = body.subarray(13, 13 + SNAPSHOT_MARK_BYTES);
+  return expected.every((byte, i) => byte === carried[i]);
+}
 
 /** Whether a version-3 log's last record is a whole close marker (a clean close). */
 function endsWithCloseMarker(store: FileRecordStore): boolean {

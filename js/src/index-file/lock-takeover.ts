@@ -138,3 +138,30 @@ export function removeLeftoverClaims(lockPath: string): void {
     // Best effort: a leftover claim only blocks a takeover of a lock that is gone.
   }
 }
+
+/**
+ * Removes the files of this opener's kind (`<log>.lock.<pid>.<16 hex>`, and
+ * a claim's second link `<that>.claim`) left by openers killed between
+ * writing their record and removing it (a link or takeover in progress),
+ * which nothing else removes. Only a file whose record parses, names the pid
+ * in its name, and whose writer `isGone` judges dead (checkable here and not
+ * running) is removed: a live opener's file, one being written (not yet
+ * parseable), or one from another host or namespace is left alone.
+ */
+export function removeDeadOpenersFiles(lockPath: string, isGone: (pid: number, text: string) => boolean): void {
+  const prefix = `${basename(lockPath)}.`;
+  const own = /^(\d+)\.[0-9a-f]{16}(\.claim)?$/;
+  try {
+    for (const entry of readdirSync(dirname(lockPath))) {
+      const match = entry.startsWith(prefix) ? own.exec(entry.slice(prefix.length)) : null;
+      if (match === null) continue;
+      const pid = Number(match[1]);
+      if (pid === process.pid) continue;
+      const path = join(dirname(lockPath), entry);
+      const text = readOrNull(path);
+      if (text !== null && isGone(pid, text)) rmSync(path, { force: true });
+    }
+  } catch {
+    // Best effort: such a file blocks nothing, it only clutters the directory.
+  }
+}

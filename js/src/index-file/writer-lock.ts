@@ -46,7 +46,7 @@ import {
   sameKernel,
 } from './lock-holder.js';
 import { type LockSocket, takeLockSocket } from './lock-socket.js';
-import { createLockFile, removeLeftoverClaims, takeOverLockFile } from './lock-takeover.js';
+import { createLockFile, removeDeadOpenersFiles, removeLeftoverClaims, takeOverLockFile } from './lock-takeover.js';
 
 /** Logs this thread holds, by lock path: a second open here is refused without touching the file. */
 const REGISTRY_KEY = Symbol.for('cuckoo-bloom-wasm/index-file/held-locks');
@@ -126,11 +126,25 @@ function judge(holder: Holder | null, me: Holder, socketHeld: boolean, logPath: 
   if (holder.pid === process.pid || processIsAlive(holder)) throw locked(logPath, holder);
 }
 
+/**
+ * Whether the opener whose own record file (named after `pid`) holds
+ * `record` is gone: its record parses and names that pid, its pid can be
+ * checked here (this kernel and pid namespace), and no such process runs
+ * (or another process has that pid now). Unknown is never gone.
+ */
+function openerIsGone(pid: number, record: string, me: Holder): boolean {
+  const holder = parseHolder(record);
+  return holder !== null && holder.pid === pid && pidCheckable(holder, me) && !processIsAlive(holder);
+}
+
 /** Creates or takes over the lock file for `me`; returns its bytes. */
 function acquireFile(logPath: string, lockPath: string, me: Holder, socketHeld: boolean): string {
   const text = holderText(me);
   for (let attempt = 0; attempt < 8; attempt++) {
-    if (createLockFile(lockPath, text)) return text;
+    if (createLockFile(lockPath, text)) {
+      removeDeadOpenersFiles(lockPath, (pid, record) => openerIsGone(pid, record, me));
+      return text;
+    }
     const found = readHolderFile(lockPath);
     if (found === null) continue; // released meanwhile: try again
     judge(found.holder, me, socketHeld, logPath, lockPath);
@@ -145,6 +159,7 @@ function acquireFile(logPath: string, lockPath: string, me: Holder, socketHeld: 
     }
     if (result.outcome === 'taken') {
       removeLeftoverClaims(lockPath);
+      removeDeadOpenersFiles(lockPath, (pid, record) => openerIsGone(pid, record, me));
       return text;
     }
     if (result.outcome === 'claimed') {

@@ -46,7 +46,7 @@ export function parseRecords(bytes) {
 export function modelOf(records, count = records.length) {
   const model = new Map();
   for (const record of records.slice(0, count)) {
-    if (record.kind === 4) continue; // a close marker (version 3)
+    if (record.kind === 4 || record.kind === 5) continue; // a close marker or a snapshot mark (version 3)
     if (record.kind === 3) model.delete(record.key);
     else model.set(record.key, record.value);
   }

@@ -52,7 +52,13 @@
 // can be checked alone (a lookup reads 8 bytes more) and repair can find the
 // next whole record after damage and re-chain the records it keeps.
 // Format 3 also has a fourth kind, Close, with no key or value: the marker a
-// clean close appends, so the record before it is known to be committed.
+// clean close appends, so the record before it is known to be committed; and
+// a fifth, SnapshotMark, whose "key" is the kSnapshotMarkBytes digest of a
+// table being saved as a snapshot (SHA-256 of its slot words, then the u64
+// live count), appended just before the snapshot is written: a snapshot
+// covering the log's first n bytes is loaded only when the record at n is a
+// mark of exactly its table, so a snapshot forged or damaged alone (a slot
+// dropped, its own checksum recomputed) is never trusted. Replay skips both.
 #pragma once
 
 #include <cstddef>
@@ -68,7 +74,12 @@ enum class RecordKind : uint8_t {
   PutWithValue = 2,  // a key and its value (possibly empty)
   Delete = 3,        // the key is gone from here on
   Close = 4,         // format 3 only: the log was closed cleanly here (no key, no value)
+  SnapshotMark = 5,  // format 3 only: a snapshot of the table is being saved (key = its digest, no value)
 };
+
+// The bytes a SnapshotMark record carries (as its key): the 32-byte SHA-256
+// of the table's slot words (little-endian u64 each), then the u64 live count.
+constexpr uint32_t kSnapshotMarkBytes = 40;
 
 // The record layout of a log (above). The in-memory log uses format 1: it
 // never has torn tails, and its 4 bytes a record fewer add up at 10M keys.
