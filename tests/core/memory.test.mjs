@@ -11,6 +11,15 @@ import {
 import { asciiKeys, longKey, thrown } from '../helpers/keys.mjs';
 
 const MB = 1024 * 1024;
+
+/** Runs `script` (an ES module printing one JSON line last) in a child whose wasm memory may reach 2 GiB; its result. */
+function resultOfChild(script) {
+  const output = execFileSync(process.execPath, ['--max-old-space-size=4096', '--input-type=module', '-e', script], {
+    encoding: 'utf8',
+    timeout: 240_000,
+  });
+  return JSON.parse(output.trim().split('\n').pop());
+}
 const BOUND = 64 * MB;
 const ITERATIONS = 3000;
 
@@ -226,11 +235,7 @@ test('a 1 GiB filter serializes and reads back; near the memory limit failures a
     result.otherBack = otherBack.has('other');
     result.canary = canary.hasMany(keys).every(Boolean);
     console.log(JSON.stringify(result));`;
-  const output = execFileSync(process.execPath, ['--max-old-space-size=4096', '--input-type=module', '-e', script], {
-    encoding: 'utf8',
-    timeout: 240_000,
-  });
-  const result = JSON.parse(output.trim().split('\n').pop());
+  const result = resultOfChild(script);
   expect(result.bigBytes).toBeGreaterThan(1024 * MB);
   expect(result.serializedBytes).toBeGreaterThan(result.bigBytes);
   expect(result).toMatchObject({
@@ -297,11 +302,7 @@ test('serialize() and clone() of a chain near the memory limit are OUT_OF_MEMORY
     }
     result.canary = canary.hasMany(keys).every(Boolean);
     console.log(JSON.stringify(result));`;
-  const output = execFileSync(process.execPath, ['--max-old-space-size=4096', '--input-type=module', '-e', script], {
-    encoding: 'utf8',
-    timeout: 240_000,
-  });
-  const result = JSON.parse(output.trim().split('\n').pop());
+  const result = resultOfChild(script);
   for (const name of ['scalable-bloom', 'expiring-bloom']) {
     expect(result[name].bytes).toBeGreaterThan(400 * MB);
     expect(result[name]).toMatchObject({ serialize: 'OUT_OF_MEMORY', clone: 'OUT_OF_MEMORY', intact: true });
