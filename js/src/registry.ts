@@ -102,6 +102,40 @@ export interface FilterTypeEntry {
    * @throws FilterError `NOT_INITIALIZED` before `init()`.
    */
   readonly extraOptions: readonly string[];
+  /**
+   * How it takes more keys than it was sized for: `'none'`, `'chaining'`
+   * (it appends a link: the scalable types) or `'in-place'` (its one table
+   * doubles: expandable). Like every fact below, declared once by its C++ class.
+   * @throws FilterError `NOT_INITIALIZED` before `init()`.
+   */
+  readonly growth: FilterGrowth;
+  /**
+   * The growing type made instead when the number of keys is unknown (the
+   * CLI reading a pipe without `--capacity`): itself for a type that grows,
+   * the growing type of its family otherwise (one with removal for a type
+   * with removal), or null (a static type, or one that forgets).
+   * @throws FilterError `NOT_INITIALIZED` before `init()`.
+   */
+  readonly growingStandIn: FilterTypeName | null;
+  /**
+   * What `estimatedFalsePositiveRate` reads: a stable `name`
+   * (`'bits-set'`, `'fingerprints-stored'`, ...) and the `phrase` that says so
+   * after a rate ("from the bits actually set").
+   * @throws FilterError `NOT_INITIALIZED` before `init()`.
+   */
+  readonly estimateSource: EstimateSource;
+  /**
+   * Keys a filter of this type is sized for when no capacity is given (a
+   * growing type's first link or table), or null when a capacity is required.
+   * @throws FilterError `NOT_INITIALIZED` before `init()`.
+   */
+  readonly defaultCapacity: number | null;
+  /**
+   * The range and default of each of its own options that declares them, by
+   * the core's name (`growth`, `tightening`, `window`, `generations`, ...).
+   * @throws FilterError `NOT_INITIALIZED` before `init()`.
+   */
+  readonly optionLimits: Readonly<Record<string, OptionLimit>>;
   /** An empty filter to add keys to. @throws FilterError `UNSUPPORTED` for a static type. */
   create(options: Record<string, unknown>): AnyFilter;
   /** A filter holding `keys`, for every type (a dynamic type is sized for them unless `capacity` is given). */
@@ -111,6 +145,31 @@ export interface FilterTypeEntry {
    * @throws FilterError `CORRUPT`, `UNSUPPORTED_VERSION`, `WRONG_TYPE` (bytes of another type), `INVALID_ARGUMENT`.
    */
   deserialize(bytes: Uint8Array | ArrayBuffer): AnyFilter;
+}
+
+/** How a type takes more keys than it was sized for ({@link FilterTypeEntry.growth}). */
+export type FilterGrowth = 'none' | 'chaining' | 'in-place';
+
+/** Where a type's estimated false-positive rate comes from ({@link FilterTypeEntry.estimateSource}). */
+export interface EstimateSource {
+  /** A stable name: `'bits-set'`, `'counters-non-zero'`, `'fingerprints-stored'`, `'fingerprint-width'`, `'entries-stored'`. */
+  readonly name: string;
+  /** The phrase that says so after a rate: "from the bits actually set". */
+  readonly phrase: string;
+}
+
+/** The range a type takes for one of its options, and its default ({@link FilterTypeEntry.optionLimits}). */
+export interface OptionLimit {
+  /** The lower bound (may be `-Infinity`). */
+  readonly min: number;
+  readonly minInclusive: boolean;
+  /** The upper bound (may be `Infinity`). */
+  readonly max: number;
+  readonly maxInclusive: boolean;
+  /** Only whole numbers are taken. */
+  readonly integer: boolean;
+  /** The value used when it is not given, or null when that is not a number (read from a clock, or none). */
+  readonly default: number | null;
 }
 
 /** What the registry calls on a filter class: its constructor and its two static makers. */
@@ -179,6 +238,22 @@ function entry<Name extends FilterTypeName>(
     },
     get extraOptions() {
       return packageOptions(core().options);
+    },
+    get growth() {
+      return core().growth;
+    },
+    get growingStandIn() {
+      return core().growingStandIn as FilterTypeName | null;
+    },
+    get estimateSource() {
+      return core().estimateSource;
+    },
+    get defaultCapacity() {
+      const capacity = core().defaultCapacity;
+      return capacity > 0 ? capacity : null;
+    },
+    get optionLimits() {
+      return core().optionLimits;
     },
     create: (options) => new filterClass(options as never),
     from: (keys, options) => filterClass.from(keys, options as never),
@@ -253,6 +328,17 @@ const everyTypeHasAnEntry: [NameWithoutEntry] extends [never] ? true : NameWitho
 void everyTypeHasAnEntry;
 
 /**
+ * The types chosen when none is given: `keys`, for keys added one by one
+ * (`UrlBlocklist.create`, the CLI's `build`); `list`, for a whole URL list
+ * known at once (`UrlBlocklist.build`, `build --urls`): the static type, the
+ * smallest on the wire. Named once here; the CLI and `UrlBlocklist` read them.
+ */
+export const DEFAULT_FILTER_TYPES = {
+  keys: 'bloom',
+  list: 'binary-fuse',
+} as const satisfies Record<string, FilterTypeName>;
+
+/**
  * Every filter type, in the order the docs, the CLI's help and `info` list them.
  * Look one up by name or alias with {@link filterType} or {@link findFilterType}.
  */
@@ -264,8 +350,7 @@ export const FILTER_TYPES: readonly FilterTypeEntry[] = [...ENTRIES];
  */
 export function tryAddKey(filter: AnyFilter, key: Key): boolean {
   if ('tryAdd' in filter) return filter.tryAdd(key);
-  if (filter instanceof BinaryFuseFilter) return filter.add(key); // throws UNSUPPORTED: a static filter
-  filter.add(key);
+  filter.add(key); // a static filter's add throws UNSUPPORTED
   return true;
 }
 
