@@ -77,13 +77,12 @@ const FACT_LISTS = {
   grows: (types) => inWords(types.filter((entry) => entry.growth !== 'none').map(cliName)),
   // "`scalable-bloom` for `bloom` and `blocked`, `scalable-cuckoo` for ...": each growing type and the types it stands in for.
   'stand-ins': (types) =>
-    inWords(
-      types
-        .filter((standIn) => standIn.growth !== 'none')
-        .map((standIn) => [standIn, types.filter((entry) => entry.growth === 'none' && entry.growingStandIn === standIn.name)])
-        .filter(([, others]) => others.length > 0)
-        .map(([standIn, others]) => `${cliName(standIn)} for ${inWords(others.map(cliName))}`),
-    ),
+    types
+      .filter((standIn) => standIn.growth !== 'none')
+      .map((standIn) => [standIn, types.filter((entry) => entry.growth === 'none' && entry.growingStandIn === standIn.name)])
+      .filter(([, others]) => others.length > 0)
+      .map(([standIn, others]) => `${cliName(standIn)} for ${inWords(others.map(cliName))}`)
+      .join(', '),
 };
 
 const FACT = /(<!-- types:([a-z-]+) -->)([\s\S]*?)(<!-- \/types:\2 -->)/g;

@@ -162,9 +162,11 @@ export interface EstimateSource {
 export interface OptionLimit {
   /** The lower bound (may be `-Infinity`). */
   readonly min: number;
+  /** Whether `min` itself is taken. */
   readonly minInclusive: boolean;
   /** The upper bound (may be `Infinity`). */
   readonly max: number;
+  /** Whether `max` itself is taken. */
   readonly maxInclusive: boolean;
   /** Only whole numbers are taken. */
   readonly integer: boolean;
@@ -334,7 +336,9 @@ void everyTypeHasAnEntry;
  * smallest on the wire. Named once here; the CLI and `UrlBlocklist` read them.
  */
 export const DEFAULT_FILTER_TYPES = {
+  /** For keys added one by one. */
   keys: 'bloom',
+  /** For a whole URL list known at once. */
   list: 'binary-fuse',
 } as const satisfies Record<string, FilterTypeName>;
 
