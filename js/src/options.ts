@@ -69,20 +69,15 @@ export function requireInteger(
   }
 }
 
-/** A range as the core reports it (`CoreOptionLimit`): "[1, 1024]", "(0, 1)", "> 0". */
-export function describeLimit(limit: CoreOptionLimit): string {
+/** "a number in [1, 1024]", "an integer > 0". */
+function describeLimit(limit: CoreOptionLimit): string {
   const kind = limit.integer ? 'an integer' : 'a number';
   if (limit.max === Infinity) return `${kind} ${limit.minInclusive ? '>=' : '>'} ${limit.min}`;
   if (limit.min === -Infinity) return `${kind} ${limit.maxInclusive ? '<=' : '<'} ${limit.max}`;
   return `${kind} in ${limit.minInclusive ? '[' : '('}${limit.min}, ${limit.max}${limit.maxInclusive ? ']' : ')'}`;
 }
 
-/**
- * Checks one option against the range its type's C++ class declares (the
- * registry's `optionLimits`), so the bounds are written once, in C++.
- * `why` explains the range in the message ("each link holds growth times the keys of the one before").
- * @throws FilterError `INVALID_ARGUMENT` naming the range.
- */
+/** Checks an option against its C++ class's declared range (optionLimits). @throws FilterError `INVALID_ARGUMENT`. */
 export function requireWithinLimit(value: unknown, name: string, filterName: string, limit: CoreOptionLimit, why = ''): asserts value is number {
   const inside =
     typeof value === 'number' &&

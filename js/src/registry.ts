@@ -102,39 +102,15 @@ export interface FilterTypeEntry {
    * @throws FilterError `NOT_INITIALIZED` before `init()`.
    */
   readonly extraOptions: readonly string[];
-  /**
-   * How it takes more keys than it was sized for: `'none'`, `'chaining'`
-   * (it appends a link: the scalable types) or `'in-place'` (its one table
-   * doubles: expandable). Like every fact below, declared once by its C++ class.
-   * @throws FilterError `NOT_INITIALIZED` before `init()`.
-   */
+  /** How it grows past its size (declared, like the facts below, by its C++ class). @throws FilterError `NOT_INITIALIZED` before `init()`. */
   readonly growth: FilterGrowth;
-  /**
-   * The growing type made instead when the number of keys is unknown (the
-   * CLI reading a pipe without `--capacity`): itself for a type that grows,
-   * the growing type of its family otherwise (one with removal for a type
-   * with removal), or null (a static type, or one that forgets).
-   * @throws FilterError `NOT_INITIALIZED` before `init()`.
-   */
+  /** The growing type made instead when the key count is unknown (itself when it grows), or null. @throws FilterError `NOT_INITIALIZED` before `init()`. */
   readonly growingStandIn: FilterTypeName | null;
-  /**
-   * What `estimatedFalsePositiveRate` reads: a stable `name`
-   * (`'bits-set'`, `'fingerprints-stored'`, ...) and the `phrase` that says so
-   * after a rate ("from the bits actually set").
-   * @throws FilterError `NOT_INITIALIZED` before `init()`.
-   */
+  /** What `estimatedFalsePositiveRate` reads. @throws FilterError `NOT_INITIALIZED` before `init()`. */
   readonly estimateSource: EstimateSource;
-  /**
-   * Keys a filter of this type is sized for when no capacity is given (a
-   * growing type's first link or table), or null when a capacity is required.
-   * @throws FilterError `NOT_INITIALIZED` before `init()`.
-   */
+  /** Keys it is sized for when no capacity is given; null: a capacity is required. @throws FilterError `NOT_INITIALIZED` before `init()`. */
   readonly defaultCapacity: number | null;
-  /**
-   * The range and default of each of its own options that declares them, by
-   * the core's name (`growth`, `tightening`, `window`, `generations`, ...).
-   * @throws FilterError `NOT_INITIALIZED` before `init()`.
-   */
+  /** The range and default of its own options that declare one, by option name. @throws FilterError `NOT_INITIALIZED` before `init()`. */
   readonly optionLimits: Readonly<Record<string, OptionLimit>>;
   /** An empty filter to add keys to. @throws FilterError `UNSUPPORTED` for a static type. */
   create(options: Record<string, unknown>): AnyFilter;
@@ -147,30 +123,30 @@ export interface FilterTypeEntry {
   deserialize(bytes: Uint8Array | ArrayBuffer): AnyFilter;
 }
 
-/** How a type takes more keys than it was sized for ({@link FilterTypeEntry.growth}). */
+/** Not at all, by appending links (a chain), or in place (one table doubling). */
 export type FilterGrowth = 'none' | 'chaining' | 'in-place';
 
-/** Where a type's estimated false-positive rate comes from ({@link FilterTypeEntry.estimateSource}). */
+/** Where an estimated rate comes from. */
 export interface EstimateSource {
-  /** A stable name: `'bits-set'`, `'counters-non-zero'`, `'fingerprints-stored'`, `'fingerprint-width'`, `'entries-stored'`. */
+  /** A stable name (`'bits-set'`, ...). */
   readonly name: string;
-  /** The phrase that says so after a rate: "from the bits actually set". */
+  /** "from the bits actually set". */
   readonly phrase: string;
 }
 
-/** The range a type takes for one of its options, and its default ({@link FilterTypeEntry.optionLimits}). */
+/** One option's range (bounds may be infinite) and default. */
 export interface OptionLimit {
-  /** The lower bound (may be `-Infinity`). */
+  /** Lower bound. */
   readonly min: number;
-  /** Whether `min` itself is taken. */
+  /** `min` is taken. */
   readonly minInclusive: boolean;
-  /** The upper bound (may be `Infinity`). */
+  /** Upper bound. */
   readonly max: number;
-  /** Whether `max` itself is taken. */
+  /** `max` is taken. */
   readonly maxInclusive: boolean;
-  /** Only whole numbers are taken. */
+  /** Whole numbers only. */
   readonly integer: boolean;
-  /** The value used when it is not given, or null when that is not a number (read from a clock, or none). */
+  /** Null: not a number (read from a clock, or none). */
   readonly default: number | null;
 }
 
@@ -220,48 +196,29 @@ function entry<Name extends FilterTypeName>(
   description: TypeDescription<Name>,
 ): FilterTypeEntry & { readonly name: Name } {
   const core = () => coreFilterType(description.name);
-  return {
+  const made: Pick<FilterTypeEntry, 'aliases' | 'label' | 'summary' | 'lookup' | 'create' | 'from' | 'deserialize'> & { readonly name: Name } = {
     name: description.name,
     aliases: aliasesOf(description.name),
     label: description.label,
     summary: description.summary,
     lookup: description.lookup,
-    get supportsRemove() {
-      return core().supportsRemove;
-    },
-    get supportsUnion() {
-      return core().supportsUnion;
-    },
-    get isStatic() {
-      return core().isStatic;
-    },
-    get forgets() {
-      return core().forgets;
-    },
-    get extraOptions() {
-      return packageOptions(core().options);
-    },
-    get growth() {
-      return core().growth;
-    },
-    get growingStandIn() {
-      return core().growingStandIn as FilterTypeName | null;
-    },
-    get estimateSource() {
-      return core().estimateSource;
-    },
-    get defaultCapacity() {
-      const capacity = core().defaultCapacity;
-      return capacity > 0 ? capacity : null;
-    },
-    get optionLimits() {
-      return core().optionLimits;
-    },
     create: (options) => new filterClass(options as never),
     from: (keys, options) => filterClass.from(keys, options as never),
     deserialize: (bytes) => filterClass.deserialize(bytes),
   };
+  // The core's facts, each read when asked (NOT_INITIALIZED before init()), under the core's name.
+  for (const fact of CORE_FACTS) {
+    Object.defineProperty(made, fact, { enumerable: true, get: () => core()[fact] });
+  }
+  Object.defineProperties(made, {
+    extraOptions: { enumerable: true, get: () => packageOptions(core().options) },
+    defaultCapacity: { enumerable: true, get: () => core().defaultCapacity || null },
+  });
+  return made as FilterTypeEntry & { readonly name: Name };
 }
+
+/** The facts an entry passes on from the core as they are. */
+const CORE_FACTS = ['supportsRemove', 'supportsUnion', 'isStatic', 'forgets', 'growth', 'growingStandIn', 'estimateSource', 'optionLimits'] as const;
 
 /** The entries, each typed with its own name (so the check below sees which names have one). */
 const ENTRIES = [

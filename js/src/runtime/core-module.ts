@@ -64,35 +64,20 @@ export interface CoreFilterType {
   forgets: boolean;
   /** The options it takes beyond capacity, falsePositiveRate and seed, as the core spells them. */
   options: readonly string[];
-  /** How it takes more keys than it was sized for (its class's kGrowth). */
-  growth: CoreFilterGrowth;
-  /** The growing type made instead when the number of keys is unknown (itself when it grows), or null. */
+  // Its class's facts (cpp/include/cuckoo_bloom/core/type_facts.h); defaultCapacity 0: required.
+  growth: 'none' | 'chaining' | 'in-place';
   growingStandIn: string | null;
-  /** What its estimated false-positive rate reads (its class's kEstimateSource). */
-  estimateSource: CoreEstimateSource;
-  /** Keys it is sized for when no capacity is given; 0 when a capacity is required. */
+  estimateSource: { readonly name: string; readonly phrase: string };
   defaultCapacity: number;
-  /** The range and default of each of its own options that declares them, by the core's option name. */
   optionLimits: Readonly<Record<string, CoreOptionLimit>>;
 }
 
-/** How a type grows: not at all, by appending links (a chain), or in place (one table doubling). */
-export type CoreFilterGrowth = 'none' | 'chaining' | 'in-place';
-
-/** Where a type's estimated rate comes from: a stable name, and the phrase that says so after a rate. */
-export interface CoreEstimateSource {
-  readonly name: string;
-  /** "from the bits actually set". */
-  readonly phrase: string;
-}
-
-/** The range a type takes for one option (a bound may be ±Infinity), and its default (null: none). */
+/** One option's range (bounds may be infinite) and default (null: none). */
 export interface CoreOptionLimit {
   readonly min: number;
   readonly minInclusive: boolean;
   readonly max: number;
   readonly maxInclusive: boolean;
-  /** Only whole numbers. */
   readonly integer: boolean;
   readonly default: number | null;
 }
