@@ -21,7 +21,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { writeFileSync } from 'node:fs';
-import { generatedDescription, generatedReadme } from './type-lists.mjs';
+import { generatedDescription, generatedFactLists, generatedReadme } from './type-lists.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const committed = join(root, 'docs', 'api');
@@ -133,26 +133,31 @@ async function typeLists() {
   }
   const readmePath = join(root, 'README.md');
   const packagePath = join(root, 'package.json');
+  const cliPath = join(root, 'docs', 'CLI.md');
+  const cliDoc = readFileSync(cliPath, 'utf8');
   const readme = readFileSync(readmePath, 'utf8');
   const packageText = readFileSync(packagePath, 'utf8');
   const { description } = JSON.parse(packageText);
-  let wantReadme, wantDescription;
+  let wantReadme, wantDescription, wantCliDoc;
   try {
     wantReadme = generatedReadme(readme, lib);
     wantDescription = generatedDescription(description, lib);
+    wantCliDoc = generatedFactLists(cliDoc, lib);
   } catch (error) {
     fail(error.message);
   }
   const stale = [
     ...(wantReadme === readme ? [] : ['README.md (the type labels of its first sentence, or its filter table)']),
     ...(wantDescription === description ? [] : ["package.json's description"]),
+    ...(wantCliDoc === cliDoc ? [] : ['docs/CLI.md (its <!-- types:<fact> --> lists)']),
   ];
   if (check) {
     if (stale.length > 0) fail(`not what FILTER_TYPES generates: ${stale.join(', ')}; run \`npm run docs\` and commit`);
-    console.log('api-docs: README.md and package.json name every filter type');
+    console.log('api-docs: README.md, package.json and docs/CLI.md name every filter type');
     return;
   }
   if (wantReadme !== readme) writeFileSync(readmePath, wantReadme);
+  if (wantCliDoc !== cliDoc) writeFileSync(cliPath, wantCliDoc);
   if (wantDescription !== description) {
     writeFileSync(packagePath, packageText.replace(JSON.stringify(description), JSON.stringify(wantDescription)));
   }

@@ -5,7 +5,11 @@
 //                 <!-- types --> and <!-- /types -->, and the table under
 //                 "Which filter should I use?", between <!-- filter-table ... -->
 //                 and <!-- /filter-table -->;
-//   package.json  the labels that open its description, up to " filters".
+//   package.json  the labels that open its description, up to " filters";
+//   docs/CLI.md   the types that have a fact, between <!-- types:<fact> -->
+//                 and <!-- /types:<fact> --> (FACT_LISTS below: removes,
+//                 forgets, static, grows, stand-ins), so the prose that names
+//                 which types remove or grow is the registry's, not a copy.
 //
 // api-docs.mjs writes them (`npm run docs`) or fails when they differ
 // (`npm run docs:check`); tests/docs/docs-links.test.mjs checks them too.
@@ -42,9 +46,54 @@ const cell = (text) => String(text).replaceAll('|', '\\|');
 export function filterTable(lib) {
   const rows = lib.FILTER_TYPES.map((entry) => {
     const removal = entry.supportsRemove ? 'yes' : entry.isStatic ? 'no (static)' : entry.forgets ? 'no (keys expire)' : 'no';
-    return `| \`${entry.name}\` | \`${className(lib, entry)}\` | ${removal} | ${entry.supportsUnion ? 'yes' : 'no'} | ${cell(entry.summary)} | ${cell(entry.lookup)} |`;
+    return `| \`${entry.name}\` | \`${className(lib, entry)}\` | ${removal} | ${entry.supportsUnion ? 'yes' : 'no'} | ${GROWTH_CELLS[entry.growth]} | ${cell(entry.summary)} | ${cell(entry.lookup)} |`;
   });
-  return ['| type | class | removal | union | choose it for | one lookup reads |', '| --- | --- | --- | --- | --- | --- |', ...rows].join('\n');
+  return [
+    '| type | class | removal | union | grows | choose it for | one lookup reads |',
+    '| --- | --- | --- | --- | --- | --- | --- |',
+    ...rows,
+  ].join('\n');
+}
+
+/** The README table's "grows" column, from the registry's `growth`. */
+const GROWTH_CELLS = { none: 'no', chaining: 'yes, by links', 'in-place': 'yes, in place' };
+
+/** A type as `--type` takes it: its short alias, else its name, in code. */
+const cliName = (entry) => `\`${entry.aliases[0] ?? entry.name}\``;
+
+/** "`a`, `b` and `c`". */
+function inWords(items) {
+  return items.length <= 1 ? (items[0] ?? 'none') : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`;
+}
+
+/**
+ * The facts docs/CLI.md names types by: each generates the text between
+ * <!-- types:<fact> --> and <!-- /types:<fact> --> from FILTER_TYPES.
+ */
+const FACT_LISTS = {
+  removes: (types) => inWords(types.filter((entry) => entry.supportsRemove).map(cliName)),
+  forgets: (types) => inWords(types.filter((entry) => entry.forgets).map(cliName)),
+  static: (types) => inWords(types.filter((entry) => entry.isStatic).map(cliName)),
+  grows: (types) => inWords(types.filter((entry) => entry.growth !== 'none').map(cliName)),
+  // "`scalable-bloom` for `bloom` and `blocked`, `scalable-cuckoo` for ...": each growing type and the types it stands in for.
+  'stand-ins': (types) =>
+    types
+      .filter((standIn) => standIn.growth !== 'none')
+      .map((standIn) => [standIn, types.filter((entry) => entry.growth === 'none' && entry.growingStandIn === standIn.name)])
+      .filter(([, others]) => others.length > 0)
+      .map(([standIn, others]) => `${cliName(standIn)} for ${inWords(others.map(cliName))}`)
+      .join(', '),
+};
+
+const FACT = /(<!-- types:([a-z-]+) -->)([\s\S]*?)(<!-- \/types:\2 -->)/g;
+
+/** `text` (docs/CLI.md) with every <!-- types:<fact> --> list regenerated. @throws Error for an unknown fact. */
+export function generatedFactLists(text, lib) {
+  return text.replace(FACT, (_, open, fact, _old, close) => {
+    const make = FACT_LISTS[fact];
+    if (make === undefined) throw new Error(`<!-- types:${fact} -->: no such fact (known: ${Object.keys(FACT_LISTS).join(', ')})`);
+    return `${open}${make(lib.FILTER_TYPES)}${close}`;
+  });
 }
 
 const TYPES = /(<!-- types -->)([\s\S]*?)(<!-- \/types -->)/;

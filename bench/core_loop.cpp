@@ -153,10 +153,10 @@ Result<std::unique_ptr<AnyFilter>> make(const FilterTypeInfo& info, uint64_t n, 
   return createFilter(info.type, options);
 }
 
-// A type grows when it takes the growth option: asked of the registry (the
-// options each class declares), so a growing type added to filter_types.h is
-// timed grown with no edit here.
-bool grows(const FilterTypeInfo& info) { return info.options.contains(OptionId::Growth); }
+// A type grows when its class says so (FilterTypeInfo::growth: by chaining
+// links or in place), asked of the registry, so a growing type added to
+// filter_types.h is timed grown with no edit here.
+bool grows(const FilterTypeInfo& info) { return info.growth != FilterGrowth::None; }
 
 // Growing types are also timed from 1/kGrowthFactor of n up to n: the same
 // final size as the rows sized for n, to compare with the static filter.

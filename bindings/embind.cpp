@@ -266,9 +266,16 @@ std::string filterTypeOf(uintptr_t data, uint32_t length) {
   return filterTypeName(static_cast<FilterType>(bytes[6]));
 }
 
-// [{ name, id, supportsRemove, supportsUnion, isStatic, forgets, options }, ...]
-// in the registry's order; options: the names of the options the type takes
-// beyond capacity, falsePositiveRate and seed (its class's kOptions).
+// [{ name, id, supportsRemove, supportsUnion, isStatic, forgets, options,
+//    growth, growingStandIn, estimateSource, defaultCapacity, optionLimits }, ...]
+// in the registry's order (FilterTypeInfo, any_filter.h): options, the names
+// of the options the type takes beyond capacity, falsePositiveRate and seed
+// (its class's kOptions); growth, 'none', 'chaining' or 'in-place';
+// growingStandIn, the name of the growing type made instead when the number
+// of keys is unknown, or null; estimateSource, { name, phrase };
+// defaultCapacity, 0 when a capacity is required; optionLimits,
+// { <option>: { min, minInclusive, max, maxInclusive, integer, default } }
+// (an infinite bound crosses as Infinity, no default as null).
 val filterTypes() {
   val out = val::array();
   for (const FilterTypeInfo& info : registeredFilterTypes()) {
@@ -282,6 +289,26 @@ val filterTypes() {
     val options = val::array();
     for (OptionId id : info.options) options.call<void>("push", std::string(optionInfo(id).name));
     entry.set("options", options);
+    entry.set("growth", std::string(filterGrowthName(info.growth)));
+    entry.set("growingStandIn", info.hasGrowingStandIn ? val(std::string(filterTypeName(info.growingStandIn))) : val::null());
+    const EstimateSourceInfo source = estimateSourceInfo(info.estimateSource);
+    val estimate = val::object();
+    estimate.set("name", std::string(source.name));
+    estimate.set("phrase", std::string(source.phrase));
+    entry.set("estimateSource", estimate);
+    entry.set("defaultCapacity", static_cast<double>(info.defaultCapacity));
+    val limits = val::object();
+    for (const OptionLimit& limit : info.optionLimits) {
+      val range = val::object();
+      range.set("min", limit.min);
+      range.set("minInclusive", limit.minInclusive);
+      range.set("max", limit.max);
+      range.set("maxInclusive", limit.maxInclusive);
+      range.set("integer", limit.integer);
+      range.set("default", limit.hasDefault() ? val(limit.defaultValue) : val::null());
+      limits.set(std::string(optionInfo(limit.id).name), range);
+    }
+    entry.set("optionLimits", limits);
     out.call<void>("push", entry);
   }
   return out;

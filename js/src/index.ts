@@ -32,15 +32,19 @@ export {
 } from './exact-index/cuckoo-index.js';
 export { deserialize, serializedType, type AnyFilter, type SerializedType } from './core/deserialize.js';
 export {
+  DEFAULT_FILTER_TYPES,
   FILTER_TYPE_ALIASES,
   FILTER_TYPES,
   filterType,
   findFilterType,
   filterTypeNames,
   tryAddKey,
+  type EstimateSource,
+  type FilterGrowth,
   type FilterTypeAlias,
   type FilterTypeEntry,
   type FilterTypeOrAlias,
+  type OptionLimit,
 } from './registry.js';
 export {
   UrlBlocklist,

@@ -1,5 +1,6 @@
 import { FilterError } from './errors.js';
 import { describeValue } from './keys/keys.js';
+import type { CoreOptionLimit } from './runtime/core-module.js';
 
 /** Options every filter takes. */
 export interface FilterOptions {
@@ -64,6 +65,30 @@ export function requireInteger(
     throw new FilterError(
       'INVALID_ARGUMENT',
       `${filterName}: ${name} must be an integer in [${min}, ${max}], got ${typeof value === 'number' ? value : describeValue(value)}`,
+    );
+  }
+}
+
+/** "a number in [1, 1024]", "an integer > 0". */
+function describeLimit(limit: CoreOptionLimit): string {
+  const kind = limit.integer ? 'an integer' : 'a number';
+  if (limit.max === Infinity) return `${kind} ${limit.minInclusive ? '>=' : '>'} ${limit.min}`;
+  if (limit.min === -Infinity) return `${kind} ${limit.maxInclusive ? '<=' : '<'} ${limit.max}`;
+  return `${kind} in ${limit.minInclusive ? '[' : '('}${limit.min}, ${limit.max}${limit.maxInclusive ? ']' : ')'}`;
+}
+
+/** Checks an option against its C++ class's declared range (optionLimits). @throws FilterError `INVALID_ARGUMENT`. */
+export function requireWithinLimit(value: unknown, name: string, filterName: string, limit: CoreOptionLimit, why = ''): asserts value is number {
+  const inside =
+    typeof value === 'number' &&
+    // NaN fails both comparisons.
+    (limit.minInclusive ? value >= limit.min : value > limit.min) &&
+    (limit.maxInclusive ? value <= limit.max : value < limit.max) &&
+    (!limit.integer || Number.isInteger(value));
+  if (!inside) {
+    throw new FilterError(
+      'INVALID_ARGUMENT',
+      `${filterName}: ${name} must be ${describeLimit(limit)}${why === '' ? '' : ` (${why})`}, got ${typeof value === 'number' ? value : describeValue(value)}`,
     );
   }
 }

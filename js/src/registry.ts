@@ -102,6 +102,16 @@ export interface FilterTypeEntry {
    * @throws FilterError `NOT_INITIALIZED` before `init()`.
    */
   readonly extraOptions: readonly string[];
+  /** How it grows past its size (declared, like the facts below, by its C++ class). @throws FilterError `NOT_INITIALIZED` before `init()`. */
+  readonly growth: FilterGrowth;
+  /** The growing type made instead when the key count is unknown (itself when it grows), or null. @throws FilterError `NOT_INITIALIZED` before `init()`. */
+  readonly growingStandIn: FilterTypeName | null;
+  /** What `estimatedFalsePositiveRate` reads. @throws FilterError `NOT_INITIALIZED` before `init()`. */
+  readonly estimateSource: EstimateSource;
+  /** Keys it is sized for when no capacity is given; null: a capacity is required. @throws FilterError `NOT_INITIALIZED` before `init()`. */
+  readonly defaultCapacity: number | null;
+  /** The range and default of its own options that declare one, by option name. @throws FilterError `NOT_INITIALIZED` before `init()`. */
+  readonly optionLimits: Readonly<Record<string, OptionLimit>>;
   /** An empty filter to add keys to. @throws FilterError `UNSUPPORTED` for a static type. */
   create(options: Record<string, unknown>): AnyFilter;
   /** A filter holding `keys`, for every type (a dynamic type is sized for them unless `capacity` is given). */
@@ -111,6 +121,33 @@ export interface FilterTypeEntry {
    * @throws FilterError `CORRUPT`, `UNSUPPORTED_VERSION`, `WRONG_TYPE` (bytes of another type), `INVALID_ARGUMENT`.
    */
   deserialize(bytes: Uint8Array | ArrayBuffer): AnyFilter;
+}
+
+/** Not at all, by appending links (a chain), or in place (one table doubling). */
+export type FilterGrowth = 'none' | 'chaining' | 'in-place';
+
+/** Where an estimated rate comes from. */
+export interface EstimateSource {
+  /** A stable name (`'bits-set'`, ...). */
+  readonly name: string;
+  /** "from the bits actually set". */
+  readonly phrase: string;
+}
+
+/** One option's range (bounds may be infinite) and default. */
+export interface OptionLimit {
+  /** Lower bound. */
+  readonly min: number;
+  /** `min` is taken. */
+  readonly minInclusive: boolean;
+  /** Upper bound. */
+  readonly max: number;
+  /** `max` is taken. */
+  readonly maxInclusive: boolean;
+  /** Whole numbers only. */
+  readonly integer: boolean;
+  /** Null: not a number (read from a clock, or none). */
+  readonly default: number | null;
 }
 
 /** What the registry calls on a filter class: its constructor and its two static makers. */
@@ -159,32 +196,29 @@ function entry<Name extends FilterTypeName>(
   description: TypeDescription<Name>,
 ): FilterTypeEntry & { readonly name: Name } {
   const core = () => coreFilterType(description.name);
-  return {
+  const made: Pick<FilterTypeEntry, 'aliases' | 'label' | 'summary' | 'lookup' | 'create' | 'from' | 'deserialize'> & { readonly name: Name } = {
     name: description.name,
     aliases: aliasesOf(description.name),
     label: description.label,
     summary: description.summary,
     lookup: description.lookup,
-    get supportsRemove() {
-      return core().supportsRemove;
-    },
-    get supportsUnion() {
-      return core().supportsUnion;
-    },
-    get isStatic() {
-      return core().isStatic;
-    },
-    get forgets() {
-      return core().forgets;
-    },
-    get extraOptions() {
-      return packageOptions(core().options);
-    },
     create: (options) => new filterClass(options as never),
     from: (keys, options) => filterClass.from(keys, options as never),
     deserialize: (bytes) => filterClass.deserialize(bytes),
   };
+  // The core's facts, each read when asked (NOT_INITIALIZED before init()), under the core's name.
+  for (const fact of CORE_FACTS) {
+    Object.defineProperty(made, fact, { enumerable: true, get: () => core()[fact] });
+  }
+  Object.defineProperties(made, {
+    extraOptions: { enumerable: true, get: () => packageOptions(core().options) },
+    defaultCapacity: { enumerable: true, get: () => core().defaultCapacity || null },
+  });
+  return made as FilterTypeEntry & { readonly name: Name };
 }
+
+/** The facts an entry passes on from the core as they are. */
+const CORE_FACTS = ['supportsRemove', 'supportsUnion', 'isStatic', 'forgets', 'growth', 'growingStandIn', 'estimateSource', 'optionLimits'] as const;
 
 /** The entries, each typed with its own name (so the check below sees which names have one). */
 const ENTRIES = [
@@ -253,6 +287,19 @@ const everyTypeHasAnEntry: [NameWithoutEntry] extends [never] ? true : NameWitho
 void everyTypeHasAnEntry;
 
 /**
+ * The types chosen when none is given: `keys`, for keys added one by one
+ * (`UrlBlocklist.create`, the CLI's `build`); `list`, for a whole URL list
+ * known at once (`UrlBlocklist.build`, `build --urls`): the static type, the
+ * smallest on the wire. Named once here; the CLI and `UrlBlocklist` read them.
+ */
+export const DEFAULT_FILTER_TYPES = {
+  /** For keys added one by one. */
+  keys: 'bloom',
+  /** For a whole URL list known at once. */
+  list: 'binary-fuse',
+} as const satisfies Record<string, FilterTypeName>;
+
+/**
  * Every filter type, in the order the docs, the CLI's help and `info` list them.
  * Look one up by name or alias with {@link filterType} or {@link findFilterType}.
  */
@@ -264,8 +311,7 @@ export const FILTER_TYPES: readonly FilterTypeEntry[] = [...ENTRIES];
  */
 export function tryAddKey(filter: AnyFilter, key: Key): boolean {
   if ('tryAdd' in filter) return filter.tryAdd(key);
-  if (filter instanceof BinaryFuseFilter) return filter.add(key); // throws UNSUPPORTED: a static filter
-  filter.add(key);
+  filter.add(key); // a static filter's add throws UNSUPPORTED
   return true;
 }
 

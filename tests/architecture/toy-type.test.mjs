@@ -6,7 +6,18 @@
 // and the registry's typed suite with the toy's own test, its golden file and the
 // docs tables' check), the toy passes every contract of the registry suite, its
 // golden file is written and read back, FORMAT.md's row says what its reader does,
-// and the scratch's TypeScript type-checks.
+// the registry's facts of the toy (type_facts_test.cpp: its estimate source, its
+// option's declared range, the one create() enforces) hold, and the scratch's
+// TypeScript type-checks.
+//
+// With TOY_TYPE_FULL=1 (opt-in: it builds the wasm and the package in the scratch,
+// 10-20 minutes on a 2-core machine, too slow for `npm test`'s 30-minute budget) the
+// same scratch then builds dist/, and the toy goes through what a user sees: `build
+// --type toy` from a pipe and `query` (and, since the toy declares no growth and no
+// growing stand-in, the same build without --capacity is refused by what the registry
+// says), the Jest registry suite (tests/core/registry.test.mjs) with the toy in
+// FILTER_TYPES, and the demo's comparison (tests/e2e/web-demo.test.mjs) with the toy
+// built from the list and measured in the page.
 //
 // To see it fail when a listed edit is missing: TOY_TYPE_DROP='<part of a step>'
 // (e.g. 'AnyFilter', 'own option', 'classes section') leaves that edit out.
@@ -22,15 +33,18 @@ const REPO = fileURLToPath(new URL('../..', import.meta.url));
 const TOY_FILES = fileURLToPath(new URL('./toy-type/files', import.meta.url));
 const MAX_EXISTING_FILES = 5;
 const STEP_TIMEOUT_MS = 240_000;
+const FULL = process.env.TOY_TYPE_FULL === '1';
+// Building the wasm from nothing: emcc for core, small, reader and shared modules.
+const PACKAGE_BUILD_TIMEOUT_MS = 45 * 60_000;
 
 let scratch;
 const timings = [];
 
 /** Runs a command in the scratch copy; throws with its output when it fails. */
-function run(command, args, what, env = {}) {
+function run(command, args, what, env = {}, { timeout = STEP_TIMEOUT_MS, input } = {}) {
   const started = Date.now();
   const result = spawnSync(command, args, {
-    cwd: scratch, encoding: 'utf8', timeout: STEP_TIMEOUT_MS, maxBuffer: 64 << 20, env: { ...process.env, ...env },
+    cwd: scratch, encoding: 'utf8', timeout, maxBuffer: 64 << 20, env: { ...process.env, ...env }, input,
   });
   timings.push(`${what}: ${((Date.now() - started) / 1000).toFixed(1)} s`);
   if (result.status !== 0) {
@@ -116,7 +130,7 @@ test('a toy type with one option of its own needs its new files and the checklis
   const suite = join(build, 'registry_suite');
   run('c++', ['-std=c++17', '-O1', '-Wall', '-Wextra', '-Werror', '-Icpp/include', '-Icpp/tests', `-I${join(build, 'xxhash-include')}`,
     `-DCUCKOO_BLOOM_GOLDEN_DIR="${join(scratch, 'tests/golden')}"`,
-    'cpp/tests/registry/registry_test.cpp', 'cpp/tests/bloom/toy_filter_test.cpp',
+    'cpp/tests/registry/registry_test.cpp', 'cpp/tests/bloom/toy_filter_test.cpp', 'cpp/tests/registry/type_facts_test.cpp',
     'cpp/tests/registry/registered_golden_test.cpp', 'cpp/tests/core/docs_tables_test.cpp', join(build, 'libcuckoo_bloom.a'),
     '-lgtest', '-lgtest_main', '-pthread', '-o', suite], 'build the registry suite');
   // The toy is one of the typed suite's types; its golden file is written (a
@@ -130,4 +144,36 @@ test('a toy type with one option of its own needs its new files and the checklis
   // TypeScript: the scratch's js/src, toy class and registry entry included, type-checks.
   symlinkSync(join(REPO, 'node_modules'), join(scratch, 'node_modules'), 'dir');
   run(process.execPath, [join(REPO, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json', '--noEmit'], 'tsc');
+  toyReady = true;
 }, 4 * STEP_TIMEOUT_MS);
+
+let toyReady = false;
+
+// Opt-in (TOY_TYPE_FULL=1): see the top of this file.
+(FULL ? test : test.skip)('with TOY_TYPE_FULL=1: the toy builds into the wasm, `build --type toy` from a pipe and `query` work, the Jest registry suite and the demo\'s comparison include it', () => {
+  expect(toyReady).toBe(true); // the scratch of the test above, toy added
+  run(process.execPath, ['.ci/build-package.mjs'], 'build the wasm and the package', {}, { timeout: PACKAGE_BUILD_TIMEOUT_MS });
+  const cli = (args, input) => spawnSync(process.execPath, ['dist/cli.js', ...args], { cwd: scratch, encoding: 'utf8', input, timeout: STEP_TIMEOUT_MS });
+
+  // From a pipe: with --capacity a toy filter; without, the registry says it does not grow and nothing stands in.
+  const built = run(process.execPath, ['dist/cli.js', 'build', '--type', 'toy', '--capacity', '100', '--input', '-', '--output', 'toy.filter', '--json'],
+    'build --type toy from a pipe', {}, { input: 'a\nb\n' });
+  expect(JSON.parse(built)).toMatchObject({ type: 'toy', keys: 2 });
+  const query = cli(['query', 'toy.filter', 'a', 'b']);
+  expect(query.stdout).toBe('present\ta\npresent\tb\n');
+  expect(query.status).toBe(1);
+  const info = JSON.parse(run(process.execPath, ['dist/cli.js', 'info', 'toy.filter', '--json'], 'info'));
+  expect(info.type).toBe('toy');
+  const refused = cli(['build', '--type', 'toy', '--input', '-', '--output', 'grown.filter'], 'a\n');
+  expect(refused.status).toBe(2);
+  expect(refused.stderr).toMatch(/a toy filter cannot grow and no growing type stands in for it/);
+
+  // The Jest registry suite, and the demo's comparison (the site built from the list in every type, toy included).
+  const jest = [join(scratch, 'node_modules/jest/bin/jest.js'), '--rootDir', scratch, '--ci'];
+  const registry = run(process.execPath, ['--experimental-vm-modules', ...jest, 'tests/core/registry.test.mjs'], 'Jest registry suite', {}, { timeout: 4 * STEP_TIMEOUT_MS });
+  void registry;
+  run(process.execPath, ['--experimental-vm-modules', ...jest, 'tests/e2e/web-demo.test.mjs', '-t', 'the filter and its comparison'],
+    "the demo's comparison", {}, { timeout: 4 * STEP_TIMEOUT_MS });
+  const manifest = JSON.parse(readFileSync(join(scratch, 'web-demo/dist/data/manifest.json'), 'utf8'));
+  expect(Object.keys(manifest.filters)).toContain('toy');
+}, PACKAGE_BUILD_TIMEOUT_MS + 12 * STEP_TIMEOUT_MS);

@@ -131,6 +131,36 @@ test('stdin without --capacity grows the filter of the type asked: cuckoo and co
   }
 });
 
+// Issue #41: `build --type expandable` from a pipe said "a expandable filter cannot
+// grow", though it is the type that grows in place: it is created at its default
+// capacity and grows itself, and answers every key.
+test('stdin without --capacity: an expandable filter grows itself (in place), holds every key and can remove them', async () => {
+  const small = await runOk(['build', '--type', 'expandable', '--input', '-', '--output', 'ab.filter', '--json'], { cwd: work.dir, input: 'a\nb\n' });
+  expect(JSON.parse(small.stdout)).toMatchObject({ type: 'expandable', capacitySource: 'growing', keys: 2, added: 2 });
+  const ab = await runCli(['query', 'ab.filter', 'a', 'b'], { cwd: work.dir });
+  expect(verdicts(ab.stdout)).toEqual([['present', 'a'], ['present', 'b']]);
+  expect(ab.code).toBe(1);
+
+  const input = `${keys.slice(0, 5000).join('\n')}\n`;
+  const { stdout } = await runOk(['build', '--type', 'expandable', '--input', '-', '--output', 'grow-expandable.filter', '--json'], { cwd: work.dir, input });
+  const summary = JSON.parse(stdout);
+  expect(summary.type).toBe('expandable');
+  // A type with removal stores every key.
+  expect(summary.added).toBe(5000);
+  expect(summary.estimatedFalsePositiveRate).toBeLessThanOrEqual(2 * summary.falsePositiveRate);
+  const info = JSON.parse((await runOk(['info', 'grow-expandable.filter', '--json'], { cwd: work.dir })).stdout);
+  expect(info.type).toBe('expandable');
+  const query = await runCli(['query', 'grow-expandable.filter'], { cwd: work.dir, input });
+  expect(verdicts(query.stdout)).toHaveLength(5000);
+  expect(verdicts(query.stdout).every(([verdict]) => verdict === 'present')).toBe(true);
+});
+
+test('stdin without --capacity: a type that cannot grow and has no growing stand-in asks for --capacity', async () => {
+  const result = await runCli(['build', '--type', 'expiring', '--input', '-', '--output', 'exp.filter'], { cwd: work.dir, input: 'a\n' });
+  expect(result.code).toBe(2);
+  expect(result.stderr).toMatch(/a expiring-bloom filter cannot grow and no growing type stands in for it: .* needs --capacity/);
+});
+
 test('an overfilled filter is written, with a warning and exit status 3', async () => {
   writeFileSync(join(work.dir, 'many.txt'), `${keys.slice(0, 2000).join('\n')}\n`);
   const result = await runCli(['build', '--input', 'many.txt', '--output', 'over.filter', '--capacity', '100', '--json'], { cwd: work.dir });

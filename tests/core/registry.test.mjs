@@ -18,6 +18,105 @@ test('the registry lists every type of the core, each once, in the order the doc
   expect(new Set(filterTypeNames(true)).size).toBe(filterTypeNames(true).length);
 });
 
+// Every per-type fact of an entry is the core's (declared once in its C++ class,
+// core/type_facts.h), read through filterTypes(): none is restated in TypeScript.
+test("each FILTER_TYPES entry's facts are the ones the core reports for its type", () => {
+  const core = new Map(internalRuntime().module.filterTypes().map((type) => [type.name, type]));
+  for (const entry of FILTER_TYPES) {
+    const type = core.get(entry.name);
+    expect({
+      name: entry.name,
+      supportsRemove: entry.supportsRemove,
+      supportsUnion: entry.supportsUnion,
+      isStatic: entry.isStatic,
+      forgets: entry.forgets,
+      growth: entry.growth,
+      growingStandIn: entry.growingStandIn,
+      estimateSource: entry.estimateSource,
+      defaultCapacity: entry.defaultCapacity ?? 0,
+      optionLimits: entry.optionLimits,
+    }).toEqual({
+      name: type.name,
+      supportsRemove: type.supportsRemove,
+      supportsUnion: type.supportsUnion,
+      isStatic: type.isStatic,
+      forgets: type.forgets,
+      growth: type.growth,
+      growingStandIn: type.growingStandIn,
+      estimateSource: type.estimateSource,
+      defaultCapacity: type.defaultCapacity,
+      optionLimits: type.optionLimits,
+    });
+  }
+});
+
+test('the facts fit together: a stand-in grows (with removal for a type with removal), a growing type stands in for itself', () => {
+  for (const entry of FILTER_TYPES) {
+    expect(['none', 'chaining', 'in-place']).toContain(entry.growth);
+    expect(entry.estimateSource.phrase).toMatch(/^from /);
+    if (entry.growth !== 'none') {
+      expect(entry.growingStandIn).toBe(entry.name);
+      expect(entry.defaultCapacity).toBeGreaterThan(0);
+    } else {
+      expect(entry.defaultCapacity).toBeNull();
+    }
+    if (entry.isStatic || entry.forgets) expect(entry.growingStandIn).toBeNull();
+    if (entry.growingStandIn !== null) {
+      const standIn = filterType(entry.growingStandIn);
+      expect(standIn.growth).not.toBe('none');
+      if (entry.supportsRemove) expect(standIn.supportsRemove).toBe(true);
+    }
+  }
+});
+
+// Issue #41's cases, by name: what the reviewer found restated wrongly outside the registry.
+test('expandable grows in place, stands in for itself, removes, and estimates from its entries, not from bits', () => {
+  const expandable = filterType('expandable');
+  expect(expandable.growth).toBe('in-place');
+  expect(expandable.growingStandIn).toBe('expandable');
+  expect(expandable.supportsRemove).toBe(true);
+  expect(expandable.estimateSource.name).not.toBe('bits-set');
+  expect(filterType('scalable-bloom').growth).toBe('chaining');
+  expect(filterType('cuckoo').growingStandIn).toBe('scalable-cuckoo');
+  expect(filterType('counting-bloom').growingStandIn).toBe('scalable-cuckoo');
+  expect(filterType('blocked-bloom').growingStandIn).toBe('scalable-bloom');
+  expect(filterType('binary-fuse').growingStandIn).toBeNull();
+  expect(filterType('expiring-bloom').growingStandIn).toBeNull();
+});
+
+test('a growing type made with no capacity starts at its default capacity and takes keys past it', () => {
+  for (const entry of FILTER_TYPES.filter((type) => type.growth !== 'none')) {
+    const filter = entry.create({});
+    try {
+      expect(filter.capacity).toBeLessThanOrEqual(entry.defaultCapacity * 2);
+      const keys = asciiKeys(entry.defaultCapacity * 3, `${entry.name}-grow-`);
+      filter.addMany(keys);
+      expect(filter.hasMany(keys).every(Boolean)).toBe(true);
+    } finally {
+      filter.free();
+    }
+  }
+});
+
+// The limits the core declares are the ones the TypeScript classes check (no copy of them).
+test('each option limit the core declares is the range the TypeScript classes check', () => {
+  const checked = [];
+  for (const entry of FILTER_TYPES) {
+    for (const [option, limit] of Object.entries(entry.optionLimits)) {
+      checked.push(`${entry.name} ${option}`);
+      const make = (value) => entry.create({ capacity: 100, [option]: value }).free();
+      const outside = [];
+      if (Number.isFinite(limit.min)) outside.push(limit.minInclusive ? (limit.integer ? limit.min - 1 : limit.min - Math.max(1e-9, Math.abs(limit.min) * 1e-9)) : limit.min);
+      if (Number.isFinite(limit.max)) outside.push(limit.maxInclusive ? (limit.integer ? limit.max + 1 : limit.max * (1 + 1e-9) + 1e-9) : limit.max);
+      for (const value of outside) expectCode(() => make(value), 'INVALID_ARGUMENT');
+      if (limit.default !== null) expect(() => make(limit.default)).not.toThrow();
+      if (limit.minInclusive && Number.isFinite(limit.min)) expect(() => make(limit.min)).not.toThrow();
+      if (limit.maxInclusive && Number.isFinite(limit.max)) expect(() => make(limit.max)).not.toThrow();
+    }
+  }
+  expect(checked).toEqual(expect.arrayContaining(['scalable-bloom growth', 'scalable-cuckoo tightening', 'expiring-bloom generations', 'expiring-bloom window']));
+});
+
 // Each class's parameters fixed for its lifetime, read once (Filter.defineSizingGetters).
 const SIZING_GETTERS = {
   bloom: ['bitCount', 'hashCount'],

@@ -14,7 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, test } from '@jest/globals';
 import * as lib from 'cuckoo-bloom-wasm';
 import { useInstalledPackage } from '../package/installed-package.mjs';
-import { generatedDescription, generatedReadme } from '../../.ci/type-lists.mjs';
+import { generatedDescription, generatedFactLists, generatedReadme } from '../../.ci/type-lists.mjs';
 import {
   brokenLinks, classifyLink, githubSlug, markdownAnchors, markdownLinks, REPOSITORY_URL, unshippedMentions,
 } from '../helpers/markdown-links.mjs';
@@ -164,6 +164,16 @@ describe('the README is a front door', () => {
     await lib.init();
     expect(read('README.md')).toBe(generatedReadme(read('README.md'), lib));
     expect(description()).toBe(generatedDescription(description(), lib));
+  });
+
+  test("docs/CLI.md's lists of which types remove, grow, forget or stand in are what FILTER_TYPES generates", async () => {
+    await lib.init();
+    const cli = read('docs/CLI.md');
+    expect(cli).toMatch(/<!-- types:removes -->/);
+    expect(cli).toBe(generatedFactLists(cli, lib));
+    // The reviewer's case (issue #41): expandable removes, and grows in place.
+    const removes = [...cli.matchAll(/<!-- types:removes -->([^<]*)</g)].map((match) => match[1]);
+    for (const list of removes) expect(list).toContain('`expandable`');
   });
 
   test.each([['README.md first paragraph', firstParagraph], ['package.json description', description]])(

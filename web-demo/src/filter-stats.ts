@@ -5,7 +5,7 @@
 // No timing column: 100,000 lookups take a few milliseconds, below what a page can time
 // steadily (rankings flipped between loads). What one lookup reads is a property of the
 // structure and does not flip; speed is measured properly in docs/BENCHMARKS.md.
-import { UrlBlocklist, type BlocklistFilterType } from 'cuckoo-bloom-wasm';
+import { filterType, UrlBlocklist, type BlocklistFilterType } from 'cuckoo-bloom-wasm';
 import { barChart } from './bar-chart.ts';
 import { COMPARED_TYPES, labelOf } from './compared-types.ts';
 import { formatBytes, formatInteger, formatRate, h, yieldToEventLoop } from './dom.ts';
@@ -26,27 +26,12 @@ export function renderStats(target: HTMLElement, list: UrlBlocklist, wireBytes: 
     ['Bytes on the wire', 'stats-wire-bytes', `${formatInteger(wireBytes)} B (${formatBytes(wireBytes)}); in memory ${formatInteger(list.byteLength)} B`],
     ['Bits per entry', 'stats-bits-per-entry', ((list.byteLength * 8) / list.entryCount).toFixed(1)],
     ['Target false-positive rate', 'stats-target-fpr', `${formatRate(list.falsePositiveRate)} per URL checked: ${formatRate(list.lookupFalsePositiveRate)} per lookup, a URL making up to ${list.lookupsPerUrl} lookups`],
-    ['Estimated false-positive rate', 'stats-estimated-fpr', `${formatRate(filter.estimatedFalsePositiveRate)} per lookup (${estimateSource(filter.type)})`],
+    ['Estimated false-positive rate', 'stats-estimated-fpr', `${formatRate(filter.estimatedFalsePositiveRate)} per lookup (${filterType(filter.type).estimateSource.phrase})`],
   ];
   target.replaceChildren(
     ...rows.flatMap(([term, testId, value]) => [h('dt', {}, term), h('dd', { 'data-testid': testId }, value)]),
   );
   titleComparison(manifest);
-}
-
-/** Where a type's estimated rate comes from: only the Bloom family has bits to set. */
-function estimateSource(type: BlocklistFilterType): string {
-  switch (type) {
-    case 'binary-fuse':
-      return 'from its fingerprint width: a lookup of a key never added matches with probability 2^−f';
-    case 'cuckoo':
-    case 'scalable-cuckoo':
-      return 'from the fingerprints actually stored';
-    case 'counting-bloom':
-      return 'from the counters actually non-zero';
-    default:
-      return 'from the bits actually set';
-  }
 }
 
 /**
@@ -62,10 +47,11 @@ function titleComparison(manifest: Manifest): void {
   heading.textContent = `The same list in ${count === 1 ? 'one filter type' : `${count} filter types`}`;
 }
 
+/** The type's label, with its bits and probes when it is one array of bits probed k times (by its getters, not its name). */
 function describeType(list: UrlBlocklist): string {
   const filter = list.filter;
-  if (filter.type === 'bloom' && 'hashCount' in filter) {
-    return `Bloom filter: ${formatInteger(filter.bitCount)} bits, ${filter.hashCount} hash probes per key`;
+  if ('hashCount' in filter && 'bitCount' in filter) {
+    return `${labelOf(filter.type)} filter: ${formatInteger(filter.bitCount)} bits, ${filter.hashCount} hash probes per key`;
   }
   return labelOf(filter.type);
 }

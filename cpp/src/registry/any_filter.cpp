@@ -178,16 +178,44 @@ Result<std::unique_ptr<AnyFilter>> adopt(Result<Filter> made) {
 
 }  // namespace
 
+namespace {
+
+// The facts of one class, checked here where the compiler can: a class must
+// say where its estimate comes from, and what it declares must fit together
+// (a static type or one that forgets has no growing stand-in; a growing type
+// stands in for itself). The rest (a stand-in grows; each limit names an
+// option the type takes and is the one create() enforces) type_facts_test.cpp
+// checks.
+template <typename Class>
+FilterTypeInfo typeInfoOf(const char* name) {
+  static_assert(DeclaresEstimateSource<Class>::value,
+                "a filter class declares kEstimateSource (core/type_facts.h): where its estimated rate comes from");
+  static_assert(!(GrowingStandInOf<Class>::exists && (IsStaticFilter<Class>::value || kForgets<Class>)),
+                "a static type, or one that forgets, has no growing stand-in");
+  static_assert(GrowthOf<Class>::value == FilterGrowth::None || GrowingStandInOf<Class>::value == Class::kType,
+                "a type that grows stands in for itself");
+  static_assert((GrowthOf<Class>::value == FilterGrowth::None) == (DefaultCapacityOf<Class>::value == 0),
+                "a type that grows has a default capacity (its first link or table), and only such a type");
+  return {Class::kType,
+          name,
+          kSupportsRemove<Class>,
+          kSupportsUnion<Class>,
+          IsStaticFilter<Class>::value,
+          kForgets<Class>,
+          OptionsOf<Class>::value,
+          GrowthOf<Class>::value,
+          GrowingStandInOf<Class>::exists,
+          GrowingStandInOf<Class>::value,
+          Class::kEstimateSource,
+          DefaultCapacityOf<Class>::value,
+          OptionLimitsOf<Class>::value};
+}
+
+}  // namespace
+
 const std::vector<FilterTypeInfo>& registeredFilterTypes() {
   static const std::vector<FilterTypeInfo> types = {
-#define CUCKOO_BLOOM_FILTER_TYPE_INFO(enumerator, id, text, Class) \
-  {FilterType::enumerator,                                         \
-   text,                                                           \
-   kSupportsRemove<Class>,                                         \
-   kSupportsUnion<Class>,                                          \
-   IsStaticFilter<Class>::value,                                   \
-   kForgets<Class>,                                                \
-   OptionsOf<Class>::value},
+#define CUCKOO_BLOOM_FILTER_TYPE_INFO(enumerator, id, text, Class) typeInfoOf<Class>(text),
       CUCKOO_BLOOM_FILTER_TYPES(CUCKOO_BLOOM_FILTER_TYPE_INFO)
 #undef CUCKOO_BLOOM_FILTER_TYPE_INFO
   };

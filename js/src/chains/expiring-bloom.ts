@@ -2,6 +2,8 @@ import { coreError, FilterError, statusName } from '../errors.js';
 import { ExistingHandle, type FilterClassInfo, Filter, type HasManyOptions, type SerializedBytes } from '../core/filter-base.js';
 import type { KeyBatch } from '../keys/key-batch.js';
 import { describeValue, type Key } from '../keys/keys.js';
+import { requireWithinLimit } from '../options.js';
+import { coreFilterType } from '../runtime/core-types.js';
 
 /** A clock: returns the current time as a finite number, in the units of `window`. */
 export type Clock = () => number;
@@ -25,9 +27,6 @@ export interface ExpiringBloomFilterOptions {
   seed?: number | undefined;
 }
 
-const DEFAULT_WINDOW = 3_600_000;
-const DEFAULT_GENERATIONS = 4;
-const MAX_GENERATIONS = 64;
 
 /**
  * "Was this key seen in the last `window` time units?" — a filter that
@@ -57,7 +56,7 @@ export class ExpiringBloomFilter extends Filter<'expiring-bloom'> {
   constructor(options: ExpiringBloomFilterOptions) {
     const existing = (options as unknown) instanceof ExistingHandle;
     const clock = existing ? Date.now : clockOption(options);
-    super(existing ? options : expiryOptionsForCore(options, clock));
+    super(existing ? options : expiryOptionsForCore(options, clock, ExpiringBloomFilter.info));
     this.#clock = clock;
   }
 
@@ -180,21 +179,20 @@ function clockOption(options: unknown): Clock {
 }
 
 /** The options as the base class and the core take them; the clock's reading now becomes `startTime`. */
-function expiryOptionsForCore(options: unknown, clock: Clock): unknown {
+function expiryOptionsForCore(options: unknown, clock: Clock, info: FilterClassInfo): unknown {
   if (typeof options !== 'object' || options === null || Array.isArray(options)) return options; // the base names the error
   const { clock: _clock, window, generations, ...rest } = options as ExpiringBloomFilterOptions & Record<string, unknown>;
   if ('startTime' in rest) {
     throw new FilterError('INVALID_ARGUMENT', 'ExpiringBloomFilter: unknown option \'startTime\' (the start is read from clock)');
   }
-  if (window !== undefined && (typeof window !== 'number' || !(Number.isFinite(window) && window > 0))) {
-    throw new FilterError('INVALID_ARGUMENT', `ExpiringBloomFilter: window must be a finite number > 0, got ${typeof window === 'number' ? window : describeValue(window)}`);
-  }
-  if (generations !== undefined && (typeof generations !== 'number' || !Number.isInteger(generations) || generations < 2 || generations > MAX_GENERATIONS)) {
-    throw new FilterError('INVALID_ARGUMENT', `ExpiringBloomFilter: generations must be an integer in [2, ${MAX_GENERATIONS}], got ${typeof generations === 'number' ? generations : describeValue(generations)}`);
-  }
+  // The ranges and defaults are the C++ class's (kOptionLimits), read from the registry.
+  const limits = coreFilterType(info.typeName).optionLimits;
+  const { className } = info;
+  if (window !== undefined) requireWithinLimit(window, 'window', className, limits.window!, 'time units a key is remembered for at least');
+  if (generations !== undefined) requireWithinLimit(generations, 'generations', className, limits.generations!);
   const startTime = clock();
   if (typeof startTime !== 'number' || !Number.isFinite(startTime)) {
     throw new FilterError('INVALID_ARGUMENT', `ExpiringBloomFilter: the clock must return a finite number, got ${typeof startTime === 'number' ? startTime : describeValue(startTime)}`);
   }
-  return { ...rest, window: window ?? DEFAULT_WINDOW, generations: generations ?? DEFAULT_GENERATIONS, startTime };
+  return { ...rest, window: window ?? limits.window!.default!, generations: generations ?? limits.generations!.default!, startTime };
 }

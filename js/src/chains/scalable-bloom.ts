@@ -33,7 +33,7 @@ export class ScalableBloomFilter extends GrowingFilter<'scalable-bloom'> {
 
   /** @throws FilterError `INVALID_ARGUMENT` for bad or contradictory options; `OUT_OF_MEMORY`; `NOT_INITIALIZED`. */
   constructor(options?: ScalableBloomFilterOptions) {
-    super(options instanceof ExistingHandle ? options : growthOptionsForCore(options, ScalableBloomFilter.info.className));
+    super(options instanceof ExistingHandle ? options : growthOptionsForCore(options, ScalableBloomFilter.info));
   }
 
   /**

@@ -30,7 +30,7 @@ export class ScalableCuckooFilter extends GrowingFilter<'scalable-cuckoo'> {
   /** @throws FilterError `INVALID_ARGUMENT` for bad or contradictory options; `OUT_OF_MEMORY`; `NOT_INITIALIZED`. */
   constructor(options?: ScalableCuckooFilterOptions) {
     if (!((options as unknown) instanceof ExistingHandle)) checkBucketSize(options);
-    super(options instanceof ExistingHandle ? options : growthOptionsForCore(options, ScalableCuckooFilter.info.className));
+    super(options instanceof ExistingHandle ? options : growthOptionsForCore(options, ScalableCuckooFilter.info));
   }
 
   /**

@@ -1,10 +1,12 @@
 import { FilterError } from '../errors.js';
+import type { FilterClassInfo } from '../core/filter-base.js';
 import { describeValue } from '../keys/keys.js';
-import { requireInteger } from '../options.js';
+import { requireInteger, requireWithinLimit } from '../options.js';
+import { coreFilterType } from '../runtime/core-types.js';
 
 /** Options every growing filter takes. */
 export interface GrowthOptions {
-  /** Keys the first link is sized for: a positive integer. Default 1000. (`capacity` is accepted as a synonym.) */
+  /** Keys the first link is sized for: a positive integer. Default 1000 (the type's `defaultCapacity`). (`capacity` is accepted as a synonym.) */
   initialCapacity?: number | undefined;
   /** Synonym of `initialCapacity` (what `Filter.from`, `UrlBlocklist` and the CLI pass). Give one, not both. */
   capacity?: number | undefined;
@@ -18,17 +20,20 @@ export interface GrowthOptions {
   seed?: number | undefined;
 }
 
-const DEFAULT_INITIAL_CAPACITY = 1000;
-const MAX_GROWTH = 1024;
-
 /**
  * The options as the base class and the core take them: the initial capacity
- * travels as `capacity`. Unknown keys are kept, so the base names them.
+ * travels as `capacity`. Unknown keys are kept, so the base names them. The
+ * default first size and the ranges of growth and tightening are the ones
+ * the type's C++ class declares (the registry's `defaultCapacity` and
+ * `optionLimits`), for every type that grows, in place or by chaining.
  * @throws FilterError `INVALID_ARGUMENT` for contradictory or impossible values.
  */
-export function growthOptionsForCore(options: unknown, className: string): Record<string, unknown> {
+export function growthOptionsForCore(options: unknown, info: FilterClassInfo): Record<string, unknown> {
+  const { className } = info;
+  const type = coreFilterType(info.typeName);
+  const defaultCapacity = type.defaultCapacity;
   if (typeof options !== 'object' || options === null || Array.isArray(options)) {
-    if (options === undefined) return { capacity: DEFAULT_INITIAL_CAPACITY };
+    if (options === undefined) return { capacity: defaultCapacity };
     throw new FilterError(
       'INVALID_ARGUMENT',
       `${className} needs an options object such as { initialCapacity: 1000, falsePositiveRate: 0.01 }, got ${describeValue(options)}`,
@@ -41,19 +46,14 @@ export function growthOptionsForCore(options: unknown, className: string): Recor
       `${className}: initialCapacity (${String(initialCapacity)}) and capacity (${String(capacity)}) are the same option; give one`,
     );
   }
-  const first = initialCapacity ?? capacity ?? DEFAULT_INITIAL_CAPACITY;
+  const first = initialCapacity ?? capacity ?? defaultCapacity;
   requireInteger(first, initialCapacity !== undefined ? 'initialCapacity' : 'capacity', className, 1, 2 ** 40);
-  if (growth !== undefined && (typeof growth !== 'number' || !(growth >= 1 && growth <= MAX_GROWTH))) {
-    throw new FilterError(
-      'INVALID_ARGUMENT',
-      `${className}: growth must be a number in [1, ${MAX_GROWTH}] (each link holds growth times the keys of the one before), got ${typeof growth === 'number' ? growth : describeValue(growth)}`,
-    );
+  const limits = type.optionLimits;
+  if (growth !== undefined && limits.growth !== undefined) {
+    requireWithinLimit(growth, 'growth', className, limits.growth, 'each link holds growth times the keys of the one before');
   }
-  if (tightening !== undefined && (typeof tightening !== 'number' || !(tightening > 0 && tightening < 1))) {
-    throw new FilterError(
-      'INVALID_ARGUMENT',
-      `${className}: tightening must be a number in (0, 1) (below 1, the links' rates add up to at most the target), got ${typeof tightening === 'number' ? tightening : describeValue(tightening)}`,
-    );
+  if (tightening !== undefined && limits.tightening !== undefined) {
+    requireWithinLimit(tightening, 'tightening', className, limits.tightening, "below 1, the links' rates add up to at most the target");
   }
   const core: Record<string, unknown> = { ...rest, capacity: first };
   if (growth !== undefined) core.growth = growth;

@@ -3,7 +3,7 @@
  * turned into short usage errors, and the validators for option values.
  */
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { type BlocklistFilterType, FILTER_TYPES, findFilterType, LIST_FORMATS, type ListFormat } from '../index.js';
+import { type BlocklistFilterType, DEFAULT_FILTER_TYPES, FILTER_TYPES, findFilterType, LIST_FORMATS, type ListFormat } from '../index.js';
 import { didYouMean } from './did-you-mean.js';
 import { usageError } from './errors.js';
 
@@ -71,10 +71,10 @@ function describeParseError(error: unknown, command: string, argv: readonly stri
 
 /**
  * `--type`: any registered type, by name or short alias (registry.ts). Default:
- * 'binary-fuse' for a URL list (static, the smallest on the wire), 'bloom' for keys.
+ * the registry's DEFAULT_FILTER_TYPES (`list` for a URL list, `keys` for keys).
  */
 export function parseType(value: string | undefined, urls = false): BlocklistFilterType {
-  if (value === undefined) return urls ? 'binary-fuse' : 'bloom';
+  if (value === undefined) return urls ? DEFAULT_FILTER_TYPES.list : DEFAULT_FILTER_TYPES.keys;
   const entry = findFilterType(value);
   if (entry === null) {
     const names = FILTER_TYPES.flatMap((type) => [type.name, ...type.aliases]);

@@ -4,14 +4,15 @@
  * Without --capacity a file is read twice: a first pass counts the keys (or
  * list expressions) to size the filter, a second fills it. Stdin cannot be
  * read twice and its size is unknown, so without --capacity it goes into a
- * growing filter (scalable-bloom, or scalable-cuckoo for the types with
- * removal) that stays under the target rate however many keys arrive.
+ * growing filter (the type's own when it grows, else the registry's
+ * `growingStandIn` for it, one with removal for a type with removal) that
+ * stays under the target rate however many keys arrive.
  *
  * A filter that ends up overfilled (estimated rate above twice the target:
  * more keys than --capacity) is still written, with a warning on stderr and
  * exit status 3 (EXIT_OVERFILLED).
  *
- * A static type (binary fuse) is sized by its keys and built once from all of
+ * A static type (`isStatic`) is sized by its keys and built once from all of
  * them: the input is read once, every distinct key (or list expression) is
  * kept in memory, and the filter is built at the end.
  *
@@ -27,7 +28,9 @@
 import {
   type AnyFilter,
   type BlocklistFilterType,
+  DEFAULT_FILTER_TYPES,
   FilterError,
+  FILTER_TYPES,
   filterType,
   init,
   type ListFormat,
@@ -124,7 +127,7 @@ function parseBuildOptions(argv: string[]): BuildOptions {
     // By capability (the registry's `forgets`), not by name.
     throw usageError(
       `--type ${type} cannot hold a URL blocklist: it forgets its keys as time passes, so listed URLs would be answered clear later; ` +
-        'choose a type that keeps its keys (fuse, bloom, blocked, cuckoo, ...)',
+        `choose a type that keeps its keys (${FILTER_TYPES.filter((entry) => !entry.forgets).map((entry) => entry.aliases[0] ?? entry.name).join(', ')})`,
       'build',
     );
   }
@@ -159,14 +162,18 @@ function parseBuildOptions(argv: string[]): BuildOptions {
   };
 }
 
-/** Keys the first link of a growing filter is sized for, when the input's size is unknown (stdin, a pipe). */
-const GROWING_INITIAL_CAPACITY = 1000;
-
-/** The growing type that stands in for `type` when the input size is unknown. */
-function growingTypeFor(type: BlocklistFilterType): BlocklistFilterType {
-  if (type === 'cuckoo' || type === 'counting-bloom' || type === 'scalable-cuckoo') return 'scalable-cuckoo';
-  if (type === 'bloom' || type === 'blocked-bloom' || type === 'scalable-bloom') return 'scalable-bloom';
-  throw usageError(`a ${type} filter cannot grow: reading stdin or a pipe, it needs --capacity`, 'build');
+/**
+ * The growing type that stands in for `type` when the input size is unknown,
+ * and the keys it starts from: the registry's `growingStandIn` (itself for a
+ * type that grows, chained or in place) and that type's `defaultCapacity`.
+ */
+function growingTypeFor(type: BlocklistFilterType): { type: BlocklistFilterType; capacity: number } {
+  const standIn = filterType(type).growingStandIn;
+  const capacity = standIn === null ? null : filterType(standIn).defaultCapacity;
+  if (standIn === null || capacity === null) {
+    throw usageError(`a ${type} filter cannot grow and no growing type stands in for it: reading stdin or a pipe, it needs --capacity`, 'build');
+  }
+  return { type: standIn, capacity };
 }
 
 export async function runBuild(argv: string[]): Promise<number> {
@@ -207,14 +214,13 @@ async function build(options: BuildOptions): Promise<number> {
   let depth: ExpressionDepth = SAFE_BROWSING_DEPTH;
   const isStatic = filterType(options.type).isStatic;
   if (isStatic && capacity !== null) {
-    const hint = options.typeGiven ? '' : ' (the default type with --urls; give --type bloom, or another type, to size by --capacity)';
+    const hint = options.typeGiven ? '' : ` (the default type with --urls; give --type ${DEFAULT_FILTER_TYPES.keys}, or another type, to size by --capacity)`;
     throw usageError(`--capacity does not apply to a ${options.type} filter${hint}: it is built from, and sized by, all its keys`, 'build');
   }
   if (capacity === null && !isStatic) {
     if (once) {
       // Its size is unknown and it cannot be read twice: grow instead of guessing.
-      type = growingTypeFor(options.type);
-      capacity = GROWING_INITIAL_CAPACITY;
+      ({ type, capacity } = growingTypeFor(options.type));
       growing = true;
     } else {
       const file = await openInputFile(options.input);

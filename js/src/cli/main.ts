@@ -9,7 +9,7 @@
  *   patch  apply a patch to its base filter file
  * Expected failures print one line, `cuckoo-bloom-wasm: <message>`, and exit 2.
  */
-import { FilterError } from '../index.js';
+import { FilterError, init } from '../index.js';
 import { runBuild } from './build.js';
 import { runDiff } from './diff.js';
 import { runPatch } from './patch.js';
@@ -46,6 +46,8 @@ function asksForHelp(argv: string[]): boolean {
 
 export async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
+  // The help texts list types by what the loaded core says they do.
+  if (command === undefined || command === '--help' || command === '-h' || command === 'help' || asksForHelp(rest)) await init();
   if (command === undefined || command === '--help' || command === '-h') {
     process.stdout.write(`${helpText()}\n`);
     return EXIT_CLEAR;

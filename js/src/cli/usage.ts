@@ -1,11 +1,11 @@
 /** The help texts (`--help`, `help [command]`, no arguments). */
 
-import { FILTER_TYPES } from '../index.js';
+import { DEFAULT_FILTER_TYPES, FILTER_TYPES, type FilterTypeEntry } from '../index.js';
 import { typeChoices } from './args.js';
 
 const NAME = 'cuckoo-bloom-wasm';
 
-const BUILD = `Usage: ${NAME} build --input <file|-> --output <file> [options]
+const BUILD = (): string => `Usage: ${NAME} build --input <file|-> --output <file> [options]
        ${NAME} build --exact --input <file|-> --output <log> [--urls] [options]
 
 Builds a filter from a file (or stdin with "-"), one key per line, and writes it
@@ -17,26 +17,15 @@ Options:
   -o, --output <file>    the filter file to write (required); it is written to
                          <file>.tmp-<pid> and renamed, so a failed build leaves
                          no file behind
-  -t, --type <type>      the filter type (default bloom; with --urls, fuse):
+  -t, --type <type>      the filter type (default ${DEFAULT_FILTER_TYPES.keys}; with --urls, ${DEFAULT_FILTER_TYPES.list}):
                          ${typeChoices()}
   --fpr <rate>           target false-positive rate in (0, 1); default 0.01,
                          or 0.001 with --urls, where it is per URL: the
                          filter gets the per-lookup rate that gives it for
                          the most lookups a URL makes at the list's depths
-  -n, --capacity <n>     keys to size the filter for (not for fuse, a static
-                         filter built from all keys at the end); default:
-                         counted from the input file in a first pass. Stdin
-                         without --capacity builds a growing filter instead
-                         (scalable-bloom for bloom and blocked-bloom,
-                         scalable-cuckoo for cuckoo and counting-bloom, from
-                         1,000 keys), which stays under --fpr however many
-                         keys arrive
+${optionText('  -n, --capacity <n>', `keys to size the filter for (not for ${list(FILTER_TYPES.filter((entry) => entry.isStatic))}, static: built from all keys at the end); default: counted from the input file in a first pass. Stdin without --capacity builds a growing filter instead (${growingStandIns()}), which stays under --fpr however many keys arrive`)}
   --seed <n>             hash seed (default 0)
-  --urls                 read a URL blocklist instead of keys: host, URL,
-                         *.host, hosts-file, Adblock/uBlock (||host^,
-                         ||host/path^), dnsmasq, Unbound and RPZ lines become
-                         Safe Browsing expressions; a type that forgets its
-                         keys (expiring) is refused
+${optionText('  --urls', `read a URL blocklist instead of keys: host, URL, *.host, hosts-file, Adblock/uBlock (||host^, ||host/path^), dnsmasq, Unbound and RPZ lines become Safe Browsing expressions; a type that forgets its keys (${list(FILTER_TYPES.filter((entry) => entry.forgets))}) is refused`)}
   --format <format>      with --urls: auto (default, decided per line), plain,
                          hosts, adblock, dnsmasq, unbound or rpz
   --never-match <file>   with --urls: hosts and URLs (one a line) that must
@@ -55,8 +44,7 @@ Options:
 Without --urls every non-empty line is a key, stored as its bytes exactly (a
 trailing "\\r" and a UTF-8 byte-order mark at the start are removed; any
 other bytes, UTF-8 or not, are kept). Keys the filter already reports present
-(repeats) are not added again, except in filters with removal (counting,
-cuckoo), which store every key of the input.
+${wrap(`(repeats) are not added again, except in filters with removal (${list(FILTER_TYPES.filter((entry) => entry.supportsRemove))}), which store every key of the input.`)}
 With --urls, lines are UTF-8 text: blank lines and comments are skipped, and
 lines that cannot be read as a host or URL, or are not valid UTF-8, are listed
 in the summary with their line numbers (the first 10, and how many more),
@@ -205,14 +193,11 @@ Exit status: 0 the log was whole or was repaired, 2 usage or input error (a
 missing file, not an index log, a log locked by a writer, a damaged first
 record without --urls or --keys, an I/O error).`;
 
-const UPDATE = `Usage: ${NAME} update <filter> [--add FILE] [--remove FILE] [--list FILE]
+const UPDATE = (): string => `Usage: ${NAME} update <filter> [--add FILE] [--remove FILE] [--list FILE]
          [--format <format>] [--output OUT] [--json]
 
 Adds and removes lines of a URL blocklist file (build --urls), read as build
-reads a list; removals first. Removal needs a type with removal (cuckoo,
-counting, scalable-cuckoo) and --list FILE: the list the filter holds, since
-removing an entry it never held could remove another's. So does a filter
-with <filter>.confirm, which is rewritten for the new bytes. Nothing is
+${wrap(`reads a list; removals first. Removal needs a type with removal (${list(FILTER_TYPES.filter((entry) => entry.supportsRemove))}) and --list FILE: the list the filter holds, since removing an entry it never held could remove another's. So does a filter with <filter>.confirm, which is rewritten for the new bytes.`)} Nothing is
 written unless every line applies (else exit 2, naming file:line). For a
 cuckoo list shipped by patch, diff the file before and after update.
 
@@ -275,6 +260,37 @@ function wrap(text: string, width = 74): string {
   return [...lines, line].join('\n');
 }
 
+/** The column an option's description starts at. */
+const OPTION_INDENT = ' '.repeat(25);
+
+/** An option and its description, wrapped to the description column. */
+function optionText(option: string, description: string): string {
+  const lines = wrap(description, 76 - OPTION_INDENT.length).split('\n');
+  const first = option.length < OPTION_INDENT.length ? `${option.padEnd(OPTION_INDENT.length)}${lines[0]}` : `${option}\n${OPTION_INDENT}${lines[0]}`;
+  return [first, ...lines.slice(1).map((line) => `${OPTION_INDENT}${line}`)].join('\n');
+}
+
+/** "cuckoo, counting (counting-bloom) and expandable": types as --type takes them (the short alias first). */
+function list(entries: readonly FilterTypeEntry[]): string {
+  const names = entries.map((entry) => entry.aliases[0] ?? entry.name);
+  return names.length <= 1 ? (names[0] ?? 'none') : `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`;
+}
+
+/**
+ * "scalable-bloom for bloom and blocked-bloom, ...; expandable, ... grow themselves; from 1,000 keys":
+ * each growing type and the types it stands in for (the registry's growingStandIn and defaultCapacity).
+ */
+function growingStandIns(): string {
+  const growing = FILTER_TYPES.filter((entry) => entry.growth !== 'none');
+  const standsIn = growing
+    .map((standIn) => [standIn, FILTER_TYPES.filter((entry) => entry.growth === 'none' && entry.growingStandIn === standIn.name)] as const)
+    .filter(([, others]) => others.length > 0)
+    .map(([standIn, others]) => `${standIn.name} for ${others.map((entry) => entry.name).join(' and ')}`);
+  const capacities = [...new Set(growing.map((entry) => entry.defaultCapacity))];
+  const from = capacities.length === 1 ? `, from ${capacities[0]!.toLocaleString('en-US')} keys` : '';
+  return `${standsIn.join(', ')}; ${list(growing)} grow themselves${from}`;
+}
+
 /** "Bloom, blocked Bloom, ... and expandable filters ...": every registered type, in the registry's order. */
 function whatItMakes(): string {
   const labels = FILTER_TYPES.map((entry) => inSentence(entry.label));
@@ -320,11 +336,19 @@ Options:
 Exit status: 0 success (query: nothing found), 1 query found a key or URL,
 2 usage or input error (one line on stderr: "${NAME}: <message>").`;
 
-const TOPICS: Record<string, string> = { build: BUILD, info: INFO, query: QUERY, repair: REPAIR, update: UPDATE, diff: DIFF, patch: PATCH };
+const TOPICS: Record<string, () => string> = {
+  build: BUILD,
+  info: () => INFO,
+  query: () => QUERY,
+  repair: () => REPAIR,
+  update: UPDATE,
+  diff: () => DIFF,
+  patch: () => PATCH,
+};
 
-/** The help for `topic` (a command name), or the main help. */
+/** The help for `topic` (a command name), or the main help. Its type lists read the registry: call after `init()`. */
 export function helpText(topic?: string): string {
-  return (topic !== undefined ? TOPICS[topic] : undefined) ?? mainHelp();
+  return (topic !== undefined ? TOPICS[topic]?.() : undefined) ?? mainHelp();
 }
 
 export function isHelpTopic(topic: string): boolean {

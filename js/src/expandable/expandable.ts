@@ -43,7 +43,7 @@ export class ExpandableFilter extends Filter<'expandable'> {
   /** @throws FilterError `INVALID_ARGUMENT` for bad or contradictory options; `OUT_OF_MEMORY`; `NOT_INITIALIZED`. */
   constructor(options?: ExpandableFilterOptions) {
     // initialCapacity travels to the core as capacity, as for the growing chains.
-    super(options instanceof ExistingHandle ? options : growthOptionsForCore(options, ExpandableFilter.info.className));
+    super(options instanceof ExistingHandle ? options : growthOptionsForCore(options, ExpandableFilter.info));
   }
 
   /**

@@ -61,6 +61,22 @@ export interface CoreFilterType {
   forgets: boolean;
   /** The options it takes beyond capacity, falsePositiveRate and seed, as the core spells them. */
   options: readonly string[];
+  // Its class's facts (cpp/include/cuckoo_bloom/core/type_facts.h); defaultCapacity 0: required.
+  growth: 'none' | 'chaining' | 'in-place';
+  growingStandIn: string | null;
+  estimateSource: { readonly name: string; readonly phrase: string };
+  defaultCapacity: number;
+  optionLimits: Readonly<Record<string, CoreOptionLimit>>;
+}
+
+/** One option's range (bounds may be infinite) and default (null: none). */
+export interface CoreOptionLimit {
+  readonly min: number;
+  readonly minInclusive: boolean;
+  readonly max: number;
+  readonly maxInclusive: boolean;
+  readonly integer: boolean;
+  readonly default: number | null;
 }
 
 /**

@@ -1,9 +1,11 @@
 /**
  * The filter types as the loaded core reports them (registeredFilterTypes()
  * in cpp/src/registry/any_filter.cpp, through filterTypes() in
- * bindings/embind.cpp): each type's capabilities and the options it takes
- * beyond capacity, falsePositiveRate and seed, detected or declared in its
- * C++ class. TypeScript reads them from here rather than copying them.
+ * bindings/embind.cpp): each type's capabilities, the options it takes
+ * beyond capacity, falsePositiveRate and seed, and the facts its C++ class
+ * declares (cpp/include/cuckoo_bloom/core/type_facts.h: how it grows, which
+ * growing type stands in for it, where its estimate comes from, its default
+ * capacity and its options' limits), detected or declared in its C++ class. TypeScript reads them from here rather than copying them.
  */
 import type { CoreFilterType, CoreModule } from './core-module.js';
 import { FilterError } from '../errors.js';
@@ -19,10 +21,21 @@ export function coreFilterTypes(): ReadonlyMap<string, CoreFilterType> {
   const { module } = getRuntime();
   let types = byModule.get(module);
   if (types === undefined) {
-    types = new Map(module.filterTypes().map((type) => [type.name, Object.freeze({ ...type, options: Object.freeze([...type.options]) })]));
+    types = new Map(module.filterTypes().map((type) => [type.name, frozen(type)]));
     byModule.set(module, types);
   }
   return types;
+}
+
+/** A type as the core reports it, frozen through (its lists and records too). */
+function frozen(type: CoreFilterType): CoreFilterType {
+  const limits = Object.fromEntries(Object.entries(type.optionLimits).map(([name, limit]) => [name, Object.freeze({ ...limit })]));
+  return Object.freeze({
+    ...type,
+    options: Object.freeze([...type.options]),
+    estimateSource: Object.freeze({ ...type.estimateSource }),
+    optionLimits: Object.freeze(limits),
+  });
 }
 
 /**

@@ -6,7 +6,7 @@ import { withBytesInWasm } from '../core/filter-base.js';
 import { getRuntime } from '../runtime/init.js';
 import { describeValue, type OwnedBytes } from '../keys/keys.js';
 import { requireInteger } from '../options.js';
-import { type AnyFilter, filterType, type FilterTypeOrAlias, tryAddKey } from '../registry.js';
+import { type AnyFilter, DEFAULT_FILTER_TYPES, filterType, type FilterTypeOrAlias, tryAddKey } from '../registry.js';
 import {
   envelopeDepth,
   EXPRESSION_SCHEME_LIST_DEPTH,
@@ -119,7 +119,7 @@ export type { UrlCheck, UrlVerdict } from './check-url.js';
 
 const DEFAULT_BLOCKLIST_RATE = 0.001;
 // `build` has the whole list: the static type, smallest on the wire. `create` needs a type with add.
-const DEFAULT_BUILD_TYPE = 'binary-fuse';
+const DEFAULT_BUILD_TYPE = DEFAULT_FILTER_TYPES.list;
 const KNOWN_OPTIONS = [
   'type',
   'falsePositiveRate',
@@ -270,11 +270,12 @@ export class UrlBlocklist extends UrlList<AnyFilter> {
         throw new FilterError(
           'INVALID_ARGUMENT',
           `UrlBlocklist: a ${entry.name} filter${options.type === undefined ? " (build's default type)" : ''} is sized by its entries: ` +
-            "give no capacity, or a type that takes one, such as { type: 'bloom' }",
+            `give no capacity, or a type that takes one, such as { type: '${DEFAULT_FILTER_TYPES.keys}' }`,
         );
       }
       const filterOptions = filterOptionsOf(options, depth);
-      if (entry.name === 'binary-fuse' && filterOptions.arity === undefined) filterOptions.arity = DEFAULT_BLOCKLIST_FUSE_ARITY;
+      // A type that takes an arity (binary fuse) gets the blocklist's default one.
+      if (entry.extraOptions.includes('arity') && filterOptions.arity === undefined) filterOptions.arity = DEFAULT_BLOCKLIST_FUSE_ARITY;
       const filter = entry.from(expressions, filterOptions);
       const builder = new ExactSetBuilder();
       for (const expression of expressions) builder.add(expression);
@@ -314,7 +315,7 @@ export class UrlBlocklist extends UrlList<AnyFilter> {
   }
 
   static #empty(options: UrlBlocklistOptions, format: ListFormat, report: UrlBlocklistReport): UrlBlocklist {
-    const { type = 'bloom', capacity = 1 } = options;
+    const { type = DEFAULT_FILTER_TYPES.keys, capacity = 1 } = options;
     const entry = filterType(type, 'UrlBlocklist: type');
     if (entry.isStatic) {
       throw new FilterError(
@@ -408,7 +409,7 @@ export class UrlBlocklist extends UrlList<AnyFilter> {
       throw new FilterError(
         'UNSUPPORTED',
         `this blocklist's ${filter.type} filter is static (built once from the whole list): it cannot addLine; ` +
-          "build a new blocklist from the whole list with UrlBlocklist.build(list), or build it with a type that takes adds, such as { type: 'bloom' }",
+          `build a new blocklist from the whole list with UrlBlocklist.build(list), or build it with a type that takes adds, such as { type: '${DEFAULT_FILTER_TYPES.keys}' }`,
       );
     }
     const parsed = format === this.#format ? this.#parser.parse(line) : new ListLineParser(format).parse(line);
@@ -465,14 +466,14 @@ export class UrlBlocklist extends UrlList<AnyFilter> {
    * Removes what one list line lists: the line's expressions (parsed as
    * `addLine` parses it) are taken out (each is stored once, however often
    * it was listed or added, so a second removal of one is refused). Only for types with
-   * removal (cuckoo, counting Bloom, scalable cuckoo), and only expressions
+   * removal (their `FILTER_TYPES` entry's `supportsRemove`), and only expressions
    * the list holds: a line with an expression it does not hold is refused
    * whole, before anything is removed, because removing an expression never
    * stored could remove another entry's fingerprint, and a listed URL would
    * then be answered clear. A list built or created here knows what it holds;
    * one read from bytes must be given its list first (`attachList`). A
-   * scalable cuckoo filter may keep an expression whose copy it cannot tell
-   * apart (still reported: a false positive, never a miss). `confirmation()`
+   * growing chain may keep an expression whose copy it cannot tell apart
+   * (still reported: a false positive, never a miss). `confirmation()`
    * follows: it no longer holds what was removed.
    *
    * ```ts
@@ -501,7 +502,7 @@ export class UrlBlocklist extends UrlList<AnyFilter> {
     }
     const filter = this.expressionFilter as AnyFilter & { remove(key: string): boolean };
     for (const expression of parsed.expressions) {
-      if (!filter.remove(expression)) continue; // kept (scalable cuckoo): a false positive, never a miss
+      if (!filter.remove(expression)) continue; // kept (a chain's copy it cannot tell apart): a false positive, never a miss
       held.set(expression, held.get(expression)! - 1);
       if (held.get(expression) === 0 && this.#liftedExceptions.delete(expression)) this.#restoreException(expression);
       this.#readChecksum = null;
@@ -873,7 +874,7 @@ function checkBlocklistOptions(options: unknown): asserts options is UrlBlocklis
       throw new FilterError(
         'INVALID_ARGUMENT',
         `UrlBlocklist: the ${entry.name} type forgets its keys as time passes, so listed URLs would be answered clear later; ` +
-          "a blocklist must never miss an entry: choose a type that keeps its keys, such as 'bloom' or 'binary-fuse'",
+          `a blocklist must never miss an entry: choose a type that keeps its keys, such as '${DEFAULT_FILTER_TYPES.keys}' or '${DEFAULT_FILTER_TYPES.list}'`,
       );
     }
   }

@@ -39,6 +39,9 @@ class BlockedBloomFilter : public WordArrayFilter<BlockedBloomFilter, BlockedBlo
   static constexpr uint32_t kWordsPerBlock = 8;
   static constexpr uint32_t kBytesPerBlock = kWordsPerBlock * 8;
   static constexpr double kSizingMargin = 0.9;
+  // Registry facts (core/type_facts.h): from a pipe, a scalable Bloom filter grows instead.
+  static constexpr FilterType kGrowingStandIn = FilterType::ScalableBloom;
+  static constexpr EstimateSource kEstimateSource = EstimateSource::BitsSet;
 
   static Result<BlockedBloomFilter> create(const BlockedBloomFilterOptions& options);
   static Result<BlockedBloomFilter> fromBlob(const DecodedBlob& blob, const Params& params);

@@ -34,6 +34,9 @@ class BloomFilter : public WordArrayFilter<BloomFilter, BloomFilterParams> {
   using KeyedFilter::add;
   using KeyedFilter::has;
   using KeyedFilter::positions;
+  // Registry facts (core/type_facts.h): from a pipe, a scalable Bloom filter grows instead.
+  static constexpr FilterType kGrowingStandIn = FilterType::ScalableBloom;
+  static constexpr EstimateSource kEstimateSource = EstimateSource::BitsSet;
 
   static Result<BloomFilter> create(const BloomFilterOptions& options);
   static Result<BloomFilter> fromBlob(const DecodedBlob& blob, const Params& params);

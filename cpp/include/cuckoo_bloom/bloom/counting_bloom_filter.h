@@ -42,6 +42,10 @@ class CountingBloomFilter : public WordArrayFilter<CountingBloomFilter, Counting
   static constexpr uint32_t kCounterBits = 4;
   static constexpr uint32_t kCounterMax = 15;
   static constexpr uint32_t kCountersPerWord = 64 / kCounterBits;
+  // Registry facts (core/type_facts.h): from a pipe, a scalable cuckoo filter
+  // grows instead (the growing type with removal).
+  static constexpr FilterType kGrowingStandIn = FilterType::ScalableCuckoo;
+  static constexpr EstimateSource kEstimateSource = EstimateSource::CountersNonZero;
 
   static Result<CountingBloomFilter> create(const CountingBloomFilterOptions& options);
   static Result<CountingBloomFilter> fromBlob(const DecodedBlob& blob, const Params& params);

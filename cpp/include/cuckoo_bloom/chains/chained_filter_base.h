@@ -138,6 +138,10 @@ template <typename Derived, typename Link, typename ParamsT>
 class GrowingFilter : public ChainedFilter<Derived, Link, ParamsT> {
  public:
   static constexpr double kDefaultGrowth = kDefaultChainGrowth;
+  // Registry facts (core/type_facts.h): a growing chain appends links, and
+  // its first link is sized for kDefaultCapacity keys when none is given.
+  static constexpr FilterGrowth kGrowth = FilterGrowth::ByChaining;
+  static constexpr uint64_t kDefaultCapacity = 1000;
 
   double growth() const { return doubleFromBits(this->params_.growthBits); }
   double tightening() const { return doubleFromBits(this->params_.tighteningBits); }

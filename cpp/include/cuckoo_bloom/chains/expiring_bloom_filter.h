@@ -85,9 +85,18 @@ class ExpiringBloomFilter : public ChainedFilter<ExpiringBloomFilter, BloomFilte
   static constexpr uint32_t kMaxGenerations = 64;
   // One hour in milliseconds, the unit of JavaScript's default clock.
   static constexpr double kDefaultWindow = 3600000.0;
+  // Registry fact (core/type_facts.h): each generation is a Bloom filter.
+  static constexpr EstimateSource kEstimateSource = EstimateSource::BitsSet;
 
   // The options it takes beyond the shared three (filter_options.h).
   static constexpr OptionId kOptions[] = {OptionId::Window, OptionId::Generations, OptionId::StartTime};
+  // The ranges validateRotation checks (the start time has no default here:
+  // JavaScript reads it from the clock).
+  static constexpr OptionLimit kOptionLimits[] = {
+      {OptionId::Window, 0.0, false, kUnbounded, false, false, kDefaultWindow},
+      {OptionId::Generations, 2.0, true, static_cast<double>(kMaxGenerations), true, true,
+       static_cast<double>(kDefaultGenerations)},
+  };
   static Result<ExpiringBloomFilter> create(const ExpiringBloomFilterOptions& options);
   // window and generations not given: the defaults; startTime not given: 0.
   static Result<ExpiringBloomFilter> createFrom(const CoreFilterOptions& options);

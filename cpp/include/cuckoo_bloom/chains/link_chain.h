@@ -56,6 +56,15 @@ inline double doubleFromBits(uint64_t bits) {
   return value;
 }
 
+// The ranges of the growth options, as validateGrowth checks them and the
+// registry reports them (kOptionLimits of each growing chain).
+constexpr OptionLimit growthLimit() {
+  return {OptionId::Growth, 1.0, true, kMaxChainGrowth, true, false, kDefaultChainGrowth};
+}
+constexpr OptionLimit tighteningLimit(double defaultTightening) {
+  return {OptionId::Tightening, 0.0, false, 1.0, false, false, defaultTightening};
+}
+
 // The growth options shared by both growing chains; `what` names the chain in errors.
 inline Status validateGrowth(double growth, double tightening, const char* what) {
   if (!(growth >= 1.0 && growth <= kMaxChainGrowth)) {

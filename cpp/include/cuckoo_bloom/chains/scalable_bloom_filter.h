@@ -45,7 +45,7 @@ struct ScalableBloomFilterOptions {
   uint64_t initialCapacity = 0;    // keys the first link is sized for (>= 1)
   double falsePositiveRate = 0.0;  // the compound target P, in (0, 1)
   double growth = kDefaultChainGrowth;  // s: each link holds s times the keys of the one before, [1, 1024]
-  double tightening = 0.9;         // r: each link's rate is r times the one before, (0, 1)
+  double tightening = 0.9;         // r (ScalableBloomFilter::kDefaultTightening): each link's rate is r times the one before, (0, 1)
   uint64_t seed = 0;
 };
 
@@ -63,9 +63,12 @@ class ScalableBloomFilter : public GrowingFilter<ScalableBloomFilter, BloomFilte
  public:
   using KeyedFilter::add;
   static constexpr double kDefaultTightening = 0.9;
+  // Registry facts (core/type_facts.h); kGrowth and kDefaultCapacity come from GrowingFilter.
+  static constexpr EstimateSource kEstimateSource = EstimateSource::BitsSet;
 
   // The options it takes beyond the shared three (filter_options.h).
   static constexpr OptionId kOptions[] = {OptionId::Growth, OptionId::Tightening};
+  static constexpr OptionLimit kOptionLimits[] = {growthLimit(), tighteningLimit(kDefaultTightening)};
   static Result<ScalableBloomFilter> create(const ScalableBloomFilterOptions& options);
   // capacity is the initial capacity; growth and tightening not given: the defaults.
   static Result<ScalableBloomFilter> createFrom(const CoreFilterOptions& options);

@@ -45,7 +45,7 @@ struct ScalableCuckooFilterOptions {
   uint64_t initialCapacity = 0;    // keys the first link is sized for (>= 1)
   double falsePositiveRate = 0.0;  // the compound target P, in (0, 1)
   double growth = kDefaultChainGrowth;  // [1, 1024]
-  double tightening = 0.85;        // (0, 1)
+  double tightening = 0.85;        // (0, 1) (ScalableCuckooFilter::kDefaultTightening)
   uint32_t bucketSize = 4;         // 2, 4 or 8 (4: semi-sorted buckets, as CuckooFilter's default)
   uint64_t seed = 0;
 };
@@ -68,11 +68,14 @@ class ScalableCuckooFilter : public GrowingFilter<ScalableCuckooFilter, CuckooFi
   using KeyedFilter::remove;
   static constexpr double kDefaultTightening = 0.85;
   static constexpr uint32_t kLinkMaxKicks = 500;
+  // Registry facts (core/type_facts.h); kGrowth and kDefaultCapacity come from GrowingFilter.
+  static constexpr EstimateSource kEstimateSource = EstimateSource::FingerprintsStored;
 
   // The options it takes beyond the shared three (filter_options.h): of the
   // cuckoo options only bucketSize (fingerprint bits come from the budget,
   // every link uses the default kicks and layout).
   static constexpr OptionId kOptions[] = {OptionId::Growth, OptionId::Tightening, OptionId::BucketSize};
+  static constexpr OptionLimit kOptionLimits[] = {growthLimit(), tighteningLimit(kDefaultTightening)};
   static Result<ScalableCuckooFilter> create(const ScalableCuckooFilterOptions& options);
   // capacity is the initial capacity; growth and tightening not given: the defaults.
   static Result<ScalableCuckooFilter> createFrom(const CoreFilterOptions& options);

@@ -16,6 +16,7 @@
 #include "cuckoo_bloom/core/hashing.h"
 #include "cuckoo_bloom/core/limits.h"
 #include "cuckoo_bloom/core/status.h"
+#include "cuckoo_bloom/core/type_facts.h"
 #include "cuckoo_bloom/core/word_buffer.h"
 
 namespace cuckoo_bloom {

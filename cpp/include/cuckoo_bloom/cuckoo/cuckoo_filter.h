@@ -92,6 +92,9 @@ class CuckooFilter : public KeyedFilter<CuckooFilter> {
   static constexpr uint32_t kMaxFingerprintBits = 32;
   static constexpr uint32_t kMaxKicksLimit = 1u << 20;
   static constexpr uint32_t kMaxBucketSize = 8;
+  // Registry facts (core/type_facts.h): from a pipe, a scalable cuckoo filter grows instead.
+  static constexpr FilterType kGrowingStandIn = FilterType::ScalableCuckoo;
+  static constexpr EstimateSource kEstimateSource = EstimateSource::FingerprintsStored;
 
   // The parameter block (docs/FORMAT.md): bucketCount u64, rngState u64,
   // maxKicks u32, bucketSize u8, fingerprintBits u8, addressing u8, layout u8.

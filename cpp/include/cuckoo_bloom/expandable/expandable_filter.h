@@ -64,6 +64,11 @@ class ExpandableFilter : public KeyedFilter<ExpandableFilter> {
   static constexpr uint64_t kMaxPaddingSlots = 128;
   // Nominal slots a table may address (a doubling beyond is FULL).
   static constexpr uint64_t kMaxSlots = uint64_t{1} << 40;
+  // Registry facts (core/type_facts.h): it grows by doubling its one table,
+  // so from a pipe it is itself the growing type, from kDefaultCapacity keys.
+  static constexpr FilterGrowth kGrowth = FilterGrowth::InPlace;
+  static constexpr uint64_t kDefaultCapacity = 1000;
+  static constexpr EstimateSource kEstimateSource = EstimateSource::EntriesStored;
 
   // The parameter block (docs/FORMAT.md): baseSlots u64, expectedCapacity
   // u64 (the growth hint, 0 when none), level u8, fingerprintBits u8, then 6

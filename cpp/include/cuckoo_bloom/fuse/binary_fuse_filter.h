@@ -65,6 +65,8 @@ class BinaryFuseFilter : public KeyedFilter<BinaryFuseFilter> {
   using KeyedFilter::has;
   // Built from its keys (buildFilter in any_filter.h); add is Unsupported.
   static constexpr bool kIsStatic = true;
+  // Registry fact (core/type_facts.h): the rate follows from the fingerprint width alone.
+  static constexpr EstimateSource kEstimateSource = EstimateSource::FingerprintWidth;
   static constexpr uint32_t kMinFingerprintBits = 4;
   static constexpr uint32_t kMaxFingerprintBits = 32;
   // 3-wise: a lookup reads 3 slots instead of 4, and the build was faster at

@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <iterator>
 #include <memory>
 #include <string>
 #include <type_traits>
@@ -16,6 +17,14 @@
 #include "cuckoo_bloom/registry/filter_classes.h"
 
 namespace cuckoo_bloom {
+
+// A class's kOptionLimits, as a list (empty when it declares none).
+struct OptionLimitList {
+  const OptionLimit* limits = nullptr;
+  size_t size = 0;
+  constexpr const OptionLimit* begin() const { return limits; }
+  constexpr const OptionLimit* end() const { return limits + size; }
+};
 
 // One registered type, as the registry describes it.
 struct FilterTypeInfo {
@@ -32,7 +41,23 @@ struct FilterTypeInfo {
   // The options it takes beyond capacity, falsePositiveRate and seed (its
   // class's kOptions); createFilter and buildFilter refuse any other.
   OptionList options;
+  // The facts its class declares (core/type_facts.h), each read from there only.
+  // How it takes more keys than it was sized for: not at all, by appending
+  // links (the growing chains), or in place (the expandable filter).
+  FilterGrowth growth;
+  // The growing type made instead when the number of keys is unknown (the
+  // CLI reading a pipe without --capacity): itself when it grows; none
+  // (hasGrowingStandIn false) for a static type or one that forgets.
+  bool hasGrowingStandIn;
+  FilterType growingStandIn;
+  // What estimatedFalsePositiveRate() reads.
+  EstimateSource estimateSource;
+  // Keys it is sized for when no capacity is given; 0: a capacity is required.
+  uint64_t defaultCapacity;
+  // The range and default of each of its own options that declares them.
+  OptionLimitList optionLimits;
 };
+
 
 // Whether a filter class is static (declares kIsStatic = true).
 template <typename Filter, typename = void>
@@ -40,6 +65,45 @@ struct IsStaticFilter : std::false_type {};
 template <typename Filter>
 struct IsStaticFilter<Filter, std::void_t<decltype(Filter::kIsStatic)>>
     : std::integral_constant<bool, Filter::kIsStatic> {};
+
+// The facts of core/type_facts.h, each with its default for a class that
+// does not declare it.
+template <typename Filter, typename = void>
+struct GrowthOf : std::integral_constant<FilterGrowth, FilterGrowth::None> {};
+template <typename Filter>
+struct GrowthOf<Filter, std::void_t<decltype(Filter::kGrowth)>>
+    : std::integral_constant<FilterGrowth, Filter::kGrowth> {};
+
+template <typename Filter, typename = void>
+struct GrowingStandInOf {
+  static constexpr bool exists = GrowthOf<Filter>::value != FilterGrowth::None;
+  static constexpr FilterType value = Filter::kType;
+};
+template <typename Filter>
+struct GrowingStandInOf<Filter, std::void_t<decltype(Filter::kGrowingStandIn)>> {
+  static constexpr bool exists = true;
+  static constexpr FilterType value = Filter::kGrowingStandIn;
+};
+
+template <typename Filter, typename = void>
+struct DefaultCapacityOf : std::integral_constant<uint64_t, 0> {};
+template <typename Filter>
+struct DefaultCapacityOf<Filter, std::void_t<decltype(Filter::kDefaultCapacity)>>
+    : std::integral_constant<uint64_t, Filter::kDefaultCapacity> {};
+
+template <typename Filter, typename = void>
+struct OptionLimitsOf {
+  static constexpr OptionLimitList value{};
+};
+template <typename Filter>
+struct OptionLimitsOf<Filter, std::void_t<decltype(Filter::kOptionLimits)>> {
+  static constexpr OptionLimitList value{Filter::kOptionLimits, std::size(Filter::kOptionLimits)};
+};
+
+template <typename Filter, typename = void>
+struct DeclaresEstimateSource : std::false_type {};
+template <typename Filter>
+struct DeclaresEstimateSource<Filter, std::void_t<decltype(Filter::kEstimateSource)>> : std::true_type {};
 
 // Every registered type, in the order of filter_types.h.
 const std::vector<FilterTypeInfo>& registeredFilterTypes();

@@ -27,6 +27,12 @@ class ToyFilter : public WordArrayFilter<ToyFilter, ToyFilterParams> {
   // The options it takes beyond the shared three (filter_options.h).
   static constexpr OptionId kOptions[] = {OptionId::SizeFactor};
   static constexpr double kMaxSizeFactor = 16.0;
+  // Its registry facts (core/type_facts.h): where its estimate comes from
+  // (required), and its option's range and default (as create() checks them).
+  // It declares no growth and no growing stand-in: from a pipe the CLI asks
+  // for --capacity.
+  static constexpr EstimateSource kEstimateSource = EstimateSource::BitsSet;
+  static constexpr OptionLimit kOptionLimits[] = {{OptionId::SizeFactor, 1.0, true, kMaxSizeFactor, true, false, 1.0}};
 
   static Result<ToyFilter> create(const FilterOptions& options, double sizeFactor);
   static Result<ToyFilter> createFrom(const CoreFilterOptions& options);
