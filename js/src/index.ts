@@ -1,7 +1,7 @@
 /**
- * cuckoo-bloom-wasm: Bloom, blocked Bloom, counting Bloom, cuckoo and binary fuse filters
+ * cuckoo-bloom-wasm: Bloom, cuckoo and related filters (FILTER_TYPES lists every type)
  * compiled from one C++ core to WebAssembly. Call `await init()` once, then
- * create filters. See README.md for examples and docs/FORMAT.md for the bytes.
+ * create filters. See README.md for examples and, for the bytes, https://github.com/cuckoo-bloom-wasm/cuckoo-bloom-wasm/blob/main/docs/FORMAT.md.
  * `cuckoo-bloom-wasm/inline` (the wasm embedded) and `cuckoo-bloom-wasm/small`
  * (a smaller wasm build) export the same API.
  *

@@ -49,7 +49,6 @@ describe('the tarball', () => {
       'package.json',
       'LICENSE',
       'README.md',
-      'CONTRIBUTING.md',
       'dist/browser.js',
       'dist/index.cjs',
       'dist/index.import.cjs',

@@ -368,7 +368,7 @@ TEST(DocsTables, SecurityLoaderChecksGiveTheErrorsTheTableSays) {
   // decodeBlob knows.
   const Row& types = rows[5];
   ASSERT_EQ(types[0], "6");
-  EXPECT_NE(types[1].find("(FORMAT.md#filter-types)"), std::string::npos) << types[1];
+  EXPECT_NE(types[1].find("/docs/FORMAT.md#filter-types)"), std::string::npos) << types[1];
   std::set<uint64_t> known;
   for (uint64_t id = 0; id < 256; ++id) {
     if (decodeBlob(changed(bloom, kTypeAt, 1, id).data(), bloom.size()).status().code() != StatusCode::WrongType) {

@@ -1,6 +1,6 @@
 /**
  * `diff OLD NEW --output PATCH`: the patch from one filter file to another
- * (docs/CLI.md "Updates by patch"; bytes: docs/FORMAT.md "Filter patches").
+ * (docs/CLI.md "Updates by patch"; bytes: https://github.com/cuckoo-bloom-wasm/cuckoo-bloom-wasm/blob/main/docs/FORMAT.md "Filter patches").
  */
 import { diffFilters } from '../patch/diff-filters.js';
 import { booleanOptions, OUTPUT_AND_QUIET, parseCommand } from './args.js';

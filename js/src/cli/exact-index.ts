@@ -12,7 +12,7 @@ import type { ExpressionDepth } from '../url/expressions.js';
 import { fileError } from './errors.js';
 import { openRegularFile, readFully } from './regular-file.js';
 
-/** "CBWF": a filter file's first 4 bytes (docs/FORMAT.md). */
+/** "CBWF": a filter file's first 4 bytes (https://github.com/cuckoo-bloom-wasm/cuckoo-bloom-wasm/blob/main/docs/FORMAT.md). */
 const FILTER_MAGIC = new Uint8Array([0x43, 0x42, 0x57, 0x46]);
 
 type FileKind = 'index-log' | 'filter' | 'other';

@@ -4,7 +4,7 @@
  *
  * - it must be a regular file (regular-file.ts: a device, FIFO, directory
  *   or socket is refused before anything is read from it);
- * - its first bytes say what it is: "CBWF" a filter (docs/FORMAT.md),
+ * - its first bytes say what it is: "CBWF" a filter (https://github.com/cuckoo-bloom-wasm/cuckoo-bloom-wasm/blob/main/docs/FORMAT.md),
  *   "CBWILOG1" an index log (docs/INDEX.md); anything else is refused after
  *   reading at most FILTER_HEAD_BYTES;
  * - a filter's header declares its length, 64 + P + L (parameter length at
@@ -29,7 +29,7 @@ const FILTER_MAGIC = new Uint8Array([0x43, 0x42, 0x57, 0x46]);
 /** "CBWILOG1": an index log's first 8 bytes (its 16-byte header then holds a version and a reserved word). */
 const LOG_MAGIC = new Uint8Array([0x43, 0x42, 0x57, 0x49, 0x4c, 0x4f, 0x47, 0x31]);
 
-/** A filter header up to its payload length: magic .. payload length (docs/FORMAT.md). */
+/** A filter header up to its payload length: magic .. payload length (https://github.com/cuckoo-bloom-wasm/cuckoo-bloom-wasm/blob/main/docs/FORMAT.md). */
 const FILTER_HEAD_BYTES = 56;
 /** The header (56) and the checksum (8): every filter file is 64 + P + L bytes. */
 const FIXED_BYTES = 64;
@@ -148,7 +148,7 @@ export async function readFilterBytes(path: string): Promise<Uint8Array> {
 /**
  * The bytes of a URL blocklist's companion (`<filter>.confirm`, `query
  * --confirm FILE`, update's companion): a "CBWF" blob like a filter
- * (docs/FORMAT.md type 33), so it gets a filter's checks. It used to be read
+ * (https://github.com/cuckoo-bloom-wasm/cuckoo-bloom-wasm/blob/main/docs/FORMAT.md type 33), so it gets a filter's checks. It used to be read
  * with a plain readFile: `--confirm /dev/zero` grew without bound, a FIFO
  * blocked forever, and a 1.5 GB sparse file was read whole before its header
  * was looked at. Now a device or FIFO is refused before any read, and no

@@ -137,7 +137,7 @@ function infoText(info: InfoReport): string {
   return table(rows);
 }
 
-/** The header's type byte of a URL blocklist's exact companion (docs/FORMAT.md, type 33). */
+/** The header's type byte of a URL blocklist's exact companion (https://github.com/cuckoo-bloom-wasm/cuckoo-bloom-wasm/blob/main/docs/FORMAT.md, type 33). */
 const COMPANION_TYPE = 33;
 
 interface CompanionReport extends ConfirmationFacts {

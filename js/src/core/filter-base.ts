@@ -420,7 +420,7 @@ export abstract class Filter<Name extends FilterTypeName = FilterTypeName, Optio
     return mine.length === theirs.length && mine.every((byte, i) => byte === theirs[i]);
   }
 
-  /** The filter in the documented byte format (docs/FORMAT.md): a fresh copy the caller owns. */
+  /** The filter in the documented byte format (https://github.com/cuckoo-bloom-wasm/cuckoo-bloom-wasm/blob/main/docs/FORMAT.md): a fresh copy the caller owns. */
   serialize(): OwnedBytes {
     const handle = this.handle;
     // Head, payload and checksum straight into one JavaScript buffer: the

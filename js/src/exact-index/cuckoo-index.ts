@@ -419,7 +419,7 @@ export class CuckooIndex extends WasmOwner {
   }
 
   /**
-   * Writes a snapshot of the table (docs/FORMAT.md, type 32) covering the
+   * Writes a snapshot of the table (https://github.com/cuckoo-bloom-wasm/cuckoo-bloom-wasm/blob/main/docs/FORMAT.md, type 32) covering the
    * store's log bytes [0, length) (default: the whole log as it is now), through `write`: its parts in order (the
    * middle one a view of the table in wasm memory, valid during the call).
    */

@@ -45,7 +45,7 @@ export function writeFileAtomically(path: string, fill: (write: (bytes: Uint8Arr
   }
 }
 
-/** The first bytes of a blob in the package's byte format (docs/FORMAT.md): magic "CBWF", then the header. */
+/** The first bytes of a blob in the package's byte format (https://github.com/cuckoo-bloom-wasm/cuckoo-bloom-wasm/blob/main/docs/FORMAT.md): magic "CBWF", then the header. */
 const BLOB_HEADER_BYTES = 64;
 const BLOB_MAGIC = [0x43, 0x42, 0x57, 0x46];
 

@@ -306,7 +306,7 @@ export class FileCuckooIndex extends CuckooIndex {
 
   /**
    * Saves the table to `path.snapshot` (the package's byte format, type 32:
-   * docs/FORMAT.md), with the log's length and checksum, written whole or not
+   * https://github.com/cuckoo-bloom-wasm/cuckoo-bloom-wasm/blob/main/docs/FORMAT.md), with the log's length and checksum, written whole or not
    * at all, after the log was flushed to the disk (fdatasync): its length is
    * then proof those bytes were committed, and a log found shorter, or
    * damaged below it, is `CORRUPT` on open. The next open loads it instead of

@@ -65,7 +65,7 @@ export function applyPatch(base: Uint8Array | ArrayBuffer, patch: Uint8Array | A
   return result;
 }
 
-/** The length a filter header declares (64 + P + L, docs/FORMAT.md), or null when `head` is not one. */
+/** The length a filter header declares (64 + P + L, https://github.com/cuckoo-bloom-wasm/cuckoo-bloom-wasm/blob/main/docs/FORMAT.md), or null when `head` is not one. */
 function declaredFilterLength(head: Uint8Array): number | null {
   if (FILTER_MAGIC.some((byte, i) => head[i] !== byte)) return null;
   const view = new DataView(head.buffer, head.byteOffset, head.length);

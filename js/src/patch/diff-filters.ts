@@ -18,7 +18,7 @@ const RUN_MERGE_GAP = 1;
 
 /**
  * The patch that turns the filter file `base` into the filter file `target`
- * (docs/FORMAT.md, "Filter patches"): bytes in, bytes out. Its size follows
+ * (https://github.com/cuckoo-bloom-wasm/cuckoo-bloom-wasm/blob/main/docs/FORMAT.md, "Filter patches"): bytes in, bytes out. Its size follows
  * the bytes that changed, so a small change of a list is a small patch when
  * the filter's layout does not depend on the rest of the list (Bloom, blocked
  * Bloom; a cuckoo filter changed in place with `UrlBlocklist#remove`/`add`).

@@ -1,5 +1,5 @@
 // A filter file is whole and undamaged: the length its header declares and
-// its trailing checksum (XXH3-64 of every byte before it, docs/FORMAT.md).
+// its trailing checksum (XXH3-64 of every byte before it, https://github.com/cuckoo-bloom-wasm/cuckoo-bloom-wasm/blob/main/docs/FORMAT.md).
 // diffFilters refuses a damaged filter on either side: a patch made from one
 // would carry the damage to every client, and its target checksum would make
 // applyPatch call the damaged result good.

@@ -1,4 +1,4 @@
-// Walking a patch's body (docs/FORMAT.md, "Filter patches"): the changes it
+// Walking a patch's body (https://github.com/cuckoo-bloom-wasm/cuckoo-bloom-wasm/blob/main/docs/FORMAT.md, "Filter patches"): the changes it
 // makes, in order, each checked against the target's length and the body's
 // end. applyPatch walks it twice: once to check what the target would be
 // (its length, last 8 bytes and CRC-32) without allocating it, once to

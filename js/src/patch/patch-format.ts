@@ -1,4 +1,4 @@
-// The filter patch format (docs/FORMAT.md, "Filter patches"): the header both
+// The filter patch format (https://github.com/cuckoo-bloom-wasm/cuckoo-bloom-wasm/blob/main/docs/FORMAT.md, "Filter patches"): the header both
 // diffFilters and applyPatch read, and the two body encodings' primitives.
 // Not a filter blob (own magic, no type id): a patch turns one exact filter
 // file (its base) into another (its target).
@@ -10,7 +10,7 @@ export const PATCH_HEADER_BYTES = 48;
 /** Body encodings: changed byte runs (cuckoo-like edits), or Rice-coded flipped bits (Bloom-like scattered bits). */
 export const ENCODING_BYTE_RUNS = 1;
 export const ENCODING_FLIPPED_BITS = 2;
-/** A filter blob: "CBWF", 56-byte header, 8-byte trailing checksum (docs/FORMAT.md). */
+/** A filter blob: "CBWF", 56-byte header, 8-byte trailing checksum (https://github.com/cuckoo-bloom-wasm/cuckoo-bloom-wasm/blob/main/docs/FORMAT.md). */
 export const FILTER_MAGIC = [0x43, 0x42, 0x57, 0x46];
 export const MIN_FILTER_BYTES = 64;
 // The Rice parameter covers gaps up to 2^40 bits: more than any filter's 2 GiB.

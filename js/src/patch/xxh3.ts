@@ -1,5 +1,5 @@
 // XXH3-64 (seed 0, the default secret) in plain JavaScript, for inputs of 17
-// bytes or more: the trailing checksum of a filter file (docs/FORMAT.md) is
+// bytes or more: the trailing checksum of a filter file (https://github.com/cuckoo-bloom-wasm/cuckoo-bloom-wasm/blob/main/docs/FORMAT.md) is
 // XXH3-64 of everything before it. diffFilters checks both filters with it,
 // so a damaged filter is refused without the wasm module (in any entry and
 // before `init()`, as applyPatch). Follows xxhash.h (XXH3_64bits): the mid

@@ -13,7 +13,7 @@ import { FilterError } from '../index.js';
  *   write counters' mirror     (see mirrorKey)         hash: shard name → writes
  *
  * Shard i holds blocks [i shardBlocks, (i + 1) shardBlocks) of the table, each
- * 64 bytes exactly as docs/FORMAT.md lays out a blocked Bloom payload, so the
+ * 64 bytes exactly as https://github.com/cuckoo-bloom-wasm/cuckoo-bloom-wasm/blob/main/docs/FORMAT.md lays out a blocked Bloom payload, so the
  * shards end to end are the payload of a snapshot.
  *
  * The write counter after a shard's table counts the script calls that

@@ -142,7 +142,7 @@ export class CallPlanner {
  * Answers of a has script: for each key of `group` (plan order), whether all
  * 8 of its bits are set in its block, read from `reply` at `replyBase` (the
  * group's part). Bit p of word w is bit p % 8 of block byte 8w + floor(p / 8)
- * (docs/FORMAT.md: words are little-endian).
+ * (https://github.com/cuckoo-bloom-wasm/cuckoo-bloom-wasm/blob/main/docs/FORMAT.md: words are little-endian).
  */
 export function readAnswers(plan: CallPlan, group: PlannedGroup, reply: Uint8Array, replyBase: number, answers: boolean[], offset: number): void {
   const { order, replyAt, records } = plan;

@@ -354,7 +354,7 @@ export class RedisBloomFilter extends RedisKeyedFilter {
     if (mismatches.length > 0) {
       throw new FilterError('INVALID_ARGUMENT', `load needs a snapshot of a filter with the same parameters (${mismatches.join('; ')})`);
     }
-    // The payload follows the 56-byte header and the 8-byte parameter block (docs/FORMAT.md).
+    // The payload follows the 56-byte header and the 8-byte parameter block (https://github.com/cuckoo-bloom-wasm/cuckoo-bloom-wasm/blob/main/docs/FORMAT.md).
     const payload = bytes.subarray(64, 64 + this.byteLength);
     // Never stage into a filter that is gone (its staging keys would be left behind).
     await this.checkIdentity();

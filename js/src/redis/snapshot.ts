@@ -2,7 +2,7 @@ import { FilterError } from '../index.js';
 import type { OwnedBytes } from '../keys/keys.js';
 import type { RedisCore } from './positions.js';
 
-/** A blocked Bloom blob: 56-byte header + 8-byte parameter block, the payload, an 8-byte checksum (docs/FORMAT.md). */
+/** A blocked Bloom blob: 56-byte header + 8-byte parameter block, the payload, an 8-byte checksum (https://github.com/cuckoo-bloom-wasm/cuckoo-bloom-wasm/blob/main/docs/FORMAT.md). */
 const HEAD_BYTES = 64;
 const CHECKSUM_BYTES = 8;
 /** Bytes hashed per trip through wasm memory: the most of a snapshot that wasm ever holds. */

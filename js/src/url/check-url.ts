@@ -33,7 +33,7 @@ export interface UrlCheck {
   expressions: string[];
 }
 
-/** Safe Browsing expressions to the depths the list's own entries need (docs/FORMAT.md). */
+/** Safe Browsing expressions to the depths the list's own entries need (https://github.com/cuckoo-bloom-wasm/cuckoo-bloom-wasm/blob/main/docs/FORMAT.md). */
 export const EXPRESSION_SCHEME_LIST_DEPTH = 2;
 /** Each depth crosses the byte format as 16 bits. */
 export const MAX_EXPRESSION_DEPTH = 0xffff;
@@ -50,13 +50,13 @@ export function envelopeDepth(scheme: number, packed: number): ExpressionDepth {
 
 /**
  * The first of `expressions[from..]` the blocklist reports, or -1: its filter
- * says "maybe" and its exception set (docs/FORMAT.md, type 16 scheme 3) does
+ * says "maybe" and its exception set (https://github.com/cuckoo-bloom-wasm/cuckoo-bloom-wasm/blob/main/docs/FORMAT.md, type 16 scheme 3) does
  * not hold it. One wasm crossing for the whole URL (`cbw_url_first_hit`,
  * `cbw_reader_first_hit`).
  */
 export type FirstReported = (expressions: readonly string[], from: number) => number;
 
-/** Safe Browsing expressions plus an exception set after the filter (docs/FORMAT.md). */
+/** Safe Browsing expressions plus an exception set after the filter (https://github.com/cuckoo-bloom-wasm/cuckoo-bloom-wasm/blob/main/docs/FORMAT.md). */
 export const EXPRESSION_SCHEME_WITH_EXCEPTIONS = 3;
 
 /**

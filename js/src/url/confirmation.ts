@@ -1,5 +1,5 @@
 // The exact companion of a URL blocklist ("confirmation", docs/URL-BLOCKLISTS.md;
-// bytes: docs/FORMAT.md, type 33): what UrlBlocklist and UrlBlocklistReader share.
+// bytes: https://github.com/cuckoo-bloom-wasm/cuckoo-bloom-wasm/blob/main/docs/FORMAT.md, type 33): what UrlBlocklist and UrlBlocklistReader share.
 // Each reads the bytes with its own module (exact-set.ts, reader/reader-confirmation.ts).
 import { FilterError } from '../errors.js';
 
@@ -16,7 +16,7 @@ export interface ExactSet {
   free(): void;
 }
 
-/** A blocklist file's trailing checksum (XXH3-64, docs/FORMAT.md) as two u32 halves. */
+/** A blocklist file's trailing checksum (XXH3-64, https://github.com/cuckoo-bloom-wasm/cuckoo-bloom-wasm/blob/main/docs/FORMAT.md) as two u32 halves. */
 export interface BlocklistChecksum {
   low: number;
   high: number;

@@ -1,6 +1,6 @@
 // Hot expressions that must never hit (docs/URL-BLOCKLISTS.md, "Never-match
 // hosts"): the expressions of a build's never-match hosts and URLs, and where
-// a blocklist's exception set sits in its bytes (docs/FORMAT.md, type 16
+// a blocklist's exception set sits in its bytes (https://github.com/cuckoo-bloom-wasm/cuckoo-bloom-wasm/blob/main/docs/FORMAT.md, type 16
 // scheme 3). Shared by UrlBlocklist (which makes the set) and
 // UrlBlocklistReader (which reads it); no Public Suffix List here, so browser
 // bundles stay small: the CLI adds the PSL's suffixes (cli/build-public-suffix.ts).

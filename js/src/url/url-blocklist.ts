@@ -136,7 +136,7 @@ const KNOWN_OPTIONS = [
 // A shipped list is sized for the wire: 4-wise fuse filters are the smaller (see `arity`).
 const DEFAULT_BLOCKLIST_FUSE_ARITY = 4;
 
-/** Safe Browsing's fixed depths (docs/FORMAT.md, type 16): what lists recorded before scheme 2. */
+/** Safe Browsing's fixed depths (https://github.com/cuckoo-bloom-wasm/cuckoo-bloom-wasm/blob/main/docs/FORMAT.md, type 16): what lists recorded before scheme 2. */
 const EXPRESSION_SCHEME_SAFE_BROWSING = 1;
 
 /** What `UrlBlocklist.describeConfirmation` reads from a companion. */
@@ -661,7 +661,7 @@ export class UrlBlocklist extends UrlList<AnyFilter> {
 
   /**
    * The exact companion of this list (docs/URL-BLOCKLISTS.md, "Verdicts";
-   * bytes: docs/FORMAT.md, type 33): the Rice-coded 64-bit hashes of every
+   * bytes: https://github.com/cuckoo-bloom-wasm/cuckoo-bloom-wasm/blob/main/docs/FORMAT.md, type 33): the Rice-coded 64-bit hashes of every
    * stored expression, bound to the bytes `serialize()` gives now. Ship it
    * beside the filter; `attachConfirmation` on the reading side makes `check`
    * say `listed` or `clear`.
@@ -766,7 +766,7 @@ export class UrlBlocklist extends UrlList<AnyFilter> {
     super.free();
   }
 
-  /** The bytes: a URL-blocklist envelope around the filter (docs/FORMAT.md, type 16). */
+  /** The bytes: a URL-blocklist envelope around the filter (https://github.com/cuckoo-bloom-wasm/cuckoo-bloom-wasm/blob/main/docs/FORMAT.md, type 16). */
   serialize(): OwnedBytes {
     const inner = this.expressionFilter.serialize();
     const exceptions = this.exceptionBlob;

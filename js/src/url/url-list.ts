@@ -22,7 +22,7 @@ export abstract class UrlList<Filter extends ExpressionFilter> extends WasmOwner
   #depth: ExpressionDepth;
   // The exact companion, once attached: check() then says listed or clear, never possible.
   #confirmation: ExactSet | null = null;
-  // The exception set (docs/FORMAT.md, type 16 scheme 3) and its bytes: expressions the
+  // The exception set (https://github.com/cuckoo-bloom-wasm/cuckoo-bloom-wasm/blob/main/docs/FORMAT.md, type 16 scheme 3) and its bytes: expressions the
   // filter reports that are never a hit (never-match hosts, public suffixes).
   #exceptions: { set: ExactSet; bytes: Uint8Array } | null = null;
 

@@ -1,6 +1,6 @@
 -- Part block-helpers: a key's 8 bits in one 64-byte block. A record is 12 bytes: the
 -- block's offset in its range (u32, little-endian), then bit p (0..63) of each word w;
--- that bit is mask 2^(p % 8) of block byte 8w + floor(p / 8) (docs/FORMAT.md).
+-- that bit is mask 2^(p % 8) of block byte 8w + floor(p / 8) (https://github.com/cuckoo-bloom-wasm/cuckoo-bloom-wasm/blob/main/docs/FORMAT.md).
 -- Uses: nothing.
 -- Defines: char, band, bor, call; holds(s, o, p0..p7); withBits(s, o, p0..p7);
 --   rangeAdder(shard, range, startText) -> add(at, p0..p7): sets a key's bits unless
