@@ -10,6 +10,7 @@
 // - version 1 and 2 logs have no marks: their snapshots are never loaded.
 // The forged-snapshot cases (a slot dropped, offsets swapped) are in records.test.mjs.
 import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { copyFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { init } from '../../dist/index.import.cjs';
@@ -174,4 +175,68 @@ test('a version-2 log has no marks: its snapshot is written (how far the log was
   expect(upgraded.openReport.snapshotLogBytes).toBeGreaterThan(0);
   expectAnswers(upgraded, modelOf(records), keysOf(records));
   upgraded.close();
+});
+
+// Found by the outside attacker: a value may hold the bytes of a whole snapshot mark chained
+// to its own first 8 bytes (and, after it, a header claiming 512 MiB). A snapshot forged alone,
+// an empty table whose n points at that embedded mark (its prefix hash and checksum recomputed),
+// was loaded: every key answered absent, and a writable open cut the log at the fake header,
+// destroying acknowledged records. A mark vouches only where a record of the log starts.
+const HEADER_SEED = 0x43425749484452n;
+/** A version-3 record chained to the 8 bytes `chain`: header (claiming `claimed` value bytes), key, value, checksum. */
+function chainedRecord(chain, kind, key, value, claimed = value.length) {
+  const c = chain.readBigUInt64LE(0);
+  const header = Buffer.alloc(13);
+  header.writeUInt32LE(key.length, 0);
+  header.writeUInt32LE(claimed, 4);
+  header[8] = kind;
+  header.writeUInt32LE(Number(xxh3(header.subarray(0, 9), HEADER_SEED ^ c) & 0xffffffffn), 9);
+  const body = Buffer.concat([header, key, value]);
+  const checksum = Buffer.alloc(8);
+  checksum.writeBigUInt64LE(xxh3(body, CHECKSUM_SEED ^ c));
+  return Buffer.concat([body, checksum]);
+}
+
+test('a snapshot forged to point at a mark inside a value is ignored: every key found, the log left whole', () => {
+  // An empty table's snapshot, as a template of the forgery.
+  const template = freshPath();
+  const empty = FileCuckooIndex.open(template);
+  empty.saveSnapshot();
+  empty.close();
+  const snapshot = readFileSync(`${template}.snapshot`);
+  const tableBytes = Number(snapshot.readBigUInt64LE(48));
+  const digest = Buffer.alloc(40);
+  createHash('sha256').update(snapshot.subarray(96, 96 + tableBytes)).digest().copy(digest); // live count 0
+  const chain = Buffer.from('ABCDEFGH');
+  const fakeMark = chainedRecord(chain, SNAPSHOT_MARK_KIND, digest, Buffer.alloc(0));
+  const fakeHeader = chainedRecord(fakeMark.subarray(-8), 2, Buffer.from('x'), Buffer.alloc(0), 2 ** 29).subarray(0, 13);
+  const value = Buffer.concat([chain, fakeMark, fakeHeader, Buffer.from('tail-of-value')]);
+  // The victim writes through the API only.
+  const path = freshPath();
+  const index = FileCuckooIndex.open(path);
+  for (let i = 0; i < 10; i++) index.set(`k${i}`, `v${i}`);
+  index.set('evil', value);
+  for (let i = 10; i < 20; i++) index.set(`k${i}`, `v${i}`);
+  index.close();
+  const log = readFileSync(path);
+  const evil = parseRecords(log).find((record) => record.end - record.start === 13 + 4 + value.length + 8);
+  expect(evil).toBeDefined();
+  const n = evil.start + 13 + 4 + chain.length;
+  expect(log.subarray(n, n + fakeMark.length).equals(fakeMark)).toBe(true);
+  // The forgery: the empty table, n at the embedded mark, the prefix hash and the format checksum recomputed.
+  const forged = Buffer.from(snapshot);
+  forged.writeBigUInt64LE(BigInt(n), 64);
+  forged.writeBigUInt64LE(xxh3(log.subarray(0, n)), 72);
+  const covered = 56 + snapshot.readUInt32LE(12) + tableBytes;
+  forged.writeBigUInt64LE(xxh3(forged.subarray(0, covered)), covered);
+  writeFileSync(`${path}.snapshot`, forged);
+  const keys = Array.from({ length: 20 }, (_, i) => `k${i}`);
+  for (const options of [{ readOnly: true }, {}]) {
+    const opened = FileCuckooIndex.open(path, options);
+    expect(opened.openReport.snapshotLogBytes).toBe(0);
+    expect(keys.filter((key) => !opened.has(key))).toEqual([]);
+    expect(Buffer.from(opened.get('evil')).equals(value)).toBe(true);
+    opened.close();
+  }
+  expect(readFileSync(path).subarray(0, log.length).equals(log)).toBe(true);
 });

@@ -3,7 +3,7 @@ import { existsSync, renameSync, rmSync } from 'node:fs';
 import { CuckooIndex, FilterError, internalRuntime, type CuckooIndexOptions, type IndexValue, type Key } from '../index.js';
 import { readSnapshotFile, syncDirectory, writeFileAtomically } from './durable-files.js';
 import { FILE_HEADER_BYTES, FileRecordStore, type FileStoreOptions, type LogVersion } from './file-store.js';
-import { core, judgeTail, readWithChain, withBytesInWasm } from './log-tail.js';
+import { core, judgeTail, readWithChain, scanWholeRecords, withBytesInWasm } from './log-tail.js';
 import { repairLog, type RepairOptions, type RepairReport } from './repair.js';
 import { WriterLock } from './writer-lock.js';
 
@@ -534,7 +534,13 @@ function markVouches(store: FileRecordStore, at: number, slots: () => Uint8Array
   if (!whole || body[8] !== SNAPSHOT_MARK_KIND) return false;
   const expected = tableMark(slots(), liveKeys);
   const carried = body.subarray(13, 13 + SNAPSHOT_MARK_BYTES);
-  return expected.every((byte, i) => byte === carried[i]);
+  if (!expected.every((byte, i) => byte === carried[i])) return false;
+  // And `at` is where a record of the log starts, not a place inside one: a value
+  // (or key) may hold the bytes of a whole mark chained to its own 8 bytes before
+  // it, and a snapshot forged to point there hid every key and let a writable
+  // open cut the log. The log's whole records from its header must end exactly
+  // at `at` (one read of the prefix, as its hash already costs).
+  return scanWholeRecords(store, FILE_HEADER_BYTES, undefined, at).end === at;
 }
 
 /** Whether a version-3 log's last record is a whole close marker (a clean close). */

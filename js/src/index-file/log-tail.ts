@@ -229,11 +229,17 @@ export function chainBeforeDamage(store: FileRecordStore, at: number): Uint8Arra
 /**
  * Where the whole records of a log (from `start`) end, and how many there are
  * (no index needed). `chain`: the 8 bytes the record at `start` is checked
- * against instead of those before it in the log (chainBeforeDamage).
+ * against instead of those before it in the log (chainBeforeDamage). `limit`:
+ * scan as if the log ended there (a record crossing it is not whole).
  */
-export function scanWholeRecords(store: FileRecordStore, start = FILE_HEADER_BYTES, chain?: Uint8Array): { end: number; records: number } {
+export function scanWholeRecords(
+  store: FileRecordStore,
+  start = FILE_HEADER_BYTES,
+  chain?: Uint8Array,
+  limit = store.byteLength,
+): { end: number; records: number } {
   const module = core();
-  const length = store.byteLength;
+  const length = Math.min(limit, store.byteLength);
   const format = store.recordFormat;
   let position = start;
   let records = 0;
