@@ -82,7 +82,10 @@ describe('workers terminated inside calls', () => {
     const codes = new Map();
     let recovered = 0;
     let missing = 0;
-    for (let round = 0; round < 100; round++) {
+    // 100 kills at least; past that, kill on until 10 landed inside a call (a
+    // loaded machine spends more of each loop between calls), at most 400.
+    let round = 0;
+    for (; round < 100 || (recovered < 10 && round < 400); round++) {
       const [filter, kind] = plan[round % plan.length];
       const prefix = `r${round}-`;
       const { worker, progress } = await startLoop(filter, kind, prefix);
@@ -106,11 +109,11 @@ describe('workers terminated inside calls', () => {
       if (kind === 'addMany') missing += filter.hasMany(keys(prefix, 0, acked)).filter((found) => !found).length;
       missing += filter.hasMany(kept).filter((found) => !found).length;
     }
-    console.log(`kills: ${recovered} inside a call; probe answers ${JSON.stringify([...codes])}; longest wait ${Math.max(...waits).toFixed(0)} ms`);
+    console.log(`kills: ${recovered} of ${round} inside a call; probe answers ${JSON.stringify([...codes])}; longest wait ${Math.max(...waits).toFixed(0)} ms`);
     expect(missing).toBe(0);
     expect(Math.max(...waits)).toBeLessThan(1000);
-    // Not vacuous: many kills land inside a call (23 of 100 in a run at load 20;
-    // the rest between calls, in the loop's JavaScript).
+    // Not vacuous: kills land inside a call (23 of 100 in a run at load 20, 8 of
+    // 100 in one CI run; the rest between calls, in the loop's JavaScript).
     expect(recovered).toBeGreaterThanOrEqual(10);
     expect([...codes.keys()].every((code) => code === '' || code === 'LOCKED')).toBe(true);
     for (const filter of [cuckoo, counting, blocked]) {
@@ -118,7 +121,7 @@ describe('workers terminated inside calls', () => {
       expect(code).toBe('');
       expect(ms).toBeLessThan(1000);
     }
-  }, 180_000);
+  }, 400_000);
 
   test('free() while a dead worker is inside a call: LOCKED naming the thread within 1 s; after recover() it frees', async () => {
     expect(typeof shared.SharedFilter.prototype.recover).toBe('function');
