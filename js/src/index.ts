@@ -7,7 +7,8 @@
  *
  * @module cuckoo-bloom-wasm
  */
-export { init, isInitialized, type InitOptions, type WasmSource } from './runtime/init.js';
+export { init, isInitialized, type InitOptions } from './runtime/init.js';
+export type { WasmSource } from './runtime/wasm-source.js';
 export { FilterError, type FilterErrorCode } from './errors.js';
 export type { Key, OwnedBytes } from './keys/keys.js';
 export { KeyBatch } from './keys/key-batch.js';

@@ -21,8 +21,11 @@ import { ScalableBloomFilter } from './chains/scalable-bloom.js';
 import { ScalableCuckooFilter } from './chains/scalable-cuckoo.js';
 import { ExpiringBloomFilter } from './chains/expiring-bloom.js';
 import { FilterError } from './errors.js';
+import type { EstimateSource, FilterGrowth, OptionLimit } from './runtime/core-module.js';
 import { coreFilterType } from './runtime/core-types.js';
 import type { Key } from './keys/keys.js';
+
+export type { EstimateSource, FilterGrowth, OptionLimit } from './runtime/core-module.js';
 
 /** Any filter of this package. */
 export type AnyFilter =
@@ -121,33 +124,6 @@ export interface FilterTypeEntry {
    * @throws FilterError `CORRUPT`, `UNSUPPORTED_VERSION`, `WRONG_TYPE` (bytes of another type), `INVALID_ARGUMENT`.
    */
   deserialize(bytes: Uint8Array | ArrayBuffer): AnyFilter;
-}
-
-/** Not at all, by appending links (a chain), or in place (one table doubling). */
-export type FilterGrowth = 'none' | 'chaining' | 'in-place';
-
-/** Where an estimated rate comes from. */
-export interface EstimateSource {
-  /** A stable name (`'bits-set'`, ...). */
-  readonly name: string;
-  /** "from the bits actually set". */
-  readonly phrase: string;
-}
-
-/** One option's range (bounds may be infinite) and default. */
-export interface OptionLimit {
-  /** Lower bound. */
-  readonly min: number;
-  /** `min` is taken. */
-  readonly minInclusive: boolean;
-  /** Upper bound. */
-  readonly max: number;
-  /** `max` is taken. */
-  readonly maxInclusive: boolean;
-  /** Whole numbers only. */
-  readonly integer: boolean;
-  /** Null: not a number (read from a clock, or none). */
-  readonly default: number | null;
 }
 
 /** What the registry calls on a filter class: its constructor and its two static makers. */

@@ -7,7 +7,7 @@
 import { access, constants, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { FilterError } from '../index.js';
-import type { BuildOptions } from './build.js';
+import type { BuildOptions } from './build-options.js';
 import { formatCount } from './describe.js';
 import { CliError, fileError, usageError } from './errors.js';
 import type { LineBatch } from './lines.js';

@@ -33,7 +33,6 @@ import {
   FILTER_TYPES,
   filterType,
   init,
-  type ListFormat,
   UrlBlocklist,
 } from '../index.js';
 import { type ExpressionDepth, expressionDepth, SAFE_BROWSING_DEPTH } from '../url/expressions.js';
@@ -41,6 +40,7 @@ import { booleanOptions, OUTPUT_AND_QUIET, parseCapacity, parseCommand, parseFor
 import { type ConfirmationFacts, confirmationFacts, confirmationFiles, writeConfirmation } from './build-confirmation.js';
 import { type NeverMatchInput, neverMatchRow, neverMatchSummary, readNeverMatch, warnAboutListedNeverMatch } from './build-never-match.js';
 import { isPublicSuffix } from './build-public-suffix.js';
+import type { BuildOptions } from './build-options.js';
 import { blocklistRates, rateRows } from './build-rates.js';
 import {
   checkOutputPath,
@@ -62,28 +62,6 @@ import { candidateCounter, CollectingSink, KeySink, type Sink, skipsRepeats, Url
 
 const DEFAULT_KEY_RATE = 0.01;
 const DEFAULT_URL_RATE = 0.001;
-
-export interface BuildOptions {
-  input: string;
-  output: string;
-  type: BlocklistFilterType;
-  /** Whether --type was given (with --urls the default is the static fuse type). */
-  typeGiven: boolean;
-  falsePositiveRate: number;
-  capacity: number | null;
-  seed: number;
-  urls: boolean;
-  format: ListFormat;
-  /** --never-match files (with --urls; the Public Suffix List is always guarded). */
-  neverMatch: string[];
-  json: boolean;
-  quiet: boolean;
-  /** Build even from input that looks binary or holds no key. */
-  force: boolean;
-  /** Write an exact index log (FileCuckooIndex) instead of a filter. */
-  exact: boolean;
-  debugMemory: boolean;
-}
 
 /**
  * Options that describe a filter only. An exact index has no type, rate,

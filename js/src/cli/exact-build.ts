@@ -18,7 +18,7 @@ import { rename, stat } from 'node:fs/promises';
 import { init } from '../index.js';
 import { FileCuckooIndex } from '../index-file/index.js';
 import { WriterLock } from '../index-file/writer-lock.js';
-import type { BuildOptions } from './build.js';
+import type { BuildOptions } from './build-options.js';
 import { checkOutputPath, countPass, errorLines, fillPass, inputName, refuseEmpty, warnAboutLinesNotStored } from './build-steps.js';
 import { removeAllTemporary, removePath, trackTemporary } from './cleanup.js';
 import { formatCount, table } from './describe.js';

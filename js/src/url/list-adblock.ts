@@ -1,6 +1,6 @@
 // Adblock Plus / uBlock Origin / AdGuard rules: the subset that names a host
 // or a URL (`||host^`, `||host/path^$all`, `|http://…|`, bare host names).
-import type { ParsedLine } from './list-parser.js';
+import type { ParsedLine } from './parsed-line.js';
 import { entries, error, expressionForUrl, reasonOf, SKIP } from './list-entry.js';
 
 /** `#`, `##`, `#### Section` … but not cosmetic rules like `##.ad`. */

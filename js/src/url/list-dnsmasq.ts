@@ -4,7 +4,7 @@
 //   local=/ads.example/
 // Each names one or more domains, and dnsmasq applies it to the domain and
 // every subdomain: exactly what a `host/` expression matches.
-import type { ParsedLine } from './list-parser.js';
+import type { ParsedLine } from './parsed-line.js';
 import { error, hostEntries, isIpLiteral, SKIP } from './list-entry.js';
 
 /** The line is a dnsmasq domain option (for auto-detection). */

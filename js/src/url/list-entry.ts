@@ -2,7 +2,7 @@
 // the expression a blocklist stores, and refusing anything that could only be
 // a dead entry (an expression no URL's expressions ever contain).
 import { canonicalizeUrlParts } from './canonicalize.js';
-import type { ParsedLine } from './list-parser.js';
+import type { ParsedLine } from './parsed-line.js';
 
 export const SKIP: ParsedLine = { kind: 'skip' };
 

@@ -1,5 +1,5 @@
 // Plain lists (one host, IP or URL per line) and hosts files (`0.0.0.0 host …`).
-import type { ParsedLine } from './list-parser.js';
+import type { ParsedLine } from './parsed-line.js';
 import { entries, error, expressionForUrl, hostEntries, isIpLiteral, reasonOf, SKIP } from './list-entry.js';
 
 // Names every stock hosts file maps to loopback/broadcast; they are not

@@ -5,6 +5,7 @@
 import { ADBLOCK_HEADER, COSMETIC, HASH_COMMENT, looksLikeOptions, parseAdblock, REGEX_RULE } from './list-adblock.js';
 import { DNSMASQ_LINE, parseDnsmasq } from './list-dnsmasq.js';
 import { isIpLiteral, SKIP } from './list-entry.js';
+import type { ParsedLine } from './parsed-line.js';
 import { parseHosts, parsePlain } from './list-hosts.js';
 import { looksLikeRecordInZone, looksLikeZoneLine, newRpzState, parseRpz, type RpzState } from './list-rpz.js';
 import { parseUnbound, UNBOUND_LINE } from './list-unbound.js';
@@ -37,36 +38,7 @@ export type ListFormat = 'auto' | 'plain' | 'hosts' | 'adblock' | 'dnsmasq' | 'u
 /** Every {@link ListFormat}, in the order messages list them. */
 export const LIST_FORMATS: readonly ListFormat[] = ['auto', 'plain', 'hosts', 'adblock', 'dnsmasq', 'unbound', 'rpz'];
 
-/**
- * Result for one line. An `entry` carries every expression the line lists:
- * `expressions` has one element except for lines naming several hosts (hosts
- * files, dnsmasq); `expression` is always `expressions[0]`, kept for callers
- * that only handle single-entry lines.
- */
-export type ParsedLine =
-  | {
-      /** The line lists hosts or URLs. */
-      kind: 'entry';
-      /** `expressions[0]`. */
-      expression: string;
-      /** The expression of each host or URL on the line (`host/` + exact path), at least one. */
-      expressions: string[];
-      /**
-       * Why an entry may not do what the list meant (stored all the same): a
-       * single-label host, or a public suffix. Absent when there is none.
-       */
-      warnings?: string[];
-    }
-  | {
-      /** Nothing to store: blank, a comment, a header, a directive, or a loopback-only hosts line. */
-      kind: 'skip';
-    }
-  | {
-      /** The line could not be read. */
-      kind: 'error';
-      /** Why, e.g. `unexpected whitespace inside the entry`. */
-      reason: string;
-    };
+export type { ParsedLine } from './parsed-line.js';
 
 /** A line of a list that could not be read, or that was stored with a warning: where, what, and why. */
 export interface ListParseError {

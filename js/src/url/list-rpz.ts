@@ -8,7 +8,7 @@
 //   tracker.example   A 0.0.0.0      ; a sinkhole answer (local data)
 // A line needs what earlier lines said ($ORIGIN, the SOA, the owner of the
 // record before), so a parser keeps an RpzState for the whole file.
-import type { ParsedLine } from './list-parser.js';
+import type { ParsedLine } from './parsed-line.js';
 import { entries, error, expressionForHost, reasonOf, SKIP } from './list-entry.js';
 
 /** What an RPZ file has said so far. */

@@ -5,7 +5,7 @@
 // `host/` expression matches. local-data answers for the name itself; stored
 // as `host/` it also lists its subdomains, which a blocklist built from such
 // a list wants (the lists pair it with a local-zone of the same name).
-import type { ParsedLine } from './list-parser.js';
+import type { ParsedLine } from './parsed-line.js';
 import { error, hostEntries, SKIP } from './list-entry.js';
 
 /** The line is an Unbound option a blocklist uses (for auto-detection). */
