@@ -31,7 +31,7 @@ export {
   type IndexValue,
   type IndexRecordStore,
 } from './exact-index/cuckoo-index.js';
-export { deserialize, serializedType, type AnyFilter, type SerializedType } from './core/deserialize.js';
+export { deserialize, serializedType, type AnyFilter, type SerializedType } from './deserialize.js';
 export {
   DEFAULT_FILTER_TYPES,
   FILTER_TYPE_ALIASES,

@@ -1,6 +1,6 @@
 import type { BlocklistEnvelopeHandle } from '../runtime/core-module.js';
 import { type CuckooFilterOptions } from '../cuckoo/cuckoo.js';
-import { deserialize } from '../core/deserialize.js';
+import { deserialize } from '../deserialize.js';
 import { coreError, FilterError } from '../errors.js';
 import { withBytesInWasm } from '../core/filter-base.js';
 import { getRuntime } from '../runtime/init.js';

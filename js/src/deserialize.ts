@@ -1,9 +1,9 @@
-import { FilterError } from '../errors.js';
-import { ExistingHandle, readHandle, type SerializedBytes, withBytesInWasm } from './filter-base.js';
-import { getRuntime } from '../runtime/init.js';
-import { type AnyFilter, filterType, findFilterType } from '../registry.js';
+import { FilterError } from './errors.js';
+import { ExistingHandle, readHandle, type SerializedBytes, withBytesInWasm } from './core/filter-base.js';
+import { getRuntime } from './runtime/init.js';
+import { type AnyFilter, filterType, findFilterType } from './registry.js';
 
-export type { AnyFilter } from '../registry.js';
+export type { AnyFilter } from './registry.js';
 
 /** What {@link serializedType} can name: a filter type, or a `UrlBlocklist`'s bytes. */
 export type SerializedType = AnyFilter['type'] | 'url-blocklist';
