@@ -23,7 +23,7 @@ import {
   type ListParseOptions,
   type ListParseWarning,
   type ParsedLine,
-} from './list-parser.js';
+} from './lists/list-parser.js';
 import { UrlList } from './url-list.js';
 import { type BlocklistChecksum, blocklistChecksumOf, type ExactSet } from './confirmation.js';
 import { ExactSetBuilder, type FullExactSet, readExactSet } from './exact-set.js';

@@ -1,7 +1,7 @@
 // What every list syntax shares: turning a host or URL named by a line into
 // the expression a blocklist stores, and refusing anything that could only be
 // a dead entry (an expression no URL's expressions ever contain).
-import { canonicalizeUrlParts } from './canonicalize.js';
+import { canonicalizeUrlParts } from '../canonicalize.js';
 import type { ParsedLine } from './parsed-line.js';
 
 export const SKIP: ParsedLine = { kind: 'skip' };
