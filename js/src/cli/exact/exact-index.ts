@@ -6,11 +6,11 @@
  * cache of its table.
  */
 import { existsSync } from 'node:fs';
-import { FileCuckooIndex, type OpenReport } from '../index-file/index.js';
-import { LOG_MAGIC } from '../index-file/file-store.js';
-import type { ExpressionDepth } from '../url/expressions.js';
-import { fileError } from './errors.js';
-import { openRegularFile, readFully } from './regular-file.js';
+import { FileCuckooIndex, type OpenReport } from '../../index-file/index.js';
+import { LOG_MAGIC } from '../../index-file/file-store.js';
+import type { ExpressionDepth } from '../../url/expressions.js';
+import { fileError } from '../errors.js';
+import { openRegularFile, readFully } from '../io/regular-file.js';
 
 /** "CBWF": a filter file's first 4 bytes (https://github.com/cuckoo-bloom-wasm/cuckoo-bloom-wasm/blob/main/docs/FORMAT.md). */
 const FILTER_MAGIC = new Uint8Array([0x43, 0x42, 0x57, 0x46]);

@@ -4,8 +4,8 @@
  * file and the problem. The bytes are read by filter-input.ts: a regular
  * file (or stdin, `-`), bounded by the length its header declares.
  */
-import { type AnyFilter, deserialize, FilterError, serializedType, UrlBlocklist } from '../index.js';
-import { CliError } from './errors.js';
+import { type AnyFilter, deserialize, FilterError, serializedType, UrlBlocklist } from '../../index.js';
+import { CliError } from '../errors.js';
 import { readFilterBytes } from './filter-input.js';
 
 export type LoadedFile =

@@ -11,7 +11,7 @@
 import type { Stats } from 'node:fs';
 import { constants } from 'node:fs';
 import { type FileHandle, open, stat } from 'node:fs/promises';
-import { CliError, fileError } from './errors.js';
+import { CliError, fileError } from '../errors.js';
 
 /** What a path that is not a regular file is, for messages; null for a regular file. */
 export function nonRegularKind(stats: Stats): string | null {

@@ -7,7 +7,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { domainToASCII } from 'node:url';
 import { parse } from 'psl';
-import { CliError } from './errors.js';
+import { CliError } from '../errors.js';
 
 /**
  * Whether `host` (lower case, IDNA-encoded) is itself a public suffix, ICANN

@@ -17,7 +17,7 @@ import {
   ListLineParser,
   type ListParseOptions,
   type UrlBlocklist,
-} from '../index.js';
+} from '../../index.js';
 import { displayText, listLineText } from './utf8-lines.js';
 
 /** Unparseable lines kept with their text; the rest are only counted. */

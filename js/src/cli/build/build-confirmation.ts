@@ -8,7 +8,7 @@
  * cut short between the two leaves a pair that `query` refuses, never one
  * that answers wrongly.
  */
-import { writeFileAtomically } from './patch-files.js';
+import { writeFileAtomically } from '../updates/patch-files.js';
 
 /** The companion's path for a filter at `output`, and its temporary. */
 export function confirmationFiles(output: string): { path: string; temporary: string } {

@@ -6,14 +6,14 @@
  */
 import { access, constants, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { FilterError } from '../index.js';
+import { FilterError } from '../../index.js';
 import type { BuildOptions } from './build-options.js';
-import { formatCount } from './describe.js';
-import { CliError, fileError, usageError } from './errors.js';
-import type { LineBatch } from './lines.js';
-import { refuseOutputThatIsInput } from './output-paths.js';
-import { Progress } from './progress.js';
-import { FilterFullError, type Sink, type SinkCounts } from './sinks.js';
+import { formatCount } from '../describe.js';
+import { CliError, fileError, usageError } from '../errors.js';
+import type { LineBatch } from '../io/lines.js';
+import { refuseOutputThatIsInput } from '../io/output-paths.js';
+import { Progress } from '../io/progress.js';
+import { FilterFullError, type Sink, type SinkCounts } from '../io/sinks.js';
 
 /** The input's name in messages. */
 export function inputName(input: string): string {

@@ -10,7 +10,7 @@
 import { open, stat } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import { refuseBinary, SNIFF_BYTES } from './binary-input.js';
-import { CliError, fileError } from './errors.js';
+import { CliError, fileError } from '../errors.js';
 
 /** Bytes per read: big enough that per-chunk work is negligible, small enough to bound memory. */
 const CHUNK_BYTES = 256 * 1024;

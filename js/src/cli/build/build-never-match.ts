@@ -1,11 +1,11 @@
 // build --urls: the hosts whose expressions must never be a hit (docs/CLI.md,
 // "build"; docs/URL-BLOCKLISTS.md, "Never-match hosts"): every public suffix
 // of the Public Suffix List, and the hosts and URLs of each --never-match FILE.
-import type { NeverMatchReport } from '../url/never-match.js';
+import type { NeverMatchReport } from '../../url/never-match.js';
 import { publicSuffixes } from './build-public-suffix.js';
-import { formatCount } from './describe.js';
-import { CliError } from './errors.js';
-import { readRegularFile } from './regular-file.js';
+import { formatCount } from '../describe.js';
+import { CliError } from '../errors.js';
+import { readRegularFile } from '../io/regular-file.js';
 
 /** The never-match hosts of one build, and where they came from. */
 export interface NeverMatchInput {

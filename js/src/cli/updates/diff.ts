@@ -2,11 +2,11 @@
  * `diff OLD NEW --output PATCH`: the patch from one filter file to another
  * (docs/CLI.md "Updates by patch"; bytes: https://github.com/cuckoo-bloom-wasm/cuckoo-bloom-wasm/blob/main/docs/FORMAT.md "Filter patches").
  */
-import { diffFilters } from '../patch/diff-filters.js';
-import { booleanOptions, OUTPUT_AND_QUIET, parseCommand } from './args.js';
-import { formatCount } from './describe.js';
-import { EXIT_CLEAR, usageError } from './errors.js';
-import { readFilterBytes } from './filter-input.js';
+import { diffFilters } from '../../patch/diff-filters.js';
+import { booleanOptions, OUTPUT_AND_QUIET, parseCommand } from '../args.js';
+import { formatCount } from '../describe.js';
+import { EXIT_CLEAR, usageError } from '../errors.js';
+import { readFilterBytes } from '../io/filter-input.js';
 import { asCliError, twoFilesAndOutput, writeFileAtomically } from './patch-files.js';
 
 export async function runDiff(argv: string[]): Promise<number> {

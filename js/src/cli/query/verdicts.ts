@@ -8,8 +8,8 @@
  * Shared by every source of answers (a filter, an index log, a filter whose
  * "maybe"s an index log checks), so each says only how it looks a key up.
  */
-import { FilterError } from '../index.js';
-import { decodeUtf8 } from './utf8-lines.js';
+import { FilterError } from '../../index.js';
+import { decodeUtf8 } from '../io/utf8-lines.js';
 
 export type Key = string | Uint8Array;
 /** A verdict and its output line, as parts (a key's bytes are echoed as read). */

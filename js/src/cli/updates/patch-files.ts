@@ -6,11 +6,11 @@
  * the old file, never half of a new one.
  */
 import { rename, writeFile } from 'node:fs/promises';
-import { removePath, trackTemporary } from './cleanup.js';
-import { FilterError } from '../index.js';
-import { CliError, fileError, usageError } from './errors.js';
-import { filterBuildFiles } from './output-paths.js';
-import { readRegularFile, regularFileChunks } from './regular-file.js';
+import { removePath, trackTemporary } from '../io/cleanup.js';
+import { FilterError } from '../../index.js';
+import { CliError, fileError, usageError } from '../errors.js';
+import { filterBuildFiles } from '../io/output-paths.js';
+import { readRegularFile, regularFileChunks } from '../io/regular-file.js';
 
 /** Writes `bytes` to `<path>.tmp-<pid>`, then renames it over `path`; on failure removes the temporary. */
 export async function writeFileAtomically(path: string, bytes: Uint8Array): Promise<void> {

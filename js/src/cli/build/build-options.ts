@@ -1,6 +1,6 @@
 // What `build` was asked to do, parsed from its arguments: a leaf, read by the
 // filter build (build.ts), its shared passes (build-steps.ts) and the exact build.
-import type { BlocklistFilterType, ListFormat } from '../index.js';
+import type { BlocklistFilterType, ListFormat } from '../../index.js';
 
 export interface BuildOptions {
   input: string;

@@ -1,5 +1,5 @@
 /** `info` on an index log (build --exact): what it holds and costs, as text or JSON. */
-import { formatCount, table } from './describe.js';
+import { formatCount, table } from '../describe.js';
 import { openIndexLog } from './exact-index.js';
 
 interface IndexLogReport {

@@ -10,8 +10,8 @@
  * (and "reason" for invalid). Both `listed` and `possible` count as hits (exit 1),
  * so a script written for listed/clear never takes an unconfirmed maybe for clear.
  */
-import { FilterError, type UrlCheck } from '../index.js';
-import { decodeUtf8 } from './utf8-lines.js';
+import { FilterError, type UrlCheck } from '../../index.js';
+import { decodeUtf8 } from '../io/utf8-lines.js';
 import type { Key, Verdict } from './verdicts.js';
 
 export function urlVerdictChecker(check: (url: string) => UrlCheck, json: boolean): (key: Key) => Verdict {

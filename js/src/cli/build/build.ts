@@ -34,9 +34,9 @@ import {
   filterType,
   init,
   UrlBlocklist,
-} from '../index.js';
-import { type ExpressionDepth, expressionDepth, SAFE_BROWSING_DEPTH } from '../url/expressions.js';
-import { booleanOptions, OUTPUT_AND_QUIET, parseCapacity, parseCommand, parseFormat, parseRate, parseSeed, parseType, stringOptions } from './args.js';
+} from '../../index.js';
+import { type ExpressionDepth, expressionDepth, SAFE_BROWSING_DEPTH } from '../../url/expressions.js';
+import { booleanOptions, OUTPUT_AND_QUIET, parseCapacity, parseCommand, parseFormat, parseRate, parseSeed, parseType, stringOptions } from '../args.js';
 import { type ConfirmationFacts, confirmationFacts, confirmationFiles, writeConfirmation } from './build-confirmation.js';
 import { type NeverMatchInput, neverMatchRow, neverMatchSummary, readNeverMatch, warnAboutListedNeverMatch } from './build-never-match.js';
 import { isPublicSuffix } from './build-public-suffix.js';
@@ -52,13 +52,13 @@ import {
   warnAboutLinesNotStored,
   warnAboutLinesWithWarnings,
 } from './build-steps.js';
-import { filterFacts, formatBitsPerKey, formatCount, formatRate, table } from './describe.js';
-import { CliError, EXIT_CLEAR, EXIT_OVERFILLED, usageError } from './errors.js';
-import { buildExact } from './exact-build.js';
-import { fileLineBatches, type LineBatch, lineBatches, openInputFile, readsOnce } from './lines.js';
-import { filterBuildFiles } from './output-paths.js';
-import { writeFileAtomically } from './patch-files.js';
-import { candidateCounter, CollectingSink, KeySink, type Sink, skipsRepeats, UrlListSink } from './sinks.js';
+import { filterFacts, formatBitsPerKey, formatCount, formatRate, table } from '../describe.js';
+import { CliError, EXIT_CLEAR, EXIT_OVERFILLED, usageError } from '../errors.js';
+import { buildExact } from '../exact/exact-build.js';
+import { fileLineBatches, type LineBatch, lineBatches, openInputFile, readsOnce } from '../io/lines.js';
+import { filterBuildFiles } from '../io/output-paths.js';
+import { writeFileAtomically } from '../updates/patch-files.js';
+import { candidateCounter, CollectingSink, KeySink, type Sink, skipsRepeats, UrlListSink } from '../io/sinks.js';
 
 const DEFAULT_KEY_RATE = 0.01;
 const DEFAULT_URL_RATE = 0.001;

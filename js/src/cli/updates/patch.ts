@@ -3,12 +3,12 @@
  * base, and writes the result only once it matches the target's checksums
  * and is an undamaged filter (its own length and checksum).
  */
-import { applyPatch } from '../patch/apply-patch.js';
-import { requireIntactFilter } from '../patch/filter-checksum.js';
-import { OUTPUT_AND_QUIET, parseCommand } from './args.js';
-import { formatCount } from './describe.js';
-import { EXIT_CLEAR } from './errors.js';
-import { readFilterBytes } from './filter-input.js';
+import { applyPatch } from '../../patch/apply-patch.js';
+import { requireIntactFilter } from '../../patch/filter-checksum.js';
+import { OUTPUT_AND_QUIET, parseCommand } from '../args.js';
+import { formatCount } from '../describe.js';
+import { EXIT_CLEAR } from '../errors.js';
+import { readFilterBytes } from '../io/filter-input.js';
 import { asCliError, readWholeFile, twoFilesAndOutput, writeFileAtomically } from './patch-files.js';
 
 export async function runPatch(argv: string[]): Promise<number> {

@@ -9,15 +9,15 @@
  * not hold, or a line that cannot be read, fails the whole update (exit 2).
  */
 import { existsSync } from 'node:fs';
-import { FilterError, init, type ListFormat, type UrlBlocklist } from '../index.js';
-import { booleanOptions, OUTPUT_AND_QUIET, parseCommand, parseFormat, stringOptions } from './args.js';
-import { writeConfirmation } from './build-confirmation.js';
-import { formatCount, table } from './describe.js';
-import { CliError, EXIT_CLEAR, usageError } from './errors.js';
-import { loadFilterFile } from './load.js';
-import { refuseOutputThatIsInput } from './output-paths.js';
+import { FilterError, init, type ListFormat, type UrlBlocklist } from '../../index.js';
+import { booleanOptions, OUTPUT_AND_QUIET, parseCommand, parseFormat, stringOptions } from '../args.js';
+import { writeConfirmation } from '../build/build-confirmation.js';
+import { formatCount, table } from '../describe.js';
+import { CliError, EXIT_CLEAR, usageError } from '../errors.js';
+import { loadFilterFile } from '../io/load.js';
+import { refuseOutputThatIsInput } from '../io/output-paths.js';
 import { asCliError, readListLines, writeFileAtomically } from './patch-files.js';
-import { readCompanionBytes } from './filter-input.js';
+import { readCompanionBytes } from '../io/filter-input.js';
 
 const SHOWN_PROBLEMS = 10;
 

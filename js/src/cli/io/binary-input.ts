@@ -10,7 +10,7 @@
  *    are text). Random bytes have about 10% of them; text has none.
  * `--force` reads such input anyway.
  */
-import { usageError } from './errors.js';
+import { usageError } from '../errors.js';
 
 /** How much of the input start is looked at. */
 export const SNIFF_BYTES = 64 * 1024;

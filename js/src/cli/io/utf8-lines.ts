@@ -4,7 +4,7 @@
  * would store an entry nobody listed). Keys without --urls stay bytes and
  * never come here.
  */
-import { type ListFormat, parseListLine } from '../index.js';
+import { type ListFormat, parseListLine } from '../../index.js';
 
 const utf8Strict = new TextDecoder('utf-8', { fatal: true });
 const utf8Lossy = new TextDecoder('utf-8');

@@ -12,13 +12,13 @@
  * With --urls, or a log built with --urls (or a URL blocklist filter), keys
  * are URLs and verdicts are listed/clear/invalid.
  */
-import { checkUrl } from '../url/check-url.js';
-import { SAFE_BROWSING_DEPTH } from '../url/expressions.js';
-import { formatCount } from './describe.js';
-import { usageError } from './errors.js';
+import { checkUrl } from '../../url/check-url.js';
+import { SAFE_BROWSING_DEPTH } from '../../url/expressions.js';
+import { formatCount } from '../describe.js';
+import { usageError } from '../errors.js';
 import { EVERY_EXPRESSION, type OpenedLog } from './exact-index.js';
-import type { LoadedFile } from './load.js';
-import { type Key, keyChecker, urlChecker, type Verdict } from './verdicts.js';
+import type { LoadedFile } from '../io/load.js';
+import { type Key, keyChecker, urlChecker, type Verdict } from '../query/verdicts.js';
 
 /** Where `query` takes its verdicts from, and what it prints when done. */
 export interface Answers {

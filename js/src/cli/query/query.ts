@@ -20,16 +20,16 @@
  * error (which loses to 1).
  */
 import { existsSync } from 'node:fs';
-import { type AnyFilter, FilterError, init, type UrlBlocklist, urlExpressions } from '../index.js';
-import { booleanOptions, parseCommand, stringOptions } from './args.js';
-import { formatCount } from './describe.js';
-import { CliError, EXIT_CLEAR, EXIT_ERROR, EXIT_HIT, usageError } from './errors.js';
-import { type OpenedLog, openIndexLog } from './exact-index.js';
-import { type Answers, filterThenIndexAnswers, indexAnswers } from './exact-query.js';
-import { inspectInputFile, logOnStdinError, readCompanionBytes } from './filter-input.js';
-import { lineBatches } from './lines.js';
-import { type LoadedFile, loadFilterFile } from './load.js';
-import { exitQuietlyOnBrokenPipe, LineWriter } from './output.js';
+import { type AnyFilter, FilterError, init, type UrlBlocklist, urlExpressions } from '../../index.js';
+import { booleanOptions, parseCommand, stringOptions } from '../args.js';
+import { formatCount } from '../describe.js';
+import { CliError, EXIT_CLEAR, EXIT_ERROR, EXIT_HIT, usageError } from '../errors.js';
+import { type OpenedLog, openIndexLog } from '../exact/exact-index.js';
+import { type Answers, filterThenIndexAnswers, indexAnswers } from '../exact/exact-query.js';
+import { inspectInputFile, logOnStdinError, readCompanionBytes } from '../io/filter-input.js';
+import { lineBatches } from '../io/lines.js';
+import { type LoadedFile, loadFilterFile } from '../io/load.js';
+import { exitQuietlyOnBrokenPipe, LineWriter } from '../io/output.js';
 import { urlVerdictChecker } from './url-verdicts.js';
 import { type Key, keyChecker, urlChecker, type Verdict } from './verdicts.js';
 

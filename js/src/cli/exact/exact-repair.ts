@@ -5,12 +5,12 @@
  * beside it (FileCuckooIndex.repair, docs/INDEX.md). Exits 0 when the log is
  * whole afterwards, repaired or not: a repair that did its job is a success.
  */
-import { init } from '../index.js';
-import { FILE_HEADER_BYTES } from '../index-file/file-store.js';
-import { FileCuckooIndex, type RepairReport } from '../index-file/index.js';
-import { booleanOptions, parseCommand } from './args.js';
-import { formatCount, table } from './describe.js';
-import { EXIT_CLEAR, usageError } from './errors.js';
+import { init } from '../../index.js';
+import { FILE_HEADER_BYTES } from '../../index-file/file-store.js';
+import { FileCuckooIndex, type RepairReport } from '../../index-file/index.js';
+import { booleanOptions, parseCommand } from '../args.js';
+import { formatCount, table } from '../describe.js';
+import { EXIT_CLEAR, usageError } from '../errors.js';
 import { sniffFile, URL_LOG_MARKER } from './exact-index.js';
 
 export async function runRepair(argv: string[]): Promise<number> {

@@ -9,7 +9,7 @@
 import type { Stats } from 'node:fs';
 import { fstatSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
-import { usageError } from './errors.js';
+import { usageError } from '../errors.js';
 
 /** The files of a filter build: the filter, written through a temporary and renamed. */
 export function filterBuildFiles(output: string): { output: string; temporary: string } {

@@ -15,18 +15,18 @@
  */
 import { rmSync } from 'node:fs';
 import { rename, stat } from 'node:fs/promises';
-import { init } from '../index.js';
-import { FileCuckooIndex } from '../index-file/index.js';
-import { WriterLock } from '../index-file/writer-lock.js';
-import type { BuildOptions } from './build-options.js';
-import { checkOutputPath, countPass, errorLines, fillPass, inputName, refuseEmpty, warnAboutLinesNotStored } from './build-steps.js';
-import { removeAllTemporary, removePath, trackTemporary } from './cleanup.js';
-import { formatCount, table } from './describe.js';
-import { EXIT_CLEAR, fileError } from './errors.js';
+import { init } from '../../index.js';
+import { FileCuckooIndex } from '../../index-file/index.js';
+import { WriterLock } from '../../index-file/writer-lock.js';
+import type { BuildOptions } from '../build/build-options.js';
+import { checkOutputPath, countPass, errorLines, fillPass, inputName, refuseEmpty, warnAboutLinesNotStored } from '../build/build-steps.js';
+import { removeAllTemporary, removePath, trackTemporary } from '../io/cleanup.js';
+import { formatCount, table } from '../describe.js';
+import { EXIT_CLEAR, fileError } from '../errors.js';
 import { URL_LOG_MARKER } from './exact-index.js';
-import { fileLineBatches, type LineBatch, lineBatches, openInputFile, readsOnce } from './lines.js';
-import { type ExactBuildFiles, exactBuildFiles } from './output-paths.js';
-import { candidateCounter, IndexSink, type SinkCounts } from './sinks.js';
+import { fileLineBatches, type LineBatch, lineBatches, openInputFile, readsOnce } from '../io/lines.js';
+import { type ExactBuildFiles, exactBuildFiles } from '../io/output-paths.js';
+import { candidateCounter, IndexSink, type SinkCounts } from '../io/sinks.js';
 
 /** What the summary reports, after the files are in place. */
 interface Built {

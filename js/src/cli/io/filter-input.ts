@@ -19,7 +19,7 @@
 import { fstatSync } from 'node:fs';
 import type { Readable } from 'node:stream';
 import { isatty } from 'node:tty';
-import { CliError, fileError, usageError } from './errors.js';
+import { CliError, fileError, usageError } from '../errors.js';
 import { nonRegularKind, notRegularError, openRegularFile, readFully } from './regular-file.js';
 
 type FileKind = 'index-log' | 'filter' | 'other';

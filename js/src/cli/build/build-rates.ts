@@ -1,9 +1,9 @@
 // A URL blocklist's false-positive rates as build and info print them: per
 // URL (what the user asked for with --fpr) and per filter lookup (the
 // filter's own rate), with the lookups a URL makes at most between them.
-import type { AnyFilter, UrlBlocklist } from '../index.js';
-import { urlRateOf } from '../url/url-rate.js';
-import { formatRate } from './describe.js';
+import type { AnyFilter, UrlBlocklist } from '../../index.js';
+import { urlRateOf } from '../../url/url-rate.js';
+import { formatRate } from '../describe.js';
 
 export interface BlocklistRates {
   /** Target rate per URL: what --fpr asked for (at the depths recorded). */

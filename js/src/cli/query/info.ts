@@ -1,13 +1,13 @@
 /** `info`: what a filter file (or an index log: exact-info.ts) holds, as text or JSON. */
 import { existsSync } from 'node:fs';
-import { type ConfirmationFacts, type ExpressionDepth, FilterError, init, UrlBlocklist } from '../index.js';
-import { booleanOptions, parseCommand } from './args.js';
-import { type BlocklistRates, blocklistRates, rateRows } from './build-rates.js';
-import { type FilterFacts, filterFacts, formatBitsPerKey, formatCount, formatRate, table } from './describe.js';
-import { indexLogReport, indexLogText } from './exact-info.js';
-import { CliError, EXIT_CLEAR, usageError } from './errors.js';
-import { inspectInputFile, readFilterBytes } from './filter-input.js';
-import { loadFilterFile } from './load.js';
+import { type ConfirmationFacts, type ExpressionDepth, FilterError, init, UrlBlocklist } from '../../index.js';
+import { booleanOptions, parseCommand } from '../args.js';
+import { type BlocklistRates, blocklistRates, rateRows } from '../build/build-rates.js';
+import { type FilterFacts, filterFacts, formatBitsPerKey, formatCount, formatRate, table } from '../describe.js';
+import { indexLogReport, indexLogText } from '../exact/exact-info.js';
+import { CliError, EXIT_CLEAR, usageError } from '../errors.js';
+import { inspectInputFile, readFilterBytes } from '../io/filter-input.js';
+import { loadFilterFile } from '../io/load.js';
 
 interface InfoReport extends FilterFacts, Partial<Omit<BlocklistRates, 'falsePositiveRate' | 'estimatedFalsePositiveRate'>> {
   file: string;
