@@ -24,6 +24,7 @@ import { FilterError } from './errors.js';
 import type { EstimateSource, FilterGrowth, OptionLimit } from './runtime/core-module.js';
 import { coreFilterType } from './runtime/core-types.js';
 import type { Key } from './keys/keys.js';
+import type { FilterClasses, FilterTypeName } from './core/filter-type-name.js';
 
 export type { EstimateSource, FilterGrowth, OptionLimit } from './runtime/core-module.js';
 
@@ -39,8 +40,23 @@ export type AnyFilter =
   | ScalableCuckooFilter
   | ExpiringBloomFilter;
 
-/** The name of a filter type, as the byte format and the registry spell it. */
-export type FilterTypeName = AnyFilter['type'];
+// Each type's name and class, for core/filter-type-name.ts (the base class names a
+// type without importing the classes): a new type adds its line here.
+declare module './core/filter-type-name.js' {
+  interface FilterClasses {
+    bloom: BloomFilter;
+    'blocked-bloom': BlockedBloomFilter;
+    'counting-bloom': CountingBloomFilter;
+    cuckoo: CuckooFilter;
+    'binary-fuse': BinaryFuseFilter;
+    expandable: ExpandableFilter;
+    'scalable-bloom': ScalableBloomFilter;
+    'scalable-cuckoo': ScalableCuckooFilter;
+    'expiring-bloom': ExpiringBloomFilter;
+  }
+}
+
+export type { FilterTypeName } from './core/filter-type-name.js';
 
 /**
  * The short names the CLI's `--type` and every `type` option also take: the
@@ -261,6 +277,12 @@ const ENTRIES = [
 type NameWithoutEntry = Exclude<FilterTypeName, (typeof ENTRIES)[number]['name']>;
 const everyTypeHasAnEntry: [NameWithoutEntry] extends [never] ? true : NameWithoutEntry = true;
 void everyTypeHasAnEntry;
+// Every class of AnyFilter is declared under its own name in FilterClasses, and
+// every declared class is in AnyFilter: a mismatch is a compile error here naming it.
+type ClassUnderAnotherName = { [Name in FilterTypeName]: FilterClasses[Name]['type'] extends Name ? never : Name }[FilterTypeName];
+type TypeNotInAnyFilter = Exclude<FilterTypeName, AnyFilter['type']>;
+const everyClassUnderItsName: [ClassUnderAnotherName | TypeNotInAnyFilter] extends [never] ? true : ClassUnderAnotherName | TypeNotInAnyFilter = true;
+void everyClassUnderItsName;
 
 /**
  * The types chosen when none is given: `keys`, for keys added one by one
