@@ -10,5 +10,5 @@
  */
 export interface FilterClasses {}
 
-/** The name of a filter type, as the byte format and the registry spell it. */
-export type FilterTypeName = keyof FilterClasses & string;
+/** The name of a filter type, as the byte format and the registry spell it (`FILTER_TYPES` lists them). */
+export type FilterTypeName = keyof FilterClasses;
