@@ -7,7 +7,7 @@
 import { init, isInitialized, UrlBlocklistReader } from 'cuckoo-bloom-wasm/reader';
 import { byTestId, delay, describeError, formatBytes, formatInteger, h } from './dom.ts';
 import { fetchBytes, listAge, readManifest, type Manifest } from './manifest.ts';
-import { attachUrlChecker, filterNoun, type ListDescription, verdictOf } from './url-check.ts';
+import { attachUrlChecker, filterNoun, type ListDescription, verdictOf, verdictsOfText } from './url-check.ts';
 
 const manifest = readManifest();
 const status = byTestId('load-status');
@@ -60,6 +60,8 @@ showExamples(manifest, (url) => void check(url));
 Object.assign(window, {
   demo: {
     verdict: async (url: string) => verdictOf((await loadList()).list, describePreloaded(), url),
+    /** Every link in a pasted text, as the form checks it. */
+    verdictsOfText: async (text: string) => verdictsOfText((await loadList()).list, describePreloaded(), text),
     verdicts: async (urls: string[]) => {
       const { list: loaded } = await loadList();
       const description = describePreloaded();

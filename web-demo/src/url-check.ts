@@ -14,11 +14,12 @@ import type { UrlCheck, UrlVerdict } from 'cuckoo-bloom-wasm/reader';
 import { describeError, formatInteger, formatRate, h } from './dom.ts';
 import { hostNames, type HostNames } from './host-name.ts';
 import type { ListAge } from './manifest.ts';
+import { findLinks, type FoundLink } from './url-find.ts';
 import { readUrlInput } from './url-input.ts';
 
 export interface UrlCheckerElements {
   form: HTMLFormElement;
-  input: HTMLInputElement;
+  input: HTMLInputElement | HTMLTextAreaElement;
   output: HTMLElement;
 }
 
@@ -26,6 +27,8 @@ export interface UrlCheckerElements {
 export interface CheckableList {
   check(url: string): UrlCheck;
   readonly falsePositiveRate: number;
+  /** The filter's rate per lookup (one expression): a URL's odds follow from its own count of lookups. */
+  readonly lookupFalsePositiveRate: number;
   readonly entryCount: number;
   /** The filter type, as the bytes say ('binary-fuse', 'bloom', ...). */
   readonly type: string;
@@ -68,6 +71,8 @@ export interface Verdict {
   confirmedBy: 'exact-set' | null;
   /** Why the companion could not confirm a `possible`; why the input is `invalid`. */
   reason: string | null;
+  /** The chance an unlisted URL with this many lookups gets a "maybe" (the list's per-lookup rate); null for `invalid`. */
+  urlRate: number | null;
 }
 
 // One companion load per list; a failed load is forgotten, so a retry fetches again.
@@ -87,26 +92,48 @@ function ensureConfirmation(list: CheckableList, describe: ListDescription): Pro
   return pending;
 }
 
-/** The verdict on `input`: a filter's maybe is confirmed against the companion first (fetched once). */
+/** The verdict on `input` (one address): a filter's maybe is confirmed against the companion first (fetched once). */
 export async function verdictOf(list: CheckableList, describe: ListDescription, input: string): Promise<Verdict> {
-  const invalid = (reason: string): Verdict => ({
-    verdict: 'invalid', input, checked: null, changes: [], host: null, canonical: null, expressions: [], match: null, maybes: [], confirmedBy: null, reason,
-  });
   const read = readUrlInput(input);
-  if (!read.ok) return invalid(read.reason);
+  if (!read.ok) return invalidVerdict(input, read.reason);
+  return verdictOfLink(list, describe, { ...read, text: input });
+}
+
+/** A verdict for every link in `text` (findLinks), in the order pasted; one `invalid` when it holds none. */
+export async function verdictsOfText(list: CheckableList, describe: ListDescription, text: string): Promise<Verdict[]> {
+  const found = findLinks(text);
+  if (!found.ok) return [invalidVerdict(text, found.reason)];
+  const out: Verdict[] = [];
+  for (const link of found.links) out.push(await verdictOfLink(list, describe, link));
+  return out;
+}
+
+/** Worst first: listed, then unconfirmed, then clear (the order a person must act on them). */
+export const VERDICT_RANK: Record<DemoVerdict, number> = { listed: 0, possible: 1, invalid: 2, clear: 3 };
+
+export function worstFirst(verdicts: Verdict[]): Verdict[] {
+  return verdicts.map((verdict, i) => ({ verdict, i })).sort((a, b) => VERDICT_RANK[a.verdict.verdict] - VERDICT_RANK[b.verdict.verdict] || a.i - b.i).map(({ verdict }) => verdict);
+}
+
+function invalidVerdict(input: string, reason: string): Verdict {
+  return { verdict: 'invalid', input, checked: null, changes: [], host: null, canonical: null, expressions: [], match: null, maybes: [], confirmedBy: null, reason, urlRate: null };
+}
+
+async function verdictOfLink(list: CheckableList, describe: ListDescription, link: FoundLink): Promise<Verdict> {
+  const input = link.text;
   let result: UrlCheck;
   try {
-    result = list.check(read.url);
+    result = list.check(link.url);
   } catch (error) {
     // By name and code: the reader's and the full library's FilterError are two classes here.
-    if (error instanceof Error && error.name === 'FilterError' && (error as { code?: unknown }).code === 'INVALID_ARGUMENT') return invalid(describeError(error));
+    if (error instanceof Error && error.name === 'FilterError' && (error as { code?: unknown }).code === 'INVALID_ARGUMENT') return invalidVerdict(input, describeError(error));
     throw error;
   }
   let reason: string | null = null;
   if (result.verdict === 'possible') {
     try {
       await ensureConfirmation(list, describe);
-      result = list.check(read.url);
+      result = list.check(link.url);
     } catch (error) {
       reason = describeError(error);
     }
@@ -118,57 +145,75 @@ export async function verdictOf(list: CheckableList, describe: ListDescription, 
   return {
     verdict: result.verdict,
     input,
-    checked: read.url,
-    changes: read.changes,
-    host: hostNames(read.url),
+    checked: link.url,
+    changes: link.changes,
+    host: hostNames(link.url),
     canonical: result.canonical,
     expressions: result.expressions,
     match: result.match,
     maybes,
     confirmedBy: result.confirmedBy,
     reason,
+    urlRate: urlRateForLookups(list.lookupFalsePositiveRate, result.expressions.length),
   };
 }
 
 /**
- * Wires a form to check its URL against the list `list()` resolves to (a check typed while
- * the list still loads waits for it). Returns check(url) for example buttons.
+ * The chance that an unlisted URL making `lookups` lookups gets a "maybe": 1 - (1 - p)^n
+ * for the filter's per-lookup rate p (url-rate.ts urlRateOf, for this URL's own count of
+ * lookups instead of the list's worst case). The library's urlRateOf takes a depth, not a
+ * count, and is not exported: this belongs in the package (see the branch's report).
+ */
+export function urlRateForLookups(lookupRate: number, lookups: number): number {
+  return -Math.expm1(Math.max(1, lookups) * Math.log1p(-lookupRate));
+}
+
+/**
+ * Wires a form to check every link in its text against the list `list()` resolves to (a
+ * check typed while the list still loads waits for it). Returns check(text) for example buttons.
  */
 export function attachUrlChecker(
   { form, input, output }: UrlCheckerElements,
   list: () => Promise<CheckableList> | CheckableList | null,
   describe: () => ListDescription,
   onVerdict: () => void = () => {},
-): (url?: string) => Promise<void> {
+): (text?: string) => Promise<void> {
   let generation = 0;
   // A persistent polite live region: a verdict put into it is announced (the verdict itself is role="status").
   output.setAttribute('aria-live', 'polite');
-  const check = async (url = input.value): Promise<void> => {
-    input.value = url;
+  const check = async (text = input.value): Promise<void> => {
+    input.value = text;
     const token = ++generation;
-    const read = readUrlInput(url);
-    if (!read.ok) return show(output, renderInvalid(read.reason));
+    const found = findLinks(text);
+    if (!found.ok) return show(output, renderInvalid(found.reason));
     const pending = list();
     if (pending === null) return show(output, renderInvalid('Build a filter from a list file first: there is no list to check against yet.'));
     // The previous verdict goes at once: left in place while this one waits (the list, or the
     // companion on a first maybe), it would sit beside the new URL as if it were its answer.
     output.replaceChildren(h('p', { class: 'detail', 'data-testid': 'check-waiting' }, pending instanceof Promise ? 'Loading the list…' : 'Checking…'));
-    let verdict: Verdict;
+    let verdicts: Verdict[];
     let loaded: CheckableList;
     try {
       loaded = await pending;
-      verdict = await verdictOf(loaded, describe(), url);
+      verdicts = await verdictsOfText(loaded, describe(), text);
     } catch (error) {
-      if (token === generation) show(output, renderUnavailable(describeError(error), () => void check(url)));
+      if (token === generation) show(output, renderUnavailable(describeError(error), () => void check(text)));
       return;
     }
     if (token !== generation) return;
-    show(output, renderVerdict(verdict, loaded, describe(), () => void check(url)));
+    const retry = (): void => void check(text);
+    show(output, verdicts.length === 1 ? renderVerdict(verdicts[0]!, loaded, describe(), retry) : renderLinks(verdicts, loaded, describe(), retry));
     onVerdict();
   };
   form.addEventListener('submit', (event) => {
     event.preventDefault();
     void check();
+  });
+  // A text area (a pasted message or list keeps its lines): Enter checks, Shift+Enter starts a line.
+  input.addEventListener('keydown', (event) => {
+    if (!(event instanceof KeyboardEvent) || event.key !== 'Enter' || event.shiftKey || event.isComposing || input.tagName !== 'TEXTAREA') return;
+    event.preventDefault();
+    form.requestSubmit();
   });
   return check;
 }
@@ -208,54 +253,121 @@ export function filterNoun(type: string): string {
   return `${type.split('-').map((word) => (word === 'bloom' ? 'Bloom' : word)).join(' ')} filter`;
 }
 
+/** "1 lookup", "12 lookups". */
+export function plural(count: number, noun: string): string {
+  return `${formatInteger(count)} ${noun}${count === 1 ? '' : 's'}`;
+}
+
+/**
+ * An address for a headline: the host kept whole (it says whose site it is), breaks allowed
+ * after each slash of the path and, for a path with none, anywhere in it.
+ */
+function addressElement(address: string, testId?: string): HTMLElement {
+  const cut = address.search(/[/?#]/);
+  const host = cut < 0 ? address : address.slice(0, cut);
+  const rest = cut < 0 ? '' : address.slice(cut);
+  const path: (Node | string)[] = [];
+  for (const part of rest.split(/(?<=\/)/)) path.push(h('wbr'), part);
+  return h('code', { class: 'address', ...(testId === undefined ? {} : { 'data-testid': testId }) },
+    h('span', { class: host.length <= 32 ? 'address-host' : 'address-host is-long' }, host), h('span', { class: 'address-path' }, ...path));
+}
+
+/** The list copy's date and age, a note of its own (not the verdict's colour). */
+function ageNote(description: ListDescription): HTMLElement | null {
+  const copy = description.copy;
+  if (copy === null) return null;
+  const dateText = copy.date ?? 'an unknown date';
+  return h('p', { class: `verdict-date${copy.stale ? ' is-stale' : ''}`, 'data-testid': 'check-date' },
+    h('strong', {}, `List copy of ${dateText}`), copy.age === null ? '' : ` · ${copy.age}`,
+    copy.stale ? ` · out of date: the source refreshes it every ${copy.refresh ?? 'day or so'}, so an address reported since then is not in this copy` : '');
+}
+
+function hostLine(verdict: Verdict): HTMLElement {
+  const host = verdict.host;
+  const differs = host !== null && host.unicode !== host.ascii;
+  // Punycode only when it is not the same text: then it tells a look-alike host apart.
+  return h('p', { class: 'verdict-host', 'data-testid': 'check-host', 'data-host': host?.ascii ?? '' },
+    'Host ', h('code', {}, host?.unicode ?? ''), ...(differs ? [' · punycode ', h('code', {}, host.ascii)] : []));
+}
+
 function renderVerdict(verdict: Verdict, list: CheckableList, description: ListDescription, retry: () => void): HTMLElement {
   if (verdict.verdict === 'invalid') return renderInvalid(verdict.reason ?? 'Not a URL.');
+  return h('div', { class: 'check-result', 'data-testid': 'check-result' },
+    verdictBox(verdict, list, description, retry),
+    verdict.verdict === 'clear' && verdict.maybes.length > 0 ? renderFalsePositive(verdict, list, filterNoun(list.type)) : null,
+    renderHow(verdict),
+  );
+}
+
+/** The verdict itself: headline, then what to do, then the facts (host, the list's date). */
+function verdictBox(verdict: Verdict, list: CheckableList, description: ListDescription, retry: () => void): HTMLElement {
   const filter = filterNoun(list.type);
-  const copy = description.copy;
-  const stale = copy !== null && copy.stale;
-  const dateText = copy === null ? null : copy.date ?? 'an unknown date';
-  const facts = [
-    h('p', { class: 'verdict-host', 'data-testid': 'check-host', 'data-host': verdict.host?.ascii ?? '' },
-      'Host ', h('code', {}, verdict.host?.unicode ?? ''), ' · punycode ', h('code', {}, verdict.host?.ascii ?? '')),
-    copy === null ? null : h('p', { class: `verdict-date${stale ? ' is-stale' : ''}`, 'data-testid': 'check-date' },
-      h('strong', {}, `List copy of ${dateText}`), copy.age === null ? '' : ` · ${copy.age}`,
-      stale ? ` · out of date: the source refreshes it every ${copy.refresh ?? 'day or so'}` : ''),
-    verdict.changes.length === 0 ? null : h('p', { class: 'caveat', 'data-testid': 'check-checked' },
-      'Checked ', h('code', {}, verdict.checked ?? ''), ` (${verdict.changes.join('; ')}).`),
-  ];
+  const checked = verdict.changes.length === 0 ? null : h('p', { class: 'caveat', 'data-testid': 'check-checked' },
+    'Checked ', h('code', {}, verdict.checked ?? ''), ` (${verdict.changes.join('; ')}).`);
   let element: HTMLElement;
   if (verdict.verdict === 'listed') {
     element = verdictElement('listed', 'verdict-hit',
-      h('strong', {}, '⚠ On the list: ', h('code', { 'data-testid': 'check-match' }, verdict.match ?? '')),
-      ...facts,
-      h('p', {}, `This address matches that entry of ${description.name}, confirmed against the exact list. Do not open it.`),
+      h('strong', { class: 'verdict-headline' }, '⚠ On the list: ', addressElement(verdict.match ?? '', 'check-match')),
+      h('p', { class: 'verdict-action', 'data-testid': 'check-action' },
+        h('strong', {}, 'Don’t open it.'), ` This address is in ${description.name} (confirmed against the exact list): it was reported for spreading malware.`),
+      hostLine(verdict), ageNote(description), checked,
     );
     element.dataset.match = verdict.match ?? '';
   } else if (verdict.verdict === 'possible') {
     const button = h('button', { type: 'button', class: 'secondary', 'data-testid': 'check-confirm-retry' }, 'Confirm again');
     button.addEventListener('click', retry);
     element = verdictElement('possible', 'verdict-possible',
-      h('strong', {}, 'Unconfirmed: the filter answered “maybe” for ', h('code', { 'data-testid': 'check-maybe' }, verdict.match ?? '')),
-      ...facts,
-      h('p', {}, `The exact list that would confirm it could not be loaded (${verdict.reason ?? 'unknown reason'}). ` +
-        `The ${filter} says “maybe” for about ${formatOdds(list.falsePositiveRate)} addresses that are not listed, so this is no verdict either way.`),
-      button,
+      h('strong', { class: 'verdict-headline' }, 'Not confirmed yet: the filter says “maybe” for ', addressElement(verdict.match ?? '', 'check-maybe')),
+      h('p', { class: 'verdict-action', 'data-testid': 'check-action' },
+        h('strong', {}, 'Don’t open it for now.'), ' To confirm, press “Confirm again” once you are online: the page fetches the exact list and says whether it is on it.'),
+      h('p', {}, `The exact list could not be loaded (${verdict.reason ?? 'unknown reason'}). ` +
+        `For this address’s ${plural(verdict.expressions.length, 'lookup')}, the ${filter} says “maybe” for about ${formatOdds(verdict.urlRate ?? list.falsePositiveRate)} addresses that are not listed, so most likely it is not listed, but only the exact list can tell.`),
+      button, hostLine(verdict), ageNote(description), checked,
     );
     element.dataset.match = verdict.match ?? '';
   } else {
-    element = verdictElement('clear', stale ? 'verdict-clear-stale' : 'verdict-clear',
-      h('strong', {}, stale ? `Not in this copy from ${dateText}` : '✓ Not on the list'),
-      ...facts,
-      h('p', {}, stale
-        ? `No expression of this address is in ${description.name} as it was on ${dateText}; addresses reported since then are not in this copy.`
-        : `No expression of this address is in ${description.name}${copy === null ? '' : ` (copy of ${dateText})`}. A filter never misses an entry of its list.`),
+    element = verdictElement('clear', 'verdict-clear',
+      h('strong', { class: 'verdict-headline' }, '✓ Not on the list'),
+      h('p', { class: 'verdict-action', 'data-testid': 'check-action' }, `This address is not in ${description.name}. A filter never misses an entry of its list.`),
+      hostLine(verdict), ageNote(description), checked,
       h('p', { class: 'caveat' }, 'It does not prove the site is safe: the list holds only what was reported, up to the day the copy was made.'),
     );
   }
+  return element;
+}
+
+/** How many clear links a long paste lists by name; the rest are counted. Listed and unconfirmed ones are always all shown. */
+export const CLEAR_SHOWN = 20;
+
+/**
+ * Several links: the worst one's full verdict first, then a line per link, worst first.
+ * A long list (thousands of lines) is summarized: every listed and unconfirmed link by
+ * name, the clear ones up to CLEAR_SHOWN, never the pasted text echoed back.
+ */
+function renderLinks(verdicts: Verdict[], list: CheckableList, description: ListDescription, retry: () => void): HTMLElement {
+  const sorted = worstFirst(verdicts);
+  const lead = sorted[0]!;
+  const count = (kind: DemoVerdict): number => verdicts.filter((verdict) => verdict.verdict === kind).length;
+  const counts = [
+    [count('listed'), 'on the list'], [count('possible'), 'not confirmed yet'], [count('clear'), 'not on the list'], [count('invalid'), 'not checkable'],
+  ].filter(([n]) => n !== 0).map(([n, words]) => `${formatInteger(n as number)} ${words}`);
+  const shownClear = new Set(sorted.filter((verdict) => verdict.verdict === 'clear').slice(0, CLEAR_SHOWN));
+  const shown = sorted.filter((verdict) => verdict.verdict !== 'clear' || shownClear.has(verdict));
+  const hidden = verdicts.length - shown.length;
+  const words: Record<DemoVerdict, string> = { listed: 'On the list: don’t open it', possible: 'Not confirmed yet: don’t open it for now', clear: 'Not on the list', invalid: 'Not checkable' };
   return h('div', { class: 'check-result', 'data-testid': 'check-result' },
-    element,
-    verdict.verdict === 'clear' && verdict.maybes.length > 0 ? renderFalsePositive(verdict, list, filter) : null,
-    renderHow(verdict),
+    h('p', { class: 'links-summary', 'data-testid': 'check-summary' }, `${plural(verdicts.length, 'link')} found: ${counts.join(', ')}. The worst comes first.`),
+    verdictBox(lead, list, description, retry),
+    lead.verdict === 'clear' && lead.maybes.length > 0 ? renderFalsePositive(lead, list, filterNoun(list.type)) : null,
+    renderHow(lead),
+    h('h3', { class: 'links-title', id: 'check-links-title' }, 'Every link'),
+    h('ol', { class: 'links', 'aria-labelledby': 'check-links-title', 'data-testid': 'check-links' },
+      ...shown.map((verdict) => h('li', {
+        class: `link link-${verdict.verdict}`, 'data-testid': 'check-link', 'data-verdict': verdict.verdict, 'data-url': verdict.checked ?? verdict.input, 'data-match': verdict.match ?? '',
+      }, h('span', { class: 'link-verdict' }, words[verdict.verdict]), ' ', addressElement(verdict.checked ?? verdict.input),
+      verdict.verdict === 'listed' ? h('span', { class: 'link-entry' }, ' (entry ', h('code', {}, verdict.match ?? ''), ')') : null)),
+    ),
+    hidden === 0 ? null : h('p', { class: 'detail', 'data-testid': 'check-links-hidden' }, `…and ${plural(hidden, 'more link')} not on the list, not shown one by one.`),
   );
 }
 
@@ -265,25 +377,27 @@ function renderFalsePositive(verdict: Verdict, list: CheckableList, filter: stri
   return h('div', { class: 'teaching', 'data-testid': 'check-false-positive' },
     h('strong', {}, 'A false positive, caught'),
     h('p', {},
-      `Of the ${verdict.expressions.length} expressions tried, the ${filter} answered “maybe” for `,
+      `Of the ${plural(verdict.expressions.length, 'part')} of this address looked up, the ${filter} answered “maybe” for `,
       ...verdict.maybes.flatMap((expression, i) => [i > 0 ? ', ' : '', h('code', { 'data-testid': 'check-fp-expression' }, expression)]),
-      ` (lookup ${verdict.expressions.indexOf(first) + 1}). A filter keeps only a few bits per entry, so an expression that was never added can match them by chance: `
-      + `about ${formatOdds(list.falsePositiveRate)} unlisted addresses do.`),
+      ` (lookup ${verdict.expressions.indexOf(first) + 1}). A filter keeps only a few bits per entry, so a part that was never added can match them by chance: `
+      + `for an address with this many lookups, about ${formatOdds(verdict.urlRate ?? list.falsePositiveRate)} unlisted addresses do.`),
     h('p', {},
-      `So the page fetched the list’s exact companion: the 64-bit hashes of all ${formatInteger(list.entryCount)} expressions, `
+      `So the page fetched the list’s exact companion: the 64-bit hashes of all ${formatInteger(list.entryCount)} entries, `
       + `sorted. It holds no hash of ${verdict.maybes.length > 1 ? 'any of these' : 'this one'}, so the address is not on the list: the filter’s “maybe” was wrong, and that is all a filter’s “maybe” can be.`),
   );
 }
 
+/** The jargon, for whoever wants it: canonical form, punycode, and every expression looked up. */
 function renderHow(verdict: Verdict): HTMLElement {
   const state = (expression: string): [string, string] => {
     if (expression === verdict.match && verdict.verdict === 'listed') return ['is-match', ' ← on the list (confirmed)'];
     if (verdict.maybes.includes(expression)) return ['is-maybe', verdict.verdict === 'possible' ? ' ← the filter: maybe (unconfirmed)' : ' ← the filter: maybe; the exact list: no'];
     return ['is-absent', ' ✗ not in the filter'];
   };
-  return h('details', { class: 'how' },
-    h('summary', {}, `How it was checked (${verdict.expressions.length} lookups)`),
+  return h('details', { class: 'how', 'data-testid': 'check-how' },
+    h('summary', {}, `How it was checked (${plural(verdict.expressions.length, 'lookup')})`),
     h('p', { class: 'detail' }, 'Canonical URL: ', h('code', { 'data-testid': 'check-canonical' }, verdict.canonical ?? '')),
+    h('p', { class: 'detail' }, 'Host in punycode (what the list holds): ', h('code', { 'data-testid': 'check-punycode' }, verdict.host?.ascii ?? '')),
     h('p', { class: 'detail' }, 'Expressions looked up (host suffix × path prefix), in order; a “maybe” is confirmed against the exact list:'),
     h('ol', { class: 'expressions', 'data-testid': 'check-expressions' },
       ...verdict.expressions.map((expression) => {
