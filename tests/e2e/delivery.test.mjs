@@ -104,6 +104,36 @@ describe('delivery', () => {
     await close();
   });
 
+  test('offline after one first visit that confirmed a listed URL, another listed URL is still listed (the worker kept the companion)', async () => {
+    const { context, page, problems, close } = await openPage(site.browser, site.server.url, { viewport: PHONE });
+    const manifest = await page.evaluate(() => JSON.parse(document.getElementById('manifest').textContent));
+    const [first, second] = manifest.examples.filter((example) => example.entry !== null);
+    // The first visit: a listed URL, confirmed (the companion fetched, before any worker runs).
+    await page.fill(byId('url-input'), first.url);
+    await page.click(byId('check-button'));
+    await expect(page.locator(byId('check-verdict')).getAttribute('data-verdict')).resolves.toBe('listed');
+    await page.waitForSelector('body[data-playgrounds="ready"]', { timeout: 30_000 });
+    await page.waitForFunction(() => navigator.serviceWorker.controller !== null, null, { timeout: 10_000 });
+    // Until the worker has stored a copy of the companion (by URL pattern: its parts count too).
+    await page.waitForFunction(async () => {
+      for (const name of await caches.keys()) {
+        if ((await (await caches.open(name)).keys()).some((request) => /\.confirm(?:$|[./?-])/.test(new URL(request.url).pathname))) return true;
+      }
+      return false;
+    }, null, { timeout: 10_000, polling: 200 });
+    await context.setOffline(true);
+    await page.reload();
+    await page.waitForSelector('body[data-ready="true"]', { timeout: 15_000 });
+    await page.fill(byId('url-input'), second.url);
+    await page.click(byId('check-button'));
+    const verdict = page.locator(`${byId('check-verdict')}:not([data-verdict="invalid"])`);
+    await expect(verdict.getAttribute('data-verdict')).resolves.toBe('listed');
+    await expect(verdict.getAttribute('data-match')).resolves.toBe(second.entry);
+    await context.setOffline(false);
+    expect(problems.filter((problem) => !problem.includes('ERR_INTERNET_DISCONNECTED'))).toEqual([]);
+    await close();
+  }, 60_000);
+
   // Issue 29's budgets, weighed where they are spent: a private server counts every response
   // it writes (headers and body, the service worker's requests included, which the page's
   // own network events do not show).

@@ -37,8 +37,11 @@ let list: UrlBlocklistReader | null = null;
 const describePreloaded = (): ListDescription => ({
   name: 'URLhaus’s list of malicious URLs',
   copy: { ...listAge(manifest), refresh: manifest.refresh },
-  // Only on a filter's "maybe": most checks never need these bytes.
-  companion: confirmation === null ? undefined : () => fetchBytes(confirmation.file),
+  // Only on a filter's "maybe": most checks never need these bytes. Kept for offline use once fetched.
+  companion: confirmation === null ? undefined : () => fetchBytes(confirmation.file).then((bytes) => {
+    keepForOffline();
+    return bytes;
+  }),
 });
 
 let onChecked = (): void => {};
@@ -162,10 +165,30 @@ function idle(): Promise<void> {
   });
 }
 
+let workerRegistered = false;
+
 /** Offline reloads: the worker caches what the page loaded (see sw.js). */
 function registerServiceWorker(): void {
   if (!('serviceWorker' in navigator) || location.protocol === 'file:') return;
-  navigator.serviceWorker.register('sw.js').catch(() => {
-    // Blocked (private mode, a test harness): the page works the same, only not offline.
-  });
+  navigator.serviceWorker.register('sw.js').then(
+    () => {
+      workerRegistered = true;
+      keepForOffline();
+    },
+    () => {
+      // Blocked (private mode, a test harness): the page works the same, only not offline.
+    },
+  );
+}
+
+/**
+ * Asks the worker to keep every copy of the exact companion (or of its parts) this page
+ * fetched: fetched before the worker controlled the page, they went through no worker.
+ * The worker takes them from the HTTP cache (see sw.js), never downloading them again.
+ */
+function keepForOffline(): void {
+  if (!workerRegistered) return; // registration sends what was fetched until then
+  const urls = performance.getEntriesByType('resource').map((entry) => entry.name).filter((name) => /\.confirm(?:$|[./?-])/.test(new URL(name).pathname));
+  if (urls.length === 0) return;
+  void navigator.serviceWorker.ready.then((registration) => registration.active?.postMessage({ type: 'keep', urls }));
 }
