@@ -92,12 +92,13 @@ function notice(target: HTMLElement, testId: string, message: string, retry: () 
 
 /**
  * The fuse section's numbers for the checker's own filter, read from the library (the
- * slots and the slots one lookup reads), not written into the page by hand. Another
- * preloaded type has no fuse table: the sentence goes.
+ * slots and the slots one lookup reads), not written into the page by hand. A filter
+ * without an arity (another preloaded type) has no fuse table: the sentence goes.
  */
 function describeCheckerFuse(filter: { type: string; slotCount?: number; arity?: number }): void {
   const facts = byTestId('checker-fuse-facts');
-  if (filter.type !== 'binary-fuse' || filter.slotCount === undefined || filter.arity === undefined) {
+  // Asked of the filter, not of its type's name: only a fuse table has an arity.
+  if (filter.slotCount === undefined || filter.arity === undefined) {
     facts.remove();
     return;
   }
