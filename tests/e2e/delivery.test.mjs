@@ -51,6 +51,18 @@ describe('delivery', () => {
     120_000,
   );
 
+  // Issue 43's phone profile: 390×844 with the CPU 4× slower. The budget (≤ 1.0 s median) is
+  // judged alone (DEMO_TIMING_BUDGET=1), like the one above; otherwise printed. Measured here
+  // on the shared 2-core machine (load average above 10) the medians moved 1.5-2.5 s from run
+  // to run for the same build, so only a quiet machine can judge it.
+  test(`phone at 4× CPU throttle: the first verdict of 5 fresh loads is right${TIMING_BUDGET ? ', in a median ≤ 1.0 s' : ''}`, async () => {
+    const runs = [];
+    for (let i = 0; i < 5; i++) runs.push(await measureFirstVerdict(site.browser, site.server.url, 'https://www.wikipedia.org/', { viewport: PHONE, cpuThrottle: 4 }));
+    console.log(`first verdict (390×844, 4× CPU): ${JSON.stringify(runs.map((run) => Math.round(run.ms)))} ms`);
+    for (const run of runs) expect(run.verdict).toBe('clear');
+    if (TIMING_BUDGET) expect(median(runs.map((run) => run.ms))).toBeLessThanOrEqual(1000);
+  }, 120_000);
+
   // Issue 17's budget, in KB of 1000 bytes (the stricter reading). The first verdict runs on
   // `cuckoo-bloom-wasm/reader` (core.reader.wasm, read and match only): about 42 KiB, where
   // the full library at -Oz needed about 89 (its wasm 51 KiB alone).
