@@ -188,4 +188,23 @@ describe('verdicts in plain words', () => {
     await expect(page.locator(byId('check-host')).textContent()).resolves.toBe('Host bücher.example · punycode xn--bcher-kva.example');
     await close();
   });
+
+  test('"show a caught false positive": an address on no list that the filter says maybe for, cleared by the exact list and explained', async () => {
+    const { page, problems, close } = await open({ viewport: PHONE });
+    await page.click(byId('example-false-positive'));
+    const verdict = page.locator(`${byId('check-output')} ${byId('check-verdict')}`);
+    await verdict.waitFor();
+    await expect(verdict.getAttribute('data-verdict')).resolves.toBe('clear');
+    const teaching = page.locator(byId('check-false-positive'));
+    await expect(teaching.textContent()).resolves.toMatch(/answered “maybe” for .*holds no hash/);
+    // Truly on no list: none of its expressions is an entry of the list's text.
+    const url = await page.inputValue(byId('url-input'));
+    const { expressions, maybes } = await page.evaluate(async (input) => window.demo.verdict(input), url);
+    const truth = new Set(listExpressions);
+    expect(expressions.filter((expression) => truth.has(expression))).toEqual([]);
+    expect(maybes.length).toBeGreaterThan(0);
+    expect(await axeViolations(page)).toEqual([]);
+    expect(problems).toEqual([]);
+    await close();
+  });
 });

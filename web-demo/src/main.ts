@@ -57,6 +57,7 @@ const check = attachUrlChecker(
 );
 showListInfo(manifest);
 showExamples(manifest, (url) => void check(url));
+offerFalsePositive((url) => void check(url));
 
 // The page's own checking function, for the console and the end-to-end tests: the same
 // verdict the form shows (a maybe confirmed against the companion first), as data.
@@ -143,6 +144,24 @@ function showExamples(info: Manifest, run: (url: string) => void): void {
     const button = (event.target as Element).closest<HTMLButtonElement>('button[data-url]');
     if (button?.dataset.url) run(button.dataset.url);
   });
+}
+
+/**
+ * One more button beside the examples: an address on no list that the filter answers
+ * "maybe" for, found in the page (false-positive-finder.ts); the check then shows the
+ * false positive caught by the exact companion.
+ */
+function offerFalsePositive(run: (url: string) => void): void {
+  const button = h('button', { type: 'button', class: 'example example-false-positive', 'data-testid': 'example-false-positive' },
+    h('span', { class: 'example-kind' }, 'teaching'), ' show a caught false positive');
+  button.addEventListener('click', () => {
+    void (async () => {
+      const { findFalsePositiveUrl } = await import('./false-positive-finder.ts');
+      const url = findFalsePositiveUrl((await loadList()).list);
+      if (url !== null) run(url);
+    })();
+  });
+  byTestId('examples').append(button);
 }
 
 function shortUrl(url: string): string {
