@@ -10,9 +10,17 @@
 // files, so the precache takes them from the HTTP cache (`cache: 'force-cache'`: no
 // request, whatever their freshness); files loaded on demand (the comparison filters, the
 // exact companion) are not precached, only cached when the page fetches them.
+//
+// The exact companion (`*.confirm`, or its parts: any path with `.confirm` in it) is what
+// turns a filter's "maybe" into `listed` offline. A first visit fetches it before this
+// worker controls the page, so the page names the copies it fetched (a `keep` message) and
+// the worker stores them from the HTTP cache (no second download): after one visit that
+// confirmed a listed URL, another is confirmed offline too.
 const VERSION = '__VERSION__';
 const CACHE = `cbw-demo-${VERSION}`;
 const ASSETS = ['__ASSETS__'];
+/** The companion and its parts, by URL pattern: kept for offline use once fetched. */
+const KEEP = /\.confirm(?:$|[./?-])/;
 
 self.addEventListener('install', (event) => {
   event.waitUntil(
@@ -45,5 +53,20 @@ self.addEventListener('fetch', (event) => {
         return response;
       })
       .catch(async () => (await caches.match(request, { ignoreSearch: request.mode === 'navigate' })) ?? Response.error()),
+  );
+});
+
+self.addEventListener('message', (event) => {
+  const { data } = event;
+  if (data === null || typeof data !== 'object' || data.type !== 'keep' || !Array.isArray(data.urls)) return;
+  const urls = data.urls.filter((url) => {
+    if (typeof url !== 'string') return false;
+    const parsed = new URL(url, self.location.href);
+    return parsed.origin === self.location.origin && KEEP.test(parsed.pathname);
+  });
+  event.waitUntil(
+    caches.open(CACHE).then((cache) =>
+      Promise.allSettled(urls.map(async (url) => ((await cache.match(url)) ? undefined : cache.add(new Request(url, { cache: 'force-cache' }))))),
+    ),
   );
 });

@@ -106,8 +106,9 @@ describe('confirmed verdicts', () => {
     const verdict = await submit(page, fp.checked);
     await expect(verdict.getAttribute('data-verdict')).resolves.toBe('possible');
     const shown = await verdict.textContent();
-    expect(shown).not.toMatch(/on the list|do not open/i);
-    expect(shown).toMatch(/answered “maybe” for .*no verdict either way/);
+    // Never worded as listed: no warning sign, no "On the list:"; what to do now and how to confirm.
+    expect(shown).not.toMatch(/⚠|on the list:/i);
+    expect(shown).toMatch(/the filter says “maybe” for .*Don’t open it for now\. To confirm, press “Confirm again”/);
     expect(await axeViolations(page)).toEqual([]);
     await context.unroute(COMPANION);
     await page.click(byId('check-confirm-retry'));
@@ -121,17 +122,18 @@ describe('confirmed verdicts', () => {
 });
 
 describe('the verdict element', () => {
-  test('role, host in Unicode and punycode, the copy’s date; a clear on a stale copy is not a plain green "safe"', async () => {
+  test('role, host in Unicode and punycode, the copy’s date; a clear on a stale copy is green, its age a note of its own', async () => {
     const { page, close } = await open();
     const day = new Date(manifest.updated).toLocaleDateString('en-GB', { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' });
     const verdict = await submit(page, 'https://bücher.example/katalog');
     await expect(verdict.getAttribute('role')).resolves.toBe('status');
     await expect(page.locator(byId('check-output')).getAttribute('aria-live')).resolves.toBe('polite');
     await expect(page.locator(byId('check-host')).textContent()).resolves.toBe('Host bücher.example · punycode xn--bcher-kva.example');
-    // The copy is far older than the source's 12-hour refresh.
-    await expect(verdict.locator('strong').first().textContent()).resolves.toBe(`Not in this copy from ${day}`);
+    // The copy is far older than the source's 12-hour refresh: the verdict is still a clear one
+    // (issue 43), and the age is said in a note of its own.
+    await expect(verdict.locator('strong').first().textContent()).resolves.toBe('✓ Not on the list');
     await expect(page.locator(byId('check-date')).textContent()).resolves.toMatch(new RegExp(`List copy of ${day} · \\d+ days old · out of date: the source refreshes it every 12 hours`));
-    await expect(verdict.getAttribute('class')).resolves.not.toMatch(/(^|\s)verdict-clear(\s|$)/);
+    await expect(verdict.getAttribute('class')).resolves.toMatch(/(^|\s)verdict-clear(\s|$)/);
     // Punycode typed: shown in Unicode too.
     await submit(page, 'http://xn--bcher-kva.example/');
     await expect(page.locator(byId('check-host')).textContent()).resolves.toBe('Host bücher.example · punycode xn--bcher-kva.example');

@@ -51,6 +51,18 @@ describe('delivery', () => {
     120_000,
   );
 
+  // Issue 43's phone profile: 390×844 with the CPU 4× slower. The budget (≤ 1.0 s median) is
+  // judged alone (DEMO_TIMING_BUDGET=1), like the one above; otherwise printed. Measured here
+  // on the shared 2-core machine (load average above 10) the medians moved 1.5-2.5 s from run
+  // to run for the same build, so only a quiet machine can judge it.
+  test(`phone at 4× CPU throttle: the first verdict of 5 fresh loads is right${TIMING_BUDGET ? ', in a median ≤ 1.0 s' : ''}`, async () => {
+    const runs = [];
+    for (let i = 0; i < 5; i++) runs.push(await measureFirstVerdict(site.browser, site.server.url, 'https://www.wikipedia.org/', { viewport: PHONE, cpuThrottle: 4 }));
+    console.log(`first verdict (390×844, 4× CPU): ${JSON.stringify(runs.map((run) => Math.round(run.ms)))} ms`);
+    for (const run of runs) expect(run.verdict).toBe('clear');
+    if (TIMING_BUDGET) expect(median(runs.map((run) => run.ms))).toBeLessThanOrEqual(1000);
+  }, 120_000);
+
   // Issue 17's budget, in KB of 1000 bytes (the stricter reading). The first verdict runs on
   // `cuckoo-bloom-wasm/reader` (core.reader.wasm, read and match only): about 42 KiB, where
   // the full library at -Oz needed about 89 (its wasm 51 KiB alone).
@@ -103,6 +115,36 @@ describe('delivery', () => {
     expect(problems.filter((problem) => !problem.includes('ERR_INTERNET_DISCONNECTED'))).toEqual([]);
     await close();
   });
+
+  test('offline after one first visit that confirmed a listed URL, another listed URL is still listed (the worker kept the companion)', async () => {
+    const { context, page, problems, close } = await openPage(site.browser, site.server.url, { viewport: PHONE });
+    const manifest = await page.evaluate(() => JSON.parse(document.getElementById('manifest').textContent));
+    const [first, second] = manifest.examples.filter((example) => example.entry !== null);
+    // The first visit: a listed URL, confirmed (the companion fetched, before any worker runs).
+    await page.fill(byId('url-input'), first.url);
+    await page.click(byId('check-button'));
+    await expect(page.locator(byId('check-verdict')).getAttribute('data-verdict')).resolves.toBe('listed');
+    await page.waitForSelector('body[data-playgrounds="ready"]', { timeout: 30_000 });
+    await page.waitForFunction(() => navigator.serviceWorker.controller !== null, null, { timeout: 10_000 });
+    // Until the worker has stored a copy of the companion (by URL pattern: its parts count too).
+    await page.waitForFunction(async () => {
+      for (const name of await caches.keys()) {
+        if ((await (await caches.open(name)).keys()).some((request) => /\.confirm(?:$|[./?-])/.test(new URL(request.url).pathname))) return true;
+      }
+      return false;
+    }, null, { timeout: 10_000, polling: 200 });
+    await context.setOffline(true);
+    await page.reload();
+    await page.waitForSelector('body[data-ready="true"]', { timeout: 15_000 });
+    await page.fill(byId('url-input'), second.url);
+    await page.click(byId('check-button'));
+    const verdict = page.locator(`${byId('check-verdict')}:not([data-verdict="invalid"])`);
+    await expect(verdict.getAttribute('data-verdict')).resolves.toBe('listed');
+    await expect(verdict.getAttribute('data-match')).resolves.toBe(second.entry);
+    await context.setOffline(false);
+    expect(problems.filter((problem) => !problem.includes('ERR_INTERNET_DISCONNECTED'))).toEqual([]);
+    await close();
+  }, 60_000);
 
   // Issue 29's budgets, weighed where they are spent: a private server counts every response
   // it writes (headers and body, the service worker's requests included, which the page's

@@ -24,7 +24,7 @@ export function setupByoList(section: HTMLElement): void {
   let listName = 'your list';
   attachUrlChecker({ form: checkForm, input: checkInput, output: byTestId('byo-check-output', section) }, () => current, () => ({ name: listName, copy: null }));
 
-  const setBuilt = (built: BuiltList | null, name: string): void => {
+  const setBuilt = (built: BuiltList | null, name: string, chosenRate = 0): void => {
     current?.free();
     current = built?.list ?? null;
     if (downloadUrl !== null) URL.revokeObjectURL(downloadUrl);
@@ -44,7 +44,9 @@ export function setupByoList(section: HTMLElement): void {
         h('dt', {}, 'Entries'), h('dd', { 'data-testid': 'byo-entries' }, `${formatInteger(built.distinct)} distinct expressions from ${formatInteger(built.lines)} lines`),
         h('dt', {}, 'Skipped'), h('dd', {}, `${formatInteger(built.skipped)} blank or comment lines`),
         h('dt', {}, 'Unreadable'), h('dd', { 'data-testid': 'byo-errors' }, built.errors.length === 0 ? 'none' : `${formatInteger(built.errors.length)} line${built.errors.length === 1 ? '' : 's'} (see below)`),
-        h('dt', {}, 'Filter'), h('dd', {}, `${built.list.type}, ${formatInteger(bytes.length)} bytes, ${((built.list.byteLength * 8) / Math.max(1, built.distinct)).toFixed(1)} bits per entry, target ${formatRate(built.list.falsePositiveRate)}`),
+        h('dt', {}, 'Filter'), h('dd', {}, `${built.list.type}, ${formatInteger(bytes.length)} bytes, ${((built.list.byteLength * 8) / Math.max(1, built.distinct)).toFixed(1)} bits per entry. ` +
+          `You chose ${formatRate(chosenRate)} per URL; a URL checked against this list makes at most ${formatInteger(built.list.lookupsPerUrl)} lookups at ${formatRate(built.list.lookupFalsePositiveRate)} each, ` +
+          `so at most ${formatRate(built.list.falsePositiveRate)} per URL${rateNote(built.list.falsePositiveRate, chosenRate)}.`),
         h('dt', {}, 'Built in'), h('dd', {}, formatDuration(built.milliseconds)),
       ),
       built.errors.length === 0
@@ -65,15 +67,16 @@ export function setupByoList(section: HTMLElement): void {
     progress.hidden = false;
     progress.value = 0;
     status.textContent = `Reading ${name}…`;
+    const chosenRate = Number(rateSelect.value);
     try {
-      const built = await buildInChunks(text, typeSelect.value as BlocklistFilterType, Number(rateSelect.value), (fraction, phase) => {
+      const built = await buildInChunks(text, typeSelect.value as BlocklistFilterType, chosenRate, (fraction, phase) => {
         progress.value = fraction;
         status.textContent = `${phase} ${name}: ${Math.round(fraction * 100)}%`;
       }, () => token !== generation);
       if (built === null) return;
       progress.value = 1;
       status.textContent = `Built a filter from ${name}. Check URLs against it below, or download it.`;
-      setBuilt(built, name);
+      setBuilt(built, name, chosenRate);
       checkInput.focus();
     } catch (error) {
       if (token !== generation) return;
@@ -113,4 +116,12 @@ export function setupByoList(section: HTMLElement): void {
 
   checkInput.disabled = checkButton.disabled = true;
   download.hidden = true;
+}
+
+/** Why the list's rate per URL is not the one chosen: sized for the depths URLs are checked to, it holds entries of another depth. */
+function rateNote(rate: number, chosen: number): string {
+  if (Math.abs(rate - chosen) <= chosen * 0.005) return '';
+  return rate < chosen
+    ? ': under your choice, because the filter is sized for the deepest URLs and this list’s entries need fewer lookups'
+    : ': over your choice, because this list’s entries are deeper than the filter was sized for';
 }

@@ -155,7 +155,8 @@ export function setupCuckooView(section: HTMLElement): CuckooToy {
     keyList.replaceChildren(
       ...added.map((key, i) =>
         h('li', { class: lost.has(key) ? 'is-lost' : undefined },
-          h('button', { type: 'button', class: 'chip-key', 'data-key': key, 'aria-pressed': 'false', 'aria-label': `${key}: show its buckets${lost.has(key) ? ' (lost: false negative)' : ''}` },
+          // Named by its visible text (WCAG 2.5.3, label in name); what a press does is its title.
+          h('button', { type: 'button', class: 'chip-key', 'data-key': key, 'aria-pressed': 'false', title: `Show the buckets of ${key}${lost.has(key) ? ' (lost: a false negative)' : ''}` },
             h('code', {}, key), lost.has(key) ? ' ✗ lost' : ''),
           h('button', { type: 'button', class: 'chip-remove', 'data-index': i, 'aria-label': `Remove ${key}`, title: `Remove ${key}` }, '×'),
         ),
@@ -221,17 +222,24 @@ export function setupCuckooView(section: HTMLElement): CuckooToy {
     return h('li', { value: i + 1, 'data-testid': 'cuckoo-kick-step', 'data-bucket': step.bucket, 'data-formula-bucket': formulaBucket }, ...parts);
   };
 
+  /**
+   * Step `position` of the walk. A failed walk has one position more than its drawn steps:
+   * the filter undid every move, so its last position draws the filter's own table again
+   * (the one before the insert), never a table the filter does not hold.
+   */
   const renderWalk = (position: number): void => {
     if (walk === null) return;
     const { key, path, failed, shown, before, candidates } = walk;
+    const undone = failed && position >= shown.length;
+    const last = undone ? shown.length - 1 : position;
     arrows.replaceChildren();
     badges.replaceChildren();
     chain.replaceChildren();
     draw();
-    drawSlots(tableAt(before, path, shown[position] ?? 0));
+    if (!undone) drawSlots(tableAt(before, path, shown[position] ?? 0));
     markCandidates(candidates);
     let previous = -1;
-    for (const i of shown.slice(0, position + 1)) {
+    for (const i of shown.slice(0, last + 1)) {
       const step = path[i]!;
       if (previous >= 0 && i > previous + 1) chain.append(h('li', { class: 'more' }, `… ${i - previous - 1} more evictions not drawn …`));
       if (previous >= 0 && i === previous + 1) {
@@ -243,6 +251,11 @@ export function setupCuckooView(section: HTMLElement): CuckooToy {
           'data-testid': 'cuckoo-kick-arrow',
         }, svg('title', {}, `${hex(step.fingerprint)} moves from bucket ${from.bucket} to bucket ${step.bucket}`)));
       }
+      if (undone) {
+        chain.append(describeStep(path, i, failed, key));
+        previous = i;
+        continue;
+      }
       badges.append(
         svg('circle', { cx: x(step.bucket) + SLOT.width - 3, cy: y(step.slot) + 3, r: 7, class: failed ? 'kick-badge kick-badge-failed' : 'kick-badge' }),
         svg('text', { x: x(step.bucket) + SLOT.width - 3, y: y(step.slot) + 6, 'text-anchor': 'middle', class: 'kick-badge-text' }, String(i + 1)),
@@ -251,9 +264,21 @@ export function setupCuckooView(section: HTMLElement): CuckooToy {
       chain.append(describeStep(path, i, failed, key));
       previous = i;
     }
-    if (position === shown.length - 1 && failed) {
+    // The fingerprint this step kicked out is in no slot until the next step places it: drawn
+    // above the bucket it left, so no fingerprint vanishes between two steps.
+    const current = shown[last];
+    if (!undone && current !== undefined && current + 1 < path.length) {
+      const step = path[current]!;
+      const out = path[current + 1]!.fingerprint;
+      badges.append(svg('g', { class: 'in-hand', 'data-testid': 'cuckoo-in-hand', 'data-fingerprint': hex(out), 'data-bucket': step.bucket },
+        svg('title', {}, `${hex(out)} was kicked out of bucket ${step.bucket}, slot ${step.slot}, and is in no slot until the next step`),
+        svg('rect', { x: x(step.bucket), y: 4, width: SLOT.width, height: 20, rx: 3, class: 'in-hand-box' }),
+        svg('text', { x: x(step.bucket) + SLOT.width / 2, y: 18, 'text-anchor': 'middle', class: 'in-hand-text' }, `↑${hex(out)}`)));
+    }
+    if (undone) {
       if (path.length > shown.length) chain.append(h('li', { class: 'more' }, `… ${path.length - shown.length} more evictions not drawn`));
-      chain.append(h('li', { class: 'undone' }, `After ${path.length} evictions the filter gave up and undid every move: nothing was lost.`));
+      chain.append(h('li', { class: 'undone', 'data-testid': 'cuckoo-undone' },
+        `After ${path.length} evictions the filter gave up and undid every move: the table drawn is the filter’s again, as before the insert, and nothing was lost.`));
     }
   };
 
@@ -264,8 +289,10 @@ export function setupCuckooView(section: HTMLElement): CuckooToy {
     const indexes = path.map((_, i) => i);
     const shown = path.length <= MAX_DRAWN_STEPS ? indexes : failed ? indexes.slice(0, MAX_DRAWN_STEPS) : [...indexes.slice(0, MAX_DRAWN_STEPS - 1), path.length - 1];
     walk = { key, path, failed, shown, before, candidates: located.buckets };
-    player.load(shown.length, prefersReducedMotion() ? 'end' : paused ? 'paused' : 'play');
-    if (shown.length <= 1) renderWalk(0);
+    // A failed walk ends on one more position: every move undone, the filter's table.
+    const positions = shown.length + (failed ? 1 : 0);
+    player.load(positions, prefersReducedMotion() ? 'end' : paused ? 'paused' : 'play');
+    if (positions <= 1) renderWalk(0);
   };
 
   // ---- Operations ----------------------------------------------------------------------

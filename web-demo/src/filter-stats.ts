@@ -132,12 +132,23 @@ export async function renderComparison(target: HTMLElement, manifest: Manifest, 
         )),
       ),
     ),
-    h('p', { class: 'detail' },
+    h('p', { class: 'detail', 'data-testid': 'comparison-note' },
       'Measured FPR counts how many random expressions (like ', h('code', {}, 'q7x2mfk0zt.example-absent.net/'),
-      ') a filter wrongly reports; the same seeded sample every load, so the counts are stable (with ~100 expected hits, ' +
-      'another sample would move them by about ±10). Blocked Bloom trades a few more bits per entry for one cache line per lookup; ' +
+      `) a filter wrongly reports; the same seeded sample every load, so the counts are stable. At the target rate ${formatInteger(SAMPLE_SIZE)} lookups expect about ` +
+      `${expectedHits(SAMPLE_SIZE, target_rate)} hits; another sample would move a count by about ±${spreadOfHits(SAMPLE_SIZE, target_rate)} (one standard deviation), ` +
+      'so counts from 0 to twice that are all what the target predicts. Blocked Bloom trades a few more bits per entry for one cache line per lookup; ' +
       'cuckoo supports removal. Speed is not timed here: a page’s timer is too coarse for these lookups; see the benchmarks (docs/BENCHMARKS.md).'),
   );
+}
+
+/** Expected false positives among `lookups` at `rate`, rounded: the binomial mean. */
+export function expectedHits(lookups: number, rate: number): number {
+  return Math.round(lookups * rate);
+}
+
+/** One standard deviation of that count, √(n p (1 − p)), rounded (at least 1). */
+export function spreadOfHits(lookups: number, rate: number): number {
+  return Math.max(1, Math.round(Math.sqrt(lookups * rate * (1 - rate))));
 }
 
 const ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';

@@ -5,6 +5,7 @@
 import { cellInspector, keyNames } from './cell-inspector.ts';
 import { byTestId, h, svg } from './dom.ts';
 import { buildFuse, type FuseBuild, locateKey, xorOf } from './fuse-toy.ts';
+import { keepFocus } from './kick-player.ts';
 import { keySource, PLAYGROUND_KEY_SEED } from './random-keys.ts';
 import { sayIn } from './toy.ts';
 
@@ -138,8 +139,10 @@ export function setupFuseExplainer(section: HTMLElement): void {
       highlight(fuse.keys[key]!.positions, slot);
     }
     where.textContent = `Step ${position} of ${steps} (${position <= fuse.keys.length ? 'peeling' : 'filling'})`;
-    back.disabled = position === 0;
-    step.disabled = position === steps;
+    keepFocus(() => {
+      back.disabled = position === 0;
+      step.disabled = position === steps;
+    }, [step, back]);
     say(...describe(position));
     inspector.refresh();
   };

@@ -61,7 +61,8 @@ export function setupKSlider(section: HTMLElement, bloom: BloomToy): void {
     const best = rates.indexOf(Math.min(...rates)) + 1;
     readout.textContent =
       `k = ${k}: ${formatRate(rate(k))} with ${n} keys in m = ${m} bits. k* = ${kStar.toFixed(2)}; the best whole k is ${best}` +
-      ` (${formatRate(rate(best))})${k === best ? ': this one' : ''}. The playground’s filter uses k = ${bloom.filter.hashCount}.`;
+      ` (${formatRate(rate(best))})${k === best ? ': this one' : ''}. The playground’s filter uses k = ${bloom.filter.hashCount}. ` +
+      'These rates are the formula for n keys spread at random; the Bloom panel’s “estimated false-positive rate” reads the bits its keys really set, so the two differ a little.';
   };
 
   slider.addEventListener('input', draw);

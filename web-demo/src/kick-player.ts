@@ -27,8 +27,10 @@ export function kickPlayer(section: HTMLElement, render: (position: number) => v
   const show = (): void => {
     render(position);
     where.textContent = `Step ${position + 1} of ${steps}`;
-    back.disabled = position === 0;
-    step.disabled = position >= steps - 1;
+    keepFocus(() => {
+      back.disabled = position === 0;
+      step.disabled = position >= steps - 1;
+    }, [step, back, play]);
     play.textContent = timer === null ? (position >= steps - 1 ? 'Replay' : 'Play') : 'Pause';
     play.setAttribute('aria-pressed', String(timer !== null));
   };
@@ -82,4 +84,15 @@ export function kickPlayer(section: HTMLElement, render: (position: number) => v
       return position;
     },
   };
+}
+
+/**
+ * Runs `change` (which may disable buttons) and, if it disabled the button that had focus,
+ * moves focus to the first of `fallbacks` still enabled: focus never falls to <body>.
+ */
+export function keepFocus(change: () => void, fallbacks: HTMLButtonElement[]): void {
+  const focused = document.activeElement;
+  change();
+  if (!(focused instanceof HTMLButtonElement) || !focused.disabled || !fallbacks.includes(focused)) return;
+  fallbacks.find((button) => button !== focused && !button.disabled && !button.hidden)?.focus();
 }

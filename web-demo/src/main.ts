@@ -7,7 +7,7 @@
 import { init, isInitialized, UrlBlocklistReader } from 'cuckoo-bloom-wasm/reader';
 import { byTestId, delay, describeError, formatBytes, formatInteger, h } from './dom.ts';
 import { fetchBytes, listAge, readManifest, type Manifest } from './manifest.ts';
-import { attachUrlChecker, filterNoun, type ListDescription, verdictOf } from './url-check.ts';
+import { attachUrlChecker, filterNoun, type ListDescription, verdictOf, verdictsOfText } from './url-check.ts';
 
 const manifest = readManifest();
 const status = byTestId('load-status');
@@ -37,8 +37,11 @@ let list: UrlBlocklistReader | null = null;
 const describePreloaded = (): ListDescription => ({
   name: 'URLhaus’s list of malicious URLs',
   copy: { ...listAge(manifest), refresh: manifest.refresh },
-  // Only on a filter's "maybe": most checks never need these bytes.
-  companion: confirmation === null ? undefined : () => fetchBytes(confirmation.file),
+  // Only on a filter's "maybe": most checks never need these bytes. Kept for offline use once fetched.
+  companion: confirmation === null ? undefined : () => fetchBytes(confirmation.file).then((bytes) => {
+    keepForOffline();
+    return bytes;
+  }),
 });
 
 let onChecked = (): void => {};
@@ -54,12 +57,15 @@ const check = attachUrlChecker(
 );
 showListInfo(manifest);
 showExamples(manifest, (url) => void check(url));
+offerFalsePositive((url) => void check(url));
 
 // The page's own checking function, for the console and the end-to-end tests: the same
 // verdict the form shows (a maybe confirmed against the companion first), as data.
 Object.assign(window, {
   demo: {
     verdict: async (url: string) => verdictOf((await loadList()).list, describePreloaded(), url),
+    /** Every link in a pasted text, as the form checks it. */
+    verdictsOfText: async (text: string) => verdictsOfText((await loadList()).list, describePreloaded(), text),
     verdicts: async (urls: string[]) => {
       const { list: loaded } = await loadList();
       const description = describePreloaded();
@@ -140,6 +146,24 @@ function showExamples(info: Manifest, run: (url: string) => void): void {
   });
 }
 
+/**
+ * One more button beside the examples: an address on no list that the filter answers
+ * "maybe" for, found in the page (false-positive-finder.ts); the check then shows the
+ * false positive caught by the exact companion.
+ */
+function offerFalsePositive(run: (url: string) => void): void {
+  const button = h('button', { type: 'button', class: 'example example-false-positive', 'data-testid': 'example-false-positive' },
+    h('span', { class: 'example-kind' }, 'teaching'), ' show a caught false positive');
+  button.addEventListener('click', () => {
+    void (async () => {
+      const { findFalsePositiveUrl } = await import('./false-positive-finder.ts');
+      const url = findFalsePositiveUrl((await loadList()).list);
+      if (url !== null) run(url);
+    })();
+  });
+  byTestId('examples').append(button);
+}
+
 function shortUrl(url: string): string {
   const bare = url.replace(/^https?:\/\//, '');
   return bare.length > 34 ? `${bare.slice(0, 32)}…` : bare;
@@ -160,10 +184,30 @@ function idle(): Promise<void> {
   });
 }
 
+let workerRegistered = false;
+
 /** Offline reloads: the worker caches what the page loaded (see sw.js). */
 function registerServiceWorker(): void {
   if (!('serviceWorker' in navigator) || location.protocol === 'file:') return;
-  navigator.serviceWorker.register('sw.js').catch(() => {
-    // Blocked (private mode, a test harness): the page works the same, only not offline.
-  });
+  navigator.serviceWorker.register('sw.js').then(
+    () => {
+      workerRegistered = true;
+      keepForOffline();
+    },
+    () => {
+      // Blocked (private mode, a test harness): the page works the same, only not offline.
+    },
+  );
+}
+
+/**
+ * Asks the worker to keep every copy of the exact companion (or of its parts) this page
+ * fetched: fetched before the worker controlled the page, they went through no worker.
+ * The worker takes them from the HTTP cache (see sw.js), never downloading them again.
+ */
+function keepForOffline(): void {
+  if (!workerRegistered) return; // registration sends what was fetched until then
+  const urls = performance.getEntriesByType('resource').map((entry) => entry.name).filter((name) => /\.confirm(?:$|[./?-])/.test(new URL(name).pathname));
+  if (urls.length === 0) return;
+  void navigator.serviceWorker.ready.then((registration) => registration.active?.postMessage({ type: 'keep', urls }));
 }

@@ -31,13 +31,17 @@ export async function startPage({ bytes, manifest }: { bytes: Uint8Array; manife
     return;
   }
   const list = UrlBlocklist.deserialize(bytes);
+  let checkerFilter: { type: string; slotCount?: number; arity?: number };
   try {
     renderStats(byTestId('filter-stats'), list, bytes.length, manifest);
+    const filter = list.filter as { type: string; slotCount?: number; arity?: number };
+    checkerFilter = { type: filter.type, slotCount: filter.slotCount, arity: filter.arity };
   } finally {
     list.free();
   }
   offerComparison(byTestId('comparison'), manifest, bytes);
   insertSections(sections);
+  describeCheckerFuse(checkerFilter);
   await yieldToEventLoop();
   const bloom = setupBloomView(byTestId('bloom-section'));
   await yieldToEventLoop();
@@ -84,6 +88,23 @@ function notice(target: HTMLElement, testId: string, message: string, retry: () 
   const box = h('div', { class: 'notice', role: 'alert', 'data-testid': testId }, h('p', {}, message), button);
   // A definition list may hold only term and definition pairs (the filter's numbers are one).
   target.replaceChildren(...(target.tagName === 'DL' ? [h('dt', {}, 'Not loaded'), h('dd', {}, box)] : [box]));
+}
+
+/**
+ * The fuse section's numbers for the checker's own filter, read from the library (the
+ * slots and the slots one lookup reads), not written into the page by hand. A filter
+ * without an arity (another preloaded type) has no fuse table: the sentence goes.
+ */
+function describeCheckerFuse(filter: { type: string; slotCount?: number; arity?: number }): void {
+  const facts = byTestId('checker-fuse-facts');
+  // Asked of the filter, not of its type's name: only a fuse table has an arity.
+  if (filter.slotCount === undefined || filter.arity === undefined) {
+    facts.remove();
+    return;
+  }
+  byTestId('checker-fuse-slots').textContent = formatInteger(filter.slotCount);
+  byTestId('checker-fuse-arity').textContent = formatInteger(filter.arity);
+  if (filter.arity === 3) facts.lastChild?.remove();
 }
 
 /** The later sections' markup (a same-origin file of this site), put in place of the placeholder. */

@@ -72,7 +72,10 @@ export function setupTunePanel(section: HTMLElement, toys: { bloom: BloomToy; cu
     bloomOut.replaceChildren(
       h('span', { class: 'formula' }, `m = −n ln ε / (ln 2)² = −${bloom.capacity} · ln ${bloom.falsePositiveRate} / 0.480 = ${m} bits`),
       h('span', { class: 'formula' }, `k = (m / n) ln 2 = ${((m / bloom.capacity) * Math.LN2).toFixed(2)} → ${k}`),
-      h('span', { 'data-testid': 'tune-bloom-real' }, `The library builds m = ${real.bitCount}, k = ${real.hashCount} (${(real.bitCount / bloom.capacity).toFixed(1)} bits per key).`),
+      h('span', { 'data-testid': 'tune-bloom-real' }, `The library builds m = ${real.bitCount}, k = ${real.hashCount} (${(real.bitCount / bloom.capacity).toFixed(1)} bits per key)` +
+        (real.bitCount === m ? '.' : `: ${real.bitCount > m ? 'more' : 'fewer'} than the formula’s ${m}, because it sizes m so that the exact expected rate of its own lookups ` +
+          '(every bit each key sets, counted exactly, and the rare probes of double hashing that coincide) is at most ε; the formula above is an approximation that ' +
+          `${real.bitCount > m ? 'underestimates' : 'overestimates'} it for so few keys.`)),
     );
     real.free();
     const load = cuckooMaxLoad(cuckoo.bucketSize);

@@ -14,7 +14,7 @@ const SCHEME = /^[a-z][a-z0-9+.-]*:/i;
 /** Pairs that wrap a pasted URL: quotes, angle brackets, parentheses. */
 const WRAPPERS: [string, string][] = [['"', '"'], ["'", "'"], ['<', '>'], ['“', '”'], ['‘', '’'], ['«', '»'], ['(', ')'], ['`', '`']];
 /** Punctuation a sentence puts after a URL, never part of one a person means. */
-const TRAILING = /[.,;:!?'"”’»>)\]]+$/;
+export const TRAILING = /[.,;:!?'"”’»>)\]]+$/;
 
 /** Accepts http(s) URLs (scheme optional) whose host the browser's URL parser reads as is. */
 export function readUrlInput(text: string): UrlInput {
@@ -60,7 +60,7 @@ export function readUrlInput(text: string): UrlInput {
 }
 
 /** Strips matching wrappers, outermost first ("<https://x>" and "'x'"), however deep. */
-function unwrap(text: string): string {
+export function unwrap(text: string): string {
   let current = text;
   for (;;) {
     const pair = WRAPPERS.find(([open, close]) => current.length > 2 && current.startsWith(open) && current.endsWith(close));
@@ -70,7 +70,7 @@ function unwrap(text: string): string {
 }
 
 /** Undoes the usual defanging: hxxp(s), [.] (.) {.} [dot], [:] [://]. */
-function refang(text: string): string {
+export function refang(text: string): string {
   return text
     .replace(/^h[xX*]{2}p(s?)(?=\[?:)/i, 'http$1')
     .replace(/\[:\/\/\]|\[:\]\/\//g, '://')
