@@ -23,6 +23,8 @@
 #include <emscripten/val.h>
 
 #include <cstdint>
+#include <cstdlib>
+#include <cstring>
 #include <memory>
 #include <new>
 #include <optional>
@@ -159,6 +161,11 @@ class JsRecordStore final : public RecordStore {
 
 class IndexHandle {
  public:
+  IndexHandle() = default;
+  IndexHandle(const IndexHandle&) = delete;
+  IndexHandle& operator=(const IndexHandle&) = delete;
+  ~IndexHandle() { releaseLiveOffsets(); }
+
   // options: { capacity, tagBits, maxKicks, seed } (numbers, all present);
   // store: undefined for the in-memory log, else a JS store (above).
   static IndexHandle* create(const val& options, const val& store) {
@@ -199,6 +206,7 @@ class IndexHandle {
   double tableBytes() const { return static_cast<double>(index_->tableBytes()); }
   double loadFactor() const { return index_->loadFactor(); }
   double rebuilds() const { return static_cast<double>(index_->rebuilds()); }
+  bool growing() const { return index_->growing(); }
   double storeReads() const { return static_cast<double>(store_->readCount()); }
   void resetStoreReads() { store_->resetReadCount(); }
   double nextOffset() const { return static_cast<double>(store_->nextOffset()); }
@@ -207,15 +215,29 @@ class IndexHandle {
   double logAllocatedBytes() const {
     return memoryLog_ == nullptr ? 0.0 : static_cast<double>(memoryLog_->allocatedBytes());
   }
-  // Live record offsets, ascending: count returned, then read from liveOffsetsData() as float64.
-  uint32_t collectLiveOffsets() {
-    std::vector<uint64_t> offsets;
-    index_->liveOffsets(offsets);
-    liveOffsets_.assign(offsets.begin(), offsets.end());
-    return static_cast<uint32_t>(liveOffsets_.size());
+  // Live record offsets, ascending: count returned, then read from
+  // liveOffsetsData() as float64; or minus OUT_OF_MEMORY when the wasm heap
+  // has no room for them. malloc, not a std::vector: without exceptions a
+  // failed vector allocation aborts the module, and every filter of the
+  // process with it. (The message fits std::string's inline buffer: nothing
+  // else is allocated on this path.)
+  int collectLiveOffsets() {
+    releaseLiveOffsets();
+    const uint64_t count = index_->size();
+    liveOffsets_ = static_cast<uint64_t*>(std::malloc(static_cast<size_t>(count + 1) * sizeof(uint64_t)));
+    if (liveOffsets_ == nullptr) return fail(Status::outOfMemory("heap full"));
+    index_->liveOffsetsInto(liveOffsets_);
+    for (uint64_t i = 0; i < count; ++i) {
+      const double offset = static_cast<double>(liveOffsets_[i]);
+      std::memcpy(&liveOffsets_[i], &offset, sizeof offset);  // in place, one slot at a time
+    }
+    return static_cast<int>(count);
   }
-  uintptr_t liveOffsetsData() const { return reinterpret_cast<uintptr_t>(liveOffsets_.data()); }
-  void releaseLiveOffsets() { std::vector<double>().swap(liveOffsets_); }
+  uintptr_t liveOffsetsData() const { return reinterpret_cast<uintptr_t>(liveOffsets_); }
+  void releaseLiveOffsets() {
+    std::free(liveOffsets_);
+    liveOffsets_ = nullptr;
+  }
   // In-memory log only: compacts it in place (CuckooIndex::compactInPlace),
   // which allocates nothing and so cannot run out of memory. 0, or minus a
   // status code (UNSUPPORTED for a store in JavaScript: nothing changed).
@@ -237,9 +259,10 @@ class IndexHandle {
   // 0, or minus a status code (a table still draining after a doubling is
   // moved whole first: a snapshot holds one table; that can fail on a read).
   int prepareSnapshot(double logLength) {
-    const int finished = finishGrowth();
-    if (finished != 0) return finished;
-    snapshot_ = indexSnapshotParts(*index_, static_cast<uint64_t>(logLength), XXH3_64bits_digest(&logHash_));
+    Result<SerializedParts> parts =
+        indexSnapshotParts(*index_, static_cast<uint64_t>(logLength), XXH3_64bits_digest(&logHash_));
+    if (!parts.isOk()) return fail(parts.status());
+    snapshot_ = std::move(parts).value();
     for (int i = 0; i < 8; ++i) snapshotChecksum_[i] = static_cast<uint8_t>(snapshot_.checksum >> (8 * i));
     return 0;
   }
@@ -326,7 +349,7 @@ class IndexHandle {
   RecordFormat format_ = RecordFormat::V1;  // the in-memory log's, or the JS store's
   std::optional<CuckooIndex> index_;
   Status status_;
-  std::vector<double> liveOffsets_;
+  uint64_t* liveOffsets_ = nullptr;  // collectLiveOffsets()'s list (float64 bits), malloc'd
   XXH3_state_t logHash_;
   SerializedParts snapshot_;
   uint8_t snapshotChecksum_[8] = {};
@@ -514,6 +537,7 @@ EMSCRIPTEN_BINDINGS(cuckoo_index) {
       .function("tableBytes", &IndexHandle::tableBytes)
       .function("loadFactor", &IndexHandle::loadFactor)
       .function("rebuilds", &IndexHandle::rebuilds)
+      .function("growing", &IndexHandle::growing)
       .function("storeReads", &IndexHandle::storeReads)
       .function("resetStoreReads", &IndexHandle::resetStoreReads)
       .function("nextOffset", &IndexHandle::nextOffset)

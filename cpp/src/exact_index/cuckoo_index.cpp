@@ -478,14 +478,18 @@ Status CuckooIndex::adoptSnapshot(IndexSnapshot&& snapshot) {
 }
 
 void CuckooIndex::liveOffsets(std::vector<uint64_t>& out) const {
-  out.clear();
-  out.reserve(static_cast<size_t>(liveCount_));
+  out.resize(static_cast<size_t>(liveCount_));
+  liveOffsetsInto(out.data());
+}
+
+void CuckooIndex::liveOffsetsInto(uint64_t* out) const {
+  uint64_t count = 0;
   for (const IndexTable* table : {&table_, &draining_}) {
     for (uint64_t i = 0; i < table->slotCount(); ++i) {
-      if (table->slot(i).isOccupied()) out.push_back(table->slot(i).offset());
+      if (table->slot(i).isOccupied()) out[count++] = table->slot(i).offset();
     }
   }
-  std::sort(out.begin(), out.end());
+  std::sort(out, out + count);  // in place: introsort allocates nothing
 }
 
 void CuckooIndex::countSlots(uint64_t counts[3]) const {

@@ -19,7 +19,9 @@ double indexSnapshotReadRate(uint32_t tagBits) {
   return std::min(0.5, 8.0 / double((uint64_t{1} << tagBits) - 1));
 }
 
-SerializedParts indexSnapshotParts(const CuckooIndex& index, uint64_t logLength, uint64_t logChecksum) {
+Result<SerializedParts> indexSnapshotParts(CuckooIndex& index, uint64_t logLength, uint64_t logChecksum) {
+  Status finished = index.finishGrowth();
+  if (!finished.isOk()) return finished;
   FilterHeader header;
   header.type = FilterType::CuckooIndexSnapshot;
   header.seed = index.seed();

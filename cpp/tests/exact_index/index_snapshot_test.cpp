@@ -19,8 +19,8 @@ using cuckoo_bloom_test::setPresentKeys;
 
 namespace {
 
-std::vector<uint8_t> snapshotBytes(const CuckooIndex& index, uint64_t logLength, uint64_t logChecksum) {
-  SerializedParts parts = indexSnapshotParts(index, logLength, logChecksum);
+std::vector<uint8_t> snapshotBytes(CuckooIndex& index, uint64_t logLength, uint64_t logChecksum) {
+  SerializedParts parts = indexSnapshotParts(index, logLength, logChecksum).value();
   std::vector<uint8_t> bytes = parts.head;
   bytes.insert(bytes.end(), parts.payload, parts.payload + parts.payloadLength);
   for (int i = 0; i < 8; ++i) bytes.push_back(static_cast<uint8_t>(parts.checksum >> (8 * i)));
@@ -125,7 +125,7 @@ TEST(IndexSnapshot, ASnapshotOfTheOldSlotLayoutIsRefusedNotMisread) {
   CuckooIndex index = CuckooIndex::create(log, {}).value();
   ASSERT_TRUE(setPresentKeys(index, 0, 100));
   std::vector<uint8_t> bytes = snapshotBytes(index, log.nextOffset(), 0);
-  const size_t headLength = indexSnapshotParts(index, log.nextOffset(), 0).head.size();
+  const size_t headLength = indexSnapshotParts(index, log.nextOffset(), 0).value().head.size();
   const size_t layoutAt = headLength - 40 + 33;  // the params block ends the head; slotLayout is its byte 33
   ASSERT_EQ(bytes[layoutAt], kIndexSnapshotSlotLayout);
   ASSERT_TRUE(decodeIndexSnapshot(bytes.data(), bytes.size()).isOk());

@@ -328,6 +328,11 @@ export class CuckooIndex extends WasmOwner {
   // ---- For the store-backed subclasses (cuckoo-bloom-wasm/index-file). ----
 
   /** Whether free() (or close()) has released this index. */
+  /** Whether a doubling's old table is still draining into the new one (a snapshot would first move the rest). */
+  protected get growing(): boolean {
+    return this.#live().growing();
+  }
+
   protected get freed(): boolean {
     return this.#handle === null;
   }
@@ -567,7 +572,13 @@ export class CuckooIndex extends WasmOwner {
 
   /** A core result: >= 0 passes through; negative is a status code, thrown as FilterError. */
   #check(result: number): number {
-    if (result >= 0) return result;
+    if (result >= 0) {
+      // A store error the core met and set aside in a call that succeeded (a
+      // draining bucket it could not read: left for a later write) is not a
+      // later call's cause.
+      if (this.#bridge !== undefined) this.#bridge.failure = undefined;
+      return result;
+    }
     const failure = this.#bridge?.takeFailure();
     const names = this.#core.statusCodeNames();
     const message = this.#live().lastMessage();
@@ -599,6 +610,9 @@ export class CuckooIndex extends WasmOwner {
   #liveOffsets(): Float64Array {
     const handle = this.#live();
     const count = handle.collectLiveOffsets();
+    if (count < 0) {
+      throw new FilterError('OUT_OF_MEMORY', 'out of wasm memory listing the live records of the index (it is unchanged)');
+    }
     const at = handle.liveOffsetsData() / 8;
     const offsets = this.#core.HEAPF64.slice(at, at + count);
     handle.releaseLiveOffsets();

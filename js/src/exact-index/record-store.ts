@@ -65,6 +65,7 @@ export interface IndexHandle {
   tableBytes(): number;
   loadFactor(): number;
   rebuilds(): number;
+  growing(): boolean;
   storeReads(): number;
   resetStoreReads(): void;
   nextOffset(): number;

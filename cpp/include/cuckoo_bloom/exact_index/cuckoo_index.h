@@ -108,6 +108,8 @@ class CuckooIndex {
   RecordStore& store() { return *store_; }
   // Offsets of every live record, ascending (the log's order): iteration and compaction.
   void liveOffsets(std::vector<uint64_t>& out) const;
+  // The same into `out`, which has room for size() offsets; allocates nothing.
+  void liveOffsetsInto(uint64_t* out) const;
   // The slots themselves (tests compare them word for word around a failed
   // set), and the draining table's (empty when not growing()).
   const IndexTable& table() const { return table_; }

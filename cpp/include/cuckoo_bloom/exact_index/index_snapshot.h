@@ -62,8 +62,11 @@ struct IndexSnapshot {
 };
 
 // The snapshot's bytes in three parts (format.h's SerializedParts; the
-// payload points into the index's own table: nothing is copied).
-SerializedParts indexSnapshotParts(const CuckooIndex& index, uint64_t logLength, uint64_t logChecksum);
+// payload points into the index's own table: nothing is copied). A snapshot
+// holds one table: a table still draining after a doubling is moved first
+// (CuckooIndex::finishGrowth, which reads those keys back), and its error,
+// if any, is returned with nothing written.
+Result<SerializedParts> indexSnapshotParts(CuckooIndex& index, uint64_t logLength, uint64_t logChecksum);
 
 // Decodes and checks a snapshot: the format's checks (magic, version,
 // checksum, lengths), then every slot (a known status; an occupied slot's
