@@ -50,6 +50,7 @@ export {
   UrlBlocklist,
   type BlocklistFilterType,
   type ConfirmationFacts,
+  type ListDeltaFacts,
   type UrlBlocklistOptions,
   type UrlBlocklistReport,
   type UrlCheck,
