@@ -51,6 +51,7 @@ export {
   type BlocklistFilterType,
   type ConfirmationFacts,
   type ListDeltaFacts,
+  type ListChangeLines,
   type UrlBlocklistOptions,
   type UrlBlocklistReport,
   type UrlCheck,

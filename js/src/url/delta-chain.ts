@@ -10,6 +10,7 @@ import { bytesArgument } from '../patch/patch-format.js';
 import type { ExactSet } from './confirmation.js';
 import { type ExpressionDepth } from './expressions.js';
 import { readDelta } from './list-delta-format.js';
+import { readScreen } from './delta-screen.js';
 
 /** What a delta says of one expression: `added` (listed), `removed` (not listed by it), or null (the base decides). */
 export type DeltaStanding = 'added' | 'removed' | null;
@@ -21,6 +22,8 @@ export interface ListChanges {
 
 interface AppliedDelta {
   identity: string;
+  /** False: certainly in neither set (delta-screen.ts). */
+  mayHold: (expression: string) => boolean;
   added: ExactSet;
   removed: ExactSet;
   byteLength: number;
@@ -53,6 +56,7 @@ export class DeltaChain implements ListChanges {
   standingOf(expression: string): DeltaStanding {
     for (let i = this.#deltas.length - 1; i >= 0; i--) {
       const delta = this.#deltas[i]!;
+      if (!delta.mayHold(expression)) continue;
       if (delta.added.holds(expression)) return 'added';
       if (delta.removed.holds(expression)) return 'removed';
     }
@@ -82,6 +86,8 @@ export class DeltaChain implements ListChanges {
             : `it applies to version ${header.base}, and this list is at version ${current} (another base)`;
       throw mismatch(`this delta does not apply to this list: ${why}`);
     }
+    const mayHold = readScreen(header.screen);
+    if (mayHold === null) throw new FilterError('CORRUPT', 'corrupt list delta: its screen is not one');
     const added = readSet(header.added);
     let removed: ExactSet;
     try {
@@ -90,7 +96,7 @@ export class DeltaChain implements ListChanges {
       added.free();
       throw error;
     }
-    this.#deltas.push({ identity: header.identity, added, removed, byteLength: header.byteLength });
+    this.#deltas.push({ identity: header.identity, mayHold, added, removed, byteLength: header.byteLength });
     return { entries: header.entries, depth: header.depth };
   }
 

@@ -14,17 +14,18 @@
 //               else the previous delta's trailing checksum
 //   24     2    host labels, 26 2 path depth: the depth URLs are checked to from this version on
 //   28     4    chain bytes: the bytes of the deltas before this one since the base
-//   32     4    added set length A, 36 4 removed set length R
-//   40     A    the added expressions: a type-33 set (the companion's format and hash)
-//   40+A   R    the removed expressions: a type-33 set
-//   40+A+R 8    XXH3-64 of every byte before: the identity of the version this delta makes
+//   32     4    added set length A, 36 4 removed set length R, 40 4 screen length S
+//   44     A    the added expressions: a type-33 set (the companion's format and hash)
+//   44+A   R    the removed expressions: a type-33 set
+//   44+A+R S    the screen: a small Bloom filter of both (delta-screen.ts), asked first
+//   end-8  8    XXH3-64 of every byte before: the identity of the version this delta makes
 import { FilterError } from '../errors.js';
 import { xxh3 } from '../patch/xxh3.js';
 import type { ExpressionDepth } from './expressions.js';
 
 export const DELTA_MAGIC = [0x43, 0x42, 0x57, 0x44]; // "CBWD"
 export const DELTA_VERSION = 1;
-export const DELTA_HEADER_BYTES = 40;
+export const DELTA_HEADER_BYTES = 44;
 const CHECKSUM_BYTES = 8;
 
 /**
@@ -49,6 +50,7 @@ export interface DeltaHeader {
   chainBytes: number;
   added: Uint8Array;
   removed: Uint8Array;
+  screen: Uint8Array;
   /** Its own length. */
   byteLength: number;
 }
@@ -74,9 +76,10 @@ export function writeDelta(fields: {
   chainBytes: number;
   added: Uint8Array;
   removed: Uint8Array;
+  screen: Uint8Array;
 }): ReturnType<Uint8Array['slice']> {
-  const { added, removed } = fields;
-  const out = new Uint8Array(DELTA_HEADER_BYTES + added.length + removed.length + CHECKSUM_BYTES);
+  const { added, removed, screen } = fields;
+  const out = new Uint8Array(DELTA_HEADER_BYTES + added.length + removed.length + screen.length + CHECKSUM_BYTES);
   const view = new DataView(out.buffer);
   out.set(DELTA_MAGIC, 0);
   view.setUint16(4, DELTA_VERSION, true);
@@ -88,8 +91,10 @@ export function writeDelta(fields: {
   view.setUint32(28, Math.min(fields.chainBytes, 0xffffffff), true);
   view.setUint32(32, added.length, true);
   view.setUint32(36, removed.length, true);
+  view.setUint32(40, screen.length, true);
   out.set(added, DELTA_HEADER_BYTES);
   out.set(removed, DELTA_HEADER_BYTES + added.length);
+  out.set(screen, DELTA_HEADER_BYTES + added.length + removed.length);
   const end = out.length - CHECKSUM_BYTES;
   view.setBigUint64(end, xxh3(out.subarray(0, end)), true);
   return out;
@@ -113,11 +118,10 @@ export function readDelta(bytes: Uint8Array): DeltaHeader {
   }
   const addedLength = view.getUint32(32, true);
   const removedLength = view.getUint32(36, true);
-  if (view.getUint16(6, true) !== 0 || DELTA_HEADER_BYTES + addedLength + removedLength + CHECKSUM_BYTES !== bytes.length) {
-    throw new FilterError(
-      'CORRUPT',
-      `corrupt list delta: its header declares ${DELTA_HEADER_BYTES + addedLength + removedLength + CHECKSUM_BYTES} bytes, it has ${bytes.length}`,
-    );
+  const screenLength = view.getUint32(40, true);
+  const declared = DELTA_HEADER_BYTES + addedLength + removedLength + screenLength + CHECKSUM_BYTES;
+  if (view.getUint16(6, true) !== 0 || declared !== bytes.length) {
+    throw new FilterError('CORRUPT', `corrupt list delta: its header declares ${declared} bytes, it has ${bytes.length}`);
   }
   const end = bytes.length - CHECKSUM_BYTES;
   if (view.getBigUint64(end, true) !== xxh3(bytes.subarray(0, end))) {
@@ -133,7 +137,8 @@ export function readDelta(bytes: Uint8Array): DeltaHeader {
     depth: { hostLabels: view.getUint16(24, true), pathDepth: view.getUint16(26, true) },
     chainBytes: view.getUint32(28, true),
     added: bytes.subarray(DELTA_HEADER_BYTES, DELTA_HEADER_BYTES + addedLength),
-    removed: bytes.subarray(DELTA_HEADER_BYTES + addedLength, end),
+    removed: bytes.subarray(DELTA_HEADER_BYTES + addedLength, DELTA_HEADER_BYTES + addedLength + removedLength),
+    screen: bytes.subarray(DELTA_HEADER_BYTES + addedLength + removedLength, end),
     byteLength: bytes.length,
   };
 }

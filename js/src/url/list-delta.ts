@@ -11,6 +11,7 @@ import { type ExpressionDepth, expressionDepth } from './expressions.js';
 import { type ListFormat, ListLineParser } from './list-parser.js';
 import { type DeltaHeader, isDelta, readDelta, writeDelta } from './list-delta-format.js';
 import { MAX_EXPRESSION_DEPTH } from './check-url.js';
+import { buildScreen } from './delta-screen.js';
 
 /** What a delta needs of the version it applies to. */
 export interface PreviousVersion {
@@ -57,6 +58,38 @@ export function listExpressions(list: unknown, format: ListFormat, what: string)
   return expressions;
 }
 
+/** A list's next version given as the lines it removes and adds (`UrlBlocklist.listDelta`). */
+export interface ListChangeLines {
+  /** Lines whose expressions leave the list (each must be on it). */
+  remove?: string | Iterable<string> | undefined;
+  /** Lines whose expressions join it (one already on it changes nothing). */
+  add?: string | Iterable<string> | undefined;
+}
+
+/** Whether `value` is a ListChangeLines object rather than a list (text or lines). */
+export function isChangeLines(value: unknown): value is ListChangeLines {
+  return typeof value === 'object' && value !== null && typeof (value as Iterable<string>)[Symbol.iterator] !== 'function';
+}
+
+/**
+ * The next version's expressions: `oldExpressions` less those `changes.remove`
+ * lists, plus those `changes.add` lists.
+ * @throws FilterError `INVALID_ARGUMENT` (a removal the old list does not hold: naming it; an unknown key).
+ */
+export function changedExpressions(oldExpressions: Set<string>, changes: ListChangeLines, format: ListFormat): Set<string> {
+  for (const key of Object.keys(changes)) {
+    if (key !== 'add' && key !== 'remove') throw new FilterError('INVALID_ARGUMENT', `listDelta: the changes take add and remove, not '${key}'`);
+  }
+  const next = new Set(oldExpressions);
+  for (const expression of changes.remove === undefined ? [] : listExpressions(changes.remove, format, 'remove')) {
+    if (!next.delete(expression)) {
+      throw new FilterError('INVALID_ARGUMENT', `listDelta: cannot remove ${JSON.stringify(expression)}: the old list does not hold it`);
+    }
+  }
+  for (const expression of changes.add === undefined ? [] : listExpressions(changes.add, format, 'add')) next.add(expression);
+  return next;
+}
+
 /**
  * The delta from the version `previous` (whose list is `oldExpressions`) to
  * the list `newExpressions`.
@@ -90,7 +123,14 @@ export function encodeListDelta(previous: PreviousVersion, oldExpressions: Set<s
       }
       depth = { hostLabels: Math.max(depth.hostLabels, needed.hostLabels), pathDepth: Math.max(depth.pathDepth, needed.pathDepth) };
     }
-    for (const expression of oldExpressions) if (!newExpressions.has(expression)) removed.add(expression);
+    const gone: string[] = [];
+    for (const expression of oldExpressions) {
+      if (newExpressions.has(expression)) continue;
+      removed.add(expression);
+      gone.push(expression);
+    }
+    const changed = [...gone];
+    for (const expression of newExpressions) if (!oldExpressions.has(expression)) changed.push(expression);
     // Each set is bound (type 33's blocklistChecksum) to the version the delta applies to.
     const view = new DataView(previous.identity.buffer, previous.identity.byteOffset, 8);
     const binding = { low: view.getUint32(0, true), high: view.getUint32(4, true) };
@@ -102,6 +142,7 @@ export function encodeListDelta(previous: PreviousVersion, oldExpressions: Set<s
       chainBytes: previous.chainBytes,
       added: added.encode(binding),
       removed: removed.encode(binding),
+      screen: buildScreen(changed, changed.length),
     });
   } finally {
     added.free();

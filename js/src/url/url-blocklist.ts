@@ -30,7 +30,16 @@ import { ExactSetBuilder, type FullExactSet, readExactSet } from './exact-set.js
 import { type NeverMatchReport } from './never-match.js';
 import { exceptionBytesIn, neverMatchExpressions } from './never-match-expressions.js';
 import { lookupRateFor } from './url-rate.js';
-import { encodeListDelta, isDelta, listExpressions, type PreviousVersion, previousDelta } from './list-delta.js';
+import {
+  changedExpressions,
+  encodeListDelta,
+  isChangeLines,
+  isDelta,
+  type ListChangeLines,
+  listExpressions,
+  type PreviousVersion,
+  previousDelta,
+} from './list-delta.js';
 import { DELTA_CHAIN_REBUILD_SHARE, readDelta } from './list-delta-format.js';
 import { bytesArgument } from '../patch/patch-format.js';
 
@@ -117,6 +126,7 @@ export interface UrlBlocklistReport {
 }
 
 export type { NeverMatchReport } from './never-match.js';
+export type { ListChangeLines } from './list-delta.js';
 
 export type { UrlCheck, UrlVerdict } from './check-url.js';
 
@@ -385,7 +395,9 @@ export class UrlBlocklist extends UrlList<AnyFilter> {
    * it applies to. `previous` is that version: the base blocklist's bytes
    * (`serialize()`, the CLI's filter file) for the first delta, else the last
    * delta's bytes. `oldList` must be the list that version holds (checked: its
-   * count, and for a base that its filter reports every entry). Clients apply
+   * count, and for a base that its filter reports every entry). `newList` is
+   * the next version's list, or the lines it `remove`s and `add`s (removals
+   * first, as `update`: each removed expression must be on the old list). Clients apply
    * it with `applyDelta` (both entries); the companion of the base still
    * attaches, and the delta covers it. Its size follows the change alone:
    * about 7 bytes per expression added or removed.
@@ -410,14 +422,14 @@ export class UrlBlocklist extends UrlList<AnyFilter> {
   static listDelta(
     previous: Uint8Array | ArrayBuffer,
     oldList: string | Iterable<string>,
-    newList: string | Iterable<string>,
+    newList: string | Iterable<string> | ListChangeLines,
     options: { format?: ListFormat } = {},
   ): OwnedBytes {
     const bytes = bytesArgument(previous, 'listDelta: previous');
     const format = options.format ?? 'auto';
     if (!LIST_FORMATS.includes(format)) throw new FilterError('INVALID_ARGUMENT', `listDelta: format must be ${LIST_FORMATS.join(', ')}, got ${String(format)}`);
     const oldExpressions = listExpressions(oldList, format, 'the old list');
-    const newExpressions = listExpressions(newList, format, 'the new list');
+    const newExpressions = isChangeLines(newList) ? changedExpressions(oldExpressions, newList, format) : listExpressions(newList, format, 'the new list');
     if (isDelta(bytes)) return encodeListDelta(previousDelta(bytes), oldExpressions, newExpressions);
     const base = UrlBlocklist.deserialize(bytes);
     try {
