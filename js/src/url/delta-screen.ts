@@ -9,7 +9,7 @@ const BITS_PER_EXPRESSION = 10;
 const PROBES = 7;
 
 /** Two independent 32-bit hashes of `expression` (FNV-1a over UTF-16 units, each with a murmur3 finalizer). */
-function hashPair(expression: string): [number, number] {
+export function hashPair(expression: string): [number, number] {
   let a = 0x811c9dc5;
   let b = 0x050c5d1f;
   for (let i = 0; i < expression.length; i++) {
@@ -57,4 +57,21 @@ export function readScreen(bytes: Uint8Array): ((expression: string) => boolean)
     }
     return true;
   };
+}
+
+/**
+ * An order-independent digest of a list's distinct expressions (the sums of
+ * both screen hashes, mod 2^32 each): a delta records its version's, so the
+ * next delta can check it is made from that version's list, not another of
+ * the same length. Not a security check: a wrong list by mistake.
+ */
+export function listDigest(expressions: Iterable<string>): [number, number] {
+  let a = 0;
+  let b = 0;
+  for (const expression of expressions) {
+    const [h1, h2] = hashPair(expression);
+    a = (a + h1) >>> 0;
+    b = (b + h2) >>> 0;
+  }
+  return [a, b];
 }

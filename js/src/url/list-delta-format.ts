@@ -15,9 +15,10 @@
 //   24     2    host labels, 26 2 path depth: the depth URLs are checked to from this version on
 //   28     4    chain bytes: the bytes of the deltas before this one since the base
 //   32     4    added set length A, 36 4 removed set length R, 40 4 screen length S
-//   44     A    the added expressions: a type-33 set (the companion's format and hash)
-//   44+A   R    the removed expressions: a type-33 set
-//   44+A+R S    the screen: a small Bloom filter of both (delta-screen.ts), asked first
+//   44     8    list digest: of the new version's expressions (delta-screen.ts listDigest)
+//   52     A    the added expressions: a type-33 set (the companion's format and hash)
+//   52+A   R    the removed expressions: a type-33 set
+//   52+A+R S    the screen: a small Bloom filter of both (delta-screen.ts), asked first
 //   end-8  8    XXH3-64 of every byte before: the identity of the version this delta makes
 import { FilterError } from '../errors.js';
 import { xxh3 } from '../patch/xxh3.js';
@@ -25,7 +26,7 @@ import type { ExpressionDepth } from './expressions.js';
 
 export const DELTA_MAGIC = [0x43, 0x42, 0x57, 0x44]; // "CBWD"
 export const DELTA_VERSION = 1;
-export const DELTA_HEADER_BYTES = 44;
+export const DELTA_HEADER_BYTES = 52;
 const CHECKSUM_BYTES = 8;
 
 /**
@@ -51,6 +52,8 @@ export interface DeltaHeader {
   added: Uint8Array;
   removed: Uint8Array;
   screen: Uint8Array;
+  /** The digest of its version's expressions (listDigest). */
+  digest: [number, number];
   /** Its own length. */
   byteLength: number;
 }
@@ -77,6 +80,7 @@ export function writeDelta(fields: {
   added: Uint8Array;
   removed: Uint8Array;
   screen: Uint8Array;
+  digest: [number, number];
 }): ReturnType<Uint8Array['slice']> {
   const { added, removed, screen } = fields;
   const out = new Uint8Array(DELTA_HEADER_BYTES + added.length + removed.length + screen.length + CHECKSUM_BYTES);
@@ -92,6 +96,8 @@ export function writeDelta(fields: {
   view.setUint32(32, added.length, true);
   view.setUint32(36, removed.length, true);
   view.setUint32(40, screen.length, true);
+  view.setUint32(44, fields.digest[0], true);
+  view.setUint32(48, fields.digest[1], true);
   out.set(added, DELTA_HEADER_BYTES);
   out.set(removed, DELTA_HEADER_BYTES + added.length);
   out.set(screen, DELTA_HEADER_BYTES + added.length + removed.length);
@@ -139,6 +145,7 @@ export function readDelta(bytes: Uint8Array): DeltaHeader {
     added: bytes.subarray(DELTA_HEADER_BYTES, DELTA_HEADER_BYTES + addedLength),
     removed: bytes.subarray(DELTA_HEADER_BYTES + addedLength, DELTA_HEADER_BYTES + addedLength + removedLength),
     screen: bytes.subarray(DELTA_HEADER_BYTES + addedLength + removedLength, end),
+    digest: [view.getUint32(44, true), view.getUint32(48, true)],
     byteLength: bytes.length,
   };
 }

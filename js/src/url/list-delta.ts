@@ -11,7 +11,7 @@ import { type ExpressionDepth, expressionDepth } from './expressions.js';
 import { type ListFormat, ListLineParser } from './list-parser.js';
 import { type DeltaHeader, isDelta, readDelta, writeDelta } from './list-delta-format.js';
 import { MAX_EXPRESSION_DEPTH } from './check-url.js';
-import { buildScreen } from './delta-screen.js';
+import { buildScreen, listDigest } from './delta-screen.js';
 
 /** What a delta needs of the version it applies to. */
 export interface PreviousVersion {
@@ -25,6 +25,8 @@ export interface PreviousVersion {
   chainBytes: number;
   /** For a base: whether its filter reports an expression (every old entry must be reported). */
   reports: ((expression: string) => boolean) | null;
+  /** For a delta: the digest of its version's expressions (the old list must match it). */
+  digest: [number, number] | null;
 }
 
 /** A delta's previous version read from its own bytes (the last delta of a chain). */
@@ -37,6 +39,7 @@ export function previousDelta(bytes: Uint8Array): PreviousVersion {
     entries: header.entries,
     chainBytes: header.chainBytes + header.byteLength,
     reports: null,
+    digest: header.digest,
   };
 }
 
@@ -103,6 +106,15 @@ export function encodeListDelta(previous: PreviousVersion, oldExpressions: Set<s
         'give the list that version holds (its build input with every update since)',
     );
   }
+  if (previous.digest !== null) {
+    const [a, b] = listDigest(oldExpressions);
+    if (a !== previous.digest[0] || b !== previous.digest[1]) {
+      throw new FilterError(
+        'INVALID_ARGUMENT',
+        'listDelta: the old list is not the one the previous delta made (its expressions differ): give the list that version holds (its build input with every update since)',
+      );
+    }
+  }
   if (previous.reports !== null) {
     for (const expression of oldExpressions) {
       if (!previous.reports(expression)) {
@@ -143,6 +155,7 @@ export function encodeListDelta(previous: PreviousVersion, oldExpressions: Set<s
       added: added.encode(binding),
       removed: removed.encode(binding),
       screen: buildScreen(changed, changed.length),
+      digest: listDigest(newExpressions),
     });
   } finally {
     added.free();

@@ -440,6 +440,7 @@ export class UrlBlocklist extends UrlList<AnyFilter> {
         entries: base.entryCount,
         chainBytes: 0,
         reports: (expression) => base.expressionFilter.has(expression),
+        digest: null,
       };
       return encodeListDelta(version, oldExpressions, newExpressions);
     } finally {
