@@ -18,6 +18,8 @@ const ROOT = new URL('../../', import.meta.url);
 const reader = await import(new URL('dist/reader.import.cjs', ROOT).href);
 
 const ENTRIES = 100_000;
+// A 100,000-entry build, a fresh one and some 200,000 checks: minutes on a loaded 2-core machine.
+const HEAVY_TIMEOUT = 900_000;
 const BENIGN = 20_000;
 const TENTHS = listVersions({ entries: ENTRIES, changed: 100, steps: 10, seed: 4202 });
 const BENIGN_URLS = [...benignUrls(BENIGN, 4205)];
@@ -84,7 +86,7 @@ describe.each(TYPES)('%s', (type) => {
       updated.free();
       rebuilt.free();
     }
-  });
+  }, HEAVY_TIMEOUT);
 });
 
 describe('a delta of another version is a typed error and changes nothing', () => {
