@@ -6,6 +6,7 @@ import { type BlocklistChecksum, type ExactSet, requireBuiltFor } from './confir
 import { WasmOwner } from '../core/wasm-owner.js';
 import { lookupsPerUrl, urlRateOf } from './url-rate.js';
 import { DeltaChain } from './delta-chain.js';
+import { FilterError } from '../errors.js';
 
 /** What a URL list needs of the filter holding its expressions. */
 interface ExpressionFilter {
@@ -28,6 +29,8 @@ export abstract class UrlList<Filter extends ExpressionFilter> extends WasmOwner
   #exceptions: { set: ExactSet; bytes: Uint8Array } | null = null;
   // The deltas applied since the base (delta-chain.ts): the URL rule asks them first.
   readonly #deltas = new DeltaChain();
+  // Set by free(): applyDelta touches no filter memory, so it checks this itself.
+  #freed = false;
 
   protected constructor(filter: Filter, entries: number, depth: ExpressionDepth) {
     super('URL blocklist', 'serialize() it and read the bytes back (UrlBlocklist.deserialize, UrlBlocklistReader.deserialize)');
@@ -128,6 +131,7 @@ export abstract class UrlList<Filter extends ExpressionFilter> extends WasmOwner
    *   nothing changes), `CORRUPT` (damaged), `UNSUPPORTED_VERSION`, `FREED`.
    */
   applyDelta(delta: Uint8Array | ArrayBuffer): void {
+    if (this.#freed) throw new FilterError('FREED', 'this URL blocklist was freed');
     const effect = this.#deltas.apply(delta, this.baseIdentity(), (bytes) => this.readConfirmation(bytes));
     this.#entries = effect.entries;
     this.#depth = {
@@ -258,6 +262,7 @@ export abstract class UrlList<Filter extends ExpressionFilter> extends WasmOwner
     this.#confirmation = null;
     this.setExceptions(null, null);
     this.#deltas.free();
+    this.#freed = true;
     this.expressionFilter.free();
   }
   /** `String(list)`: its type, entries, rate and size on one line. */
