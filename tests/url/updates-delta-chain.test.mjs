@@ -59,7 +59,6 @@ function differing(a, b, urls) {
   return found;
 }
 
-
 test('every type a blocklist takes is walked, binary fuse (the default) included', () => {
   expect(TYPES).toEqual(full.FILTER_TYPES.filter((entry) => !entry.forgets).map((entry) => entry.name));
   expect(TYPES).toContain('binary-fuse');
