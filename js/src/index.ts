@@ -51,6 +51,8 @@ export {
   UrlBlocklist,
   type BlocklistFilterType,
   type ConfirmationFacts,
+  type ListDeltaFacts,
+  type ListChangeLines,
   type UrlBlocklistOptions,
   type UrlBlocklistReport,
   type UrlCheck,

@@ -194,9 +194,14 @@ missing file, not an index log, a log locked by a writer, a damaged first
 record without --urls or --keys, an I/O error).`;
 
 const UPDATE = (): string => `Usage: ${NAME} update <filter> [--add FILE] [--remove FILE] [--list FILE]
-         [--format <format>] [--output OUT] [--json]
+         [--format <format>] [--output OUT] [--after LAST.delta] [--json]
 
-Adds and removes lines of a URL blocklist file (build --urls), read as build
+With --output NAME.delta (any type, binary fuse included): writes the list
+delta from the version --list holds to the next (the filter and its
+companion stay as built; clients apply the deltas in order). --after names
+the last delta of the chain; past 25% of the base it says to rebuild.
+
+Otherwise adds and removes lines of a URL blocklist file (build --urls), read as build
 ${wrap(`reads a list; removals first. Removal needs a type with removal (${list(FILTER_TYPES.filter((entry) => entry.supportsRemove))}) and --list FILE: the list the filter holds, since removing an entry it never held could remove another's. So does a filter with <filter>.confirm, which is rewritten for the new bytes.`)} Nothing is
 written unless every line applies (else exit 2, naming file:line). For a
 cuckoo list shipped by patch, diff the file before and after update.
@@ -204,6 +209,7 @@ cuckoo list shipped by patch, diff the file before and after update.
 Options:
   --add <file>, --remove <file>   list lines to add, to remove
   --list <file>          the list the filter holds (its build input + adds)
+  --after <file>         with NAME.delta: the last delta of the chain
   --format <format>      as build's (default auto)
   -o, --output <file>    write here instead of over <filter> (atomically)
   --json                 print the summary as JSON
@@ -212,14 +218,19 @@ Options:
 Exit status: 0 updated, 2 usage or input error (nothing written).`;
 
 const DIFF = `Usage: ${NAME} diff <old> <new> --output <patch> [--json]
+       ${NAME} diff <old-list> <new-list> --base <filter> --output NAME.delta [--after LAST.delta]
 
 Writes the patch that turns filter file <old> into <new>: "patch" applies it
 to <old> only. Its size follows the change: for Bloom and blocked Bloom diff
 two fresh builds with the same options; for cuckoo, the file before and
-after "update".
+after "update". It says why on stderr when the patch passes half of <new>.
+With --output NAME.delta: the list delta between two versions of the list of
+URL blocklist <filter> (any type; see update).
 
 Options:
-  -o, --output <file>    the patch to write (required)
+  -o, --output <file>    the patch to write (required; NAME.delta: a list delta)
+  --base <file>, --after <file>   with NAME.delta: the base filter, the last delta
+  --format <format>      with NAME.delta: the lists' syntax (default auto)
   --json                 print {"patch","bytes","targetBytes","percentOfTarget"}
   -q, --quiet            print no summary
 

@@ -4,6 +4,7 @@
 import { FilterError } from '../errors.js';
 import { describeValue } from '../keys/keys.js';
 import { canonicalUrlExpressions, type ExpressionDepth, SAFE_BROWSING_DEPTH } from './expressions.js';
+import type { ListChanges } from './delta-chain.js';
 
 /**
  * What a check concluded (docs/URL-BLOCKLISTS.md, "Verdicts"):
@@ -69,6 +70,14 @@ export const EXPRESSION_SCHEME_WITH_EXCEPTIONS = 3;
  * `clear` (the companion holds every listed expression, so the reports were
  * false positives). A reported expression is never skipped unconfirmed: a
  * false positive before a listed expression does not hide it.
+ *
+ * With `changes` (the deltas applied since the base, delta-chain.ts), each
+ * expression is asked of them first, newest delta first: one a delta added is
+ * `listed` (an exact set: certain); one a delta removed lists nothing, even
+ * where the base's filter and companion still hold it; any other is the
+ * base's to decide, as above. Without a companion a base report is
+ * `possible`, but an added expression later in the URL is still looked for:
+ * a certain `listed` says more.
  * @throws FilterError `INVALID_ARGUMENT` for a non-string or a URL that cannot be parsed.
  */
 export function checkUrlOnce(
@@ -76,6 +85,7 @@ export function checkUrlOnce(
   depth: ExpressionDepth,
   firstReported: FirstReported,
   confirm: ((expression: string) => boolean) | null = null,
+  changes: ListChanges | null = null,
 ): UrlCheck {
   if (typeof url !== 'string') {
     throw new FilterError('INVALID_ARGUMENT', `a URL must be a string, got ${describeValue(url)}`);
@@ -87,6 +97,7 @@ export function checkUrlOnce(
   } catch (error) {
     throw new FilterError('INVALID_ARGUMENT', error instanceof Error ? error.message : String(error), { cause: error });
   }
+  if (changes !== null) return checkWithChanges(canonical, expressions, firstReported, confirm, changes);
   let hit = firstReported(expressions, 0);
   if (confirm === null) {
     const match = hit < 0 ? null : expressions[hit]!;
@@ -99,6 +110,34 @@ export function checkUrlOnce(
     hit = firstReported(expressions, hit + 1);
   }
   return { verdict: 'clear', match: null, confirmedBy: reported ? 'exact-set' : null, canonical, expressions };
+}
+
+/** `checkUrlOnce` over a chain of deltas: each expression in order, its delta standing first, then the base. */
+function checkWithChanges(
+  canonical: string,
+  expressions: string[],
+  firstReported: FirstReported,
+  confirm: ((expression: string) => boolean) | null,
+  changes: ListChanges,
+): UrlCheck {
+  let possible: string | null = null;
+  let decided = false;
+  // The next expression at or after `i` the base reports (-1: none left): one crossing per report, as without deltas.
+  let hit = firstReported(expressions, 0);
+  for (let i = 0; i < expressions.length; i++) {
+    if (hit >= 0 && hit < i) hit = firstReported(expressions, i);
+    const expression = expressions[i]!;
+    const standing = changes.standingOf(expression);
+    if (standing === 'added') return { verdict: 'listed', match: expression, confirmedBy: 'exact-set', canonical, expressions };
+    if (i !== hit) continue;
+    // The base reports it: a delta that removed it, or the companion, rules it out; without a companion it is possible.
+    decided = true;
+    if (standing === 'removed') continue;
+    if (confirm === null) possible ??= expression;
+    else if (confirm(expression)) return { verdict: 'listed', match: expression, confirmedBy: 'exact-set', canonical, expressions };
+  }
+  if (possible !== null) return { verdict: 'possible', match: possible, confirmedBy: null, canonical, expressions };
+  return { verdict: 'clear', match: null, confirmedBy: decided ? 'exact-set' : null, canonical, expressions };
 }
 
 /**

@@ -30,6 +30,18 @@ import { ExactSetBuilder, type FullExactSet, readExactSet } from './exact-set.js
 import { type NeverMatchReport } from './never-match.js';
 import { exceptionBytesIn, neverMatchExpressions } from './never-match-expressions.js';
 import { lookupRateFor } from './url-rate.js';
+import {
+  changedExpressions,
+  encodeListDelta,
+  isChangeLines,
+  isDelta,
+  type ListChangeLines,
+  listExpressions,
+  type PreviousVersion,
+  previousDelta,
+} from './list-delta.js';
+import { DELTA_CHAIN_REBUILD_SHARE, readDelta } from './list-delta-format.js';
+import { bytesArgument } from '../patch/patch-format.js';
 
 /** Any filter type of the registry (`FILTER_TYPES`), by name or alias (`'fuse'`). */
 export type BlocklistFilterType = FilterTypeOrAlias;
@@ -114,6 +126,7 @@ export interface UrlBlocklistReport {
 }
 
 export type { NeverMatchReport } from './never-match.js';
+export type { ListChangeLines } from './list-delta.js';
 
 export type { UrlCheck, UrlVerdict } from './check-url.js';
 
@@ -147,6 +160,22 @@ export interface ConfirmationFacts {
   payloadBytes: number;
   /** The trailing checksum of the blocklist bytes it was built with, as 16 hex digits. */
   builtFor: string;
+}
+
+/** What `UrlBlocklist.describeDelta` reads from a list delta. */
+export interface ListDeltaFacts {
+  /** Its place in its chain: 1 for the first delta after a base. */
+  sequence: number;
+  /** Distinct expressions of the version it makes. */
+  entries: number;
+  /** The identity of the version it applies to (16 hex digits): the base's trailing checksum, or the previous delta's. */
+  base: string;
+  /** The identity of the version it makes: its own trailing checksum. */
+  identity: string;
+  /** Its own bytes. */
+  bytes: number;
+  /** The bytes of its chain since the base, itself included: compare with the base's filter and companion. */
+  chainBytes: number;
 }
 
 /**
@@ -359,6 +388,91 @@ export class UrlBlocklist extends UrlList<AnyFilter> {
   }
 
   /**
+   * The delta from one version of a list to the next (docs/URL-BLOCKLISTS.md,
+   * "Updates by delta"), for any filter type, static ones included: the
+   * expressions `newList` adds to `oldList` and those it drops, each as an
+   * exact set of 64-bit hashes (the companion's), bound to the exact version
+   * it applies to. `previous` is that version: the base blocklist's bytes
+   * (`serialize()`, the CLI's filter file) for the first delta, else the last
+   * delta's bytes. `oldList` must be the list that version holds (checked: its
+   * count, and for a base that its filter reports every entry). `newList` is
+   * the next version's list, or the lines it `remove`s and `add`s (removals
+   * first, as `update`: each removed expression must be on the old list). Clients apply
+   * it with `applyDelta` (both entries); the companion of the base still
+   * attaches, and the delta covers it. Its size follows the change alone:
+   * about 7 bytes per expression added or removed.
+   *
+   * ```ts
+   * const base = UrlBlocklist.build('||evil.example^\n||bad.example^');
+   * const bytes = base.serialize();
+   * const delta = UrlBlocklist.listDelta(bytes, '||evil.example^\n||bad.example^', '||evil.example^\n||worse.example^');
+   * const client = UrlBlocklist.deserialize(bytes);
+   * client.attachConfirmation(base.confirmation());
+   * client.applyDelta(delta);
+   * client.check('https://worse.example/').verdict; // 'listed'
+   * client.check('https://bad.example/').verdict;   // 'clear'
+   * ```
+   * When the chain's bytes pass `UrlBlocklist.DELTA_CHAIN_REBUILD_SHARE` of the
+   * base's (filter and companion), build a fresh base instead (`describeDelta`
+   * gives `chainBytes`).
+   * @throws FilterError `INVALID_ARGUMENT` (not bytes or lists; an old list that
+   *   is not the version's), `CORRUPT`, `WRONG_TYPE`, `UNSUPPORTED_VERSION` (the
+   *   previous bytes), `NOT_INITIALIZED`.
+   */
+  static listDelta(
+    previous: Uint8Array | ArrayBuffer,
+    oldList: string | Iterable<string>,
+    newList: string | Iterable<string> | ListChangeLines,
+    options: { format?: ListFormat } = {},
+  ): OwnedBytes {
+    const bytes = bytesArgument(previous, 'listDelta: previous');
+    const format = options.format ?? 'auto';
+    if (!LIST_FORMATS.includes(format)) throw new FilterError('INVALID_ARGUMENT', `listDelta: format must be ${LIST_FORMATS.join(', ')}, got ${String(format)}`);
+    const oldExpressions = listExpressions(oldList, format, 'the old list');
+    const newExpressions = isChangeLines(newList) ? changedExpressions(oldExpressions, newList, format) : listExpressions(newList, format, 'the new list');
+    if (isDelta(bytes)) return encodeListDelta(previousDelta(bytes), oldExpressions, newExpressions);
+    const base = UrlBlocklist.deserialize(bytes);
+    try {
+      const version: PreviousVersion = {
+        identity: bytes.slice(bytes.length - 8),
+        sequence: 0,
+        depth: base.expressionDepth,
+        entries: base.entryCount,
+        chainBytes: 0,
+        reports: (expression) => base.expressionFilter.has(expression),
+        digest: null,
+      };
+      return encodeListDelta(version, oldExpressions, newExpressions);
+    } finally {
+      base.free();
+    }
+  }
+
+  /**
+   * Past this share of the base's bytes (its filter and companion together), a
+   * chain of deltas should give way to a fresh base: 0.25 (a new client then
+   * fetches at most 1.25x a fresh base's bytes). The CLI's `update` and `diff` say so.
+   */
+  static readonly DELTA_CHAIN_REBUILD_SHARE = DELTA_CHAIN_REBUILD_SHARE;
+
+  /**
+   * What a list delta says of itself, read and checked (its checksum): its
+   * sequence, entries, the versions it joins and its chain's bytes. Needs no `init()`.
+   * @throws FilterError `CORRUPT`, `UNSUPPORTED_VERSION`, `INVALID_ARGUMENT` (not bytes).
+   */
+  static describeDelta(input: Uint8Array | ArrayBuffer): ListDeltaFacts {
+    const header = readDelta(bytesArgument(input, 'describeDelta'));
+    return {
+      sequence: header.sequence,
+      entries: header.entries,
+      base: header.base,
+      identity: header.identity,
+      bytes: header.byteLength,
+      chainBytes: header.chainBytes + header.byteLength,
+    };
+  }
+
+  /**
    * Reads bytes from `serialize()` (or the CLI's `build`).
    * @throws FilterError `WRONG_TYPE` (a plain filter, not a blocklist), `CORRUPT`, `UNSUPPORTED_VERSION`, `INVALID_ARGUMENT`.
    */
@@ -400,6 +514,7 @@ export class UrlBlocklist extends UrlList<AnyFilter> {
    * @throws FilterError `FULL` (cuckoo out of room: nothing from this line was lost before it).
    */
   addLine(line: string, format: ListFormat = this.#format): ParsedLine {
+    this.#refuseWithDeltas('addLine');
     if (typeof line !== 'string') {
       throw new FilterError('INVALID_ARGUMENT', `a list line must be a string, got ${describeValue(line)}`);
     }
@@ -489,6 +604,7 @@ export class UrlBlocklist extends UrlList<AnyFilter> {
    *   list does not hold; nothing of the line removed), `FREED`.
    */
   removeLine(line: string, format: ListFormat = this.#format): ParsedLine {
+    this.#refuseWithDeltas('removeLine');
     const held = this.#heldExpressions();
     // Lines removed one after another are one list of their own (an RPZ $ORIGIN holds for the lines after it).
     const parser = format === this.#format ? (this.#removalParser ??= new ListLineParser(format)) : new ListLineParser(format);
@@ -524,6 +640,7 @@ export class UrlBlocklist extends UrlList<AnyFilter> {
    *   first expression the filter lacks or the two counts), `FREED`.
    */
   attachList(list: string | Iterable<string>, format: ListFormat = this.#format): void {
+    this.#refuseWithDeltas('attachList');
     const parser = new ListLineParser(format);
     const expressions = new Set<string>();
     if (typeof list !== 'string' && typeof list?.[Symbol.iterator] !== 'function') requireLine(list, 'attachList: the list (text or lines)');
@@ -541,6 +658,18 @@ export class UrlBlocklist extends UrlList<AnyFilter> {
     }
     this.#held = countsOf(expressions);
     this.#refillConfirmation(expressions);
+  }
+
+  // A list with deltas applied answers for a version its filter and companion do
+  // not hold alone: changing the filter under the chain would make the chain's
+  // base another one. Build the new version's base instead.
+  #refuseWithDeltas(task: string): void {
+    if (this.deltaCount > 0) {
+      throw new FilterError(
+        'UNSUPPORTED',
+        `${task}: this blocklist has ${this.deltaCount} delta(s) applied; its filter is their base: build the current list afresh (UrlBlocklist.build) to change it`,
+      );
+    }
   }
 
   /** What this list holds, or UNSUPPORTED saying why it cannot remove. */
@@ -586,7 +715,7 @@ export class UrlBlocklist extends UrlList<AnyFilter> {
    * count its bytes record, plus what was added since.
    */
   override get entryCount(): number {
-    if (this.#confirmationBuilder === null) return super.entryCount;
+    if (this.#confirmationBuilder === null || this.deltaCount > 0) return super.entryCount;
     if (this.#distinctEntries === null) {
       const hashes = this.#expressionHashes('count its entries', 'attachList');
       // The companion's encoder sorts the hashes and keeps each once: its count is the distinct entries.
@@ -700,6 +829,7 @@ export class UrlBlocklist extends UrlList<AnyFilter> {
    *   `UNSUPPORTED` (a list read from bytes: its expressions are not known), `FREED`.
    */
   guardNeverMatch(entries: Iterable<string>): NeverMatchReport {
+    this.#refuseWithDeltas('guardNeverMatch');
     const builder = this.#expressionHashes(
       "tell a never-match host's false positive from a listed one",
       "guard the list where it is built (UrlBlocklist.build(list, { neverMatch }), or the CLI's build --urls --never-match FILE)",

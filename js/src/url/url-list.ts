@@ -5,6 +5,8 @@ import { checkUrlOnce, type UrlCheck } from './check-url.js';
 import { type BlocklistChecksum, type ExactSet, requireBuiltFor } from './confirmation.js';
 import { WasmOwner } from '../core/wasm-owner.js';
 import { lookupsPerUrl, urlRateOf } from './url-rate.js';
+import { DeltaChain } from './delta-chain.js';
+import { FilterError } from '../errors.js';
 
 /** What a URL list needs of the filter holding its expressions. */
 interface ExpressionFilter {
@@ -25,6 +27,10 @@ export abstract class UrlList<Filter extends ExpressionFilter> extends WasmOwner
   // The exception set (https://github.com/cuckoo-bloom-wasm/cuckoo-bloom-wasm/blob/main/docs/FORMAT.md, type 16 scheme 3) and its bytes: expressions the
   // filter reports that are never a hit (never-match hosts, public suffixes).
   #exceptions: { set: ExactSet; bytes: Uint8Array } | null = null;
+  // The deltas applied since the base (delta-chain.ts): the URL rule asks them first.
+  readonly #deltas = new DeltaChain();
+  // Set by free(): applyDelta touches no filter memory, so it checks this itself.
+  #freed = false;
 
   protected constructor(filter: Filter, entries: number, depth: ExpressionDepth) {
     super('URL blocklist', 'serialize() it and read the bytes back (UrlBlocklist.deserialize, UrlBlocklistReader.deserialize)');
@@ -97,7 +103,61 @@ export abstract class UrlList<Filter extends ExpressionFilter> extends WasmOwner
    * @throws FilterError `INVALID_ARGUMENT` for a non-string or a URL that cannot be parsed, `FREED`.
    */
   match(url: string): string | null {
-    return checkUrlOnce(url, this.#depth, (expressions, from) => this.firstReported(expressions, from)).match;
+    return checkUrlOnce(url, this.#depth, (expressions, from) => this.firstReported(expressions, from), null, this.#changes()).match;
+  }
+
+  /** The chain for the URL rule, or null when no delta is applied (the rule's plain path). */
+  #changes(): DeltaChain | null {
+    return this.#deltas.length === 0 ? null : this.#deltas;
+  }
+
+  /**
+   * Applies a list delta (`UrlBlocklist.listDelta`, the CLI's `update`/`diff`
+   * with `--output x.delta`): the next version of this list, as the expressions
+   * it adds and removes (docs/URL-BLOCKLISTS.md, "Updates by delta"). From then
+   * on `match` and `check` answer for that version: an added expression is
+   * `listed`, a removed one no longer lists, and the rest is the base's (filter,
+   * then companion; a companion of the base bytes still attaches). Deltas apply
+   * in order, each only to the exact version it was made from.
+   *
+   * ```ts
+   * const list = UrlBlocklistReader.deserialize(base);
+   * list.attachConfirmation(companion);
+   * for (const delta of deltas) list.applyDelta(delta); // oldest first
+   * list.check('https://worse.example/').verdict;       // 'listed' if a delta added it
+   * ```
+   * @throws FilterError `INVALID_ARGUMENT` (not bytes; a delta of another
+   *   version: made from another base, out of order, or applied already;
+   *   nothing changes), `CORRUPT` (damaged), `UNSUPPORTED_VERSION`, `FREED`.
+   */
+  applyDelta(delta: Uint8Array | ArrayBuffer): void {
+    if (this.#freed) throw new FilterError('FREED', 'this URL blocklist was freed');
+    const effect = this.#deltas.apply(delta, this.baseIdentity(), (bytes) => this.readConfirmation(bytes));
+    this.#entries = effect.entries;
+    this.#depth = {
+      hostLabels: Math.max(this.#depth.hostLabels, effect.depth.hostLabels),
+      pathDepth: Math.max(this.#depth.pathDepth, effect.depth.pathDepth),
+    };
+  }
+
+  /** Deltas applied since the base (`applyDelta`). */
+  get deltaCount(): number {
+    return this.#deltas.length;
+  }
+
+  /**
+   * The identity of the version this list answers for (16 hex digits): its
+   * bytes' trailing checksum, or after `applyDelta` the last delta's. The next
+   * delta must name it as its base.
+   */
+  get versionIdentity(): string {
+    return this.#deltas.identity(this.baseIdentity());
+  }
+
+  /** The base bytes' trailing checksum as 16 hex digits (what a first delta names). */
+  protected baseIdentity(): string {
+    const { low, high } = this.blocklistChecksum();
+    return high.toString(16).padStart(8, '0') + low.toString(16).padStart(8, '0');
   }
 
   /**
@@ -113,6 +173,7 @@ export abstract class UrlList<Filter extends ExpressionFilter> extends WasmOwner
       this.#depth,
       (expressions, from) => this.firstReported(expressions, from),
       confirmation === null ? null : (expression) => confirmation.holds(expression),
+      this.#changes(),
     );
   }
 
@@ -200,6 +261,8 @@ export abstract class UrlList<Filter extends ExpressionFilter> extends WasmOwner
     this.#confirmation?.free();
     this.#confirmation = null;
     this.setExceptions(null, null);
+    this.#deltas.free();
+    this.#freed = true;
     this.expressionFilter.free();
   }
   /** `String(list)`: its type, entries, rate and size on one line. */

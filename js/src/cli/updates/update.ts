@@ -7,6 +7,8 @@
  * filter with a companion (<filter>.confirm), which is rewritten to match.
  * Every line is checked before anything is written: a removal the list does
  * not hold, or a line that cannot be read, fails the whole update (exit 2).
+ * With `--output NAME.delta` the filter is not changed: a list delta is
+ * written instead (delta-files.ts), for every type, static ones included.
  */
 import { existsSync } from 'node:fs';
 import { FilterError, init, type ListFormat, type UrlBlocklist } from '../../index.js';
@@ -18,6 +20,7 @@ import { loadFilterFile } from '../io/load.js';
 import { refuseOutputThatIsInput } from '../io/output-paths.js';
 import { asCliError, readListLines, writeFileAtomically } from './patch-files.js';
 import { readCompanionBytes } from '../io/filter-input.js';
+import { isDeltaPath, runDeltaUpdate } from './delta-files.js';
 
 const SHOWN_PROBLEMS = 10;
 
@@ -33,7 +36,7 @@ export async function runUpdate(argv: string[]): Promise<number> {
   const { values, positionals } = parseCommand(
     'update',
     argv,
-    { ...stringOptions('add', 'remove', 'list', 'format'), ...OUTPUT_AND_QUIET, ...booleanOptions('json') },
+    { ...stringOptions('add', 'remove', 'list', 'format', 'after'), ...OUTPUT_AND_QUIET, ...booleanOptions('json') },
     true,
   );
   if (positionals.length !== 1) throw usageError(`update takes one filter file, got ${positionals.length}`, 'update');
@@ -44,6 +47,11 @@ export async function runUpdate(argv: string[]): Promise<number> {
   const format = parseFormat(values.format as string | undefined);
   if (addPath === undefined && removePath === undefined) throw usageError('update needs --add FILE, --remove FILE or both', 'update');
   if (filterPath === '-') throw usageError('update changes a filter file: give its path, not stdin', 'update');
+  const afterPath = values.after as string | undefined;
+  if (isDeltaPath(values.output)) {
+    return runDeltaUpdate({ filterPath, listPath, addPath, removePath, afterPath, format, output: values.output as string, json: values.json === true, quiet: values.quiet === true });
+  }
+  if (afterPath !== undefined) throw usageError('--after LAST.delta names the chain a new delta follows: give --output NAME.delta', 'update');
   const output = (values.output as string | undefined) ?? filterPath;
   for (const input of [addPath, removePath, listPath]) {
     if (input !== undefined) await refuseOutputThatIsInput(input, output, 'updated filter', [{ path: `${output}.confirm`, role: 'its companion' }]);

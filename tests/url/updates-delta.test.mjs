@@ -1,0 +1,96 @@
+// Issue #42, "Fresh lists": a URL blocklist of any type, static ones included
+// (binary fuse, the default of build), updated by list deltas
+// (UrlBlocklist.listDelta, applyDelta). A 100,000-entry list; an update
+// removes 1,000 entries and adds 1,000:
+//  - the delta, which covers the filter and its companion, is <= 3% of filter + companion;
+//  - applied (in the reader entry, to the base bytes and the base's companion),
+//    every verdict equals a fresh build's of the new list (with its companion) on
+//    every entry of both versions and on 100,000 benign URLs (1,000,000 per type:
+//    bench/list-deltas.mjs, too slow for every type here);
+//  - ten successive 0.1% updates are each <= 0.5% of filter + companion, applied in order;
+//  - a delta applied to another base, out of order or twice is a typed error and changes nothing.
+// Sizes measured 2026-12-05 (bench/list-deltas.mjs): docs/URL-BLOCKLISTS.md, "Updates by delta".
+import * as full from '../../dist/index.js';
+import { blocklistTypes } from './lib/verdict-oracle.mjs';
+import { benignUrls, listVersions, urlOfLine } from './lib/delta-lists.mjs';
+
+const { UrlBlocklist, init } = full;
+const ROOT = new URL('../../', import.meta.url);
+const reader = await import(new URL('dist/reader.import.cjs', ROOT).href);
+
+const ENTRIES = 100_000;
+// A 100,000-entry build, a fresh one and some 200,000 checks: minutes on a loaded 2-core machine.
+const HEAVY_TIMEOUT = 900_000;
+const BENIGN = 100_000;
+const ONE_PERCENT = listVersions({ entries: ENTRIES, changed: 1_000, steps: 1, seed: 4201 });
+const BENIGN_URLS = [...benignUrls(BENIGN, 4203)];
+
+await init();
+await reader.init();
+const TYPES = blocklistTypes(full);
+
+/** A version built afresh: its bytes, its companion, and the two together (what a client fetches). */
+function build(lines, type) {
+  const list = UrlBlocklist.build(lines, { type });
+  try {
+    const bytes = list.serialize();
+    const companion = list.confirmation();
+    return { bytes, companion, shipped: bytes.length + companion.length };
+  } finally {
+    list.free();
+  }
+}
+
+/** A client's list: the base's bytes and companion, then the deltas in order (the reader entry, as an extension has it). */
+function client(base, deltas = []) {
+  const list = reader.UrlBlocklistReader.deserialize(base.bytes);
+  list.attachConfirmation(base.companion);
+  for (const delta of deltas) list.applyDelta(delta);
+  return list;
+}
+
+/** The URLs whose verdicts differ between two lists (none expected). */
+function differing(a, b, urls) {
+  const found = [];
+  for (const url of urls) {
+    const [x, y] = [a.check(url).verdict, b.check(url).verdict];
+    if (x !== y) found.push(`${url}: ${x} vs ${y}`);
+  }
+  return found;
+}
+
+const entryUrls = (...versions) => [...new Set(versions.flatMap((v) => v.lines))].map(urlOfLine);
+
+test('every type a blocklist takes is walked, binary fuse (the default) included', () => {
+  expect(TYPES).toEqual(full.FILTER_TYPES.filter((entry) => !entry.forgets).map((entry) => entry.name));
+  expect(TYPES).toContain('binary-fuse');
+});
+
+describe.each(TYPES)('%s', (type) => {
+  test('1% update (1,000 removed, 1,000 added of 100,000): the delta is <= 3% of filter + companion; applied, verdicts equal a fresh build', () => {
+    const [v1, v2] = ONE_PERCENT;
+    const base = build(v1.lines, type);
+    const fresh = build(v2.lines, type);
+    const delta = UrlBlocklist.listDelta(base.bytes, v1.lines, v2.lines);
+    const share = delta.length / base.shipped;
+    process.stdout.write(`${type}: delta ${delta.length} of ${base.shipped} bytes (${(100 * share).toFixed(2)}%)\n`);
+    expect(share).toBeLessThanOrEqual(0.03);
+    expect(UrlBlocklist.describeDelta(delta)).toMatchObject({ sequence: 1, entries: ENTRIES, bytes: delta.length, chainBytes: delta.length });
+
+    const updated = client(base, [delta]);
+    const rebuilt = client(fresh);
+    try {
+      expect(updated.entryCount).toBe(rebuilt.entryCount);
+      const entries = entryUrls(v1, v2);
+      expect(differing(updated, rebuilt, entries)).toEqual([]);
+      // Not vacuous: the new list's entries are listed, the removed ones clear.
+      expect(v2.added.map(urlOfLine).filter((url) => updated.check(url).verdict !== 'listed')).toEqual([]);
+      expect(v2.removed.map(urlOfLine).filter((url) => updated.check(url).verdict !== 'clear')).toEqual([]);
+      expect(differing(updated, rebuilt, BENIGN_URLS)).toEqual([]);
+    } finally {
+      updated.free();
+      rebuilt.free();
+    }
+  }, HEAVY_TIMEOUT);
+
+});
