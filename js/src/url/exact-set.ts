@@ -255,4 +255,56 @@ export function splitConfirmation(companion: Uint8Array | ArrayBuffer, partHashe
   }
 }
 
+/** What `describeConfirmationIndex` reads from a split companion's index. */
+export interface ConfirmationIndexFacts {
+  /** Distinct expressions in all parts together. */
+  expressions: number;
+  /** Each part's bytes, as the index records them (part i is the file `confirmationPartName(i)`). */
+  partBytes: number[];
+  /** The first 32 bits of each part's range of hashes (part 0 starts at 0). */
+  partPrefixes: number[];
+  /** The trailing checksum of the blocklist bytes it was built with, as 16 hex digits. */
+  builtFor: string;
+}
+
+function hexOf({ low, high }: BlocklistChecksum): string {
+  return high.toString(16).padStart(8, '0') + low.toString(16).padStart(8, '0');
+}
+
+/**
+ * What a split companion's index (`splitConfirmation(...).index`, the CLI's
+ * `<filter>.confirm.index`) describes.
+ * @throws FilterError `CORRUPT`, `WRONG_TYPE`, `UNSUPPORTED_VERSION`, `INVALID_ARGUMENT` (not bytes).
+ */
+export function describeConfirmationIndex(index: Uint8Array | ArrayBuffer): ConfirmationIndexFacts {
+  const read = readConfirmationIndex(index);
+  try {
+    const parts = Array.from({ length: read.partCount }, (_, part) => part);
+    return {
+      expressions: read.count,
+      partBytes: parts.map((part) => read.partBytes(part)),
+      partPrefixes: parts.map((part) => read.partPrefix(part)),
+      builtFor: hexOf(read.blocklistChecksum),
+    };
+  } finally {
+    read.free();
+  }
+}
+
+/**
+ * Checks bytes as part `part` of the split whose index is `index`: returns
+ * when they are exactly that part (its size and checksum as the index
+ * records them, its range, seed and blocklist).
+ * @throws FilterError `CORRUPT` (damaged, another part's, another build's or list's), `WRONG_TYPE`,
+ *   `UNSUPPORTED_VERSION`, `INVALID_ARGUMENT` (no such part, not bytes).
+ */
+export function checkConfirmationPart(index: Uint8Array | ArrayBuffer, part: number, bytes: Uint8Array | ArrayBuffer): void {
+  const read = readConfirmationIndex(index);
+  try {
+    read.readPart(part, bytes instanceof ArrayBuffer ? new Uint8Array(bytes) : bytes).free();
+  } finally {
+    read.free();
+  }
+}
+
 registerConfirmationIndexReader(readConfirmationIndex);
