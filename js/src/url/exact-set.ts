@@ -62,7 +62,9 @@ interface ExpressionSetModule {
 
 /** A split companion: its index and parts (each a complete type-33 blob over its range). */
 export interface SplitConfirmation {
+  /** The index (type 34): each part's range, size and checksum; the CLI's `<filter>.confirm.index`. */
   index: OwnedBytes;
+  /** The parts in order (type 33 over a range each); part i is the CLI's `<filter>.confirm.parts/` + `confirmationPartName(i)`. */
   parts: OwnedBytes[];
 }
 
