@@ -1,10 +1,9 @@
 // `build --urls` writes the companion split by hash prefix beside the filter
 // (#42): `<output>.confirm.index` and `<output>.confirm.parts/NNNN`, named in the
-// summary; `query` reads one part per "maybe" (with --confirm on the index, or by
-// default when `<output>.confirm` is absent) and gives the whole companion's
+// summary; `query` reads one part per "maybe" (--confirm on the index) and gives the whole companion's
 // verdicts; `info` describes the index and checks every part; a damaged part is
 // one error line, exit 2, never a clear.
-import { existsSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expectOneLineError, runCli, runOk, tempDir, URLHAUS } from './helpers.mjs';
 
@@ -50,14 +49,6 @@ test('query with the index gives the whole companion\'s verdicts', async () => {
   expect(whole.stdout).toMatch(/"verdict":"listed"/);
   expect(whole.stdout).toMatch(/"confirmedBy":"exact-set"/); // some maybes ruled out at 20% per URL
   expect(whole.stdout).not.toMatch(/"possible"/);
-  // With no <filter>.confirm, the index is found beside it.
-  renameSync(join(work.dir, 'list.filter.confirm'), join(work.dir, 'moved.confirm'));
-  try {
-    const found = await runCli(['query', '--urls', 'list.filter', '--json'], { cwd: work.dir, input: URLS.join('\n') });
-    expect(found.stdout).toBe(whole.stdout);
-  } finally {
-    renameSync(join(work.dir, 'moved.confirm'), join(work.dir, 'list.filter.confirm'));
-  }
 });
 
 test('info describes the index and checks each part', async () => {

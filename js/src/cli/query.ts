@@ -14,9 +14,9 @@
  *
  * A URL blocklist answers listed / possible / clear (url-verdicts.ts): its
  * exact companion, `<filter>.confirm` when present or `--confirm FILE`,
- * confirms the filter's "maybe"s. The companion may be the split one's index
- * (`--confirm <filter>.confirm.index`, or by default when `<filter>.confirm` is
- * absent): each "maybe" then reads only its part from `<filter>.confirm.parts/`.
+ * confirms the filter's "maybe"s. `--confirm` may name the split companion's
+ * index (`<filter>.confirm.index`): each "maybe" then reads only its part from
+ * `<filter>.confirm.parts/`.
  *
  * Exit status: 0 nothing present/listed/possible, 1 something was, 2 an input
  * error (which loses to 1).
@@ -199,16 +199,13 @@ async function attachConfirmationFile(
   file: string,
   given: string | undefined,
 ): Promise<{ path: string; parts: boolean } | null> {
-  let path = given ?? (file === '-' ? null : `${file}.confirm`);
+  const path = given ?? (file === '-' ? null : `${file}.confirm`);
   if (path === null) return null;
-  // A missing <filter>.confirm means no companion (or its split index, when
-  // that is there); one that is there is read as a filter is (regular file,
-  // header-declared length), never with a plain readFile, which hung on a
-  // FIFO and grew without bound on /dev/zero.
-  if (given === undefined && !existsSync(path)) {
-    path = `${path}.index`;
-    if (!existsSync(path)) return null;
-  }
+  // A missing <filter>.confirm means no companion (a split one's index is
+  // used only when --confirm names it); one that is there is read as a filter
+  // is (regular file, header-declared length), never with a plain readFile,
+  // which hung on a FIFO and grew without bound on /dev/zero.
+  if (given === undefined && !existsSync(path)) return null;
   const bytes = await readCompanionBytes(path);
   const parts = bytes[6] === SPLIT_INDEX_TYPE;
   try {
