@@ -171,6 +171,11 @@ describe.each(['full', 'reader'])('%s', (kind) => {
         expect(list.confirmationParts.partsLoaded).toBe(0);
         expect(list.check(url).verdict).toBe('possible');
       }
+      // A damaged index, or a part given as the index, is refused outright.
+      const damagedIndex = split.index.slice();
+      damagedIndex[damagedIndex.length >> 1] ^= 0x01;
+      expect(() => list.attachConfirmationParts(damagedIndex, server().fetchPart)).toThrow(expect.objectContaining({ code: 'CORRUPT' }));
+      expect(() => list.attachConfirmationParts(split.parts[0], server().fetchPart)).toThrow(expect.objectContaining({ code: 'WRONG_TYPE' }));
       // The other list's index is refused outright.
       expect(() => list.attachConfirmationParts(otherSplit.index, server().fetchPart)).toThrow(
         expect.objectContaining({ code: 'INVALID_ARGUMENT' }),
