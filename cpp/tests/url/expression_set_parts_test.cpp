@@ -87,6 +87,22 @@ TEST(ExpressionSetParts, APartHoldingAHashOutsideItsRangeIsCorrupt) {
   EXPECT_EQ(read.value().rangeLast(), 300u);
 }
 
+TEST(ExpressionSetParts, EveryTruncationAndFlippedBitOfAnIndexIsRefused) {
+  const ExpressionSetParts split = encodeExpressionSetParts(randomHashes(2000, 6), 5, 9);
+  for (size_t length = 0; length < split.index.size(); ++length) {
+    ASSERT_FALSE(ExpressionSetIndex::read(split.index.data(), length).isOk()) << length;
+  }
+  std::vector<uint8_t> flipped = split.index;
+  for (size_t bit = 0; bit < flipped.size() * 8; ++bit) {
+    flipped[bit / 8] ^= static_cast<uint8_t>(1u << (bit % 8));
+    ASSERT_FALSE(ExpressionSetIndex::read(flipped.data(), flipped.size()).isOk()) << bit;
+    flipped[bit / 8] ^= static_cast<uint8_t>(1u << (bit % 8));
+  }
+  // A whole set or a part is not an index, nor an index a set.
+  EXPECT_EQ(ExpressionSetIndex::read(split.parts[0].data(), split.parts[0].size()).status().code(), StatusCode::WrongType);
+  EXPECT_EQ(ExpressionSet::read(split.index.data(), split.index.size()).status().code(), StatusCode::WrongType);
+}
+
 TEST(ExpressionSetParts, AnEmptyListIsOnePartOverEverything) {
   const ExpressionSetParts split = encodeExpressionSetParts({}, 5, 0);
   ASSERT_EQ(split.parts.size(), 1u);
