@@ -527,7 +527,9 @@ function writeCommonJsTwins(folder) {
     const path = join(folder, entry.name);
     if (entry.isDirectory()) writeCommonJsTwins(path);
     else if (entry.name.endsWith('.d.ts')) {
-      const text = readFileSync(path, 'utf8').replace(/((?:from|import)\s*\(?\s*["']\.{1,2}\/[^"']*?)\.js(["'])/g, '$1.cjs$2');
+      // `declare module` too: the registry declares the type names into core/filter-type-name's
+      // interface (declaration merging), and must name the same (CommonJS) module there.
+      const text = readFileSync(path, 'utf8').replace(/((?:from|import|declare module)\s*\(?\s*["']\.{1,2}\/[^"']*?)\.js(["'])/g, '$1.cjs$2');
       writeFileSync(path.replace(/\.d\.ts$/, '.d.cts'), text);
     }
   }
@@ -547,7 +549,7 @@ function pruneUnreachableDeclarations(folder, entries) {
     if (reached.has(file) || !existsSync(file)) continue;
     reached.add(file);
     const text = readFileSync(file, 'utf8');
-    for (const [, specifier] of text.matchAll(/(?:from|import)\s*\(?\s*["'](\.{1,2}\/[^"']+)["']/g)) {
+    for (const [, specifier] of text.matchAll(/(?:from|import|declare module)\s*\(?\s*["'](\.{1,2}\/[^"']+)["']/g)) {
       const target = join(file, '..', specifier);
       pending.push(target.replace(/\.js$/, '.d.ts').replace(/\.cjs$/, '.d.cts').replace(/\.mjs$/, '.d.mts'));
     }

@@ -43,6 +43,7 @@ node --expose-gc bench/batches.mjs --quick > /dev/null
 node --expose-gc bench/batch-parts.mjs --quick > /dev/null
 node bench/startup.mjs --quick > /dev/null
 BENCH_QUICK=1 node --expose-gc bench/index.mjs > /dev/null
+BENCH_QUICK=1 node bench/index-stall.mjs > /dev/null
 
 stage "API reference (npm run docs:check)"; npm run --silent docs:check
 stage "Jest suites (against the built package)"

@@ -234,9 +234,20 @@ class IndexHandle {
   void hashLog(uintptr_t data, uint32_t length) { XXH3_64bits_update(&logHash_, bytesAt(data), length); }
   // Writing: the parts of a snapshot covering log bytes [0, logLength) just
   // hashed; the payload is the live table (no copy), valid until the next change.
-  void prepareSnapshot(double logLength) {
+  // 0, or minus a status code (a table still draining after a doubling is
+  // moved whole first: a snapshot holds one table; that can fail on a read).
+  int prepareSnapshot(double logLength) {
+    const int finished = finishGrowth();
+    if (finished != 0) return finished;
     snapshot_ = indexSnapshotParts(*index_, static_cast<uint64_t>(logLength), XXH3_64bits_digest(&logHash_));
     for (int i = 0; i < 8; ++i) snapshotChecksum_[i] = static_cast<uint8_t>(snapshot_.checksum >> (8 * i));
+    return 0;
+  }
+  // Moves every slot of a table still draining after a doubling into the
+  // current one (CuckooIndex::finishGrowth): 0, or minus a status code.
+  int finishGrowth() {
+    Status finished = index_->finishGrowth();
+    return finished.isOk() ? 0 : fail(finished);
   }
   uintptr_t snapshotHeadData() const { return reinterpret_cast<uintptr_t>(snapshot_.head.data()); }
   double snapshotHeadLength() const { return static_cast<double>(snapshot_.head.size()); }
@@ -288,7 +299,8 @@ class IndexHandle {
   }
   // The slot words of the live table and of the pending snapshot (as the
   // snapshot stores them: u64 little-endian each, which wasm memory is), for
-  // the digest a snapshot mark carries; 0 bytes when there is none.
+  // the digest a snapshot mark carries; 0 bytes when there is none. The live
+  // table's only after finishGrowth() (else it is one of two tables).
   uintptr_t tableSlotsData() const { return reinterpret_cast<uintptr_t>(&index_->table().slot(0).word); }
   double tableSlotsLength() const { return static_cast<double>(index_->table().slotCount() * sizeof(IndexSlot)); }
   uintptr_t pendingSlotsData() const {
@@ -514,6 +526,7 @@ EMSCRIPTEN_BINDINGS(cuckoo_index) {
       .function("hashLogBegin", &IndexHandle::hashLogBegin)
       .function("hashLog", &IndexHandle::hashLog)
       .function("prepareSnapshot", &IndexHandle::prepareSnapshot)
+      .function("finishGrowth", &IndexHandle::finishGrowth)
       .function("snapshotHeadData", &IndexHandle::snapshotHeadData)
       .function("snapshotHeadLength", &IndexHandle::snapshotHeadLength)
       .function("snapshotPayloadData", &IndexHandle::snapshotPayloadData)

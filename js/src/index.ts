@@ -7,7 +7,8 @@
  *
  * @module cuckoo-bloom-wasm
  */
-export { init, isInitialized, type InitOptions, type WasmSource } from './runtime/init.js';
+export { init, isInitialized, type InitOptions } from './runtime/init.js';
+export type { WasmSource } from './runtime/wasm-source.js';
 export { FilterError, type FilterErrorCode } from './errors.js';
 export type { Key, OwnedBytes } from './keys/keys.js';
 export { KeyBatch } from './keys/key-batch.js';
@@ -30,7 +31,7 @@ export {
   type IndexValue,
   type IndexRecordStore,
 } from './exact-index/cuckoo-index.js';
-export { deserialize, serializedType, type AnyFilter, type SerializedType } from './core/deserialize.js';
+export { deserialize, serializedType, type AnyFilter, type SerializedType } from './deserialize.js';
 export {
   DEFAULT_FILTER_TYPES,
   FILTER_TYPE_ALIASES,

@@ -1,6 +1,6 @@
 import { FilterError } from './errors.js';
 import { describeValue } from './keys/keys.js';
-import type { CoreOptionLimit } from './runtime/core-module.js';
+import type { OptionLimit } from './runtime/core-module.js';
 
 /** Options every filter takes. */
 export interface FilterOptions {
@@ -70,7 +70,7 @@ export function requireInteger(
 }
 
 /** "a number in [1, 1024]", "an integer > 0". */
-function describeLimit(limit: CoreOptionLimit): string {
+function describeLimit(limit: OptionLimit): string {
   const kind = limit.integer ? 'an integer' : 'a number';
   if (limit.max === Infinity) return `${kind} ${limit.minInclusive ? '>=' : '>'} ${limit.min}`;
   if (limit.min === -Infinity) return `${kind} ${limit.maxInclusive ? '<=' : '<'} ${limit.max}`;
@@ -78,7 +78,7 @@ function describeLimit(limit: CoreOptionLimit): string {
 }
 
 /** Checks an option against its C++ class's declared range (optionLimits). @throws FilterError `INVALID_ARGUMENT`. */
-export function requireWithinLimit(value: unknown, name: string, filterName: string, limit: CoreOptionLimit, why = ''): asserts value is number {
+export function requireWithinLimit(value: unknown, name: string, filterName: string, limit: OptionLimit, why = ''): asserts value is number {
   const inside =
     typeof value === 'number' &&
     // NaN fails both comparisons.

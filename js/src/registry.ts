@@ -21,8 +21,12 @@ import { ScalableBloomFilter } from './chains/scalable-bloom.js';
 import { ScalableCuckooFilter } from './chains/scalable-cuckoo.js';
 import { ExpiringBloomFilter } from './chains/expiring-bloom.js';
 import { FilterError } from './errors.js';
+import type { EstimateSource, FilterGrowth, OptionLimit } from './runtime/core-module.js';
 import { coreFilterType } from './runtime/core-types.js';
 import type { Key } from './keys/keys.js';
+import type { FilterClasses, FilterTypeName } from './core/filter-type-name.js';
+
+export type { EstimateSource, FilterGrowth, OptionLimit } from './runtime/core-module.js';
 
 /** Any filter of this package. */
 export type AnyFilter =
@@ -36,8 +40,23 @@ export type AnyFilter =
   | ScalableCuckooFilter
   | ExpiringBloomFilter;
 
-/** The name of a filter type, as the byte format and the registry spell it. */
-export type FilterTypeName = AnyFilter['type'];
+// Each type's name and class, for core/filter-type-name.ts (the base class names a
+// type without importing the classes): a new type adds its line here.
+declare module './core/filter-type-name.js' {
+  interface FilterClasses {
+    bloom: BloomFilter;
+    'blocked-bloom': BlockedBloomFilter;
+    'counting-bloom': CountingBloomFilter;
+    cuckoo: CuckooFilter;
+    'binary-fuse': BinaryFuseFilter;
+    expandable: ExpandableFilter;
+    'scalable-bloom': ScalableBloomFilter;
+    'scalable-cuckoo': ScalableCuckooFilter;
+    'expiring-bloom': ExpiringBloomFilter;
+  }
+}
+
+export type { FilterTypeName } from './core/filter-type-name.js';
 
 /**
  * The short names the CLI's `--type` and every `type` option also take: the
@@ -121,33 +140,6 @@ export interface FilterTypeEntry {
    * @throws FilterError `CORRUPT`, `UNSUPPORTED_VERSION`, `WRONG_TYPE` (bytes of another type), `INVALID_ARGUMENT`.
    */
   deserialize(bytes: Uint8Array | ArrayBuffer): AnyFilter;
-}
-
-/** Not at all, by appending links (a chain), or in place (one table doubling). */
-export type FilterGrowth = 'none' | 'chaining' | 'in-place';
-
-/** Where an estimated rate comes from. */
-export interface EstimateSource {
-  /** A stable name (`'bits-set'`, ...). */
-  readonly name: string;
-  /** "from the bits actually set". */
-  readonly phrase: string;
-}
-
-/** One option's range (bounds may be infinite) and default. */
-export interface OptionLimit {
-  /** Lower bound. */
-  readonly min: number;
-  /** `min` is taken. */
-  readonly minInclusive: boolean;
-  /** Upper bound. */
-  readonly max: number;
-  /** `max` is taken. */
-  readonly maxInclusive: boolean;
-  /** Whole numbers only. */
-  readonly integer: boolean;
-  /** Null: not a number (read from a clock, or none). */
-  readonly default: number | null;
 }
 
 /** What the registry calls on a filter class: its constructor and its two static makers. */
@@ -285,6 +277,12 @@ const ENTRIES = [
 type NameWithoutEntry = Exclude<FilterTypeName, (typeof ENTRIES)[number]['name']>;
 const everyTypeHasAnEntry: [NameWithoutEntry] extends [never] ? true : NameWithoutEntry = true;
 void everyTypeHasAnEntry;
+// Every class of AnyFilter is declared under its own name in FilterClasses, and
+// every declared class is in AnyFilter: a mismatch is a compile error here naming it.
+type ClassUnderAnotherName = { [Name in FilterTypeName]: FilterClasses[Name]['type'] extends Name ? never : Name }[FilterTypeName];
+type TypeNotInAnyFilter = Exclude<FilterTypeName, AnyFilter['type']>;
+const everyClassUnderItsName: [ClassUnderAnotherName | TypeNotInAnyFilter] extends [never] ? true : ClassUnderAnotherName | TypeNotInAnyFilter = true;
+void everyClassUnderItsName;
 
 /**
  * The types chosen when none is given: `keys`, for keys added one by one

@@ -2,7 +2,7 @@
 // most ~10 redraws a second.
 //  - End to end on a real terminal: the CLI runs under `script -qec` (a pty
 //    from util-linux); skipped, and says so, when `script` is not installed.
-//  - The module itself: js/src/cli/progress.ts is compiled with esbuild (a
+//  - The module itself: js/src/cli/io/progress.ts is compiled with esbuild (a
 //    dev dependency) and driven with a fake TTY stream and a fake clock.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
@@ -21,7 +21,7 @@ beforeAll(async () => {
   work = tempDir();
   writeFileSync(join(work.dir, 'long.txt'), `${asciiKeys(LONG_LINES, 'p-').join('\n')}\n`);
   writeFileSync(join(work.dir, 'short.txt'), `${asciiKeys(1000, 'p-').join('\n')}\n`);
-  const source = await readFile(join(ROOT, 'js/src/cli/progress.ts'), 'utf8');
+  const source = await readFile(join(ROOT, 'js/src/cli/io/progress.ts'), 'utf8');
   const { code } = await transform(source, { loader: 'ts', format: 'esm', target: 'es2022' });
   writeFileSync(join(work.dir, 'progress.mjs'), code);
   ({ Progress } = await import(pathToFileURL(join(work.dir, 'progress.mjs')).href));

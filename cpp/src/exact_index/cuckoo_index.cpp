@@ -58,49 +58,62 @@ CuckooIndex::Located CuckooIndex::locate(const KeyHash& hash, uint64_t bucketCou
   return where;
 }
 
-Result<int64_t> CuckooIndex::findInBucket(uint64_t bucket, uint32_t tag, const uint8_t* key, size_t length,
-                                          RecordView& record) {
-  const IndexSlot* slots = table_.bucket(bucket);
+Result<IndexSlot*> CuckooIndex::findInBucket(IndexTable& table, uint64_t bucket, uint32_t tag, const uint8_t* key,
+                                             size_t length, RecordView& record) {
+  IndexSlot* slots = table.bucket(bucket);
   for (uint32_t i = 0; i < kIndexBucketSlots; ++i) {
     if (!slots[i].isOccupied() || slots[i].tag() != tag) continue;
     // A tag match is a candidate only: the record's key decides.
     Status read = store_->read(slots[i].offset(), record);
     if (!read.isOk()) return read;
     if (record.keyLength == length && (length == 0 || std::memcmp(record.key, key, length) == 0)) {
-      return static_cast<int64_t>(bucket * kIndexBucketSlots + i);
+      return &slots[i];
     }
   }
-  return int64_t{-1};
+  return static_cast<IndexSlot*>(nullptr);
 }
 
-Result<int64_t> CuckooIndex::findSlot(const KeyHash& hash, const uint8_t* key, size_t length, RecordView& record) {
-  const Located where = locate(hash, table_.bucketCount());
+Result<IndexSlot*> CuckooIndex::findIn(IndexTable& table, const KeyHash& hash, const uint8_t* key, size_t length,
+                                       RecordView& record) {
+  const Located where = locate(hash, table.bucketCount());
   // A bucket whose summary lacks the tag's bit holds no slot with the tag
   // (index_table.h): it is not read at all.
-  if (table_.mayHoldTag(where.bucket1, where.tag)) {
-    Result<int64_t> found = findInBucket(where.bucket1, where.tag, key, length, record);
-    if (!found.isOk() || found.value() >= 0) return found;
+  if (table.mayHoldTag(where.bucket1, where.tag)) {
+    Result<IndexSlot*> found = findInBucket(table, where.bucket1, where.tag, key, length, record);
+    if (!found.isOk() || found.value() != nullptr) return found;
   }
   // A key is in its second bucket only if it was placed there or kicked out
   // of its first, and both flag the first bucket (insertWithKicks): an
   // unflagged first bucket proves the key absent without touching the
   // second — one cache miss instead of two for most absent keys in a large table.
-  if (!table_.overflowed(where.bucket1) || !table_.mayHoldTag(where.bucket2, where.tag)) return int64_t{-1};
-  return findInBucket(where.bucket2, where.tag, key, length, record);
+  if (!table.overflowed(where.bucket1) || !table.mayHoldTag(where.bucket2, where.tag)) {
+    return static_cast<IndexSlot*>(nullptr);
+  }
+  return findInBucket(table, where.bucket2, where.tag, key, length, record);
+}
+
+Result<IndexSlot*> CuckooIndex::findSlot(const KeyHash& hash, const uint8_t* key, size_t length, RecordView& record) {
+  Result<IndexSlot*> found = findIn(table_, hash, key, length, record);
+  if (!found.isOk() || found.value() != nullptr || !growing()) return found;
+  // Not moved yet: the key may still be in the draining table. Its buckets
+  // below the cursor are empty, so a key whose two buckets both are is absent.
+  const Located old = locate(hash, draining_.bucketCount());
+  if (old.bucket1 < drainCursor_ && old.bucket2 < drainCursor_) return found;
+  return findIn(draining_, hash, key, length, record);
 }
 
 Result<bool> CuckooIndex::contains(const uint8_t* key, size_t length) {
   RecordView record;
-  Result<int64_t> found = findSlot(hashKey(key, length, options_.seed), key, length, record);
+  Result<IndexSlot*> found = findSlot(hashKey(key, length, options_.seed), key, length, record);
   if (!found.isOk()) return found.status();
-  return found.value() >= 0;
+  return found.value() != nullptr;
 }
 
 Status CuckooIndex::get(const uint8_t* key, size_t length, RecordView& record, uint64_t* offset) {
-  Result<int64_t> found = findSlot(hashKey(key, length, options_.seed), key, length, record);
+  Result<IndexSlot*> found = findSlot(hashKey(key, length, options_.seed), key, length, record);
   if (!found.isOk()) return found.status();
-  if (found.value() < 0) return Status::notFound("the key is not in the index");
-  if (offset != nullptr) *offset = table_.slot(static_cast<uint64_t>(found.value())).offset();
+  if (found.value() == nullptr) return Status::notFound("the key is not in the index");
+  if (offset != nullptr) *offset = found.value()->offset();
   return Status::ok();
 }
 
@@ -114,18 +127,19 @@ Result<bool> CuckooIndex::set(const uint8_t* key, size_t length, const uint8_t* 
   if (!hasValue) valueLength = 0;
   const KeyHash hash = hashKey(key, length, options_.seed);
   RecordView existing;
-  Result<int64_t> found = findSlot(hash, key, length, existing);
+  Result<IndexSlot*> found = findSlot(hash, key, length, existing);
   if (!found.isOk()) return found.status();
   const auto keyLength = static_cast<uint32_t>(length);
   const uint64_t offset = store_->offsetForAppend(recordSize(keyLength, valueLength));
   if (offset > kMaxIndexOffset) return Status::full("the record log is past the index's 256 GiB offset limit");
-  if (found.value() >= 0) {
+  if (found.value() != nullptr) {
     // Duplicate guard: the key keeps its one slot, which now points at the new record.
     Result<uint64_t> appended = store_->append(kind, key, keyLength, value, valueLength);
     if (!appended.isOk()) return appended.status();
-    IndexSlot& slot = table_.slot(static_cast<uint64_t>(found.value()));
+    IndexSlot& slot = *found.value();
     slot = IndexSlot::occupied(slot.tag(), appended.value());
     ++deadRecords_;
+    drainSome();
     return false;
   }
   Status placed = place(hash, offset);
@@ -138,11 +152,13 @@ Result<bool> CuckooIndex::set(const uint8_t* key, size_t length, const uint8_t* 
                            " instead of the announced " + std::to_string(offset));
   }
   ++liveCount_;
+  drainSome();
   return true;
 }
 
-// A new key's slot stays in one of its own two buckets (a walk moves the
-// others), and no other slot has its offset (fresh from offsetForAppend()).
+// A new key's slot stays in one of its own two buckets of the current table
+// (place() puts it there and a walk moves only the others), and no other slot
+// has its offset (fresh from offsetForAppend()).
 void CuckooIndex::withdraw(const KeyHash& hash, uint64_t offset) {
   const Located where = locate(hash, table_.bucketCount());
   for (const uint64_t bucket : {where.bucket1, where.bucket2}) {
@@ -158,15 +174,16 @@ void CuckooIndex::withdraw(const KeyHash& hash, uint64_t offset) {
 
 Result<bool> CuckooIndex::remove(const uint8_t* key, size_t length) {
   RecordView record;
-  Result<int64_t> found = findSlot(hashKey(key, length, options_.seed), key, length, record);
+  Result<IndexSlot*> found = findSlot(hashKey(key, length, options_.seed), key, length, record);
   if (!found.isOk()) return found.status();
-  if (found.value() < 0) return false;
+  if (found.value() == nullptr) return false;
   // The tombstone goes to the log first: if it cannot be written, the key stays.
   Result<uint64_t> appended = store_->append(RecordKind::Delete, key, static_cast<uint32_t>(length), nullptr, 0);
   if (!appended.isOk()) return appended.status();
-  table_.slot(static_cast<uint64_t>(found.value())) = IndexSlot::deleted();
+  *found.value() = IndexSlot::deleted();
   --liveCount_;
   deadRecords_ += 2;  // the key's last put and the tombstone
+  drainSome();
   return true;
 }
 
@@ -175,28 +192,31 @@ Status CuckooIndex::applyRecord(uint64_t offset, const RecordView& incoming) {
   std::vector<uint8_t> key(incoming.key, incoming.key + incoming.keyLength);
   const KeyHash hash = hashKey(key.data(), key.size(), options_.seed);
   RecordView existing;
-  Result<int64_t> found = findSlot(hash, key.data(), key.size(), existing);
+  Result<IndexSlot*> found = findSlot(hash, key.data(), key.size(), existing);
   if (!found.isOk()) return found.status();
   if (incoming.kind == RecordKind::Delete) {
-    if (found.value() >= 0) {
-      table_.slot(static_cast<uint64_t>(found.value())) = IndexSlot::deleted();
+    if (found.value() != nullptr) {
+      *found.value() = IndexSlot::deleted();
       --liveCount_;
       deadRecords_ += 2;
     } else {
       ++deadRecords_;
     }
+    drainSome();
     return Status::ok();
   }
   if (offset > kMaxIndexOffset) return Status::full("the record log is past the index's 256 GiB offset limit");
-  if (found.value() >= 0) {
-    IndexSlot& slot = table_.slot(static_cast<uint64_t>(found.value()));
+  if (found.value() != nullptr) {
+    IndexSlot& slot = *found.value();
     slot = IndexSlot::occupied(slot.tag(), offset);
     ++deadRecords_;
+    drainSome();
     return Status::ok();
   }
   Status placed = place(hash, offset);
   if (!placed.isOk()) return placed;
   ++liveCount_;
+  drainSome();
   return Status::ok();
 }
 
@@ -207,40 +227,50 @@ namespace {
 // its offset: every OCCUPIED slot holds the offset of its key's one live
 // record, and no two hold the same offset, so matching the offset needs no
 // read of any record (none is read while the log is being moved).
+// While the index is growing, a live record's slot is in the current table
+// or in the draining one (never both): both are searched.
 class SlotRelocator final : public RecordRelocator {
  public:
-  SlotRelocator(IndexTable& table, uint64_t seed, uint32_t tagBits) : table_(table), seed_(seed), tagBits_(tagBits) {}
+  SlotRelocator(IndexTable& table, IndexTable& draining, uint64_t seed, uint32_t tagBits)
+      : tables_{&table, &draining}, seed_(seed), tagBits_(tagBits) {}
 
   bool isLive(uint64_t offset, const RecordView& record) override {
     const KeyHash hash = hashKey(record.key, record.keyLength, seed_);
     const uint32_t tag = cuckooFingerprint(hash, tagBits_);
-    const uint64_t bucket1 = cuckooBucketIndexModulo(hash, table_.bucketCount());
-    const uint64_t bucket2 = cuckooAltBucketIndexModulo(bucket1, tag, table_.bucketCount());
-    // Both buckets, whatever the overflow flag says: the flag only saves a
-    // lookup a probe, and here a wrong "dead" would drop a live record.
-    for (const uint64_t bucket : {bucket1, bucket2}) {
-      for (uint32_t i = 0; i < kIndexBucketSlots; ++i) {
-        const IndexSlot slot = table_.bucket(bucket)[i];
-        if (slot.isOccupied() && slot.tag() == tag && slot.offset() == offset) {
-          found_ = bucket * kIndexBucketSlots + i;
-          return true;
+    for (IndexTable* table : tables_) {
+      if (table->bucketCount() == 0) continue;
+      const uint64_t bucket1 = cuckooBucketIndexModulo(hash, table->bucketCount());
+      const uint64_t bucket2 = cuckooAltBucketIndexModulo(bucket1, tag, table->bucketCount());
+      // Both buckets, whatever the overflow flag says: the flag only saves a
+      // lookup a probe, and here a wrong "dead" would drop a live record.
+      for (const uint64_t bucket : {bucket1, bucket2}) {
+        IndexSlot* slots = table->bucket(bucket);
+        for (uint32_t i = 0; i < kIndexBucketSlots; ++i) {
+          if (slots[i].isOccupied() && slots[i].tag() == tag && slots[i].offset() == offset) {
+            found_ = &slots[i];
+            return true;
+          }
         }
       }
     }
     return false;
   }
 
-  void relocated(uint64_t offset) override {
-    IndexSlot& slot = table_.slot(found_);
-    slot = IndexSlot::occupied(slot.tag(), offset);
-  }
+  void relocated(uint64_t offset) override { *found_ = IndexSlot::occupied(found_->tag(), offset); }
 
  private:
-  IndexTable& table_;
+  IndexTable* tables_[2];
   uint64_t seed_;
   uint32_t tagBits_;
-  uint64_t found_ = 0;  // the slot of the record isLive() last found live
+  IndexSlot* found_ = nullptr;  // the slot of the record isLive() last found live
 };
+
+// DELETED slots only stood for dead records in the log: none after a compaction.
+void clearDeletedSlots(IndexTable& table) {
+  for (uint64_t i = 0; i < table.slotCount(); ++i) {
+    if (table.slot(i).status() == SlotStatus::Deleted) table.slot(i) = IndexSlot{};
+  }
+}
 
 }  // namespace
 
@@ -248,12 +278,10 @@ Status CuckooIndex::compactInPlace(MemoryRecordLog& log) {
   if (static_cast<RecordStore*>(&log) != store_) {
     return Status::invalidArgument("compactInPlace needs the log this index was made over");
   }
-  SlotRelocator relocator(table_, options_.seed, options_.tagBits);
+  SlotRelocator relocator(table_, draining_, options_.seed, options_.tagBits);
   log.compactInPlace(relocator);
-  // A DELETED slot only stood for dead records in the log, and there are none now.
-  for (uint64_t i = 0; i < table_.slotCount(); ++i) {
-    if (table_.slot(i).status() == SlotStatus::Deleted) table_.slot(i) = IndexSlot{};
-  }
+  clearDeletedSlots(table_);
+  clearDeletedSlots(draining_);
   deadRecords_ = 0;
   return Status::ok();
 }
@@ -315,12 +343,29 @@ bool CuckooIndex::insertWithKicks(IndexTable& table, const Located& where, Index
 }
 
 Status CuckooIndex::grow() {
+  const uint64_t doubled = table_.bucketCount() * 2;
+  if (table_.bucketCount() > kMaxBucketCount / 2) return Status::full("the index table cannot grow past 2^40 slots");
+  // A doubling while the last one is still draining (a walk failed in the
+  // new table, which is rare below kMaxLoad): both are rebuilt at once.
+  if (growing()) return rebuild(doubled);
+  IndexTable grown;
+  const bool withinLimit = doubled <= tableMemoryLimit_ / (kIndexBucketSlots * sizeof(IndexSlot));
+  if (!withinLimit || !grown.allocate(doubled)) {
+    return Status::outOfMemory("out of memory growing the index table to " + std::to_string(doubled) +
+                               " buckets; the index is unchanged");
+  }
+  draining_ = std::move(table_);
+  table_ = std::move(grown);
+  drainCursor_ = 0;
+  ++rebuilds_;
+  return Status::ok();
+}
+
+Status CuckooIndex::rebuild(uint64_t bucketCount) {
   // Each attempt doubles again; a rebuild fails only when one walk fails,
   // which at half the load is rare (then the next doubling is tried).
-  uint64_t bucketCount = table_.bucketCount();
-  for (int attempt = 0; attempt < kMaxGrowthsPerSet; ++attempt) {
-    if (bucketCount > kMaxBucketCount / 2) return Status::full("the index table cannot grow past 2^40 slots");
-    bucketCount *= 2;
+  for (int attempt = 0; attempt < kMaxGrowthsPerSet; ++attempt, bucketCount *= 2) {
+    if (bucketCount > kMaxBucketCount) return Status::full("the index table cannot grow past 2^40 slots");
     IndexTable grown;
     const bool withinLimit = bucketCount <= tableMemoryLimit_ / (kIndexBucketSlots * sizeof(IndexSlot));
     if (!withinLimit || !grown.allocate(bucketCount)) {
@@ -328,22 +373,26 @@ Status CuckooIndex::grow() {
                                  " buckets; the index is unchanged");
     }
     bool placedAll = true;
-    for (uint64_t i = 0; i < table_.slotCount() && placedAll; ++i) {
-      const IndexSlot slot = table_.slot(i);
-      if (!slot.isOccupied()) continue;  // DELETED slots are dropped here
-      RecordView record;
-      Status read = store_->read(slot.offset(), record);
-      if (!read.isOk()) return read;
-      const KeyHash hash = hashKey(record.key, record.keyLength, options_.seed);
-      const Located where = locate(hash, bucketCount);
-      if (where.tag != slot.tag()) {
-        return Status::corrupt("the record at offset " + std::to_string(slot.offset()) +
-                               " does not hold the key its slot was made for");
+    for (const IndexTable* from : {&table_, &draining_}) {
+      for (uint64_t i = 0; i < from->slotCount() && placedAll; ++i) {
+        const IndexSlot slot = from->slot(i);
+        if (!slot.isOccupied()) continue;  // DELETED slots are dropped here
+        RecordView record;
+        Status read = store_->read(slot.offset(), record);
+        if (!read.isOk()) return read;
+        const KeyHash hash = hashKey(record.key, record.keyLength, options_.seed);
+        const Located where = locate(hash, bucketCount);
+        if (where.tag != slot.tag()) {
+          return Status::corrupt("the record at offset " + std::to_string(slot.offset()) +
+                                 " does not hold the key its slot was made for");
+        }
+        placedAll = insertWithKicks(grown, where, slot);
       }
-      placedAll = insertWithKicks(grown, where, slot);
     }
     if (placedAll) {
       table_ = std::move(grown);
+      draining_ = IndexTable{};
+      drainCursor_ = 0;
       ++rebuilds_;
       return Status::ok();
     }
@@ -351,8 +400,69 @@ Status CuckooIndex::grow() {
   return Status::full("the index table could not be rebuilt (keys that cannot be spread)");
 }
 
+Status CuckooIndex::moveDrainingBucket(uint64_t bucket) {
+  IndexSlot* slots = draining_.bucket(bucket);
+  for (uint32_t i = 0; i < kIndexBucketSlots; ++i) {
+    const IndexSlot slot = slots[i];
+    if (!slot.isOccupied()) {
+      slots[i] = IndexSlot{};  // a DELETED slot is dropped, as a rebuild drops it
+      continue;
+    }
+    RecordView record;
+    Status read = store_->read(slot.offset(), record);
+    if (!read.isOk()) return read;
+    const KeyHash hash = hashKey(record.key, record.keyLength, options_.seed);
+    const Located where = locate(hash, table_.bucketCount());
+    if (where.tag != slot.tag()) {
+      return Status::corrupt("the record at offset " + std::to_string(slot.offset()) +
+                             " does not hold the key its slot was made for");
+    }
+    if (!insertWithKicks(table_, where, slot)) return Status::full("a walk failed moving a slot to the new table");
+    // Landed in the new table: cleared here in the same step, so the key is
+    // in exactly one table whatever happens next.
+    slots[i] = IndexSlot{};
+  }
+  return Status::ok();
+}
+
+void CuckooIndex::drainSome() {
+  if (!growing()) return;
+  const uint64_t end = std::min(draining_.bucketCount(), drainCursor_ + kDrainBucketsPerWrite);
+  while (drainCursor_ < end) {
+    const Status moved = moveDrainingBucket(drainCursor_);
+    // A walk that failed in the new table: both rebuilt into a larger one now
+    // (rare; on failure, out of memory, nothing changed and the next write
+    // meets it again).
+    if (moved.code() == StatusCode::Full) {
+      (void)rebuild(table_.bucketCount() * 2);
+      return;
+    }
+    if (!moved.isOk()) return;
+    ++drainCursor_;
+  }
+  if (drainCursor_ == draining_.bucketCount()) {
+    draining_ = IndexTable{};
+    drainCursor_ = 0;
+  }
+}
+
+Status CuckooIndex::finishGrowth() {
+  while (growing()) {
+    Status moved = moveDrainingBucket(drainCursor_);
+    if (moved.code() == StatusCode::Full) return rebuild(table_.bucketCount() * 2);
+    if (!moved.isOk()) return moved;
+    if (++drainCursor_ == draining_.bucketCount()) {
+      draining_ = IndexTable{};
+      drainCursor_ = 0;
+    }
+  }
+  return Status::ok();
+}
+
 Status CuckooIndex::adoptSnapshot(IndexSnapshot&& snapshot) {
-  if (liveCount_ != 0 || deadRecords_ != 0) return Status::invalidArgument("only an empty index adopts a snapshot");
+  if (liveCount_ != 0 || deadRecords_ != 0 || growing()) {
+    return Status::invalidArgument("only an empty index adopts a snapshot");
+  }
   if (snapshot.seed != options_.seed || snapshot.params.tagBits != options_.tagBits) {
     return Status::invalidArgument("the snapshot was made with another seed or tag width");
   }
@@ -370,15 +480,19 @@ Status CuckooIndex::adoptSnapshot(IndexSnapshot&& snapshot) {
 void CuckooIndex::liveOffsets(std::vector<uint64_t>& out) const {
   out.clear();
   out.reserve(static_cast<size_t>(liveCount_));
-  for (uint64_t i = 0; i < table_.slotCount(); ++i) {
-    if (table_.slot(i).isOccupied()) out.push_back(table_.slot(i).offset());
+  for (const IndexTable* table : {&table_, &draining_}) {
+    for (uint64_t i = 0; i < table->slotCount(); ++i) {
+      if (table->slot(i).isOccupied()) out.push_back(table->slot(i).offset());
+    }
   }
   std::sort(out.begin(), out.end());
 }
 
 void CuckooIndex::countSlots(uint64_t counts[3]) const {
   counts[0] = counts[1] = counts[2] = 0;
-  for (uint64_t i = 0; i < table_.slotCount(); ++i) ++counts[static_cast<int>(table_.slot(i).status())];
+  for (const IndexTable* table : {&table_, &draining_}) {
+    for (uint64_t i = 0; i < table->slotCount(); ++i) ++counts[static_cast<int>(table->slot(i).status())];
+  }
 }
 
 }  // namespace cuckoo_bloom

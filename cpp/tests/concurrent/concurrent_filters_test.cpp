@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <string>
 #include <thread>
@@ -167,9 +168,20 @@ void readersNeverMissPublishedKeys(Concurrent& shared, uint64_t perWriter, Add a
   for (auto& p : published) p.store(0);
   std::atomic<uint32_t> writersDone{0};
   std::atomic<uint64_t> misses{0}, reads{0}, refused{0};
+  // Reads so far, counted as they happen: halfway through, each writer waits
+  // (at most 10 s) until the readers made 1,024, so the second half of the
+  // adds always runs beside reads. Without it, on a loaded machine, the
+  // writers of a fast filter once finished before a reader was scheduled (0 reads).
+  std::atomic<uint64_t> readsSoFar{0};
   onThreads(kWriters + kReaders, [&](uint32_t t) {
     if (t < kWriters) {
       for (uint64_t n = 0; n < perWriter; ++n) {
+        if (n == perWriter / 2) {
+          const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+          while (readsSoFar.load(std::memory_order_relaxed) < 1024 && std::chrono::steady_clock::now() < deadline) {
+            std::this_thread::yield();
+          }
+        }
         refused += !add(shared, presentKey(n * kWriters + t));
         published[t].store(n + 1, std::memory_order_release);
       }
@@ -186,6 +198,7 @@ void readersNeverMissPublishedKeys(Concurrent& shared, uint64_t perWriter, Add a
       const uint64_t n = (random.next() & 1) ? upTo - 1 : random.next() % upTo;
       localMisses += !shared.has(presentKey(n * kWriters + writer));
       ++localReads;
+      readsSoFar.fetch_add(1, std::memory_order_relaxed);
     }
     reads += localReads;
     misses += localMisses;

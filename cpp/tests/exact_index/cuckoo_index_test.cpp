@@ -4,6 +4,7 @@
 // sets that change nothing.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <iostream>
 #include <optional>
 #include <random>
@@ -368,55 +369,164 @@ TEST(CuckooIndex, AFailedAppendChangesNothing) {
 
 TEST(CuckooIndex, AFailedWalkIsUndoneExactlyWhenGrowthFails) {
   // One-bit tags pin each key to a fixed pair of buckets, so a walk fails
-  // long before the table is crowded. The store then refuses to read one
-  // record the rebuild needs (not one of the new key's own buckets, which
-  // the duplicate check reads): the set fails, and every slot must be bit
-  // for bit what it was.
+  // long before the table is crowded. No doubling is allowed (the table may
+  // not grow past its bytes): the set fails with OUT_OF_MEMORY, and every
+  // slot must be bit for bit what it was.
   CuckooIndexOptions options;
   options.capacity = 64;
   options.tagBits = 1;
   options.maxKicks = 50;
   int checked = 0;
   for (uint64_t trial = 0; trial < 40 && checked < 5; ++trial) {
-    FaultyStore store;
+    MemoryRecordLog log;
     options.seed = trial;
-    CuckooIndex index = CuckooIndex::create(store, options).value();
+    CuckooIndex index = CuckooIndex::create(log, options).value();
+    index.setTableMemoryLimit(index.tableBytes());
     for (uint64_t i = 0;; ++i) {
       const std::string key = cuckoo_bloom_test::presentKey(i + 1000 * trial);
-      const KeyHash hash = hashKey(bytesOf(key), key.size(), options.seed);
-      const uint64_t bucket1 = cuckooBucketIndexModulo(hash, index.bucketCount());
-      const uint64_t bucket2 = cuckooAltBucketIndexModulo(bucket1, 1, index.bucketCount());
       const double loadAfter = double(index.size() + 1) / double(index.slotCount());
-      // A victim record outside the key's two buckets.
-      uint64_t victim = UINT64_MAX;
-      for (uint64_t s = 0; s < index.slotCount(); ++s) {
-        const uint64_t bucket = s / kIndexBucketSlots;
-        if (index.table().slot(s).isOccupied() && bucket != bucket1 && bucket != bucket2) {
-          victim = index.table().slot(s).offset();
-          break;
-        }
-      }
       std::vector<uint64_t> before(index.slotCount());
       for (uint64_t s = 0; s < index.slotCount(); ++s) before[s] = index.table().slot(s).word;
-      const uint64_t rebuildsBefore = index.rebuilds();
-      store.failReadsAt = victim;
+      const uint64_t logBefore = log.nextOffset();
       Result<bool> added = index.set(bytesOf(key), key.size(), nullptr, 0, false);
-      store.failReadsAt = UINT64_MAX;
-      if (added.isOk()) {
-        ASSERT_EQ(index.rebuilds(), rebuildsBefore);  // a rebuild would have read the victim
-        continue;
-      }
-      // Growth was needed and failed on the victim's read.
-      ASSERT_EQ(added.status().code(), StatusCode::Corrupt);
-      ASSERT_LE(loadAfter, CuckooIndex::kMaxLoad) << "the table was crowded: no walk was tried";
+      if (added.isOk()) continue;
+      ASSERT_EQ(added.status().code(), StatusCode::OutOfMemory);
+      if (loadAfter > CuckooIndex::kMaxLoad) break;  // crowded: no walk was tried, try another seed
       ASSERT_EQ(before.size(), index.slotCount());
       for (uint64_t s = 0; s < index.slotCount(); ++s) ASSERT_EQ(index.table().slot(s).word, before[s]) << s;
+      ASSERT_EQ(log.nextOffset(), logBefore);
       ASSERT_FALSE(index.contains(bytesOf(key), key.size()).value());
       ++checked;
       break;
     }
   }
   EXPECT_EQ(checked, 5);
+}
+
+// Incremental growth (cuckoo_index.h, "growth"): a doubling reads no record,
+// and each later write moves at most kDrainBucketsPerWrite buckets, so no
+// single set reads more than a handful of records. A whole rebuild read
+// every key at once: 131,072 reads in the set that crossed 122k keys.
+TEST(CuckooIndexGrowth, NoSingleSetReadsMoreThanAFewRecordsAcrossEveryDoubling) {
+  FaultyStore store;
+  CuckooIndexOptions options;
+  options.capacity = 16;
+  CuckooIndex index = CuckooIndex::create(store, options).value();
+  uint64_t mostReads = 0, growingSets = 0;
+  constexpr uint64_t kKeys = 300000;
+  for (uint64_t i = 0; i < kKeys; ++i) {
+    const std::string key = cuckoo_bloom_test::presentKey(i);
+    store.resetReadCount();
+    ASSERT_TRUE(index.set(bytesOf(key), key.size(), nullptr, 0, false).value()) << key;
+    mostReads = std::max(mostReads, store.readCount());
+    growingSets += index.growing();
+  }
+  // The moved slots (2 buckets of 4) plus the new key's own tag matches (rare at 24 bits).
+  EXPECT_LE(mostReads, 2 * kIndexBucketSlots * CuckooIndex::kDrainBucketsPerWrite);
+  EXPECT_GE(index.rebuilds(), 14u);   // 16 keys -> 300k: every doubling happened
+  EXPECT_GT(growingSets, kKeys / 8);  // not vacuous: many sets ran while a table drained
+  for (uint64_t i = 0; i < kKeys; ++i) {
+    const std::string key = cuckoo_bloom_test::presentKey(i);
+    ASSERT_TRUE(index.contains(bytesOf(key), key.size()).value()) << key;
+  }
+  EXPECT_LE(index.loadFactor(), CuckooIndex::kMaxLoad);
+}
+
+// While a table drains: updates, deletes, compaction, a failed read and
+// finishGrowth() all keep every key exactly where the model says.
+TEST(CuckooIndexGrowth, EveryOperationWhileATableDrainsMatchesAModel) {
+  FaultyStore store;
+  CuckooIndexOptions options;
+  options.capacity = 1000;
+  CuckooIndex index = CuckooIndex::create(store, options).value();
+  Model model;
+  std::vector<std::string> universe;
+  auto setKey = [&](const std::string& key, const std::string& value) {
+    Result<bool> added = index.set(bytesOf(key), key.size(), bytesOf(value), value.size(), true);
+    ASSERT_TRUE(added.isOk()) << added.status().message();
+    ASSERT_EQ(added.value(), model.count(key) == 0) << key;
+    model[key] = value;
+  };
+  uint64_t next = 0;
+  // Fill until a doubling starts draining.
+  while (!index.growing()) {
+    universe.push_back(cuckoo_bloom_test::presentKey(next++));
+    setKey(universe.back(), "first");
+  }
+  const uint64_t drainingBuckets = index.drainingTable().bucketCount();
+  ASSERT_GT(drainingBuckets, 8u);
+  // A record the draining table still points at refuses to be read: the
+  // drain stops at its bucket and the key stays findable there once the
+  // store reads again; nothing is lost meanwhile.
+  uint64_t victim = UINT64_MAX;
+  for (uint64_t s = index.drainingTable().slotCount(); s-- > 0;) {
+    if (index.drainingTable().slot(s).isOccupied()) {
+      victim = index.drainingTable().slot(s).offset();
+      break;
+    }
+  }
+  ASSERT_NE(victim, UINT64_MAX);
+  store.failReadsAt = victim;
+  std::mt19937_64 random(47);
+  for (int step = 0; step < 200 && index.growing(); ++step) {
+    const std::string& old = universe[random() % universe.size()];
+    if (random() % 3 == 0) {
+      Result<bool> removed = index.remove(bytesOf(old), old.size());
+      if (removed.isOk()) {
+        ASSERT_EQ(removed.value(), model.erase(old) == 1);
+      }
+    } else if (random() % 2 == 0) {
+      // An update of a key that may still sit in the draining table.
+      Result<bool> added = index.set(bytesOf(old), old.size(), bytesOf(std::string("second")), 6, true);
+      if (added.isOk()) {
+        ASSERT_EQ(added.value(), model.count(old) == 0);
+        model[old] = "second";
+      }
+    } else {
+      universe.push_back(cuckoo_bloom_test::presentKey(next++));
+      setKey(universe.back(), "new");
+    }
+  }
+  ASSERT_TRUE(index.growing());  // stuck at the victim's bucket, not lost
+  store.failReadsAt = UINT64_MAX;
+  uint64_t counts[3];
+  index.countSlots(counts);
+  ASSERT_EQ(counts[static_cast<int>(SlotStatus::Occupied)], model.size());
+  expectMatchesModel(index, model, universe);
+  ASSERT_TRUE(index.finishGrowth().isOk());
+  EXPECT_FALSE(index.growing());
+  EXPECT_EQ(index.drainingTable().bucketCount(), 0u);
+  expectMatchesModel(index, model, universe);
+}
+
+TEST(CuckooIndexGrowth, CompactionWhileATableDrainsKeepsEveryKey) {
+  MemoryRecordLog log;
+  CuckooIndexOptions options;
+  options.capacity = 1000;
+  CuckooIndex index = CuckooIndex::create(log, options).value();
+  Model model;
+  std::vector<std::string> universe;
+  uint64_t next = 0;
+  while (!index.growing() || index.drainingTable().bucketCount() < 256) {
+    universe.push_back(cuckoo_bloom_test::presentKey(next++));
+    ASSERT_TRUE(index.set(bytesOf(universe.back()), universe.back().size(), nullptr, 0, false).value());
+    model[universe.back()] = std::nullopt;
+  }
+  // Delete every third of the first 150 keys (50 writes move 100 of the 270
+  // draining buckets): DELETED slots in both tables, the drain under way.
+  for (size_t i = 0; i < 150; i += 3) {
+    ASSERT_TRUE(index.remove(bytesOf(universe[i]), universe[i].size()).value());
+    model.erase(universe[i]);
+  }
+  ASSERT_TRUE(index.growing());
+  ASSERT_TRUE(index.compactInPlace(log).isOk());
+  EXPECT_EQ(index.deadRecords(), 0u);
+  uint64_t counts[3];
+  index.countSlots(counts);
+  EXPECT_EQ(counts[static_cast<int>(SlotStatus::Deleted)], 0u);
+  expectMatchesModel(index, model, universe);
+  ASSERT_TRUE(index.finishGrowth().isOk());
+  expectMatchesModel(index, model, universe);
 }
 
 TEST(CuckooIndex, RejectsBadOptions) {

@@ -10,16 +10,16 @@
  * Expected failures print one line, `cuckoo-bloom-wasm: <message>`, and exit 2.
  */
 import { FilterError, init } from '../index.js';
-import { runBuild } from './build.js';
-import { runDiff } from './diff.js';
-import { runPatch } from './patch.js';
-import { runUpdate } from './update.js';
-import { removeAllTemporary } from './cleanup.js';
+import { runBuild } from './build/build.js';
+import { runDiff } from './updates/diff.js';
+import { runPatch } from './updates/patch.js';
+import { runUpdate } from './updates/update.js';
+import { removeAllTemporary } from './io/cleanup.js';
 import { didYouMean } from './did-you-mean.js';
 import { CliError, EXIT_CLEAR, EXIT_ERROR, usageError } from './errors.js';
-import { runRepair } from './exact-repair.js';
-import { runInfo } from './info.js';
-import { runQuery } from './query.js';
+import { runRepair } from './exact/exact-repair.js';
+import { runInfo } from './query/info.js';
+import { runQuery } from './query/query.js';
 import { helpText, isHelpTopic } from './usage.js';
 import { packageVersion } from './version.js';
 

@@ -8,9 +8,9 @@ import { KeyPath } from '../keys/key-path.js';
 import { type Key, KeyArena, keyArray, MAX_ARENA_BYTES, describeValue, requireAttached, type OwnedBytes } from '../keys/keys.js';
 import { checkOptions, DEFAULT_FALSE_POSITIVE_RATE, type FilterOptions } from '../options.js';
 
-import type { FilterTypeName } from '../registry.js';
+import type { FilterTypeName } from './filter-type-name.js';
 
-export type { FilterTypeName } from '../registry.js';
+export type { FilterTypeName } from './filter-type-name.js';
 
 // A safety net only: free() is the way to release a filter's memory promptly.
 const leakedHandles =

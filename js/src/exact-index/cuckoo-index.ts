@@ -38,13 +38,20 @@ export interface CuckooIndexStats {
   size: number;
   /** Records in the log that answer nothing any more (replaced puts, deletions): what compact() drops. */
   deadRecords: number;
-  /** Bytes of the slot table (8 per slot, buckets of 4) and its overflow flags (1 bit per bucket). */
+  /**
+   * Bytes of the slot table (8 per slot, buckets of 4) and its summary bytes (1 per bucket); while a
+   * doubling's old table is still draining into the new one, both.
+   */
   tableBytes: number;
   /** Buckets in the slot table (4 slots each). */
   bucketCount: number;
   /** Live keys / slots in the table, in [0, 1]. */
   loadFactor: number;
-  /** Times the table was rebuilt at double size. */
+  /**
+   * Times the table doubled. Growth is incremental: a doubling allocates the new table, and each
+   * later write moves 2 buckets of the old one into it (lookups probe both meanwhile), so no single
+   * call pays for a whole rebuild.
+   */
   rebuilds: number;
   /** Records read from the log since the index was made or resetStoreReads(). */
   storeReads: number;
@@ -429,7 +436,7 @@ export class CuckooIndex extends WasmOwner {
     if (store === undefined) throw new FilterError('UNSUPPORTED', 'only an index over a store writes a snapshot');
     length ??= store.byteLength;
     if (!this.#hashStorePrefix(length)) throw new FilterError('UNAVAILABLE', 'the log ended while it was being read');
-    handle.prepareSnapshot(length);
+    this.#check(handle.prepareSnapshot(length));
     try {
       const heap = this.#core.HEAPU8;
       const head = handle.snapshotHeadData();
@@ -509,6 +516,9 @@ export class CuckooIndex extends WasmOwner {
   /** The live table's slot words as a snapshot stores them (a view of wasm memory: use it before the next call). */
   protected tableSlotBytes(): Uint8Array {
     const handle = this.#live();
+    // One table: a doubling's draining table is moved whole first (growth is
+    // incremental, CuckooIndex::finishGrowth), as the snapshot will hold it.
+    this.#check(handle.finishGrowth());
     const data = handle.tableSlotsData();
     return this.#core.HEAPU8.subarray(data, data + handle.tableSlotsLength());
   }

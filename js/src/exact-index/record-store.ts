@@ -75,7 +75,8 @@ export interface IndexHandle {
   releaseLiveOffsets(): void;
   hashLogBegin(): void;
   hashLog(data: number, length: number): void;
-  prepareSnapshot(logLength: number): void;
+  prepareSnapshot(logLength: number): number;
+  finishGrowth(): number;
   snapshotHeadData(): number;
   snapshotHeadLength(): number;
   snapshotPayloadData(): number;

@@ -6,7 +6,8 @@
  *
  * @module cuckoo-bloom-wasm/reader
  */
-export { init, isInitialized, type InitOptions, type WasmSource } from '../runtime/init.js';
+export { init, isInitialized, type InitOptions } from '../runtime/init.js';
+export type { WasmSource } from '../runtime/wasm-source.js';
 export { FilterError, type FilterErrorCode } from '../errors.js';
 export type { Key } from '../keys/keys.js';
 export type { UrlCheck, UrlVerdict } from '../url/check-url.js';

@@ -62,20 +62,37 @@ export interface CoreFilterType {
   /** The options it takes beyond capacity, falsePositiveRate and seed, as the core spells them. */
   options: readonly string[];
   // Its class's facts (cpp/include/cuckoo_bloom/core/type_facts.h); defaultCapacity 0: required.
-  growth: 'none' | 'chaining' | 'in-place';
+  growth: FilterGrowth;
   growingStandIn: string | null;
-  estimateSource: { readonly name: string; readonly phrase: string };
+  estimateSource: EstimateSource;
   defaultCapacity: number;
-  optionLimits: Readonly<Record<string, CoreOptionLimit>>;
+  optionLimits: Readonly<Record<string, OptionLimit>>;
 }
 
-/** One option's range (bounds may be infinite) and default (null: none). */
-export interface CoreOptionLimit {
+/** Not at all, by appending links (a chain), or in place (one table doubling). */
+export type FilterGrowth = 'none' | 'chaining' | 'in-place';
+
+/** Where an estimated rate comes from. */
+export interface EstimateSource {
+  /** A stable name (`'bits-set'`, ...). */
+  readonly name: string;
+  /** "from the bits actually set". */
+  readonly phrase: string;
+}
+
+/** One option's range (bounds may be infinite) and default. */
+export interface OptionLimit {
+  /** Lower bound. */
   readonly min: number;
+  /** `min` is taken. */
   readonly minInclusive: boolean;
+  /** Upper bound. */
   readonly max: number;
+  /** `max` is taken. */
   readonly maxInclusive: boolean;
+  /** Whole numbers only. */
   readonly integer: boolean;
+  /** Null: not a number (read from a clock, or none). */
   readonly default: number | null;
 }
 

@@ -2,7 +2,7 @@
 // `default` export conditions): core.wasm is fetched. No `node:` import may reach
 // this file, or webpack 5 and esbuild refuse the browser build.
 import { FilterError } from '../errors.js';
-import type { WasmSource } from './init.js';
+import type { WasmSource } from './wasm-source.js';
 import { compileGiven, fetchAndCompile } from './init-wasm-common.js';
 
 /**

@@ -2,7 +2,7 @@
 // FilterError that names where the module was looked for. No Node-only imports here:
 // the browser entry is built from this file.
 import { FilterError } from '../errors.js';
-import type { WasmSource } from './init.js';
+import type { WasmSource } from './wasm-source.js';
 
 export function isBytes(source: unknown): source is ArrayBuffer | Uint8Array {
   return source instanceof Uint8Array || source instanceof ArrayBuffer;

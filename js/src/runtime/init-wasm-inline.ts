@@ -6,7 +6,7 @@
 // inflate-embedded.ts's job.
 import { FilterError } from '../errors.js';
 import { inflateEmbedded } from './inflate-embedded.js';
-import type { WasmSource } from './init.js';
+import type { WasmSource } from './wasm-source.js';
 import { compileBytes, compileGiven } from './init-wasm-common.js';
 
 declare const __CBW_WASM_DEFLATED__: string;

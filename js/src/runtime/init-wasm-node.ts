@@ -12,7 +12,7 @@
 // #13's 15 ms target). Browsers keep the async, streaming route: their main
 // threads refuse synchronous compiles of more than 4 KB.
 import { FilterError } from '../errors.js';
-import type { WasmSource } from './init.js';
+import type { WasmSource } from './wasm-source.js';
 import { compileFailure, fetchAndCompile, isBytes } from './init-wasm-common.js';
 
 const BUNDLED_HINT =

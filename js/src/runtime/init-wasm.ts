@@ -3,7 +3,7 @@
 // fetch(). The package build swaps this file for init-wasm-node.ts,
 // init-wasm-browser.ts or init-wasm-inline.ts, so what a bundler sees has no
 // run-time branch and no `node:` import in the browser build.
-import type { WasmSource } from './init.js';
+import type { WasmSource } from './wasm-source.js';
 import { compileCore as compileInBrowser } from './init-wasm-browser.js';
 
 const isNode =

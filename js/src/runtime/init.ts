@@ -2,6 +2,7 @@ import type { CoreModule } from './core-module.js';
 import { FilterError } from '../errors.js';
 import { importGlue, startCore } from './init-glue.js';
 import { compileCore } from './init-wasm.js';
+import type { WasmSource } from './wasm-source.js';
 import { type KeyCalls, keyCallsOf } from '../keys/key-calls.js';
 import { KeyArena, describeValue } from '../keys/keys.js';
 
@@ -13,20 +14,6 @@ declare global {
     readonly dispose: unique symbol;
   }
 }
-
-/**
- * Where the WebAssembly binary comes from: its bytes, or a URL (a `URL` object
- * or anything with an `href`) or a path / URL string. Structural rather than
- * `URL` so the typings need no DOM or Node lib.
- */
-export type WasmSource =
-  | string
-  | {
-      /** The URL to load, as `URL.href` spells it. */
-      readonly href: string;
-    }
-  | ArrayBuffer
-  | Uint8Array;
 
 /** Options of {@link init}: where the WebAssembly binary comes from. */
 export interface InitOptions {

@@ -9,11 +9,12 @@
  * @module cuckoo-bloom-wasm/shared
  */
 export { init, isInitialized, type SharedInitOptions } from './shared-init.js';
-export type { WasmSource } from '../runtime/init.js';
+export type { WasmSource } from '../runtime/wasm-source.js';
 export { FilterError, type FilterErrorCode } from '../errors.js';
 export type { Key } from '../keys/keys.js';
 export type { FilterOptions } from '../options.js';
-export { SharedFilter, type SharedFilterHandle, type SharedFilterType, type SharedWasmMemory, type SharedWasmModule } from './shared-filter.js';
+export { SharedFilter } from './shared-filter.js';
+export type { SharedFilterHandle, SharedFilterType, SharedWasmMemory, SharedWasmModule } from './shared-handle.js';
 export {
   attach,
   SharedBloomFilter,

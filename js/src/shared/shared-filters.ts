@@ -4,7 +4,8 @@
 import { FilterError } from '../errors.js';
 import { describeValue, type Key } from '../keys/keys.js';
 import { checkOptions, DEFAULT_FALSE_POSITIVE_RATE, type FilterOptions, requireInteger } from '../options.js';
-import { SharedFilter, type SharedFilterHandle, type SharedFilterType } from './shared-filter.js';
+import { SharedFilter } from './shared-filter.js';
+import type { SharedFilterHandle, SharedFilterType } from './shared-handle.js';
 import { createPlace, FilterPlace, placeOf } from './shared-place.js';
 import { currentRuntime } from './shared-runtime.js';
 

@@ -4,7 +4,7 @@
 // compiled module and the memory (shared-runtime.ts).
 import { FilterError } from '../errors.js';
 import { compileCore } from '../runtime/init-wasm.js';
-import type { WasmSource } from '../runtime/init.js';
+import type { WasmSource } from '../runtime/wasm-source.js';
 import { describeValue } from '../keys/keys.js';
 import { checkMaximumMemory, createRuntime, DEFAULT_MEMORY, hasThreadRuntime, setThreadRuntime } from './shared-runtime.js';
 

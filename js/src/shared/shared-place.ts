@@ -3,7 +3,7 @@
 // and attaching its memory. Internal to js/src/shared: no public type names it.
 import { FilterError, type FilterErrorCode } from '../errors.js';
 import { describeValue } from '../keys/keys.js';
-import type { SharedFilterHandle, SharedFilterType } from './shared-filter.js';
+import type { SharedFilterHandle, SharedFilterType } from './shared-handle.js';
 import { attachRuntime, guarded, scratch, type SharedRuntime } from './shared-runtime.js';
 
 export const HANDLE_KIND = 'cuckoo-bloom-wasm/shared';

@@ -12,10 +12,10 @@ import {
   ListLineParser as LineParser,
   type ParsedLine,
   parseList as parseListText,
-} from './list-parser.js';
+} from './lists/list-parser.js';
 
-export type { ListFormat, ParsedLine, ListParseResult, ListParseError, ListParseWarning, ListParseOptions } from './list-parser.js';
-export { LIST_FORMATS } from './list-parser.js';
+export type { ListFormat, ParsedLine, ListParseResult, ListParseError, ListParseWarning, ListParseOptions } from './lists/list-parser.js';
+export { LIST_FORMATS } from './lists/list-parser.js';
 export type { ExpressionDepth } from './expressions.js';
 export type { NeverMatchReport } from './never-match.js';
 

@@ -1,6 +1,6 @@
 import type { BlocklistEnvelopeHandle } from '../runtime/core-module.js';
 import { type CuckooFilterOptions } from '../cuckoo/cuckoo.js';
-import { deserialize } from '../core/deserialize.js';
+import { deserialize } from '../deserialize.js';
 import { coreError, FilterError } from '../errors.js';
 import { withBytesInWasm } from '../core/filter-base.js';
 import { getRuntime } from '../runtime/init.js';
@@ -23,7 +23,7 @@ import {
   type ListParseOptions,
   type ListParseWarning,
   type ParsedLine,
-} from './list-parser.js';
+} from './lists/list-parser.js';
 import { UrlList } from './url-list.js';
 import { type BlocklistChecksum, blocklistChecksumOf, type ExactSet } from './confirmation.js';
 import { ExactSetBuilder, type FullExactSet, readExactSet } from './exact-set.js';

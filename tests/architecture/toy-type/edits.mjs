@@ -35,6 +35,12 @@ export const EDITS = [
   },
   {
     file: 'js/src/registry.ts',
+    step: 'declare it under its name in FilterClasses',
+    after: '  interface FilterClasses {',
+    insert: '    toy: ToyFilter;',
+  },
+  {
+    file: 'js/src/registry.ts',
     step: 'add it to AnyFilter',
     after: 'export type AnyFilter =',
     insert: '  | ToyFilter',

@@ -10,8 +10,17 @@
 //   set     a key already present gets a new record and its slot is repointed
 //           (never two live slots for one key); a new key is placed by a
 //           cuckoo walk with exact undo (as CuckooFilter's), and when the walk
-//           fails the table is rebuilt at twice the buckets, every key read
-//           back from the store (tags and buckets need the full hash).
+//           fails (or the load passes kMaxLoad) the table doubles.
+//   growth  incremental, as Redis rehashes its dict: a doubling allocates the
+//           new table and keeps the old one as the *draining* table; every
+//           later write that succeeds moves the next kDrainBucketsPerWrite
+//           buckets of it into the new one (each key read back from the store:
+//           tags and buckets need the full hash). Lookups probe the new table,
+//           then the draining one. So no single call reads more than a few
+//           records for growth, where a whole rebuild read every key (seconds
+//           at 300k keys of a log file). A key is in exactly one of the two
+//           tables at any time: a moved slot is cleared from the draining table
+//           in the same step it lands in the new one.
 //   delete  a tombstone record is appended, then the slot is marked DELETED
 //           (free for reuse).
 //   compact (in-memory log) the live records slide down in the log's own
@@ -51,6 +60,12 @@ class CuckooIndex {
   // Keeps a pointer to `store`, which must outlive the index.
   static Result<CuckooIndex> create(RecordStore& store, const CuckooIndexOptions& options);
 
+  // Buckets of the draining table moved per successful write. The new table
+  // holds twice the buckets, and its load passes kMaxLoad only after about
+  // 3.7x the draining table's buckets in new keys, so moving 2 per write
+  // empties it long before (a walk that fails meanwhile rebuilds both at once).
+  static constexpr uint64_t kDrainBucketsPerWrite = 2;
+
   // Whether the key has a live record.
   Result<bool> contains(const uint8_t* key, size_t length);
   // The key's live record, read into `record` (views valid until the store's
@@ -71,13 +86,21 @@ class CuckooIndex {
   // is InvalidArgument when `log` is not this index's store (nothing changes).
   // The table's buckets and overflow flags are untouched (no key moves bucket).
   Status compactInPlace(MemoryRecordLog& log);
+  // Moves every slot still in the draining table into the new one (a
+  // snapshot writes one table). Reads each key from the store; on a read
+  // error or a corrupt record it stops there (nothing lost: the slot stays in
+  // the draining table) and returns the error.
+  Status finishGrowth();
+  // Whether a doubling is still moving slots out of the old table.
+  bool growing() const { return draining_.bucketCount() != 0; }
 
   uint64_t size() const { return liveCount_; }
   // Records in the log that no longer answer anything (superseded puts and tombstones).
   uint64_t deadRecords() const { return deadRecords_; }
+  // The current (newest) table's buckets and slots; tableBytes() counts the draining table too.
   uint64_t bucketCount() const { return table_.bucketCount(); }
   uint64_t slotCount() const { return table_.slotCount(); }
-  size_t tableBytes() const { return table_.byteLength(); }
+  size_t tableBytes() const { return table_.byteLength() + draining_.byteLength(); }
   uint32_t tagBits() const { return options_.tagBits; }
   uint64_t seed() const { return options_.seed; }
   uint64_t rebuilds() const { return rebuilds_; }
@@ -85,9 +108,12 @@ class CuckooIndex {
   RecordStore& store() { return *store_; }
   // Offsets of every live record, ascending (the log's order): iteration and compaction.
   void liveOffsets(std::vector<uint64_t>& out) const;
-  // The slots themselves (tests compare them word for word around a failed set).
+  // The slots themselves (tests compare them word for word around a failed
+  // set), and the draining table's (empty when not growing()).
   const IndexTable& table() const { return table_; }
-  // Slots by status, for tests: [AVAILABLE, OCCUPIED, DELETED].
+  const IndexTable& drainingTable() const { return draining_; }
+  // Slots by status, for tests: [AVAILABLE, OCCUPIED, DELETED], over both
+  // tables while growing() (the draining table's moved buckets are AVAILABLE).
   void countSlots(uint64_t counts[3]) const;
   // Opening from a snapshot (index_snapshot.h): takes over its table, live
   // count and dead-record count. Only an index that holds nothing yet, made
@@ -117,22 +143,42 @@ class CuckooIndex {
 
   CuckooIndex() = default;
   Located locate(const KeyHash& hash, uint64_t bucketCount) const;
-  // The table slot holding the key's live record (the record read into
-  // `record`), -1 when absent, or the store's read error.
-  Result<int64_t> findSlot(const KeyHash& hash, const uint8_t* key, size_t length, RecordView& record);
-  // The slot of `bucket` holding the key (tag match, then the record's key), or -1.
-  Result<int64_t> findInBucket(uint64_t bucket, uint32_t tag, const uint8_t* key, size_t length, RecordView& record);
-  // Places a new key's slot (the key is known absent), doubling the table as needed.
+  // The slot holding the key's live record, in either table (the record read
+  // into `record`), nullptr when absent, or the store's read error.
+  Result<IndexSlot*> findSlot(const KeyHash& hash, const uint8_t* key, size_t length, RecordView& record);
+  // The same in one table.
+  Result<IndexSlot*> findIn(IndexTable& table, const KeyHash& hash, const uint8_t* key, size_t length,
+                            RecordView& record);
+  // The slot of `bucket` holding the key (tag match, then the record's key), or nullptr.
+  Result<IndexSlot*> findInBucket(IndexTable& table, uint64_t bucket, uint32_t tag, const uint8_t* key,
+                                  size_t length, RecordView& record);
+  // Places a new key's slot in the current table (the key is known absent), doubling as needed.
   Status place(const KeyHash& hash, uint64_t offset);
   // A cuckoo walk in `table`; on failure every changed bucket is restored and false returned.
   bool insertWithKicks(IndexTable& table, const Located& where, IndexSlot slot);
-  // Rebuilds the table with at least twice the buckets (keys read back from the store).
+  // Doubles: starts draining the current table into one of twice the
+  // buckets, or, when one is still draining, rebuilds both at once (rebuild()).
   Status grow();
+  // Rebuilds every key of both tables into one table of at least `bucketCount`
+  // buckets, doubling again while a walk fails; on failure nothing changed.
+  Status rebuild(uint64_t bucketCount);
+  // Moves the occupied slots of the draining table's bucket into the current
+  // table. Ok: the bucket is empty. Full: a walk failed (the slots not yet
+  // moved stay). A read error or corrupt record: the same.
+  Status moveDrainingBucket(uint64_t bucket);
+  // After a successful write: moves the next kDrainBucketsPerWrite buckets.
+  // Errors are left for the next write, or finishGrowth(), to meet again:
+  // the write itself succeeded, and every key stays findable meanwhile.
+  void drainSome();
   void withdraw(const KeyHash& hash, uint64_t offset);
 
   RecordStore* store_ = nullptr;
   CuckooIndexOptions options_;
   IndexTable table_;
+  // The table before the last doubling while its slots move into table_
+  // (empty otherwise); its buckets below drainCursor_ are empty.
+  IndexTable draining_;
+  uint64_t drainCursor_ = 0;
   SplitMix64 random_;
   uint64_t liveCount_ = 0;
   uint64_t deadRecords_ = 0;
