@@ -542,11 +542,57 @@ class ExpressionSetBuilderHandle {
     encoded_ = encodeExpressionSet(hashes_, seed_, (uint64_t{checksumHigh} << 32) | checksumLow);
     return val(typed_memory_view(encoded_.size(), encoded_.data()));
   }
+  // The set split by hash prefix (expression_set.h, type 34): encodes the
+  // index and parts, returns how many parts; splitIndex() and splitPart(i)
+  // are views into wasm memory, valid until the next split().
+  uint32_t split(uint32_t checksumLow, uint32_t checksumHigh, uint32_t partHashes) {
+    split_ = encodeExpressionSetParts(hashes_, seed_, (uint64_t{checksumHigh} << 32) | checksumLow, partHashes);
+    return static_cast<uint32_t>(split_.parts.size());
+  }
+  val splitIndex() { return val(typed_memory_view(split_.index.size(), split_.index.data())); }
+  val splitPart(uint32_t part) { return val(typed_memory_view(split_.parts[part].size(), split_.parts[part].data())); }
 
  private:
   uint64_t seed_ = kExpressionSetDefaultSeed;
   std::vector<uint64_t> hashes_;
   std::vector<uint8_t> encoded_;
+  ExpressionSetParts split_;
+};
+
+// The index of a split companion read from bytes: names the part an
+// expression's hash falls in, and checks a part's bytes against it.
+class ExpressionSetIndexHandle {
+ public:
+  static ExpressionSetIndexHandle* read(uintptr_t data, uint32_t length) {
+    auto* handle = new ExpressionSetIndexHandle();
+    Result<ExpressionSetIndex> index = ExpressionSetIndex::read(bytesAt(data), length);
+    if (index.isOk()) handle->index_.emplace(std::move(index).value());
+    else handle->status_ = index.status();
+    return handle;
+  }
+  bool ok() const { return status_.isOk(); }
+  std::string errorCode() const { return statusCodeName(status_.code()); }
+  std::string errorMessage() const { return status_.message(); }
+  uint32_t partCount() const { return index_->partCount(); }
+  double count() const { return static_cast<double>(index_->count()); }
+  uint32_t checksumLow() const { return static_cast<uint32_t>(index_->blocklistChecksum()); }
+  uint32_t checksumHigh() const { return static_cast<uint32_t>(index_->blocklistChecksum() >> 32); }
+  uint32_t partOf(uintptr_t expression, uint32_t length) const { return index_->partOf(bytesAt(expression), length); }
+  uint32_t partBytes(uint32_t part) const { return part < index_->partCount() ? index_->partBytes(part) : 0; }
+  // The first 32 bits of the part's range (its prefix), for info.
+  uint32_t partPrefix(uint32_t part) const { return static_cast<uint32_t>(index_->partFirst(part) >> 32); }
+  // Checks bytes as part `part`: "" when they are it, else the status name (checkMessage() explains).
+  std::string checkPart(uint32_t part, uintptr_t data, uint32_t length) {
+    Result<ExpressionSet> set = index_->checkPart(part, bytesAt(data), length);
+    check_ = set.isOk() ? Status::ok() : set.status();
+    return set.isOk() ? std::string() : std::string(statusCodeName(check_.code()));
+  }
+  std::string checkMessage() const { return check_.message(); }
+
+ private:
+  Status status_;
+  Status check_;
+  std::optional<ExpressionSetIndex> index_;
 };
 
 // A companion read from bytes (copied: the caller frees its buffer after the call).
@@ -636,7 +682,24 @@ EMSCRIPTEN_BINDINGS(cuckoo_bloom_expression_set) {
       .function("add", &ExpressionSetBuilderHandle::add)
       .function("addSet", &ExpressionSetBuilderHandle::addSet)
       .function("size", &ExpressionSetBuilderHandle::size)
-      .function("encode", &ExpressionSetBuilderHandle::encode);
+      .function("encode", &ExpressionSetBuilderHandle::encode)
+      .function("split", &ExpressionSetBuilderHandle::split)
+      .function("splitIndex", &ExpressionSetBuilderHandle::splitIndex)
+      .function("splitPart", &ExpressionSetBuilderHandle::splitPart);
+  class_<ExpressionSetIndexHandle>("ExpressionSetIndexHandle")
+      .function("ok", &ExpressionSetIndexHandle::ok)
+      .function("errorCode", &ExpressionSetIndexHandle::errorCode)
+      .function("errorMessage", &ExpressionSetIndexHandle::errorMessage)
+      .function("partCount", &ExpressionSetIndexHandle::partCount)
+      .function("count", &ExpressionSetIndexHandle::count)
+      .function("checksumLow", &ExpressionSetIndexHandle::checksumLow)
+      .function("checksumHigh", &ExpressionSetIndexHandle::checksumHigh)
+      .function("partOf", &ExpressionSetIndexHandle::partOf)
+      .function("partBytes", &ExpressionSetIndexHandle::partBytes)
+      .function("partPrefix", &ExpressionSetIndexHandle::partPrefix)
+      .function("checkPart", &ExpressionSetIndexHandle::checkPart)
+      .function("checkMessage", &ExpressionSetIndexHandle::checkMessage);
+  function("readExpressionSetIndex", &ExpressionSetIndexHandle::read, allow_raw_pointers());
   class_<ExpressionSetHandle>("ExpressionSetHandle")
       .function("ok", &ExpressionSetHandle::ok)
       .function("errorCode", &ExpressionSetHandle::errorCode)

@@ -36,10 +36,12 @@ struct ReaderHandle {
   std::optional<UrlBlocklistEnvelope> blocklist;
   // Set instead of reader when the bytes were a blocklist's exact companion.
   std::optional<ExpressionSet> confirmation;
+  // Set instead when the bytes were the index of a split companion (kind 3).
+  std::optional<ExpressionSetIndex> confirmationIndex;
 };
 
 // What cbw_reader_open reads.
-enum ReadKind { kReadFilter = 0, kReadBlocklist = 1, kReadExpressionSet = 2 };
+enum ReadKind { kReadFilter = 0, kReadBlocklist = 1, kReadExpressionSet = 2, kReadExpressionSetIndex = 3 };
 
 const uint8_t* bytesAt(uintptr_t pointer) { return reinterpret_cast<const uint8_t*>(pointer); }
 
@@ -56,6 +58,12 @@ EMSCRIPTEN_KEEPALIVE ReaderHandle* cbw_reader_open(uintptr_t data, uint32_t leng
     Result<ExpressionSet> set = ExpressionSet::read(bytesAt(data), length);
     if (set.isOk()) handle->confirmation.emplace(std::move(set).value());
     else handle->status = set.status();
+    return handle;
+  }
+  if (kind == kReadExpressionSetIndex) {
+    Result<ExpressionSetIndex> index = ExpressionSetIndex::read(bytesAt(data), length);
+    if (index.isOk()) handle->confirmationIndex.emplace(std::move(index).value());
+    else handle->status = index.status();
     return handle;
   }
   const uint8_t* filterBytes = bytesAt(data);
@@ -132,6 +140,37 @@ EMSCRIPTEN_KEEPALIVE uint32_t cbw_reader_set_checksum_low(const ReaderHandle* ha
 }
 EMSCRIPTEN_KEEPALIVE uint32_t cbw_reader_set_checksum_high(const ReaderHandle* handle) {
   return static_cast<uint32_t>(handle->confirmation->blocklistChecksum() >> 32);
+}
+
+// A split companion's index (kind 3): the part an expression falls in, each
+// part's size, and a part's bytes checked against it: cbw_reader_index_open_part
+// returns a kind-2 handle (its status says whether the bytes are that part).
+EMSCRIPTEN_KEEPALIVE uint32_t cbw_reader_index_parts(const ReaderHandle* handle) {
+  return handle->confirmationIndex->partCount();
+}
+EMSCRIPTEN_KEEPALIVE double cbw_reader_index_count(const ReaderHandle* handle) {
+  return static_cast<double>(handle->confirmationIndex->count());
+}
+EMSCRIPTEN_KEEPALIVE uint32_t cbw_reader_index_checksum_low(const ReaderHandle* handle) {
+  return static_cast<uint32_t>(handle->confirmationIndex->blocklistChecksum());
+}
+EMSCRIPTEN_KEEPALIVE uint32_t cbw_reader_index_checksum_high(const ReaderHandle* handle) {
+  return static_cast<uint32_t>(handle->confirmationIndex->blocklistChecksum() >> 32);
+}
+EMSCRIPTEN_KEEPALIVE uint32_t cbw_reader_index_part_of(const ReaderHandle* handle, uintptr_t key, uint32_t length) {
+  return handle->confirmationIndex->partOf(bytesAt(key), length);
+}
+EMSCRIPTEN_KEEPALIVE uint32_t cbw_reader_index_part_bytes(const ReaderHandle* handle, uint32_t part) {
+  return part < handle->confirmationIndex->partCount() ? handle->confirmationIndex->partBytes(part) : 0;
+}
+EMSCRIPTEN_KEEPALIVE ReaderHandle* cbw_reader_index_open_part(const ReaderHandle* index, uint32_t part, uintptr_t data,
+                                                              uint32_t length) {
+  auto* handle = new (std::nothrow) ReaderHandle();
+  if (handle == nullptr) return nullptr;
+  Result<ExpressionSet> set = index->confirmationIndex->checkPart(part, bytesAt(data), length);
+  if (set.isOk()) handle->confirmation.emplace(std::move(set).value());
+  else handle->status = set.status();
+  return handle;
 }
 
 // A URL's expressions checked in one crossing (js/src/url/check-url.ts): a

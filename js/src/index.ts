@@ -59,6 +59,14 @@ export {
   type UrlVerdict,
 } from './url/url-blocklist.js';
 export * from './url/index.js';
+export {
+  checkConfirmationPart,
+  type ConfirmationIndexFacts,
+  describeConfirmationIndex,
+  splitConfirmation,
+  type SplitConfirmation,
+} from './url/exact-set.js';
+export { confirmationPartName, type ConfirmationPartsStatus, type FetchConfirmationPart } from './url/confirmation-parts.js';
 export { applyPatch } from './patch/apply-patch.js';
 export { diffFilters } from './patch/diff-filters.js';
 

@@ -14,6 +14,9 @@ namespace {
 
 constexpr uint16_t kExpressionSetFormatVersion = 2;  // type 33 was added in format version 2
 constexpr size_t kParamsBytes = 24;
+constexpr size_t kPartParamsBytes = 40;  // the 24, then rangeFirst u64, rangeLast u64
+constexpr size_t kSplitIndexParamsBytes = 16;  // blocklistChecksum u64, partHashes u32, reserved u32
+constexpr size_t kSplitIndexEntryBytes = 16;  // prefix u32, bytes u32, checksum u64
 constexpr size_t kIndexEntryBytes = 16;
 constexpr uint64_t kAllOnes = ~uint64_t{0};
 
@@ -64,9 +67,9 @@ uint64_t expressionHash(const uint8_t* data, size_t length, uint64_t seed) {
   return XXH3_64bits_withSeed(data, length, seed);
 }
 
-uint8_t expressionSetRiceBits(uint64_t distinctCount) {
+uint8_t expressionSetRiceBits(uint64_t distinctCount, uint64_t rangeWidth) {
   if (distinctCount == 0) return 0;
-  const uint64_t meanGap = kAllOnes / distinctCount;
+  const uint64_t meanGap = rangeWidth / distinctCount;
   // Rice's best parameter is about log2(ln 2 x mean gap); 0.6875 = 1/2 + 1/8 + 1/16, in integers so
   // every platform picks the same one.
   const uint64_t scaled = meanGap / 2 + meanGap / 8 + meanGap / 16;
@@ -74,12 +77,13 @@ uint8_t expressionSetRiceBits(uint64_t distinctCount) {
   return static_cast<uint8_t>(63 - __builtin_clzll(scaled));
 }
 
-std::vector<uint8_t> encodeExpressionSet(std::vector<uint64_t> hashes, uint64_t seed, uint64_t blocklistChecksum,
-                                         uint8_t blockShift) {
-  std::sort(hashes.begin(), hashes.end());
-  hashes.erase(std::unique(hashes.begin(), hashes.end()), hashes.end());
+namespace {
+
+// One set's bytes: `hashes` sorted and distinct; a part (isPart) records its range.
+std::vector<uint8_t> encodeSorted(const std::vector<uint64_t>& hashes, uint64_t seed, uint64_t blocklistChecksum,
+                                  uint8_t blockShift, bool isPart, uint64_t rangeFirst, uint64_t rangeLast) {
   const uint64_t count = hashes.size();
-  const uint8_t riceBits = expressionSetRiceBits(count);
+  const uint8_t riceBits = expressionSetRiceBits(count, rangeLast - rangeFirst);
   const uint64_t blockSize = uint64_t{1} << blockShift;
   ByteWriter index;
   BitWriter stream;
@@ -99,8 +103,8 @@ std::vector<uint8_t> encodeExpressionSet(std::vector<uint64_t> hashes, uint64_t 
   out.u16(kExpressionSetFormatVersion);
   out.u8(kExpressionSetTypeId);
   out.u8(static_cast<uint8_t>(HashAlgorithm::Xxh3_64));
-  out.u32(0);  // flags
-  out.u32(kParamsBytes);
+  out.u32(isPart ? kExpressionSetPartFlag : 0);  // flags
+  out.u32(isPart ? kPartParamsBytes : kParamsBytes);
   out.u64(seed);
   out.u64(count);
   out.u64(count);
@@ -111,11 +115,95 @@ std::vector<uint8_t> encodeExpressionSet(std::vector<uint64_t> hashes, uint64_t 
   out.u8(riceBits);
   out.u8(blockShift);
   for (int i = 0; i < 6; ++i) out.u8(0);
+  if (isPart) {
+    out.u64(rangeFirst);
+    out.u64(rangeLast);
+  }
   out.raw(index.bytes().data(), index.bytes().size());
   out.raw(stream.bytes().data(), stream.bytes().size());
   const uint64_t checksum = formatChecksum(out.bytes().data(), out.bytes().size());
   out.u64(checksum);
   return std::move(out.bytes());
+}
+
+void sortDistinct(std::vector<uint64_t>& hashes) {
+  std::sort(hashes.begin(), hashes.end());
+  hashes.erase(std::unique(hashes.begin(), hashes.end()), hashes.end());
+}
+
+uint64_t trailingChecksum(const std::vector<uint8_t>& blob) {
+  uint64_t checksum = 0;
+  ByteReader(blob.data() + blob.size() - kChecksumBytes, kChecksumBytes).u64(checksum);
+  return checksum;
+}
+
+}  // namespace
+
+std::vector<uint8_t> encodeExpressionSet(std::vector<uint64_t> hashes, uint64_t seed, uint64_t blocklistChecksum,
+                                         uint8_t blockShift) {
+  sortDistinct(hashes);
+  return encodeSorted(hashes, seed, blocklistChecksum, blockShift, false, 0, kAllOnes);
+}
+
+std::vector<uint8_t> encodeExpressionSetPart(std::vector<uint64_t> hashes, uint64_t seed, uint64_t blocklistChecksum,
+                                             uint64_t rangeFirst, uint64_t rangeLast) {
+  sortDistinct(hashes);
+  return encodeSorted(hashes, seed, blocklistChecksum, kExpressionSetDefaultBlockShift, true, rangeFirst, rangeLast);
+}
+
+ExpressionSetParts encodeExpressionSetParts(std::vector<uint64_t> hashes, uint64_t seed, uint64_t blocklistChecksum,
+                                            uint32_t partHashes) {
+  sortDistinct(hashes);
+  if (partHashes == 0) partHashes = kExpressionSetDefaultPartHashes;
+  const size_t count = hashes.size();
+  // Each part starts at a 32-bit prefix: after about partHashes hashes, at the
+  // prefix of the next hash whose prefix differs from the part's first (two
+  // hashes sharing a prefix always land in one part).
+  std::vector<uint32_t> prefixes{0};
+  std::vector<size_t> starts{0};
+  size_t start = 0;
+  while (count - start > partHashes) {
+    size_t next = start + partHashes;
+    while (next < count && (hashes[next] >> 32) == (hashes[start] >> 32)) ++next;
+    if (next == count) break;
+    const uint64_t boundary = (hashes[next] >> 32) << 32;
+    next = static_cast<size_t>(std::lower_bound(hashes.begin() + start, hashes.begin() + next, boundary) - hashes.begin());
+    prefixes.push_back(static_cast<uint32_t>(boundary >> 32));
+    starts.push_back(next);
+    start = next;
+  }
+  ExpressionSetParts out;
+  ByteWriter entries;
+  for (size_t part = 0; part < prefixes.size(); ++part) {
+    const size_t end = part + 1 < prefixes.size() ? starts[part + 1] : count;
+    const uint64_t first = uint64_t{prefixes[part]} << 32;
+    const uint64_t last = part + 1 < prefixes.size() ? (uint64_t{prefixes[part + 1]} << 32) - 1 : kAllOnes;
+    std::vector<uint64_t> range(hashes.begin() + starts[part], hashes.begin() + end);
+    out.parts.push_back(encodeSorted(range, seed, blocklistChecksum, kExpressionSetDefaultBlockShift, true, first, last));
+    entries.u32(prefixes[part]);
+    entries.u32(static_cast<uint32_t>(out.parts.back().size()));
+    entries.u64(trailingChecksum(out.parts.back()));
+  }
+  ByteWriter index;
+  index.raw(kFormatMagic, sizeof(kFormatMagic));
+  index.u16(kExpressionSetFormatVersion);
+  index.u8(kExpressionSetIndexTypeId);
+  index.u8(static_cast<uint8_t>(HashAlgorithm::Xxh3_64));
+  index.u32(0);  // flags
+  index.u32(kSplitIndexParamsBytes);
+  index.u64(seed);
+  index.u64(count);
+  index.u64(prefixes.size());
+  index.f64(static_cast<double>(count) * kTwoToMinus64);
+  index.u64(entries.bytes().size());
+  index.u64(blocklistChecksum);
+  index.u32(partHashes);
+  index.u32(0);
+  index.raw(entries.bytes().data(), entries.bytes().size());
+  const uint64_t checksum = formatChecksum(index.bytes().data(), index.bytes().size());
+  index.u64(checksum);
+  out.index = std::move(index.bytes());
+  return out;
 }
 
 template <typename Visit>
@@ -196,9 +284,14 @@ Result<ExpressionSet> ExpressionSet::read(const uint8_t* data, size_t length) {
   }
   if (version < kExpressionSetFormatVersion) return damaged("format version " + std::to_string(version) + " has no type 33");
   if (hashAlgorithm != static_cast<uint8_t>(HashAlgorithm::Xxh3_64)) return damaged("unknown hash algorithm");
-  if (flags != 0) return damaged("reserved flags are set");
-  if (paramsLength != kParamsBytes || length < smallest) return damaged("parameters must be 24 bytes");
+  if ((flags & ~kExpressionSetPartFlag) != 0) return damaged("reserved flags are set");
+  const bool isPart = flags == kExpressionSetPartFlag;
+  const size_t expectedParams = isPart ? kPartParamsBytes : kParamsBytes;
+  if (paramsLength != expectedParams || length < smallest + (expectedParams - kParamsBytes)) {
+    return damaged(std::string("parameters must be ") + (isPart ? "40 bytes (a part)" : "24 bytes"));
+  }
   ExpressionSet set;
+  set.isPart_ = isPart;
   ByteReader params(data + kHeaderBytes, kParamsBytes);
   params.u64(set.blocklistChecksum_);
   params.u64(set.streamBits_);
@@ -208,6 +301,12 @@ Result<ExpressionSet> ExpressionSet::read(const uint8_t* data, size_t length) {
     uint8_t reserved = 0;
     params.u8(reserved);
     if (reserved != 0) return damaged("reserved parameter bytes are set");
+  }
+  if (isPart) {
+    ByteReader range(data + kHeaderBytes + kParamsBytes, kPartParamsBytes - kParamsBytes);
+    range.u64(set.rangeFirst_);
+    range.u64(set.rangeLast_);
+    if (set.rangeFirst_ > set.rangeLast_) return damaged("a part's range ends before it starts");
   }
   if (set.riceBits_ > 63) return damaged("Rice parameter " + std::to_string(set.riceBits_) + " is above 63");
   if (set.blockShift_ == 0 || set.blockShift_ > kExpressionSetMaxBlockShift) {
@@ -231,7 +330,7 @@ Result<ExpressionSet> ExpressionSet::read(const uint8_t* data, size_t length) {
   if (itemCount - blockCount > set.streamBits_ / (uint64_t{set.riceBits_} + 1)) {
     return damaged("the stream is too short for " + std::to_string(itemCount) + " hashes");
   }
-  const uint8_t* payload = data + kHeaderBytes + kParamsBytes;
+  const uint8_t* payload = data + kHeaderBytes + expectedParams;
   set.blockCount_ = static_cast<size_t>(blockCount);
   set.streamBytes_ = static_cast<size_t>(streamBytes);
   set.firstValues_.reset(new (std::nothrow) uint64_t[set.blockCount_ + 1]);
@@ -268,6 +367,9 @@ Result<ExpressionSet> ExpressionSet::read(const uint8_t* data, size_t length) {
       return damaged("block " + std::to_string(b) + " does not end where the next begins");
     }
     if (!last && lastValue >= next) return damaged("block " + std::to_string(b) + " overlaps the next");
+    if (set.firstValues_[b] < set.rangeFirst_ || lastValue > set.rangeLast_) {
+      return damaged("block " + std::to_string(b) + " holds a hash outside the part's range");
+    }
   }
   return set;
 }
@@ -301,6 +403,119 @@ std::vector<uint64_t> ExpressionSet::hashes() const {
     });
   }
   return out;
+}
+
+namespace {
+Status damagedIndex(const std::string& what) { return Status::corrupt("URL expression set index: " + what); }
+}  // namespace
+
+Result<ExpressionSetIndex> ExpressionSetIndex::read(const uint8_t* data, size_t length) {
+  const size_t smallest = kHeaderBytes + kSplitIndexParamsBytes + kSplitIndexEntryBytes + kChecksumBytes;
+  if (data == nullptr || length < kHeaderBytes + kChecksumBytes) {
+    return damagedIndex("truncated: " + std::to_string(length) + " bytes is shorter than a header and checksum");
+  }
+  if (std::memcmp(data, kFormatMagic, sizeof(kFormatMagic)) != 0) return damagedIndex("bad magic bytes");
+  ByteReader header(data + 4, kHeaderBytes - 4);
+  uint16_t version = 0;
+  uint8_t type = 0, hashAlgorithm = 0;
+  uint32_t flags = 0, paramsLength = 0;
+  uint64_t seed = 0, itemCount = 0, partCount = 0, payloadLength = 0;
+  double rate = 0;
+  header.u16(version);
+  header.u8(type);
+  header.u8(hashAlgorithm);
+  header.u32(flags);
+  header.u32(paramsLength);
+  header.u64(seed);
+  header.u64(itemCount);
+  header.u64(partCount);
+  header.f64(rate);
+  header.u64(payloadLength);
+  if (version > kFormatVersion) {
+    return Status::unsupportedVersion("format version " + std::to_string(version) +
+                                      " is not supported (this build reads up to " + std::to_string(kFormatVersion) + ")");
+  }
+  const uint64_t bodyBytes = static_cast<uint64_t>(length) - kHeaderBytes - kChecksumBytes;
+  if (paramsLength > bodyBytes || payloadLength != bodyBytes - paramsLength) {
+    return damagedIndex("the header announces " + std::to_string(paramsLength) + " parameter and " +
+                        std::to_string(payloadLength) + " payload bytes, but " + std::to_string(bodyBytes) + " follow");
+  }
+  uint64_t storedChecksum = 0;
+  ByteReader(data + length - kChecksumBytes, kChecksumBytes).u64(storedChecksum);
+  if (formatChecksum(data, length - kChecksumBytes) != storedChecksum) {
+    return damagedIndex("checksum mismatch: the bytes were altered or damaged");
+  }
+  if (type != kExpressionSetIndexTypeId) {
+    return Status::wrongType(std::string("expected the index of a split URL expression set (type 34), got ") +
+                             (isKnownFilterType(type) ? std::string("a ") + filterTypeName(static_cast<FilterType>(type))
+                                                      : "type " + std::to_string(type)));
+  }
+  if (version < kExpressionSetFormatVersion) return damagedIndex("format version " + std::to_string(version) + " has no type 34");
+  if (hashAlgorithm != static_cast<uint8_t>(HashAlgorithm::Xxh3_64)) return damagedIndex("unknown hash algorithm");
+  if (flags != 0) return damagedIndex("reserved flags are set");
+  if (paramsLength != kSplitIndexParamsBytes || length < smallest) return damagedIndex("parameters must be 16 bytes");
+  if (rate != static_cast<double>(itemCount) * kTwoToMinus64) return damagedIndex("target rate must be count / 2^64");
+  if (partCount == 0 || partCount > 0xffffffffull || payloadLength != partCount * kSplitIndexEntryBytes) {
+    return damagedIndex(std::to_string(partCount) + " parts do not fill " + std::to_string(payloadLength) + " payload bytes");
+  }
+  ExpressionSetIndex index;
+  index.seed_ = seed;
+  index.count_ = itemCount;
+  index.partCount_ = static_cast<uint32_t>(partCount);
+  ByteReader params(data + kHeaderBytes, kSplitIndexParamsBytes);
+  uint32_t partHashes = 0, reserved = 0;
+  params.u64(index.blocklistChecksum_);
+  params.u32(partHashes);
+  params.u32(reserved);
+  if (reserved != 0) return damagedIndex("reserved parameter bytes are set");
+  index.prefixes_.reset(new (std::nothrow) uint32_t[index.partCount_]);
+  index.sizes_.reset(new (std::nothrow) uint32_t[index.partCount_]);
+  index.checksums_.reset(new (std::nothrow) uint64_t[index.partCount_]);
+  if (!index.prefixes_ || !index.sizes_ || !index.checksums_) {
+    return Status::outOfMemory("URL expression set index: no memory for " + std::to_string(partCount) + " parts");
+  }
+  ByteReader entries(data + kHeaderBytes + kSplitIndexParamsBytes, payloadLength);
+  for (uint32_t part = 0; part < index.partCount_; ++part) {
+    entries.u32(index.prefixes_[part]);
+    entries.u32(index.sizes_[part]);
+    entries.u64(index.checksums_[part]);
+    if (part == 0 ? index.prefixes_[0] != 0 : index.prefixes_[part] <= index.prefixes_[part - 1]) {
+      return damagedIndex("part " + std::to_string(part) + "'s range is out of order (part 0 starts at 0, each next one later)");
+    }
+    if (index.sizes_[part] < kHeaderBytes + kPartParamsBytes + kChecksumBytes) {
+      return damagedIndex("part " + std::to_string(part) + " is shorter than a part's header");
+    }
+  }
+  return index;
+}
+
+uint32_t ExpressionSetIndex::partOfHash(uint64_t hash) const {
+  const uint32_t prefix = static_cast<uint32_t>(hash >> 32);
+  const uint32_t* first = prefixes_.get();
+  // The last part whose first prefix is at most the hash's (part 0 starts at 0).
+  return static_cast<uint32_t>(std::upper_bound(first, first + partCount_, prefix) - first - 1);
+}
+
+Result<ExpressionSet> ExpressionSetIndex::checkPart(uint32_t part, const uint8_t* data, size_t length) const {
+  if (part >= partCount_) {
+    return Status::invalidArgument("part " + std::to_string(part) + " does not exist: this split has " +
+                                   std::to_string(partCount_) + " parts");
+  }
+  const std::string name = "part " + std::to_string(part) + " of this split";
+  Result<ExpressionSet> read = ExpressionSet::read(data, length);
+  if (!read.isOk()) return Status(read.status().code(), name + ": " + read.status().message());
+  uint64_t checksum = 0;
+  ByteReader(data + length - kChecksumBytes, kChecksumBytes).u64(checksum);
+  const ExpressionSet& set = read.value();
+  if (length != sizes_[part] || checksum != checksums_[part]) {
+    return Status::corrupt("these bytes are not " + name + " (the index records " + std::to_string(sizes_[part]) +
+                           " bytes and another checksum): another part, or a part of another build or list");
+  }
+  if (!set.isPart() || set.rangeFirst() != partFirst(part) || set.rangeLast() != partLast(part) || set.seed() != seed_ ||
+      set.blocklistChecksum() != blocklistChecksum_) {
+    return Status::corrupt(name + ": its range, seed or blocklist differs from the index's");
+  }
+  return read;
 }
 
 }  // namespace cuckoo_bloom

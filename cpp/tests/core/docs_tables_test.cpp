@@ -222,6 +222,7 @@ Bytes emptySnapshot() {
 // Bloom filter, or the empty snapshot.
 Bytes blobOfType(uint64_t id) {
   if (id == kExpressionSetTypeId) return goldenFile("url-expression-set.confirm");
+  if (id == kExpressionSetIndexTypeId) return encodeExpressionSetParts({1, 2, 3}, kExpressionSetDefaultSeed, 7).index;
   if (id == static_cast<uint64_t>(FilterType::UrlBlocklist)) return blocklistOf(goldenFile("bloom.cbf"));
   if (id == static_cast<uint64_t>(FilterType::CuckooIndexSnapshot)) return emptySnapshot();
   return goldenFile(std::string(filterTypeName(static_cast<FilterType>(id))) + ".cbf");
@@ -261,6 +262,9 @@ StatusCode readStatus(const Bytes& blob) {
   }
   if (blob.size() > kTypeAt && blob[kTypeAt] == kExpressionSetTypeId) {
     return ExpressionSet::read(blob.data(), blob.size()).status().code();
+  }
+  if (blob.size() > kTypeAt && blob[kTypeAt] == kExpressionSetIndexTypeId) {
+    return ExpressionSetIndex::read(blob.data(), blob.size()).status().code();
   }
   return deserializeFilter(blob.data(), blob.size()).status().code();
 }
@@ -485,6 +489,14 @@ TEST(DocsTables, FormatFilterTypesAreTheTypesTheCodeKnows) {
       EXPECT_EQ(row[5], "—");
       continue;
     }
+    if (id == kExpressionSetIndexTypeId) {
+      // The index of a split companion: read by its own reader (ExpressionSetIndex), never as a filter.
+      EXPECT_EQ(unquoted(row[1]), "url-expression-set-index");
+      EXPECT_EQ(std::stoull(row[3]), readLE(blobOfType(id), kParamsLengthAt, 4)) << "P";
+      EXPECT_EQ(idSet(row[4]), versionsRead(id)) << "versions: " << row[4];
+      EXPECT_EQ(row[5], "—");
+      continue;
+    }
     ASSERT_TRUE(isKnownFilterType(static_cast<uint8_t>(id))) << "no such type in the code";
     EXPECT_EQ(unquoted(row[1]), filterTypeName(static_cast<FilterType>(id)));
     EXPECT_EQ(std::stoull(row[3]), readLE(blobOfType(id), kParamsLengthAt, 4)) << "P";
@@ -495,6 +507,7 @@ TEST(DocsTables, FormatFilterTypesAreTheTypesTheCodeKnows) {
   }
   std::set<uint64_t> known = knownTypeIds();
   known.insert(kExpressionSetTypeId);
+  known.insert(kExpressionSetIndexTypeId);
   EXPECT_EQ(single, known) << "a type the code knows has no row";
   EXPECT_EQ(counted, filterAndEnvelopeTypeIds()) << "a filter or envelope type without its item count rule";
   std::set<uint64_t> everyId;

@@ -15,4 +15,5 @@ export type { ExpressionDepth } from '../url/expressions.js';
 export { canonicalizeUrl, urlExpressions } from '../url/index.js';
 export { FilterReader } from './filter-reader.js';
 export { UrlBlocklistReader } from './url-blocklist-reader.js';
+export { confirmationPartName, type ConfirmationPartsStatus, type FetchConfirmationPart } from '../url/confirmation-parts.js';
 export { applyPatch } from '../patch/apply-patch.js';

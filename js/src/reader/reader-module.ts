@@ -28,12 +28,20 @@ export interface ReaderModule {
   _cbw_reader_set_count(handle: number): number;
   _cbw_reader_set_checksum_low(handle: number): number;
   _cbw_reader_set_checksum_high(handle: number): number;
+  _cbw_reader_index_parts(handle: number): number;
+  _cbw_reader_index_count(handle: number): number;
+  _cbw_reader_index_checksum_low(handle: number): number;
+  _cbw_reader_index_checksum_high(handle: number): number;
+  _cbw_reader_index_part_of(handle: number, key: number, length: number): number;
+  _cbw_reader_index_part_bytes(handle: number, part: number): number;
+  /** A kind-2 handle over bytes checked as part `part` of the index's split (its status says whether they are). */
+  _cbw_reader_index_open_part(index: number, part: number, data: number, length: number): number;
   /** The first of a batch of URL expressions a blocklist reports and its exceptions (a set handle, 0: none) do not hold, or -1. */
   _cbw_reader_first_hit(handle: number, exceptions: number, data: number, offsets: number, count: number): number;
 }
 
 /** What cbw_reader_open reads: a filter, a URL blocklist, or a blocklist's exact companion. */
-export const ReadKind = { Filter: 0, Blocklist: 1, ExpressionSet: 2 } as const;
+export const ReadKind = { Filter: 0, Blocklist: 1, ExpressionSet: 2, ExpressionSetIndex: 3 } as const;
 export type ReadKind = (typeof ReadKind)[keyof typeof ReadKind];
 
 /** The statuses the core reports when reading (cpp/include/cuckoo_bloom/core/status.h). */
@@ -82,7 +90,12 @@ export function bytesOf(input: unknown, what: string): Uint8Array {
  * and returns the handle; a failure is a FilterError with the core's code.
  * The copy is freed either way: the handle keeps only what it read.
  */
-export function openReader(module: ReaderModule, bytes: Uint8Array, kind: ReadKind): number {
+export function openReader(
+  module: ReaderModule,
+  bytes: Uint8Array,
+  kind: ReadKind,
+  open: (pointer: number, length: number) => number = (pointer, length) => module._cbw_reader_open(pointer, length, kind),
+): number {
   // _malloc takes a 32-bit size: anything near 2^31 would wrap, and cannot fit in wasm32 memory anyway.
   const pointer = bytes.length <= MAX_ARENA_BYTES ? module._malloc(Math.max(1, bytes.length)) : 0;
   if (pointer === 0) {
@@ -91,7 +104,7 @@ export function openReader(module: ReaderModule, bytes: Uint8Array, kind: ReadKi
   let handle = 0;
   try {
     module.HEAPU8.set(bytes, pointer);
-    handle = module._cbw_reader_open(pointer, bytes.length, kind);
+    handle = open(pointer, bytes.length);
   } finally {
     module._free(pointer);
   }

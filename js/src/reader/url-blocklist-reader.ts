@@ -2,11 +2,11 @@ import { envelopeDepth, EXPRESSION_SCHEME_WITH_EXCEPTIONS } from '../url/check-u
 import { scanExpressions } from '../url/expression-scan.js';
 import { getRuntime } from '../runtime/init.js';
 import { exceptionBytesIn } from '../url/never-match-expressions.js';
-import { type BlocklistChecksum, blocklistChecksumOf, type ExactSet } from '../url/confirmation.js';
+import { type BlocklistChecksum, blocklistChecksumOf, type ConfirmationIndex, type ExactSet } from '../url/confirmation.js';
 import type { ExpressionDepth } from '../url/expressions.js';
 import { UrlList } from '../url/url-list.js';
 import { FilterReader } from './filter-reader.js';
-import { readReaderConfirmation } from './reader-confirmation.js';
+import { readReaderConfirmation, readReaderConfirmationIndex } from './reader-confirmation.js';
 import { bytesOf, openReader, ReadKind, readerModule } from './reader-module.js';
 
 /**
@@ -24,6 +24,10 @@ import { bytesOf, openReader, ReadKind, readerModule } from './reader-module.js'
  * // On a "maybe", fetch the exact companion once, and check says listed or clear:
  * list.attachConfirmation(await (await fetch('/urlhaus.filter.confirm')).arrayBuffer());
  * list.check('https://www.evil.example/login').verdict; // 'listed'
+ * // Or attach the split companion's index, and each "maybe" fetches one part of about 3 KB:
+ * list.attachConfirmationParts(await (await fetch('/urlhaus.filter.confirm.index')).arrayBuffer(),
+ *   async (part, name) => (await fetch(`/urlhaus.filter.confirm.parts/${name}`)).arrayBuffer());
+ * (await list.confirm('https://www.evil.example/login')).verdict; // 'listed'
  * ```
  */
 export class UrlBlocklistReader extends UrlList<FilterReader> {
@@ -45,6 +49,10 @@ export class UrlBlocklistReader extends UrlList<FilterReader> {
 
   protected readConfirmation(bytes: Uint8Array | ArrayBuffer): ExactSet {
     return readReaderConfirmation(bytes);
+  }
+
+  protected override readConfirmationIndex(bytes: Uint8Array | ArrayBuffer): ConfirmationIndex {
+    return readReaderConfirmationIndex(bytes);
   }
 
   protected blocklistChecksum(): BlocklistChecksum {

@@ -40,7 +40,7 @@ function hex({ low, high }: BlocklistChecksum): string {
  * clear), so a companion is only ever paired with the filter it was built with.
  * @throws FilterError `INVALID_ARGUMENT`.
  */
-export function requireBuiltFor(set: ExactSet, blocklist: BlocklistChecksum): void {
+export function requireBuiltFor(set: Pick<ExactSet, 'blocklistChecksum'>, blocklist: BlocklistChecksum): void {
   const built = set.blocklistChecksum;
   if (built.low !== blocklist.low || built.high !== blocklist.high) {
     throw new FilterError(
@@ -49,4 +49,48 @@ export function requireBuiltFor(set: ExactSet, blocklist: BlocklistChecksum): vo
         'use the confirmation built with this filter (the CLI writes it beside the filter as <filter>.confirm)',
     );
   }
+}
+
+/**
+ * The index of a companion split by hash prefix (docs/URL-BLOCKLISTS.md,
+ * "Confirming in parts"; bytes: https://github.com/cuckoo-bloom-wasm/cuckoo-bloom-wasm/blob/main/docs/FORMAT.md, type 34), read in a module:
+ * which part an expression's hash falls in, and each part's bytes checked against it.
+ */
+export interface ConfirmationIndex {
+  /** Parts of the split. */
+  readonly partCount: number;
+  /** Distinct expressions held by all parts together. */
+  readonly count: number;
+  /** The trailing checksum of the blocklist bytes it was built with. */
+  readonly blocklistChecksum: BlocklistChecksum;
+  /** The part holding this expression's hash, if the list holds it. */
+  partOf(expression: string): number;
+  /** Bytes of part `part`, as the index records them. */
+  partBytes(part: number): number;
+  /**
+   * Reads bytes as part `part`: taken only if they are exactly the part the
+   * index names (its size and checksum, its range, seed and blocklist).
+   * @throws FilterError `CORRUPT` (damaged, another part's, another build's or list's),
+   *   `WRONG_TYPE`, `UNSUPPORTED_VERSION`, `INVALID_ARGUMENT` (no such part, not bytes), `OUT_OF_MEMORY`.
+   */
+  readPart(part: number, bytes: Uint8Array): ExactSet;
+  free(): void;
+}
+
+// The index reader of the full package's module: registered by exact-set.ts
+// when it loads, so UrlList (shared with the reader entry, which passes its own)
+// reads an index without importing the full module's code.
+let fullIndexReader: ((bytes: Uint8Array | ArrayBuffer) => ConfirmationIndex) | null = null;
+
+/** @internal Registers the full module's index reader (exact-set.ts). */
+export function registerConfirmationIndexReader(reader: (bytes: Uint8Array | ArrayBuffer) => ConfirmationIndex): void {
+  fullIndexReader = reader;
+}
+
+/** @internal The full module's index reader; NOT_INITIALIZED-like LOAD_FAILED when none registered. */
+export function fullModuleIndexReader(): (bytes: Uint8Array | ArrayBuffer) => ConfirmationIndex {
+  if (fullIndexReader === null) {
+    throw new FilterError('LOAD_FAILED', 'no reader of split companions is loaded in this module');
+  }
+  return fullIndexReader;
 }

@@ -6,7 +6,7 @@ import { coreError, FilterError } from '../errors.js';
 import { withBytesInWasm } from '../core/filter-base.js';
 import { getRuntime } from '../runtime/init.js';
 import { type OwnedBytes } from '../keys/keys.js';
-import { type BlocklistChecksum, type ExactSet } from './confirmation.js';
+import { type BlocklistChecksum, type ConfirmationIndex, type ExactSet, registerConfirmationIndexReader } from './confirmation.js';
 
 interface ExpressionSetBuilderHandle {
   add(expression: number, length: number): void;
@@ -14,6 +14,27 @@ interface ExpressionSetBuilderHandle {
   size(): number;
   /** The set's bytes (a view into wasm memory, valid until the next call), bound to a blocklist checksum. */
   encode(checksumLow: number, checksumHigh: number): Uint8Array;
+  /** Splits the set by hash prefix; returns the part count (views: splitIndex, splitPart, valid until the next call). */
+  split(checksumLow: number, checksumHigh: number, partHashes: number): number;
+  splitIndex(): Uint8Array;
+  splitPart(part: number): Uint8Array;
+  delete(): void;
+}
+
+interface ExpressionSetIndexHandle {
+  ok(): boolean;
+  errorCode(): string;
+  errorMessage(): string;
+  partCount(): number;
+  count(): number;
+  checksumLow(): number;
+  checksumHigh(): number;
+  partOf(expression: number, length: number): number;
+  partBytes(part: number): number;
+  partPrefix(part: number): number;
+  /** '' when the bytes are part `part`, else the status name (checkMessage explains). */
+  checkPart(part: number, data: number, length: number): string;
+  checkMessage(): string;
   delete(): void;
 }
 
@@ -36,7 +57,19 @@ interface ExpressionSetHandle {
 interface ExpressionSetModule {
   ExpressionSetBuilderHandle: new () => ExpressionSetBuilderHandle;
   readExpressionSet(data: number, length: number): ExpressionSetHandle;
+  readExpressionSetIndex(data: number, length: number): ExpressionSetIndexHandle;
 }
+
+/** A split companion: its index and parts (each a complete type-33 blob over its range). */
+export interface SplitConfirmation {
+  /** The index (type 34): each part's range, size and checksum; the CLI's `<filter>.confirm.index`. */
+  index: OwnedBytes;
+  /** The parts in order (type 33 over a range each); part i is the CLI's `<filter>.confirm.parts/` + `confirmationPartName(i)`. */
+  parts: OwnedBytes[];
+}
+
+/** Hashes a part by default (expression_set.h, kExpressionSetDefaultPartHashes): parts stay under 4 KB. */
+export const DEFAULT_PART_HASHES = 512;
 
 /** A set read in the full package's module (readExactSet). */
 export interface FullExactSet extends ExactSet {
@@ -71,6 +104,18 @@ export class ExactSetBuilder {
   /** The companion's bytes, bound to the blocklist bytes whose trailing checksum is `blocklist`. */
   encode(blocklist: BlocklistChecksum): OwnedBytes {
     return this.#live().encode(blocklist.low, blocklist.high).slice();
+  }
+
+  /**
+   * The companion split by hash prefix (docs/URL-BLOCKLISTS.md, "Confirming in
+   * parts"): parts of about `partHashes` hashes and their index, bound like `encode`.
+   */
+  split(blocklist: BlocklistChecksum, partHashes: number = DEFAULT_PART_HASHES): SplitConfirmation {
+    const handle = this.#live();
+    const count = handle.split(blocklist.low, blocklist.high, partHashes);
+    const parts: OwnedBytes[] = [];
+    for (let part = 0; part < count; part++) parts.push(handle.splitPart(part).slice());
+    return { index: handle.splitIndex().slice(), parts };
   }
 
   free(): void {
@@ -130,3 +175,138 @@ export function readExactSet(bytes: Uint8Array | ArrayBuffer): FullExactSet {
     },
   };
 }
+
+/** A split companion's index read in the full package's module, with its first 32 bits of each part's range (for info). */
+export interface FullConfirmationIndex extends ConfirmationIndex {
+  partPrefix(part: number): number;
+}
+
+/**
+ * Reads a split companion's index in the full package's module.
+ * @throws FilterError `CORRUPT`, `WRONG_TYPE`, `UNSUPPORTED_VERSION`, `INVALID_ARGUMENT` (not bytes), `OUT_OF_MEMORY`.
+ */
+export function readConfirmationIndex(bytes: Uint8Array | ArrayBuffer): FullConfirmationIndex {
+  const handle = withBytesInWasm(bytes, (pointer, length) => setModule().readExpressionSetIndex(pointer, length));
+  if (!handle.ok()) {
+    const error = coreError(handle.errorCode(), handle.errorMessage());
+    handle.delete();
+    throw error;
+  }
+  let live: ExpressionSetIndexHandle | null = handle;
+  const use = (): ExpressionSetIndexHandle => {
+    if (live === null) throw new FilterError('FREED', 'this confirmation index was freed');
+    return live;
+  };
+  const partCount = handle.partCount();
+  const requirePart = (part: number): void => {
+    if (!Number.isInteger(part) || part < 0 || part >= partCount) {
+      throw new FilterError('INVALID_ARGUMENT', `part ${String(part)} does not exist: this split has ${partCount} parts (0..${partCount - 1})`);
+    }
+  };
+  return {
+    partCount,
+    count: handle.count(),
+    blocklistChecksum: { low: handle.checksumLow() >>> 0, high: handle.checksumHigh() >>> 0 },
+    partOf(expression: string): number {
+      const { arena } = getRuntime();
+      const length = arena.encode(expression);
+      return use().partOf(arena.pointer, length);
+    },
+    partBytes(part: number): number {
+      requirePart(part);
+      return use().partBytes(part);
+    },
+    partPrefix(part: number): number {
+      requirePart(part);
+      return use().partPrefix(part) >>> 0;
+    },
+    readPart(part: number, input: Uint8Array): ExactSet {
+      requirePart(part);
+      const index = use();
+      const code = withBytesInWasm(input, (pointer, length) => index.checkPart(part, pointer, length));
+      if (code !== '') throw coreError(code, index.checkMessage());
+      return readExactSet(input);
+    },
+    free(): void {
+      live?.delete();
+      live = null;
+    },
+  };
+}
+
+/**
+ * Splits a companion (`UrlBlocklist#confirmation()`'s bytes, the CLI's
+ * `<filter>.confirm`) by hash prefix (docs/URL-BLOCKLISTS.md, "Confirming in
+ * parts"): parts of about `partHashes` hashes (512 by default: under 4 KB each),
+ * each a complete companion over its range of the hash space, and their index,
+ * all bound to the same blocklist bytes. `attachConfirmationParts` reads them.
+ * @throws FilterError as `readExactSet`; `INVALID_ARGUMENT` for a part size outside 1..2^24.
+ */
+export function splitConfirmation(companion: Uint8Array | ArrayBuffer, partHashes: number = DEFAULT_PART_HASHES): SplitConfirmation {
+  if (!Number.isInteger(partHashes) || partHashes < 1 || partHashes > 1 << 24) {
+    throw new FilterError('INVALID_ARGUMENT', `partHashes must be an integer in 1..16777216, got ${String(partHashes)}`);
+  }
+  const set = readExactSet(companion);
+  const builder = new ExactSetBuilder();
+  try {
+    builder.addSet(set);
+    return builder.split(set.blocklistChecksum, partHashes);
+  } finally {
+    builder.free();
+    set.free();
+  }
+}
+
+/** What `describeConfirmationIndex` reads from a split companion's index. */
+export interface ConfirmationIndexFacts {
+  /** Distinct expressions in all parts together. */
+  expressions: number;
+  /** Each part's bytes, as the index records them (part i is the file `confirmationPartName(i)`). */
+  partBytes: number[];
+  /** The first 32 bits of each part's range of hashes (part 0 starts at 0). */
+  partPrefixes: number[];
+  /** The trailing checksum of the blocklist bytes it was built with, as 16 hex digits. */
+  builtFor: string;
+}
+
+function hexOf({ low, high }: BlocklistChecksum): string {
+  return high.toString(16).padStart(8, '0') + low.toString(16).padStart(8, '0');
+}
+
+/**
+ * What a split companion's index (`splitConfirmation(...).index`, the CLI's
+ * `<filter>.confirm.index`) describes.
+ * @throws FilterError `CORRUPT`, `WRONG_TYPE`, `UNSUPPORTED_VERSION`, `INVALID_ARGUMENT` (not bytes).
+ */
+export function describeConfirmationIndex(index: Uint8Array | ArrayBuffer): ConfirmationIndexFacts {
+  const read = readConfirmationIndex(index);
+  try {
+    const parts = Array.from({ length: read.partCount }, (_, part) => part);
+    return {
+      expressions: read.count,
+      partBytes: parts.map((part) => read.partBytes(part)),
+      partPrefixes: parts.map((part) => read.partPrefix(part)),
+      builtFor: hexOf(read.blocklistChecksum),
+    };
+  } finally {
+    read.free();
+  }
+}
+
+/**
+ * Checks bytes as part `part` of the split whose index is `index`: returns
+ * when they are exactly that part (its size and checksum as the index
+ * records them, its range, seed and blocklist).
+ * @throws FilterError `CORRUPT` (damaged, another part's, another build's or list's), `WRONG_TYPE`,
+ *   `UNSUPPORTED_VERSION`, `INVALID_ARGUMENT` (no such part, not bytes).
+ */
+export function checkConfirmationPart(index: Uint8Array | ArrayBuffer, part: number, bytes: Uint8Array | ArrayBuffer): void {
+  const read = readConfirmationIndex(index);
+  try {
+    read.readPart(part, bytes instanceof ArrayBuffer ? new Uint8Array(bytes) : bytes).free();
+  } finally {
+    read.free();
+  }
+}
+
+registerConfirmationIndexReader(readConfirmationIndex);

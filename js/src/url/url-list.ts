@@ -2,7 +2,8 @@
 // share: the URL rule (check-url.ts) over a filter of expressions, and the list's numbers.
 import type { ExpressionDepth } from './expressions.js';
 import { checkUrlOnce, type UrlCheck } from './check-url.js';
-import { type BlocklistChecksum, type ExactSet, requireBuiltFor } from './confirmation.js';
+import { type BlocklistChecksum, type ConfirmationIndex, type ExactSet, fullModuleIndexReader, requireBuiltFor } from './confirmation.js';
+import { ConfirmationParts, type ConfirmationPartsStatus } from './confirmation-parts.js';
 import { WasmOwner } from '../core/wasm-owner.js';
 import { lookupsPerUrl, urlRateOf } from './url-rate.js';
 import { DeltaChain } from './delta-chain.js';
@@ -24,6 +25,8 @@ export abstract class UrlList<Filter extends ExpressionFilter> extends WasmOwner
   #depth: ExpressionDepth;
   // The exact companion, once attached: check() then says listed or clear, never possible.
   #confirmation: ExactSet | null = null;
+  // The companion split by hash prefix, once attached: parts fetched as a "maybe" needs them (confirm).
+  #parts: ConfirmationParts | null = null;
   // The exception set (https://github.com/cuckoo-bloom-wasm/cuckoo-bloom-wasm/blob/main/docs/FORMAT.md, type 16 scheme 3) and its bytes: expressions the
   // filter reports that are never a hit (never-match hosts, public suffixes).
   #exceptions: { set: ExactSet; bytes: Uint8Array } | null = null;
@@ -52,8 +55,14 @@ export abstract class UrlList<Filter extends ExpressionFilter> extends WasmOwner
   protected countStored(depth: ExpressionDepth): void {
     this.#entries++;
     this.#depth = depth;
+    this.#dropConfirmation();
+  }
+
+  #dropConfirmation(): void {
     this.#confirmation?.free();
     this.#confirmation = null;
+    this.#parts?.free();
+    this.#parts = null;
   }
 
   /** The exception set, or null. */
@@ -82,8 +91,7 @@ export abstract class UrlList<Filter extends ExpressionFilter> extends WasmOwner
    */
   protected countRemoved(): void {
     this.#entries--;
-    this.#confirmation?.free();
-    this.#confirmation = null;
+    this.#dropConfirmation();
   }
 
   /** The attached companion, if any (what `check` confirms with). */
@@ -93,6 +101,10 @@ export abstract class UrlList<Filter extends ExpressionFilter> extends WasmOwner
 
   /** Reads companion bytes in this list's module. */
   protected abstract readConfirmation(bytes: Uint8Array | ArrayBuffer): ExactSet;
+  /** Reads a split companion's index in this list's module (the full package's unless overridden). */
+  protected readConfirmationIndex(bytes: Uint8Array | ArrayBuffer): ConfirmationIndex {
+    return fullModuleIndexReader()(bytes);
+  }
   /** The trailing checksum of this list's bytes (what a companion is bound to). */
   protected abstract blocklistChecksum(): BlocklistChecksum;
 
@@ -168,6 +180,9 @@ export abstract class UrlList<Filter extends ExpressionFilter> extends WasmOwner
    */
   check(url: string): UrlCheck {
     const confirmation = this.#confirmation;
+    if (confirmation === null && this.#parts !== null) {
+      return this.#parts.checkLoaded(url, this.#depth, (expressions, from) => this.firstReported(expressions, from));
+    }
     return checkUrlOnce(
       url,
       this.#depth,
@@ -193,8 +208,54 @@ export abstract class UrlList<Filter extends ExpressionFilter> extends WasmOwner
       set.free();
       throw error;
     }
-    this.#confirmation?.free();
+    this.#dropConfirmation();
     this.#confirmation = set;
+  }
+
+  /**
+   * Attaches the exact companion split by hash prefix (docs/URL-BLOCKLISTS.md,
+   * "Confirming in parts"): its index (the CLI's `<filter>.confirm.index`) and a
+   * callback that fetches one part (`<filter>.confirm.parts/<name>`). Then
+   * `confirm(url)` fetches only the part(s) a "maybe" needs, checks each against
+   * the index and keeps it; `check` confirms with the parts loaded so far and
+   * says `possible` (never `clear`) when a part it needs is not loaded yet.
+   * Replaces a companion attached before; dropped when an entry is added or removed after.
+   * @throws FilterError `CORRUPT` (damaged index), `WRONG_TYPE` (not an index),
+   *   `UNSUPPORTED_VERSION`, `INVALID_ARGUMENT` (not bytes, fetchPart not a function,
+   *   or an index of other blocklist bytes).
+   */
+  attachConfirmationParts(index: Uint8Array | ArrayBuffer, fetchPart: (part: number, name: string) => Promise<Uint8Array | ArrayBuffer>): void {
+    const read = this.readConfirmationIndex(index);
+    let parts: ConfirmationParts;
+    try {
+      requireBuiltFor(read, this.blocklistChecksum());
+      parts = new ConfirmationParts(read, fetchPart);
+    } catch (error) {
+      read.free();
+      throw error;
+    }
+    this.#dropConfirmation();
+    this.#parts = parts;
+  }
+
+  /**
+   * The verdict on a URL, fetching what confirms it: with a split companion
+   * attached, the part(s) its reported expressions fall in (one small fetch
+   * for most "maybe"s; none for a URL the filter does not report); otherwise
+   * `check(url)`.
+   * @throws FilterError as `check`; `CORRUPT` / `WRONG_TYPE` / `INVALID_ARGUMENT`
+   *   for a fetched part that is not the one the index names (nothing is kept, no verdict given);
+   *   a rejection of `fetchPart` as is.
+   */
+  async confirm(url: string): Promise<UrlCheck> {
+    const parts = this.#parts;
+    if (this.#confirmation !== null || parts === null) return this.check(url);
+    return parts.confirm(url, this.#depth, (expressions, from) => this.firstReported(expressions, from));
+  }
+
+  /** With a split companion attached: its parts, those loaded and the bytes fetched; else null. */
+  get confirmationParts(): ConfirmationPartsStatus | null {
+    return this.#parts?.status ?? null;
   }
 
   /**
@@ -258,8 +319,7 @@ export abstract class UrlList<Filter extends ExpressionFilter> extends WasmOwner
   }
   /** Releases the filter's (and an attached companion's) wasm memory now (later calls throw FREED). */
   free(): void {
-    this.#confirmation?.free();
-    this.#confirmation = null;
+    this.#dropConfirmation();
     this.setExceptions(null, null);
     this.#deltas.free();
     this.#freed = true;

@@ -176,6 +176,7 @@ async function build(options: BuildOptions): Promise<number> {
       ? [
           { path: confirm.path, role: "the list's exact companion (<output>.confirm)" },
           { path: confirm.temporary, role: 'the temporary file the companion is written to' },
+          { path: confirm.index, role: "the index of the companion's parts (<output>.confirm.index)" },
         ]
       : []),
   ]);
@@ -235,8 +236,8 @@ async function build(options: BuildOptions): Promise<number> {
     let confirmation: ConfirmationFacts | null = null;
     if (made.blocklist !== null) {
       const companion = made.blocklist.confirmation();
-      await writeConfirmation(options.output, companion);
-      confirmation = confirmationFacts(options.output, companion, made.blocklist.entryCount);
+      const split = await writeConfirmation(options.output, companion);
+      confirmation = confirmationFacts(options.output, companion, made.blocklist.entryCount, split);
     }
     await writeFileAtomically(options.output, bytes);
     const sizedFor = capacity ?? made.filter.capacity;
@@ -466,6 +467,14 @@ function textSummary(
       'confirmation',
       `${confirmation.path}: ${formatCount(confirmation.bytes)} bytes (${confirmation.bitsPerExpression} bits per expression)`,
     ]);
+    const split = confirmation.split;
+    if (split !== undefined) {
+      rows.push([
+        'confirmation parts',
+        `${split.index} + ${split.parts}/: ${formatCount(split.partCount)} parts of at most ${formatCount(split.largestPartBytes)} bytes ` +
+          `(${split.splitOverWhole}x the whole, index included); a "maybe" fetches one`,
+      ]);
+    }
   }
   let text = `built ${options.output}: ${kind}\n${table(rows, '  ')}`;
   // One overfill policy for every type: the estimated rate decides (Filter#overfilled,

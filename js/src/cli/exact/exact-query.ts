@@ -23,6 +23,8 @@ import { type Key, keyChecker, urlChecker, type Verdict } from '../query/verdict
 /** Where `query` takes its verdicts from, and what it prints when done. */
 export interface Answers {
   check(key: Key): Verdict;
+  /** Run (awaited) before check(key): a split companion reads the part a "maybe" needs. */
+  prepare?: (key: Key) => Promise<void>;
   /** A line for stderr after the last verdict (without the program name), or null. */
   summary(): string | null;
   close(): void;

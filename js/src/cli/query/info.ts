@@ -1,12 +1,23 @@
 /** `info`: what a filter file (or an index log: exact-info.ts) holds, as text or JSON. */
 import { existsSync } from 'node:fs';
-import { type ConfirmationFacts, type ExpressionDepth, FilterError, init, UrlBlocklist } from '../../index.js';
+import {
+  checkConfirmationPart,
+  type ConfirmationFacts,
+  type ConfirmationIndexFacts,
+  confirmationPartName,
+  describeConfirmationIndex,
+  type ExpressionDepth,
+  FilterError,
+  init,
+  UrlBlocklist,
+} from '../../index.js';
+import { partsFolderOf } from '../build/build-confirmation.js';
 import { booleanOptions, parseCommand } from '../args.js';
 import { type BlocklistRates, blocklistRates, rateRows } from '../build/build-rates.js';
 import { type FilterFacts, filterFacts, formatBitsPerKey, formatCount, formatRate, table } from '../describe.js';
 import { indexLogReport, indexLogText } from '../exact/exact-info.js';
 import { CliError, EXIT_CLEAR, usageError } from '../errors.js';
-import { inspectInputFile, readFilterBytes } from '../io/filter-input.js';
+import { inspectInputFile, readCompanionBytes, readFilterBytes } from '../io/filter-input.js';
 import { loadFilterFile } from '../io/load.js';
 
 interface InfoReport extends FilterFacts, Partial<Omit<BlocklistRates, 'falsePositiveRate' | 'estimatedFalsePositiveRate'>> {
@@ -65,6 +76,11 @@ export async function runInfo(argv: string[]): Promise<number> {
     return EXIT_CLEAR;
   }
   const bytes = await readFilterBytes(file);
+  if (bytes[6] === SPLIT_INDEX_TYPE) {
+    const report = await splitIndexReport(file, bytes);
+    process.stdout.write(values.json === true ? `${JSON.stringify(report, null, 2)}\n` : `${splitIndexText(report)}\n`);
+    return EXIT_CLEAR;
+  }
   if (bytes[6] === COMPANION_TYPE) {
     const report = await companionReport(file, bytes);
     process.stdout.write(values.json === true ? `${JSON.stringify(report, null, 2)}\n` : `${companionText(report)}\n`);
@@ -189,6 +205,96 @@ function companionText(report: CompanionReport): string {
     ['file size', `${formatCount(report.fileBytes)} bytes`],
     ['bits/expression', String(report.bitsPerExpression)],
     ['built for', `blocklist bytes with checksum ${report.builtFor}`],
+  ];
+  if (report.filter !== undefined) {
+    rows.push([
+      'its filter',
+      report.filter.matches ? `${report.filter.file} (matches)` : `${report.filter.file} is other bytes: query refuses this pair`,
+    ]);
+  }
+  rows.push(['checksum', report.checksum]);
+  return table(rows);
+}
+
+/** The header's type byte of a split companion's index (https://github.com/cuckoo-bloom-wasm/cuckoo-bloom-wasm/blob/main/docs/FORMAT.md, type 34). */
+const SPLIT_INDEX_TYPE = 34;
+
+interface SplitIndexReport {
+  file: string;
+  kind: 'url-blocklist-companion-index';
+  fileBytes: number;
+  checksum: 'ok';
+  expressions: number;
+  partCount: number;
+  /** The folder the parts are read from (`x.confirm.parts` for `x.confirm.index`). */
+  partsFolder: string;
+  /** Bytes of all parts, as the index records them, and of the largest. */
+  partsBytes: number;
+  largestPartBytes: number;
+  builtFor: string;
+  /** Parts in the folder that are exactly the ones the index names; the first one that is not, if any. */
+  partsChecked: number;
+  firstBadPart?: { part: number; problem: string };
+  filter?: { file: string; matches: boolean };
+}
+
+/** `info` on `<filter>.confirm.index`: the split, and whether each part beside it is the one the index names. */
+async function splitIndexReport(file: string, bytes: Uint8Array): Promise<SplitIndexReport> {
+  let facts: ConfirmationIndexFacts;
+  try {
+    facts = describeConfirmationIndex(bytes);
+  } catch (error) {
+    if (error instanceof FilterError) throw new CliError(`${file}: corrupt companion index: ${error.message}`);
+    throw error;
+  }
+  const report: SplitIndexReport = {
+    file,
+    kind: 'url-blocklist-companion-index',
+    fileBytes: bytes.length,
+    checksum: 'ok',
+    expressions: facts.expressions,
+    partCount: facts.partBytes.length,
+    partsFolder: partsFolderOf(file),
+    partsBytes: facts.partBytes.reduce((sum, size) => sum + size, 0),
+    largestPartBytes: Math.max(...facts.partBytes),
+    builtFor: facts.builtFor,
+    partsChecked: 0,
+  };
+  for (let part = 0; part < report.partCount; part++) {
+    const path = `${report.partsFolder}/${confirmationPartName(part)}`;
+    try {
+      checkConfirmationPart(bytes, part, await readCompanionBytes(path));
+      report.partsChecked++;
+    } catch (error) {
+      if (!(error instanceof FilterError) && !(error instanceof CliError)) throw error;
+      report.firstBadPart = { part, problem: error.message };
+      break;
+    }
+  }
+  const beside = file.endsWith('.confirm.index') ? file.slice(0, -'.confirm.index'.length) : null;
+  if (beside !== null && existsSync(beside)) {
+    const filterBytes = await readFilterBytes(beside);
+    const tail = filterBytes.subarray(filterBytes.length - 8);
+    const hex = [...tail].reverse().map((byte) => byte.toString(16).padStart(2, '0')).join('');
+    report.filter = { file: beside, matches: hex === report.builtFor };
+  }
+  return report;
+}
+
+function splitIndexText(report: SplitIndexReport): string {
+  const rows: Array<[string, string]> = [
+    ['file', report.file],
+    ['kind', "URL blocklist companion, split by hash prefix: the index of its parts"],
+    ['expressions', formatCount(report.expressions)],
+    ['parts', `${formatCount(report.partCount)} in ${report.partsFolder}/ (${formatCount(report.partsBytes)} bytes, the largest ${formatCount(report.largestPartBytes)})`],
+    ['file size', `${formatCount(report.fileBytes)} bytes`],
+    ['built for', `blocklist bytes with checksum ${report.builtFor}`],
+    [
+      'parts checked',
+      report.firstBadPart === undefined
+        ? `${formatCount(report.partsChecked)} of ${formatCount(report.partCount)}: each is the part the index names`
+        : `part ${report.firstBadPart.part} is not the one the index names: ${report.firstBadPart.problem}`,
+    ],
   ];
   if (report.filter !== undefined) {
     rows.push([

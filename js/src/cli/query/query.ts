@@ -14,7 +14,9 @@
  *
  * A URL blocklist answers listed / possible / clear (url-verdicts.ts): its
  * exact companion, `<filter>.confirm` when present or `--confirm FILE`,
- * confirms the filter's "maybe"s.
+ * confirms the filter's "maybe"s. `--confirm` may name the split companion's
+ * index (`<filter>.confirm.index`): each "maybe" then reads only its part from
+ * `<filter>.confirm.parts/`.
  *
  * Exit status: 0 nothing present/listed/possible, 1 something was, 2 an input
  * error (which loses to 1).
@@ -29,6 +31,7 @@ import { type Answers, filterThenIndexAnswers, indexAnswers } from '../exact/exa
 import { inspectInputFile, logOnStdinError, readCompanionBytes } from '../io/filter-input.js';
 import { lineBatches } from '../io/lines.js';
 import { type LoadedFile, loadFilterFile } from '../io/load.js';
+import { partsFolderOf } from '../build/build-confirmation.js';
 import { exitQuietlyOnBrokenPipe, LineWriter } from '../io/output.js';
 import { urlVerdictChecker } from './url-verdicts.js';
 import { type Key, keyChecker, urlChecker, type Verdict } from './verdicts.js';
@@ -72,6 +75,7 @@ export async function runQuery(argv: string[]): Promise<number> {
   exitQuietlyOnBrokenPipe(process.stdout, status);
   const out = new LineWriter(process.stdout);
   const answer = async (key: Key): Promise<void> => {
+    if (answers.prepare !== undefined) await answers.prepare(key);
     const verdict = answers.check(key);
     if (verdict.hit) hits++;
     if (verdict.invalid) invalid++;
@@ -157,7 +161,7 @@ async function openAnswers(file: string, options: QueryOptions): Promise<Answers
     }
     return filterAnswers(loaded, options.urls);
   }
-  let confirmation: string | null;
+  let confirmation: { path: string; parts: boolean } | null;
   try {
     confirmation = await attachConfirmationFile(loaded.blocklist, file, options.confirm);
   } catch (error) {
@@ -167,6 +171,22 @@ async function openAnswers(file: string, options: QueryOptions): Promise<Answers
   return blocklistAnswers(loaded.blocklist, file, confirmation, options.json);
 }
 
+/** The header's type byte of a split companion's index (https://github.com/cuckoo-bloom-wasm/cuckoo-bloom-wasm/blob/main/docs/FORMAT.md, type 34). */
+const SPLIT_INDEX_TYPE = 34;
+
+/** Attaches a split companion's index; each part is read from the parts folder beside it when a "maybe" needs it. */
+function attachSplitIndex(blocklist: UrlBlocklist, path: string, bytes: Uint8Array): void {
+  const folder = partsFolderOf(path);
+  blocklist.attachConfirmationParts(bytes, async (part, name) => {
+    try {
+      return await readCompanionBytes(`${folder}/${name}`);
+    } catch (error) {
+      if (error instanceof CliError) throw new CliError(`part ${part} of ${path}: ${error.message}`);
+      throw error;
+    }
+  });
+}
+
 /**
  * Attaches the blocklist's exact companion: `--confirm FILE` (which must be
  * there), else `<filter>.confirm` when it exists. A companion that is damaged
@@ -174,16 +194,23 @@ async function openAnswers(file: string, options: QueryOptions): Promise<Answers
  * verdicts would then silently be weaker than the files promise.
  * @returns the companion's path, or null when there is none.
  */
-async function attachConfirmationFile(blocklist: UrlBlocklist, file: string, given: string | undefined): Promise<string | null> {
+async function attachConfirmationFile(
+  blocklist: UrlBlocklist,
+  file: string,
+  given: string | undefined,
+): Promise<{ path: string; parts: boolean } | null> {
   const path = given ?? (file === '-' ? null : `${file}.confirm`);
   if (path === null) return null;
-  // A missing <filter>.confirm means no companion; one that is there is read
-  // as a filter is (regular file, header-declared length), never with a plain
-  // readFile, which hung on a FIFO and grew without bound on /dev/zero.
+  // A missing <filter>.confirm means no companion (a split one's index is
+  // used only when --confirm names it); one that is there is read as a filter
+  // is (regular file, header-declared length), never with a plain readFile,
+  // which hung on a FIFO and grew without bound on /dev/zero.
   if (given === undefined && !existsSync(path)) return null;
   const bytes = await readCompanionBytes(path);
+  const parts = bytes[6] === SPLIT_INDEX_TYPE;
   try {
-    blocklist.attachConfirmation(bytes);
+    if (parts) attachSplitIndex(blocklist, path, bytes);
+    else blocklist.attachConfirmation(bytes);
   } catch (error) {
     if (!(error instanceof FilterError)) throw error;
     const what =
@@ -196,11 +223,16 @@ async function attachConfirmationFile(blocklist: UrlBlocklist, file: string, giv
         : 'companion of another filter';
     throw new CliError(`${path}: ${what}: ${error.message}`);
   }
-  return path;
+  return { path, parts };
 }
 
 /** listed / possible / clear from a URL blocklist, confirmed by its companion when one is attached. */
-function blocklistAnswers(blocklist: UrlBlocklist, file: string, confirmation: string | null, json: boolean): Answers {
+function blocklistAnswers(
+  blocklist: UrlBlocklist,
+  file: string,
+  confirmation: { path: string; parts: boolean } | null,
+  json: boolean,
+): Answers {
   let possible = 0;
   const check = urlVerdictChecker((url) => {
     const result = blocklist.check(url);
@@ -215,6 +247,22 @@ function blocklistAnswers(blocklist: UrlBlocklist, file: string, confirmation: s
           `no companion to confirm them (${file === '-' ? 'give --confirm FILE' : `${file}.confirm not found; give --confirm FILE`})`
         : null,
     close: () => blocklist.free(),
+    // With a split companion: read the part(s) this URL's "maybe" needs first, so check() concludes.
+    ...(confirmation?.parts === true
+      ? {
+          prepare: async (key: Key): Promise<void> => {
+            if (typeof key !== 'string') key = new TextDecoder('utf-8', { fatal: false }).decode(key);
+            try {
+              await blocklist.confirm(key);
+            } catch (error) {
+              // A URL that cannot be parsed is the checker's "invalid" line; a bad part is the files' fault.
+              if (error instanceof FilterError && error.code === 'INVALID_ARGUMENT') return;
+              if (error instanceof FilterError) throw new CliError(`${confirmation.path}: ${error.message}`);
+              throw error;
+            }
+          },
+        }
+      : {}),
   };
 }
 
