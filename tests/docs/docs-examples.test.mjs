@@ -44,6 +44,9 @@ function shippedDocs() {
   const { files } = JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8'));
   return ['README.md', ...files.filter((entry) => entry.endsWith('.md') && entry !== 'README.md')];
 }
+// Guides read in the repository (linked from the shipped ones, not shipped to keep the
+// package within 3 MB) whose examples a user copies as well: run against the tarball too.
+const REPOSITORY_GUIDES = ['docs/INDEX.md', 'docs/REDIS-CLUSTER.md', 'docs/SECURITY.md'];
 
 /** The marker on the last non-blank line before line `index`: { continues, given, notRun } or null; problems pushed. */
 function markerBefore(lines, index, where, problems) {
@@ -113,7 +116,7 @@ function docExamples(doc, text, problems = []) {
 }
 
 const problems = [];
-const EXAMPLES = shippedDocs().flatMap((doc) => docExamples(doc, readFileSync(join(REPO, doc), 'utf8'), problems));
+const EXAMPLES = [...shippedDocs(), ...REPOSITORY_GUIDES].flatMap((doc) => docExamples(doc, readFileSync(join(REPO, doc), 'utf8'), problems));
 const label = (example) => `${example.doc}:${example.parts.join('+')} (${example.lang})`;
 const running = (lang) => EXAMPLES.filter((example) => example.lang === lang && !example.notRun).map((example) => [label(example), example]);
 const notRun = EXAMPLES.filter((example) => example.notRun);
@@ -132,7 +135,7 @@ function fileNameFor(example) {
     ?? `${example.doc.replace(/\W/g, '-')}-${example.line}.mjs`;
 }
 
-describe('code blocks of the README and the shipped docs', () => {
+describe('code blocks of the README, the shipped docs and the repository guides', () => {
   const counts = ['js', 'ts', 'sh'].map((lang) => `${running(lang).length} ${lang}`).join(', ');
   test(`every block is checked or marked (${EXAMPLES.length} examples: ${counts} checked, ${notRun.length} not run)`, () => {
     expect(problems).toEqual([]);

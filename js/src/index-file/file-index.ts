@@ -62,7 +62,7 @@ export interface OpenReport {
  * table is rebuilt from the file on open (from the snapshot close() saved,
  * plus the records after it); a record is in the file when set or delete
  * returns (see `syncEveryWrite` for power loss). Durability, precisely:
- * docs/INDEX.md.
+ * https://github.com/cuckoo-bloom-wasm/cuckoo-bloom-wasm/blob/main/docs/INDEX.md.
  */
 export class FileCuckooIndex extends CuckooIndex {
   #store: FileRecordStore;

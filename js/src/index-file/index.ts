@@ -1,6 +1,6 @@
 /**
  * cuckoo-bloom-wasm/index-file (Node only): a CuckooIndex over an append-only
- * log file that survives restarts and crashes. See docs/INDEX.md.
+ * log file that survives restarts and crashes. See https://github.com/cuckoo-bloom-wasm/cuckoo-bloom-wasm/blob/main/docs/INDEX.md.
  *
  * @module cuckoo-bloom-wasm/index-file
  */

@@ -2,7 +2,7 @@
  * What is at the end of an index log, where its whole records stop: an
  * unfinished last write (a torn tail, which opening may drop) or damage
  * (which opening refuses, leaving the file untouched). The rules are in
- * docs/INDEX.md ("Durability, precisely"); record_store.h says why formats 2
+ * https://github.com/cuckoo-bloom-wasm/cuckoo-bloom-wasm/blob/main/docs/INDEX.md ("Durability, precisely"); record_store.h says why formats 2
  * and 3 can tell them apart and format 1 often cannot. Format 3 chains each
  * record to the 8 bytes before it, so every scan here reads those 8 bytes
  * too (readWithChain) and hands the core a pointer just after them.

@@ -14,7 +14,7 @@ import { errorText, type RedisArgument, type RedisCommandRunner, withDeadline } 
 // have it, and rejects UNAVAILABLE otherwise (its bits may be set: adds are
 // idempotent, so a retry is safe). WAIT is not a consensus protocol: a replica
 // that acknowledged can still lose the write if it dies too before it is
-// promoted (docs/REDIS-CLUSTER.md).
+// promoted (https://github.com/cuckoo-bloom-wasm/cuckoo-bloom-wasm/blob/main/docs/REDIS-CLUSTER.md).
 
 /** `durability` as create() and open() take it. */
 export interface DurabilityOptions {

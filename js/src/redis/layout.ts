@@ -49,7 +49,7 @@ export interface RedisFilterLayout {
 /**
  * Where a filter's shards lie in a Redis Cluster: `'single'` keeps them all in one hash slot
  * (each batch is one atomic script call); `'spread'` gives each its own slot, so a large
- * filter spreads over the nodes (atomic per shard). See docs/REDIS-CLUSTER.md.
+ * filter spreads over the nodes (atomic per shard). See https://github.com/cuckoo-bloom-wasm/cuckoo-bloom-wasm/blob/main/docs/REDIS-CLUSTER.md.
  */
 export type SlotLayout = 'single' | 'spread';
 

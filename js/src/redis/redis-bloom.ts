@@ -49,7 +49,7 @@ export interface RedisConnectionOptions {
   /**
    * Each add resolves only once `replicas` replicas acknowledged it (`WAIT`),
    * else rejects `UNAVAILABLE` after `timeoutMs`. Default: none (replication is
-   * asynchronous). See docs/REDIS-CLUSTER.md for what it guarantees.
+   * asynchronous). See https://github.com/cuckoo-bloom-wasm/cuckoo-bloom-wasm/blob/main/docs/REDIS-CLUSTER.md for what it guarantees.
    */
   durability?: DurabilityOptions | undefined;
   /**

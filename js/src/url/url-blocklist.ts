@@ -199,7 +199,7 @@ export class UrlBlocklist extends UrlList<AnyFilter> {
   // The scheme the bytes were read with (scheme 2 for a list made here). A
   // scheme-1 list is written back as scheme 1 while its depths are still Safe
   // Browsing's, so bytes read are written back unchanged (canonical bytes,
-  // docs/SECURITY.md); an entry deeper than those makes it scheme 2.
+  // https://github.com/cuckoo-bloom-wasm/cuckoo-bloom-wasm/blob/main/docs/SECURITY.md); an entry deeper than those makes it scheme 2.
   #scheme: number;
   // The hashes of every expression stored, for `confirmation()`; null for a
   // list read from bytes (its expressions are not known).

@@ -1,7 +1,7 @@
 /**
  * `build --exact`: the keys of `build` (or, with --urls, a list's Safe
  * Browsing expressions) into an exact index log (FileCuckooIndex,
- * docs/INDEX.md) instead of a filter: one record per distinct key, answers
+ * https://github.com/cuckoo-bloom-wasm/cuckoo-bloom-wasm/blob/main/docs/INDEX.md) instead of a filter: one record per distinct key, answers
  * with no false positive.
  *
  * The input is read once, by the same readers as a filter build (lines.ts,

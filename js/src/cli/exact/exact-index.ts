@@ -2,7 +2,7 @@
  * Index logs (what `build --exact` writes) as the CLI reads them: telling one
  * from a filter file by its first bytes, opening it, and what kind of keys it
  * holds. The log is a FileCuckooIndex (cuckoo-bloom-wasm/index-file,
- * docs/INDEX.md): an append-only file of records, with `<log>.snapshot` as a
+ * https://github.com/cuckoo-bloom-wasm/cuckoo-bloom-wasm/blob/main/docs/INDEX.md): an append-only file of records, with `<log>.snapshot` as a
  * cache of its table.
  */
 import { existsSync } from 'node:fs';

@@ -2,7 +2,7 @@
  * `repair <log>`: salvage of a damaged index log, explicitly (never done by
  * opening). Keeps every whole record, before and after the damage, and moves
  * only the damaged bytes, byte for byte, to `<log>.damaged-at-<offset>`
- * beside it (FileCuckooIndex.repair, docs/INDEX.md). Exits 0 when the log is
+ * beside it (FileCuckooIndex.repair, https://github.com/cuckoo-bloom-wasm/cuckoo-bloom-wasm/blob/main/docs/INDEX.md). Exits 0 when the log is
  * whole afterwards, repaired or not: a repair that did its job is a success.
  */
 import { init } from '../../index.js';
