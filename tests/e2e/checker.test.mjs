@@ -2,13 +2,12 @@
 // never shown as "on the list"; 10,000 ordinary URLs and every entry of the list checked
 // through the page's own checking function (window.demo, the one the form uses); the
 // verdict element's host, date and roles; pasted and defanged input; the companion missing.
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { beforeAll, describe, expect, test } from '@jest/globals';
 import { axeViolations } from './lib/axe.mjs';
 import { byId, openPage, PHONE } from './lib/browser.mjs';
 import { benignUrls } from './lib/benign-urls.mjs';
-import { ROOT, useDemoSite } from './lib/demo-site.mjs';
+import { readDemoManifest, useDemoSite } from './lib/demo-site.mjs';
+import { shippedListExpressions } from './lib/library.mjs';
 
 const site = useDemoSite({ build: process.env.DEMO_SKIP_BUILD !== '1' });
 const COMPANION = '**/data/urlhaus.filter.confirm';
@@ -16,13 +15,8 @@ let manifest;
 let listExpressions;
 
 beforeAll(async () => {
-  manifest = JSON.parse(readFileSync(join(ROOT, 'web-demo', 'dist', 'data', 'manifest.json'), 'utf8'));
-  const { parseListLine } = await import('cuckoo-bloom-wasm');
-  const text = readFileSync(join(ROOT, 'web-demo', 'data', 'urlhaus-filter-online.txt'), 'utf8');
-  listExpressions = new Set(text.split(/\r?\n/).flatMap((line) => {
-    const parsed = parseListLine(line, 'auto');
-    return parsed.kind === 'entry' ? parsed.expressions : [];
-  }));
+  manifest = readDemoManifest();
+  listExpressions = new Set(await shippedListExpressions());
 });
 
 const open = (options) => openPage(site.browser, site.server.url, options);

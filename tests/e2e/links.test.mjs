@@ -1,13 +1,12 @@
 // Issue 43: every link in a paste is found and judged, and the verdicts say what to do in
 // plain words. Real listed URLs from the shipped list (web-demo/data), benign ones whose
 // verdict this suite checks first; at phone (390×844) and desktop sizes, in Chromium.
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { beforeAll, describe, expect, test } from '@jest/globals';
 import { axeViolations } from './lib/axe.mjs';
 import { benignUrls } from './lib/benign-urls.mjs';
 import { byId, DESKTOP, openPage, PHONE } from './lib/browser.mjs';
-import { ROOT, useDemoSite } from './lib/demo-site.mjs';
+import { readDemoManifest, useDemoSite } from './lib/demo-site.mjs';
+import { shippedListExpressions } from './lib/library.mjs';
 import { seededRandom } from '../../web-demo/src/seeded.mjs';
 
 const site = useDemoSite({ build: process.env.DEMO_SKIP_BUILD !== '1' });
@@ -17,13 +16,8 @@ let manifest;
 let listExpressions;
 
 beforeAll(async () => {
-  manifest = JSON.parse(readFileSync(join(ROOT, 'web-demo', 'dist', 'data', 'manifest.json'), 'utf8'));
-  const { parseListLine } = await import('cuckoo-bloom-wasm');
-  const text = readFileSync(join(ROOT, 'web-demo', 'data', 'urlhaus-filter-online.txt'), 'utf8');
-  listExpressions = text.split(/\r?\n/).flatMap((line) => {
-    const parsed = parseListLine(line, 'auto');
-    return parsed.kind === 'entry' ? parsed.expressions : [];
-  });
+  manifest = readDemoManifest();
+  listExpressions = await shippedListExpressions();
 });
 
 const open = (options) => openPage(site.browser, site.server.url, options);
