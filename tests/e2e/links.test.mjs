@@ -22,6 +22,13 @@ beforeAll(async () => {
 
 const open = (options) => openPage(site.browser, site.server.url, options);
 
+/** A test's last checks on its page (axe finds nothing; no console errors or failed requests), then it is closed. */
+async function expectCleanThenClose(page, problems, close) {
+  expect(await axeViolations(page)).toEqual([]);
+  expect(problems).toEqual([]);
+  await close();
+}
+
 async function submit(page, text) {
   await page.fill(byId('url-input'), text);
   await page.click(byId('check-button'));
@@ -68,9 +75,7 @@ describe.each([['phone', PHONE], ['desktop', DESKTOP]])('%s: every link in a pas
     // A single link still gives a single verdict, no list of one.
     await submit(page, listed[0].url);
     await expect(page.locator(byId('check-link')).count()).resolves.toBe(0);
-    expect(await axeViolations(page)).toEqual([]);
-    expect(problems).toEqual([]);
-    await close();
+    await expectCleanThenClose(page, problems, close);
   }, 120_000);
 });
 
@@ -99,9 +104,7 @@ describe('bulk', () => {
     const pasted = lines.join('\n').length;
     expect(outputText.length).toBeLessThan(pasted / 4);
     await expect(page.locator(byId('check-links-hidden')).textContent()).resolves.toMatch(/and 93\d more links not on the list/);
-    expect(await axeViolations(page)).toEqual([]);
-    expect(problems).toEqual([]);
-    await close();
+    await expectCleanThenClose(page, problems, close);
   }, 120_000);
 });
 
@@ -197,8 +200,6 @@ describe('verdicts in plain words', () => {
     const truth = new Set(listExpressions);
     expect(expressions.filter((expression) => truth.has(expression))).toEqual([]);
     expect(maybes.length).toBeGreaterThan(0);
-    expect(await axeViolations(page)).toEqual([]);
-    expect(problems).toEqual([]);
-    await close();
+    await expectCleanThenClose(page, problems, close);
   });
 });
