@@ -5,7 +5,7 @@
 // during kicks was CORRUPT or lost a moving key), and the last one, taken after
 // the workers reported done, finds every key.
 import * as normal from 'cuckoo-bloom-wasm';
-import { useWorkerPool } from './lib/pool.mjs';
+import { useWorkerPool } from './lib/use-pool.mjs';
 
 const shared = await import(new URL('../../dist/shared.import.cjs', import.meta.url).href);
 

@@ -4,7 +4,7 @@
 // of the four types; the Bloom family's bytes equal what the normal entry
 // builds from the same keys, and the normal entry's deserialize reads them.
 import * as normal from 'cuckoo-bloom-wasm';
-import { useWorkerPool } from './lib/pool.mjs';
+import { useWorkerPool } from './lib/use-pool.mjs';
 
 const shared = await import(new URL('../../dist/shared.import.cjs', import.meta.url).href);
 

@@ -1,6 +1,5 @@
 // Starts filter-worker.mjs workers and sends them requests; every test file
 // terminates its pool in afterAll (and each request is bounded in time).
-import { afterAll, beforeAll } from '@jest/globals';
 import { Worker } from 'node:worker_threads';
 
 const WORKER = new URL('./filter-worker.mjs', import.meta.url);
@@ -55,22 +54,4 @@ export class WorkerPool {
   terminate() {
     return Promise.all(this.workers.map((worker) => worker.terminate()));
   }
-}
-
-/**
- * The calling test file's pool: `initEntries()` (the entries' init) first, then `size`
- * workers, ready before the file's tests and terminated after them. Returns a holder whose
- * `pool` is the WorkerPool once beforeAll has run.
- */
-export function useWorkerPool(size, initEntries) {
-  const holder = { pool: undefined };
-  beforeAll(async () => {
-    await initEntries();
-    holder.pool = new WorkerPool(size);
-    await holder.pool.ready;
-  }, 60_000);
-  afterAll(async () => {
-    await holder.pool?.terminate();
-  });
-  return holder;
 }
