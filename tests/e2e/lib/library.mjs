@@ -2,7 +2,8 @@
 // initialized, and the shipped list's entries as the library parses them.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ROOT } from './demo-site.mjs';
+import { beforeAll } from '@jest/globals';
+import { readDemoManifest, ROOT } from './demo-site.mjs';
 
 /** The package's main entry, its wasm initialized. */
 export async function initLibrary() {
@@ -22,4 +23,18 @@ export async function shippedListExpressions() {
     const parsed = parseListLine(line, 'auto');
     return parsed.kind === 'entry' ? parsed.expressions : [];
   });
+}
+
+/**
+ * Registers a beforeAll that reads the built demo's manifest and the shipped list's
+ * expressions (shippedListExpressions); returns { manifest, expressions }, filled in once it
+ * has run. Register it after useDemoSite, whose beforeAll builds the demo.
+ */
+export function useShippedList() {
+  const shipped = { manifest: null, expressions: [] };
+  beforeAll(async () => {
+    shipped.manifest = readDemoManifest();
+    shipped.expressions = await shippedListExpressions();
+  });
+  return shipped;
 }
