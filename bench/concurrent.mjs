@@ -178,6 +178,9 @@ if (!isMainThread) {
 
   const f = (x) => x.toFixed(2);
   const x = (v) => `${v.toFixed(2)}x`;
+  // A table row per filter and query call: the row's `${mode}_${column}` values, formatted.
+  const queryRows = (format, columns) =>
+    rows.flatMap((r) => ['has', 'hasMany'].map((mode) => `| ${r.type} | ${mode} | ${columns.map((column) => format(r[`${mode}_${column}`])).join(' | ')} |`));
   const lines = [
     `N = ${N} URL keys at 1%, ${ROUNDS} rounds, ${availableParallelism()} cores, million keys/s by wall time in worker threads ` +
       `(medians; ratios: medians of the per-round ratios); load average ${Math.min(...loads).toFixed(1)}-${Math.max(...loads).toFixed(1)}`,
@@ -186,21 +189,13 @@ if (!isMainThread) {
     '',
     '| filter | call | shared 2T/1T | shared 1T/normal 1T | shared 2T/normal 1T | normal 2T/1T (copies) |',
     '|---|---|---|---|---|---|',
-    ...rows.flatMap((r) =>
-      ['has', 'hasMany'].map(
-        (mode) => `| ${r.type} | ${mode} | ${x(r[`${mode}_shared21`])} | ${x(r[`${mode}_shared1n`])} | ${x(r[`${mode}_shared2n`])} | ${x(r[`${mode}_normal21`])} |`,
-      ),
-    ),
+    ...queryRows(x, ['shared21', 'shared1n', 'shared2n', 'normal21']),
     '',
     'Rates (million keys/s):',
     '',
     '| filter | call | normal 1T | normal 2T | shared 1T | shared 2T |',
     '|---|---|---|---|---|---|',
-    ...rows.flatMap((r) =>
-      ['has', 'hasMany'].map(
-        (mode) => `| ${r.type} | ${mode} | ${f(r[`${mode}_normal1`])} | ${f(r[`${mode}_normal2`])} | ${f(r[`${mode}_shared1`])} | ${f(r[`${mode}_shared2`])} |`,
-      ),
-    ),
+    ...queryRows(f, ['normal1', 'normal2', 'shared1', 'shared2']),
     ...rows.map((r) => `| ${r.type} | addMany | ${f(r.addNormal)} (main thread) | | ${f(r.addShared1)} | ${f(r.addShared2)} (${x(r.add21)}) |`),
   ];
   console.log(lines.join('\n'));

@@ -6,9 +6,9 @@
 // whole before its header was checked (adversarial report, item 6).
 // Every child is killed after a deadline, so a regression fails, not hangs.
 import { execFileSync } from 'node:child_process';
-import { closeSync, copyFileSync, ftruncateSync, mkdirSync, openSync, readFileSync, symlinkSync, writeFileSync, writeSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { expectFastRefusal, REFUSAL_DEADLINE_MS, runCliTimed, runOk, tempDir } from './helpers.mjs';
+import { expectFastRefusal, REFUSAL_DEADLINE_MS, runCliTimed, runOk, tempDir, writeSparse } from './helpers.mjs';
 
 /** Larger than anything that should ever be read whole for one companion. */
 const HUGE_BYTES = 1500 * 2 ** 20;
@@ -32,25 +32,9 @@ beforeAll(async () => {
   execFileSync('mkfifo', [at('no-writer.fifo')]);
   besideFilter('fifo', (path) => execFileSync('mkfifo', [path]));
   besideFilter('zero', (path) => symlinkSync('/dev/zero', path));
-  besideFilter('sparse', (path) => {
-    const fd = openSync(path, 'w');
-    try {
-      ftruncateSync(fd, HUGE_BYTES);
-    } finally {
-      closeSync(fd);
-    }
-  });
+  besideFilter('sparse', (path) => writeSparse(path, Buffer.alloc(0), HUGE_BYTES));
   // A real companion followed by a sparse gigabyte: refused from its header's declared length, not read.
-  besideFilter('trailing', (path) => {
-    const companion = readFileSync(at('f.filter.confirm'));
-    const fd = openSync(path, 'w');
-    try {
-      writeSync(fd, companion);
-      ftruncateSync(fd, HUGE_BYTES);
-    } finally {
-      closeSync(fd);
-    }
-  });
+  besideFilter('trailing', (path) => writeSparse(path, readFileSync(at('f.filter.confirm')), HUGE_BYTES));
 });
 afterAll(() => work.cleanup());
 

@@ -111,13 +111,16 @@ test('the declared length is checked against a file at its full size too', () =>
   expect(filter.readUInt32LE(12) + Number(filter.readBigUInt64LE(48)) + 64).toBe(filter.length);
 });
 
+/** [a file that is not a regular file, what refusing it says] for the commands that read a second file. */
+const UNREADABLE_FILES = [
+  ['/dev/zero', /cannot read \/dev\/zero: it is a character device/],
+  ['no-writer.fifo', /cannot read no-writer\.fifo: it is a FIFO/],
+  ['a-directory', /cannot read a-directory: it is a directory/],
+];
+
 describe('build --urls --never-match', () => {
   // It read the file whole with readFile: /dev/zero grew to 542 MB in 21 s, a FIFO blocked forever.
-  test.each([
-    ['/dev/zero', /cannot read \/dev\/zero: it is a character device/],
-    ['no-writer.fifo', /cannot read no-writer\.fifo: it is a FIFO/],
-    ['a-directory', /cannot read a-directory: it is a directory/],
-  ])('a never-match list that is %s is refused before anything is read', async (list, message) => {
+  test.each(UNREADABLE_FILES)('a never-match list that is %s is refused before anything is read', async (list, message) => {
     writeFileSync(join(work.dir, 'two-hosts.txt'), 'evil.example\nbad.example\n');
     const args = ['build', '--urls', '--input', 'two-hosts.txt', '--never-match', list, '--output', 'never.filter'];
     await expectFastRefusal(work.dir, args, message);
@@ -125,11 +128,7 @@ describe('build --urls --never-match', () => {
 });
 
 describe('query --index', () => {
-  test.each([
-    ['/dev/zero', /cannot read \/dev\/zero: it is a character device/],
-    ['no-writer.fifo', /cannot read no-writer\.fifo: it is a FIFO/],
-    ['a-directory', /cannot read a-directory: it is a directory/],
-  ])('a log that is %s is refused before anything is read', async (log, message) => {
+  test.each(UNREADABLE_FILES)('a log that is %s is refused before anything is read', async (log, message) => {
     await expectFastRefusal(work.dir, ['query', 'fruit.filter', '--index', log, 'apple'], message);
   });
 

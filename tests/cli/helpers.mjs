@@ -2,7 +2,7 @@
 // `npx cuckoo-bloom-wasm` runs), in a private temporary directory.
 import { spawn } from 'node:child_process';
 import { expect } from '@jest/globals';
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { closeSync, ftruncateSync, mkdtempSync, openSync, readdirSync, rmSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -23,6 +23,20 @@ export function tempDir(prefix = 'cbw-cli-test-') {
  * then closed; without it stdin is closed at once. Resolves with
  * { code, signal, stdout, stderr } (stdout/stderr as strings).
  */
+/**
+ * Writes `head` at the start of a new file at `path` and extends it to `size` bytes with a
+ * hole: a sparse file that costs no disk and no time, yet reads as `size` bytes.
+ */
+export function writeSparse(path, head, size) {
+  const fd = openSync(path, 'w');
+  try {
+    if (head.length > 0) writeSync(fd, head);
+    ftruncateSync(fd, size);
+  } finally {
+    closeSync(fd);
+  }
+}
+
 export function runCli(args, { cwd, input, env, nodeArgs = [] } = {}) {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [...nodeArgs, CLI, ...args], {

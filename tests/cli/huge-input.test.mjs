@@ -8,7 +8,7 @@
 // HUGE_INPUT_BYTES to try another size.
 import { closeSync, ftruncateSync, openSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
-import { runCli, tempDir } from './helpers.mjs';
+import { runCli, tempDir, writeSparse } from './helpers.mjs';
 
 const SIZE = Number(process.env.HUGE_INPUT_BYTES ?? 2 ** 30);
 const MAX_LINE = 64 * 1024 * 1024;
@@ -25,13 +25,7 @@ afterAll(() => work.cleanup());
 /** A sparse file of SIZE bytes that starts with `head`. */
 function sparseFile(name, head) {
   const path = join(work.dir, name);
-  const fd = openSync(path, 'w');
-  try {
-    writeSync(fd, head);
-    ftruncateSync(fd, SIZE);
-  } finally {
-    closeSync(fd);
-  }
+  writeSparse(path, head, SIZE);
   return path;
 }
 

@@ -2,27 +2,22 @@
 // never shown as "on the list"; 10,000 ordinary URLs and every entry of the list checked
 // through the page's own checking function (window.demo, the one the form uses); the
 // verdict element's host, date and roles; pasted and defanged input; the companion missing.
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { beforeAll, describe, expect, test } from '@jest/globals';
 import { axeViolations } from './lib/axe.mjs';
 import { byId, openPage, PHONE } from './lib/browser.mjs';
 import { benignUrls } from './lib/benign-urls.mjs';
-import { ROOT, useDemoSite } from './lib/demo-site.mjs';
+import { submit } from './lib/checker-form.mjs';
+import { useDemoSite } from './lib/demo-site.mjs';
+import { useShippedList } from './lib/library.mjs';
 
 const site = useDemoSite({ build: process.env.DEMO_SKIP_BUILD !== '1' });
 const COMPANION = '**/data/urlhaus.filter.confirm';
-let manifest;
+const shipped = useShippedList();
+/** The shipped list's expressions, each once. */
 let listExpressions;
 
-beforeAll(async () => {
-  manifest = JSON.parse(readFileSync(join(ROOT, 'web-demo', 'dist', 'data', 'manifest.json'), 'utf8'));
-  const { parseListLine } = await import('cuckoo-bloom-wasm');
-  const text = readFileSync(join(ROOT, 'web-demo', 'data', 'urlhaus-filter-online.txt'), 'utf8');
-  listExpressions = new Set(text.split(/\r?\n/).flatMap((line) => {
-    const parsed = parseListLine(line, 'auto');
-    return parsed.kind === 'entry' ? parsed.expressions : [];
-  }));
+beforeAll(() => {
+  listExpressions = new Set(shipped.expressions);
 });
 
 const open = (options) => openPage(site.browser, site.server.url, options);
@@ -49,14 +44,6 @@ async function verdicts(page, urls) {
   return out;
 }
 
-async function submit(page, input) {
-  await page.fill(byId('url-input'), input);
-  await page.click(byId('check-button'));
-  const verdict = page.locator(`${byId('check-output')} ${byId('check-verdict')}`);
-  await verdict.waitFor();
-  return verdict;
-}
-
 describe('confirmed verdicts', () => {
   test('10,000 ordinary URLs: none is listed, the filter’s false positives are cleared by the companion; every list entry is listed', async () => {
     const { page, problems, close } = await open();
@@ -81,7 +68,7 @@ describe('confirmed verdicts', () => {
     const found = await verdicts(page, entries);
     const missed = found.filter((result) => result.verdict !== 'listed' || !listExpressions.has(result.match));
     expect(missed.map((result) => `${result.input} → ${result.verdict}`)).toEqual([]);
-    expect(found).toHaveLength(manifest.entryCount);
+    expect(found).toHaveLength(shipped.manifest.entryCount);
 
     // The first false positive through the form: clear, and the teaching moment on the spot.
     const fp = falsePositives[0];
@@ -115,7 +102,7 @@ describe('confirmed verdicts', () => {
     await page.locator(`${byId('check-verdict')}[data-verdict="clear"]`).waitFor();
     await page.locator(byId('check-false-positive')).waitFor();
     // A listed example is confirmed now that the companion is attached.
-    const listed = manifest.examples.find((example) => example.kind === 'listed-host');
+    const listed = shipped.manifest.examples.find((example) => example.kind === 'listed-host');
     await expect((await submit(page, listed.url)).getAttribute('data-verdict')).resolves.toBe('listed');
     await close();
   }, 60_000);
@@ -124,7 +111,7 @@ describe('confirmed verdicts', () => {
 describe('the verdict element', () => {
   test('role, host in Unicode and punycode, the copy’s date; a clear on a stale copy is green, its age a note of its own', async () => {
     const { page, close } = await open();
-    const day = new Date(manifest.updated).toLocaleDateString('en-GB', { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' });
+    const day = new Date(shipped.manifest.updated).toLocaleDateString('en-GB', { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' });
     const verdict = await submit(page, 'https://bücher.example/katalog');
     await expect(verdict.getAttribute('role')).resolves.toBe('status');
     await expect(page.locator(byId('check-output')).getAttribute('aria-live')).resolves.toBe('polite');
@@ -145,7 +132,7 @@ describe('the verdict element', () => {
     const context = await browser.newContext();
     try {
       const page = await context.newPage();
-      await page.clock.setFixedTime(new Date(Date.parse(manifest.updated) + 3 * 3_600_000));
+      await page.clock.setFixedTime(new Date(Date.parse(shipped.manifest.updated) + 3 * 3_600_000));
       await page.goto(site.server.url);
       await page.waitForSelector('body[data-ready="true"]');
       const verdict = await submit(page, 'https://www.wikipedia.org/');
@@ -159,7 +146,7 @@ describe('the verdict element', () => {
 
   test('phone: after Check the verdict, with its host and date, is in view', async () => {
     const { page, close } = await open({ viewport: PHONE });
-    const listed = manifest.examples.find((example) => example.kind === 'listed-url');
+    const listed = shipped.manifest.examples.find((example) => example.kind === 'listed-url');
     for (const input of [listed.url, 'https://www.wikipedia.org/']) {
       await page.evaluate(() => window.scrollTo(0, 0));
       await submit(page, input);
@@ -184,7 +171,7 @@ describe('pasted input', () => {
   ];
   test('defanged, wrapped, in a sentence, with spaces: a listed host is still found, and the verdict says what was checked', async () => {
     const { page, problems, close } = await open();
-    const listed = manifest.examples.find((example) => example.kind === 'listed-host' && example.url.endsWith('/'));
+    const listed = shipped.manifest.examples.find((example) => example.kind === 'listed-host' && example.url.endsWith('/'));
     for (const [what, paste] of PASTES) {
       const verdict = await submit(page, paste(listed.url));
       await expect(verdict.getAttribute('data-verdict').then((value) => [what, value])).resolves.toEqual([what, 'listed']);

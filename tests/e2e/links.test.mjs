@@ -1,39 +1,27 @@
 // Issue 43: every link in a paste is found and judged, and the verdicts say what to do in
 // plain words. Real listed URLs from the shipped list (web-demo/data), benign ones whose
 // verdict this suite checks first; at phone (390×844) and desktop sizes, in Chromium.
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { beforeAll, describe, expect, test } from '@jest/globals';
+import { describe, expect, test } from '@jest/globals';
 import { axeViolations } from './lib/axe.mjs';
 import { benignUrls } from './lib/benign-urls.mjs';
 import { byId, DESKTOP, openPage, PHONE } from './lib/browser.mjs';
-import { ROOT, useDemoSite } from './lib/demo-site.mjs';
+import { submit } from './lib/checker-form.mjs';
+import { useDemoSite } from './lib/demo-site.mjs';
+import { useShippedList } from './lib/library.mjs';
 import { seededRandom } from '../../web-demo/src/seeded.mjs';
 
 const site = useDemoSite({ build: process.env.DEMO_SKIP_BUILD !== '1' });
 const COMPANION = '**/data/urlhaus.filter.confirm*';
-let manifest;
-/** Every entry of the shipped list's text (parsed by the library in Node), the truth the page is judged by. */
-let listExpressions;
-
-beforeAll(async () => {
-  manifest = JSON.parse(readFileSync(join(ROOT, 'web-demo', 'dist', 'data', 'manifest.json'), 'utf8'));
-  const { parseListLine } = await import('cuckoo-bloom-wasm');
-  const text = readFileSync(join(ROOT, 'web-demo', 'data', 'urlhaus-filter-online.txt'), 'utf8');
-  listExpressions = text.split(/\r?\n/).flatMap((line) => {
-    const parsed = parseListLine(line, 'auto');
-    return parsed.kind === 'entry' ? parsed.expressions : [];
-  });
-});
+/** The manifest, and every entry of the shipped list's text (parsed by the library in Node): the truth the page is judged by. */
+const shipped = useShippedList();
 
 const open = (options) => openPage(site.browser, site.server.url, options);
 
-async function submit(page, text) {
-  await page.fill(byId('url-input'), text);
-  await page.click(byId('check-button'));
-  const verdict = page.locator(`${byId('check-output')} ${byId('check-verdict')}`);
-  await verdict.waitFor();
-  return verdict;
+/** A test's last checks on its page (axe finds nothing; no console errors or failed requests), then it is closed. */
+async function expectCleanThenClose(page, problems, close) {
+  expect(await axeViolations(page)).toEqual([]);
+  expect(problems).toEqual([]);
+  await close();
 }
 
 /** [data-verdict, data-url] of every link line shown. */
@@ -47,7 +35,7 @@ describe.each([['phone', PHONE], ['desktop', DESKTOP]])('%s: every link in a pas
     const { page, problems, close } = await open({ viewport });
     // The benign ones are not listed: checked alone first.
     for (const url of BENIGN) await expect((await submit(page, url)).getAttribute('data-verdict')).resolves.toBe('clear');
-    const listed = manifest.examples.filter((example) => example.entry !== null);
+    const listed = shipped.manifest.examples.filter((example) => example.entry !== null);
     expect(listed.length).toBeGreaterThanOrEqual(3);
     const separators = [
       ['space', (a, b) => `${a} ${b}`],
@@ -74,20 +62,18 @@ describe.each([['phone', PHONE], ['desktop', DESKTOP]])('%s: every link in a pas
     // A single link still gives a single verdict, no list of one.
     await submit(page, listed[0].url);
     await expect(page.locator(byId('check-link')).count()).resolves.toBe(0);
-    expect(await axeViolations(page)).toEqual([]);
-    expect(problems).toEqual([]);
-    await close();
+    await expectCleanThenClose(page, problems, close);
   }, 120_000);
 });
 
 describe('bulk', () => {
   test('1,000 pasted lines with 50 listed URLs: all 50 reported listed, listed first, no echo of the list', async () => {
     const { page, problems, close } = await open({ viewport: PHONE });
-    const spread = Array.from({ length: 50 }, (_, i) => listExpressions[Math.floor(((i + 0.5) * listExpressions.length) / 50)]);
+    const spread = Array.from({ length: 50 }, (_, i) => shipped.expressions[Math.floor(((i + 0.5) * shipped.expressions.length) / 50)]);
     const listedUrls = spread.map((expression) => `http://${expression}`);
     const benign = benignUrls(950);
     // The benign ones are really not on the list: none of their expressions is an entry.
-    const truth = new Set(listExpressions);
+    const truth = new Set(shipped.expressions);
     const benignChecks = await page.evaluate(async (urls) => (await window.demo.verdicts(urls)).map((v) => [v.verdict, v.expressions]), benign);
     expect(benignChecks.filter(([, expressions]) => expressions.some((expression) => truth.has(expression)))).toEqual([]);
     const random = seededRandom(43);
@@ -105,16 +91,14 @@ describe('bulk', () => {
     const pasted = lines.join('\n').length;
     expect(outputText.length).toBeLessThan(pasted / 4);
     await expect(page.locator(byId('check-links-hidden')).textContent()).resolves.toMatch(/and 93\d more links not on the list/);
-    expect(await axeViolations(page)).toEqual([]);
-    expect(problems).toEqual([]);
-    await close();
+    await expectCleanThenClose(page, problems, close);
   }, 120_000);
 });
 
 describe('verdicts in plain words', () => {
   test('listed: the first sentence after the headline says not to open it; the headline never breaks inside the host (phone)', async () => {
     const { page, close } = await open({ viewport: PHONE });
-    for (const example of manifest.examples.filter((entry) => entry.entry !== null)) {
+    for (const example of shipped.manifest.examples.filter((entry) => entry.entry !== null)) {
       const verdict = await submit(page, example.url);
       const [headline, after] = await verdict.evaluate((element) => [element.children[0].textContent, element.children[1].textContent]);
       expect(headline).toMatch(/^⚠ On the list/);
@@ -167,7 +151,7 @@ describe('verdicts in plain words', () => {
     // What to do now, and how to confirm.
     expect(text).toMatch(/Don’t open it for now\. To confirm, press “Confirm again”/);
     // The odds for this URL's lookups: 1 - (1 - p)^n with the library's per-lookup rate p.
-    const rate = -Math.expm1(fp[2] * Math.log1p(-manifest.lookupFalsePositiveRate));
+    const rate = -Math.expm1(fp[2] * Math.log1p(-shipped.manifest.lookupFalsePositiveRate));
     expect(text).toContain(`this address’s ${fp[2]} lookup${fp[2] === 1 ? '' : 's'}`);
     expect(text).toContain(`1 in ${Math.round(1 / rate).toLocaleString('en-US')} (`);
     expect(text).not.toContain('1 in 1,000 (0.1%)');
@@ -200,11 +184,9 @@ describe('verdicts in plain words', () => {
     // Truly on no list: none of its expressions is an entry of the list's text.
     const url = await page.inputValue(byId('url-input'));
     const { expressions, maybes } = await page.evaluate(async (input) => window.demo.verdict(input), url);
-    const truth = new Set(listExpressions);
+    const truth = new Set(shipped.expressions);
     expect(expressions.filter((expression) => truth.has(expression))).toEqual([]);
     expect(maybes.length).toBeGreaterThan(0);
-    expect(await axeViolations(page)).toEqual([]);
-    expect(problems).toEqual([]);
-    await close();
+    await expectCleanThenClose(page, problems, close);
   });
 });

@@ -3,26 +3,18 @@
 // accessible name is its visible text; axe finds nothing in each of these states.
 import { describe, expect, test } from '@jest/globals';
 import { axeViolations } from './lib/axe.mjs';
-import { byId, DESKTOP, openPage, PHONE } from './lib/browser.mjs';
+import { byId, DESKTOP, PHONE } from './lib/browser.mjs';
 import { useDemoSite } from './lib/demo-site.mjs';
+import { initLibrary } from './lib/library.mjs';
+import { playgroundRunner } from './lib/playgrounds.mjs';
 
 const site = useDemoSite({ build: process.env.DEMO_SKIP_BUILD !== '1' });
 let lib;
+const runInPlaygrounds = playgroundRunner(site);
 
 async function inPlaygrounds(body, options = {}) {
-  lib ??= await import('cuckoo-bloom-wasm').then(async (module) => {
-    await module.init();
-    return module;
-  });
-  const { page, problems, close } = await openPage(site.browser, site.server.url, { reducedMotion: 'reduce', ...options });
-  try {
-    await page.evaluate(() => window.scrollBy(0, 1));
-    await page.waitForSelector('body[data-playgrounds="ready"]', { timeout: 20_000 });
-    await body(page);
-    expect(problems).toEqual([]);
-  } finally {
-    await close();
-  }
+  lib ??= await initLibrary();
+  await runInPlaygrounds(body, options);
 }
 
 const text = (page, testId) => page.locator(byId(testId)).first().textContent();

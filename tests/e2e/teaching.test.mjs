@@ -4,37 +4,25 @@
 // explainer, the k slider, the keys behind any bit or slot, the same keys in both
 // playgrounds, wide tables that scroll on a phone, and a note wherever a demo picked its
 // case. Each page is opened fresh and checked for console errors and failed requests.
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { beforeAll, describe, expect, test } from '@jest/globals';
 import { axeViolations } from './lib/axe.mjs';
-import { byId, openPage, PHONE } from './lib/browser.mjs';
+import { byId, PHONE } from './lib/browser.mjs';
 import { svgTextContrasts } from './lib/contrast.mjs';
-import { ROOT, useDemoSite } from './lib/demo-site.mjs';
+import { readDemoManifest, useDemoSite } from './lib/demo-site.mjs';
+import { initLibrary } from './lib/library.mjs';
+import { playgroundRunner } from './lib/playgrounds.mjs';
 
 const site = useDemoSite();
 let manifest;
 let lib;
 
 beforeAll(async () => {
-  manifest = JSON.parse(readFileSync(join(ROOT, 'web-demo', 'dist', 'data', 'manifest.json'), 'utf8'));
-  lib = await import('cuckoo-bloom-wasm');
-  await lib.init();
+  manifest = readDemoManifest();
+  lib = await initLibrary();
 });
 
 /** Opens the demo, waits for the playgrounds, runs `body`, requires a clean console, closes. */
-async function inPlaygrounds(body, options = {}) {
-  const { page, problems, close } = await openPage(site.browser, site.server.url, { reducedMotion: 'reduce', ...options });
-  try {
-    // A scroll starts the playgrounds at once (main.ts waits for a check, a scroll or 2.5 s).
-    await page.evaluate(() => window.scrollBy(0, 1));
-    await page.waitForSelector('body[data-playgrounds="ready"]', { timeout: 20_000 });
-    await body(page);
-    expect(problems).toEqual([]);
-  } finally {
-    await close();
-  }
-}
+const inPlaygrounds = playgroundRunner(site);
 
 const text = (page, testId) => page.locator(byId(testId)).first().textContent();
 const chipKeys = (page, list) => page.locator(`${byId(list)} button.chip-key`).evaluateAll((chips) => chips.map((chip) => chip.dataset.key));

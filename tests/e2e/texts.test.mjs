@@ -5,16 +5,16 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, test } from '@jest/globals';
 import { axeViolations } from './lib/axe.mjs';
 import { byId, openPage } from './lib/browser.mjs';
-import { ROOT, useDemoSite } from './lib/demo-site.mjs';
+import { readDemoManifest, ROOT, useDemoSite } from './lib/demo-site.mjs';
+import { initLibrary } from './lib/library.mjs';
 
 const site = useDemoSite({ build: process.env.DEMO_SKIP_BUILD !== '1' });
 let manifest;
 let library;
 
 beforeAll(async () => {
-  manifest = JSON.parse(readFileSync(join(ROOT, 'web-demo', 'dist', 'data', 'manifest.json'), 'utf8'));
-  library = await import('cuckoo-bloom-wasm');
-  await library.init();
+  manifest = readDemoManifest();
+  library = await initLibrary();
 });
 
 const integer = (value) => value.toLocaleString('en-US');

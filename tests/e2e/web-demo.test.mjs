@@ -9,7 +9,7 @@ import { beforeAll, describe, expect, test } from '@jest/globals';
 import { axeViolations } from './lib/axe.mjs';
 import { byId, DESKTOP, openPage, PHONE } from './lib/browser.mjs';
 import { installContrast } from './lib/contrast.mjs';
-import { ROOT, useDemoSite } from './lib/demo-site.mjs';
+import { readDemoManifest, ROOT, useDemoSite } from './lib/demo-site.mjs';
 
 const ARTIFACTS = join(ROOT, 'test-artifacts', 'e2e');
 const DOCS = join(ROOT, 'docs', 'demo');
@@ -19,7 +19,7 @@ const site = useDemoSite();
 let manifest;
 
 beforeAll(() => {
-  manifest = JSON.parse(readFileSync(join(ROOT, 'web-demo', 'dist', 'data', 'manifest.json'), 'utf8'));
+  manifest = readDemoManifest();
   mkdirSync(ARTIFACTS, { recursive: true });
   if (UPDATE_DOCS) mkdirSync(DOCS, { recursive: true });
 });

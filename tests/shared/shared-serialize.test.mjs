@@ -5,7 +5,7 @@
 // during kicks was CORRUPT or lost a moving key), and the last one, taken after
 // the workers reported done, finds every key.
 import * as normal from 'cuckoo-bloom-wasm';
-import { WorkerPool } from './lib/pool.mjs';
+import { useWorkerPool } from './lib/use-pool.mjs';
 
 const shared = await import(new URL('../../dist/shared.import.cjs', import.meta.url).href);
 
@@ -13,15 +13,9 @@ const WORKERS = 2;
 const PER_WORKER = 60_000;
 const PREFIX = 'snapshot-key-';
 
-let pool;
-beforeAll(async () => {
+const workers = useWorkerPool(WORKERS, async () => {
   await normal.init();
   await shared.init({ maximumMemory: 32 * 2 ** 20 });
-  pool = new WorkerPool(WORKERS);
-  await pool.ready;
-}, 60_000);
-afterAll(async () => {
-  await pool?.terminate();
 });
 
 const TOTAL = WORKERS * PER_WORKER;
@@ -36,9 +30,9 @@ test.each(TYPES)('%s: snapshots taken during adds are readable, and the last hol
   const filter = new SharedClass(options);
   try {
     const name = `${type}-snapshots`;
-    await pool.all('attach', () => ({ name, handle: filter.handle() }));
+    await workers.pool.all('attach', () => ({ name, handle: filter.handle() }));
     let done = false;
-    const adding = pool
+    const adding = workers.pool
       .all('addRange', (i) => ({ name, prefix: PREFIX, from: i * PER_WORKER, to: (i + 1) * PER_WORKER }))
       .finally(() => {
         done = true;

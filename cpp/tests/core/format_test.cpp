@@ -25,6 +25,7 @@
 #include "cuckoo_bloom/core/status.h"
 #include "cuckoo_bloom/cuckoo/cuckoo_filter.h"
 #include "cuckoo_bloom/fuse/binary_fuse_filter.h"
+#include "support/cuckoo_test_support.h"
 #include "support/test_keys.h"
 
 #ifndef CUCKOO_BLOOM_GOLDEN_DIR
@@ -74,13 +75,9 @@ Bytes buildGoldenCountingBloom() {
   return filter.serialize();
 }
 Bytes buildGoldenCuckoo() {
-  CuckooFilterOptions options;
-  options.capacity = 100;
-  options.falsePositiveRate = 0.01;
-  options.bucketSize = 4;
+  CuckooFilterOptions options = cuckoo_bloom_test::cuckooOptions(100, 0.01, 4, 42);
   options.maxKicks = 500;
-  options.seed = 42;
-  CuckooFilter filter = cuckoo_bloom_test::valueOrFail(CuckooFilter::create(options), "create");
+  CuckooFilter filter = cuckoo_bloom_test::makeCuckoo(options);
   for (uint64_t i = 0; i < kGoldenKeys; ++i) EXPECT_TRUE(filter.add(goldenKey(i)).isOk());
   return filter.serialize();
 }

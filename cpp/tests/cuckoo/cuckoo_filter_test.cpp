@@ -13,6 +13,7 @@
 #include "cuckoo_bloom/core/hashing.h"
 #include "cuckoo_bloom/core/limits.h"
 #include "cuckoo_bloom/inspect/cuckoo_inspector.h"
+#include "support/cuckoo_test_support.h"
 #include "support/filter_test_support.h"
 #include "support/test_keys.h"
 
@@ -23,23 +24,12 @@ using cuckoo_bloom_test::absentKey;
 using cuckoo_bloom_test::addAllPresentKeys;
 using cuckoo_bloom_test::countAbsentFound;
 using cuckoo_bloom_test::countPresentMissing;
+using cuckoo_bloom_test::cuckooOptions;
 using cuckoo_bloom_test::kOffsetParams;
+using cuckoo_bloom_test::makeCuckoo;
 using cuckoo_bloom_test::measuredFalsePositiveRate;
 using cuckoo_bloom_test::presentKey;
 using cuckoo_bloom_test::roundTrip;
-
-CuckooFilterOptions options(uint64_t capacity, double rate, uint32_t bucketSize = 4, uint64_t seed = 0) {
-  CuckooFilterOptions result;
-  result.capacity = capacity;
-  result.falsePositiveRate = rate;
-  result.bucketSize = bucketSize;
-  result.seed = seed;
-  return result;
-}
-
-CuckooFilter makeCuckoo(const CuckooFilterOptions& opts) {
-  return cuckoo_bloom_test::valueOrFail(CuckooFilter::create(opts), "create");
-}
 
 uint64_t occupiedSlots(const CuckooFilter& filter) {
   uint64_t occupied = 0;
@@ -67,16 +57,16 @@ StatusCode createCode(const CuckooFilterOptions& opts) { return CuckooFilter::cr
 
 TEST(CuckooFilterOptions, InvalidOptionsAreInvalidArgument) {
   cuckoo_bloom_test::expectInvalidCapacityAndRateRejected<CuckooFilter>(
-      [](uint64_t capacity, double rate) { return options(capacity, rate); });
+      [](uint64_t capacity, double rate) { return cuckooOptions(capacity, rate); });
   for (const uint32_t bucketSize : {0u, 1u, 3u, 5u, 16u}) {
-    EXPECT_EQ(createCode(options(1000, 0.01, bucketSize)), StatusCode::InvalidArgument) << bucketSize;
+    EXPECT_EQ(createCode(cuckooOptions(1000, 0.01, bucketSize)), StatusCode::InvalidArgument) << bucketSize;
   }
   for (const uint32_t bits : {1u, 3u, 33u, 64u}) {
-    CuckooFilterOptions opts = options(1000, 0.01);
+    CuckooFilterOptions opts = cuckooOptions(1000, 0.01);
     opts.fingerprintBits = bits;
     EXPECT_EQ(createCode(opts), StatusCode::InvalidArgument) << bits;
   }
-  CuckooFilterOptions kicks = options(1000, 0.01);
+  CuckooFilterOptions kicks = cuckooOptions(1000, 0.01);
   kicks.maxKicks = CuckooFilter::kMaxKicksLimit + 1;
   EXPECT_EQ(createCode(kicks), StatusCode::InvalidArgument);
   kicks.maxKicks = UINT32_MAX;
@@ -88,15 +78,15 @@ TEST(CuckooFilterOptions, InvalidOptionsAreInvalidArgument) {
 TEST(CuckooFilterOptions, AbsurdCapacityIsInvalidArgumentWithoutAllocating) {
   for (const uint32_t bucketSize : {2u, 4u, 8u}) {
     cuckoo_bloom_test::expectAbsurdSizeRejectedWithoutAllocating<CuckooFilter>(
-        options(1000000000000ull, 1e-6, bucketSize));
-    EXPECT_EQ(createCode(options(kMaxCapacity, 0.5, bucketSize)), StatusCode::InvalidArgument);
+        cuckooOptions(1000000000000ull, 1e-6, bucketSize));
+    EXPECT_EQ(createCode(cuckooOptions(kMaxCapacity, 0.5, bucketSize)), StatusCode::InvalidArgument);
   }
 }
 
 // With explicit fingerprintBits and no rate, the filter records the rate a
 // full filter of that geometry gives; with both, they must agree.
 TEST(CuckooFilterOptions, ExplicitFingerprintBitsSetTheRateOrMustAgreeWithIt) {
-  CuckooFilterOptions opts = options(1000, 0.0);
+  CuckooFilterOptions opts = cuckooOptions(1000, 0.0);
   opts.fingerprintBits = 8;
   const CuckooFilter filter = makeCuckoo(opts);
   EXPECT_EQ(filter.fingerprintBits(), 8u);
@@ -116,13 +106,13 @@ TEST(CuckooFilterOptions, ExplicitFingerprintBitsSetTheRateOrMustAgreeWithIt) {
 
 // A rate that needs more than 32-bit fingerprints is refused, never clamped.
 TEST(CuckooFilterOptions, ARateBeyondThirtyTwoBitFingerprintsIsInvalid) {
-  EXPECT_EQ(createCode(options(1000, 1e-12)), StatusCode::InvalidArgument);
-  EXPECT_EQ(createCode(options(1000, 1e-9, 4)), StatusCode::InvalidArgument);  // needs 33 bits
-  EXPECT_EQ(createCode(options(1000, 2e-9, 4)), StatusCode::Ok);               // 32 bits
+  EXPECT_EQ(createCode(cuckooOptions(1000, 1e-12)), StatusCode::InvalidArgument);
+  EXPECT_EQ(createCode(cuckooOptions(1000, 1e-9, 4)), StatusCode::InvalidArgument);  // needs 33 bits
+  EXPECT_EQ(createCode(cuckooOptions(1000, 2e-9, 4)), StatusCode::Ok);               // 32 bits
 }
 
 TEST(CuckooFilterSizing, AnExplicitLoadSizesTheTableAndMustBeAFraction) {
-  CuckooFilterOptions opts = options(1000000, 0.01);
+  CuckooFilterOptions opts = cuckooOptions(1000000, 0.01);
   opts.load = CuckooFilter::maxLoadFactor(4);  // what a growing chain's links use
   EXPECT_EQ(makeCuckoo(opts).bucketCount(), 263292u);
   for (const double bad : {0.0, -0.5, 1.5, std::nan("")}) {
@@ -150,16 +140,16 @@ TEST(CuckooFilterSizing, FingerprintBitsAndBucketCount) {
   EXPECT_EQ(CuckooFilter::bucketCountFor(100, 4, false), 30u);          // 113 / 3.8 = 29.7
   EXPECT_EQ(CuckooFilter::bucketCountFor(1, 8, false), 2u);
   EXPECT_EQ(CuckooFilter::bucketCountFor(1000, 2, false), 658u);  // (1000 + 102.9) / 1.68 = 656.5 -> 657 -> even
-  const CuckooFilter filter = makeCuckoo(options(1000000, 0.01));
+  const CuckooFilter filter = makeCuckoo(cuckooOptions(1000000, 0.01));
   EXPECT_EQ(filter.bucketCount(), 271878u);
   EXPECT_EQ(filter.slotCount(), 1087512u);
   // Buckets of 4 are semi-sorted by default: 4f - 4 = 36 bits per bucket.
   EXPECT_TRUE(filter.semiSorted());
   EXPECT_EQ(filter.byteLength(), (271878u * 36 + 63) / 64 * 8);
-  CuckooFilterOptions packedOptions = options(1000000, 0.01);
+  CuckooFilterOptions packedOptions = cuckooOptions(1000000, 0.01);
   packedOptions.semiSorted = false;
   EXPECT_EQ(makeCuckoo(packedOptions).byteLength(), (1053168u * 10 + 63) / 64 * 8);
-  EXPECT_FALSE(makeCuckoo(options(1000, 0.01, 2)).semiSorted()) << "only buckets of 4 are semi-sorted";
+  EXPECT_FALSE(makeCuckoo(cuckooOptions(1000, 0.01, 2)).semiSorted()) << "only buckets of 4 are semi-sorted";
   EXPECT_EQ(filter.bucketSize(), 4u);
   EXPECT_EQ(filter.maxKicks(), 500u);
 }
@@ -167,7 +157,7 @@ TEST(CuckooFilterSizing, FingerprintBitsAndBucketCount) {
 // ---------------------------------------------------------------- basics
 
 TEST(CuckooFilter, LocateGivesTwoBucketsLinkedByTheFingerprintAndANonZeroFingerprint) {
-  const CuckooFilter filter = makeCuckoo(options(10000, 0.01, 4, 3));
+  const CuckooFilter filter = makeCuckoo(cuckooOptions(10000, 0.01, 4, 3));
   EXPECT_EQ(filter.addressing(), CuckooAddressing::SubtractModulo);
   for (uint64_t i = 0; i < 10000; ++i) {
     const std::string key = presentKey(i);
@@ -184,7 +174,7 @@ TEST(CuckooFilter, LocateGivesTwoBucketsLinkedByTheFingerprintAndANonZeroFingerp
 }
 
 TEST(CuckooFilter, EmptyFilterFindsNothingAndRemoveIsNotFound) {
-  CuckooFilter filter = makeCuckoo(options(1000, 0.01));
+  CuckooFilter filter = makeCuckoo(cuckooOptions(1000, 0.01));
   EXPECT_EQ(countAbsentFound(filter, 10000), 0u);
   EXPECT_EQ(filter.remove("nothing").code(), StatusCode::NotFound);
   EXPECT_EQ(filter.count(), 0u);
@@ -193,7 +183,7 @@ TEST(CuckooFilter, EmptyFilterFindsNothingAndRemoveIsNotFound) {
 
 TEST(CuckooFilter, NoFalseNegativesForOneMillionKeysAndAfterRoundTrip) {
   constexpr uint64_t kKeys = 1000000;
-  CuckooFilter filter = makeCuckoo(options(kKeys, 0.01, 4, 7));  // default bucketSize, maxKicks
+  CuckooFilter filter = makeCuckoo(cuckooOptions(kKeys, 0.01, 4, 7));  // default bucketSize, maxKicks
   ASSERT_TRUE(addAllPresentKeys(filter, kKeys));
   EXPECT_EQ(filter.count(), kKeys);  // every add is counted (and the copy's count must equal it)
   cuckoo_bloom_test::expectNoFalseNegativesBeforeAndAfterRoundTrip(filter, kKeys);
@@ -207,7 +197,7 @@ TEST(CuckooFilter, NoFalseNegativesForOneMillionKeysAndAfterRoundTrip) {
 void checkCuckooRate(double target) {
   constexpr uint64_t kKeys = 1000000;
   constexpr uint64_t kProbes = 1000000;
-  CuckooFilter filter = makeCuckoo(options(kKeys, target, 4, 1));
+  CuckooFilter filter = makeCuckoo(cuckooOptions(kKeys, target, 4, 1));
   ASSERT_TRUE(addAllPresentKeys(filter, kKeys));
   const double measured = measuredFalsePositiveRate(filter, kProbes);
   cuckoo_bloom_test::reportMeasurement("cuckoo(b=4)", target, kKeys,
@@ -229,7 +219,7 @@ TEST(CuckooFilterFalsePositiveRate, MeasuredAtOrUnderPointOnePercent) { checkCuc
 TEST(CuckooFilterFalsePositiveRate, MeasuredWithin1Point1xOfTheEstimateAtFullLoad) {
   for (const bool semiSorted : {false, true}) {
     for (const double rate : {0.01, 0.001}) {
-      CuckooFilterOptions opts = options(100000, rate, 4, 21);
+      CuckooFilterOptions opts = cuckooOptions(100000, rate, 4, 21);
       opts.semiSorted = semiSorted;
       CuckooFilter filter = makeCuckoo(opts);
       uint64_t added = 0;
@@ -260,7 +250,7 @@ TEST(CuckooFilterSizing, BitsPerKeyAtRatedCapacityFrom1kTo10M) {
     double worstPackedSerialized = 0;
     for (double n = 1000; n <= 1e7; n *= 1.1) {
       for (const bool semiSorted : {false, true}) {
-        CuckooFilterOptions opts = options(static_cast<uint64_t>(n), rate);
+        CuckooFilterOptions opts = cuckooOptions(static_cast<uint64_t>(n), rate);
         opts.semiSorted = semiSorted;
         const CuckooFilter filter = makeCuckoo(opts);
         const double capacity = static_cast<double>(opts.capacity);
@@ -301,7 +291,7 @@ uint64_t fillUntilFull(CuckooFilter& filter) {
 // Bounds: b=4 >= 0.95 (the requirement); b=8 >= 0.97 and b=2 >= 0.84: the
 // loads the sizing assumes (the paper reports ~84% / 95% / 98%).
 void checkFillUntilFirstFailure(uint32_t bucketSize, double minimumLoad, bool semiSorted = false) {
-  CuckooFilterOptions opts = options(100000, 0.01, bucketSize, 1234);
+  CuckooFilterOptions opts = cuckooOptions(100000, 0.01, bucketSize, 1234);
   opts.semiSorted = semiSorted;
   CuckooFilter probe = makeCuckoo(opts);
   ASSERT_GE(probe.slotCount(), 100000u);
@@ -377,7 +367,7 @@ TEST(CuckooFilterFill, LoadAtFirstFailureSemiSorted) { checkFillUntilFirstFailur
 // ---------------------------------------------------------------- semi-sorted buckets
 
 CuckooFilterOptions semiSortedOptions(uint64_t capacity, double rate, uint64_t seed = 0) {
-  CuckooFilterOptions opts = options(capacity, rate, 4, seed);
+  CuckooFilterOptions opts = cuckooOptions(capacity, rate, 4, seed);
   opts.semiSorted = true;
   return opts;
 }
@@ -388,7 +378,7 @@ TEST(CuckooFilterSemiSorted, OneBitLessPerSlotSameAnswers) {
     ASSERT_TRUE(semi.semiSorted());
     // Semi-sorted tables are sized to a lower load (more buckets for the same
     // capacity): a packed one of the same bucket count, to compare packing alone.
-    CuckooFilterOptions packedOptions = options(100000, rate, 4, 8);
+    CuckooFilterOptions packedOptions = cuckooOptions(100000, rate, 4, 8);
     packedOptions.semiSorted = false;
     while (CuckooFilter::bucketCountFor(packedOptions.capacity, 4, false) < semi.bucketCount()) ++packedOptions.capacity;
     CuckooFilter packed = makeCuckoo(packedOptions);
@@ -435,7 +425,7 @@ TEST(CuckooFilterSemiSorted, SameKeyFitsEightTimesThenFullWithNothingChanged) {
 
 TEST(CuckooFilterSemiSorted, OnlyWithBucketsOfFour) {
   for (const uint32_t bucketSize : {2u, 8u}) {
-    CuckooFilterOptions opts = options(1000, 0.01, bucketSize);
+    CuckooFilterOptions opts = cuckooOptions(1000, 0.01, bucketSize);
     opts.semiSorted = true;
     EXPECT_EQ(CuckooFilter::create(opts).status().code(), StatusCode::InvalidArgument) << bucketSize;
   }
@@ -454,7 +444,7 @@ TEST(CuckooFilterFill, RatedCapacityAlwaysFits) {
   for (const uint32_t bucketSize : {2u, 4u, 8u}) {
     for (const uint64_t capacity : capacities) {
       for (uint64_t seed = 0; seed < (capacity < 5000 ? 4u : 1u); ++seed) {
-        CuckooFilter filter = makeCuckoo(options(capacity, 0.01, bucketSize, seed * 7919 + capacity));
+        CuckooFilter filter = makeCuckoo(cuckooOptions(capacity, 0.01, bucketSize, seed * 7919 + capacity));
         ASSERT_TRUE(addAllPresentKeys(filter, capacity))
             << "b=" << bucketSize << " capacity " << capacity << " seed " << seed << " load "
             << filter.loadFactor();
@@ -472,7 +462,7 @@ TEST(CuckooFilterFill, RatedCapacityAlwaysFits) {
 // nowhere to go (every eviction moves a copy to the other full bucket).
 TEST(CuckooFilterFill, SameKeyFitsTwiceTheBucketSizeThenFull) {
   for (const uint32_t bucketSize : {2u, 4u, 8u}) {
-    CuckooFilter filter = makeCuckoo(options(1000, 0.01, bucketSize, 5));
+    CuckooFilter filter = makeCuckoo(cuckooOptions(1000, 0.01, bucketSize, 5));
     const std::string key = "https://same.example/";
     for (uint32_t i = 0; i < 2 * bucketSize; ++i) {
       ASSERT_TRUE(filter.add(key).isOk()) << "b=" << bucketSize << " copy " << i;
@@ -492,7 +482,7 @@ TEST(CuckooFilterFill, SameKeyFitsTwiceTheBucketSizeThenFull) {
 }
 
 TEST(CuckooFilterFill, ZeroMaxKicksFailsWithoutAWalk) {
-  CuckooFilterOptions opts = options(1000, 0.01, 2, 5);
+  CuckooFilterOptions opts = cuckooOptions(1000, 0.01, 2, 5);
   opts.maxKicks = 0;
   CuckooFilter filter = makeCuckoo(opts);
   for (int i = 0; i < 4; ++i) ASSERT_TRUE(filter.add("k").isOk());
@@ -508,7 +498,7 @@ TEST(CuckooFilterKickPath, LookaheadKeepsWalksShortNearTheRatedLoad) {
   // Filling to capacity (load 0.92 with semi-sorted buckets of 4): a walk that
   // evicts a random resident takes 0.56 steps per add on average (landing
   // included); looking one step ahead, 0.24. Above 0.40 the lookahead is gone.
-  CuckooFilter filter = makeCuckoo(options(100000, 0.01, 4, 3));
+  CuckooFilter filter = makeCuckoo(cuckooOptions(100000, 0.01, 4, 3));
   uint64_t steps = 0;
   std::vector<CuckooKick> path;
   for (uint64_t i = 0; i < 100000; ++i) {
@@ -524,7 +514,7 @@ TEST(CuckooFilterKickPath, LookaheadKeepsWalksShortNearTheRatedLoad) {
 
 TEST(CuckooFilterRemove, RemovedKeysAreGoneExceptFalsePositives) {
   constexpr uint64_t kKeys = 100000;
-  CuckooFilter filter = makeCuckoo(options(kKeys, 0.01, 4, 8));
+  CuckooFilter filter = makeCuckoo(cuckooOptions(kKeys, 0.01, 4, 8));
   ASSERT_TRUE(addAllPresentKeys(filter, kKeys));
   for (uint64_t i = 0; i < kKeys; i += 2) ASSERT_TRUE(filter.remove(presentKey(i)).isOk()) << i;
   // Every key was added once, so each remove takes exactly one fingerprint.
@@ -543,7 +533,7 @@ TEST(CuckooFilterRemove, RemovedKeysAreGoneExceptFalsePositives) {
 }
 
 TEST(CuckooFilterRemove, RemovingAnAbsentKeyIsNotFoundAndChangesNothing) {
-  CuckooFilter filter = makeCuckoo(options(10000, 0.01, 4, 5));
+  CuckooFilter filter = makeCuckoo(cuckooOptions(10000, 0.01, 4, 5));
   ASSERT_TRUE(addAllPresentKeys(filter, 5000));
   const std::vector<uint8_t> before = filter.serialize();
   uint64_t notFound = 0;
@@ -562,7 +552,7 @@ TEST(CuckooFilterRemove, RemovingAnAbsentKeyIsNotFoundAndChangesNothing) {
 TEST(CuckooFilterFingerprintBits, EveryWidthRoundTripsWithoutFalseNegatives) {
   constexpr uint64_t kKeys = 2000;
   for (uint32_t bits = 4; bits <= 32; ++bits) for (const bool semiSorted : {false, true}) {
-    CuckooFilterOptions opts = options(kKeys, 0.0, 4, bits);  // no rate: the bits decide it
+    CuckooFilterOptions opts = cuckooOptions(kKeys, 0.0, 4, bits);  // no rate: the bits decide it
     opts.fingerprintBits = bits;
     opts.semiSorted = semiSorted;
     CuckooFilter filter = makeCuckoo(opts);
@@ -594,7 +584,7 @@ TEST(CuckooFilterFingerprintBits, EveryWidthRoundTripsWithoutFalseNegatives) {
 
 TEST(CuckooFilterReproducibility, SameSeedAndKeysGiveIdenticalBytes) {
   constexpr uint64_t kKeys = 10000;  // ~0.94 of the slots: many eviction walks
-  CuckooFilterOptions opts = options(10000, 0.01, 4, 99);
+  CuckooFilterOptions opts = cuckooOptions(10000, 0.01, 4, 99);
   opts.semiSorted = false;  // sized to the first-failure load (semi-sorted leaves more headroom)
   CuckooFilter a = makeCuckoo(opts);
   CuckooFilter b = makeCuckoo(opts);
@@ -617,7 +607,7 @@ TEST(CuckooFilterReproducibility, SameSeedAndKeysGiveIdenticalBytes) {
 }
 
 TEST(CuckooFilterReproducibility, ReadBackFilterContinuesTheSameWalks) {
-  const CuckooFilterOptions opts = options(10000, 0.01, 4, 4242);
+  const CuckooFilterOptions opts = cuckooOptions(10000, 0.01, 4, 4242);
   CuckooFilter original = makeCuckoo(opts);
   ASSERT_TRUE(addAllPresentKeys(original, 8000));
   const std::vector<uint8_t> midway = original.serialize();
@@ -638,7 +628,7 @@ TEST(CuckooFilterReproducibility, ReadBackFilterContinuesTheSameWalks) {
 }
 
 TEST(CuckooFilter, ClearEmptiesTheTable) {
-  CuckooFilter filter = makeCuckoo(options(1000, 0.01, 4, 4));
+  CuckooFilter filter = makeCuckoo(cuckooOptions(1000, 0.01, 4, 4));
   ASSERT_TRUE(addAllPresentKeys(filter, 500));
   filter.clear();
   EXPECT_EQ(filter.count(), 0u);

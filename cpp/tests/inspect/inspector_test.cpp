@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "cuckoo_bloom/core/hashing.h"
+#include "support/cuckoo_test_support.h"
 #include "support/filter_test_support.h"
 #include "support/test_keys.h"
 
@@ -53,6 +54,8 @@ void operator delete[](void* block, size_t) noexcept { std::free(block); }
 namespace cuckoo_bloom {
 namespace {
 
+using cuckoo_bloom_test::cuckooOptions;
+using cuckoo_bloom_test::makeCuckoo;
 using cuckoo_bloom_test::presentKey;
 
 // The allocations `run` makes on this thread.
@@ -63,20 +66,6 @@ size_t allocationsOf(Run&& run) {
   run();
   counting = false;
   return allocations;
-}
-
-CuckooFilterOptions cuckooOptions(uint64_t capacity, uint32_t bucketSize, uint64_t seed, bool semiSorted) {
-  CuckooFilterOptions options;
-  options.capacity = capacity;
-  options.falsePositiveRate = 0.01;
-  options.bucketSize = bucketSize;
-  options.seed = seed;
-  options.semiSorted = semiSorted;
-  return options;
-}
-
-CuckooFilter makeCuckoo(const CuckooFilterOptions& options) {
-  return cuckoo_bloom_test::valueOrFail(CuckooFilter::create(options), "create");
 }
 
 // Whether the class has a lastKickPath() of its own (it had one, and a vector
@@ -94,7 +83,7 @@ TEST(CuckooFilterAdd, KeepsNoKickPathUnlessAnInspectorAsks) {
     SCOPED_TRACE(semiSorted ? "semi-sorted" : "packed");
     // A filter with the next key's walk ahead: its bytes, read twice into
     // fresh filters whose buffers have never grown, walk the same way.
-    CuckooFilter filling = makeCuckoo(cuckooOptions(2000, 4, 9, semiSorted));
+    CuckooFilter filling = makeCuckoo(cuckooOptions(2000, 0.01, 4, 9, semiSorted));
     std::vector<CuckooKick> path;
     std::vector<uint8_t> before;
     std::string walker;
@@ -139,8 +128,8 @@ TEST(CuckooFilterAdd, KeepsNoKickPathUnlessAnInspectorAsks) {
 TEST(CuckooInspector, RecordedAddIsThePlainAddByteForByte) {
   for (const bool semiSorted : {false, true}) {
     SCOPED_TRACE(semiSorted ? "semi-sorted" : "packed");
-    CuckooFilter plain = makeCuckoo(cuckooOptions(3000, 4, 21, semiSorted));
-    CuckooFilter recorded = makeCuckoo(cuckooOptions(3000, 4, 21, semiSorted));
+    CuckooFilter plain = makeCuckoo(cuckooOptions(3000, 0.01, 4, 21, semiSorted));
+    CuckooFilter recorded = makeCuckoo(cuckooOptions(3000, 0.01, 4, 21, semiSorted));
     std::vector<CuckooKick> path;
     uint64_t walks = 0;
     for (uint64_t i = 0;; ++i) {
@@ -162,7 +151,7 @@ TEST(CuckooInspector, RecordedAddIsThePlainAddByteForByte) {
 TEST(CuckooInspector, RecordedAddDescribesEveryEvictionWalk) {
   for (const bool semiSorted : {false, true}) {
     SCOPED_TRACE(semiSorted ? "semi-sorted" : "packed");
-    CuckooFilter filter = makeCuckoo(cuckooOptions(10000, 4, 77, semiSorted));
+    CuckooFilter filter = makeCuckoo(cuckooOptions(10000, 0.01, 4, 77, semiSorted));
     std::vector<CuckooKick> path;
     uint64_t walks = 0;
     for (uint64_t i = 0;; ++i) {
@@ -202,7 +191,7 @@ TEST(CuckooInspector, RecordedAddDescribesEveryEvictionWalk) {
 TEST(CuckooInspector, RemoveAfterAWalkKeepsEveryOtherKey) {
   // remove() used to resolve the last walk's landing slot before changing a
   // bucket; the inspector now reads it at once, and remove only removes.
-  CuckooFilter filter = makeCuckoo(cuckooOptions(2000, 4, 5, true));
+  CuckooFilter filter = makeCuckoo(cuckooOptions(2000, 0.01, 4, 5, true));
   std::vector<CuckooKick> path;
   uint64_t added = 0;
   while (CuckooInspector::addRecordingKicks(filter, filter.hashOf(presentKey(added)), path).isOk()) ++added;
@@ -216,7 +205,7 @@ TEST(CuckooInspector, RemoveAfterAWalkKeepsEveryOtherKey) {
 TEST(CuckooInspector, SlotAtShowsWhereEveryKeyIs) {
   for (const bool semiSorted : {false, true}) {
     SCOPED_TRACE(semiSorted ? "semi-sorted" : "packed");
-    CuckooFilter filter = makeCuckoo(cuckooOptions(500, 4, 3, semiSorted));
+    CuckooFilter filter = makeCuckoo(cuckooOptions(500, 0.01, 4, 3, semiSorted));
     for (uint64_t i = 0; i < 500; ++i) ASSERT_TRUE(filter.add(presentKey(i)).isOk());
     uint64_t occupied = 0;
     for (uint64_t b = 0; b < filter.bucketCount(); ++b) {

@@ -7,7 +7,9 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <tuple>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "cuckoo_bloom/registry/any_filter.h"
@@ -46,6 +48,24 @@ class RegisteredFilterType : public ::testing::Test {
   }
   static Result<std::unique_ptr<AnyFilter>> make(uint64_t capacity, double rate, uint64_t seed = 7) {
     return createFilter(Filter::kType, options(capacity, rate, seed));
+  }
+
+  // Two filters made alike (rate 0.01, seed 3), the first for batch calls and
+  // the second for single ones: a static type built from keys[0 .. builtFrom
+  // - 1] (it has no add), a dynamic type empty. Null where one could not be
+  // made (the test has then failed).
+  static std::pair<std::unique_ptr<AnyFilter>, std::unique_ptr<AnyFilter>> twins(
+      uint64_t capacity, const std::vector<std::string>& keys, uint64_t builtFrom) {
+    if constexpr (kStatic) {
+      const auto keyAt = [&keys](uint64_t i) { return keys[i]; };
+      return {filled(capacity, 0.01, 3, builtFrom, keyAt), filled(capacity, 0.01, 3, builtFrom, keyAt)};
+    } else {
+      Result<std::unique_ptr<AnyFilter>> a = make(capacity, 0.01, 3);
+      Result<std::unique_ptr<AnyFilter>> b = make(capacity, 0.01, 3);
+      EXPECT_TRUE(a.isOk() && b.isOk());
+      if (!a.isOk() || !b.isOk()) return {};
+      return {std::move(a).value(), std::move(b).value()};
+    }
   }
 
   // A filter sized for `capacity` holding keys first .. first + count - 1 of
@@ -176,19 +196,12 @@ TYPED_TEST(RegisteredFilterType, BatchesAnswerAndStoreExactlyLikeSingleCalls) {
     const KeyBatchLayout layout = layoutOf(keys);
     const size_t split = 700, count = keys.size();
     std::unique_ptr<AnyFilter> batched, single;
+    std::tie(batched, single) = TestFixture::twins(2000, keys, count);
+    ASSERT_TRUE(batched && single);
     if constexpr (TestFixture::kStatic) {
       // Built from the keys (no add): addMany stores nothing and says so.
-      const auto keyAt = [&keys](uint64_t i) { return keys[i]; };
-      batched = TestFixture::filled(2000, 0.01, 3, count, keyAt);
-      single = TestFixture::filled(2000, 0.01, 3, count, keyAt);
-      ASSERT_TRUE(batched && single);
       EXPECT_EQ(batched->addMany(layout.dataAt(0), layout.offsets.data(), split), 0u);
     } else {
-      Result<std::unique_ptr<AnyFilter>> a = TestFixture::make(2000, 0.01, 3);
-      Result<std::unique_ptr<AnyFilter>> b = TestFixture::make(2000, 0.01, 3);
-      ASSERT_TRUE(a.isOk() && b.isOk());
-      batched = std::move(a).value();
-      single = std::move(b).value();
       // Two windows, [0, 700) and [700, n), as two calls.
       ASSERT_EQ(batched->addMany(layout.dataAt(0), layout.offsets.data(), split), split);
       ASSERT_EQ(batched->addMany(layout.dataAt(split), layout.offsets.data() + split, count - split), count - split);
@@ -239,20 +252,11 @@ TYPED_TEST(RegisteredFilterType, ABatchStopsWhereAddDoesWithTheSameStatus) {
   std::vector<std::string> keys;
   for (uint64_t i = 0; i < 4000; ++i) keys.push_back(presentKey(i));
   const KeyBatchLayout layout = layoutOf(keys);
+  // Capacity 100 for 4,000 keys: a cuckoo filter fills up; the growing ones
+  // grow; a static type is built from the first 10.
   std::unique_ptr<AnyFilter> batched, single;
-  if constexpr (TestFixture::kStatic) {
-    const auto keyAt = [&keys](uint64_t i) { return keys[i]; };
-    batched = TestFixture::filled(100, 0.01, 3, 10, keyAt);
-    single = TestFixture::filled(100, 0.01, 3, 10, keyAt);
-    ASSERT_TRUE(batched && single);
-  } else {
-    // Capacity 100 for 4,000 keys: a cuckoo filter fills up; the growing ones grow.
-    Result<std::unique_ptr<AnyFilter>> a = TestFixture::make(100, 0.01, 3);
-    Result<std::unique_ptr<AnyFilter>> b = TestFixture::make(100, 0.01, 3);
-    ASSERT_TRUE(a.isOk() && b.isOk());
-    batched = std::move(a).value();
-    single = std::move(b).value();
-  }
+  std::tie(batched, single) = TestFixture::twins(100, keys, 10);
+  ASSERT_TRUE(batched && single);
   Status stopped;
   const size_t stored = batched->addMany(layout.dataAt(0), layout.offsets.data(), keys.size(), &stopped);
   size_t added = 0;

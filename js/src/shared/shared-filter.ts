@@ -95,27 +95,8 @@ export abstract class SharedFilter {
 
   /** `has` of every key, in order. @throws FilterError `INVALID_ARGUMENT` (naming the key's index), `FREED`, `LOCKED` (as for `has`). */
   hasMany(keys: Iterable<Key>): boolean[] {
-    const list = listOf(keys, 'hasMany');
-    const answers = new Array<boolean>(list.length);
-    const { exports, heap, thread } = this.place.runtime;
-    for (let start = 0; start < list.length; ) {
-      const batch = this.#keys.encodeBatch(list, start);
-      const result = exports.cbw_shared_has_many(
-        thread,
-        this.place.slot,
-        this.place.generation,
-        this.#typeId,
-        batch.data,
-        batch.offsets,
-        batch.count,
-        batch.results,
-      );
-      if (result < 0) throw this.#failure(result, 'hasMany', start);
-      // Straight from the answer bytes into the array, as the main entry does.
-      copyAsBooleans(heap, batch.results, batch.count, answers, start);
-      start = batch.end;
-    }
-    return answers;
+    // Outside guarded(), as has() calls its export.
+    return this.#answersPerKey(listOf(keys, 'hasMany'), 'hasMany', 'cbw_shared_has_many', false);
   }
 
   /** Keys added (Bloom family: every add counts) or fingerprints stored (cuckoo); may lag adds in flight on other threads. @throws FilterError `FREED`. */
@@ -234,24 +215,24 @@ export abstract class SharedFilter {
 
   /** @internal removeMany(): per key, whether it was removed. */
   protected removeKeys(keys: Iterable<Key>): boolean[] {
-    const list = listOf(keys, 'removeMany');
+    return this.#answersPerKey(listOf(keys, 'removeMany'), 'removeMany', 'cbw_shared_remove_many', true);
+  }
+
+  /**
+   * A batch export's per-key answers for `list`, in order, batch by batch (`guard`: the call
+   * runs in guarded(), so a trap unwinds the module's locks); a negative result throws, with
+   * the index where its batch began.
+   */
+  #answersPerKey(list: readonly Key[], what: string, many: 'cbw_shared_has_many' | 'cbw_shared_remove_many', guard: boolean): boolean[] {
     const answers = new Array<boolean>(list.length);
     const { runtime } = this.place;
     for (let start = 0; start < list.length; ) {
       const batch = this.#keys.encodeBatch(list, start);
-      const result = guarded(runtime, 'removeMany', () =>
-        runtime.exports.cbw_shared_remove_many(
-          runtime.thread,
-          this.place.slot,
-          this.place.generation,
-          this.#typeId,
-          batch.data,
-          batch.offsets,
-          batch.count,
-          batch.results,
-        ),
-      );
-      if (result < 0) throw this.#failure(result, 'removeMany', start);
+      const call = () =>
+        runtime.exports[many](runtime.thread, this.place.slot, this.place.generation, this.#typeId, batch.data, batch.offsets, batch.count, batch.results);
+      const result = guard ? guarded(runtime, what, call) : call();
+      if (result < 0) throw this.#failure(result, what, start);
+      // Straight from the answer bytes into the array, as the main entry does.
       copyAsBooleans(runtime.heap, batch.results, batch.count, answers, start);
       start = batch.end;
     }

@@ -31,6 +31,11 @@ export function useDemoSite({ build = true } = {}) {
   return site;
 }
 
+/** The built demo's manifest (web-demo/dist/data/manifest.json): its examples and list facts. */
+export function readDemoManifest() {
+  return JSON.parse(readFileSync(join(ROOT, 'web-demo', 'dist', 'data', 'manifest.json'), 'utf8'));
+}
+
 const STAMP = join(ROOT, 'web-demo', 'dist', '.built-for-jest-run');
 const LOCK = join(ROOT, 'web-demo', '.build-lock');
 const STALE_LOCK_MS = 180_000;
