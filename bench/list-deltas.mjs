@@ -12,6 +12,7 @@
 // Exit 1 if any verdict differs from the fresh build's.
 import { parseArgs } from 'node:util';
 import * as full from '../dist/index.js';
+import { deltaClients } from '../tests/url/lib/delta-clients.mjs';
 import { benignUrls, listVersions, urlOfLine } from '../tests/url/lib/delta-lists.mjs';
 import { blocklistTypes } from '../tests/url/lib/verdict-oracle.mjs';
 
@@ -30,22 +31,7 @@ const [v1, v2] = listVersions({ entries: ENTRIES, changed: ENTRIES / 100, steps:
 const tenths = listVersions({ entries: ENTRIES, changed: ENTRIES / 1000, steps: 10, seed: 4202 });
 const percent = (part, whole) => `${((100 * part) / whole).toFixed(2)}%`;
 
-function build(lines, type) {
-  const list = UrlBlocklist.build(lines, { type });
-  try {
-    const bytes = list.serialize();
-    const companion = list.confirmation();
-    return { bytes, companion, shipped: bytes.length + companion.length };
-  } finally {
-    list.free();
-  }
-}
-function client(base, deltas) {
-  const list = reader.UrlBlocklistReader.deserialize(base.bytes);
-  list.attachConfirmation(base.companion);
-  for (const delta of deltas) list.applyDelta(delta);
-  return list;
-}
+const { build, client } = deltaClients(UrlBlocklist, reader.UrlBlocklistReader);
 
 const rows = [];
 let failed = false;

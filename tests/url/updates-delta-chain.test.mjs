@@ -12,6 +12,7 @@
 //    refuses to change its base filter.
 import * as full from '../../dist/index.js';
 import { blocklistTypes } from './lib/verdict-oracle.mjs';
+import { deltaClients } from './lib/delta-clients.mjs';
 import { benignUrls, listVersions, urlOfLine } from './lib/delta-lists.mjs';
 
 const { UrlBlocklist, init } = full;
@@ -30,35 +31,7 @@ await init();
 await reader.init();
 const TYPES = blocklistTypes(full);
 
-/** A version built afresh: its bytes, its companion, and the two together (what a client fetches). */
-function build(lines, type) {
-  const list = UrlBlocklist.build(lines, { type });
-  try {
-    const bytes = list.serialize();
-    const companion = list.confirmation();
-    return { bytes, companion, shipped: bytes.length + companion.length };
-  } finally {
-    list.free();
-  }
-}
-
-/** A client's list: the base's bytes and companion, then the deltas in order (the reader entry, as an extension has it). */
-function client(base, deltas = []) {
-  const list = reader.UrlBlocklistReader.deserialize(base.bytes);
-  list.attachConfirmation(base.companion);
-  for (const delta of deltas) list.applyDelta(delta);
-  return list;
-}
-
-/** The URLs whose verdicts differ between two lists (none expected). */
-function differing(a, b, urls) {
-  const found = [];
-  for (const url of urls) {
-    const [x, y] = [a.check(url).verdict, b.check(url).verdict];
-    if (x !== y) found.push(`${url}: ${x} vs ${y}`);
-  }
-  return found;
-}
+const { build, client, differing } = deltaClients(UrlBlocklist, reader.UrlBlocklistReader);
 
 test('every type a blocklist takes is walked, binary fuse (the default) included', () => {
   expect(TYPES).toEqual(full.FILTER_TYPES.filter((entry) => !entry.forgets).map((entry) => entry.name));

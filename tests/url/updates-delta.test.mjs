@@ -12,6 +12,7 @@
 // Sizes measured 2026-12-05 (bench/list-deltas.mjs): docs/URL-BLOCKLISTS.md, "Updates by delta".
 import * as full from '../../dist/index.js';
 import { blocklistTypes } from './lib/verdict-oracle.mjs';
+import { deltaClients } from './lib/delta-clients.mjs';
 import { benignUrls, listVersions, urlOfLine } from './lib/delta-lists.mjs';
 
 const { UrlBlocklist, init } = full;
@@ -33,35 +34,7 @@ await init();
 await reader.init();
 const TYPES = blocklistTypes(full);
 
-/** A version built afresh: its bytes, its companion, and the two together (what a client fetches). */
-function build(lines, type) {
-  const list = UrlBlocklist.build(lines, { type });
-  try {
-    const bytes = list.serialize();
-    const companion = list.confirmation();
-    return { bytes, companion, shipped: bytes.length + companion.length };
-  } finally {
-    list.free();
-  }
-}
-
-/** A client's list: the base's bytes and companion, then the deltas in order (the reader entry, as an extension has it). */
-function client(base, deltas = []) {
-  const list = reader.UrlBlocklistReader.deserialize(base.bytes);
-  list.attachConfirmation(base.companion);
-  for (const delta of deltas) list.applyDelta(delta);
-  return list;
-}
-
-/** The URLs whose verdicts differ between two lists (none expected). */
-function differing(a, b, urls) {
-  const found = [];
-  for (const url of urls) {
-    const [x, y] = [a.check(url).verdict, b.check(url).verdict];
-    if (x !== y) found.push(`${url}: ${x} vs ${y}`);
-  }
-  return found;
-}
+const { build, client, differing } = deltaClients(UrlBlocklist, reader.UrlBlocklistReader);
 
 const entryUrls = (...versions) => [...new Set(versions.flatMap((v) => v.lines))].map(urlOfLine);
 
