@@ -187,14 +187,22 @@ async function companionReport(file: string, bytes: Uint8Array): Promise<Compani
     ...facts,
     bitsPerExpression: facts.expressions === 0 ? 0 : Number(((bytes.length * 8) / facts.expressions).toFixed(2)),
   };
-  const beside = file.endsWith('.confirm') ? file.slice(0, -'.confirm'.length) : null;
-  if (beside !== null && existsSync(beside)) {
-    const filterBytes = await readFilterBytes(beside);
-    const tail = filterBytes.subarray(filterBytes.length - 8);
-    const hex = [...tail].reverse().map((byte) => byte.toString(16).padStart(2, '0')).join('');
-    report.filter = { file: beside, matches: hex === facts.builtFor };
-  }
+  report.filter = await filterBeside(file, '.confirm', facts.builtFor);
   return report;
+}
+
+/**
+ * The filter a companion file sits beside (its name without `suffix`) and
+ * whether its checksum (the blob's last 8 bytes, little-endian) is the one
+ * the companion was built for; undefined when there is no such file.
+ */
+async function filterBeside(file: string, suffix: string, builtFor: string): Promise<{ file: string; matches: boolean } | undefined> {
+  const beside = file.endsWith(suffix) ? file.slice(0, -suffix.length) : null;
+  if (beside === null || !existsSync(beside)) return undefined;
+  const filterBytes = await readFilterBytes(beside);
+  const tail = filterBytes.subarray(filterBytes.length - 8);
+  const hex = [...tail].reverse().map((byte) => byte.toString(16).padStart(2, '0')).join('');
+  return { file: beside, matches: hex === builtFor };
 }
 
 function companionText(report: CompanionReport): string {
@@ -271,13 +279,7 @@ async function splitIndexReport(file: string, bytes: Uint8Array): Promise<SplitI
       break;
     }
   }
-  const beside = file.endsWith('.confirm.index') ? file.slice(0, -'.confirm.index'.length) : null;
-  if (beside !== null && existsSync(beside)) {
-    const filterBytes = await readFilterBytes(beside);
-    const tail = filterBytes.subarray(filterBytes.length - 8);
-    const hex = [...tail].reverse().map((byte) => byte.toString(16).padStart(2, '0')).join('');
-    report.filter = { file: beside, matches: hex === report.builtFor };
-  }
+  report.filter = await filterBeside(file, '.confirm.index', report.builtFor);
   return report;
 }
 
