@@ -14,8 +14,13 @@
 //   sw.js             the service worker: network first, the cache when offline; it caches the
 //                     page's own copies of the files (from the HTTP cache), never fetching them twice
 //   data/*.filter     the list in each type of src/compared-types.json, built by the CLI
-//   data/urlhaus.filter.confirm   the preloaded filter's exact companion (the CLI's `<output>.confirm`,
-//                     type 33): fetched on a filter's first "maybe", so `listed` is confirmed
+//   data/urlhaus.filter.confirm.index, data/urlhaus.filter.confirm.parts/NNNN   the preloaded
+//                     filter's exact companion split by hash prefix (the CLI's `build --urls`
+//                     writes them): the index (type 34, a few hundred bytes) fetched with the
+//                     filter, and on a "maybe" only the part (type 33, a few KB) its hashes fall
+//                     in, so `listed` is confirmed without the whole companion. The whole
+//                     `.confirm` is not shipped: nothing in the page needs it (a list built in
+//                     the page makes its own).
 //   data/manifest.json                  source, counts, date, licence, example URLs
 //   *.br, *.gz        every compressible file precompressed (serve.mjs picks by Accept-Encoding)
 // and prints the transfer sizes (raw, gzip, brotli).
@@ -116,13 +121,23 @@ await Promise.all(
   ),
 );
 
-// The CLI writes each filter's exact companion beside it; the page confirms with the
-// preloaded filter's only (the comparison needs none), so the others are not shipped.
-const companionFile = `${filters[compared.preloaded]}.confirm`;
+// The CLI writes each filter's exact companion beside it, whole and in parts; the page
+// confirms with the preloaded filter's parts only (the comparison needs none, and the whole
+// companion nothing), so the rest is not shipped.
+const companionIndex = `${filters[compared.preloaded]}.confirm.index`;
+const companionParts = `${filters[compared.preloaded]}.confirm.parts`;
 for (const name of Object.values(filters)) {
-  if (name !== filters[compared.preloaded]) rmSync(join(out, 'data', `${name}.confirm`), { force: true });
+  rmSync(join(out, 'data', `${name}.confirm`), { force: true });
+  if (name === filters[compared.preloaded]) continue;
+  rmSync(join(out, 'data', `${name}.confirm.index`), { force: true });
+  rmSync(join(out, 'data', `${name}.confirm.parts`), { recursive: true, force: true });
 }
-if (!existsSync(join(out, 'data', companionFile))) fail(`the CLI wrote no exact companion (data/${companionFile}) for the preloaded filter`);
+if (!existsSync(join(out, 'data', companionIndex)) || !existsSync(join(out, 'data', companionParts))) {
+  fail(`the CLI wrote no split companion (data/${companionIndex}, data/${companionParts}/) for the preloaded filter`);
+}
+const partFiles = readdirSync(join(out, 'data', companionParts)).sort().map((name) => `data/${companionParts}/${name}`);
+const partSizes = partFiles.map((file) => statSync(join(out, file)).size);
+if (partFiles.length === 0) fail(`data/${companionParts}/ is empty`);
 
 // 3. The manifest: what the page shows about the list, and examples checked here against
 // the filter the CLI just wrote (read back with the package build).
@@ -155,7 +170,14 @@ const manifest = {
   lookupFalsePositiveRate: blocklist.lookupFalsePositiveRate,
   preloaded: compared.preloaded,
   filters: Object.fromEntries(Object.entries(filters).map(([type, name]) => [type, { file: `data/${name}`, bytes: sizes[type] }])),
-  confirmation: { file: `data/${companionFile}`, bytes: statSync(join(out, 'data', companionFile)).size },
+  confirmation: {
+    index: `data/${companionIndex}`,
+    indexBytes: statSync(join(out, 'data', companionIndex)).size,
+    parts: `data/${companionParts}/`,
+    partCount: partFiles.length,
+    bytes: partSizes.reduce((sum, bytes) => sum + bytes, 0),
+    largestPart: Math.max(...partSizes),
+  },
   examples,
   builtWith: `cuckoo-bloom-wasm CLI: build --urls --type <type> --fpr ${RATE}`,
 };
@@ -188,12 +210,12 @@ writeFileSync(join(out, 'index.html'), html);
 // 5. The service worker: the file list and a version from the files' contents, so a new
 // build replaces the old cache and an unchanged one keeps it. It precaches only what the
 // page itself loads on a first visit (registered after that, it takes them from the HTTP
-// cache); the comparison filters and the companion, loaded on demand, are cached when the
-// page fetches them, and data/manifest.json (inlined in the page) not at all.
+// cache); the comparison filters and the companion's index and parts, loaded on demand, are
+// cached when the page fetches them, and data/manifest.json (inlined in the page) not at all.
 const assets = listFiles(out).filter((file) => file !== 'sw.js');
 const version = createHash('sha256');
 for (const file of assets) version.update(file).update(readFileSync(join(out, file)));
-const onDemand = new Set(['data/manifest.json', `data/${companionFile}`, ...Object.entries(filters).filter(([type]) => type !== compared.preloaded).map(([, name]) => `data/${name}`)]);
+const onDemand = new Set(['data/manifest.json', `data/${companionIndex}`, ...partFiles, ...Object.entries(filters).filter(([type]) => type !== compared.preloaded).map(([, name]) => `data/${name}`)]);
 const worker = readFileSync(join(demo, 'sw.js'), 'utf8')
   .replace("'__VERSION__'", JSON.stringify(version.digest('hex').slice(0, 16)))
   .replace("['__ASSETS__']", JSON.stringify(['./', ...assets.filter((file) => file !== 'index.html' && !onDemand.has(file))]));
@@ -220,7 +242,9 @@ const rows = [
   [`filter (${preloadedFile})`, [preloadedFile]],
   ['-- later: playgrounds, tune, comparison (JS, CSS, HTML)', [...chunks, 'playground.css', 'sections.html']],
   ['-- later: the full library\'s wasm (core.small.wasm)', ['core.small.wasm']],
-  [`-- on a filter's first "maybe": the exact companion (data/${companionFile})`, [`data/${companionFile}`]],
+  [`companion index (data/${companionIndex})`, [`data/${companionIndex}`]],
+  [`-- on a "maybe": one companion part (largest of ${partFiles.length})`, [partFiles[partSizes.indexOf(Math.max(...partSizes))]]],
+  ['-- all the companion parts (never all at once)', partFiles],
   ['-- on demand: comparison filters', Object.entries(filters).filter(([type]) => type !== compared.preloaded).map(([, name]) => `data/${name}`)],
 ];
 const size = (file, kind) => (existsSync(join(out, `${file}${kind}`)) ? statSync(join(out, `${file}${kind}`)) : statSync(join(out, file))).size;

@@ -11,11 +11,13 @@
 // request, whatever their freshness); files loaded on demand (the comparison filters, the
 // exact companion) are not precached, only cached when the page fetches them.
 //
-// The exact companion (`*.confirm`, or its parts: any path with `.confirm` in it) is what
-// turns a filter's "maybe" into `listed` offline. A first visit fetches it before this
-// worker controls the page, so the page names the copies it fetched (a `keep` message) and
-// the worker stores them from the HTTP cache (no second download): after one visit that
-// confirmed a listed URL, another is confirmed offline too.
+// The exact companion (the demo ships it split: `*.confirm.index` and `*.confirm.parts/NNNN`;
+// any path with `.confirm` in it) is what turns a filter's "maybe" into `listed` offline. A
+// first visit fetches the index and a part before this worker controls the page, so the page
+// names the copies it fetched (a `keep` message) and the worker stores them from the HTTP
+// cache (no second download): after one visit that confirmed a listed URL, another URL whose
+// hashes fall in a part fetched then is confirmed offline too; one whose part was never
+// fetched stays `possible` (the page says it could not load the part), never `clear`.
 const VERSION = '__VERSION__';
 const CACHE = `cbw-demo-${VERSION}`;
 const ASSETS = ['__ASSETS__'];

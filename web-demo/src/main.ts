@@ -15,6 +15,24 @@ const preloaded = manifest.filters[manifest.preloaded];
 const confirmation = manifest.confirmation;
 
 /**
+ * The companion's index (a few hundred bytes: 16 a part), fetched right after the list so
+ * a first "maybe" waits for one part only, not for the index and then the part. A failed
+ * fetch is forgotten, so the next maybe (or Confirm again) fetches it again.
+ */
+let loadingIndex: Promise<Uint8Array> | null = null;
+function loadIndex(): Promise<Uint8Array> {
+  if (confirmation === null) return Promise.reject(new Error('the manifest names no exact companion'));
+  loadingIndex ??= fetchBytes(confirmation.index).then((bytes) => {
+    keepForOffline();
+    return bytes;
+  });
+  loadingIndex.catch(() => {
+    loadingIndex = null;
+  });
+  return loadingIndex;
+}
+
+/**
  * The filter and the reader's wasm, fetched by the page itself (each with a timeout, so a
  * stalled request fails instead of "Loading…" forever); both are preloaded by index.html.
  * A failed load is forgotten, so Retry fetches again. The filter's bytes are also what
@@ -25,7 +43,10 @@ function loadList(): Promise<{ list: UrlBlocklistReader; bytes: Uint8Array }> {
   loading ??= (async () => {
     if (preloaded === undefined) throw new Error('the manifest names no preloaded filter');
     const [bytes] = await Promise.all([fetchBytes(preloaded.file), isInitialized() ? null : fetchBytes('core.reader.wasm').then((wasm) => init({ wasm }))]);
-    return { list: UrlBlocklistReader.deserialize(bytes), bytes };
+    const read = UrlBlocklistReader.deserialize(bytes);
+    // After the list: the index never delays the filter or the first verdict (a failure waits for a maybe).
+    loadIndex().catch(() => {});
+    return { list: read, bytes };
   })();
   loading.catch(() => {
     loading = null;
@@ -37,11 +58,15 @@ let list: UrlBlocklistReader | null = null;
 const describePreloaded = (): ListDescription => ({
   name: 'URLhaus’s list of malicious URLs',
   copy: { ...listAge(manifest), refresh: manifest.refresh },
-  // Only on a filter's "maybe": most checks never need these bytes. Kept for offline use once fetched.
-  companion: confirmation === null ? undefined : () => fetchBytes(confirmation.file).then((bytes) => {
-    keepForOffline();
-    return bytes;
-  }),
+  // The parts only on a filter's "maybe", one part per maybe (most checks need none), each
+  // fetched once and kept by the list; kept for offline use once fetched.
+  companionParts: confirmation === null ? undefined : {
+    index: loadIndex,
+    part: (name) => fetchBytes(`${confirmation.parts}${name}`).then((bytes) => {
+      keepForOffline();
+      return bytes;
+    }),
+  },
 });
 
 let onChecked = (): void => {};

@@ -26,8 +26,13 @@ export interface Manifest {
   lookupFalsePositiveRate: number;
   preloaded: BlocklistFilterType;
   filters: Partial<Record<BlocklistFilterType, { file: string; bytes: number }>>;
-  /** The preloaded filter's exact companion (the CLI's `<output>.confirm`), fetched on a filter's first "maybe". */
-  confirmation: { file: string; bytes: number } | null;
+  /**
+   * The preloaded filter's exact companion split by hash prefix (the CLI's
+   * `<output>.confirm.index` and `<output>.confirm.parts/NNNN`): the index fetched with the
+   * filter, one part on a filter's "maybe". `parts` is the folder, ending in '/';
+   * `bytes` the parts' total, `largestPart` the most one maybe fetches.
+   */
+  confirmation: { index: string; indexBytes: number; parts: string; partCount: number; bytes: number; largestPart: number } | null;
   examples: Example[];
 }
 

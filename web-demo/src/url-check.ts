@@ -1,11 +1,14 @@
 // "Check a URL": read the input, canonicalize, list the expressions checked, answer.
 // Used for the preloaded list and for a list brought by the visitor.
 //
-// The verdict never cries wolf: a filter's "maybe" is not "on the list". On the first
-// maybe the list's exact companion (the CLI's `<filter>.confirm`, type 33) is fetched once
-// and attached, and only an expression it holds is `listed`; one it does not hold is the
-// filter's false positive, `clear`, shown on the spot as a teaching moment. Without the
-// companion (offline, blocked) the answer stays `possible`, never worded as "on the list".
+// The verdict never cries wolf: a filter's "maybe" is not "on the list". A maybe is
+// confirmed against the list's exact companion, and only an expression it holds is
+// `listed`; one it does not hold is the filter's false positive, `clear`, shown on the
+// spot as a teaching moment. The preloaded list's companion is split by hash prefix (the
+// CLI's `<filter>.confirm.index` and `<filter>.confirm.parts/NNNN`): a maybe fetches only
+// the part its hashes fall in (a few KB, kept by the list), not the whole companion. A
+// list built in the page makes its own whole companion. Without the part (offline,
+// blocked) the answer stays `possible`, never `clear` and never worded as "on the list".
 //
 // Every link in the text is checked (url-find.ts); verdict-view.ts shows them. The verdict
 // element (`data-verdict`, `role="status"`) is focused and scrolled into view, so on a
@@ -36,6 +39,10 @@ export interface CheckableList {
   readonly filter: { has(expression: string): boolean };
   readonly hasConfirmation: boolean;
   attachConfirmation(bytes: Uint8Array): void;
+  /** The companion split by hash prefix: its index, and how to fetch one part ('0007'). */
+  attachConfirmationParts(index: Uint8Array, fetchPart: (part: number, name: string) => Promise<Uint8Array>): void;
+  /** check(url), fetching the companion's part(s) a maybe needs when it is split. */
+  confirm(url: string): Promise<UrlCheck>;
   /** A list built in the page makes its own companion (UrlBlocklist); one read from bytes cannot. */
   confirmation?(): Uint8Array;
 }
@@ -46,8 +53,11 @@ export interface ListDescription {
   name: string;
   /** A snapshot's date and age (null for a list built in this page just now). */
   copy: (ListAge & { refresh: string | null }) | null;
-  /** Fetches the list's exact companion; absent when the list makes its own (`confirmation()`). */
-  companion?: () => Promise<Uint8Array>;
+  /**
+   * The list's exact companion in parts: its index (small: fetched with the list) and one
+   * part by file name ('0007'). Absent when the list makes its own (`confirmation()`).
+   */
+  companionParts?: { index: () => Promise<Uint8Array>; part: (name: string) => Promise<Uint8Array> };
 }
 
 /** The demo's verdicts: the library's three, and `invalid` for input that is not a URL. */
@@ -76,14 +86,17 @@ export interface Verdict {
   urlRate: number | null;
 }
 
-// One companion load per list; a failed load is forgotten, so a retry fetches again.
+// One companion set-up per list (the parts' index, or a list's own whole companion); a
+// failed one is forgotten, so a retry tries again. The parts themselves are fetched by
+// list.confirm, each once, and kept by the list; a failed part is fetched again next time.
 const confirming = new WeakMap<CheckableList, Promise<void>>();
 
 function ensureConfirmation(list: CheckableList, describe: ListDescription): Promise<void> {
   let pending = confirming.get(list);
   if (pending === undefined) {
     pending = (async () => {
-      if (describe.companion !== undefined) list.attachConfirmation(await describe.companion());
+      const parts = describe.companionParts;
+      if (parts !== undefined) list.attachConfirmationParts(await parts.index(), (_, name) => parts.part(name));
       else if (typeof list.confirmation === 'function') list.attachConfirmation(list.confirmation());
       else throw new Error('this list has no exact companion');
     })();
@@ -93,7 +106,7 @@ function ensureConfirmation(list: CheckableList, describe: ListDescription): Pro
   return pending;
 }
 
-/** The verdict on `input` (one address): a filter's maybe is confirmed against the companion first (fetched once). */
+/** The verdict on `input` (one address): a filter's maybe is confirmed against the companion first (its part fetched once). */
 export async function verdictOf(list: CheckableList, describe: ListDescription, input: string): Promise<Verdict> {
   const read = readUrlInput(input);
   if (!read.ok) return invalidVerdict(input, read.reason);
@@ -127,7 +140,7 @@ async function verdictOfLink(list: CheckableList, describe: ListDescription, lin
   if (result.verdict === 'possible') {
     try {
       await ensureConfirmation(list, describe);
-      result = list.check(link.url);
+      result = await list.confirm(link.url);
     } catch (error) {
       reason = describeError(error);
     }
@@ -183,7 +196,7 @@ export function attachUrlChecker(
     const pending = list();
     if (pending === null) return show(output, renderInvalid('Build a filter from a list file first: there is no list to check against yet.'));
     // The previous verdict goes at once: left in place while this one waits (the list, or the
-    // companion on a first maybe), it would sit beside the new URL as if it were its answer.
+    // companion's part on a maybe), it would sit beside the new URL as if it were its answer.
     output.replaceChildren(h('p', { class: 'detail', 'data-testid': 'check-waiting' }, pending instanceof Promise ? 'Loading the list…' : 'Checking…'));
     let verdicts: Verdict[];
     let loaded: CheckableList;

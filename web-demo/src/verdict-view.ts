@@ -172,8 +172,8 @@ function renderFalsePositive(verdict: Verdict, list: CheckableList, filter: stri
       ` (lookup ${verdict.expressions.indexOf(first) + 1}). A filter keeps only a few bits per entry, so a part that was never added can match them by chance: `
       + `for an address with this many lookups, about ${formatOdds(verdict.urlRate ?? list.falsePositiveRate)} unlisted addresses do.`),
     h('p', {},
-      `So the page fetched the list’s exact companion: the 64-bit hashes of all ${formatInteger(list.entryCount)} entries, `
-      + `sorted. It holds no hash of ${verdict.maybes.length > 1 ? 'any of these' : 'this one'}, so the address is not on the list: the filter’s “maybe” was wrong, and that is all a filter’s “maybe” can be.`),
+      `So the page checked the list’s exact companion: the 64-bit hashes of all ${formatInteger(list.entryCount)} entries, `
+      + `sorted (split by hash prefix, only the part that covers these hashes is fetched). It holds no hash of ${verdict.maybes.length > 1 ? 'any of these' : 'this one'}, so the address is not on the list: the filter’s “maybe” was wrong, and that is all a filter’s “maybe” can be.`),
   );
 }
 
