@@ -167,8 +167,19 @@ export async function expectFastRefusal(cwd, args, message, options = {}) {
   // (twice, after the run: the slower counts) only when the run took longer, which
   // saves two processes per refusal on a machine that is not loaded.
   if (result.elapsedMs >= REFUSAL_BOUND_MS) {
-    const startup = Math.max(await cliStartupMs(cwd), await cliStartupMs(cwd));
-    expect(result.elapsedMs).toBeLessThan(startup + REFUSAL_BOUND_MS);
+    let elapsedMs = result.elapsedMs;
+    let startup = Math.max(await cliStartupMs(cwd), await cliStartupMs(cwd));
+    if (elapsedMs >= startup + REFUSAL_BOUND_MS) {
+      // A suspicious time is measured again (a loaded machine stalled one run by
+      // 0.2-0.7 s past the bound in full-suite runs); the faster run counts. A
+      // refusal that really reads its input, or waits, is slow both times.
+      const again = await runCliTimed(args, { cwd, timeoutMs: REFUSAL_DEADLINE_MS, ...options });
+      expect(again.timedOut).toBe(false);
+      expect(expectOneLineError(again)).toBe(line);
+      elapsedMs = Math.min(elapsedMs, again.elapsedMs);
+      startup = Math.max(startup, await cliStartupMs(cwd));
+    }
+    expect(elapsedMs).toBeLessThan(startup + REFUSAL_BOUND_MS);
   }
   return line;
 }

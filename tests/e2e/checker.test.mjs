@@ -11,7 +11,8 @@ import { useDemoSite } from './lib/demo-site.mjs';
 import { useShippedList } from './lib/library.mjs';
 
 const site = useDemoSite({ build: process.env.DEMO_SKIP_BUILD !== '1' });
-const COMPANION = '**/data/urlhaus.filter.confirm';
+// The companion's index and parts (`**` crosses the parts folder's slash).
+const COMPANION = '**/data/urlhaus.filter.confirm**';
 const shipped = useShippedList();
 /** The shipped list's expressions, each once. */
 let listExpressions;

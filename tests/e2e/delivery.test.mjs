@@ -126,13 +126,24 @@ describe('delivery', () => {
     await expect(page.locator(byId('check-verdict')).getAttribute('data-verdict')).resolves.toBe('listed');
     await page.waitForSelector('body[data-playgrounds="ready"]', { timeout: 30_000 });
     await page.waitForFunction(() => navigator.serviceWorker.controller !== null, null, { timeout: 10_000 });
-    // Until the worker has stored a copy of the companion (by URL pattern: its parts count too).
-    await page.waitForFunction(async () => {
-      for (const name of await caches.keys()) {
-        if ((await (await caches.open(name)).keys()).some((request) => /\.confirm(?:$|[./?-])/.test(new URL(request.url).pathname))) return true;
-      }
-      return false;
-    }, null, { timeout: 10_000, polling: 200 });
+    // Until the worker has stored every part of the companion (the page fetches the rest
+    // once idle after a confirmed maybe), whichever part the second URL falls in.
+    // (Polled with evaluate: waitForFunction takes an async function's promise for truthy.)
+    const partsCached = () =>
+      page.evaluate(async () => {
+        const parts = new Set();
+        for (const name of await caches.keys()) {
+          for (const request of await (await caches.open(name)).keys()) {
+            const part = /\.confirm\.parts\/(\d{4})$/.exec(new URL(request.url).pathname);
+            if (part !== null) parts.add(part[1]);
+          }
+        }
+        return parts.size;
+      });
+    for (const deadline = Date.now() + 20_000; (await partsCached()) < manifest.confirmation.partCount && Date.now() < deadline; ) {
+      await page.waitForTimeout(200);
+    }
+    await expect(partsCached()).resolves.toBe(manifest.confirmation.partCount);
     await context.setOffline(true);
     await page.reload();
     await page.waitForSelector('body[data-ready="true"]', { timeout: 15_000 });
@@ -220,7 +231,7 @@ describe('delivery', () => {
     try {
       const manifest = await page.evaluate(() => JSON.parse(document.getElementById('manifest').textContent));
       const listed = manifest.examples.find((example) => example.kind === 'listed-host');
-      await context.route(`**/${manifest.confirmation.file}`, (route) => held.push(route));
+      await context.route(`**/${manifest.confirmation.parts}*`, (route) => held.push(route));
       await page.fill(byId('url-input'), 'https://www.wikipedia.org/');
       await page.click(byId('check-button'));
       await expect(page.locator(byId('check-verdict')).getAttribute('data-verdict')).resolves.toBe('clear');

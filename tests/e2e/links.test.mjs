@@ -11,7 +11,8 @@ import { useShippedList } from './lib/library.mjs';
 import { seededRandom } from '../../web-demo/src/seeded.mjs';
 
 const site = useDemoSite({ build: process.env.DEMO_SKIP_BUILD !== '1' });
-const COMPANION = '**/data/urlhaus.filter.confirm*';
+// The companion's index and parts (`**` crosses the parts folder's slash).
+const COMPANION = '**/data/urlhaus.filter.confirm**';
 /** The manifest, and every entry of the shipped list's text (parsed by the library in Node): the truth the page is judged by. */
 const shipped = useShippedList();
 
