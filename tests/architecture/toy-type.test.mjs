@@ -124,11 +124,14 @@ test('a toy type with one option of its own needs its new files and the checklis
   // Native: configure and build the library only, warnings as errors, then the
   // registry's typed suite and the toy's own test against it.
   const build = join(scratch, 'build-toy');
+  // -O0: this checks that the toy compiles, registers and passes, not its speed; the
+  // library and the typed suite compile in about half the time of -O1 (this test was
+  // 108 s of npm test's Jest stage), and the suite still runs in ~2 s.
   run('cmake', ['-S', '.', '-B', build, '-DCMAKE_BUILD_TYPE=Release', '-DCUCKOO_BLOOM_TESTS=OFF',
-    '-DCMAKE_CXX_FLAGS_RELEASE=-O1', '-DCMAKE_CXX_FLAGS=-Werror'], 'cmake configure');
+    '-DCMAKE_CXX_FLAGS_RELEASE=-O0', '-DCMAKE_CXX_FLAGS=-Werror'], 'cmake configure');
   run('cmake', ['--build', build, '--target', 'cuckoo_bloom', '-j2'], 'build the library');
   const suite = join(build, 'registry_suite');
-  run('c++', ['-std=c++17', '-O1', '-Wall', '-Wextra', '-Werror', '-Icpp/include', '-Icpp/tests', `-I${join(build, 'xxhash-include')}`,
+  run('c++', ['-std=c++17', '-O0', '-Wall', '-Wextra', '-Werror', '-Icpp/include', '-Icpp/tests', `-I${join(build, 'xxhash-include')}`,
     `-DCUCKOO_BLOOM_GOLDEN_DIR="${join(scratch, 'tests/golden')}"`,
     'cpp/tests/registry/registry_test.cpp', 'cpp/tests/bloom/toy_filter_test.cpp', 'cpp/tests/registry/type_facts_test.cpp',
     'cpp/tests/registry/registered_golden_test.cpp', 'cpp/tests/core/docs_tables_test.cpp', join(build, 'libcuckoo_bloom.a'),
