@@ -17,7 +17,7 @@ const LISTED = parseList(URLHAUS).entries;
 const LISTED_SET = new Set(LISTED);
 const GOLDEN = readFileSync(new URL('tests/golden/url-blocklist-exceptions.cbf', ROOT));
 
-/** Every public suffix of the PSL (psl's data file), as the CLI reads it (cli/build/build-public-suffix.ts). */
+/** Every public suffix of the PSL (psl's data file), as the CLI reads it (cli/build-command/build-public-suffix.ts). */
 function publicSuffixes() {
   const text = readFileSync(new URL('node_modules/psl/data/rules.js', ROOT), 'utf8');
   const rules = JSON.parse(text.slice(text.indexOf('['), text.lastIndexOf(']') + 1));

@@ -10,7 +10,7 @@
  * Expected failures print one line, `cuckoo-bloom-wasm: <message>`, and exit 2.
  */
 import { FilterError, init } from '../index.js';
-import { runBuild } from './build/build.js';
+import { runBuild } from './build-command/build.js';
 import { runDiff } from './updates/diff.js';
 import { runPatch } from './updates/patch.js';
 import { runUpdate } from './updates/update.js';

@@ -11,9 +11,9 @@ import {
   init,
   UrlBlocklist,
 } from '../../index.js';
-import { partsFolderOf } from '../build/build-confirmation.js';
+import { partsFolderOf } from '../build-command/build-confirmation.js';
 import { booleanOptions, parseCommand } from '../args.js';
-import { type BlocklistRates, blocklistRates, rateRows } from '../build/build-rates.js';
+import { type BlocklistRates, blocklistRates, rateRows } from '../build-command/build-rates.js';
 import { type FilterFacts, filterFacts, formatBitsPerKey, formatCount, formatRate, table } from '../describe.js';
 import { indexLogReport, indexLogText } from '../exact/exact-info.js';
 import { CliError, EXIT_CLEAR, usageError } from '../errors.js';

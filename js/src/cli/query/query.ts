@@ -31,7 +31,7 @@ import { type Answers, filterThenIndexAnswers, indexAnswers } from '../exact/exa
 import { inspectInputFile, logOnStdinError, readCompanionBytes } from '../io/filter-input.js';
 import { lineBatches } from '../io/lines.js';
 import { type LoadedFile, loadFilterFile } from '../io/load.js';
-import { partsFolderOf } from '../build/build-confirmation.js';
+import { partsFolderOf } from '../build-command/build-confirmation.js';
 import { exitQuietlyOnBrokenPipe, LineWriter } from '../io/output.js';
 import { urlVerdictChecker } from './url-verdicts.js';
 import { type Key, keyChecker, urlChecker, type Verdict } from './verdicts.js';

@@ -13,7 +13,7 @@
 import { existsSync } from 'node:fs';
 import { FilterError, init, type ListFormat, type UrlBlocklist } from '../../index.js';
 import { booleanOptions, OUTPUT_AND_QUIET, parseCommand, parseFormat, stringOptions } from '../args.js';
-import { writeConfirmation } from '../build/build-confirmation.js';
+import { writeConfirmation } from '../build-command/build-confirmation.js';
 import { formatCount, table } from '../describe.js';
 import { CliError, EXIT_CLEAR, usageError } from '../errors.js';
 import { loadFilterFile } from '../io/load.js';
