@@ -240,50 +240,73 @@ Status ExpressionSet::decodeBlock(size_t block, uint64_t& endBit, Visit visit) c
   return Status::ok();
 }
 
-Result<ExpressionSet> ExpressionSet::read(const uint8_t* data, size_t length) {
-  const size_t smallest = kHeaderBytes + kParamsBytes + kChecksumBytes;
+namespace {
+
+// The 64-byte header every blob of this file starts with (FORMAT.md), and the
+// checks both the sets (type 33) and the split index (type 34) make before
+// reading their own parameters: magic, a version this build reads, lengths
+// that add up, the checksum, then the type (`expected`, named as `what`) and
+// the hash. `damaged` makes a CORRUPT status that names which kind of blob.
+struct BlobFields {
+  uint16_t version = 0;
+  uint8_t type = 0, hashAlgorithm = 0;
+  uint32_t flags = 0, paramsLength = 0;
+  uint64_t seed = 0, itemCount = 0, capacity = 0, payloadLength = 0;
+  double rate = 0;
+};
+
+Result<BlobFields> readCheckedBlob(const uint8_t* data, size_t length, uint8_t expected, const char* what,
+                                   Status (*damaged)(const std::string&)) {
   if (data == nullptr || length < kHeaderBytes + kChecksumBytes) {
     return damaged("truncated: " + std::to_string(length) + " bytes is shorter than a header and checksum (" +
                    std::to_string(kHeaderBytes + kChecksumBytes) + " bytes)");
   }
   if (std::memcmp(data, kFormatMagic, sizeof(kFormatMagic)) != 0) return damaged("bad magic bytes");
   ByteReader header(data + 4, kHeaderBytes - 4);
-  uint16_t version = 0;
-  uint8_t type = 0, hashAlgorithm = 0;
-  uint32_t flags = 0, paramsLength = 0;
-  uint64_t seed = 0, itemCount = 0, capacity = 0, payloadLength = 0;
-  double rate = 0;
-  header.u16(version);
-  header.u8(type);
-  header.u8(hashAlgorithm);
-  header.u32(flags);
-  header.u32(paramsLength);
-  header.u64(seed);
-  header.u64(itemCount);
-  header.u64(capacity);
-  header.f64(rate);
-  header.u64(payloadLength);
-  if (version > kFormatVersion) {
-    return Status::unsupportedVersion("format version " + std::to_string(version) +
+  BlobFields f;
+  header.u16(f.version);
+  header.u8(f.type);
+  header.u8(f.hashAlgorithm);
+  header.u32(f.flags);
+  header.u32(f.paramsLength);
+  header.u64(f.seed);
+  header.u64(f.itemCount);
+  header.u64(f.capacity);
+  header.f64(f.rate);
+  header.u64(f.payloadLength);
+  if (f.version > kFormatVersion) {
+    return Status::unsupportedVersion("format version " + std::to_string(f.version) +
                                       " is not supported (this build reads up to " + std::to_string(kFormatVersion) + ")");
   }
   const uint64_t bodyBytes = static_cast<uint64_t>(length) - kHeaderBytes - kChecksumBytes;
-  if (paramsLength > bodyBytes || payloadLength != bodyBytes - paramsLength) {
-    return damaged("the header announces " + std::to_string(paramsLength) + " parameter and " +
-                   std::to_string(payloadLength) + " payload bytes, but " + std::to_string(bodyBytes) + " follow");
+  if (f.paramsLength > bodyBytes || f.payloadLength != bodyBytes - f.paramsLength) {
+    return damaged("the header announces " + std::to_string(f.paramsLength) + " parameter and " +
+                   std::to_string(f.payloadLength) + " payload bytes, but " + std::to_string(bodyBytes) + " follow");
   }
   uint64_t storedChecksum = 0;
   ByteReader(data + length - kChecksumBytes, kChecksumBytes).u64(storedChecksum);
   if (formatChecksum(data, length - kChecksumBytes) != storedChecksum) {
     return damaged("checksum mismatch: the bytes were altered or damaged");
   }
-  if (type != kExpressionSetTypeId) {
-    return Status::wrongType(std::string("expected a URL expression set (type 33), got ") +
-                             (isKnownFilterType(type) ? std::string("a ") + filterTypeName(static_cast<FilterType>(type))
-                                                      : "type " + std::to_string(type)));
+  if (f.type != expected) {
+    return Status::wrongType(std::string("expected ") + what + " (type " + std::to_string(expected) + "), got " +
+                             (isKnownFilterType(f.type) ? std::string("a ") + filterTypeName(static_cast<FilterType>(f.type))
+                                                        : "type " + std::to_string(f.type)));
   }
-  if (version < kExpressionSetFormatVersion) return damaged("format version " + std::to_string(version) + " has no type 33");
-  if (hashAlgorithm != static_cast<uint8_t>(HashAlgorithm::Xxh3_64)) return damaged("unknown hash algorithm");
+  if (f.version < kExpressionSetFormatVersion) {
+    return damaged("format version " + std::to_string(f.version) + " has no type " + std::to_string(expected));
+  }
+  if (f.hashAlgorithm != static_cast<uint8_t>(HashAlgorithm::Xxh3_64)) return damaged("unknown hash algorithm");
+  return f;
+}
+
+}  // namespace
+
+Result<ExpressionSet> ExpressionSet::read(const uint8_t* data, size_t length) {
+  const size_t smallest = kHeaderBytes + kParamsBytes + kChecksumBytes;
+  Result<BlobFields> read = readCheckedBlob(data, length, kExpressionSetTypeId, "a URL expression set", damaged);
+  if (!read.isOk()) return read.status();
+  const auto [version, type, hashAlgorithm, flags, paramsLength, seed, itemCount, capacity, payloadLength, rate] = read.value();
   if ((flags & ~kExpressionSetPartFlag) != 0) return damaged("reserved flags are set");
   const bool isPart = flags == kExpressionSetPartFlag;
   const size_t expectedParams = isPart ? kPartParamsBytes : kParamsBytes;
@@ -411,47 +434,10 @@ Status damagedIndex(const std::string& what) { return Status::corrupt("URL expre
 
 Result<ExpressionSetIndex> ExpressionSetIndex::read(const uint8_t* data, size_t length) {
   const size_t smallest = kHeaderBytes + kSplitIndexParamsBytes + kSplitIndexEntryBytes + kChecksumBytes;
-  if (data == nullptr || length < kHeaderBytes + kChecksumBytes) {
-    return damagedIndex("truncated: " + std::to_string(length) + " bytes is shorter than a header and checksum");
-  }
-  if (std::memcmp(data, kFormatMagic, sizeof(kFormatMagic)) != 0) return damagedIndex("bad magic bytes");
-  ByteReader header(data + 4, kHeaderBytes - 4);
-  uint16_t version = 0;
-  uint8_t type = 0, hashAlgorithm = 0;
-  uint32_t flags = 0, paramsLength = 0;
-  uint64_t seed = 0, itemCount = 0, partCount = 0, payloadLength = 0;
-  double rate = 0;
-  header.u16(version);
-  header.u8(type);
-  header.u8(hashAlgorithm);
-  header.u32(flags);
-  header.u32(paramsLength);
-  header.u64(seed);
-  header.u64(itemCount);
-  header.u64(partCount);
-  header.f64(rate);
-  header.u64(payloadLength);
-  if (version > kFormatVersion) {
-    return Status::unsupportedVersion("format version " + std::to_string(version) +
-                                      " is not supported (this build reads up to " + std::to_string(kFormatVersion) + ")");
-  }
-  const uint64_t bodyBytes = static_cast<uint64_t>(length) - kHeaderBytes - kChecksumBytes;
-  if (paramsLength > bodyBytes || payloadLength != bodyBytes - paramsLength) {
-    return damagedIndex("the header announces " + std::to_string(paramsLength) + " parameter and " +
-                        std::to_string(payloadLength) + " payload bytes, but " + std::to_string(bodyBytes) + " follow");
-  }
-  uint64_t storedChecksum = 0;
-  ByteReader(data + length - kChecksumBytes, kChecksumBytes).u64(storedChecksum);
-  if (formatChecksum(data, length - kChecksumBytes) != storedChecksum) {
-    return damagedIndex("checksum mismatch: the bytes were altered or damaged");
-  }
-  if (type != kExpressionSetIndexTypeId) {
-    return Status::wrongType(std::string("expected the index of a split URL expression set (type 34), got ") +
-                             (isKnownFilterType(type) ? std::string("a ") + filterTypeName(static_cast<FilterType>(type))
-                                                      : "type " + std::to_string(type)));
-  }
-  if (version < kExpressionSetFormatVersion) return damagedIndex("format version " + std::to_string(version) + " has no type 34");
-  if (hashAlgorithm != static_cast<uint8_t>(HashAlgorithm::Xxh3_64)) return damagedIndex("unknown hash algorithm");
+  Result<BlobFields> read =
+      readCheckedBlob(data, length, kExpressionSetIndexTypeId, "the index of a split URL expression set", damagedIndex);
+  if (!read.isOk()) return read.status();
+  const auto [version, type, hashAlgorithm, flags, paramsLength, seed, itemCount, partCount, payloadLength, rate] = read.value();
   if (flags != 0) return damagedIndex("reserved flags are set");
   if (paramsLength != kSplitIndexParamsBytes || length < smallest) return damagedIndex("parameters must be 16 bytes");
   if (rate != static_cast<double>(itemCount) * kTwoToMinus64) return damagedIndex("target rate must be count / 2^64");
