@@ -66,6 +66,38 @@ test('--after continues the chain from the list that version holds; another list
   expect(same.stderr).toMatch(/does not hold/);
 });
 
+test('query --delta answers for the updated version: the chain in order gives every current entry listed and every removed one clear; another order, a repeat or a damaged delta is exit 2', async () => {
+  const urls = (hosts) => hosts.map((host) => `http://${host}/`);
+  const asked = [...urls(V3.slice(0, 40)), ...urls(NEW), ...urls(V2.slice(0, 10)), ...urls(GONE)];
+  const verdicts = async (...deltas) => {
+    const out = await runCli(['query', 'v1.filter', '--json', ...deltas.flatMap((d) => ['--delta', d]), ...asked], { cwd: work.dir });
+    return { code: out.code, stderr: out.stderr, byUrl: new Map(out.stdout.trim().split('\n').filter(Boolean).map((l) => JSON.parse(l)).map((v) => [v.url, v.verdict])) };
+  };
+  const base = await verdicts();
+  expect(urls(NEW).filter((url) => base.byUrl.get(url) === 'listed')).toEqual([]);
+  const chained = await verdicts('v2.delta', 'v3.delta');
+  expect(chained.code).toBe(1);
+  const current = new Set(urls(V3));
+  const wrong = asked.filter((url) => (chained.byUrl.get(url) === 'listed') !== current.has(url));
+  expect(wrong).toEqual([]);
+  expect(asked.filter((url) => !current.has(url) && chained.byUrl.get(url) !== 'clear')).toEqual([]);
+
+  for (const deltas of [['v3.delta'], ['v3.delta', 'v2.delta'], ['v2.delta', 'v2.delta']]) {
+    const refused = await verdicts(...deltas);
+    expect({ deltas, code: refused.code, lines: refused.byUrl.size }).toEqual({ deltas, code: 2, lines: 0 });
+    expect(refused.stderr).toMatch(/\.delta.*(another|order|applied|base)/i);
+  }
+  const damaged = readFileSync(at('v2.delta'));
+  damaged[damaged.length >> 1] ^= 0x10;
+  writeFileSync(at('damaged.delta'), damaged);
+  const bad = await verdicts('damaged.delta');
+  expect(bad.code).toBe(2);
+  expect(bad.stderr).toMatch(/damaged\.delta: /);
+  const plain = await runCli(['query', 'v1.filter', '--exact', '--delta', 'v2.delta', 'x'], { cwd: work.dir });
+  expect(plain.code).toBe(2);
+  expect(plain.stderr).toMatch(/--delta applies to a URL blocklist queried alone/);
+});
+
 test('a chain past 25% of the base: update says so on stderr, with the numbers', async () => {
   writeFileSync(at('many.txt'), lines(Array.from({ length: 2000 }, (_, i) => `other${i}.example`)));
   const out = await runOk(['update', 'v1.filter', '--list', 'v1.txt', '--add', 'many.txt', '--output', 'big.delta'], { cwd: work.dir });

@@ -108,7 +108,7 @@ Options:
 Exit status: 0 the file is intact, 2 it is missing, corrupt, or neither a
 filter nor an index log.`;
 
-const QUERY = `Usage: ${NAME} query <file> [key...] [--urls] [--exact] [--confirm FILE] [--json]
+const QUERY = `Usage: ${NAME} query <file> [key...] [--urls] [--exact] [--confirm FILE] [--delta FILE]... [--json]
        ${NAME} query <filter> --index <log> [key...] [--urls]
 
 Tests keys against a filter file, or an index log made by build --exact (told
@@ -151,6 +151,10 @@ Options:
   --confirm <file>       a URL blocklist's exact companion (default:
                          <filter>.confirm when it exists); damaged or built
                          for another filter: exit 2
+  --delta <file>         a list delta (update/diff --output NAME.delta) to
+                         apply first; repeat it for a chain, oldest first. A
+                         delta of another version (another base, out of
+                         order, given twice) or damaged: exit 2
   --json                 URL blocklists: one JSON object per URL
                          {"url","verdict","match","confirmedBy"}
 

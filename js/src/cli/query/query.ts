@@ -16,7 +16,9 @@
  * exact companion, `<filter>.confirm` when present or `--confirm FILE`,
  * confirms the filter's "maybe"s. `--confirm` may name the split companion's
  * index (`<filter>.confirm.index`): each "maybe" then reads only its part from
- * `<filter>.confirm.parts/`.
+ * `<filter>.confirm.parts/`. `--delta FILE` (repeatable, oldest first)
+ * applies list deltas (`update`/`diff --output NAME.delta`) to the blocklist
+ * before any URL is checked: the verdicts are then the updated version's.
  *
  * Exit status: 0 nothing present/listed/possible, 1 something was, 2 an input
  * error (which loses to 1).
@@ -32,6 +34,7 @@ import { inspectInputFile, logOnStdinError, readCompanionBytes } from '../io/fil
 import { lineBatches } from '../io/lines.js';
 import { type LoadedFile, loadFilterFile } from '../io/load.js';
 import { partsFolderOf } from '../build-command/build-confirmation.js';
+import { readWholeFile } from '../updates/patch-files.js';
 import { exitQuietlyOnBrokenPipe, LineWriter } from '../io/output.js';
 import { urlVerdictChecker } from './url-verdicts.js';
 import { type Key, keyChecker, urlChecker, type Verdict } from './verdicts.js';
@@ -45,13 +48,15 @@ interface QueryOptions {
   confirm: string | undefined;
   /** --json: one JSON object per URL (URL blocklists). */
   json: boolean;
+  /** --delta <file>, repeatable: list deltas applied in the order given (URL blocklists). */
+  deltas: string[];
 }
 
 export async function runQuery(argv: string[]): Promise<number> {
   const { values, positionals } = parseCommand(
     'query',
     argv,
-    { ...booleanOptions('urls', 'exact', 'json'), ...stringOptions('index', 'confirm') },
+    { ...booleanOptions('urls', 'exact', 'json'), ...stringOptions('index', 'confirm'), delta: { type: 'string', multiple: true } },
     true,
   );
   if (positionals.length === 0) throw usageError('query needs a filter file or an index log, then keys (or keys on stdin)', 'query');
@@ -65,6 +70,7 @@ export async function runQuery(argv: string[]): Promise<number> {
     index: values.index as string | undefined,
     confirm: values.confirm as string | undefined,
     json: values.json === true,
+    deltas: (values.delta as unknown as string[] | undefined) ?? [],
   };
   const answers = await openAnswers(file, options);
   let hits = 0;
@@ -110,6 +116,10 @@ async function openAnswers(file: string, options: QueryOptions): Promise<Answers
   if (options.json && (options.exact || options.index !== undefined)) {
     throw usageError('--json applies to a URL blocklist queried alone, not with --exact or --index', 'query');
   }
+  if (options.deltas.length > 0 && (options.exact || options.index !== undefined)) {
+    throw usageError('--delta applies to a URL blocklist queried alone, not with --exact or --index', 'query');
+  }
+  if (options.deltas.includes('')) throw usageError('--delta needs a list delta written by update or diff (NAME.delta)', 'query');
   if (options.exact && options.index !== undefined) {
     throw usageError(
       '--exact and --index do not go together: --exact <log> queries an index log alone, ' +
@@ -154,7 +164,8 @@ async function openAnswers(file: string, options: QueryOptions): Promise<Answers
   }
   const loaded = await loadFilterFile(file);
   if (loaded.kind !== 'url-blocklist') {
-    const option = options.confirm !== undefined ? '--confirm' : options.json ? '--json' : null;
+    const option =
+      options.confirm !== undefined ? '--confirm' : options.json ? '--json' : options.deltas.length > 0 ? '--delta' : null;
     if (option !== null) {
       loaded.filter.free();
       throw usageError(`${option} applies to a URL blocklist (build --urls); ${file} is a ${loaded.filter.type} filter`, 'query');
@@ -164,11 +175,31 @@ async function openAnswers(file: string, options: QueryOptions): Promise<Answers
   let confirmation: { path: string; parts: boolean } | null;
   try {
     confirmation = await attachConfirmationFile(loaded.blocklist, file, options.confirm);
+    await applyDeltaFiles(loaded.blocklist, options.deltas);
   } catch (error) {
     loaded.blocklist.free();
     throw error;
   }
   return blocklistAnswers(loaded.blocklist, file, confirmation, options.json);
+}
+
+/**
+ * Applies `--delta` files in the order given. A delta of another version
+ * (another base, out of order, given twice) or a damaged one is an error
+ * naming the file, never skipped: the verdicts would silently be an older
+ * version's, and an entry the delta added would be answered clear.
+ */
+async function applyDeltaFiles(blocklist: UrlBlocklist, paths: readonly string[]): Promise<void> {
+  for (const [position, path] of paths.entries()) {
+    const bytes = await readWholeFile(path);
+    try {
+      blocklist.applyDelta(bytes);
+    } catch (error) {
+      if (!(error instanceof FilterError)) throw error;
+      const where = paths.length > 1 ? ` (--delta ${position + 1} of ${paths.length})` : '';
+      throw new CliError(`${path}${where}: ${error.message}`);
+    }
+  }
 }
 
 /** The header's type byte of a split companion's index (https://github.com/cuckoo-bloom-wasm/cuckoo-bloom-wasm/blob/main/docs/FORMAT.md, type 34). */
