@@ -14,10 +14,15 @@
 // remove-all with removal; a full table, duplicates and wide fingerprints for
 // types taking the cuckoo options; a raw-options stream for every type.
 //
+// deserialize_companion gets the golden companion and its split (index and
+// parts, tests/golden/url-expression-set.confirm*), and small sets, parts and
+// indexes of its own: empty, one hash, narrow blocks, many parts.
+//
 // Output is deterministic, so rerunning changes nothing unless the library's
 // bytes changed. Files with other names are left alone: the regression-*
 // inputs, and the v1-* blobs and envelopes that earlier builds (format
 // version 1) wrote, kept as version-1 seeds.
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
@@ -28,6 +33,7 @@
 #include <vector>
 
 #include "cuckoo_bloom/cuckoo_bloom.h"
+#include "cuckoo_bloom/url/expression_set.h"
 
 using namespace cuckoo_bloom;
 using Bytes = std::vector<uint8_t>;
@@ -134,10 +140,16 @@ std::vector<Named> blobsOf(const FilterTypeInfo& info) {
     for (const C& c : kCuckoo) {
       CoreFilterOptions o;
       o.capacity = c.capacity;
-      o.falsePositiveRate = 0.01;
-      o.bucketSize = c.bucketSize;
-      o.fingerprintBits = c.fingerprintBits;
-      o.maxKicks = c.maxKicks;
+      // A given width must meet the rate (create() refuses a contradiction): the
+      // narrow ones ask a rate their buckets can give, about 2b / 2^f.
+      o.falsePositiveRate = c.fingerprintBits > 0 && c.fingerprintBits < 12 ? 0.3 : 0.01;
+      // Each option only where the type takes it (the registry's list): a
+      // growing cuckoo chain takes bucketSize but derives its widths and walks.
+      if (info.options.contains(OptionId::BucketSize)) o.bucketSize = c.bucketSize;
+      if (c.fingerprintBits > 0 && info.options.contains(OptionId::FingerprintBits)) {
+        o.fingerprintBits = c.fingerprintBits;  // -1: derived from the rate
+      }
+      if (info.options.contains(OptionId::MaxKicks)) o.maxKicks = c.maxKicks;
       o.seed = seed++;
       std::unique_ptr<AnyFilter> f = must(createFilter(info.type, o));
       for (int i = 0; i < c.keys; ++i) addKey(*f, key(i));  // the later ones may be FULL
@@ -314,6 +326,29 @@ void opsForEveryType(uint8_t index, const std::string& type, bool cuckooOptions)
 
 }  // namespace
 
+// Seeds of deserialize_companion (types 33 and 34).
+void writeCompanions(const std::string& golden) {
+  const std::string target = "deserialize_companion";
+  for (const std::string name : {"url-expression-set.confirm", "url-expression-set.confirm.index",
+                                 "url-expression-set.confirm.parts/0000", "url-expression-set.confirm.parts/0002"}) {
+    const std::optional<Bytes> bytes = readIfPresent(golden + "/" + name);
+    std::string flat = name;
+    std::replace(flat.begin(), flat.end(), '/', '-');
+    if (bytes) write(target, "golden-" + flat, *bytes);
+  }
+  std::vector<uint64_t> hashes;
+  uint64_t state = 0x9e3779b97f4a7c15ull;
+  for (int i = 0; i < 700; ++i) hashes.push_back(state = state * 6364136223846793005ull + 1442695040888963407ull);
+  write(target, "seed-empty", encodeExpressionSet({}, 7, 1));
+  write(target, "seed-one", encodeExpressionSet({hashes[0]}, 7, 1));
+  write(target, "seed-narrow-blocks", encodeExpressionSet(hashes, 7, 2, 2));
+  const ExpressionSetParts split = encodeExpressionSetParts(hashes, 7, 3, 64);
+  write(target, "seed-index", split.index);
+  write(target, "seed-part-0", split.parts.front());
+  write(target, "seed-part-last", split.parts.back());
+  write(target, "seed-one-part-index", encodeExpressionSetParts({hashes[0], hashes[1]}, 7, 4).index);
+}
+
 int main(int argc, char** argv) {
   if (argc != 3) {
     std::fprintf(stderr, "usage: make_corpus <tests/golden> <cpp/fuzz/corpus>\n");
@@ -364,6 +399,7 @@ int main(int argc, char** argv) {
     }
     opsForEveryType(selector, type, cuckooOptions);
   }
+  writeCompanions(golden);
   std::printf("make_corpus: wrote %d files under %s\n", written, root.c_str());
   return 0;
 }

@@ -4,7 +4,7 @@
 // the filter's false positives become `clear` once the companion is attached;
 // a companion that is damaged or belongs to other bytes is refused, never used.
 import { readFileSync } from 'node:fs';
-import { FilterError, parseList, UrlBlocklist, init, BloomFilter } from 'cuckoo-bloom-wasm';
+import { FilterError, parseList, UrlBlocklist, init, BloomFilter, splitConfirmation, confirmationPartName } from 'cuckoo-bloom-wasm';
 import { prng } from '../helpers/keys.mjs';
 
 const ROOT = new URL('../../', import.meta.url);
@@ -198,6 +198,26 @@ test('golden: the wasm build codes the same bytes as the native one, and reads t
     const damaged = Uint8Array.from(GOLDEN);
     damaged[200] ^= 4;
     expect(codeOf(() => list.attachConfirmation(damaged))).toBe('CORRUPT');
+  } finally {
+    list.free();
+  }
+});
+
+test('golden split: the wasm build splits the golden companion into the native index and parts byte for byte, and reads them', () => {
+  // tests/golden/url-expression-set.confirm.index and .confirm.parts/NNNN: the golden companion in parts of about 256 hashes.
+  const index = readFileSync(new URL('tests/golden/url-expression-set.confirm.index', ROOT));
+  const parts = [0, 1, 2].map((part) => readFileSync(new URL(`tests/golden/url-expression-set.confirm.parts/${confirmationPartName(part)}`, ROOT)));
+  const split = splitConfirmation(GOLDEN, 256);
+  expect(split.parts.length).toBe(parts.length);
+  expect(Buffer.compare(Buffer.from(split.index), index)).toBe(0);
+  split.parts.forEach((part, i) => expect(Buffer.compare(Buffer.from(part), parts[i])).toBe(0));
+  // The golden index is bound to checksum 0123456789abcdef: another list refuses it, naming that checksum.
+  const list = UrlBlocklist.build(Array.from({ length: 600 }, (_, i) => `host-${i}.example`));
+  try {
+    expect(() => list.attachConfirmationParts(index, async () => parts[0])).toThrow(/0123456789abcdef/);
+    const damaged = Uint8Array.from(index);
+    damaged[index.length - 20] ^= 1;
+    expect(codeOf(() => list.attachConfirmationParts(damaged, async () => parts[0]))).toBe('CORRUPT');
   } finally {
     list.free();
   }

@@ -3,11 +3,14 @@
 // about what the whole set does, and a part is taken only where the index says.
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <random>
+#include <string>
 #include <vector>
 
 #include "cuckoo_bloom/core/format.h"
 #include "cuckoo_bloom/url/expression_set.h"
+#include "url_golden.h"
 
 namespace cuckoo_bloom {
 namespace {
@@ -109,6 +112,45 @@ TEST(ExpressionSetParts, AnEmptyListIsOnePartOverEverything) {
   const ExpressionSetIndex index = ExpressionSetIndex::read(split.index.data(), split.index.size()).value();
   EXPECT_EQ(index.partOfHash(~uint64_t{0}), 0u);
   EXPECT_TRUE(index.checkPart(0, split.parts[0].data(), split.parts[0].size()).isOk());
+}
+
+// tests/golden/url-expression-set.confirm.index and .confirm.parts/0000...: the
+// golden companion's 600 expressions ("host-0.example/" ... "host-599.example/",
+// default seed, blocklist checksum 0x0123456789abcdef) split into parts of
+// about 256 hashes, named as the CLI names them. Byte for byte: a difference
+// is a change of the type-34 index or of the part format, which breaks every
+// split companion already shipped. The JS suite splits the whole golden file
+// (splitConfirmation) and compares with the same files.
+TEST(ExpressionSetPartsGolden, MatchesTheFiles) {
+  std::vector<uint64_t> hashes;
+  for (int i = 0; i < 600; ++i) {
+    const std::string expression = "host-" + std::to_string(i) + ".example/";
+    hashes.push_back(expressionHash(reinterpret_cast<const uint8_t*>(expression.data()), expression.size(),
+                                    kExpressionSetDefaultSeed));
+  }
+  const ExpressionSetParts split = encodeExpressionSetParts(hashes, kExpressionSetDefaultSeed, 0x0123456789abcdefull, 256);
+  ASSERT_EQ(split.parts.size(), 3u);
+  ASSERT_EQ(cuckoo_bloom_test::urlGoldenFile("url-expression-set.confirm.index", split.index), split.index);
+  const ExpressionSetIndex index = ExpressionSetIndex::read(split.index.data(), split.index.size()).value();
+  uint64_t held = 0;
+  for (uint32_t part = 0; part < split.parts.size(); ++part) {
+    char name[8];
+    std::snprintf(name, sizeof name, "%04u", part);
+    const std::vector<uint8_t> stored =
+        cuckoo_bloom_test::urlGoldenFile(std::string("url-expression-set.confirm.parts/") + name, split.parts[part]);
+    ASSERT_EQ(stored, split.parts[part]) << name;
+    Result<ExpressionSet> set = index.checkPart(part, stored.data(), stored.size());
+    ASSERT_TRUE(set.isOk()) << set.status().message();
+    held += set.value().count();
+  }
+  EXPECT_EQ(held, 600u);
+  for (int i = 0; i < 600; ++i) {
+    const std::string expression = "host-" + std::to_string(i) + ".example/";
+    const uint8_t* bytes = reinterpret_cast<const uint8_t*>(expression.data());
+    const uint32_t part = index.partOf(bytes, expression.size());
+    const ExpressionSet set = index.checkPart(part, split.parts[part].data(), split.parts[part].size()).value();
+    ASSERT_TRUE(set.contains(bytes, expression.size())) << expression;
+  }
 }
 
 }  // namespace
