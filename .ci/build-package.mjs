@@ -437,7 +437,7 @@ async function buildNodeOnlyEntry(name, entryPoint) {
   return names;
 }
 const redisExports = await buildNodeOnlyEntry('redis', 'redis/index.ts');
-const indexFileExports = await buildNodeOnlyEntry('index-file', 'index-file/index.ts');
+const indexFileExports = await buildNodeOnlyEntry('index-file', 'exact-index/file/index.ts');
 
 // The CLI (`npx cuckoo-bloom-wasm ...`): an ES module for Node, its own code bundled, the
 // library imported from the package's Node entries (index.import.cjs, index-file.import.cjs:
@@ -447,7 +447,7 @@ const indexFileExports = await buildNodeOnlyEntry('index-file', 'index-file/inde
 // bundled; a class, an error type or the wasm instance comes from the entries only.
 const cliImports = new Map([
   ...[...sharedWithMain].map((file) => [file, './index.import.cjs']),
-  [join(src, 'index-file/index.ts'), './index-file.import.cjs'],
+  [join(src, 'exact-index/file/index.ts'), './index-file.import.cjs'],
 ]);
 if (existsSync(join(src, 'cli/main.ts'))) {
   const { metafile } = await esbuild.build({
@@ -475,7 +475,8 @@ if (existsSync(join(src, 'cli/main.ts'))) {
     banner: { js: '#!/usr/bin/env node' },
   });
   // No filter class or loader may be bundled: two copies would mean two wasm instances.
-  const bundled = Object.keys(metafile.inputs).filter((input) => /js\/src\/(runtime|core|bloom|cuckoo|fuse|chains|exact-index)\//.test(input));
+  // (exact-index/file/ is the index-file entry's code: its stateless helpers may be bundled.)
+  const bundled = Object.keys(metafile.inputs).filter((input) => /js\/src\/(runtime|core|bloom|cuckoo|fuse|chains|exact-index(?!\/file\/))\//.test(input));
   if (bundled.length > 0) fail(`dist/cli.js bundles library code instead of importing it: ${bundled.join(', ')}`);
   chmodSync(join(dist, 'cli.js'), 0o755);
 }
@@ -582,7 +583,7 @@ function pruneUnreachableDeclarations(folder, entries) {
   sweep(folder);
   if (removed === 0) fail('pruneUnreachableDeclarations removed nothing: is the walk reading the imports?');
 }
-const TYPED_ENTRIES = ['index', 'reader/index', 'shared/index', 'redis/index', 'index-file/index'];
+const TYPED_ENTRIES = ['index', 'reader/index', 'shared/index', 'redis/index', 'exact-index/file/index'];
 pruneUnreachableDeclarations(
   join(dist, 'types'),
   TYPED_ENTRIES.flatMap((entry) => [`${entry}.d.ts`, `${entry}.d.cts`]),

@@ -9,7 +9,7 @@
 //   segments (memory_record_log.h), so 10M URL keys fit in wasm32. A lookup is one
 //   wasm call: hash, probe, and on a tag match compare the key with the record
 //   in place, with no JS in between — the only way `has` gets near Map.has.
-// - In a file (Node, js/src/index-file/): the log is a file JavaScript owns,
+// - In a file (Node, js/src/exact-index/file/): the log is a file JavaScript owns,
 //   and the index reaches it through JsRecordStore below, which calls back into
 //   JavaScript to append and read records. The whole algorithm (tags, the
 //   full-key check, the duplicate guard, kicks with undo, rebuilding by

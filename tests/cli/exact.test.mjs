@@ -3,13 +3,13 @@
 // <log>` lets the log confirm the filter's "maybe"s, `info` describes it.
 // Expected answers come from the inputs themselves (the keys written, the
 // list's own lines), and the log's size from the record format of
-// docs/INDEX.md, never from the CLI's earlier output.
+// docs/EXACT-INDEX.md, never from the CLI's earlier output.
 import { execFileSync, spawn } from 'node:child_process';
 import { copyFileSync, existsSync, readdirSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { init, UrlBlocklist } from 'cuckoo-bloom-wasm';
 import { asciiKeys, prng, randomInt } from '../helpers/keys.mjs';
-import { parseRecords } from '../index/lib/log-records.mjs';
+import { parseRecords } from '../exact-index/lib/log-records.mjs';
 import { CLI, expectOneLineError, runCli, runOk, tempDir, tmpFilesIn, URLHAUS, verdicts } from './helpers.mjs';
 
 // Keys with spaces, tabs, non-ASCII text and a leading "-" are keys like any other.
@@ -23,7 +23,7 @@ const absentKeys = asciiKeys(10000, 'out-');
 const LOG_HEADER_BYTES = 16; // "CBWILOG1", u32 version, u32 log id
 /**
  * A record without a value in a version-3 log: u32 key length, u32 value length, u8 kind,
- * u32 header check, the key, u64 checksum (docs/INDEX.md).
+ * u32 header check, the key, u64 checksum (docs/EXACT-INDEX.md).
  */
 const recordBytes = (key) => 4 + 4 + 1 + 4 + Buffer.byteLength(key) + 8;
 /** The close marker a clean close appends: a record with no key. */

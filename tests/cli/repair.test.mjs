@@ -11,7 +11,7 @@ import { expectOneLineError, runCli, runCliTimed, runOk, tempDir, verdicts } fro
 
 const keys = Array.from({ length: 40 }, (_, i) => `key-${i}`);
 const LOG_HEADER_BYTES = 16;
-/** Version 3: 13 header bytes (lengths, kind, header check), the key, an 8-byte checksum (docs/INDEX.md). */
+/** Version 3: 13 header bytes (lengths, kind, header check), the key, an 8-byte checksum (docs/EXACT-INDEX.md). */
 const recordBytes = (key) => 13 + Buffer.byteLength(key) + 8;
 /** The close marker a clean close appends: a record with no key. */
 const CLOSE_MARKER_BYTES = 21;

@@ -28,7 +28,7 @@ const swap64 = (x) => { let r = 0n; for (let i = 0; i < 8; i++) { r = (r << 8n) 
 /**
  * XXH3-64 with the default secret and seed 0 (what the format's checksum is),
  * or another seed (a BigInt) for 9 to 128 bytes: an index log record's checks
- * (docs/INDEX.md), which tests re-seal after changing a record.
+ * (docs/EXACT-INDEX.md), which tests re-seal after changing a record.
  */
 export function xxh3(bytes, seed = 0n) {
   const v = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);

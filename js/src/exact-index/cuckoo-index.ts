@@ -111,7 +111,7 @@ function valueBytes(value: unknown): Uint8Array | null {
  * of records. Unlike a filter it never says "maybe": `has` is true exactly for
  * the keys set and not deleted since. Each slot keeps a 24-bit tag of the
  * key's hash and the offset of its record; a lookup reads a record only when
- * a tag matches, and then compares the full key (https://github.com/cuckoo-bloom-wasm/cuckoo-bloom-wasm/blob/main/docs/INDEX.md).
+ * a tag matches, and then compares the full key (https://github.com/cuckoo-bloom-wasm/cuckoo-bloom-wasm/blob/main/docs/EXACT-INDEX.md).
  *
  * By default the log lives in wasm memory too (fast, gone with the process).
  * `cuckoo-bloom-wasm/index-file` opens one over an append-only file in Node

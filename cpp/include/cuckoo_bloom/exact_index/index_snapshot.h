@@ -13,7 +13,7 @@
 //
 //   header  seed = the index's hash seed; item count = live keys;
 //           capacity = slots; target rate = the chance that an absent key's
-//           lookup reads a record, 8 / (2^tagBits - 1) capped at 1/2 (docs/INDEX.md)
+//           lookup reads a record, 8 / (2^tagBits - 1) capped at 1/2 (docs/EXACT-INDEX.md)
 //   params  bucketCount u64, logLength u64, logChecksum u64, deadRecords u64,
 //           tagBits u8, slotLayout u8, 6 reserved bytes (0)         = 40 bytes
 //   payload bucketCount * 4 slot words, u64 each (index_table.h's layout)

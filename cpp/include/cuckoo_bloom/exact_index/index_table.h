@@ -14,7 +14,7 @@
 // Why a tag: a lookup compares its tag with the slots of two buckets and reads
 // a record from the store only where the tag matches, so an absent key costs
 // no read unless one of at most 8 occupied slots has its tag by chance
-// (probability about 8 / (2^tagBits - 1), docs/INDEX.md). The tag is also the
+// (probability about 8 / (2^tagBits - 1), docs/EXACT-INDEX.md). The tag is also the
 // cuckoo "fingerprint" that gives a slot's other bucket (hashing.h), so a kick
 // moves a slot without reading its key.
 //

@@ -6,7 +6,7 @@
 // allocated. 10M URL records are ~770 MB; growing a full 512 MiB log to 1 GiB
 // needed 1.5 GiB live at once plus the table, in an address space already
 // holed by the freed earlier generations (256 + 128 + ... MiB), and failed at
-// 6.97M keys (docs/INDEX.md). Segments are allocated one at a time and never
+// 6.97M keys (docs/EXACT-INDEX.md). Segments are allocated one at a time and never
 // moved, so growth costs one segment, and nothing is ever copied twice.
 //
 // Offsets: offset = segmentIndex * segmentBytes + position in the segment,
@@ -35,7 +35,7 @@
 // into the memory the log already holds, and the segments left over at the
 // end are freed. It allocates nothing, so it needs no memory beyond the log
 // and cannot fail; a copy into a second log needs both logs at once (at 10M
-// URL keys it took wasm memory to 2,017 of wasm32's 2,048 MiB: docs/INDEX.md).
+// URL keys it took wasm memory to 2,017 of wasm32's 2,048 MiB: docs/EXACT-INDEX.md).
 #pragma once
 
 #include <cstddef>

@@ -1,7 +1,7 @@
 /**
  * `build --exact`: the keys of `build` (or, with --urls, a list's Safe
  * Browsing expressions) into an exact index log (FileCuckooIndex,
- * https://github.com/cuckoo-bloom-wasm/cuckoo-bloom-wasm/blob/main/docs/INDEX.md) instead of a filter: one record per distinct key, answers
+ * https://github.com/cuckoo-bloom-wasm/cuckoo-bloom-wasm/blob/main/docs/EXACT-INDEX.md) instead of a filter: one record per distinct key, answers
  * with no false positive.
  *
  * The input is read once, by the same readers as a filter build (lines.ts,
@@ -16,8 +16,8 @@
 import { rmSync } from 'node:fs';
 import { rename, stat } from 'node:fs/promises';
 import { init } from '../../index.js';
-import { FileCuckooIndex } from '../../index-file/index.js';
-import { WriterLock } from '../../index-file/writer-lock.js';
+import { FileCuckooIndex } from '../../exact-index/file/index.js';
+import { WriterLock } from '../../exact-index/file/writer-lock.js';
 import type { BuildOptions } from '../build-command/build-options.js';
 import { checkOutputPath, countPass, errorLines, fillPass, inputName, refuseEmpty, warnAboutLinesNotStored } from '../build-command/build-steps.js';
 import { removeAllTemporary, removePath, trackTemporary } from '../io/cleanup.js';

@@ -2,12 +2,12 @@
  * Index logs (what `build --exact` writes) as the CLI reads them: telling one
  * from a filter file by its first bytes, opening it, and what kind of keys it
  * holds. The log is a FileCuckooIndex (cuckoo-bloom-wasm/index-file,
- * https://github.com/cuckoo-bloom-wasm/cuckoo-bloom-wasm/blob/main/docs/INDEX.md): an append-only file of records, with `<log>.snapshot` as a
+ * https://github.com/cuckoo-bloom-wasm/cuckoo-bloom-wasm/blob/main/docs/EXACT-INDEX.md): an append-only file of records, with `<log>.snapshot` as a
  * cache of its table.
  */
 import { existsSync } from 'node:fs';
-import { FileCuckooIndex, type OpenReport } from '../../index-file/index.js';
-import { LOG_MAGIC } from '../../index-file/file-store.js';
+import { FileCuckooIndex, type OpenReport } from '../../exact-index/file/index.js';
+import { LOG_MAGIC } from '../../exact-index/file/file-store.js';
 import type { ExpressionDepth } from '../../url/expressions.js';
 import { fileError } from '../errors.js';
 import { openRegularFile, readFully } from '../io/regular-file.js';

@@ -2,12 +2,12 @@
  * `repair <log>`: salvage of a damaged index log, explicitly (never done by
  * opening). Keeps every whole record, before and after the damage, and moves
  * only the damaged bytes, byte for byte, to `<log>.damaged-at-<offset>`
- * beside it (FileCuckooIndex.repair, https://github.com/cuckoo-bloom-wasm/cuckoo-bloom-wasm/blob/main/docs/INDEX.md). Exits 0 when the log is
+ * beside it (FileCuckooIndex.repair, https://github.com/cuckoo-bloom-wasm/cuckoo-bloom-wasm/blob/main/docs/EXACT-INDEX.md). Exits 0 when the log is
  * whole afterwards, repaired or not: a repair that did its job is a success.
  */
 import { init } from '../../index.js';
-import { FILE_HEADER_BYTES } from '../../index-file/file-store.js';
-import { FileCuckooIndex, type RepairReport } from '../../index-file/index.js';
+import { FILE_HEADER_BYTES } from '../../exact-index/file/file-store.js';
+import { FileCuckooIndex, type RepairReport } from '../../exact-index/file/index.js';
 import { booleanOptions, parseCommand } from '../args.js';
 import { formatCount, table } from '../describe.js';
 import { EXIT_CLEAR, usageError } from '../errors.js';

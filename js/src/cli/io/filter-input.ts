@@ -5,7 +5,7 @@
  * - it must be a regular file (regular-file.ts: a device, FIFO, directory
  *   or socket is refused before anything is read from it);
  * - its first bytes say what it is: "CBWF" a filter (https://github.com/cuckoo-bloom-wasm/cuckoo-bloom-wasm/blob/main/docs/FORMAT.md),
- *   "CBWILOG1" an index log (https://github.com/cuckoo-bloom-wasm/cuckoo-bloom-wasm/blob/main/docs/INDEX.md); anything else is refused after
+ *   "CBWILOG1" an index log (https://github.com/cuckoo-bloom-wasm/cuckoo-bloom-wasm/blob/main/docs/EXACT-INDEX.md); anything else is refused after
  *   reading at most FILTER_HEAD_BYTES;
  * - a filter's header declares its length, 64 + P + L (parameter length at
  *   offset 12, payload length at 48). A file of any other size is refused

@@ -37,7 +37,7 @@ export function exactBuildFiles(output: string): ExactBuildFiles {
     snapshot: `${output}.snapshot`,
     temporary,
     temporarySnapshot,
-    // The writer's lock (index-file/writer-lock.ts) sits beside the log it opens.
+    // The writer's lock (exact-index/file/writer-lock.ts) sits beside the log it opens.
     temporaries: [temporary, temporarySnapshot, `${temporarySnapshot}.tmp`, `${temporary}.lock`],
   };
 }

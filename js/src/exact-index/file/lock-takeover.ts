@@ -30,7 +30,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { closeSync, linkSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { FilterError } from '../index.js';
+import { FilterError } from '../../index.js';
 
 /** Writes `text` to a new file of this opener's own beside `lockPath`; returns its path. */
 function writeOwn(lockPath: string, text: string): string {

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { existsSync, renameSync, rmSync } from 'node:fs';
-import { CuckooIndex, FilterError, internalRuntime, type CuckooIndexOptions, type IndexValue, type Key } from '../index.js';
+import { CuckooIndex, FilterError, internalRuntime, type CuckooIndexOptions, type IndexValue, type Key } from '../../index.js';
 import { readSnapshotFile, syncDirectory, writeFileAtomically } from './durable-files.js';
 import { FILE_HEADER_BYTES, FileRecordStore, type FileStoreOptions, type LogVersion } from './file-store.js';
 import { core, judgeTail, readWithChain, scanWholeRecords, withBytesInWasm } from './log-tail.js';
@@ -62,7 +62,7 @@ export interface OpenReport {
  * table is rebuilt from the file on open (from the snapshot close() saved,
  * plus the records after it); a record is in the file when set or delete
  * returns (see `syncEveryWrite` for power loss). Durability, precisely:
- * https://github.com/cuckoo-bloom-wasm/cuckoo-bloom-wasm/blob/main/docs/INDEX.md.
+ * https://github.com/cuckoo-bloom-wasm/cuckoo-bloom-wasm/blob/main/docs/EXACT-INDEX.md.
  */
 export class FileCuckooIndex extends CuckooIndex {
   #store: FileRecordStore;

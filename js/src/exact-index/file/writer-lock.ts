@@ -1,5 +1,5 @@
 /**
- * One writer per index log (https://github.com/cuckoo-bloom-wasm/cuckoo-bloom-wasm/blob/main/docs/INDEX.md, "One writer per log").
+ * One writer per index log (https://github.com/cuckoo-bloom-wasm/cuckoo-bloom-wasm/blob/main/docs/EXACT-INDEX.md, "One writer per log").
  *
  * Two parts, each with one job:
  * - The lock's socket (lock-socket.ts, Linux): an abstract Unix socket name
@@ -32,7 +32,7 @@
  */
 import { readFileSync, realpathSync, rmSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
-import { FilterError } from '../index.js';
+import { FilterError } from '../../index.js';
 import {
   currentHolder,
   describeHolder,

@@ -1,4 +1,4 @@
-// Snapshots of a file index's table (FileCuckooIndex.saveSnapshot, docs/INDEX.md):
+// Snapshots of a file index's table (FileCuckooIndex.saveSnapshot, docs/EXACT-INDEX.md):
 // opening loads one only when it is whole and describes the start of the log it
 // finds, then replays just the records after it. A damaged or mismatched
 // snapshot is ignored — the log is replayed — and no committed record is ever

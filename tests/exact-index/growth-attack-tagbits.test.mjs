@@ -1,4 +1,4 @@
-// Attack on incremental growth (#44), kept as a guard at 2 tag bits: docs/INDEX.md says "No single call reads
+// Attack on incremental growth (#44), kept as a guard at 2 tag bits: docs/EXACT-INDEX.md says "No single call reads
 // more than 16 records for growth", and tagBits "change no answer, only cost
 // reads" (a lookup's tag matches). With tagBits 1 every key of a bucket pair
 // has the same tag, so its alternate bucket is fixed: walks fail at a low
@@ -13,7 +13,7 @@ beforeAll(async () => {
 });
 
 // tagBits 1 (a testing option: every tag collides) stays the documented
-// exception (docs/INDEX.md): walks fail at a low load and a doubling then
+// exception (docs/EXACT-INDEX.md): walks fail at a low load and a doubling then
 // rebuilds at once. 2 bits already spread keys enough for the bound.
 test('tagBits 2: no single set reads more than a bounded number of records across 120k sets', () => {
   const index = new CuckooIndex({ capacity: 16, tagBits: 2 });

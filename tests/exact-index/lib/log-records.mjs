@@ -1,4 +1,4 @@
-// Reads an index log's records in the test itself (docs/INDEX.md, "Records"),
+// Reads an index log's records in the test itself (docs/EXACT-INDEX.md, "Records"),
 // independently of the library: where each record starts and what it holds.
 // Checksums are not verified here: the logs parsed are ones the library wrote.
 import { createHash } from 'node:crypto';

@@ -2,13 +2,13 @@
  * What is at the end of an index log, where its whole records stop: an
  * unfinished last write (a torn tail, which opening may drop) or damage
  * (which opening refuses, leaving the file untouched). The rules are in
- * https://github.com/cuckoo-bloom-wasm/cuckoo-bloom-wasm/blob/main/docs/INDEX.md ("Durability, precisely"); record_store.h says why formats 2
+ * https://github.com/cuckoo-bloom-wasm/cuckoo-bloom-wasm/blob/main/docs/EXACT-INDEX.md ("Durability, precisely"); record_store.h says why formats 2
  * and 3 can tell them apart and format 1 often cannot. Format 3 chains each
  * record to the 8 bytes before it, so every scan here reads those 8 bytes
  * too (readWithChain) and hands the core a pointer just after them.
  */
-import { FilterError, internalRuntime } from '../index.js';
-import type { IndexCore } from '../exact-index/record-store.js';
+import { FilterError, internalRuntime } from '../../index.js';
+import type { IndexCore } from '../record-store.js';
 import { FILE_HEADER_BYTES, type FileRecordStore, type LogVersion } from './file-store.js';
 
 /** Format 1's smallest record (9 header + 8 checksum bytes). */

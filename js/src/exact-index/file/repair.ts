@@ -8,7 +8,7 @@
  * writer lock.
  */
 import { existsSync, rmSync } from 'node:fs';
-import { FilterError } from '../index.js';
+import { FilterError } from '../../index.js';
 import { syncDirectory, writeFileAtomically } from './durable-files.js';
 import { FILE_HEADER_BYTES, FileRecordStore, type LogVersion } from './file-store.js';
 import { chainBeforeDamage, core, damagedRecordEnd, findResync, readWithChain, scanWholeRecords, withBytesInWasm } from './log-tail.js';

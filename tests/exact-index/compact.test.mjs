@@ -1,4 +1,4 @@
-// In-memory compaction works in place (CuckooIndex.compact, docs/INDEX.md): the
+// In-memory compaction works in place (CuckooIndex.compact, docs/EXACT-INDEX.md): the
 // live records slide down within the log's own wasm memory, so it needs no
 // memory beyond what the index holds. Shown directly: with the wasm heap filled
 // to its 2 GiB maximum — where a copy of the live records into a second log
@@ -16,7 +16,7 @@ beforeAll(async () => {
 });
 
 const urlKey = (i) => `https://host${i % 97}.example/page/${i}`;
-/** Bytes a record takes beside its key and value: lengths, kind, checksum (docs/INDEX.md). */
+/** Bytes a record takes beside its key and value: lengths, kind, checksum (docs/EXACT-INDEX.md). */
 const RECORD_OVERHEAD_BYTES = 17;
 
 /** Allocates wasm memory in ever smaller blocks until none is left; returns the blocks. */

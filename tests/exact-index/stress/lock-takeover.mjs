@@ -1,13 +1,13 @@
 #!/usr/bin/env node
 // Stress run of the index log's writer lock (on demand, beside `npm test`;
-// docs/INDEX.md, "One writer per log"): rounds of racing takeovers of a lock
+// docs/EXACT-INDEX.md, "One writer per log"): rounds of racing takeovers of a lock
 // whose holder was killed, by openers that are worker threads of this process
 // and child processes. Each round every racer calls FileCuckooIndex.open on
 // one log at once; exactly one may win (a double writer is two), the others
 // must be LOCKED, and the lock file must name the winner. The winner then
 // closes, and the next round starts from a dead holder's lock again.
 //
-//   node tests/index/stress/lock-takeover.mjs [--rounds 100000] [--real 200]
+//   node tests/exact-index/stress/lock-takeover.mjs [--rounds 100000] [--real 200]
 //        [--threads 3] [--processes 3] [--socket on|off]
 //
 // Two kinds of rounds:

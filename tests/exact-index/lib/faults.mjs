@@ -1,4 +1,4 @@
-// One fault model for index logs (docs/INDEX.md, "Durability, precisely"):
+// One fault model for index logs (docs/EXACT-INDEX.md, "Durability, precisely"):
 // each fault turns a log's bytes into other bytes and says what opening must
 // report. `records` are parseRecords(bytes); every generator yields
 // { fault, name, damaged, offset }, where `offset` is the byte the CORRUPT

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { closeSync, constants, fdatasyncSync, ftruncateSync, fstatSync, openSync, readSync, type Stats, writeSync } from 'node:fs';
-import { FilterError } from '../index.js';
-import type { IndexRecordStore } from '../exact-index/record-store.js';
+import { FilterError } from '../../index.js';
+import type { IndexRecordStore } from '../record-store.js';
 
 /** "CBWILOG1": the first 8 bytes of every index log. */
 export const LOG_MAGIC = new Uint8Array([0x43, 0x42, 0x57, 0x49, 0x4c, 0x4f, 0x47, 0x31]);

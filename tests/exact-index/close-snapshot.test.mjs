@@ -1,5 +1,5 @@
 // FileCuckooIndex.close() saves a snapshot when the log changed since the one
-// loaded on open or last saved (docs/INDEX.md), so the next open loads it
+// loaded on open or last saved (docs/EXACT-INDEX.md), so the next open loads it
 // instead of replaying the log; a close that changed nothing writes nothing;
 // `snapshotOnClose: false` turns it off; a crash (no close) still reopens by
 // replay; and a snapshot that cannot be saved still closes the file.
@@ -144,7 +144,7 @@ test('a snapshot that cannot be saved: close throws UNAVAILABLE, and the file is
   write(index, 0, 100);
   // The snapshot is written to path.snapshot.tmp first: a directory there makes that fail.
   mkdirSync(`${path}.snapshot.tmp`);
-  // Files only: a writer also holds its lock's socket (docs/INDEX.md, "One writer per log"), closed by close() too.
+  // Files only: a writer also holds its lock's socket (docs/EXACT-INDEX.md, "One writer per log"), closed by close() too.
   const descriptors = () =>
     existsSync('/proc/self/fd')
       ? readdirSync('/proc/self/fd').filter((fd) => !readlinkOrEmpty(`/proc/self/fd/${fd}`).startsWith('socket:')).length

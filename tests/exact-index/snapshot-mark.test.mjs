@@ -1,4 +1,4 @@
-// Snapshot marks (docs/INDEX.md, "Snapshots"): before a version-3 log's
+// Snapshot marks (docs/EXACT-INDEX.md, "Snapshots"): before a version-3 log's
 // snapshot is written, a mark record with the SHA-256 of the table's slots
 // and its live keys is appended to the log; a snapshot is loaded only when
 // the record at the length it covers is a mark of exactly its table. So one
@@ -25,7 +25,7 @@ beforeAll(async () => {
 });
 
 const SNAPSHOT_MARK_KIND = 5;
-/** The seed of a record's checksum (docs/INDEX.md), XORed with its chain in version 3. */
+/** The seed of a record's checksum (docs/EXACT-INDEX.md), XORed with its chain in version 3. */
 const CHECKSUM_SEED = 0x43425749445831n;
 
 function writeLog(path, keys, options = {}) {
