@@ -16,6 +16,8 @@ export type CuckooToyOptions = Required<Pick<CuckooFilterOptions, 'capacity' | '
 export const DEFAULT_CUCKOO: CuckooToyOptions = { capacity: 16, bucketSize: 4, fingerprintBits: 8 };
 /** A failed walk is hundreds of steps: its first few show the idea. */
 const MAX_DRAWN_STEPS = 12;
+/** Fillings from empty tried for a walk of two or more evictions. */
+const LONG_KICK_ROUNDS = 20;
 
 // Geometry of the SVG (viewBox units): a slot, the gaps between buckets (columns) and
 // between slots (rows), and the margins (the top one holds the bucket labels).
@@ -485,6 +487,31 @@ export function setupCuckooView(section: HTMLElement): CuckooToy {
     say('No kick happened before the filter filled: press Reset and try again.');
   };
 
+  /**
+   * A walk longer than one eviction, on demand: the library first moves a resident whose
+   * other bucket has room, so two or more evictions in a row need a nearly full table. The
+   * table is filled again from empty, with the keys of one seeded sequence after another,
+   * until an insert is stored after at least two evictions.
+   */
+  const addUntilLongKick = (): void => {
+    for (let round = 0; round < LONG_KICK_ROUNDS; round++) {
+      rebuild(options);
+      nextKey = keySource(PLAYGROUND_KEY_SEED + round);
+      for (let i = 0; i < filter.slotCount * 2; i++) {
+        const result = attempt(nextKey(added));
+        input.value = result.key;
+        if (!result.stored) break;
+        if (result.path.length > 2) {
+          show(result, true);
+          output.append(pickedNote(`the table was filled from empty ${round + 1} time${round === 0 ? '' : 's'} (key sequence ${round + 1}) until an insert needed ${result.path.length - 1} evictions in a row, ` +
+            `at load ${Math.round(filter.loadFactor * 100)}%: both buckets of the key and of every fingerprint it kicked were full, until one found room. Press Play or step through it.`));
+          return;
+        }
+      }
+    }
+    say(`No walk of two or more evictions in ${LONG_KICK_ROUNDS} fillings with these settings: try a smaller bucket size in “Tune it”.`);
+  };
+
   const fillToHalf = (): void => {
     while (filter.loadFactor < 0.5) {
       if (!attempt(nextKey(added)).stored) break;
@@ -540,6 +567,7 @@ export function setupCuckooView(section: HTMLElement): CuckooToy {
     });
   });
   byTestId('cuckoo-until-kick', section).addEventListener('click', () => run(addUntilKick));
+  byTestId('cuckoo-long-kick', section).addEventListener('click', () => run(addUntilLongKick));
   byTestId('cuckoo-find-fp', section).addEventListener('click', () => run(runFalsePositive));
   byTestId('cuckoo-unsafe-remove', section).addEventListener('click', () => run(runUnsafeRemove));
   byTestId('cuckoo-reset', section).addEventListener('click', () => run(() => rebuild(options)));

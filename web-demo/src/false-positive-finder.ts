@@ -2,7 +2,7 @@
 // seed, for which the filter answers "maybe". Checked in the page, the exact companion
 // clears it, and the verdict explains the false positive on the spot. The addresses are
 // deep (many lookups each), so one turns up in a few thousand tries at the list's rate.
-import type { CheckableList } from './url-check.ts';
+import type { CheckableList } from './verdict-types.ts';
 import { seededRandom } from './seeded.mjs';
 
 const WORDS = ['news', 'docs', 'media', 'files', 'archive', 'static', 'user', 'page', 'shop', 'blog'];

@@ -6,6 +6,7 @@ import { cellInspector, keyNames } from './cell-inspector.ts';
 import { byTestId, h, svg } from './dom.ts';
 import { buildFuse, type FuseBuild, locateKey, xorOf } from './fuse-toy.ts';
 import { keepFocus } from './kick-player.ts';
+import { attachPlay } from './play-button.ts';
 import { keySource, PLAYGROUND_KEY_SEED } from './random-keys.ts';
 import { sayIn } from './toy.ts';
 
@@ -23,6 +24,7 @@ export function setupFuseExplainer(section: HTMLElement): void {
   const where = byTestId('fuse-position', section);
   const back = byTestId<HTMLButtonElement>('fuse-back', section);
   const step = byTestId<HTMLButtonElement>('fuse-step', section);
+  const play = byTestId<HTMLButtonElement>('fuse-play', section);
   const keyList = byTestId('fuse-keys', section);
   const input = byTestId<HTMLInputElement>('fuse-key', section);
 
@@ -142,7 +144,8 @@ export function setupFuseExplainer(section: HTMLElement): void {
     keepFocus(() => {
       back.disabled = position === 0;
       step.disabled = position === steps;
-    }, [step, back]);
+    }, [step, back, play]);
+    player.refresh();
     say(...describe(position));
     inspector.refresh();
   };
@@ -153,6 +156,7 @@ export function setupFuseExplainer(section: HTMLElement): void {
 
   // ---- A lookup: the XOR of three slots against the fingerprint -----------------------------
   const check = (key: string): void => {
+    player.pause();
     goTo(steps);
     const located = locateKey(key, fuse.seed, SHAPE);
     const value = xorOf(fuse.table, located.positions);
@@ -183,9 +187,20 @@ export function setupFuseExplainer(section: HTMLElement): void {
   });
 
   // ---- Wiring ----------------------------------------------------------------------------
-  back.addEventListener('click', () => goTo(position - 1));
-  step.addEventListener('click', () => goTo(position + 1));
-  byTestId('fuse-peel-all', section).addEventListener('click', () => goTo(steps));
+  // Play steps through the whole build (peel, then fill) as the kick player steps a walk.
+  const player = attachPlay(play, { atEnd: () => position === steps, step: () => goTo(position + 1), restart: () => goTo(0) });
+  back.addEventListener('click', () => {
+    player.pause();
+    goTo(position - 1);
+  });
+  step.addEventListener('click', () => {
+    player.pause();
+    goTo(position + 1);
+  });
+  byTestId('fuse-peel-all', section).addEventListener('click', () => {
+    player.pause();
+    goTo(steps);
+  });
   byTestId('fuse-form', section).addEventListener('submit', (event) => {
     event.preventDefault();
     const key = input.value.trim();

@@ -7,7 +7,8 @@
 import { init, isInitialized, UrlBlocklistReader } from 'cuckoo-bloom-wasm/reader';
 import { byTestId, delay, describeError, formatBytes, formatInteger, h } from './dom.ts';
 import { fetchBytes, listAge, readManifest, type Manifest } from './manifest.ts';
-import { attachUrlChecker, filterNoun, type ListDescription, verdictOf, verdictsOfText } from './url-check.ts';
+import { attachUrlChecker, filterNoun, verdictOf, verdictsOfText } from './url-check.ts';
+import type { ListDescription } from './verdict-types.ts';
 
 const manifest = readManifest();
 const status = byTestId('load-status');

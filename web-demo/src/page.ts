@@ -10,6 +10,7 @@ import { setupCuckooView } from './cuckoo-view.ts';
 import { byTestId, describeError, formatBytes, formatInteger, h, yieldToEventLoop } from './dom.ts';
 import { renderComparison, renderStats } from './filter-stats.ts';
 import { fetchBytes, fetchText, type Manifest } from './manifest.ts';
+import { offerLab } from './lab/lab-loader.ts';
 import { setupTunePanel } from './tune-panel.ts';
 
 /**
@@ -52,6 +53,7 @@ export async function startPage({ bytes, manifest }: { bytes: Uint8Array; manife
   setupTunePanel(byTestId('tune-section'), { bloom, cuckoo });
   await yieldToEventLoop();
   setupByoList(byTestId('byo-section'));
+  offerLab(byTestId('lab-section'));
   document.body.dataset.playgrounds = 'ready';
 }
 

@@ -5,7 +5,7 @@
 // (the age is a note of its own). The jargon (canonical form, punycode, expressions) is
 // under "How it was checked".
 import { formatInteger, formatRate, h } from './dom.ts';
-import type { CheckableList, DemoVerdict, ListDescription, Verdict } from './url-check.ts';
+import type { CheckableList, DemoVerdict, ListDescription, Verdict } from './verdict-types.ts';
 
 /** Worst first: listed, then unconfirmed, then clear (the order a person must act on them). */
 export const VERDICT_RANK: Record<DemoVerdict, number> = { listed: 0, possible: 1, invalid: 2, clear: 3 };

@@ -1,0 +1,10 @@
+export const LAB_KEY_COUNTS: number[];
+export const LAB_RATES: number[];
+export const LAB_PROBE_COUNT: number;
+export const TOY_KEY_COUNT: number;
+export const TOY_PROBE_COUNT: number;
+export const TOY_K_RANGE: { min: number; max: number; initial: number };
+export const COUNTING_TOY: { falsePositiveRate: number; repeats: number };
+export function labKeys(count: number): string[];
+export function labProbes(count: number): string[];
+export function toyRateForProbes(probes: number): number;
