@@ -14,7 +14,7 @@ import type { ListChanges } from './delta-chain.js';
  * Fetches one part of a split companion: its number and its file name as the
  * CLI writes it (`<filter>.confirm.parts/<name>`, `confirmationPartName`).
  * Resolves to the part's bytes; a rejection reaches the caller of `confirm` as is.
- * One that has not settled after `PART_FETCH_TIMEOUT_MS` (30 s) is given up:
+ * One that has not settled after 30 s is given up:
  * `confirm` rejects with `UNAVAILABLE`, and the next `confirm` fetches again.
  */
 export type FetchConfirmationPart = (part: number, name: string) => Promise<Uint8Array | ArrayBuffer>;
