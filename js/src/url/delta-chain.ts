@@ -96,6 +96,13 @@ export class DeltaChain implements ListChanges {
       added.free();
       throw error;
     }
+    // Each set is bound to the version the delta applies to (list-delta.ts):
+    // a set copied in from another delta (its checksum recomputed) is refused.
+    if (!boundTo(added, header.base) || !boundTo(removed, header.base)) {
+      added.free();
+      removed.free();
+      throw new FilterError('CORRUPT', `corrupt list delta: its sets are not bound to the version it names (${header.base}): parts of another delta`);
+    }
     this.#deltas.push({ identity: header.identity, mayHold, added, removed, byteLength: header.byteLength });
     return { entries: header.entries, depth: header.depth };
   }
@@ -107,6 +114,11 @@ export class DeltaChain implements ListChanges {
     }
     this.#deltas.length = 0;
   }
+}
+
+function boundTo(set: ExactSet, identity: string): boolean {
+  const { low, high } = set.blocklistChecksum;
+  return high.toString(16).padStart(8, '0') + low.toString(16).padStart(8, '0') === identity;
 }
 
 function mismatch(message: string): FilterError {

@@ -11,7 +11,7 @@ import { existsSync, statSync } from 'node:fs';
 import { init, type ListFormat, UrlBlocklist } from '../../index.js';
 import { formatCount, table } from '../describe.js';
 import { CliError, EXIT_CLEAR, usageError } from '../errors.js';
-import { readFilterBytes } from '../io/filter-input.js';
+import { readCompanionBytes, readFilterBytes } from '../io/filter-input.js';
 import { loadFilterFile } from '../io/load.js';
 import { asCliError, readListLines, readWholeFile, writeFileAtomically } from './patch-files.js';
 
@@ -39,6 +39,12 @@ export async function runDeltaUpdate(request: Omit<DeltaOutput, 'command'> & { l
       'update',
     );
   }
+  refuseOutputOverInput(request.output, [
+    [request.listPath, '--list'],
+    [request.removePath, '--remove'],
+    [request.addPath, '--add'],
+    ...chainInputs(request),
+  ]);
   const oldLines = await readListLines(request.listPath);
   const remove = request.removePath === undefined ? undefined : await readListLines(request.removePath);
   const add = request.addPath === undefined ? undefined : await readListLines(request.addPath);
@@ -47,9 +53,35 @@ export async function runDeltaUpdate(request: Omit<DeltaOutput, 'command'> & { l
 
 /** `diff OLD_LIST NEW_LIST --base FILTER --output NAME.delta [--after LAST.delta]`. */
 export async function runDeltaDiff(request: Omit<DeltaOutput, 'command'> & { oldListPath: string; newListPath: string }): Promise<number> {
+  refuseOutputOverInput(request.output, [[request.oldListPath, 'OLD_LIST'], [request.newListPath, 'NEW_LIST'], ...chainInputs(request)]);
   const oldLines = await readListLines(request.oldListPath);
   const newLines = await readListLines(request.newListPath);
   return writeDelta({ ...request, command: 'diff' }, oldLines, newLines);
+}
+
+/** The files of the chain a delta continues: its base, the base's companion, and --after. */
+function chainInputs(request: Pick<DeltaOutput, 'filterPath' | 'afterPath'>): Array<[string | undefined, string]> {
+  return [
+    [request.filterPath, 'the base filter'],
+    [`${request.filterPath}.confirm`, "the base's companion"],
+    [request.afterPath, '--after, the last delta of the chain'],
+  ];
+}
+
+/**
+ * Refuses (exit 2, nothing written) an --output that is one of the inputs:
+ * `--after v2.delta --output v2.delta` replaced delta 2 by delta 3, and a
+ * client without delta 2 could then apply neither (each names the one before).
+ */
+function refuseOutputOverInput(output: string, inputs: Array<[string | undefined, string]>): void {
+  const target = statSync(output, { throwIfNoEntry: false });
+  if (target === undefined) return;
+  for (const [path, role] of inputs) {
+    const source = path === undefined ? undefined : statSync(path, { throwIfNoEntry: false });
+    if (source !== undefined && source.dev === target.dev && source.ino === target.ino) {
+      throw usageError(`--output ${output} is ${role} (${path}): a delta is written beside the chain, never over a file of it; choose another output path`);
+    }
+  }
 }
 
 async function writeDelta(request: DeltaOutput, oldLines: string[], next: string[] | { remove?: string[] | undefined; add?: string[] | undefined }): Promise<number> {
@@ -60,9 +92,21 @@ async function writeDelta(request: DeltaOutput, oldLines: string[], next: string
   if (loaded.kind !== 'url-blocklist') throw new CliError(`${filterPath}: a list delta is of a URL blocklist (build --urls); this is a plain filter`);
   const baseEntries = loaded.blocklist.entryCount;
   const baseType = loaded.blocklist.type;
-  loaded.blocklist.free();
   const companionPath = `${filterPath}.confirm`;
   const companionBytes = existsSync(companionPath) ? statSync(companionPath).size : 0;
+  try {
+    // A first delta's old list against the base's companion, exactly (attachList):
+    // listDelta checks it against the filter alone, which a false positive passes,
+    // and a list with an entry swapped for one would make a version that claims
+    // that expression while no delta adds it (a client answers it clear).
+    if (afterPath === undefined && companionBytes > 0) {
+      const companion = await readCompanionBytes(companionPath);
+      asCliError(companionPath, () => loaded.blocklist.attachConfirmation(companion));
+      asCliError(`${command}: the old list`, () => loaded.blocklist.attachList(oldLines, request.format));
+    }
+  } finally {
+    loaded.blocklist.free();
+  }
   let previous = baseBytes;
   let entriesBefore = baseEntries;
   if (afterPath !== undefined) {
@@ -115,3 +159,4 @@ async function writeDelta(request: DeltaOutput, oldLines: string[], next: string
   }
   return EXIT_CLEAR;
 }
+
