@@ -315,16 +315,26 @@ std::string_view keyOf(uintptr_t data, const uint32_t* offsets, uint32_t i) {
 // independent reads the CPU overlaps (wasm has no prefetch instruction).
 // `probe(i, hash)` returns false to stop the batch there.
 constexpr uint32_t kHashGroup = 8;
-template <typename Filter, typename Probe>
-void forEachHashed(const Filter& filter, uintptr_t data, const uint32_t* offsets, uint32_t count, Probe probe) {
+// `probeGroup(start, hashes, group)` gets each group's hashes at once (keys
+// start.. start + group - 1) and returns false to stop the batch there.
+template <typename Filter, typename ProbeGroup>
+void forEachHashedGroup(const Filter& filter, uintptr_t data, const uint32_t* offsets, uint32_t count,
+                        ProbeGroup probeGroup) {
   KeyHash hashes[kHashGroup];
   for (uint32_t start = 0; start < count; start += kHashGroup) {
     const uint32_t group = std::min(kHashGroup, count - start);
     for (uint32_t j = 0; j < group; ++j) hashes[j] = filter.hashOf(keyOf(data, offsets, start + j));
-    for (uint32_t j = 0; j < group; ++j) {
-      if (!probe(start + j, hashes[j])) return;
-    }
+    if (!probeGroup(start, static_cast<const KeyHash*>(hashes), group)) return;
   }
+}
+template <typename Filter, typename Probe>
+void forEachHashed(const Filter& filter, uintptr_t data, const uint32_t* offsets, uint32_t count, Probe probe) {
+  forEachHashedGroup(filter, data, offsets, count, [&](uint32_t start, const KeyHash* hashes, uint32_t group) {
+    for (uint32_t j = 0; j < group; ++j) {
+      if (!probe(start + j, hashes[j])) return false;
+    }
+    return true;
+  });
 }
 
 template <typename Filter>
@@ -606,13 +616,13 @@ EMSCRIPTEN_KEEPALIVE int cbw_shared_has_many(uint32_t thread, uint32_t slot, uin
     case kBlocked: hasMany<ConcurrentBlockedBloomFilter>(entered, data, offsets, count, out); break;
     case kCounting: hasMany<ConcurrentCountingBloomFilter>(entered, data, offsets, count, out); break;
     default: {
+      // A group at a time (tryHasMany: no call and no wait per key, as the main build's batch).
       const auto& filter = *entered.as<ConcurrentCuckooFilter>();
       LockWaiter waiter = waiterFor(thread);
       int result = 0;
-      forEachHashed(filter, data, offsets, count, [&](uint32_t i, const KeyHash& hash) {
-        const auto outcome = filter.tryHas(hash, waiter);
-        if (outcome == ConcurrentCuckooFilter::Outcome::Stuck) result = lockedOnStripe(entered.record(), waiter, i);
-        out[i] = outcome == ConcurrentCuckooFilter::Outcome::Ok ? 1 : 0;
+      forEachHashedGroup(filter, data, offsets, count, [&](uint32_t start, const KeyHash* hashes, uint32_t group) {
+        const size_t answered = filter.tryHasMany(hashes, group, out + start, waiter);
+        if (answered != group) result = lockedOnStripe(entered.record(), waiter, start + static_cast<uint32_t>(answered));
         return result == 0;
       });
       return result;

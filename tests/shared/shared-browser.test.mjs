@@ -1,8 +1,9 @@
 // `cuckoo-bloom-wasm/shared` in Chromium (issue #31): the built dist/shared.js and
 // core.shared.wasm served on 127.0.0.1 with the COOP/COEP headers the README names;
 // 4 Web Workers attach one shared filter of each type, add disjoint quarters of 100k
-// keys at once, and every worker and the page find all of them. Without the headers
-// the page is not cross-origin isolated and init() rejects with LOAD_FAILED.
+// keys at once, and every worker and the page find all of them (hasMany's boolean[] and its
+// { as: 'Uint8Array' } bytes; the page's keys take the staging copy). Without the headers the
+// page is not cross-origin isolated and init() rejects with LOAD_FAILED.
 import { join, normalize } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { serveToChromium } from '../e2e/lib/file-server.mjs';
@@ -49,9 +50,11 @@ test('4 Web Workers on one shared filter of each type: no false negative in any 
   const result = await resultOf(`?n=${N}`);
   expect(result.crossOriginIsolated).toBe(true);
   expect(Object.keys(result.types)).toEqual(['bloom', 'blocked-bloom', 'counting-bloom', 'cuckoo']);
-  for (const { missing, missingOnPage, count } of Object.values(result.types)) {
+  for (const { missing, missingAsBytes, missingOnPage, missingOnPageAsBytes, count } of Object.values(result.types)) {
     expect(missing).toEqual([0, 0, 0, 0]);
+    expect(missingAsBytes).toEqual([0, 0, 0, 0]);
     expect(missingOnPage).toBe(0);
+    expect(missingOnPageAsBytes).toBe(0);
     expect(count).toBe(N);
   }
 }, 120_000);

@@ -34,6 +34,9 @@ ConcurrentCuckooFilter::ConcurrentCuckooFilter(CuckooFilter&& filter)
       bucketSize_(filter_.bucketSize()),
       fingerprintBits_(filter_.fingerprintBits()),
       slotMask_((uint64_t{1} << filter_.fingerprintBits()) - 1),
+      bucketInOneWindow_(bucketSize_ * fingerprintBits_ <= 64),
+      laneOnes_(bucketInOneWindow_ ? bit_fields::laneOnesFor(bucketSize_, fingerprintBits_) : 0),
+      laneTops_(laneOnes_ << (fingerprintBits_ - 1)),
       count_(filter_.count()) {}
 
 std::vector<uint8_t> ConcurrentCuckooFilter::serialize() {
@@ -185,31 +188,78 @@ bool ConcurrentCuckooFilter::replaceIn(uint64_t bucket, uint32_t from, uint32_t 
 
 // --- operations ---
 
+bool ConcurrentCuckooFilter::eitherHolds(uint64_t bucket1, uint64_t bucket2, uint32_t fingerprint) const {
+  if (bucketInOneWindow_) {
+    // PackedTable::containsEither with atomic loads: both windows before either test.
+    const uint64_t window1 = atomic_words::readWindow(words_, slotBit(bucket1, 0));
+    const uint64_t window2 = atomic_words::readWindow(words_, slotBit(bucket2, 0));
+    const uint64_t pattern = fingerprint * laneOnes_;
+    return (bit_fields::zeroLaneFlags(window1 ^ pattern, laneOnes_, laneTops_) |
+            bit_fields::zeroLaneFlags(window2 ^ pattern, laneOnes_, laneTops_)) != 0;
+  }
+  return findSlot(bucket1, fingerprint) != bucketSize_ || findSlot(bucket2, fingerprint) != bucketSize_;
+}
+
+bool ConcurrentCuckooFilter::readOnce(uint64_t bucket1, uint64_t bucket2, uint32_t fingerprint, bool& found) const {
+  const std::atomic<uint64_t>& version1 = versions_[stripeOf(bucket1)];
+  const std::atomic<uint64_t>& version2 = versions_[stripeOf(bucket2)];
+  const uint64_t before1 = version1.load(std::memory_order_acquire);
+  const uint64_t before2 = version2.load(std::memory_order_acquire);
+  // Read even when a version is odd (the loads are atomic, the answer is then
+  // dropped): no branch between the version loads and the bucket loads.
+  found = eitherHolds(bucket1, bucket2, fingerprint);
+  // Pairs with lockStripe's release fence (see there). No instruction in the
+  // wasm build: every wasm atomic load is sequentially consistent already.
+  std::atomic_thread_fence(std::memory_order_acquire);
+  return ((before1 | before2) & 1) == 0 && version1.load(std::memory_order_relaxed) == before1 &&
+         version2.load(std::memory_order_relaxed) == before2;
+}
+
 ConcurrentCuckooFilter::Outcome ConcurrentCuckooFilter::tryHas(const KeyHash& hash, LockWaiter& waiter) const {
   uint64_t bucket1 = 0, bucket2 = 0;
   uint32_t fingerprint = 0;
   filter_.locate(hash, bucket1, bucket2, fingerprint);
+  bool found = false;
+  if (readOnce(bucket1, bucket2, fingerprint, found)) return found ? Outcome::Ok : Outcome::Absent;
+  return hasRetrying(bucket1, bucket2, fingerprint, waiter);
+}
+
+size_t ConcurrentCuckooFilter::tryHasMany(const KeyHash* hashes, size_t count, uint8_t* out, LockWaiter& waiter) const {
+  for (size_t i = 0; i < count; ++i) {
+    uint64_t bucket1 = 0, bucket2 = 0;
+    uint32_t fingerprint = 0;
+    filter_.locate(hashes[i], bucket1, bucket2, fingerprint);
+    bool found = false;
+    if (!readOnce(bucket1, bucket2, fingerprint, found)) {
+      const Outcome outcome = hasRetrying(bucket1, bucket2, fingerprint, waiter);
+      if (outcome == Outcome::Stuck) return i;
+      found = outcome == Outcome::Ok;
+    }
+    out[i] = found ? 1 : 0;
+  }
+  return count;
+}
+
+ConcurrentCuckooFilter::Outcome ConcurrentCuckooFilter::hasRetrying(uint64_t bucket1, uint64_t bucket2,
+                                                                    uint32_t fingerprint, LockWaiter& waiter) const {
   const std::atomic<uint64_t>& version1 = versions_[stripeOf(bucket1)];
   const std::atomic<uint64_t>& version2 = versions_[stripeOf(bucket2)];
   double waitStart = 0;
   uint64_t last1 = 0, last2 = 0;
   for (uint32_t tries = 0;; ++tries) {
-    const uint64_t before1 = version1.load(std::memory_order_acquire);
-    const uint64_t before2 = version2.load(std::memory_order_acquire);
+    // Written only on a retry: the read path writes nothing shared otherwise.
+    retriedReads_.fetch_add(1, std::memory_order_relaxed);
+    const uint64_t before1 = version1.load(std::memory_order_relaxed);
+    const uint64_t before2 = version2.load(std::memory_order_relaxed);
     if (before1 != last1 || before2 != last2) {  // progress: the bound starts over (see lockStripe)
       last1 = before1;
       last2 = before2;
       waitStart = 0;
     }
-    if (((before1 | before2) & 1) == 0) {
-      const bool found = findSlot(bucket1, fingerprint) != bucketSize_ || findSlot(bucket2, fingerprint) != bucketSize_;
-      std::atomic_thread_fence(std::memory_order_acquire);
-      if (version1.load(std::memory_order_relaxed) == before1 && version2.load(std::memory_order_relaxed) == before2) {
-        return found ? Outcome::Ok : Outcome::Absent;
-      }
+    bool found = false;
+    if (((before1 | before2) & 1) == 0 && readOnce(bucket1, bucket2, fingerprint, found)) {
+      return found ? Outcome::Ok : Outcome::Absent;
     }
-    // Written only on a retry: the read path writes nothing shared otherwise.
-    retriedReads_.fetch_add(1, std::memory_order_relaxed);
     if (!waiter.keepWaiting(tries, &waitStart)) {
       const uint64_t held = (before1 & 1) != 0 ? before1 : before2;
       waiter.stuckStripe = stripeOf((before1 & 1) != 0 ? bucket1 : bucket2);

@@ -159,10 +159,13 @@ TEST(ConcurrentCuckooFilter, FourThreadsFillToNinetyPercentAllFoundAndTableReads
   EXPECT_LT(falsePositives, kProbes * 2 / 100);
 }
 
+// A reader's lookup: has().
+constexpr auto kHasOne = [](const auto& filter, const std::string& key) { return filter.has(key); };
+
 // Writers add keys and publish how far they got (release); readers pick a
-// published key (acquire) and must find it, while adds and kicks run.
-template <typename Concurrent, typename Add>
-void readersNeverMissPublishedKeys(Concurrent& shared, uint64_t perWriter, Add add) {
+// published key (acquire) and must find it (`has`), while adds and kicks run.
+template <typename Concurrent, typename Add, typename Has = decltype(kHasOne)>
+void readersNeverMissPublishedKeys(Concurrent& shared, uint64_t perWriter, Add add, Has has = kHasOne) {
   constexpr uint32_t kWriters = 2, kReaders = 2;
   std::atomic<uint64_t> published[kWriters];
   for (auto& p : published) p.store(0);
@@ -196,7 +199,7 @@ void readersNeverMissPublishedKeys(Concurrent& shared, uint64_t perWriter, Add a
       if (upTo == 0) continue;
       // Half of the reads ask for the newest key (its bucket may still be hot with kicks).
       const uint64_t n = (random.next() & 1) ? upTo - 1 : random.next() % upTo;
-      localMisses += !shared.has(presentKey(n * kWriters + writer));
+      localMisses += !has(shared, presentKey(n * kWriters + writer));
       ++localReads;
       readsSoFar.fetch_add(1, std::memory_order_relaxed);
     }
@@ -215,6 +218,25 @@ TEST(ConcurrentCuckooFilter, ReadersDuringAddsAndKicksNeverMissAnAddedKey) {
   const uint64_t perWriter = static_cast<uint64_t>(0.93 * static_cast<double>(shared->filter().slotCount())) / 2;
   readersNeverMissPublishedKeys(*shared, perWriter,
                                 [](ConcurrentCuckooFilter& f, const std::string& key) { return f.add(key).isOk(); });
+  EXPECT_EQ(shared->count(), perWriter * 2);
+}
+
+// The same through the batch read (tryHasMany, the shared build's hasMany):
+// the key among 7 absent ones in one group, each read optimistic on its own.
+TEST(ConcurrentCuckooFilter, BatchReadersDuringAddsAndKicksNeverMissAnAddedKey) {
+  constexpr uint64_t kCapacity = 200000;
+  std::unique_ptr<ConcurrentCuckooFilter> shared = packedCuckoo(kCapacity, 6);
+  const uint64_t perWriter = static_cast<uint64_t>(0.93 * static_cast<double>(shared->filter().slotCount())) / 2;
+  readersNeverMissPublishedKeys(
+      *shared, perWriter, [](ConcurrentCuckooFilter& f, const std::string& key) { return f.add(key).isOk(); },
+      [](const ConcurrentCuckooFilter& f, const std::string& key) {
+        constexpr size_t kGroup = 8, kAt = 5;
+        KeyHash hashes[kGroup];
+        for (size_t j = 0; j < kGroup; ++j) hashes[j] = f.hashOf(j == kAt ? key : absentKey(j));
+        uint8_t out[kGroup] = {};
+        LockWaiter forever;
+        return f.tryHasMany(hashes, kGroup, out, forever) == kGroup && out[kAt] == 1;
+      });
   EXPECT_EQ(shared->count(), perWriter * 2);
 }
 

@@ -11,6 +11,7 @@
 export { init, isInitialized, type SharedInitOptions } from './shared-init.js';
 export type { WasmSource } from '../runtime/wasm-source.js';
 export { FilterError, type FilterErrorCode } from '../errors.js';
+export type { HasManyOptions } from '../core/filter-base.js';
 export type { Key } from '../keys/keys.js';
 export type { FilterOptions } from '../options.js';
 export { SharedFilter } from './shared-filter.js';

@@ -1,6 +1,7 @@
 // The filters of `cuckoo-bloom-wasm/shared`: one filter in a shared memory,
 // used from every thread that holds a handle to it (docs/CONCURRENCY.md).
 import { FilterError } from '../errors.js';
+import type { HasManyOptions } from '../core/filter-base.js';
 import { describeValue, type Key } from '../keys/keys.js';
 import { keyArenaOf, type SharedKeyArena } from './shared-keys.js';
 import type { SharedFilterHandle, SharedFilterType } from './shared-handle.js';
@@ -93,10 +94,22 @@ export abstract class SharedFilter {
     }
   }
 
-  /** `has` of every key, in order. @throws FilterError `INVALID_ARGUMENT` (naming the key's index), `FREED`, `LOCKED` (as for `has`). */
-  hasMany(keys: Iterable<Key>): boolean[] {
+  /**
+   * `has` of every key, in order, in batches of up to 16,384 keys (and 65,472
+   * UTF-16 units) per call into wasm. Returns `boolean[]`, or with
+   * `{ as: 'Uint8Array' }` one byte per key (1 = may be present, 0 =
+   * certainly absent), which skips building the array of booleans: the main
+   * entry's `hasMany` options.
+   * @throws FilterError `INVALID_ARGUMENT` (naming the key's index, or a bad
+   *   `options`), `FREED`, `LOCKED` (as for `has`, with `index`).
+   */
+  hasMany(keys: Iterable<Key>): boolean[];
+  hasMany(keys: Iterable<Key>, options: { as: 'Uint8Array' }): Uint8Array;
+  hasMany(keys: Iterable<Key>, options: { as: 'boolean[]' }): boolean[];
+  hasMany(keys: Iterable<Key>, options?: HasManyOptions): boolean[] | Uint8Array {
+    const form = answerForm(options);
     // Outside guarded(), as has() calls its export.
-    return this.#answersPerKey(listOf(keys, 'hasMany'), 'hasMany', 'cbw_shared_has_many', false);
+    return this.#answersPerKey(listOf(keys, 'hasMany'), 'hasMany', 'cbw_shared_has_many', false, form);
   }
 
   /** Keys added (Bloom family: every add counts) or fingerprints stored (cuckoo); may lag adds in flight on other threads. @throws FilterError `FREED`. */
@@ -215,16 +228,20 @@ export abstract class SharedFilter {
 
   /** @internal removeMany(): per key, whether it was removed. */
   protected removeKeys(keys: Iterable<Key>): boolean[] {
-    return this.#answersPerKey(listOf(keys, 'removeMany'), 'removeMany', 'cbw_shared_remove_many', true);
+    return this.#answersPerKey(listOf(keys, 'removeMany'), 'removeMany', 'cbw_shared_remove_many', true, 'boolean[]');
   }
 
   /**
    * A batch export's per-key answers for `list`, in order, batch by batch (`guard`: the call
-   * runs in guarded(), so a trap unwinds the module's locks); a negative result throws, with
-   * the index where its batch began.
+   * runs in guarded(), so a trap unwinds the module's locks), as booleans or as the answer
+   * bytes; a negative result throws, with the index where its batch began.
    */
-  #answersPerKey(list: readonly Key[], what: string, many: 'cbw_shared_has_many' | 'cbw_shared_remove_many', guard: boolean): boolean[] {
-    const answers = new Array<boolean>(list.length);
+  #answersPerKey(list: readonly Key[], what: string, many: 'cbw_shared_has_many' | 'cbw_shared_remove_many', guard: boolean, form: 'boolean[]'): boolean[];
+  #answersPerKey(list: readonly Key[], what: string, many: 'cbw_shared_has_many', guard: boolean, form: AnswerForm): boolean[] | Uint8Array;
+  #answersPerKey(list: readonly Key[], what: string, many: 'cbw_shared_has_many' | 'cbw_shared_remove_many', guard: boolean, form: AnswerForm): boolean[] | Uint8Array {
+    // One of the two is made, at its final size (as the main entry's hasMany).
+    const bytes = form === 'Uint8Array' ? new Uint8Array(list.length) : undefined;
+    const answers = bytes === undefined ? new Array<boolean>(list.length) : undefined;
     const { runtime } = this.place;
     for (let start = 0; start < list.length; ) {
       const batch = this.#keys.encodeBatch(list, start);
@@ -232,11 +249,12 @@ export abstract class SharedFilter {
         runtime.exports[many](runtime.thread, this.place.slot, this.place.generation, this.#typeId, batch.data, batch.offsets, batch.count, batch.results);
       const result = guard ? guarded(runtime, what, call) : call();
       if (result < 0) throw this.#failure(result, what, start);
-      // Straight from the answer bytes into the array, as the main entry does.
-      copyAsBooleans(runtime.heap, batch.results, batch.count, answers, start);
+      // Straight from the answer bytes into the result, as the main entry does.
+      if (bytes !== undefined) bytes.set(runtime.heap.subarray(batch.results, batch.results + batch.count), start);
+      else copyAsBooleans(runtime.heap, batch.results, batch.count, answers!, start);
       start = batch.end;
     }
-    return answers;
+    return bytes ?? answers!;
   }
 
   #requireLive(what: string): void {
@@ -273,6 +291,19 @@ function lockedError(runtime: SharedRuntime, filter: string, what: string, batch
     `${filter}: ${what}: ${held} for over 500 ms (this thread is ${runtime.thread}); ` +
     'if that thread was terminated inside a call, filter.recover() releases what it held';
   return new FilterError('LOCKED', message, waitedOn === 2 && what.endsWith('Many') ? { index } : undefined);
+}
+
+type AnswerForm = 'boolean[]' | 'Uint8Array';
+
+/** The main entry's check of hasMany's options (core/filter-base.ts, resultForm), with its message. */
+function answerForm(options: unknown): AnswerForm {
+  if (options === undefined) return 'boolean[]';
+  const as = options !== null && typeof options === 'object' ? (options as { as?: unknown }).as : undefined;
+  if (options === null || typeof options !== 'object' || (as !== undefined && as !== 'boolean[]' && as !== 'Uint8Array')) {
+    const got = options !== null && typeof options === 'object' ? `as: ${describeValue(as)}` : describeValue(options);
+    throw new FilterError('INVALID_ARGUMENT', `hasMany options: expected { as: 'boolean[]' | 'Uint8Array' }, got ${got}`);
+  }
+  return as ?? 'boolean[]';
 }
 
 /** `target[at + i] = bytes[from + i] !== 0` for i in [0, count): one batch's answers as booleans. */

@@ -38,8 +38,12 @@ async function run() {
       await Promise.all(workers.map((worker) => ask(worker, { op: 'attach', handle })));
       await Promise.all(workers.map((worker, i) => ask(worker, { op: 'add', from: i * quarter, to: (i + 1) * quarter })));
       const missing = await Promise.all(workers.map((worker) => ask(worker, { op: 'missing', from: 0, to: N })));
+      const missingAsBytes = await Promise.all(workers.map((worker) => ask(worker, { op: 'missingAsBytes', from: 0, to: N })));
       const missingOnPage = filter.hasMany(keys(0, N)).filter((found) => !found).length;
-      result.types[type] = { missing, missingOnPage, count: filter.count };
+      // { as: 'Uint8Array' }: the page's encodeInto refuses shared views, so its keys take the staging copy.
+      const bytes = filter.hasMany(keys(0, N), { as: 'Uint8Array' });
+      const missingOnPageAsBytes = bytes instanceof Uint8Array ? bytes.length - bytes.reduce((sum, byte) => sum + byte, 0) : `got ${typeof bytes}`;
+      result.types[type] = { missing, missingAsBytes, missingOnPage, missingOnPageAsBytes, count: filter.count };
       filter.free();
     }
   } finally {

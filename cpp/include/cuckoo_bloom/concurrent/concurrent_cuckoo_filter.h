@@ -83,6 +83,13 @@ class ConcurrentCuckooFilter {
   Outcome tryAdd(const KeyHash& hash, LockWaiter& waiter);
   // Ok (may be present), Absent, Stuck (a writer held a bucket past the bound).
   Outcome tryHas(const KeyHash& hash, LockWaiter& waiter) const;
+  // tryHas of hashes[0, count), 1 (Ok) or 0 (Absent) into out[i]: the plain
+  // filter's lookup (both buckets' words loaded, then one SWAR test each) in
+  // a loop with no call per key and no wait, so the loads of neighbouring
+  // keys overlap as they do in the main build's batch; only a key whose
+  // buckets a writer held or changed meanwhile goes through tryHas. Returns
+  // count, or the index of the key that was Stuck (answers before it written).
+  size_t tryHasMany(const KeyHash* hashes, size_t count, uint8_t* out, LockWaiter& waiter) const;
   // Ok (one matching fingerprint removed), Absent, Stuck (nothing removed).
   Outcome tryRemove(const KeyHash& hash, LockWaiter& waiter);
   // The bytes serialize() gives, written into `out` (serializedSize() bytes)
@@ -139,6 +146,14 @@ class ConcurrentCuckooFilter {
   uint64_t alternate(uint64_t bucket, uint32_t fingerprint) const;
   uint64_t slotBit(uint64_t bucket, uint32_t slot) const { return (bucket * bucketSize_ + slot) * fingerprintBits_; }
   uint32_t readSlot(uint64_t bucket, uint32_t slot) const;
+  // Whether bucket1 or bucket2 holds `fingerprint` (atomic loads, no version check).
+  bool eitherHolds(uint64_t bucket1, uint64_t bucket2, uint32_t fingerprint) const;
+  // One optimistic read of the key's buckets: false when a version was odd
+  // or changed (the answer in `found` then means nothing).
+  bool readOnce(uint64_t bucket1, uint64_t bucket2, uint32_t fingerprint, bool& found) const;
+  // After a read that failed: reads again until the versions hold still, at
+  // most the waiter's bound (each try counted in retriedReads).
+  Outcome hasRetrying(uint64_t bucket1, uint64_t bucket2, uint32_t fingerprint, LockWaiter& waiter) const;
   void writeSlot(uint64_t bucket, uint32_t slot, uint32_t fingerprint);
   // The first slot of the bucket holding `fingerprint` (0: an empty slot); bucketSize_ when none.
   uint32_t findSlot(uint64_t bucket, uint32_t fingerprint) const;
@@ -156,6 +171,10 @@ class ConcurrentCuckooFilter {
   uint32_t bucketSize_;
   uint32_t fingerprintBits_;
   uint64_t slotMask_;
+  // A bucket of at most 64 bits is one window and one SWAR test (packed_table.h).
+  bool bucketInOneWindow_;
+  uint64_t laneOnes_;
+  uint64_t laneTops_;
   std::atomic<uint64_t> count_;
   mutable std::atomic<uint64_t> retriedReads_{0};
   // Stripe lock words, also the versions the readers check (odd: held).
