@@ -43,12 +43,9 @@ describe.each(ENTRIES)('%s', (_, Blocklist) => {
   };
 
   // Found by this suite: check and confirm with parts ignored the deltas (a
-  // delta's added entry was clear, its removed one listed). The fix needs
-  // js/src/url/url-list.ts to pass its chain to ConfirmationParts (its
-  // check() and confirm() call checkLoaded/confirm without `this.#changes()`);
-  // confirmation-parts.ts takes it. `test.failing` until that patch lands:
-  // then this fails, and becomes `test`.
-  test.failing('with parts and a delta, an added entry is listed, never clear, and a removed one is clear (check and confirm)', async () => {
+  // delta's added entry was clear, its removed one listed): url-list.ts now
+  // passes its chain to ConfirmationParts.
+  test('with parts and a delta, an added entry is listed, never clear, and a removed one is clear (check and confirm)', async () => {
     for (const order of ['parts first', 'delta first']) {
       const list = Blocklist.deserialize(FILTER);
       if (order === 'parts first') list.attachConfirmationParts(SPLIT.index, serve);

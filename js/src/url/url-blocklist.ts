@@ -886,8 +886,18 @@ export class UrlBlocklist extends UrlList<AnyFilter> {
     return readExactSet(bytes);
   }
 
+  // The base's checksum, kept when the first delta is applied: applyDelta changes
+  // the entry count serialize() writes, and the base's companion and deltas name the base.
+  #baseChecksum: BlocklistChecksum | null = null;
+
+  override applyDelta(delta: Uint8Array | ArrayBuffer): void {
+    const checksum = this.deltaCount === 0 ? this.blocklistChecksum() : null;
+    super.applyDelta(delta);
+    if (checksum !== null) this.#baseChecksum = checksum;
+  }
+
   protected blocklistChecksum(): BlocklistChecksum {
-    return this.#readChecksum ?? blocklistChecksumOf(this.serialize());
+    return this.#baseChecksum ?? this.#readChecksum ?? blocklistChecksumOf(this.serialize());
   }
 
   /** Releases the filter's and the companion's wasm memory now (later calls throw FREED). */
@@ -896,8 +906,15 @@ export class UrlBlocklist extends UrlList<AnyFilter> {
     super.free();
   }
 
-  /** The bytes: a URL-blocklist envelope around the filter (https://github.com/cuckoo-bloom-wasm/cuckoo-bloom-wasm/blob/main/docs/FORMAT.md, type 16). */
+  /**
+   * The bytes: a URL-blocklist envelope around the filter (https://github.com/cuckoo-bloom-wasm/cuckoo-bloom-wasm/blob/main/docs/FORMAT.md, type 16).
+   * @throws FilterError `UNSUPPORTED` after `applyDelta`: the filter is the
+   *   base's, so no bytes hold the current version (ship the base and its
+   *   deltas, or build the current list afresh), `FREED`.
+   */
   serialize(): OwnedBytes {
+    // The base's filter with the chain's count would be bytes of no version (an added entry read back clear).
+    this.#refuseWithDeltas('serialize');
     const inner = this.expressionFilter.serialize();
     const exceptions = this.exceptionBlob;
     const safeBrowsing =

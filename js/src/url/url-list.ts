@@ -181,7 +181,7 @@ export abstract class UrlList<Filter extends ExpressionFilter> extends WasmOwner
   check(url: string): UrlCheck {
     const confirmation = this.#confirmation;
     if (confirmation === null && this.#parts !== null) {
-      return this.#parts.checkLoaded(url, this.#depth, (expressions, from) => this.firstReported(expressions, from));
+      return this.#parts.checkLoaded(url, this.#depth, (expressions, from) => this.firstReported(expressions, from), this.#changes());
     }
     return checkUrlOnce(
       url,
@@ -250,7 +250,7 @@ export abstract class UrlList<Filter extends ExpressionFilter> extends WasmOwner
   async confirm(url: string): Promise<UrlCheck> {
     const parts = this.#parts;
     if (this.#confirmation !== null || parts === null) return this.check(url);
-    return parts.confirm(url, this.#depth, (expressions, from) => this.firstReported(expressions, from));
+    return parts.confirm(url, this.#depth, (expressions, from) => this.firstReported(expressions, from), this.#changes());
   }
 
   /** With a split companion attached: its parts, those loaded and the bytes fetched; else null. */
