@@ -22,6 +22,7 @@
 
 using namespace cuckoo_bloom;
 using cuckoo_bloom_test::bytesOf;
+using cuckoo_bloom_test::indexOfCapacity;
 using cuckoo_bloom_test::removePresentKeys;
 using cuckoo_bloom_test::replayLog;
 using cuckoo_bloom_test::setPresentKeys;
@@ -291,9 +292,7 @@ TEST(IndexCompaction, RandomSetsDeletesAndOverwritesOverTinySegmentsMatchAModel)
   std::vector<std::string> universe;
   for (int i = 0; i < 400; ++i) universe.push_back("k" + std::to_string(i));
   MemoryRecordLog log(kTinySegments);
-  CuckooIndexOptions options;
-  options.capacity = 8;  // the table doubles during the run too
-  CuckooIndex index = CuckooIndex::create(log, options).value();
+  CuckooIndex index = indexOfCapacity(log, 8);  // the table doubles during the run too
   Model model;
   int compactions = 0;
   uint64_t oversizedSeen = 0;
