@@ -3,7 +3,6 @@ import { existsSync } from 'node:fs';
 import {
   checkConfirmationPart,
   type ConfirmationFacts,
-  type ConfirmationIndexFacts,
   confirmationPartName,
   describeConfirmationIndex,
   type ExpressionDepth,
@@ -167,18 +166,25 @@ interface CompanionReport extends ConfirmationFacts {
 }
 
 /**
+ * What `describe` reads from `file`'s bytes; a FilterError from it (the bytes
+ * are damaged) becomes the CliError "`file`: corrupt `what`: ...".
+ */
+function describedOrCorrupt<Facts>(file: string, what: string, describe: () => Facts): Facts {
+  try {
+    return describe();
+  } catch (error) {
+    if (error instanceof FilterError) throw new CliError(`${file}: corrupt ${what}: ${error.message}`);
+    throw error;
+  }
+}
+
+/**
  * `info` on `<filter>.confirm` (issue #44: it failed "unknown filter type 33"): what
  * the companion holds, and whether the filter beside it is the one it was built
  * with (query refuses any other pair: the companion's "not listed" would be wrong).
  */
 async function companionReport(file: string, bytes: Uint8Array): Promise<CompanionReport> {
-  let facts: ConfirmationFacts;
-  try {
-    facts = UrlBlocklist.describeConfirmation(bytes);
-  } catch (error) {
-    if (error instanceof FilterError) throw new CliError(`${file}: corrupt companion file: ${error.message}`);
-    throw error;
-  }
+  const facts = describedOrCorrupt(file, 'companion file', () => UrlBlocklist.describeConfirmation(bytes));
   const report: CompanionReport = {
     file,
     kind: 'url-blocklist-companion',
@@ -248,13 +254,7 @@ interface SplitIndexReport {
 
 /** `info` on `<filter>.confirm.index`: the split, and whether each part beside it is the one the index names. */
 async function splitIndexReport(file: string, bytes: Uint8Array): Promise<SplitIndexReport> {
-  let facts: ConfirmationIndexFacts;
-  try {
-    facts = describeConfirmationIndex(bytes);
-  } catch (error) {
-    if (error instanceof FilterError) throw new CliError(`${file}: corrupt companion index: ${error.message}`);
-    throw error;
-  }
+  const facts = describedOrCorrupt(file, 'companion index', () => describeConfirmationIndex(bytes));
   const report: SplitIndexReport = {
     file,
     kind: 'url-blocklist-companion-index',
