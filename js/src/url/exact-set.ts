@@ -3,7 +3,7 @@
 // back to confirm. The handles' types are declared here (the module's own
 // declarations, runtime/core-module.ts, cover the filters).
 import { coreError, FilterError } from '../errors.js';
-import { withBytesInWasm } from '../core/filter-base.js';
+import { adoptHandle, withBytesInWasm } from '../core/filter-base.js';
 import { getRuntime } from '../runtime/init.js';
 import { type OwnedBytes } from '../keys/keys.js';
 import { type BlocklistChecksum, type ConfirmationIndex, type ExactSet, registerConfirmationIndexReader } from './confirmation.js';
@@ -134,12 +134,7 @@ export class ExactSetBuilder {
  * @throws FilterError `CORRUPT`, `WRONG_TYPE`, `UNSUPPORTED_VERSION`, `INVALID_ARGUMENT` (not bytes).
  */
 export function readExactSet(bytes: Uint8Array | ArrayBuffer): FullExactSet {
-  const handle = withBytesInWasm(bytes, (pointer, length) => setModule().readExpressionSet(pointer, length));
-  if (!handle.ok()) {
-    const error = coreError(handle.errorCode(), handle.errorMessage());
-    handle.delete();
-    throw error;
-  }
+  const handle = adoptHandle(withBytesInWasm(bytes, (pointer, length) => setModule().readExpressionSet(pointer, length)));
   let live: ExpressionSetHandle | null = handle;
   const use = (): ExpressionSetHandle => {
     if (live === null) throw new FilterError('FREED', 'this confirmation was freed');
@@ -186,12 +181,7 @@ export interface FullConfirmationIndex extends ConfirmationIndex {
  * @throws FilterError `CORRUPT`, `WRONG_TYPE`, `UNSUPPORTED_VERSION`, `INVALID_ARGUMENT` (not bytes), `OUT_OF_MEMORY`.
  */
 export function readConfirmationIndex(bytes: Uint8Array | ArrayBuffer): FullConfirmationIndex {
-  const handle = withBytesInWasm(bytes, (pointer, length) => setModule().readExpressionSetIndex(pointer, length));
-  if (!handle.ok()) {
-    const error = coreError(handle.errorCode(), handle.errorMessage());
-    handle.delete();
-    throw error;
-  }
+  const handle = adoptHandle(withBytesInWasm(bytes, (pointer, length) => setModule().readExpressionSetIndex(pointer, length)));
   let live: ExpressionSetIndexHandle | null = handle;
   const use = (): ExpressionSetIndexHandle => {
     if (live === null) throw new FilterError('FREED', 'this confirmation index was freed');
