@@ -220,6 +220,12 @@ function companionText(report: CompanionReport): string {
     ['bits/expression', String(report.bitsPerExpression)],
     ['built for', `blocklist bytes with checksum ${report.builtFor}`],
   ];
+  return table([...rows, ...closingRows(report)]);
+}
+
+/** The rows a companion's report and a split index's end with: the filter beside it (when there is one), the checksum. */
+function closingRows(report: { filter?: { file: string; matches: boolean }; checksum: 'ok' }): Array<[string, string]> {
+  const rows: Array<[string, string]> = [];
   if (report.filter !== undefined) {
     rows.push([
       'its filter',
@@ -227,7 +233,7 @@ function companionText(report: CompanionReport): string {
     ]);
   }
   rows.push(['checksum', report.checksum]);
-  return table(rows);
+  return rows;
 }
 
 /** The header's type byte of a split companion's index (https://github.com/cuckoo-bloom-wasm/cuckoo-bloom-wasm/blob/main/docs/FORMAT.md, type 34). */
@@ -298,12 +304,5 @@ function splitIndexText(report: SplitIndexReport): string {
         : `part ${report.firstBadPart.part} is not the one the index names: ${report.firstBadPart.problem}`,
     ],
   ];
-  if (report.filter !== undefined) {
-    rows.push([
-      'its filter',
-      report.filter.matches ? `${report.filter.file} (matches)` : `${report.filter.file} is other bytes: query refuses this pair`,
-    ]);
-  }
-  rows.push(['checksum', report.checksum]);
-  return table(rows);
+  return table([...rows, ...closingRows(report)]);
 }
