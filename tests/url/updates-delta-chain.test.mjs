@@ -10,14 +10,10 @@
 //    error and changes nothing (both entries);
 //  - listDelta refuses an old list that is not its version's; a list with deltas
 //    refuses to change its base filter.
-import * as full from '../../dist/index.js';
-import { blocklistTypes } from './lib/verdict-oracle.mjs';
-import { deltaClients } from './lib/delta-clients.mjs';
 import { benignUrls, listVersions, urlOfLine } from './lib/delta-lists.mjs';
+import { build, client, differing, full, reader, TYPES } from './lib/delta-suite.mjs';
 
-const { UrlBlocklist, init } = full;
-const ROOT = new URL('../../', import.meta.url);
-const reader = await import(new URL('dist/reader.import.cjs', ROOT).href);
+const { UrlBlocklist } = full;
 
 // 20,000 by default, as updates-delta.test.mjs (DELTA_ENTRIES=100000 for the size).
 const ENTRIES = Number(process.env.DELTA_ENTRIES ?? 20_000);
@@ -26,12 +22,6 @@ const HEAVY_TIMEOUT = 900_000;
 const BENIGN = 20_000;
 const TENTHS = listVersions({ entries: ENTRIES, changed: ENTRIES / 1000, steps: 10, seed: 4202 });
 const BENIGN_URLS = [...benignUrls(BENIGN, 4205)];
-
-await init();
-await reader.init();
-const TYPES = blocklistTypes(full);
-
-const { build, client, differing } = deltaClients(UrlBlocklist, reader.UrlBlocklistReader);
 
 test('every type a blocklist takes is walked, binary fuse (the default) included', () => {
   expect(TYPES).toEqual(full.FILTER_TYPES.filter((entry) => !entry.forgets).map((entry) => entry.name));

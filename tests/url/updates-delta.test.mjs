@@ -10,14 +10,10 @@
 //  - ten successive 0.1% updates are each <= 0.5% of filter + companion, applied in order;
 //  - a delta applied to another base, out of order or twice is a typed error and changes nothing.
 // Sizes measured 2026-12-05 (bench/list-deltas.mjs): docs/URL-BLOCKLISTS.md, "Updates by delta".
-import * as full from '../../dist/index.js';
-import { blocklistTypes } from './lib/verdict-oracle.mjs';
-import { deltaClients } from './lib/delta-clients.mjs';
 import { benignUrls, listVersions, urlOfLine } from './lib/delta-lists.mjs';
+import { build, client, differing, full, TYPES } from './lib/delta-suite.mjs';
 
-const { UrlBlocklist, init } = full;
-const ROOT = new URL('../../', import.meta.url);
-const reader = await import(new URL('dist/reader.import.cjs', ROOT).href);
+const { UrlBlocklist } = full;
 
 // 20,000 entries by default (DELTA_ENTRIES=100000 for the size): a
 // delta's share of the shipped bytes does not depend on the list's length (both
@@ -29,12 +25,6 @@ const HEAVY_TIMEOUT = 900_000;
 const BENIGN = ENTRIES;
 const ONE_PERCENT = listVersions({ entries: ENTRIES, changed: ENTRIES / 100, steps: 1, seed: 4201 });
 const BENIGN_URLS = [...benignUrls(BENIGN, 4203)];
-
-await init();
-await reader.init();
-const TYPES = blocklistTypes(full);
-
-const { build, client, differing } = deltaClients(UrlBlocklist, reader.UrlBlocklistReader);
 
 const entryUrls = (...versions) => [...new Set(versions.flatMap((v) => v.lines))].map(urlOfLine);
 

@@ -463,6 +463,24 @@ TEST(DocsTables, SecurityLimitsAreTheConstants) {
 
 // ---- FORMAT.md
 
+// The blocklist's companion types, each read by its own reader, never as a
+// filter: the exact companion (ExpressionSet) and a split companion's index
+// (ExpressionSetIndex). Their rows name them and give no item count rule.
+struct CompanionType {
+  uint8_t id;
+  const char* name;
+};
+constexpr CompanionType kCompanionTypes[] = {
+    {kExpressionSetTypeId, "url-expression-set"},
+    {kExpressionSetIndexTypeId, "url-expression-set-index"},
+};
+const CompanionType* companionTypeOf(uint64_t id) {
+  for (const CompanionType& companion : kCompanionTypes) {
+    if (companion.id == id) return &companion;
+  }
+  return nullptr;
+}
+
 // The one table of every type (SECURITY.md's step 8 links to it): name, P,
 // versions read and the item count rule of each type the readers know.
 TEST(DocsTables, FormatFilterTypesAreTheTypesTheCodeKnows) {
@@ -481,17 +499,8 @@ TEST(DocsTables, FormatFilterTypesAreTheTypesTheCodeKnows) {
     }
     const uint64_t id = *ids.begin();
     single.insert(id);
-    if (id == kExpressionSetTypeId) {
-      // A blocklist's exact companion: read by its own reader (ExpressionSet), never as a filter.
-      EXPECT_EQ(unquoted(row[1]), "url-expression-set");
-      EXPECT_EQ(std::stoull(row[3]), readLE(blobOfType(id), kParamsLengthAt, 4)) << "P";
-      EXPECT_EQ(idSet(row[4]), versionsRead(id)) << "versions: " << row[4];
-      EXPECT_EQ(row[5], "—");
-      continue;
-    }
-    if (id == kExpressionSetIndexTypeId) {
-      // The index of a split companion: read by its own reader (ExpressionSetIndex), never as a filter.
-      EXPECT_EQ(unquoted(row[1]), "url-expression-set-index");
+    if (const CompanionType* companion = companionTypeOf(id)) {
+      EXPECT_EQ(unquoted(row[1]), companion->name);
       EXPECT_EQ(std::stoull(row[3]), readLE(blobOfType(id), kParamsLengthAt, 4)) << "P";
       EXPECT_EQ(idSet(row[4]), versionsRead(id)) << "versions: " << row[4];
       EXPECT_EQ(row[5], "—");
@@ -506,8 +515,7 @@ TEST(DocsTables, FormatFilterTypesAreTheTypesTheCodeKnows) {
     expectItemCountRule(id, row[5]);
   }
   std::set<uint64_t> known = knownTypeIds();
-  known.insert(kExpressionSetTypeId);
-  known.insert(kExpressionSetIndexTypeId);
+  for (const CompanionType& companion : kCompanionTypes) known.insert(companion.id);
   EXPECT_EQ(single, known) << "a type the code knows has no row";
   EXPECT_EQ(counted, filterAndEnvelopeTypeIds()) << "a filter or envelope type without its item count rule";
   std::set<uint64_t> everyId;

@@ -19,6 +19,7 @@
 using namespace cuckoo_bloom;
 using cuckoo_bloom_test::bytesOf;
 using cuckoo_bloom_test::FaultyStore;
+using cuckoo_bloom_test::indexOfCapacity;
 using cuckoo_bloom_test::replayLog;
 using cuckoo_bloom_test::setPresentKeys;
 using cuckoo_bloom_test::textOf;
@@ -259,9 +260,7 @@ TEST(CuckooIndex, ASetOfAPresentKeyRepointsItsOneSlot) {
 
 TEST(CuckooIndex, GrowsByDoublingAndLosesNothing) {
   MemoryRecordLog log;
-  CuckooIndexOptions options;
-  options.capacity = 4;
-  CuckooIndex index = CuckooIndex::create(log, options).value();
+  CuckooIndex index = indexOfCapacity(log, 4);
   const uint64_t initialBuckets = index.bucketCount();
   for (uint64_t i = 0; i < 100000; ++i) {
     const std::string key = cuckoo_bloom_test::presentKey(i);
@@ -283,9 +282,7 @@ TEST(CuckooIndex, MostFirstBucketsAreUnflaggedSoAbsentKeysProbeOneBucket) {
   // of the keys pick it first (Poisson, mean 4 x 0.5 = 2: ~5%) or a walk
   // kicked a key out of it; 20% flagged would mean flags set where no key moved.
   MemoryRecordLog log;
-  CuckooIndexOptions options;
-  options.capacity = 16;
-  CuckooIndex index = CuckooIndex::create(log, options).value();
+  CuckooIndex index = indexOfCapacity(log, 16);
   uint64_t i = 0;
   const uint64_t rebuildsBefore = index.rebuilds();
   for (; i < 200000 || index.rebuilds() == rebuildsBefore; ++i) {
@@ -409,9 +406,7 @@ TEST(CuckooIndex, AFailedWalkIsUndoneExactlyWhenGrowthFails) {
 // every key at once: 131,072 reads in the set that crossed 122k keys.
 TEST(CuckooIndexGrowth, NoSingleSetReadsMoreThanAFewRecordsAcrossEveryDoubling) {
   FaultyStore store;
-  CuckooIndexOptions options;
-  options.capacity = 16;
-  CuckooIndex index = CuckooIndex::create(store, options).value();
+  CuckooIndex index = indexOfCapacity(store, 16);
   uint64_t mostReads = 0, growingSets = 0;
   constexpr uint64_t kKeys = 300000;
   for (uint64_t i = 0; i < kKeys; ++i) {
@@ -436,9 +431,7 @@ TEST(CuckooIndexGrowth, NoSingleSetReadsMoreThanAFewRecordsAcrossEveryDoubling) 
 // finishGrowth() all keep every key exactly where the model says.
 TEST(CuckooIndexGrowth, EveryOperationWhileATableDrainsMatchesAModel) {
   FaultyStore store;
-  CuckooIndexOptions options;
-  options.capacity = 1000;
-  CuckooIndex index = CuckooIndex::create(store, options).value();
+  CuckooIndex index = indexOfCapacity(store, 1000);
   Model model;
   std::vector<std::string> universe;
   auto setKey = [&](const std::string& key, const std::string& value) {
@@ -501,9 +494,7 @@ TEST(CuckooIndexGrowth, EveryOperationWhileATableDrainsMatchesAModel) {
 
 TEST(CuckooIndexGrowth, CompactionWhileATableDrainsKeepsEveryKey) {
   MemoryRecordLog log;
-  CuckooIndexOptions options;
-  options.capacity = 1000;
-  CuckooIndex index = CuckooIndex::create(log, options).value();
+  CuckooIndex index = indexOfCapacity(log, 1000);
   Model model;
   std::vector<std::string> universe;
   uint64_t next = 0;

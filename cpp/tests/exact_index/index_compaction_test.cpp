@@ -22,6 +22,7 @@
 
 using namespace cuckoo_bloom;
 using cuckoo_bloom_test::bytesOf;
+using cuckoo_bloom_test::indexOfCapacity;
 using cuckoo_bloom_test::removePresentKeys;
 using cuckoo_bloom_test::replayLog;
 using cuckoo_bloom_test::setPresentKeys;
@@ -291,9 +292,7 @@ TEST(IndexCompaction, RandomSetsDeletesAndOverwritesOverTinySegmentsMatchAModel)
   std::vector<std::string> universe;
   for (int i = 0; i < 400; ++i) universe.push_back("k" + std::to_string(i));
   MemoryRecordLog log(kTinySegments);
-  CuckooIndexOptions options;
-  options.capacity = 8;  // the table doubles during the run too
-  CuckooIndex index = CuckooIndex::create(log, options).value();
+  CuckooIndex index = indexOfCapacity(log, 8);  // the table doubles during the run too
   Model model;
   int compactions = 0;
   uint64_t oversizedSeen = 0;
@@ -350,7 +349,7 @@ TEST(IndexCompaction, RandomSetsDeletesAndOverwritesOverTinySegmentsMatchAModel)
       EXPECT_LE(log.allocatedBytes(), allocatedBefore);
       if (dead > 20) EXPECT_LT(log.allocatedBytes(), allocatedBefore);
       // What a reopened file would replay gives the same answers.
-      CuckooIndex replayed = CuckooIndex::create(log, options).value();
+      CuckooIndex replayed = indexOfCapacity(log, 8);
       ASSERT_TRUE(replayLog(log, replayed).isOk());
       expectAnswers(replayed, model, universe);
       EXPECT_EQ(replayed.deadRecords(), 0u);

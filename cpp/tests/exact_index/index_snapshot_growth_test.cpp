@@ -17,12 +17,11 @@
 
 using namespace cuckoo_bloom;
 using cuckoo_bloom_test::bytesOf;
+using cuckoo_bloom_test::indexOfCapacity;
 
 TEST(IndexSnapshotGrowth, ASnapshotOfAGrowingIndexHoldsEveryKey) {
   MemoryRecordLog log;
-  CuckooIndexOptions options;
-  options.capacity = 16;
-  CuckooIndex index = CuckooIndex::create(log, options).value();
+  CuckooIndex index = indexOfCapacity(log, 16);
   uint64_t keys = 0;
   while (!index.growing()) {
     const std::string key = cuckoo_bloom_test::presentKey(keys++);
@@ -35,7 +34,7 @@ TEST(IndexSnapshotGrowth, ASnapshotOfAGrowingIndexHoldsEveryKey) {
   for (int i = 0; i < 8; ++i) bytes.push_back(static_cast<uint8_t>(parts.checksum >> (8 * i)));
   Result<IndexSnapshot> decoded = decodeIndexSnapshot(bytes.data(), bytes.size());
   ASSERT_TRUE(decoded.isOk()) << decoded.status().message();  // got: "N occupied slots for M keys"
-  CuckooIndex reopened = CuckooIndex::create(log, options).value();
+  CuckooIndex reopened = indexOfCapacity(log, 16);
   ASSERT_TRUE(reopened.adoptSnapshot(std::move(decoded).value()).isOk());
   for (uint64_t i = 0; i < keys; ++i) {
     const std::string key = cuckoo_bloom_test::presentKey(i);

@@ -14,6 +14,7 @@
 
 using namespace cuckoo_bloom;
 using cuckoo_bloom_test::bytesOf;
+using cuckoo_bloom_test::indexOfCapacity;
 using cuckoo_bloom_test::removePresentKeys;
 using cuckoo_bloom_test::setPresentKeys;
 
@@ -70,9 +71,7 @@ TEST(IndexSnapshot, ATableReadBackAnswersExactlyAsTheOneWritten) {
 
 TEST(IndexSnapshot, EveryFlippedByteAndEveryCutIsRefused) {
   MemoryRecordLog log;
-  CuckooIndexOptions options;
-  options.capacity = 40;
-  CuckooIndex index = CuckooIndex::create(log, options).value();
+  CuckooIndex index = indexOfCapacity(log, 40);
   ASSERT_TRUE(setPresentKeys(index, 0, 30));
   const std::vector<uint8_t> bytes = snapshotBytes(index, log.nextOffset(), 7);
   ASSERT_TRUE(decodeIndexSnapshot(bytes.data(), bytes.size()).isOk());

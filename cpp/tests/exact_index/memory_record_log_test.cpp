@@ -15,6 +15,7 @@
 
 using namespace cuckoo_bloom;
 using cuckoo_bloom_test::bytesOf;
+using cuckoo_bloom_test::indexOfCapacity;
 using cuckoo_bloom_test::textOf;
 
 namespace {
@@ -210,9 +211,7 @@ TEST(MemoryRecordLog, AnIndexWhoseLogRunsOutOfMemoryKeepsEveryKey) {
 
 TEST(MemoryRecordLog, AnIndexWhoseTableCannotGrowKeepsEveryKey) {
   MemoryRecordLog log(12);
-  CuckooIndexOptions options;
-  options.capacity = 1000;
-  CuckooIndex index = CuckooIndex::create(log, options).value();
+  CuckooIndex index = indexOfCapacity(log, 1000);
   index.setTableMemoryLimit(index.tableBytes());  // no doubling allowed
   uint64_t stored = 0;
   for (;; ++stored) {

@@ -67,6 +67,14 @@ inline cuckoo_bloom::Status replayLog(cuckoo_bloom::MemoryRecordLog& log, cuckoo
   return result;
 }
 
+// An index over `store` sized for `capacity` keys, every other option its
+// default: the tests that grow, drain or fill an index start from this.
+inline cuckoo_bloom::CuckooIndex indexOfCapacity(cuckoo_bloom::RecordStore& store, uint64_t capacity) {
+  cuckoo_bloom::CuckooIndexOptions options;
+  options.capacity = capacity;
+  return cuckoo_bloom::CuckooIndex::create(store, options).value();
+}
+
 inline const uint8_t* bytesOf(const std::string& text) { return reinterpret_cast<const uint8_t*>(text.data()); }
 inline std::string textOf(const uint8_t* bytes, uint32_t length) {
   return std::string(reinterpret_cast<const char*>(bytes), length);

@@ -27,8 +27,19 @@ export class ExistingHandle {
   constructor(readonly handle: FilterHandle) {}
 }
 
-/** Takes ownership of a freshly made handle, or throws the error it carries. */
-export function adoptHandle(handle: FilterHandle): FilterHandle {
+/** What a freshly made wasm handle reports: whether it was made, else why. */
+export interface StatusHandle {
+  ok(): boolean;
+  errorCode(): string;
+  errorMessage(): string;
+  delete(): void;
+}
+
+/**
+ * Takes ownership of a freshly made handle (a filter's, a companion's, ...),
+ * or frees it and throws the error it carries.
+ */
+export function adoptHandle<Handle extends StatusHandle>(handle: Handle): Handle {
   if (!handle.ok()) {
     const error = coreError(handle.errorCode(), handle.errorMessage());
     handle.delete();

@@ -3,7 +3,7 @@
 // back to confirm. The handles' types are declared here (the module's own
 // declarations, runtime/core-module.ts, cover the filters).
 import { coreError, FilterError } from '../errors.js';
-import { withBytesInWasm } from '../core/filter-base.js';
+import { adoptHandle, withBytesInWasm } from '../core/filter-base.js';
 import { getRuntime } from '../runtime/init.js';
 import { type OwnedBytes } from '../keys/keys.js';
 import { type BlocklistChecksum, type ConfirmationIndex, type ExactSet, registerConfirmationIndexReader } from './confirmation.js';
@@ -130,21 +130,33 @@ export class ExactSetBuilder {
 }
 
 /**
+ * The one owner of a companion reader's wasm handle: `use()` gives it, or
+ * throws `FREED` ("this `what` was freed") once `free()` has deleted it.
+ */
+function ownedHandle<Handle extends { delete(): void }>(handle: Handle, what: string) {
+  let live: Handle | null = handle;
+  return {
+    use(): Handle {
+      if (live === null) throw new FilterError('FREED', `this ${what} was freed`);
+      return live;
+    },
+    isLive(): boolean {
+      return live !== null;
+    },
+    free(): void {
+      live?.delete();
+      live = null;
+    },
+  };
+}
+
+/**
  * Reads companion bytes in the full package's module.
  * @throws FilterError `CORRUPT`, `WRONG_TYPE`, `UNSUPPORTED_VERSION`, `INVALID_ARGUMENT` (not bytes).
  */
 export function readExactSet(bytes: Uint8Array | ArrayBuffer): FullExactSet {
-  const handle = withBytesInWasm(bytes, (pointer, length) => setModule().readExpressionSet(pointer, length));
-  if (!handle.ok()) {
-    const error = coreError(handle.errorCode(), handle.errorMessage());
-    handle.delete();
-    throw error;
-  }
-  let live: ExpressionSetHandle | null = handle;
-  const use = (): ExpressionSetHandle => {
-    if (live === null) throw new FilterError('FREED', 'this confirmation was freed');
-    return live;
-  };
+  const handle = adoptHandle(withBytesInWasm(bytes, (pointer, length) => setModule().readExpressionSet(pointer, length)));
+  const { use, isLive, free } = ownedHandle(handle, 'confirmation');
   const encoder = new TextEncoder();
   return {
     holds(expression: string): boolean {
@@ -161,7 +173,7 @@ export function readExactSet(bytes: Uint8Array | ArrayBuffer): FullExactSet {
       return use().without(arena.pointer, length).slice();
     },
     get address(): number {
-      return live === null ? 0 : live.address();
+      return isLive() ? use().address() : 0;
     },
     get handle(): unknown {
       return use();
@@ -169,10 +181,7 @@ export function readExactSet(bytes: Uint8Array | ArrayBuffer): FullExactSet {
     count: handle.count(),
     payloadBytes: handle.payloadBytes(),
     blocklistChecksum: { low: handle.checksumLow() >>> 0, high: handle.checksumHigh() >>> 0 },
-    free(): void {
-      live?.delete();
-      live = null;
-    },
+    free,
   };
 }
 
@@ -186,17 +195,8 @@ export interface FullConfirmationIndex extends ConfirmationIndex {
  * @throws FilterError `CORRUPT`, `WRONG_TYPE`, `UNSUPPORTED_VERSION`, `INVALID_ARGUMENT` (not bytes), `OUT_OF_MEMORY`.
  */
 export function readConfirmationIndex(bytes: Uint8Array | ArrayBuffer): FullConfirmationIndex {
-  const handle = withBytesInWasm(bytes, (pointer, length) => setModule().readExpressionSetIndex(pointer, length));
-  if (!handle.ok()) {
-    const error = coreError(handle.errorCode(), handle.errorMessage());
-    handle.delete();
-    throw error;
-  }
-  let live: ExpressionSetIndexHandle | null = handle;
-  const use = (): ExpressionSetIndexHandle => {
-    if (live === null) throw new FilterError('FREED', 'this confirmation index was freed');
-    return live;
-  };
+  const handle = adoptHandle(withBytesInWasm(bytes, (pointer, length) => setModule().readExpressionSetIndex(pointer, length)));
+  const { use, free } = ownedHandle(handle, 'confirmation index');
   const partCount = handle.partCount();
   const requirePart = (part: number): void => {
     if (!Number.isInteger(part) || part < 0 || part >= partCount) {
@@ -227,10 +227,7 @@ export function readConfirmationIndex(bytes: Uint8Array | ArrayBuffer): FullConf
       if (code !== '') throw coreError(code, index.checkMessage());
       return readExactSet(input);
     },
-    free(): void {
-      live?.delete();
-      live = null;
-    },
+    free,
   };
 }
 

@@ -20,7 +20,7 @@ import { fstatSync } from 'node:fs';
 import type { Readable } from 'node:stream';
 import { isatty } from 'node:tty';
 import { CliError, fileError, usageError } from '../errors.js';
-import { nonRegularKind, notRegularError, openRegularFile, readFully } from './regular-file.js';
+import { nonRegularKind, notRegularError, readFully, readOpenedFile } from './regular-file.js';
 
 type FileKind = 'index-log' | 'filter' | 'other';
 
@@ -119,16 +119,10 @@ export async function inspectInputFile(path: string): Promise<FileKind> {
     if (kind === 'index-log') throw logOnStdinError();
     return kind;
   }
-  const { handle } = await openRegularFile(path, WANTED);
-  try {
+  return readOpenedFile(path, WANTED, async ({ handle }) => {
     const head = new Uint8Array(LOG_MAGIC.length);
     return kindOf(head, await readFully(handle, head, 0));
-  } catch (error) {
-    if (error instanceof CliError) throw error;
-    throw fileError('read', path, error);
-  } finally {
-    await handle.close();
-  }
+  });
 }
 
 /**
@@ -160,8 +154,7 @@ export async function readCompanionBytes(path: string): Promise<Uint8Array> {
 
 /** A "CBWF" blob from the regular file at `path`, exactly as long as its header declares. */
 async function readDeclaredFile(path: string, wanted: string): Promise<Uint8Array> {
-  const { handle, size } = await openRegularFile(path, wanted);
-  try {
+  return readOpenedFile(path, wanted, async ({ handle, size }) => {
     const head = new Uint8Array(FILTER_HEAD_BYTES);
     const got = await readFully(handle, head, 0);
     if (kindOf(head, got) !== 'filter') throw notAFilterError(path, head, got, wanted === WANTED ? undefined : wanted);
@@ -172,12 +165,7 @@ async function readDeclaredFile(path: string, wanted: string): Promise<Uint8Arra
     const read = await readFully(handle, bytes, 0);
     if (read !== declared) throw lengthMismatchError(path, declared, read, false);
     return bytes.subarray(0, declared);
-  } catch (error) {
-    if (error instanceof CliError) throw error;
-    throw fileError('read', path, error);
-  } finally {
-    await handle.close();
-  }
+  });
 }
 
 /** `-` named for an index log, which is only read from a path. */

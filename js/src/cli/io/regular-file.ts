@@ -64,8 +64,30 @@ export async function openRegularFile(path: string, wanted: string): Promise<Reg
     return { handle, size: opened.size };
   } catch (error) {
     await handle.close();
-    if (error instanceof CliError) throw error;
-    throw fileError('read', path, error);
+    throw readError(path, error);
+  }
+}
+
+/**
+ * The error reading `path` ends in: a CliError as it is (it already says
+ * what is wrong), anything else the CLI's "cannot read" error for `path`.
+ */
+function readError(path: string, error: unknown): CliError {
+  return error instanceof CliError ? error : fileError('read', path, error);
+}
+
+/**
+ * Opens the regular file at `path` (openRegularFile), runs `read` on it and
+ * closes it, however `read` ends; what `read` throws is a readError.
+ */
+export async function readOpenedFile<T>(path: string, wanted: string, read: (file: RegularFile) => Promise<T>): Promise<T> {
+  const file = await openRegularFile(path, wanted);
+  try {
+    return await read(file);
+  } catch (error) {
+    throw readError(path, error);
+  } finally {
+    await file.handle.close();
   }
 }
 
@@ -91,19 +113,13 @@ export async function readFully(handle: FileHandle, buffer: Uint8Array, position
  * refused, never read on.
  */
 export async function readRegularFile(path: string, wanted: string, maxBytes: number, limit: string): Promise<Uint8Array> {
-  const { handle, size } = await openRegularFile(path, wanted);
-  try {
+  return readOpenedFile(path, wanted, async ({ handle, size }) => {
     if (size > maxBytes) throw new CliError(`cannot read ${path}: it is ${size} bytes, more than ${limit}`);
     const bytes = new Uint8Array(size + 1);
     const read = await readFully(handle, bytes, 0);
     if (read !== size) throw changedWhileReadError(path, size, read);
     return bytes.subarray(0, size);
-  } catch (error) {
-    if (error instanceof CliError) throw error;
-    throw fileError('read', path, error);
-  } finally {
-    await handle.close();
-  }
+  });
 }
 
 /**
@@ -126,8 +142,7 @@ export async function* regularFileChunks(path: string, wanted: string, chunkByte
     // One byte past the size it had: a file that grew is refused, not read on.
     if ((await readFully(handle, new Uint8Array(1), size)) !== 0) throw changedWhileReadError(path, size, size + 1);
   } catch (error) {
-    if (error instanceof CliError) throw error;
-    throw fileError('read', path, error);
+    throw readError(path, error);
   } finally {
     await handle.close();
   }

@@ -3,7 +3,6 @@ import { existsSync } from 'node:fs';
 import {
   checkConfirmationPart,
   type ConfirmationFacts,
-  type ConfirmationIndexFacts,
   confirmationPartName,
   describeConfirmationIndex,
   type ExpressionDepth,
@@ -167,18 +166,25 @@ interface CompanionReport extends ConfirmationFacts {
 }
 
 /**
+ * What `describe` reads from `file`'s bytes; a FilterError from it (the bytes
+ * are damaged) becomes the CliError "`file`: corrupt `what`: ...".
+ */
+function describedOrCorrupt<Facts>(file: string, what: string, describe: () => Facts): Facts {
+  try {
+    return describe();
+  } catch (error) {
+    if (error instanceof FilterError) throw new CliError(`${file}: corrupt ${what}: ${error.message}`);
+    throw error;
+  }
+}
+
+/**
  * `info` on `<filter>.confirm` (issue #44: it failed "unknown filter type 33"): what
  * the companion holds, and whether the filter beside it is the one it was built
  * with (query refuses any other pair: the companion's "not listed" would be wrong).
  */
 async function companionReport(file: string, bytes: Uint8Array): Promise<CompanionReport> {
-  let facts: ConfirmationFacts;
-  try {
-    facts = UrlBlocklist.describeConfirmation(bytes);
-  } catch (error) {
-    if (error instanceof FilterError) throw new CliError(`${file}: corrupt companion file: ${error.message}`);
-    throw error;
-  }
+  const facts = describedOrCorrupt(file, 'companion file', () => UrlBlocklist.describeConfirmation(bytes));
   const report: CompanionReport = {
     file,
     kind: 'url-blocklist-companion',
@@ -214,6 +220,12 @@ function companionText(report: CompanionReport): string {
     ['bits/expression', String(report.bitsPerExpression)],
     ['built for', `blocklist bytes with checksum ${report.builtFor}`],
   ];
+  return table([...rows, ...closingRows(report)]);
+}
+
+/** The rows a companion's report and a split index's end with: the filter beside it (when there is one), the checksum. */
+function closingRows(report: { filter?: { file: string; matches: boolean }; checksum: 'ok' }): Array<[string, string]> {
+  const rows: Array<[string, string]> = [];
   if (report.filter !== undefined) {
     rows.push([
       'its filter',
@@ -221,7 +233,7 @@ function companionText(report: CompanionReport): string {
     ]);
   }
   rows.push(['checksum', report.checksum]);
-  return table(rows);
+  return rows;
 }
 
 /** The header's type byte of a split companion's index (https://github.com/cuckoo-bloom-wasm/cuckoo-bloom-wasm/blob/main/docs/FORMAT.md, type 34). */
@@ -248,13 +260,7 @@ interface SplitIndexReport {
 
 /** `info` on `<filter>.confirm.index`: the split, and whether each part beside it is the one the index names. */
 async function splitIndexReport(file: string, bytes: Uint8Array): Promise<SplitIndexReport> {
-  let facts: ConfirmationIndexFacts;
-  try {
-    facts = describeConfirmationIndex(bytes);
-  } catch (error) {
-    if (error instanceof FilterError) throw new CliError(`${file}: corrupt companion index: ${error.message}`);
-    throw error;
-  }
+  const facts = describedOrCorrupt(file, 'companion index', () => describeConfirmationIndex(bytes));
   const report: SplitIndexReport = {
     file,
     kind: 'url-blocklist-companion-index',
@@ -298,12 +304,5 @@ function splitIndexText(report: SplitIndexReport): string {
         : `part ${report.firstBadPart.part} is not the one the index names: ${report.firstBadPart.problem}`,
     ],
   ];
-  if (report.filter !== undefined) {
-    rows.push([
-      'its filter',
-      report.filter.matches ? `${report.filter.file} (matches)` : `${report.filter.file} is other bytes: query refuses this pair`,
-    ]);
-  }
-  rows.push(['checksum', report.checksum]);
-  return table(rows);
+  return table([...rows, ...closingRows(report)]);
 }
