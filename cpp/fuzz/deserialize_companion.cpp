@@ -32,6 +32,27 @@ bool isReadError(StatusCode code) {
          code == StatusCode::OutOfMemory;
 }
 
+// A refused input: one of the read errors, with a message.
+void checkRefusal(const char* reader, const Status& status) {
+  FUZZ_CHECK_MSG(isReadError(status.code()), "%s: unexpected %s: %s", reader, statusCodeName(status.code()),
+                 status.message().c_str());
+  FUZZ_CHECK(!status.message().empty());
+}
+
+// Runs one reader on the input: within the allocation budget, and when it
+// refuses, with a read error and a message.
+template <typename Read>
+auto readWithinBudget(const char* reader, size_t size, Read read) {
+  AllocationMeter meter;
+  meter.start();
+  auto result = read();
+  meter.stop();
+  FUZZ_CHECK_MSG(meter.totalBytes() <= allocationBudget(size), "%s of %zu bytes allocated %zu bytes", reader, size,
+                 meter.totalBytes());
+  if (!result.isOk()) checkRefusal(reader, result.status());
+  return result;
+}
+
 void checkSet(const ExpressionSet& set, const uint8_t* data, size_t size) {
   const std::vector<uint64_t> hashes = set.hashes();
   FUZZ_CHECK_MSG(hashes.size() == set.count(), "count %llu, decoded %zu", static_cast<unsigned long long>(set.count()),
@@ -97,32 +118,13 @@ void checkIndex(const ExpressionSetIndex& index, const uint8_t* data, size_t siz
 CUCKOO_BLOOM_FUZZ_BLOB_HOOKS(false)
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-  AllocationMeter meter;
-  meter.start();
-  Result<ExpressionSet> set = ExpressionSet::read(data, size);
-  meter.stop();
-  FUZZ_CHECK_MSG(meter.totalBytes() <= allocationBudget(size), "ExpressionSet::read of %zu bytes allocated %zu bytes",
-                 size, meter.totalBytes());
-  if (set.isOk()) {
-    checkSet(set.value(), data, size);
-  } else {
-    FUZZ_CHECK_MSG(isReadError(set.status().code()), "ExpressionSet::read: unexpected %s: %s",
-                   statusCodeName(set.status().code()), set.status().message().c_str());
-    FUZZ_CHECK(!set.status().message().empty());
-  }
-
-  meter.start();
-  Result<ExpressionSetIndex> index = ExpressionSetIndex::read(data, size);
-  meter.stop();
-  FUZZ_CHECK_MSG(meter.totalBytes() <= allocationBudget(size), "ExpressionSetIndex::read of %zu bytes allocated %zu bytes",
-                 size, meter.totalBytes());
+  Result<ExpressionSet> set = readWithinBudget("ExpressionSet::read", size, [&] { return ExpressionSet::read(data, size); });
+  if (set.isOk()) checkSet(set.value(), data, size);
+  Result<ExpressionSetIndex> index =
+      readWithinBudget("ExpressionSetIndex::read", size, [&] { return ExpressionSetIndex::read(data, size); });
   if (index.isOk()) {
     FUZZ_CHECK_MSG(!set.isOk(), "the same bytes read as a set and as an index");
     checkIndex(index.value(), data, size);
-  } else {
-    FUZZ_CHECK_MSG(isReadError(index.status().code()), "ExpressionSetIndex::read: unexpected %s: %s",
-                   statusCodeName(index.status().code()), index.status().message().c_str());
-    FUZZ_CHECK(!index.status().message().empty());
   }
   return 0;
 }

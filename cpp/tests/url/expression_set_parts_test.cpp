@@ -122,13 +122,8 @@ TEST(ExpressionSetParts, AnEmptyListIsOnePartOverEverything) {
 // split companion already shipped. The JS suite splits the whole golden file
 // (splitConfirmation) and compares with the same files.
 TEST(ExpressionSetPartsGolden, MatchesTheFiles) {
-  std::vector<uint64_t> hashes;
-  for (int i = 0; i < 600; ++i) {
-    const std::string expression = "host-" + std::to_string(i) + ".example/";
-    hashes.push_back(expressionHash(reinterpret_cast<const uint8_t*>(expression.data()), expression.size(),
-                                    kExpressionSetDefaultSeed));
-  }
-  const ExpressionSetParts split = encodeExpressionSetParts(hashes, kExpressionSetDefaultSeed, 0x0123456789abcdefull, 256);
+  const ExpressionSetParts split = encodeExpressionSetParts(cuckoo_bloom_test::goldenExpressionHashes(),
+                                                           kExpressionSetDefaultSeed, 0x0123456789abcdefull, 256);
   ASSERT_EQ(split.parts.size(), 3u);
   ASSERT_EQ(cuckoo_bloom_test::urlGoldenFile("url-expression-set.confirm.index", split.index), split.index);
   const ExpressionSetIndex index = ExpressionSetIndex::read(split.index.data(), split.index.size()).value();
@@ -144,8 +139,7 @@ TEST(ExpressionSetPartsGolden, MatchesTheFiles) {
     held += set.value().count();
   }
   EXPECT_EQ(held, 600u);
-  for (int i = 0; i < 600; ++i) {
-    const std::string expression = "host-" + std::to_string(i) + ".example/";
+  for (const std::string& expression : cuckoo_bloom_test::goldenExpressions()) {
     const uint8_t* bytes = reinterpret_cast<const uint8_t*>(expression.data());
     const uint32_t part = index.partOf(bytes, expression.size());
     const ExpressionSet set = index.checkPart(part, split.parts[part].data(), split.parts[part].size()).value();
