@@ -265,11 +265,6 @@ export class RedisBloomFilter extends RedisKeyedFilter {
     return this.#layout.slots;
   }
 
-  /**
-   * Adds keys; for each, whether it was new. One round trip; atomic per script
-   * call (see KEYS_PER_SCRIPT and `slots`). If it rejects, some keys may have
-   * been added: retry the batch (adding a key twice changes nothing).
-   */
   protected override describe(): string {
     return (
       `key: ${JSON.stringify(this.key)}, capacity: ${this.capacity}, falsePositiveRate: ${this.falsePositiveRate}, ` +
@@ -277,6 +272,11 @@ export class RedisBloomFilter extends RedisKeyedFilter {
     );
   }
 
+  /**
+   * Adds keys; for each, whether it was new. One round trip; atomic per script
+   * call (see KEYS_PER_SCRIPT and `slots`). If it rejects, some keys may have
+   * been added: retry the batch (adding a key twice changes nothing).
+   */
   async addMany(keys: Iterable<Key>): Promise<boolean[]> {
     return this.run(keys, ADD_SCRIPT);
   }

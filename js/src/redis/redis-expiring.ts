@@ -235,11 +235,6 @@ export class RedisExpiringBloomFilter extends RedisKeyedFilter {
     return this.#layout.table.blockCount * BYTES_PER_BLOCK;
   }
 
-  /**
-   * Adds each key to the newest generation; for each, true when no live generation
-   * held it (not seen within the window). One round trip, atomic per script call
-   * (KEYS_PER_SCRIPT keys).
-   */
   protected override describe(): string {
     return (
       `key: ${JSON.stringify(this.key)}, windowMs: ${this.windowMs}, generations: ${this.generations}, capacity: ${this.capacity}, ` +
@@ -247,6 +242,11 @@ export class RedisExpiringBloomFilter extends RedisKeyedFilter {
     );
   }
 
+  /**
+   * Adds each key to the newest generation; for each, true when no live generation
+   * held it (not seen within the window). One round trip, atomic per script call
+   * (KEYS_PER_SCRIPT keys).
+   */
   async addMany(keys: Iterable<Key>): Promise<boolean[]> {
     return this.run(keys, EXPIRING_ADD_SCRIPT);
   }
