@@ -19,7 +19,7 @@ import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { startServer } from '../web-demo/serve.mjs';
 import { launchBrowser, PHONE } from '../tests/e2e/lib/browser.mjs';
-import { measureFirstVerdict } from '../tests/e2e/lib/first-verdict.mjs';
+import { measureFirstVerdict, WATCH_VERDICT } from '../tests/e2e/lib/first-verdict.mjs';
 
 const { values } = parseArgs({ options: { runs: { type: 'string', default: '7' }, url: { type: 'string', default: 'https://www.wikipedia.org/' }, profile: { type: 'boolean', default: false }, compare: { type: 'string' }, cpu: { type: 'boolean', default: false }, 'cpu-only': { type: 'boolean', default: false } } });
 const runs = Number(values.runs);
@@ -68,21 +68,6 @@ try {
   for (const { server } of servers) await server.close();
 }
 
-/** Installed before the page's scripts: submits the URL at DOMContentLoaded and marks when the verdict appears. */
-function watchVerdict(address) {
-  document.addEventListener('DOMContentLoaded', () => {
-    document.querySelector('[data-testid="url-input"]').value = address;
-    document.querySelector('[data-testid="check-form"]').requestSubmit();
-  });
-  new MutationObserver((_, observer) => {
-    if (document.querySelector('[data-testid="check-verdict"]')) {
-      window.__firstVerdictMs = performance.now();
-      performance.mark('first-verdict');
-      observer.disconnect();
-    }
-  }).observe(document, { subtree: true, childList: true });
-}
-
 /**
  * One fresh load traced: the CPU time (thread time, `tdur`) of every task the page's
  * renderer main thread ran from the navigation to the verdict, in ms.
@@ -94,7 +79,7 @@ async function mainThreadCpu(browser, url, checkUrl) {
     const cdp = await context.newCDPSession(page);
     await cdp.send('Network.enable');
     await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
-    await page.addInitScript(watchVerdict, checkUrl);
+    await page.addInitScript(WATCH_VERDICT, checkUrl);
     const events = [];
     cdp.on('Tracing.dataCollected', (event) => events.push(...event.value));
     const complete = new Promise((resolve) => cdp.once('Tracing.tracingComplete', resolve));
@@ -125,7 +110,7 @@ async function profileOne(browser, url, checkUrl) {
   await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
   await cdp.send('Profiler.enable');
   await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
-  await page.addInitScript(watchVerdict, checkUrl);
+  await page.addInitScript(WATCH_VERDICT, checkUrl);
   await cdp.send('Profiler.start');
   await page.goto(url, { waitUntil: 'domcontentloaded' });
   await page.waitForFunction(() => window.__firstVerdictMs !== undefined, null, { timeout: 15_000 });

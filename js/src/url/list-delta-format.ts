@@ -70,18 +70,11 @@ export function isDelta(bytes: Uint8Array): boolean {
   return bytes.length >= 4 && DELTA_MAGIC.every((byte, i) => bytes[i] === byte);
 }
 
-/** The delta's bytes: header, the two sets, then its checksum. `base` is 8 bytes (a trailing checksum as stored). */
-export function writeDelta(fields: {
-  sequence: number;
-  entries: number;
-  base: Uint8Array;
-  depth: ExpressionDepth;
-  chainBytes: number;
-  added: Uint8Array;
-  removed: Uint8Array;
-  screen: Uint8Array;
-  digest: [number, number];
-}): ReturnType<Uint8Array['slice']> {
+/** What writeDelta writes: the header's fields, with `base` as the 8 bytes of a trailing checksum as stored. */
+export type DeltaFields = Omit<DeltaHeader, 'base' | 'identity' | 'byteLength'> & { base: Uint8Array };
+
+/** The delta's bytes: header, the two sets, then its checksum. */
+export function writeDelta(fields: DeltaFields): ReturnType<Uint8Array['slice']> {
   const { added, removed, screen } = fields;
   const out = new Uint8Array(DELTA_HEADER_BYTES + added.length + removed.length + screen.length + CHECKSUM_BYTES);
   const view = new DataView(out.buffer);

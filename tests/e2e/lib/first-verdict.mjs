@@ -9,7 +9,8 @@ import { byId } from './browser.mjs';
 // Installed before any page script runs: records when the first verdict element appears
 // (performance.now() counts from navigation start). It runs through the DevTools
 // protocol, so the page's CSP does not apply, and the page's own code does not time itself.
-const WATCH_VERDICT = (checkUrl) => {
+// The moment is also a performance mark ('first-verdict'), for a profile's timeline.
+export const WATCH_VERDICT = (checkUrl) => {
   document.addEventListener('DOMContentLoaded', () => {
     document.querySelector('[data-testid="url-input"]').value = checkUrl;
     document.querySelector('[data-testid="check-form"]').requestSubmit();
@@ -17,6 +18,7 @@ const WATCH_VERDICT = (checkUrl) => {
   new MutationObserver((_, observer) => {
     if (document.querySelector('[data-testid="check-verdict"]')) {
       window.__firstVerdictMs = performance.now();
+      performance.mark('first-verdict');
       observer.disconnect();
     }
   }).observe(document, { subtree: true, childList: true });
