@@ -43,12 +43,25 @@ export type FilterErrorCode =
    */
   | 'LOCKED';
 
+// Every FilterError carries this mark. The reader and shared entries are bundles of their
+// own (the reader must stay small), each with its copy of this class, and a page may load
+// two copies of the package: `instanceof` asks for the mark, so an error of any copy is a
+// FilterError of every copy. Symbol.for gives the one symbol across bundles and realms.
+const FILTER_ERROR_MARK: unique symbol = Symbol.for('cuckoo-bloom-wasm/FilterError') as never;
+
 /**
  * The one error class of this package: every failure it reports, in every entry, is a
- * `FilterError` (`instanceof` works across entries: they share this class). The message
- * says what was wrong and where (which option, key index, file or Redis key).
+ * `FilterError` (`instanceof` works across entries, the reader's and shared's bundles
+ * included: the check reads a mark every copy of the class sets). The message says what
+ * was wrong and where (which option, key index, file or Redis key).
  */
 export class FilterError extends Error {
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    // A subclass keeps the ordinary prototype check.
+    if (this !== FilterError) return Function.prototype[Symbol.hasInstance].call(this, value);
+    return typeof value === 'object' && value !== null && (value as { [FILTER_ERROR_MARK]?: unknown })[FILTER_ERROR_MARK] === true;
+  }
+
   /** What kind of failure: stable across releases (see {@link FilterErrorCode}). */
   readonly code: FilterErrorCode;
   /**
@@ -64,6 +77,7 @@ export class FilterError extends Error {
   constructor(code: FilterErrorCode, message: string, options?: { cause?: unknown; index?: number }) {
     super(message, options?.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'FilterError';
+    Object.defineProperty(this, FILTER_ERROR_MARK, { value: true });
     this.code = code;
     if (options?.index !== undefined) this.index = options.index;
   }

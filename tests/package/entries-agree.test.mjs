@@ -34,6 +34,31 @@ describe('NOT_INITIALIZED names the entry that needs init()', () => {
   });
 });
 
+describe('FilterError is one class to instanceof, whichever entry threw it', () => {
+  test('an error of the reader, shared or inline bundle is a FilterError of the main entry, and the other way round', async () => {
+    const shared = await import(new URL('shared.import.cjs', DIST).href);
+    const fromReader = thrown(() => reader.FilterReader.deserialize(new Uint8Array(3)));
+    const fromShared = thrown(() => new shared.SharedBloomFilter({ capacity: -1 }));
+    const fromInline = thrown(() => new inline.BloomFilter({ capacity: 10 }));
+    await full.init();
+    const fromMain = thrown(() => full.BloomFilter.deserialize(new Uint8Array(3)));
+    // Each bundle has its own copy of the class (the reader must stay small): not one object.
+    expect(new Set([full.FilterError, reader.FilterError, shared.FilterError, inline.FilterError]).size).toBeGreaterThan(1);
+    for (const error of [fromReader, fromShared, fromInline, fromMain]) {
+      for (const FilterErrorOfEntry of [full.FilterError, reader.FilterError, shared.FilterError, inline.FilterError]) {
+        expect(error instanceof FilterErrorOfEntry).toBe(true);
+      }
+      expect(error instanceof Error).toBe(true);
+    }
+    // Nothing else passes for one: an Error with the same name and code, or a look-alike object.
+    const lookAlike = Object.assign(new Error('x'), { name: 'FilterError', code: 'CORRUPT' });
+    for (const other of [lookAlike, { code: 'CORRUPT' }, null, 'FilterError']) {
+      expect(other instanceof full.FilterError).toBe(false);
+      expect(other instanceof reader.FilterError).toBe(false);
+    }
+  });
+});
+
 describe('filters of two entries in one process', () => {
   beforeAll(async () => {
     await full.init();
