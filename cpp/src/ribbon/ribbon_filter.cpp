@@ -267,31 +267,41 @@ Result<RibbonFilter> RibbonFilter::build(const RibbonFilterOptions& options, con
         !allocateScratch(scratch.bucketStart, (size_t{1} << bucketBits) + 1, false)) {
       return outOfMemory();
     }
-    SplitMix64 seeds = constructionSeeds(options.seed);
-    bool banded = false;
-    for (uint32_t attempt = 0; !banded; ++attempt) {
-      if (attempt == kMaxAttempts) {
-        return Status::full("a ribbon filter of " + std::to_string(count) + " keys could not be built in " +
-                            std::to_string(kMaxAttempts) + " attempts");
-      }
-      // Every kAttemptsPerSize failures: one more block, or 1/64 more (the
-      // band's end matters most for small sets, where a block is a lot).
-      if (attempt > 0 && attempt % kAttemptsPerSize == 0) blockCount += std::max<uint32_t>(1, blockCount / 64);
-      if (blockCount > kMaxBlocks) return Status::full("a ribbon filter of " + std::to_string(count) + " keys could not be built");
-      filter.params_.blockCount = blockCount;
-      const uint64_t slots = uint64_t{blockCount} * 64;
-      if (slots > scratchSlots) {
-        Status valid = validateTableBytes(slots * 20, "RibbonFilter");
-        if (!valid.isOk()) return valid;
-        if (slots > SIZE_MAX / sizeof(uint64_t) || !allocateScratch(scratch.coefficients, static_cast<size_t>(slots), false) ||
-            !allocateScratch(scratch.results, static_cast<size_t>(slots), false)) {
-          return outOfMemory();
+    // Sized for the keys given; when repeats among them took no slot, sized
+    // again for the distinct keys and the seeds started over, so the bytes are
+    // those of the distinct keys alone (repeats never make banding fail, so
+    // the same seeds succeed and fail as they would without them).
+    uint64_t sizedFor = count;
+    for (bool sized = false; !sized;) {
+      SplitMix64 seeds = constructionSeeds(options.seed);
+      blockCount = blocksFor(sizedFor);
+      bool banded = false;
+      for (uint32_t attempt = 0; !banded; ++attempt) {
+        if (attempt == kMaxAttempts) {
+          return Status::full("a ribbon filter of " + std::to_string(count) + " keys could not be built in " +
+                              std::to_string(kMaxAttempts) + " attempts");
         }
-        scratchSlots = slots;
+        // Every kAttemptsPerSize failures: one more block, or 1/64 more (the
+        // band's end matters most for small sets, where a block is a lot).
+        if (attempt > 0 && attempt % kAttemptsPerSize == 0) blockCount += std::max<uint32_t>(1, blockCount / 64);
+        if (blockCount > kMaxBlocks) return Status::full("a ribbon filter of " + std::to_string(count) + " keys could not be built");
+        filter.params_.blockCount = blockCount;
+        const uint64_t slots = uint64_t{blockCount} * 64;
+        if (slots > scratchSlots) {
+          Status valid = validateTableBytes(slots * 20, "RibbonFilter");
+          if (!valid.isOk()) return valid;
+          if (slots > SIZE_MAX / sizeof(uint64_t) || !allocateScratch(scratch.coefficients, static_cast<size_t>(slots), false) ||
+              !allocateScratch(scratch.results, static_cast<size_t>(slots), false)) {
+            return outOfMemory();
+          }
+          scratchSlots = slots;
+        }
+        filter.params_.constructionSeed = seeds.next();
+        banded = band([hashes](size_t i) { return hashes[i].low; }, count, filter.params_, scratch, bucketBits,
+                      storedCount);
       }
-      filter.params_.constructionSeed = seeds.next();
-      banded = band([hashes](size_t i) { return hashes[i].low; }, count, filter.params_, scratch, bucketBits,
-                    storedCount);
+      sized = blocksFor(storedCount) == blocksFor(sizedFor) || storedCount == 0;
+      sizedFor = storedCount;
     }
     filter.params_.upperStartBlock = upperStartBlockFor(blockCount, lowerColumns, target);
     const uint64_t wordCount = payloadWordsOf(filter.params_);

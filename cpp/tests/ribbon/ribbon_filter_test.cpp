@@ -99,6 +99,8 @@ TEST(RibbonFilter, DuplicateKeysAreStoredOnce) {
     const RibbonFilter filter = buildOrFail(ribbonOptions(0.001, 11), hashes);
     EXPECT_EQ(filter.count(), distinct) << distinct;
     EXPECT_EQ(missingOf(filter, unique), 0u) << distinct;
+    // The same bytes as the filter of the distinct keys alone (sized for them).
+    EXPECT_EQ(filter.serialize(), buildOrFail(ribbonOptions(0.001, 11), unique).serialize()) << distinct;
   }
   const std::vector<KeyHash> same(100000, hashKey("the-only-key", 0));
   const RibbonFilter filter = buildOrFail(ribbonOptions(0.01), same);
