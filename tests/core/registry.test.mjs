@@ -124,7 +124,7 @@ const SIZING_GETTERS = {
   'counting-bloom': ['counterCount', 'hashCount'],
   cuckoo: ['bucketCount', 'bucketSize', 'fingerprintBits', 'maxKicks'],
   'binary-fuse': ['fingerprintBits', 'slotCount'],
-  ribbon: ['lowerColumns', 'upperStartBlock', 'blockCount', 'slotCount'],
+  ribbon: ['lowerColumns', 'upperStartBlock', 'slotCount'],
   'scalable-bloom': ['initialCapacity', 'growth', 'tightening'],
   'scalable-cuckoo': ['initialCapacity', 'growth', 'tightening', 'bucketSize'],
   'expiring-bloom': ['window', 'generations', 'generationLength'],

@@ -117,13 +117,15 @@ export class RibbonFilter extends Filter<'ribbon'> {
   declare readonly lowerColumns: number;
   /** The first block of `lowerColumns + 1` columns (`blockCount` when every block has `lowerColumns`). */
   declare readonly upperStartBlock: number;
-  /** Blocks of 64 slots. */
-  declare readonly blockCount: number;
   /** Slots of the solution: 64 per block (about 1.04 per key at large sizes). */
   declare readonly slotCount: number;
+  /** Blocks of 64 slots. */
+  get blockCount(): number {
+    return this.slotCount / 64;
+  }
 
   static {
-    this.defineSizingGetters('lowerColumns', 'upperStartBlock', 'blockCount', 'slotCount');
+    this.defineSizingGetters('lowerColumns', 'upperStartBlock', 'slotCount');
   }
 }
 

@@ -140,7 +140,8 @@ class RibbonFilter : public KeyedFilter<RibbonFilter> {
   void parameters(Visit&& visit) const {
     visit("lowerColumns", lowerColumns());
     visit("upperStartBlock", upperStartBlock());
-    visit("blockCount", blockCount());
+    // No "blockCount": that name is the blocked Bloom filter's 512-bit blocks
+    // in `info`; the 64-slot blocks are slotCount / 64.
     visit("slotCount", static_cast<double>(slotCount()));
   }
 
