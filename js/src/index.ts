@@ -76,3 +76,4 @@ export { diffFilters } from './patch/diff-filters.js';
  * wasm instance, so one `init()` serves both and errors are one FilterError class.
  */
 export { getRuntime as internalRuntime } from './runtime/init.js';
+export { RibbonFilter, type RibbonFilterOptions } from './ribbon/ribbon.js';

@@ -20,6 +20,7 @@ import { ExpandableFilter } from './expandable/expandable.js';
 import { ScalableBloomFilter } from './chains/scalable-bloom.js';
 import { ScalableCuckooFilter } from './chains/scalable-cuckoo.js';
 import { ExpiringBloomFilter } from './chains/expiring-bloom.js';
+import { RibbonFilter } from './ribbon/ribbon.js';
 import { FilterError } from './errors.js';
 import type { EstimateSource, FilterGrowth, OptionLimit } from './runtime/core-module.js';
 import { coreFilterType } from './runtime/core-types.js';
@@ -30,6 +31,7 @@ export type { EstimateSource, FilterGrowth, OptionLimit } from './runtime/core-m
 
 /** Any filter of this package. */
 export type AnyFilter =
+  | RibbonFilter
   | BloomFilter
   | BlockedBloomFilter
   | CountingBloomFilter
@@ -44,6 +46,7 @@ export type AnyFilter =
 // type without importing the classes): a new type adds its line here.
 declare module './core/filter-type-name.js' {
   interface FilterClasses {
+    ribbon: RibbonFilter;
     bloom: BloomFilter;
     'blocked-bloom': BlockedBloomFilter;
     'counting-bloom': CountingBloomFilter;
@@ -245,6 +248,12 @@ const ENTRIES = [
     label: 'Binary fuse',
     summary: 'static: built once from a fixed list, the fewest bits per key (~1.13 f for a rate of 2^-f); no add or remove',
     lookup: '3 (or 4) fingerprints in 3 (or 4) neighbouring segments',
+  }),
+  entry(RibbonFilter, {
+    name: 'ribbon',
+    label: 'Ribbon',
+    summary: 'static: built once from a fixed list, at ~1.05x the information bound at any rate (fractional bits per key); no add or remove',
+    lookup: '1 parity per fingerprint bit over 128 slots (3 neighbouring words per bit)',
   }),
   entry(ScalableBloomFilter, {
     name: 'scalable-bloom',

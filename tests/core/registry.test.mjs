@@ -14,7 +14,7 @@ beforeAll(async () => {
 test('the registry lists every type of the core, each once, in the order the docs list them', () => {
   const core = internalRuntime().module.filterTypes().map((type) => type.name);
   expect([...filterTypeNames()].sort()).toEqual([...core].sort());
-  expect(filterTypeNames().slice(0, 8)).toEqual(['bloom', 'blocked-bloom', 'counting-bloom', 'cuckoo', 'binary-fuse', 'scalable-bloom', 'scalable-cuckoo', 'expiring-bloom']);
+  expect(filterTypeNames().slice(0, 9)).toEqual(['bloom', 'blocked-bloom', 'counting-bloom', 'cuckoo', 'binary-fuse', 'ribbon', 'scalable-bloom', 'scalable-cuckoo', 'expiring-bloom']);
   expect(new Set(filterTypeNames(true)).size).toBe(filterTypeNames(true).length);
 });
 
@@ -124,6 +124,7 @@ const SIZING_GETTERS = {
   'counting-bloom': ['counterCount', 'hashCount'],
   cuckoo: ['bucketCount', 'bucketSize', 'fingerprintBits', 'maxKicks'],
   'binary-fuse': ['fingerprintBits', 'slotCount'],
+  ribbon: ['lowerColumns', 'upperStartBlock', 'slotCount'],
   'scalable-bloom': ['initialCapacity', 'growth', 'tightening'],
   'scalable-cuckoo': ['initialCapacity', 'growth', 'tightening', 'bucketSize'],
   'expiring-bloom': ['window', 'generations', 'generationLength'],
@@ -239,16 +240,16 @@ describe.each(FILTER_TYPES.map((entry) => [entry.name, entry]))('%s', (name, ent
 
 const EXPECTED_REMOVAL = {
   bloom: false, 'blocked-bloom': false, 'counting-bloom': true, cuckoo: true,
-  'binary-fuse': false, 'scalable-bloom': false, 'scalable-cuckoo': true, 'expiring-bloom': false,
+  'binary-fuse': false, ribbon: false, 'scalable-bloom': false, 'scalable-cuckoo': true, 'expiring-bloom': false,
 };
 
 test('capabilities and options are the core\'s, in the package\'s spelling', () => {
   const byName = Object.fromEntries(FILTER_TYPES.map((entry) => [entry.name, entry]));
   // Detected in C++ (advance(now), kIsStatic), not by name: of these types,
-  // only the expiring filter forgets and only binary fuse is static.
+  // only the expiring filter forgets and only binary fuse and Ribbon are static.
   for (const [name, entry] of Object.entries(byName).filter(([name]) => name in EXPECTED_REMOVAL)) {
     expect([name, entry.forgets]).toEqual([name, name === 'expiring-bloom']);
-    expect([name, entry.isStatic]).toEqual([name, name === 'binary-fuse']);
+    expect([name, entry.isStatic]).toEqual([name, name === 'binary-fuse' || name === 'ribbon']);
     expect([name, entry.supportsRemove]).toEqual([name, EXPECTED_REMOVAL[name]]);
   }
   // The core's startTime is the package's clock; a growing filter also takes initialCapacity.
@@ -257,6 +258,7 @@ test('capabilities and options are the core\'s, in the package\'s spelling', () 
   expect(byName['scalable-cuckoo'].extraOptions).toEqual(['initialCapacity', 'growth', 'tightening', 'bucketSize']);
   expect(byName.cuckoo.extraOptions).toEqual(['bucketSize', 'fingerprintBits', 'maxKicks', 'semiSorted']);
   expect(byName['binary-fuse'].extraOptions).toEqual(['fingerprintBits', 'arity']);
+  expect(byName.ribbon.extraOptions).toEqual([]);
   for (const name of ['bloom', 'blocked-bloom', 'counting-bloom']) expect(byName[name].extraOptions).toEqual([]);
   // Every option an entry lists is one its class takes: given a value of the
   // wrong kind, the class (or the core) names that option, never "unknown".

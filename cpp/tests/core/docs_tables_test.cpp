@@ -400,6 +400,11 @@ void expectItemCountRule(uint64_t id, const std::string& rule) {
     const uint64_t slots = (readLE(blob, kParamsAt + 8, 4) + blob[kParamsAt + 17] - 1) * readLE(blob, kParamsAt + 12, 4);
     EXPECT_EQ(withCount(slots), StatusCode::Ok);
     EXPECT_EQ(withCount(slots + 1), StatusCode::Corrupt);
+  } else if (rule == "≤ 64 × blockCount") {
+    // Ribbon: 64 slots a block.
+    const uint64_t slots = 64 * readLE(blob, kParamsAt + 8, 4);
+    EXPECT_EQ(withCount(slots), StatusCode::Ok);
+    EXPECT_EQ(withCount(slots + 1), StatusCode::Corrupt);
   } else if (rule == "≤ 2^53 − 1") {
     EXPECT_EQ(withCount(kMaxExactEntryCount), StatusCode::Ok);
     EXPECT_EQ(withCount(kMaxExactEntryCount + 1), StatusCode::Corrupt);

@@ -28,6 +28,7 @@
   X(Cuckoo, 4, "cuckoo", CuckooFilter)                            \
   X(BinaryFuse, 5, "binary-fuse", BinaryFuseFilter)               \
   X(Expandable, 6, "expandable", ExpandableFilter)                \
+  X(Ribbon, 7, "ribbon", RibbonFilter)                            \
   X(ScalableBloom, 17, "scalable-bloom", ScalableBloomFilter)     \
   X(ScalableCuckoo, 18, "scalable-cuckoo", ScalableCuckooFilter)  \
   X(ExpiringBloom, 19, "expiring-bloom", ExpiringBloomFilter)
@@ -46,4 +47,5 @@
 #include "cuckoo_bloom/cuckoo/cuckoo_filter.h"
 #include "cuckoo_bloom/expandable/expandable_filter.h"
 #include "cuckoo_bloom/fuse/binary_fuse_filter.h"
+#include "cuckoo_bloom/ribbon/ribbon_filter.h"
 #endif

@@ -1,0 +1,374 @@
+// Tests for cuckoo_bloom/ribbon/ribbon_filter.h: the static Ribbon filter.
+#include "cuckoo_bloom/ribbon/ribbon_filter.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "cuckoo_bloom/core/format.h"
+#include "cuckoo_bloom/core/hashing.h"
+#include "cuckoo_bloom/registry/any_filter.h"
+#include "support/test_keys.h"
+
+namespace cuckoo_bloom {
+namespace {
+
+using cuckoo_bloom_test::absentKey;
+using cuckoo_bloom_test::kOffsetItemCount;
+using cuckoo_bloom_test::kOffsetParams;
+using cuckoo_bloom_test::presentKey;
+
+std::vector<KeyHash> hashesOf(uint64_t count, uint64_t seed) {
+  std::vector<KeyHash> hashes;
+  hashes.reserve(count);
+  for (uint64_t i = 0; i < count; ++i) hashes.push_back(hashKey(presentKey(i), seed));
+  return hashes;
+}
+
+// Random 64-bit key hashes: what hashKey gives distinct keys (only the low
+// word takes part in a ribbon lookup), without hashing millions of strings.
+std::vector<KeyHash> randomHashes(uint64_t count, uint64_t state) {
+  SplitMix64 random(state);
+  std::vector<KeyHash> out(count);
+  for (KeyHash& hash : out) {
+    hash.low = random.next();
+    hash.high = mix64(hash.low ^ kSecondWordSalt);
+  }
+  return out;
+}
+
+RibbonFilterOptions ribbonOptions(double rate, uint64_t seed = 0) {
+  RibbonFilterOptions options;
+  options.falsePositiveRate = rate;
+  options.seed = seed;
+  return options;
+}
+
+RibbonFilter buildOrFail(const RibbonFilterOptions& options, const std::vector<KeyHash>& hashes) {
+  Result<RibbonFilter> built = RibbonFilter::build(options, hashes.data(), hashes.size());
+  if (!built.isOk()) {
+    ADD_FAILURE() << "build of " << hashes.size() << " keys: " << built.status().message();
+    return std::move(RibbonFilter::build(ribbonOptions(0.01), nullptr, 0)).value();
+  }
+  return std::move(built).value();
+}
+
+uint64_t missingOf(const RibbonFilter& filter, const std::vector<KeyHash>& hashes) {
+  uint64_t missing = 0;
+  for (const KeyHash& hash : hashes) missing += filter.has(hash) ? 0 : 1;
+  return missing;
+}
+
+// The information bound: log2(1 / rate) bits per key.
+double boundOf(double rate) { return std::log2(1.0 / rate); }
+double bitsPerKey(const RibbonFilter& filter, uint64_t keys) { return filter.byteLength() * 8.0 / static_cast<double>(keys); }
+
+// ---------------------------------------------------------------- no false negatives
+
+TEST(RibbonFilter, EverySmallSetIsBuiltAndFindsEveryKey) {
+  // Every size up to 300 and a few beyond, at three rates and three seeds:
+  // small sets are where the band's end is most of the table.
+  std::vector<uint64_t> sizes;
+  for (uint64_t n = 0; n <= 300; ++n) sizes.push_back(n);
+  for (uint64_t n : {511, 512, 1000, 4097, 20000}) sizes.push_back(n);
+  for (const double rate : {0.5, 0.01, 3.3e-5}) {
+    for (const uint64_t seed : {0ull, 1ull, 0xDEADBEEFull}) {
+      for (const uint64_t n : sizes) {
+        const std::vector<KeyHash> hashes = hashesOf(n, seed);
+        const RibbonFilter filter = buildOrFail(ribbonOptions(rate, seed), hashes);
+        ASSERT_EQ(missingOf(filter, hashes), 0u) << "n=" << n << " rate=" << rate << " seed=" << seed;
+        ASSERT_EQ(filter.count(), n);
+      }
+    }
+  }
+}
+
+TEST(RibbonFilter, DuplicateKeysAreStoredOnce) {
+  // Each of the first half of the keys twice more, shuffled: a repeat's row
+  // cancels with its fingerprint (implied), so it takes no slot and is not counted.
+  for (const uint64_t distinct : {1ull, 2ull, 33ull, 1000ull, 100000ull}) {
+    std::vector<KeyHash> hashes = hashesOf(distinct, 11);
+    const std::vector<KeyHash> unique = hashes;
+    for (uint64_t i = 0; i < distinct; i += 2) hashes.push_back(hashes[i]), hashes.push_back(hashes[i]);
+    std::shuffle(hashes.begin(), hashes.end(), std::mt19937_64(distinct));
+    const RibbonFilter filter = buildOrFail(ribbonOptions(0.001, 11), hashes);
+    EXPECT_EQ(filter.count(), distinct) << distinct;
+    EXPECT_EQ(missingOf(filter, unique), 0u) << distinct;
+    // The same bytes as the filter of the distinct keys alone (sized for them).
+    EXPECT_EQ(filter.serialize(), buildOrFail(ribbonOptions(0.001, 11), unique).serialize()) << distinct;
+  }
+  const std::vector<KeyHash> same(100000, hashKey("the-only-key", 0));
+  const RibbonFilter filter = buildOrFail(ribbonOptions(0.01), same);
+  EXPECT_EQ(filter.count(), 1u);
+  EXPECT_TRUE(filter.has("the-only-key"));
+}
+
+TEST(RibbonFilter, EmptyFilterFindsNothingAndRoundTrips) {
+  Result<RibbonFilter> built = RibbonFilter::build(ribbonOptions(0.01), nullptr, 0);
+  ASSERT_TRUE(built.isOk()) << built.status().message();
+  const RibbonFilter& filter = built.value();
+  EXPECT_EQ(filter.count(), 0u);
+  EXPECT_EQ(filter.slotCount(), 0u);
+  EXPECT_EQ(filter.byteLength(), 0u);
+  EXPECT_EQ(filter.estimatedFalsePositiveRate(), 0.0);
+  for (uint64_t i = 0; i < 10000; ++i) ASSERT_FALSE(filter.has(absentKey(i)));
+  const std::vector<uint8_t> bytes = filter.serialize();
+  Result<RibbonFilter> read = RibbonFilter::deserialize(bytes.data(), bytes.size());
+  ASSERT_TRUE(read.isOk()) << read.status().message();
+  EXPECT_EQ(read.value().serialize(), bytes);
+}
+
+TEST(RibbonFilter, ClearMakesTheEmptyFilter) {
+  RibbonFilter filter = buildOrFail(ribbonOptions(0.01, 5), hashesOf(1000, 5));
+  filter.clear();
+  EXPECT_EQ(filter.count(), 0u);
+  EXPECT_EQ(filter.slotCount(), 0u);
+  for (uint64_t i = 0; i < 1000; ++i) ASSERT_FALSE(filter.has(presentKey(i)));
+  const std::vector<uint8_t> bytes = filter.serialize();
+  Result<RibbonFilter> read = RibbonFilter::deserialize(bytes.data(), bytes.size());
+  ASSERT_TRUE(read.isOk()) << read.status().message();
+  EXPECT_EQ(read.value().serialize(), bytes);
+}
+
+// ---------------------------------------------------------------- rate and size at the bound
+
+// 1M keys at the rates: no key missing, bits per key at most 1.08x
+// log2(1 / rate), the estimate at or under the target, and the rate measured
+// on 1M keys never added within 5 standard deviations (Poisson) of the
+// estimate. Fixed seeds: the same bytes every run.
+struct RateCase {
+  double rate;
+  double maxBitsPerKey;  // 1.08 log2(1 / rate), and the 7.2 / 10.8
+};
+
+TEST(RibbonFilter, MillionKeysAtTheBoundWithTheirRate) {
+  constexpr uint64_t kKeys = 1000000;
+  const std::vector<KeyHash> hashes = randomHashes(kKeys, 45);
+  const std::vector<KeyHash> absent = randomHashes(kKeys, 4545);
+  for (const RateCase& c : {RateCase{0.01, 7.2}, RateCase{0.001, 10.8}, RateCase{3.3e-5, 1.08 * boundOf(3.3e-5)}}) {
+    const RibbonFilter filter = buildOrFail(ribbonOptions(c.rate, 7), hashes);
+    ASSERT_EQ(missingOf(filter, hashes), 0u) << c.rate;
+    const double bits = bitsPerKey(filter, kKeys);
+    EXPECT_LE(bits, c.maxBitsPerKey) << c.rate;
+    EXPECT_LE(bits, 1.08 * boundOf(c.rate)) << c.rate;
+    const double estimate = filter.estimatedFalsePositiveRate();
+    EXPECT_LE(estimate, c.rate * (1 + 1e-9)) << c.rate;
+    EXPECT_GE(estimate, c.rate * 0.97) << c.rate;  // the mix of widths spends no more than it must
+    uint64_t found = 0;
+    for (const KeyHash& hash : absent) found += filter.has(hash) ? 1 : 0;
+    const double expected = estimate * kKeys;
+    EXPECT_LE(static_cast<double>(found), expected + 5 * std::sqrt(expected) + 1) << c.rate;
+    EXPECT_GE(static_cast<double>(found), expected - 5 * std::sqrt(expected) - 1) << c.rate;
+    cuckoo_bloom_test::reportMeasurement("ribbon", c.rate, kKeys, bits, static_cast<double>(found) / kKeys, estimate);
+  }
+}
+
+TEST(RibbonFilter, StringKeysMeetTheTargetRate) {
+  constexpr uint64_t kKeys = 100000;
+  const RibbonFilter filter = buildOrFail(ribbonOptions(0.01, 3), hashesOf(kKeys, 3));
+  const uint64_t found = cuckoo_bloom_test::countAbsentFound(filter, 1000000);
+  const double expected = filter.estimatedFalsePositiveRate() * 1e6;  // ~10,000: sd 100
+  EXPECT_LE(static_cast<double>(found), expected + 500);
+  EXPECT_GE(static_cast<double>(found), expected - 500);
+}
+
+TEST(RibbonFilter, WidthsMixToTheRate) {
+  // A power of two takes one width; a rate between two takes both, the wider from upperStartBlock on.
+  EXPECT_EQ(RibbonFilter::lowerColumnsFor(0.5), 1u);
+  EXPECT_EQ(RibbonFilter::lowerColumnsFor(0.9), 1u);
+  EXPECT_EQ(RibbonFilter::lowerColumnsFor(1.0 / 128), 7u);
+  EXPECT_EQ(RibbonFilter::lowerColumnsFor(0.01), 6u);
+  EXPECT_EQ(RibbonFilter::lowerColumnsFor(0.001), 9u);
+  EXPECT_EQ(RibbonFilter::lowerColumnsFor(std::ldexp(1.0, -32)), 32u);
+  EXPECT_EQ(RibbonFilter::lowerColumnsFor(std::ldexp(1.0, -33)), 0u);
+  const std::vector<KeyHash> hashes = randomHashes(100000, 8);
+  EXPECT_EQ(buildOrFail(ribbonOptions(1.0 / 128), hashes).upperStartBlock(),
+            buildOrFail(ribbonOptions(1.0 / 128), hashes).blockCount());
+  // Between 2^-6 and 2^-7 the bits per key rise with 1 / rate, a fraction of a bit at a time.
+  double previous = 0;
+  for (const double rate : {0.015, 0.0125, 0.01, 0.009, 0.008}) {
+    const RibbonFilter filter = buildOrFail(ribbonOptions(rate), hashes);
+    EXPECT_EQ(filter.lowerColumns(), 6u) << rate;
+    EXPECT_LT(filter.upperStartBlock(), filter.blockCount()) << rate;
+    EXPECT_LE(filter.estimatedFalsePositiveRate(), rate) << rate;
+    const double bits = bitsPerKey(filter, hashes.size());
+    EXPECT_GT(bits, previous) << rate;
+    EXPECT_LE(bits, 1.08 * boundOf(rate)) << rate;
+    previous = bits;
+  }
+}
+
+TEST(RibbonFilter, BytesDependOnTheKeySetAndOptionsNotTheOrder) {
+  const std::vector<KeyHash> hashes = hashesOf(5000, 4);
+  EXPECT_EQ(buildOrFail(ribbonOptions(0.001, 4), hashes).serialize(), buildOrFail(ribbonOptions(0.001, 4), hashes).serialize());
+  // Any order of the keys: the same bytes (rows are added in order of their mixed word).
+  std::vector<KeyHash> shuffled = hashes;
+  std::shuffle(shuffled.begin(), shuffled.end(), std::mt19937_64(1));
+  EXPECT_EQ(buildOrFail(ribbonOptions(0.001, 4), shuffled).serialize(), buildOrFail(ribbonOptions(0.001, 4), hashes).serialize());
+  std::reverse(shuffled.begin(), shuffled.end());
+  EXPECT_EQ(buildOrFail(ribbonOptions(0.001, 4), shuffled).serialize(), buildOrFail(ribbonOptions(0.001, 4), hashes).serialize());
+  EXPECT_NE(buildOrFail(ribbonOptions(0.001, 4), hashes).constructionSeed(),
+            buildOrFail(ribbonOptions(0.001, 5), hashes).constructionSeed());
+}
+
+// ---------------------------------------------------------------- options and registry
+
+TEST(RibbonFilterOptions, InvalidOptionsAreInvalidArgument) {
+  const std::vector<KeyHash> hashes = hashesOf(10, 0);
+  for (const double rate : {0.0, 1.0, -0.5, 2.0, std::nan(""), std::ldexp(1.0, -33)}) {
+    EXPECT_EQ(RibbonFilter::build(ribbonOptions(rate), hashes.data(), hashes.size()).status().code(),
+              StatusCode::InvalidArgument)
+        << rate;
+  }
+  EXPECT_EQ(RibbonFilter::build(ribbonOptions(0.01), nullptr, 3).status().code(), StatusCode::InvalidArgument);
+}
+
+TEST(RibbonFilterOptions, TheRegistryBuildsItAndRefusesToCreateIt) {
+  CoreFilterOptions options;
+  options.falsePositiveRate = 0.001;
+  options.seed = 9;
+  const std::vector<KeyHash> hashes = hashesOf(2000, 9);
+  Result<std::unique_ptr<AnyFilter>> built = buildFilter(FilterType::Ribbon, options, hashes.data(), hashes.size());
+  ASSERT_TRUE(built.isOk()) << built.status().message();
+  EXPECT_EQ(built.value()->header().itemCount, 2000u);
+  for (uint64_t i = 0; i < 2000; ++i) ASSERT_TRUE(built.value()->has(hashes[i]));
+  EXPECT_EQ(built.value()->add(hashes[0]).code(), StatusCode::Unsupported);
+  options.capacity = 100;
+  EXPECT_EQ(createFilter(FilterType::Ribbon, options).status().code(), StatusCode::Unsupported);
+  // It takes no option of its own: one of another type's is refused.
+  options.fingerprintBits = 8;
+  EXPECT_EQ(buildFilter(FilterType::Ribbon, options, hashes.data(), hashes.size()).status().code(),
+            StatusCode::InvalidArgument);
+}
+
+// ---------------------------------------------------------------- format
+
+TEST(RibbonFilterFormat, RoundTripsByteForByte) {
+  for (const double rate : {0.5, 0.01, 0.001, 3.3e-5, std::ldexp(1.0, -32)}) {
+    const std::vector<KeyHash> keys = hashesOf(3000, 2);
+    const RibbonFilter filter = buildOrFail(ribbonOptions(rate, 2), keys);
+    const std::vector<uint8_t> bytes = filter.serialize();
+    EXPECT_EQ(bytes.size(), 64 + 20 + filter.byteLength());
+    Result<RibbonFilter> read = RibbonFilter::deserialize(bytes.data(), bytes.size());
+    ASSERT_TRUE(read.isOk()) << read.status().message();
+    EXPECT_EQ(read.value().serialize(), bytes);
+    EXPECT_EQ(missingOf(read.value(), keys), 0u);
+    for (uint64_t i = 0; i < 2000; ++i) ASSERT_EQ(read.value().has(absentKey(i)), filter.has(absentKey(i)));
+  }
+}
+
+// A blob with the given parameters and a random payload of the size they
+// imply (the reader's other checks pass), its checksum valid.
+std::vector<uint8_t> forgedBlob(const RibbonFilter::Params& params, uint64_t itemCount, uint64_t fill) {
+  FilterHeader header;
+  header.type = FilterType::Ribbon;
+  header.itemCount = itemCount;
+  header.capacity = std::max<uint64_t>(itemCount, 1);
+  header.targetFalsePositiveRate = 0.01;
+  std::vector<uint8_t> payload(static_cast<size_t>(RibbonFilter::payloadWordsOf(params) * 8));
+  SplitMix64 random(fill);
+  for (uint8_t& byte : payload) byte = static_cast<uint8_t>(random.next());
+  return encodeBlob(header, encodeParams(params), payload);
+}
+
+TEST(RibbonFilterFormat, EveryAcceptedGeometryIsSafeToQuery) {
+  // Block counts from the smallest, every width, the wider blocks from
+  // anywhere: lookups stay inside the payload (the sanitizer build would
+  // report a read past it) and the bytes are written back as read.
+  for (const uint32_t blocks : {2u, 3u, 5u, 64u}) {
+    for (const uint8_t lower : {1, 6, 31, 32}) {
+      for (const uint32_t upperStart : {0u, 1u, blocks - 1, blocks}) {
+        if (lower == 32 && upperStart != blocks) continue;  // 33 columns: refused below
+        RibbonFilter::Params params;
+        params.constructionSeed = 0x1234 + blocks;
+        params.blockCount = blocks;
+        params.upperStartBlock = upperStart;
+        params.lowerColumns = lower;
+        const std::vector<uint8_t> bytes = forgedBlob(params, 1, blocks * 31 + lower);
+        Result<std::unique_ptr<AnyFilter>> read = deserializeFilter(bytes.data(), bytes.size());
+        ASSERT_TRUE(read.isOk()) << read.status().message();
+        for (uint64_t i = 0; i < 2000; ++i) {
+          const std::string key = absentKey(i);
+          ASSERT_EQ(read.value()->has(reinterpret_cast<const uint8_t*>(key.data()), key.size()),
+                    read.value()->has(hashKey(key, 0)));
+        }
+        EXPECT_EQ(read.value()->serialize(), bytes);
+      }
+    }
+  }
+}
+
+TEST(RibbonFilterFormat, InconsistentParametersAreCorrupt) {
+  RibbonFilter::Params good;
+  good.constructionSeed = 9;
+  good.blockCount = 4;
+  good.upperStartBlock = 2;
+  good.lowerColumns = 6;
+  const std::vector<uint8_t> goodBytes = forgedBlob(good, 10, 1);
+  ASSERT_TRUE(deserializeFilter(goodBytes.data(), goodBytes.size()).isOk());
+  const auto codeOf = [](const RibbonFilter::Params& params, uint64_t itemCount) {
+    const std::vector<uint8_t> bytes = forgedBlob(params, itemCount, 1);
+    return deserializeFilter(bytes.data(), bytes.size()).status().code();
+  };
+  RibbonFilter::Params p = good;
+  p.lowerColumns = 0;
+  EXPECT_EQ(codeOf(p, 10), StatusCode::Corrupt);
+  p = good;
+  p.lowerColumns = 32;  // with wider blocks: 33 columns
+  EXPECT_EQ(codeOf(p, 10), StatusCode::Corrupt);
+  p = good;
+  p.upperStartBlock = 5;
+  EXPECT_EQ(codeOf(p, 10), StatusCode::Corrupt);
+  p = good;
+  p.blockCount = 1;  // no start fits 128 slots
+  p.upperStartBlock = 1;
+  EXPECT_EQ(codeOf(p, 1), StatusCode::Corrupt);
+  p = good;
+  p.blockCount = 0;  // empty, but with a construction seed
+  p.upperStartBlock = 0;
+  EXPECT_EQ(codeOf(p, 0), StatusCode::Corrupt);
+  EXPECT_EQ(codeOf(good, 4 * 64 + 1), StatusCode::Corrupt);  // more keys than slots
+  {
+    // A payload of another size than the parameters say.
+    FilterHeader header;
+    header.type = FilterType::Ribbon;
+    header.itemCount = 10;
+    header.capacity = 10;
+    header.targetFalsePositiveRate = 0.01;
+    const std::vector<uint8_t> bytes =
+        encodeBlob(header, encodeParams(good), std::vector<uint8_t>(RibbonFilter::payloadWordsOf(good) * 8 - 8));
+    EXPECT_EQ(deserializeFilter(bytes.data(), bytes.size()).status().code(), StatusCode::Corrupt);
+  }
+
+  // A built filter with any byte changed is refused (the version field as
+  // UNSUPPORTED_VERSION, checked first; the rest by the checksum).
+  const std::vector<uint8_t> bytes = buildOrFail(ribbonOptions(0.01, 1), hashesOf(200, 1)).serialize();
+  for (size_t at = 0; at + 8 < bytes.size(); ++at) {
+    std::vector<uint8_t> damaged = bytes;
+    damaged[at] ^= 0x41;
+    const StatusCode expected = at == 4 || at == 5 ? StatusCode::UnsupportedVersion : StatusCode::Corrupt;
+    EXPECT_EQ(deserializeFilter(damaged.data(), damaged.size()).status().code(), expected) << at;
+  }
+  // Cut short anywhere: refused.
+  for (size_t length = 0; length < bytes.size(); length += 7) {
+    EXPECT_FALSE(deserializeFilter(bytes.data(), length).isOk()) << length;
+  }
+  // Reserved parameter bytes (the last three of the block) must be 0.
+  std::vector<uint8_t> reserved = bytes;
+  reserved[kOffsetParams + 17] = 1;
+  cuckoo_bloom_test::writeLE(reserved, reserved.size() - 8, 8, formatChecksum(reserved.data(), reserved.size() - 8));
+  EXPECT_EQ(deserializeFilter(reserved.data(), reserved.size()).status().code(), StatusCode::Corrupt);
+  // An item count above the slots is refused even with a valid checksum.
+  std::vector<uint8_t> counted = bytes;
+  cuckoo_bloom_test::writeLE(counted, kOffsetItemCount, 8, 1u << 20);
+  cuckoo_bloom_test::writeLE(counted, counted.size() - 8, 8, formatChecksum(counted.data(), counted.size() - 8));
+  EXPECT_EQ(deserializeFilter(counted.data(), counted.size()).status().code(), StatusCode::Corrupt);
+}
+
+}  // namespace
+}  // namespace cuckoo_bloom

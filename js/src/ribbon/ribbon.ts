@@ -1,0 +1,159 @@
+import type { CoreFilterOptions } from '../runtime/core-module.js';
+import { FilterError } from '../errors.js';
+import { adoptHandle, ExistingHandle, type FilterClassInfo, Filter } from '../core/filter-base.js';
+import { getRuntime } from '../runtime/init.js';
+import { describeValue, type Key, keyArray, MAX_ARENA_BYTES } from '../keys/keys.js';
+import { requireInteger } from '../options.js';
+
+/**
+ * Options of {@link RibbonFilter.from} (a Ribbon filter is built from all its keys at once):
+ * its rate and seed.
+ */
+export interface RibbonFilterOptions {
+  /**
+   * Target false-positive rate in [2^-32, 1). Any rate, not only a power of two: the
+   * filter mixes r- and (r+1)-bit columns so its rate is at or just under this, in
+   * about 1.04-1.05 log2(1 / rate) bits per key. Default 0.01.
+   */
+  falsePositiveRate?: number | undefined;
+  /** Hash seed, a non-negative safe integer. Default 0. */
+  seed?: number | undefined;
+  /**
+   * Not taken: a Ribbon filter is sized by its keys, so a capacity given is an
+   * INVALID_ARGUMENT error. (Declared, as optional, only so that `from` keeps the
+   * shape of `Filter.from`.)
+   */
+  capacity?: number | undefined;
+}
+
+const DEFAULT_RATE = 0.01;
+const OPTION_NAMES = ['falsePositiveRate', 'seed'];
+
+function staticError(operation: string): FilterError {
+  return new FilterError(
+    'UNSUPPORTED',
+    `a ribbon filter is static: it cannot ${operation}; build a new one from the whole key set with RibbonFilter.from(keys)`,
+  );
+}
+
+/**
+ * Ribbon filter (Dillinger & Walzer 2021; standard Ribbon with 128-bit rows, as
+ * RocksDB's): a static filter, built once from a set of keys and then read-only. Its
+ * size follows the rate to a fraction of a bit: about 1.04-1.05 log2(1/ε) bits per key
+ * at any ε (7.0 at 1%, 10.4 at 0.1%), where a binary fuse filter rounds up to a whole
+ * fingerprint bit. Lookups read up to ~33 words (one per column, three blocks); build
+ * is a Gaussian elimination on the fly. Duplicate keys are stored once. No add or
+ * remove: to change the set, build a new filter.
+ *
+ * ```ts
+ * const ribbon = RibbonFilter.from(urls, { falsePositiveRate: 0.001 });
+ * ribbon.has(urls[0]); // true
+ * ```
+ */
+export class RibbonFilter extends Filter<'ribbon'> {
+  protected static override readonly info: FilterClassInfo<'ribbon'> = { typeName: 'ribbon', className: 'RibbonFilter' };
+
+  /**
+   * Filters of this type are built from their keys: use `RibbonFilter.from(keys, options)`.
+   * @throws FilterError `UNSUPPORTED` when called with options.
+   */
+  constructor(existing: never) {
+    if (!((existing as unknown) instanceof ExistingHandle)) {
+      throw new FilterError(
+        'UNSUPPORTED',
+        'a ribbon filter is static: build it from its keys with RibbonFilter.from(keys, options), not new RibbonFilter()',
+      );
+    }
+    super(existing);
+  }
+
+  /**
+   * The filter of `keys` (an array or any iterable; duplicates are stored once).
+   * @throws FilterError `INVALID_ARGUMENT` (bad options or key), `OUT_OF_MEMORY`,
+   *   `FULL` (the construction did not succeed in 64 attempts: not expected), `NOT_INITIALIZED`.
+   */
+  static override from<T extends Filter>(keys: Iterable<Key>, options?: RibbonFilterOptions): T;
+  static override from(keys: Iterable<Key>, options: RibbonFilterOptions = {}): RibbonFilter {
+    const core = checkRibbonOptions(options);
+    const list = keyArray(keys);
+    const { module, arena } = getRuntime();
+    // Every key's hash (16 bytes) in wasm memory, a batch at a time, then one build.
+    const hashBytes = Math.max(1, list.length) * 16;
+    const hashes = hashBytes <= MAX_ARENA_BYTES ? module._malloc(hashBytes) : 0;
+    if (hashes === 0) {
+      throw new FilterError('OUT_OF_MEMORY', `out of memory: cannot hold the hashes of ${list.length} keys`);
+    }
+    try {
+      for (let start = 0; start < list.length; ) {
+        const batch = arena.encodeBatch(list, start);
+        module._cbw_hash_many(core.seed, batch.data, batch.offsets, batch.count, hashes + start * 16);
+        start = batch.end;
+      }
+      const handle = adoptHandle(module.buildFilter(RibbonFilter.info.typeName, core, hashes, list.length));
+      return new RibbonFilter(new ExistingHandle(handle) as never);
+    } finally {
+      module._free(hashes);
+    }
+  }
+
+  /** @throws FilterError `UNSUPPORTED`: the filter is static (build a new one with `from`). */
+  add(_key: Key): never {
+    throw staticError('add keys');
+  }
+  /** @throws FilterError `UNSUPPORTED`: the filter is static (build a new one with `from`). */
+  override addMany(_keys: Iterable<Key>): never {
+    throw staticError('add keys');
+  }
+  /** @throws FilterError `UNSUPPORTED`: the filter is static (build a new one with `from`). */
+  override addIfNew(_key: Key): never {
+    throw staticError('add keys');
+  }
+  /** @throws FilterError `UNSUPPORTED`: the filter is static (build a new one with `from`). */
+  remove(_key: Key): never {
+    throw staticError('remove keys');
+  }
+
+  /** Columns (bits per slot) of the first blocks; the blocks from `upperStartBlock` on hold one more. */
+  declare readonly lowerColumns: number;
+  /** The first block of `lowerColumns + 1` columns (`blockCount` when every block has `lowerColumns`). */
+  declare readonly upperStartBlock: number;
+  /** Slots of the solution: 64 per block (about 1.04 per key at large sizes). */
+  declare readonly slotCount: number;
+  /** Blocks of 64 slots. */
+  get blockCount(): number {
+    return this.slotCount / 64;
+  }
+
+  static {
+    this.defineSizingGetters('lowerColumns', 'upperStartBlock', 'slotCount');
+  }
+}
+
+/** Checks the options of `from` and gives the core's form of them. */
+function checkRibbonOptions(options: unknown): CoreFilterOptions {
+  if (typeof options !== 'object' || options === null || Array.isArray(options)) {
+    throw new FilterError(
+      'INVALID_ARGUMENT',
+      `RibbonFilter.from needs an options object such as { falsePositiveRate: 0.001 }, got ${describeValue(options)}`,
+    );
+  }
+  for (const key of Object.keys(options)) {
+    if (key === 'capacity' && (options as RibbonFilterOptions).capacity === undefined) continue;
+    if (!OPTION_NAMES.includes(key)) {
+      const hint = key === 'capacity' ? ' (a ribbon filter is sized by its keys)' : '';
+      throw new FilterError(
+        'INVALID_ARGUMENT',
+        `RibbonFilter: unknown option '${key}'${hint} (known options: ${OPTION_NAMES.join(', ')})`,
+      );
+    }
+  }
+  const { falsePositiveRate, seed } = options as RibbonFilterOptions;
+  if (falsePositiveRate !== undefined && (typeof falsePositiveRate !== 'number' || !(falsePositiveRate > 0 && falsePositiveRate < 1))) {
+    throw new FilterError(
+      'INVALID_ARGUMENT',
+      `RibbonFilter: falsePositiveRate must be a number in (0, 1), got ${typeof falsePositiveRate === 'number' ? falsePositiveRate : describeValue(falsePositiveRate)}`,
+    );
+  }
+  if (seed !== undefined) requireInteger(seed, 'seed', 'RibbonFilter', 0, Number.MAX_SAFE_INTEGER);
+  return { capacity: 0, falsePositiveRate: falsePositiveRate ?? DEFAULT_RATE, seed: seed ?? 0 };
+}
