@@ -56,6 +56,7 @@ const FILTER_ERROR_MARK: unique symbol = Symbol.for('cuckoo-bloom-wasm/FilterErr
  * was wrong and where (which option, key index, file or Redis key).
  */
 export class FilterError extends Error {
+  /** `error instanceof FilterError`: true for a FilterError of any entry's bundle or copy of the package. */
   static override [Symbol.hasInstance](value: unknown): boolean {
     // A subclass keeps the ordinary prototype check.
     if (this !== FilterError) return Function.prototype[Symbol.hasInstance].call(this, value);

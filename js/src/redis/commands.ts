@@ -117,7 +117,7 @@ function scriptRefusal(text: string, cause: unknown): FilterError | null {
               'that resolved, so no answer is given'
             : 'the mirror of its write counts was put back to an older copy or lost, so which copy is current cannot be told; ' +
               'no answer is given') +
-          ' (docs/REDIS.md: "What Redis can lose")',
+          ' (https://github.com/cuckoo-bloom-wasm/cuckoo-bloom-wasm/blob/main/docs/REDIS.md: "What Redis can lose")',
         options,
       );
     }

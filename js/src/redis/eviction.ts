@@ -84,7 +84,7 @@ export async function checkEviction(redis: RedisCommandRunner, key: string, chec
       `which can remove this filter's keys${check.expiring && policy.startsWith('volatile-') ? ' (its generations carry an expiry)' : ''}: ` +
       'a filter whose every key is evicted is made again empty by the next create, answering false for keys already added. ' +
       `Set maxmemory-policy noeviction${check.expiring ? '' : ' (or a volatile-* policy)'}, or pass allowEviction: true to accept that ` +
-      '(docs/REDIS.md: "What Redis can lose")',
+      '(https://github.com/cuckoo-bloom-wasm/cuckoo-bloom-wasm/blob/main/docs/REDIS.md: "What Redis can lose")',
   );
 }
 
@@ -93,7 +93,7 @@ function unknownPolicy(check: EvictionCheck, key: string, why: string, cause: un
     'UNSUPPORTED',
     `${check.where}('${key}'): cannot tell whether Redis may evict this filter's keys: ${why}. ` +
       'Grant INFO to this user, or pass allowEviction: true if the server never evicts them (maxmemory-policy noeviction) ' +
-      '(docs/REDIS.md: "What Redis can lose")',
+      '(https://github.com/cuckoo-bloom-wasm/cuckoo-bloom-wasm/blob/main/docs/REDIS.md: "What Redis can lose")',
     cause === undefined ? undefined : { cause },
   );
 }

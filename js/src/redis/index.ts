@@ -3,7 +3,7 @@
  * shared by every process of a service, and an expiring one ("seen in the
  * last N ms") in generations that Redis expires. Node only. Pass a connected
  * node-redis or ioredis client; neither is a dependency of this package.
- * See docs/REDIS.md.
+ * See https://github.com/cuckoo-bloom-wasm/cuckoo-bloom-wasm/blob/main/docs/REDIS.md.
  *
  * @module cuckoo-bloom-wasm/redis
  */

@@ -58,7 +58,7 @@ export interface RedisConnectionOptions {
    * filter also `volatile-*`), or whose policy cannot be read (`INFO` refused).
    * Default false: they reject `UNSUPPORTED` naming the policy, since a filter
    * whose every key was evicted is made again empty by the next `create`
-   * (false negatives). See docs/REDIS.md, "What Redis can lose".
+   * (false negatives). See https://github.com/cuckoo-bloom-wasm/cuckoo-bloom-wasm/blob/main/docs/REDIS.md, "What Redis can lose".
    */
   allowEviction?: boolean | undefined;
 }
@@ -103,7 +103,7 @@ const TRANSFER_CONCURRENCY = 4;
  * seen by every later `has` from any process. A call that fails rejects with
  * a FilterError and reports nothing: after `UNAVAILABLE`, retry the batch
  * (adds are idempotent). No false negatives, across processes and across a
- * Redis restart with persistence on (see docs/REDIS.md for the settings): when
+ * Redis restart with persistence on (see https://github.com/cuckoo-bloom-wasm/cuckoo-bloom-wasm/blob/main/docs/REDIS.md for the settings): when
  * the filter's keys were lost (its parameters hash or a shard deleted,
  * evicted, flushed), a shard was put back to an older copy (its write
  * counter is behind its mirror's: layout.ts), or the key now holds another
