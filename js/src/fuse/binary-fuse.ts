@@ -1,9 +1,9 @@
 import type { CoreFilterOptions } from '../runtime/core-module.js';
 import { FilterError } from '../errors.js';
-import { adoptHandle, ExistingHandle, type FilterClassInfo, Filter } from '../core/filter-base.js';
-import { getRuntime } from '../runtime/init.js';
+import { type FilterClassInfo, Filter } from '../core/filter-base.js';
+import { buildStaticFilter, refuseStaticConstruction, staticFilterError } from '../core/static-filter.js';
 import { coreFilterType } from '../runtime/core-types.js';
-import { describeValue, type Key, keyArray, MAX_ARENA_BYTES } from '../keys/keys.js';
+import { describeValue, type Key } from '../keys/keys.js';
 import { requireInteger } from '../options.js';
 
 /**
@@ -36,11 +36,10 @@ export interface BinaryFuseFilterOptions {
 
 const DEFAULT_RATE = 0.01;
 
+const INFO: FilterClassInfo<'binary-fuse'> = { typeName: 'binary-fuse', className: 'BinaryFuseFilter' };
+
 function staticError(operation: string): FilterError {
-  return new FilterError(
-    'UNSUPPORTED',
-    `a binary-fuse filter is static: it cannot ${operation}; build a new one from the whole key set with BinaryFuseFilter.from(keys)`,
-  );
+  return staticFilterError(INFO, operation);
 }
 
 /**
@@ -57,19 +56,14 @@ function staticError(operation: string): FilterError {
  * ```
  */
 export class BinaryFuseFilter extends Filter<'binary-fuse'> {
-  protected static override readonly info: FilterClassInfo<'binary-fuse'> = { typeName: 'binary-fuse', className: 'BinaryFuseFilter' };
+  protected static override readonly info: FilterClassInfo<'binary-fuse'> = INFO;
 
   /**
    * Filters of this type are built from their keys: use `BinaryFuseFilter.from(keys, options)`.
    * @throws FilterError `UNSUPPORTED` when called with options.
    */
   constructor(existing: never) {
-    if (!((existing as unknown) instanceof ExistingHandle)) {
-      throw new FilterError(
-        'UNSUPPORTED',
-        'a binary-fuse filter is static: build it from its keys with BinaryFuseFilter.from(keys, options), not new BinaryFuseFilter()',
-      );
-    }
+    refuseStaticConstruction(existing, INFO);
     super(existing);
   }
 
@@ -80,27 +74,9 @@ export class BinaryFuseFilter extends Filter<'binary-fuse'> {
    */
   static override from<T extends Filter>(keys: Iterable<Key>, options?: BinaryFuseFilterOptions): T;
   static override from(keys: Iterable<Key>, options: BinaryFuseFilterOptions = {}): BinaryFuseFilter {
-    const core = checkFuseOptions(options);
-    const list = keyArray(keys);
-    const { module, arena } = getRuntime();
-    // Every key's hash (16 bytes) in wasm memory, a batch at a time, then one build.
-    const hashBytes = Math.max(1, list.length) * 16;
-    const hashes = hashBytes <= MAX_ARENA_BYTES ? module._malloc(hashBytes) : 0;
-    if (hashes === 0) {
-      throw new FilterError('OUT_OF_MEMORY', `out of memory: cannot hold the hashes of ${list.length} keys`);
-    }
-    try {
-      for (let start = 0; start < list.length; ) {
-        const batch = arena.encodeBatch(list, start);
-        module._cbw_hash_many(core.seed, batch.data, batch.offsets, batch.count, hashes + start * 16);
-        start = batch.end;
-      }
-      const handle = adoptHandle(module.buildFilter(BinaryFuseFilter.info.typeName, core, hashes, list.length));
-      return new BinaryFuseFilter(new ExistingHandle(handle) as never);
-    } finally {
-      module._free(hashes);
-    }
+    return new BinaryFuseFilter(buildStaticFilter(INFO, checkFuseOptions(options), keys) as never);
   }
+
 
   /** @throws FilterError `UNSUPPORTED`: the filter is static (build a new one with `from`). */
   add(_key: Key): never {

@@ -1,8 +1,8 @@
 import type { CoreFilterOptions } from '../runtime/core-module.js';
 import { FilterError } from '../errors.js';
-import { adoptHandle, ExistingHandle, type FilterClassInfo, Filter } from '../core/filter-base.js';
-import { getRuntime } from '../runtime/init.js';
-import { describeValue, type Key, keyArray, MAX_ARENA_BYTES } from '../keys/keys.js';
+import { type FilterClassInfo, Filter } from '../core/filter-base.js';
+import { buildStaticFilter, refuseStaticConstruction, staticFilterError } from '../core/static-filter.js';
+import { describeValue, type Key } from '../keys/keys.js';
 import { requireInteger } from '../options.js';
 
 /**
@@ -29,11 +29,10 @@ export interface RibbonFilterOptions {
 const DEFAULT_RATE = 0.01;
 const OPTION_NAMES = ['falsePositiveRate', 'seed'];
 
+const INFO: FilterClassInfo<'ribbon'> = { typeName: 'ribbon', className: 'RibbonFilter' };
+
 function staticError(operation: string): FilterError {
-  return new FilterError(
-    'UNSUPPORTED',
-    `a ribbon filter is static: it cannot ${operation}; build a new one from the whole key set with RibbonFilter.from(keys)`,
-  );
+  return staticFilterError(INFO, operation);
 }
 
 /**
@@ -51,19 +50,14 @@ function staticError(operation: string): FilterError {
  * ```
  */
 export class RibbonFilter extends Filter<'ribbon'> {
-  protected static override readonly info: FilterClassInfo<'ribbon'> = { typeName: 'ribbon', className: 'RibbonFilter' };
+  protected static override readonly info: FilterClassInfo<'ribbon'> = INFO;
 
   /**
    * Filters of this type are built from their keys: use `RibbonFilter.from(keys, options)`.
    * @throws FilterError `UNSUPPORTED` when called with options.
    */
   constructor(existing: never) {
-    if (!((existing as unknown) instanceof ExistingHandle)) {
-      throw new FilterError(
-        'UNSUPPORTED',
-        'a ribbon filter is static: build it from its keys with RibbonFilter.from(keys, options), not new RibbonFilter()',
-      );
-    }
+    refuseStaticConstruction(existing, INFO);
     super(existing);
   }
 
@@ -74,27 +68,9 @@ export class RibbonFilter extends Filter<'ribbon'> {
    */
   static override from<T extends Filter>(keys: Iterable<Key>, options?: RibbonFilterOptions): T;
   static override from(keys: Iterable<Key>, options: RibbonFilterOptions = {}): RibbonFilter {
-    const core = checkRibbonOptions(options);
-    const list = keyArray(keys);
-    const { module, arena } = getRuntime();
-    // Every key's hash (16 bytes) in wasm memory, a batch at a time, then one build.
-    const hashBytes = Math.max(1, list.length) * 16;
-    const hashes = hashBytes <= MAX_ARENA_BYTES ? module._malloc(hashBytes) : 0;
-    if (hashes === 0) {
-      throw new FilterError('OUT_OF_MEMORY', `out of memory: cannot hold the hashes of ${list.length} keys`);
-    }
-    try {
-      for (let start = 0; start < list.length; ) {
-        const batch = arena.encodeBatch(list, start);
-        module._cbw_hash_many(core.seed, batch.data, batch.offsets, batch.count, hashes + start * 16);
-        start = batch.end;
-      }
-      const handle = adoptHandle(module.buildFilter(RibbonFilter.info.typeName, core, hashes, list.length));
-      return new RibbonFilter(new ExistingHandle(handle) as never);
-    } finally {
-      module._free(hashes);
-    }
+    return new RibbonFilter(buildStaticFilter(INFO, checkRibbonOptions(options), keys) as never);
   }
+
 
   /** @throws FilterError `UNSUPPORTED`: the filter is static (build a new one with `from`). */
   add(_key: Key): never {
