@@ -154,7 +154,10 @@ void solve(const RibbonFilter::Params& params, const Wide* coefficients, const u
       const uint32_t result = results[slot];
       for (uint32_t j = 0; j < widest; ++j) {
         window[j] <<= 1;
-        if (row != 0) window[j] |= ((result >> j) & 1u) ^ parity(window[j] & row);
+        // A result holds 32 bits: at 32 columns the spare 33rd window is solved for 0 bits
+        // (and never stored), not shifted by 32, which C++ leaves undefined.
+        const uint32_t resultBit = j < 32 ? (result >> j) & 1u : 0u;
+        if (row != 0) window[j] |= resultBit ^ parity(window[j] & row);
       }
       if (slot == block * 64) break;
     }
