@@ -77,7 +77,6 @@ export class BinaryFuseFilter extends Filter<'binary-fuse'> {
     return new BinaryFuseFilter(buildStaticFilter(INFO, checkFuseOptions(options), keys) as never);
   }
 
-
   /** @throws FilterError `UNSUPPORTED`: the filter is static (build a new one with `from`). */
   add(_key: Key): never {
     throw staticError('add keys');

@@ -71,7 +71,6 @@ export class RibbonFilter extends Filter<'ribbon'> {
     return new RibbonFilter(buildStaticFilter(INFO, checkRibbonOptions(options), keys) as never);
   }
 
-
   /** @throws FilterError `UNSUPPORTED`: the filter is static (build a new one with `from`). */
   add(_key: Key): never {
     throw staticError('add keys');
