@@ -104,7 +104,7 @@ for (const file of ['styles.css', 'playground.css', 'sections.html']) copyFileSy
 // 2. The blocklist, with the project's own CLI, once per type of the library's registry that a
 // blocklist can use (not one that forgets its keys); the page checks URLs with the preloaded one
 // (src/compared-types.json) and compares them all. The registry's capabilities come from the core.
-const { init, FILTER_TYPES, UrlBlocklist, parseListLine } = await import(pathToFileURL(join(pkg, 'index.js')).href);
+const { init, FILTER_TYPES, UrlBlocklist, parseListLine, splitConfirmation, confirmationPartName } = await import(pathToFileURL(join(pkg, 'index.js')).href);
 await init();
 const compared = JSON.parse(readFileSync(join(demo, 'src', 'compared-types.json'), 'utf8'));
 // The same names as src/compared-types.ts comparedFileName().
@@ -126,6 +126,18 @@ await Promise.all(
 // companion nothing), so the rest is not shipped.
 const companionIndex = `${filters[compared.preloaded]}.confirm.index`;
 const companionParts = `${filters[compared.preloaded]}.confirm.parts`;
+// The preloaded companion split again in parts of about DEMO_PART_HASHES hashes (the CLI's
+// default is 512, under 4 KB a part): a first visit's listed verdict fetches one part, and
+// the halved part keeps that path within 80 KB on the wire; the index grows by ~16 bytes a part.
+const DEMO_PART_HASHES = 256;
+{
+  const whole = readFileSync(join(out, 'data', `${filters[compared.preloaded]}.confirm`));
+  const split = splitConfirmation(whole, DEMO_PART_HASHES);
+  writeFileSync(join(out, 'data', companionIndex), split.index);
+  rmSync(join(out, 'data', companionParts), { recursive: true, force: true });
+  mkdirSync(join(out, 'data', companionParts), { recursive: true });
+  split.parts.forEach((part, i) => writeFileSync(join(out, 'data', companionParts, confirmationPartName(i)), part));
+}
 for (const name of Object.values(filters)) {
   rmSync(join(out, 'data', `${name}.confirm`), { force: true });
   if (name === filters[compared.preloaded]) continue;
