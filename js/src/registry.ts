@@ -294,17 +294,26 @@ const everyClassUnderItsName: [ClassUnderAnotherName | TypeNotInAnyFilter] exten
 void everyClassUnderItsName;
 
 /**
- * The types chosen when none is given: `keys`, for keys added one by one
- * (`UrlBlocklist.create`, the CLI's `build`); `list`, for a whole URL list
- * known at once (`UrlBlocklist.build`, `build --urls`): the static type, the
- * smallest on the wire. Named once here; the CLI and `UrlBlocklist` read them.
+ * Not a type but a choice, for a whole list known at once: the list is built in
+ * every static type that fits (`isStatic`, read from the core) and the one with
+ * the fewest serialized bytes is kept (`UrlBlocklist.build`, `build --urls`).
+ */
+export const SMALLEST_STATIC_TYPE = 'smallest';
+
+/**
+ * What is chosen when no type is given: `keys`, the type for keys added one by
+ * one (`UrlBlocklist.create`, the CLI's `build`); `list`, for a whole URL list
+ * known at once (`UrlBlocklist.build`, `build --urls`): not one type but the
+ * smallest static type for that list (`'smallest'`), so a shipped list is as
+ * small as the registry's types make it. Named once here; the CLI and
+ * `UrlBlocklist` read them.
  */
 export const DEFAULT_FILTER_TYPES = {
   /** For keys added one by one. */
   keys: 'bloom',
-  /** For a whole URL list known at once. */
-  list: 'binary-fuse',
-} as const satisfies Record<string, FilterTypeName>;
+  /** For a whole URL list known at once: the smallest static type for it. */
+  list: SMALLEST_STATIC_TYPE,
+} as const satisfies { keys: FilterTypeName; list: FilterTypeName | typeof SMALLEST_STATIC_TYPE };
 
 /**
  * Every filter type, in the order the docs, the CLI's help and `info` list them.

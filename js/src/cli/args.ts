@@ -69,12 +69,20 @@ function describeParseError(error: unknown, command: string, argv: readonly stri
   }
 }
 
+/** What `--type` gives: a registered type, or with --urls 'smallest' (the smallest static type for the list). */
+export type BuildType = BlocklistFilterType | typeof DEFAULT_FILTER_TYPES.list;
+
 /**
- * `--type`: any registered type, by name or short alias (registry.ts). Default:
- * the registry's DEFAULT_FILTER_TYPES (`list` for a URL list, `keys` for keys).
+ * `--type`: any registered type, by name or short alias (registry.ts), or with
+ * --urls 'smallest'. Default: the registry's DEFAULT_FILTER_TYPES (`list` for a
+ * URL list: the smallest static type for it; `keys` for keys).
  */
-export function parseType(value: string | undefined, urls = false): BlocklistFilterType {
+export function parseType(value: string | undefined, urls = false): BuildType {
   if (value === undefined) return urls ? DEFAULT_FILTER_TYPES.list : DEFAULT_FILTER_TYPES.keys;
+  if (value === DEFAULT_FILTER_TYPES.list) {
+    if (urls) return DEFAULT_FILTER_TYPES.list;
+    throw usageError(`--type ${value} applies to URL lists (--urls): it builds the list in each static type and keeps the smallest`, 'build');
+  }
   const entry = findFilterType(value);
   if (entry === null) {
     const names = FILTER_TYPES.flatMap((type) => [type.name, ...type.aliases]);

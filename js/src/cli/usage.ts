@@ -17,7 +17,7 @@ Options:
   -o, --output <file>    the filter file to write (required); it is written to
                          <file>.tmp-<pid> and renamed, so a failed build leaves
                          no file behind
-  -t, --type <type>      the filter type (default ${DEFAULT_FILTER_TYPES.keys}; with --urls, ${DEFAULT_FILTER_TYPES.list}):
+${optionText('  -t, --type <type>', `the filter type (default ${DEFAULT_FILTER_TYPES.keys}; with --urls, ${DEFAULT_FILTER_TYPES.list}: the list is built as ${list(FILTER_TYPES.filter((entry) => entry.isStatic && !entry.forgets))} and the fewest bytes kept):`)}
                          ${typeChoices()}
   --fpr <rate>           target false-positive rate in (0, 1); default 0.01,
                          or 0.001 with --urls, where it is per URL: the

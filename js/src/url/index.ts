@@ -18,6 +18,7 @@ export type { ListFormat, ParsedLine, ListParseResult, ListParseError, ListParse
 export { LIST_FORMATS } from './lists/list-parser.js';
 export type { ExpressionDepth } from './expressions.js';
 export type { NeverMatchReport } from './never-match.js';
+export type { TypeCandidate, TypeChoice } from './smallest-type.js';
 
 function asFilterError<T>(run: () => T): T {
   try {

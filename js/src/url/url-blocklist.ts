@@ -6,7 +6,7 @@ import { withBytesInWasm } from '../core/filter-base.js';
 import { getRuntime } from '../runtime/init.js';
 import { describeValue, type OwnedBytes } from '../keys/keys.js';
 import { requireInteger } from '../options.js';
-import { type AnyFilter, DEFAULT_FILTER_TYPES, filterType, type FilterTypeOrAlias, tryAddKey } from '../registry.js';
+import { type AnyFilter, DEFAULT_FILTER_TYPES, type FilterTypeEntry, filterType, type FilterTypeOrAlias, SMALLEST_STATIC_TYPE, tryAddKey } from '../registry.js';
 import {
   envelopeDepth,
   EXPRESSION_SCHEME_LIST_DEPTH,
@@ -30,6 +30,7 @@ import { ExactSetBuilder, type FullExactSet, readExactSet } from './exact-set.js
 import { type NeverMatchReport } from './never-match.js';
 import { exceptionBytesIn, neverMatchExpressions } from './never-match-expressions.js';
 import { lookupRateFor } from './url-rate.js';
+import { buildSmallest, staticCandidates, type TypeChoice } from './smallest-type.js';
 import {
   changedExpressions,
   encodeListDelta,
@@ -49,10 +50,14 @@ export type BlocklistFilterType = FilterTypeOrAlias;
 /** Options of {@link UrlBlocklist.build} and {@link UrlBlocklist.create}: the filter type and its sizing. */
 export interface UrlBlocklistOptions {
   /**
-   * The filter that stores the expressions. Default: 'binary-fuse' for `build`
-   * (a static list: the smallest on the wire; no `addLine` after), 'bloom' for `create`.
+   * The filter that stores the expressions, always the one named. Default for
+   * `build`: 'smallest' (`DEFAULT_FILTER_TYPES.list`), not a type but a choice:
+   * the list is built in every static type that takes the options given
+   * (today binary fuse and Ribbon) and the fewest serialized bytes are kept
+   * (`report.typeChoice` says which, `type` reads it back; no `addLine` after).
+   * Default for `create`: 'bloom'.
    */
-  type?: BlocklistFilterType | undefined;
+  type?: BlocklistFilterType | typeof SMALLEST_STATIC_TYPE | undefined;
   /**
    * Target false-positive rate per URL: the most often an unlisted URL is
    * reported. Default 0.001. The filter is sized for the per-lookup rate
@@ -123,6 +128,8 @@ export interface UrlBlocklistReport {
   warnings: ListParseWarning[];
   /** With `neverMatch`: what was checked, the exceptions made and their cost in bytes, and listed ones. */
   neverMatch?: NeverMatchReport;
+  /** When `build` chose the type (none named, or 'smallest'): each static type it built, with its bytes, and the one kept. */
+  typeChoice?: TypeChoice;
 }
 
 export type { NeverMatchReport } from './never-match.js';
@@ -131,7 +138,7 @@ export type { ListChangeLines } from './list-delta.js';
 export type { UrlCheck, UrlVerdict } from './check-url.js';
 
 const DEFAULT_BLOCKLIST_RATE = 0.001;
-// `build` has the whole list: the static type, smallest on the wire. `create` needs a type with add.
+// `build` has the whole list: the smallest static type for it. `create` needs a type with add.
 const DEFAULT_BUILD_TYPE = DEFAULT_FILTER_TYPES.list;
 const KNOWN_OPTIONS = [
   'type',
@@ -239,8 +246,11 @@ export class UrlBlocklist extends UrlList<AnyFilter> {
   /**
    * Builds a blocklist from list text or lines (plain, hosts-file or
    * Adblock/uBlock host and URL rules; see `ListFormat`). Duplicates are
-   * stored once. The default type is 'binary-fuse' (static: `addLine`
-   * then throws UNSUPPORTED; pass a dynamic `type` such as 'bloom' to add later).
+   * stored once. With no `type` the list is built in each static type that
+   * fits and the smallest serialized filter is kept (`report.typeChoice`; the
+   * same list and options always choose the same type). Static means `addLine`
+   * then throws UNSUPPORTED: pass a dynamic `type` such as 'bloom' to add later.
+   * A named type is always the one used.
    * @throws FilterError `INVALID_ARGUMENT` (bad options or input), `FULL`
    *   (cuckoo with a capacity too small), `NOT_INITIALIZED`.
    */
@@ -288,24 +298,38 @@ export class UrlBlocklist extends UrlList<AnyFilter> {
       } else if (parsed.kind === 'skip') skipped++;
       else errors.push({ line: lineNumber, text: line, reason: parsed.reason });
     }
-    const report = { entries: expressions.size, skipped, errors, warnings };
-    const entry = filterType(options.type ?? DEFAULT_BUILD_TYPE, 'UrlBlocklist: type');
+    const report: UrlBlocklistReport = { entries: expressions.size, skipped, errors, warnings };
+    const type = options.type ?? DEFAULT_BUILD_TYPE;
+    // null: the smallest of the static types (built whole, like a named static type).
+    const entry = type === SMALLEST_STATIC_TYPE ? null : filterType(type, 'UrlBlocklist: type');
     // The depth URLs will be checked to, known before the filter is made: it is sized for the per-URL rate there.
     let depth: ExpressionDepth = { hostLabels: 0, pathDepth: 0 };
     for (const expression of expressions) depth = deeperOf(depth, depthNeededBy(expression));
-    if (entry.isStatic) {
+    if (entry === null || entry.isStatic) {
       // Built once from every distinct expression (it has no add).
       if (options.capacity !== undefined) {
         throw new FilterError(
           'INVALID_ARGUMENT',
-          `UrlBlocklist: a ${entry.name} filter${options.type === undefined ? " (build's default type)" : ''} is sized by its entries: ` +
+          `UrlBlocklist: ${entry === null ? "a static filter (build's default: the smallest static type)" : `a ${entry.name} filter`} is sized by its entries: ` +
             `give no capacity, or a type that takes one, such as { type: '${DEFAULT_FILTER_TYPES.keys}' }`,
         );
       }
       const filterOptions = filterOptionsOf(options, depth);
-      // A type that takes an arity (binary fuse) gets the blocklist's default one.
-      if (entry.extraOptions.includes('arity') && filterOptions.arity === undefined) filterOptions.arity = DEFAULT_BLOCKLIST_FUSE_ARITY;
-      const filter = entry.from(expressions, filterOptions);
+      const buildIn = (staticType: FilterTypeEntry): AnyFilter => {
+        const own = { ...filterOptions };
+        // A type that takes an arity (binary fuse) gets the blocklist's default one.
+        if (staticType.extraOptions.includes('arity') && own.arity === undefined) own.arity = DEFAULT_BLOCKLIST_FUSE_ARITY;
+        return staticType.from(expressions, own);
+      };
+      let filter: AnyFilter;
+      if (entry === null) {
+        const given = TYPE_OPTIONS.filter((name) => options[name] !== undefined);
+        const smallest = buildSmallest(staticCandidates(given), buildIn);
+        filter = smallest.filter;
+        report.typeChoice = smallest.choice;
+      } else {
+        filter = buildIn(entry);
+      }
       const builder = new ExactSetBuilder();
       for (const expression of expressions) builder.add(expression);
       const list = new UrlBlocklist(filter, expressions.size, format, report, depth, EXPRESSION_SCHEME_LIST_DEPTH, parseOptions, builder);
@@ -345,6 +369,12 @@ export class UrlBlocklist extends UrlList<AnyFilter> {
 
   static #empty(options: UrlBlocklistOptions, format: ListFormat, report: UrlBlocklistReport): UrlBlocklist {
     const { type = DEFAULT_FILTER_TYPES.keys, capacity = 1 } = options;
+    if (type === SMALLEST_STATIC_TYPE) {
+      throw new FilterError(
+        'UNSUPPORTED',
+        `UrlBlocklist: '${SMALLEST_STATIC_TYPE}' chooses among the static types, built once from the whole list: use UrlBlocklist.build(list), or a type that takes adds, such as { type: '${DEFAULT_FILTER_TYPES.keys}' }`,
+      );
+    }
     const entry = filterType(type, 'UrlBlocklist: type');
     if (entry.isStatic) {
       throw new FilterError(
@@ -985,11 +1015,14 @@ function filterOptionsOf(options: UrlBlocklistOptions, depth: ExpressionDepth): 
   const filterOptions: Record<string, unknown> = { falsePositiveRate: lookupRateFor(falsePositiveRate, depth), seed };
   // Type-specific options pass through to the types that take them; a
   // type that does not take one rejects it (never ignored).
-  for (const name of ['bucketSize', 'fingerprintBits', 'arity'] as const) {
+  for (const name of TYPE_OPTIONS) {
     if (options[name] !== undefined) filterOptions[name] = options[name];
   }
   return filterOptions;
 }
+
+/** The options only some types take (passed through to them; a type that does not take one rejects it). */
+const TYPE_OPTIONS = ['bucketSize', 'fingerprintBits', 'arity'] as const;
 
 function adoptEnvelope(handle: BlocklistEnvelopeHandle): BlocklistEnvelopeHandle {
   if (!handle.ok()) {
@@ -1013,7 +1046,7 @@ function checkBlocklistOptions(options: unknown): asserts options is UrlBlocklis
   if (neverMatch !== undefined && (neverMatch === null || typeof (neverMatch as Iterable<string>)[Symbol.iterator] !== 'function' || typeof neverMatch === 'string')) {
     throw new FilterError('INVALID_ARGUMENT', `UrlBlocklist: neverMatch must be an iterable of hosts or URLs (such as an array), got ${describeValue(neverMatch)}`);
   }
-  if (type !== undefined) {
+  if (type !== undefined && type !== SMALLEST_STATIC_TYPE) {
     const entry = filterType(type, 'UrlBlocklist: type');
     if (entry.forgets) {
       // By capability (registry.ts), not by name: a type that drops keys by
@@ -1021,7 +1054,7 @@ function checkBlocklistOptions(options: unknown): asserts options is UrlBlocklis
       throw new FilterError(
         'INVALID_ARGUMENT',
         `UrlBlocklist: the ${entry.name} type forgets its keys as time passes, so listed URLs would be answered clear later; ` +
-          `a blocklist must never miss an entry: choose a type that keeps its keys, such as '${DEFAULT_FILTER_TYPES.keys}' or '${DEFAULT_FILTER_TYPES.list}'`,
+          `a blocklist must never miss an entry: choose a type that keeps its keys, such as '${DEFAULT_FILTER_TYPES.keys}' or a static one (the default of build)`,
       );
     }
   }

@@ -1,12 +1,14 @@
 // What `build` was asked to do, parsed from its arguments: a leaf, read by the
 // filter build (build.ts), its shared passes (build-steps.ts) and the exact build.
-import type { BlocklistFilterType, ListFormat } from '../../index.js';
+import type { ListFormat } from '../../index.js';
+import type { BuildType } from '../args.js';
 
 export interface BuildOptions {
   input: string;
   output: string;
-  type: BlocklistFilterType;
-  /** Whether --type was given (with --urls the default is the static fuse type). */
+  /** The type named, or with --urls 'smallest' (the default there): the smallest static type for the list. */
+  type: BuildType;
+  /** Whether --type was given. */
   typeGiven: boolean;
   falsePositiveRate: number;
   capacity: number | null;

@@ -29,6 +29,8 @@ import {
   type AnyFilter,
   type BlocklistFilterType,
   DEFAULT_FILTER_TYPES,
+  type FilterTypeEntry,
+  type TypeChoice,
   FilterError,
   FILTER_TYPES,
   filterType,
@@ -36,7 +38,7 @@ import {
   UrlBlocklist,
 } from '../../index.js';
 import { type ExpressionDepth, expressionDepth, SAFE_BROWSING_DEPTH } from '../../url/expressions.js';
-import { booleanOptions, OUTPUT_AND_QUIET, parseCapacity, parseCommand, parseFormat, parseRate, parseSeed, parseType, stringOptions } from '../args.js';
+import { type BuildType, booleanOptions, OUTPUT_AND_QUIET, parseCapacity, parseCommand, parseFormat, parseRate, parseSeed, parseType, stringOptions } from '../args.js';
 import { type ConfirmationFacts, confirmationFacts, confirmationFiles, writeConfirmation } from './build-confirmation.js';
 import { type NeverMatchInput, neverMatchRow, neverMatchSummary, readNeverMatch, warnAboutListedNeverMatch } from './build-never-match.js';
 import { isPublicSuffix } from './build-public-suffix.js';
@@ -101,7 +103,7 @@ function parseBuildOptions(argv: string[]): BuildOptions {
   }
   if (neverMatch.includes('')) throw usageError('--never-match needs a file', 'build');
   const type = parseType(str('type'), urls);
-  if (urls && values.exact !== true && filterType(type).forgets) {
+  if (urls && values.exact !== true && namedType(type)?.forgets === true) {
     // By capability (the registry's `forgets`), not by name.
     throw usageError(
       `--type ${type} cannot hold a URL blocklist: it forgets its keys as time passes, so listed URLs would be answered clear later; ` +
@@ -145,6 +147,19 @@ function parseBuildOptions(argv: string[]): BuildOptions {
  * and the keys it starts from: the registry's `growingStandIn` (itself for a
  * type that grows, chained or in place) and that type's `defaultCapacity`.
  */
+/**
+ * The registry's entry of the type `--type` named; null for 'smallest' (the
+ * default with --urls), which is built whole like every static type it chooses from.
+ */
+function namedType(type: BuildType): FilterTypeEntry | null {
+  return type === DEFAULT_FILTER_TYPES.list ? null : filterType(type);
+}
+
+/** "a ribbon filter", or "a static filter (the smallest type for the list)" for 'smallest'. */
+function describeBuildType(type: BuildType): string {
+  return type === DEFAULT_FILTER_TYPES.list ? 'static filter (the smallest type for the list)' : `${type} filter`;
+}
+
 function growingTypeFor(type: BlocklistFilterType): { type: BlocklistFilterType; capacity: number } {
   const standIn = filterType(type).growingStandIn;
   const capacity = standIn === null ? null : filterType(standIn).defaultCapacity;
@@ -191,15 +206,16 @@ async function build(options: BuildOptions): Promise<number> {
   // A dynamic blocklist is sized for the per-URL rate at the depths its entries
   // need, which the counting pass finds; without that pass, Safe Browsing's.
   let depth: ExpressionDepth = SAFE_BROWSING_DEPTH;
-  const isStatic = filterType(options.type).isStatic;
+  const named = namedType(options.type);
+  const isStatic = named?.isStatic ?? true;
   if (isStatic && capacity !== null) {
-    const hint = options.typeGiven ? '' : ` (the default type with --urls; give --type ${DEFAULT_FILTER_TYPES.keys}, or another type, to size by --capacity)`;
-    throw usageError(`--capacity does not apply to a ${options.type} filter${hint}: it is built from, and sized by, all its keys`, 'build');
+    const hint = options.typeGiven ? '' : ` (the default with --urls; give --type ${DEFAULT_FILTER_TYPES.keys}, or another type, to size by --capacity)`;
+    throw usageError(`--capacity does not apply to a ${describeBuildType(options.type)}${hint}: it is built from, and sized by, all its keys`, 'build');
   }
-  if (capacity === null && !isStatic) {
+  if (capacity === null && named !== null && !isStatic) {
     if (once) {
       // Its size is unknown and it cannot be read twice: grow instead of guessing.
-      ({ type, capacity } = growingTypeFor(options.type));
+      ({ type, capacity } = growingTypeFor(named.name));
       growing = true;
     } else {
       const file = await openInputFile(options.input);
@@ -276,7 +292,7 @@ function staticTarget(options: BuildOptions, neverMatch: NeverMatchInput | null)
   return {
     sink,
     get filter(): AnyFilter {
-      if (filter === null) throw new CliError(`internal: the ${type} filter is built after the input is read`);
+      if (filter === null) throw new CliError(`internal: the ${describeBuildType(type)} is built after the input is read`);
       return filter;
     },
     get blocklist(): UrlBlocklist | null {
@@ -296,11 +312,12 @@ function staticTarget(options: BuildOptions, neverMatch: NeverMatchInput | null)
           });
           filter = blocklist.filter;
         } else {
-          filter = filterType(type).from(sink.distinctKeys(), { falsePositiveRate, seed });
+          // Keys, not a list: a named type ('smallest' is refused without --urls by parseType).
+          filter = filterType(type as BlocklistFilterType).from(sink.distinctKeys(), { falsePositiveRate, seed });
         }
       } catch (error) {
         if (error instanceof FilterError) {
-          throw new CliError(`cannot build a ${type} filter of ${formatCount(sink.counts.stored)} keys: ${error.message}`);
+          throw new CliError(`cannot build a ${describeBuildType(type)} of ${formatCount(sink.counts.stored)} keys: ${error.message}`);
         }
         throw error;
       }
@@ -316,8 +333,10 @@ function createTarget(
   expressionDepth: ExpressionDepth,
   neverMatch: NeverMatchInput | null,
 ): Target {
-  const { type, falsePositiveRate, seed } = options;
-  if (filterType(type).isStatic) return staticTarget(options, neverMatch);
+  const named = namedType(options.type);
+  if (named === null || named.isStatic) return staticTarget(options, neverMatch);
+  const { falsePositiveRate, seed } = options;
+  const type = named.name;
   try {
     if (options.urls) {
       const blocklist = UrlBlocklist.create({ type, falsePositiveRate, capacity, seed, format: options.format, expressionDepth });
@@ -370,6 +389,8 @@ function report(
   const guarded = neverMatch !== null ? made.blocklist?.report.neverMatch : undefined;
   const facts = filterFacts(made.filter);
   const entries = made.blocklist?.entryCount ?? counts.stored;
+  // With no --type (or 'smallest'): the static types built and the one kept.
+  const choice = made.blocklist?.report.typeChoice;
   if (options.json) {
     const summary = {
       output: options.output,
@@ -394,17 +415,25 @@ function report(
       estimatedFalsePositiveRate: facts.estimatedFalsePositiveRate,
       // A blocklist's rates are per URL (as --fpr), with the per-lookup ones beside them.
       ...(made.blocklist !== null ? blocklistRates(made.blocklist, made.filter) : {}),
+      ...(choice !== undefined ? { typeChoice: choice } : {}),
       ...(confirmation !== null ? { confirmation } : {}),
       ...(guarded !== undefined && neverMatch !== null ? { neverMatch: neverMatchSummary(guarded, neverMatch) } : {}),
     };
     process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
   } else if (!options.quiet) {
     const rows: Array<[string, string]> = guarded !== undefined && neverMatch !== null ? [neverMatchRow(guarded, neverMatch)] : [];
+    if (choice !== undefined) rows.unshift(typeChoiceRow(choice));
     process.stdout.write(`${textSummary(options, capacity, growing, made, fileBytes, entries, confirmation, rows)}\n`);
   }
   warnAboutLinesNotStored(counts, options);
   if (options.urls) warnAboutLinesWithWarnings(counts);
   if (guarded !== undefined) warnAboutListedNeverMatch(guarded);
+}
+
+/** "type: ribbon, the smallest static type for this list (binary-fuse 16,412 bytes, ribbon 13,308)". */
+function typeChoiceRow(choice: TypeChoice): [string, string] {
+  const sizes = choice.candidates.map((candidate, i) => `${candidate.type} ${formatCount(candidate.bytes)}${i === 0 ? ' bytes' : ''}`).join(', ');
+  return ['type', `${choice.chosen}, the smallest static type for this list (filters built: ${sizes})`];
 }
 
 /** `--capacity` at least this many times the keys stored gets a note in the summary. */
