@@ -13,7 +13,9 @@
 //   styles.css, playground.css, sections.html (the later parts' markup and styles)
 //   sw.js             the service worker: network first, the cache when offline; it caches the
 //                     page's own copies of the files (from the HTTP cache), never fetching them twice
-//   data/*.filter     the list in each type of src/compared-types.json, built by the CLI
+//   data/*.filter     the list in each type of the registry a blocklist can use, built by the CLI;
+//                     urlhaus.filter the one the page checks with (src/compared-types.json:
+//                     "smallest", the CLI's default build, or a type's name)
 //   data/urlhaus.filter.confirm.index, data/urlhaus.filter.confirm.parts/NNNN   the preloaded
 //                     filter's exact companion split by hash prefix (the CLI's `build --urls`
 //                     writes them): the index (type 34, a few hundred bytes) fetched with the
@@ -104,34 +106,56 @@ for (const file of ['styles.css', 'playground.css', 'sections.html']) copyFileSy
 // 2. The blocklist, with the project's own CLI, once per type of the library's registry that a
 // blocklist can use (not one that forgets its keys); the page checks URLs with the preloaded one
 // (src/compared-types.json) and compares them all. The registry's capabilities come from the core.
-const { init, FILTER_TYPES, UrlBlocklist, parseListLine, splitConfirmation, confirmationPartName } = await import(pathToFileURL(join(pkg, 'index.js')).href);
+const { init, DEFAULT_FILTER_TYPES, FILTER_TYPES, UrlBlocklist, parseListLine, splitConfirmation, confirmationPartName } = await import(
+  pathToFileURL(join(pkg, 'index.js')).href
+);
 await init();
 const compared = JSON.parse(readFileSync(join(demo, 'src', 'compared-types.json'), 'utf8'));
-// The same names as src/compared-types.ts comparedFileName().
-const fileNameOf = (type) => (type === compared.preloaded ? 'urlhaus.filter' : `urlhaus.${type}.filter`);
-const filters = Object.fromEntries(FILTER_TYPES.filter((entry) => !entry.forgets).map(({ name }) => [name, fileNameOf(name)]));
-if (!(compared.preloaded in filters)) fail(`src/compared-types.json: preloaded type ${compared.preloaded} is not a registered type a blocklist can use`);
+const blocklistTypes = FILTER_TYPES.filter((entry) => !entry.forgets).map(({ name }) => name);
+// "smallest" (the library's default for a whole list, DEFAULT_FILTER_TYPES.list): the preloaded
+// filter is the CLI's build with no --type, whichever static type it picks; or a type's name.
+const choosing = compared.preloaded === DEFAULT_FILTER_TYPES.list;
+if (!choosing && !blocklistTypes.includes(compared.preloaded)) {
+  fail(`src/compared-types.json: preloaded ${compared.preloaded} is neither "${DEFAULT_FILTER_TYPES.list}" nor a registered type a blocklist can use`);
+}
+const PRELOADED_FILE = 'urlhaus.filter';
+const builds = [
+  [compared.preloaded, PRELOADED_FILE],
+  ...blocklistTypes.filter((type) => type !== compared.preloaded).map((type) => [type, `urlhaus.${type}.filter`]),
+];
 await Promise.all(
-  Object.entries(filters).map(([type, name]) =>
+  builds.map(([type, name]) =>
     run(
       process.execPath,
-      [cli, 'build', '--urls', '--type', type, '--fpr', String(RATE), '--input', relative(root, listFile), '--output', relative(root, join(out, 'data', name))],
+      [cli, 'build', '--urls', ...(choosing && name === PRELOADED_FILE ? [] : ['--type', type]), '--fpr', String(RATE), '--input', relative(root, listFile), '--output', relative(root, join(out, 'data', name))],
       { cwd: root },
     ).catch((error) => fail(`the CLI failed building the ${type} filter:\n${error.stderr || error.message}`)),
   ),
 );
+// The type the page checks with, as the bytes say.
+const preloadedType = choosing ? typeOfBlocklist(join(out, 'data', PRELOADED_FILE)) : compared.preloaded;
+if (choosing) {
+  // The type picked was also built by name for the comparison: the same bytes (a named type is
+  // used as named, and the choice is deterministic), so one copy ships, as urlhaus.filter.
+  const named = join(out, 'data', `urlhaus.${preloadedType}.filter`);
+  if (!readFileSync(named).equals(readFileSync(join(out, 'data', PRELOADED_FILE)))) {
+    fail(`the CLI's default build (${preloadedType}) and its build with --type ${preloadedType} wrote different bytes`);
+  }
+  for (const suffix of ['', '.confirm', '.confirm.index', '.confirm.parts']) rmSync(`${named}${suffix}`, { recursive: true, force: true });
+}
+const filters = Object.fromEntries(blocklistTypes.map((type) => [type, type === preloadedType ? PRELOADED_FILE : `urlhaus.${type}.filter`]));
 
 // The CLI writes each filter's exact companion beside it, whole and in parts; the page
 // confirms with the preloaded filter's parts only (the comparison needs none, and the whole
 // companion nothing), so the rest is not shipped.
-const companionIndex = `${filters[compared.preloaded]}.confirm.index`;
-const companionParts = `${filters[compared.preloaded]}.confirm.parts`;
+const companionIndex = `${PRELOADED_FILE}.confirm.index`;
+const companionParts = `${PRELOADED_FILE}.confirm.parts`;
 // The preloaded companion split again in parts of about DEMO_PART_HASHES hashes (the CLI's
 // default is 512, under 4 KB a part): a first visit's listed verdict fetches one part, and
 // the halved part keeps that path within 80 KB on the wire; the index grows by ~16 bytes a part.
 const DEMO_PART_HASHES = 256;
 {
-  const whole = readFileSync(join(out, 'data', `${filters[compared.preloaded]}.confirm`));
+  const whole = readFileSync(join(out, 'data', `${PRELOADED_FILE}.confirm`));
   const split = splitConfirmation(whole, DEMO_PART_HASHES);
   writeFileSync(join(out, 'data', companionIndex), split.index);
   rmSync(join(out, 'data', companionParts), { recursive: true, force: true });
@@ -140,7 +164,7 @@ const DEMO_PART_HASHES = 256;
 }
 for (const name of Object.values(filters)) {
   rmSync(join(out, 'data', `${name}.confirm`), { force: true });
-  if (name === filters[compared.preloaded]) continue;
+  if (name === PRELOADED_FILE) continue;
   rmSync(join(out, 'data', `${name}.confirm.index`), { force: true });
   rmSync(join(out, 'data', `${name}.confirm.parts`), { recursive: true, force: true });
 }
@@ -162,7 +186,7 @@ const header = Object.fromEntries(
     return [key.toLowerCase(), value.trim()];
   }),
 );
-const blocklist = UrlBlocklist.deserialize(readFileSync(join(out, 'data', filters[compared.preloaded])));
+const blocklist = UrlBlocklist.deserialize(readFileSync(join(out, 'data', PRELOADED_FILE)));
 const examples = pickExamples(lines, blocklist, parseListLine);
 
 const sizes = Object.fromEntries(Object.entries(filters).map(([type, name]) => [type, statSync(join(out, 'data', name)).size]));
@@ -180,7 +204,7 @@ const manifest = {
   entryCount: blocklist.entryCount,
   falsePositiveRate: RATE,
   lookupFalsePositiveRate: blocklist.lookupFalsePositiveRate,
-  preloaded: compared.preloaded,
+  preloaded: preloadedType,
   filters: Object.fromEntries(Object.entries(filters).map(([type, name]) => [type, { file: `data/${name}`, bytes: sizes[type] }])),
   confirmation: {
     index: `data/${companionIndex}`,
@@ -200,7 +224,7 @@ writeFileSync(join(out, 'data', 'manifest.json'), `${JSON.stringify(manifest, nu
 // inline script, and a data block is never executed), preload links so the wasm and the
 // filter start downloading with app.js instead of after it, the favicon as a data: URL
 // (one request fewer). `<` is escaped so no list text can close the element.
-const preloadedFile = `data/${filters[compared.preloaded]}`;
+const preloadedFile = `data/${PRELOADED_FILE}`;
 // Only the fields the page reads are inlined (every byte here is before the first verdict);
 // data/manifest.json keeps them all.
 const { upstream: _upstream, builtWith: _builtWith, ...pageManifest } = manifest;
@@ -227,7 +251,7 @@ writeFileSync(join(out, 'index.html'), html);
 const assets = listFiles(out).filter((file) => file !== 'sw.js');
 const version = createHash('sha256');
 for (const file of assets) version.update(file).update(readFileSync(join(out, file)));
-const onDemand = new Set(['data/manifest.json', `data/${companionIndex}`, ...partFiles, ...Object.entries(filters).filter(([type]) => type !== compared.preloaded).map(([, name]) => `data/${name}`)]);
+const onDemand = new Set(['data/manifest.json', `data/${companionIndex}`, ...partFiles, ...Object.entries(filters).filter(([type]) => type !== preloadedType).map(([, name]) => `data/${name}`)]);
 const worker = readFileSync(join(demo, 'sw.js'), 'utf8')
   .replace("'__VERSION__'", JSON.stringify(version.digest('hex').slice(0, 16)))
   .replace("['__ASSETS__']", JSON.stringify(['./', ...assets.filter((file) => file !== 'index.html' && !onDemand.has(file))]));
@@ -257,7 +281,7 @@ const rows = [
   [`companion index (data/${companionIndex})`, [`data/${companionIndex}`]],
   [`-- on a "maybe": one companion part (largest of ${partFiles.length})`, [partFiles[partSizes.indexOf(Math.max(...partSizes))]]],
   ['-- all the companion parts (never all at once)', partFiles],
-  ['-- on demand: comparison filters', Object.entries(filters).filter(([type]) => type !== compared.preloaded).map(([, name]) => `data/${name}`)],
+  ['-- on demand: comparison filters', Object.entries(filters).filter(([type]) => type !== preloadedType).map(([, name]) => `data/${name}`)],
 ];
 const size = (file, kind) => (existsSync(join(out, `${file}${kind}`)) ? statSync(join(out, `${file}${kind}`)) : statSync(join(out, file))).size;
 console.log(`web-demo: built ${relative(process.cwd(), out) || '.'}/ in ${((performance.now() - started) / 1000).toFixed(1)} s`);
@@ -280,6 +304,16 @@ function listFiles(dir, prefix = '') {
 
 function kb(bytes) {
   return `${(bytes / 1024).toFixed(1)} KiB`;
+}
+
+/** The filter type of a blocklist file, read from its bytes by the library. */
+function typeOfBlocklist(path) {
+  const list = UrlBlocklist.deserialize(readFileSync(path));
+  try {
+    return list.type;
+  } finally {
+    list.free();
+  }
 }
 
 function fail(message) {

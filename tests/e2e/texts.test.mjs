@@ -30,14 +30,30 @@ async function inPlaygrounds(body) {
 const text = (page, id) => page.locator(byId(id)).first().textContent();
 
 describe('numbers read from the library', () => {
-  test('the fuse section: the checker’s filter’s slot count and arity, as the library reports them', () => inPlaygrounds(async (page) => {
+  test('the fuse section: which filter answers the checker (the smallest static type) and, for a fuse filter, its slots and arity, as the library reports them', () => inPlaygrounds(async (page) => {
     const list = library.UrlBlocklist.deserialize(readFileSync(join(ROOT, 'web-demo', 'dist', 'data', 'urlhaus.filter')));
     const { slotCount, arity, type } = list.filter;
     list.free();
-    expect(type).toBe('binary-fuse');
-    await expect(text(page, 'checker-fuse-slots')).resolves.toBe(integer(slotCount));
-    await expect(text(page, 'checker-fuse-arity')).resolves.toBe(String(arity));
-    const paragraph = await page.locator(`${byId('fuse-section')} p.detail`).first().textContent();
+    expect(type).toBe(manifest.preloaded);
+    // The build's default: the fewest bytes of the static types built from the list.
+    const statics = library.FILTER_TYPES.filter((entry) => entry.isStatic && manifest.filters[entry.name] !== undefined)
+      .map((entry) => ({ ...manifest.filters[entry.name], label: entry.label, name: entry.name }))
+      .sort((a, b) => a.bytes - b.bytes);
+    expect(statics.length).toBeGreaterThan(1);
+    expect(type).toBe(statics[0].name);
+    await expect(text(page, 'checker-type')).resolves.toBe(`a ${statics[0].label} filter`);
+    const sizes = await text(page, 'checker-static-sizes');
+    for (const entry of statics) expect(sizes).toContain(`${entry.label}: ${integer(entry.bytes)} bytes`);
+    if (arity !== undefined) {
+      await expect(text(page, 'checker-fuse-slots')).resolves.toBe(integer(slotCount));
+      await expect(text(page, 'checker-fuse-arity')).resolves.toBe(String(arity));
+    } else {
+      // Not a fuse table: no slot count or arity is said of it.
+      await expect(page.locator(byId('checker-fuse-facts')).count()).resolves.toBe(0);
+    }
+    const section = page.locator(byId('fuse-section'));
+    await expect(section.locator('h3').first().textContent()).resolves.not.toMatch(/answers the URL checker/);
+    const paragraph = await section.locator('p.detail').first().textContent();
     expect(paragraph).not.toMatch(/hundreds of thousands/);
     // "reads three slots" is said of the toy only, never of the checker's filter.
     expect(paragraph).toMatch(/a lookup here reads three slots/);

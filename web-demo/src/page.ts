@@ -2,7 +2,7 @@
 // the filter's numbers and comparison, the playgrounds, the tune panel, your own list.
 // These build and draw filters, so they load the full library (`cuckoo-bloom-wasm/small`
 // and core.small.wasm) now, after the first verdict was answered by the reader.
-import { init, isInitialized, UrlBlocklist } from 'cuckoo-bloom-wasm';
+import { FILTER_TYPES, init, isInitialized, UrlBlocklist } from 'cuckoo-bloom-wasm';
 import { setupBloomDelete } from './bloom-delete.ts';
 import { setupBloomView } from './bloom-view.ts';
 import { setupByoList } from './byo-list.ts';
@@ -42,6 +42,7 @@ export async function startPage({ bytes, manifest }: { bytes: Uint8Array; manife
   }
   offerComparison(byTestId('comparison'), manifest, bytes);
   insertSections(sections);
+  describeCheckerType(checkerFilter.type, manifest);
   describeCheckerFuse(checkerFilter);
   await yieldToEventLoop();
   const bloom = setupBloomView(byTestId('bloom-section'));
@@ -90,6 +91,27 @@ function notice(target: HTMLElement, testId: string, message: string, retry: () 
   const box = h('div', { class: 'notice', role: 'alert', 'data-testid': testId }, h('p', {}, message), button);
   // A definition list may hold only term and definition pairs (the filter's numbers are one).
   target.replaceChildren(...(target.tagName === 'DL' ? [h('dt', {}, 'Not loaded'), h('dd', {}, box)] : [box]));
+}
+
+/**
+ * Which filter answers the URL checker, beside the other static types the build made of
+ * the list: its type as its bytes say, each file's bytes as build.mjs measured them (the
+ * manifest), the static types as the library's registry says. Said only while it is the
+ * smallest of them (the build's default; compared-types.json may name another type).
+ */
+function describeCheckerType(type: string, manifest: Manifest): void {
+  const sentence = byTestId('checker-static-choice');
+  const statics = FILTER_TYPES.flatMap((entry) => {
+    const file = manifest.filters[entry.name];
+    return entry.isStatic && file !== undefined ? [{ name: entry.name, label: entry.label, bytes: file.bytes }] : [];
+  }).sort((a, b) => a.bytes - b.bytes);
+  const checker = statics.find((entry) => entry.name === type);
+  if (checker === undefined || checker.bytes > statics[0]!.bytes) {
+    sentence.remove();
+    return;
+  }
+  byTestId('checker-type').textContent = `a ${checker.label} filter`;
+  byTestId('checker-static-sizes').textContent = statics.map((entry) => `${entry.label}: ${formatInteger(entry.bytes)} bytes`).join(', ');
 }
 
 /**
