@@ -1,6 +1,6 @@
 // The CLI's list deltas (docs/CLI.md, "Updates by delta"; issue #42): update and
-// diff with --output NAME.delta, for a static type (binary fuse, the --urls
-// default); the delta applies in the library to the base and its companion;
+// diff with --output NAME.delta, for a static type (binary fuse, named; the --urls
+// default is the smallest static type for the list); the delta applies in the library to the base and its companion;
 // a chain continues with --after and is refused with another list; diff says
 // why when a filter patch passes half of the new file.
 import { readFileSync, statSync, writeFileSync } from 'node:fs';
@@ -24,7 +24,8 @@ beforeAll(async () => {
   for (const [name, list] of [['v1.txt', V1], ['v2.txt', V2], ['v3.txt', V3], ['gone.txt', GONE], ['new.txt', NEW], ['gone3.txt', V2.slice(0, 10)]]) {
     writeFileSync(at(name), lines(list));
   }
-  await runOk(['build', '--urls', '--input', 'v1.txt', '--output', 'v1.filter', '-q'], { cwd: work.dir });
+  // Named: these tests are about a binary fuse list (the default may pick another static type).
+  await runOk(['build', '--urls', '--type', 'fuse', '--input', 'v1.txt', '--output', 'v1.filter', '-q'], { cwd: work.dir });
 });
 afterAll(() => work.cleanup());
 
@@ -104,10 +105,14 @@ test('a chain past 25% of the base: update says so on stderr, with the numbers',
   expect(out.stderr).toMatch(/the chain of 1 delta\(s\) since v1\.filter is now [\d,]+ bytes, [\d.]+% of v1\.filter and its companion \([\d,]+ bytes\), past 25%: .*build a fresh base/);
 });
 
-test('diff of two binary fuse builds: the patch is most of the file, and diff says why and what to ship instead', async () => {
-  await runOk(['build', '--urls', '--input', 'v2.txt', '--output', 'v2.filter', '-q'], { cwd: work.dir });
-  const out = await runOk(['diff', 'v1.filter', 'v2.filter', '--output', 'v.patch'], { cwd: work.dir });
-  expect(out.stderr).toMatch(/diff: the patch is [\d.]+% of v2\.filter's [\d,]+ bytes, more than half: a binary-fuse filter is built whole from its list, so a changed list moves every slot.*list delta/);
+// Each static type (the default of build --urls picks one): named, so each is the one tested.
+test.each([['fuse', 'binary-fuse'], ['ribbon', 'ribbon']])('diff of two --type %s builds: the patch is most of the file, and diff says why and what to ship instead', async (alias, name) => {
+  await runOk(['build', '--urls', '--type', alias, '--input', 'v1.txt', '--output', `v1-${alias}.filter`, '-q'], { cwd: work.dir });
+  await runOk(['build', '--urls', '--type', alias, '--input', 'v2.txt', '--output', `v2-${alias}.filter`, '-q'], { cwd: work.dir });
+  const out = await runOk(['diff', `v1-${alias}.filter`, `v2-${alias}.filter`, '--output', `v-${alias}.patch`], { cwd: work.dir });
+  expect(out.stderr).toMatch(
+    new RegExp(`diff: the patch is [\\d.]+% of v2-${alias}\\.filter's [\\d,]+ bytes, more than half: a ${name} filter is built whole from its list, so a changed list moves every slot.*list delta`),
+  );
   const bloom = await runOk(['diff', 'v1.filter', 'v1.filter', '--output', 'none.patch'], { cwd: work.dir });
   expect(bloom.stderr).toBe('');
 });

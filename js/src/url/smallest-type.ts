@@ -9,7 +9,9 @@ import { type AnyFilter, FILTER_TYPES, type FilterTypeEntry, type FilterTypeName
 
 /** One candidate built for the choice, and its serialized bytes. */
 export interface TypeCandidate {
+  /** The static type the list was built in. */
   type: FilterTypeName;
+  /** The bytes its filter serialized to (the blocklist's envelope, the same for every type, not counted). */
   bytes: number;
 }
 
