@@ -113,15 +113,19 @@ describe('UrlBlocklist takes the names the CLI takes', () => {
     expect(Object.fromEntries(fromEntries)).toEqual(full.FILTER_TYPE_ALIASES);
   });
 
-  test("a static blocklist's addLine points to UrlBlocklist.build, not the filter class", () => {
-    const list = full.UrlBlocklist.build(['bad.example/']);
-    expect(list.type).toBe('binary-fuse');
-    const error = thrown(() => list.addLine('worse.example/'));
-    expect(error.code).toBe('UNSUPPORTED');
-    expect(error.message).toMatch(/UrlBlocklist\.build\(list\)/);
-    expect(error.message).not.toMatch(/BinaryFuseFilter\.from/);
-    expect(list.match('http://worse.example/')).toBeNull();
-    list.free();
+  test("a static blocklist's addLine points to UrlBlocklist.build, not the filter class (each static type, and build's default)", () => {
+    const statics = full.FILTER_TYPES.filter((entry) => entry.isStatic).map((entry) => entry.name);
+    for (const type of [undefined, ...statics]) {
+      const list = full.UrlBlocklist.build(['bad.example/'], { type });
+      expect(statics).toContain(list.type);
+      if (type !== undefined) expect(list.type).toBe(type);
+      const error = thrown(() => list.addLine('worse.example/'));
+      expect(error.code).toBe('UNSUPPORTED');
+      expect(error.message).toMatch(/UrlBlocklist\.build\(list\)/);
+      expect(error.message).not.toMatch(/Filter\.from/);
+      expect(list.match('http://worse.example/')).toBeNull();
+      list.free();
+    }
   });
 });
 
