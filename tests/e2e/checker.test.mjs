@@ -59,9 +59,11 @@ describe('confirmed verdicts', () => {
     console.log(`10,000 ordinary URLs in ${checkedIn} ms: ${JSON.stringify(counts)}; the filter said "maybe" for ${falsePositives.length}: ${falsePositives.slice(0, 3).map((r) => r.checked).join(' ')}`);
     expect(counts.listed ?? 0).toBe(0);
     expect(counts.invalid ?? 0).toBe(0);
-    // The seed gives the filter false positives to resolve (4 with the list and filter of this
-    // repository; ~20 lookups per URL at 1.4e-5 each, shared expressions aside).
-    expect(falsePositives.length).toBeGreaterThanOrEqual(3);
+    // The seed gives the filter false positives to resolve (~20 lookups per URL at 1.4e-5 each,
+    // shared expressions aside: ~2.8 expected). Deterministic for the list and filter of this
+    // repository: 2 with its Ribbon filter (the smallest static type, build's default), 4 when
+    // the checker's filter was binary fuse.
+    expect(falsePositives.length).toBeGreaterThanOrEqual(2);
     for (const result of falsePositives) expect([result.checked, result.verdict, result.confirmedBy]).toEqual([result.checked, 'clear', 'exact-set']);
 
     // Every expression of the list, as a URL: listed, each by an entry of the list.
