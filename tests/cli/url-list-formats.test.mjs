@@ -14,7 +14,7 @@ beforeAll(() => {
 });
 afterAll(() => work.cleanup());
 
-test('an RPZ zone builds (static fuse) with its $ORIGIN, and its refused lines are reported by number', async () => {
+test('an RPZ zone builds (the smallest static type, the default) with its $ORIGIN, and its refused lines are reported by number', async () => {
   const output = join(work.dir, 'rpz.filter');
   const { stdout } = await runOk(['build', '--urls', '--format', 'rpz', '--input', join(SAMPLES, 'rpz.zone'), '--output', output, '--json']);
   const summary = JSON.parse(stdout);
