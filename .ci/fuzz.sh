@@ -2,7 +2,7 @@
 # Builds the libFuzzer targets of cpp/fuzz/ with clang and runs each for a
 # bounded time, starting from its committed seed corpus (cpp/fuzz/corpus/).
 #
-#   FUZZ_SECONDS=30   seconds per target (default 30)
+#   FUZZ_SECONDS=20   seconds per target (default 20)
 #   FUZZ_JOBS=2       targets run at once (default: nproc, at most 2)
 #   FUZZ_TARGETS="deserialize_filter ops_filter"   a subset (default: all, from
 #                 build-fuzz/fuzz-targets.txt, which cpp/fuzz/CMakeLists.txt writes)
@@ -16,7 +16,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-seconds=${FUZZ_SECONDS:-30}
+seconds=${FUZZ_SECONDS:-20}
 jobs=${FUZZ_JOBS:-$(nproc)}
 [ "$jobs" -gt 2 ] && jobs=2
 [ "$jobs" -lt 1 ] && jobs=1

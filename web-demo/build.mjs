@@ -222,8 +222,10 @@ writeFileSync(join(out, 'data', 'manifest.json'), `${JSON.stringify(manifest, nu
 
 // 4. The page: the manifest inlined as a JSON data block (not a script: the CSP allows no
 // inline script, and a data block is never executed), preload links so the wasm and the
-// filter start downloading with app.js instead of after it, the favicon as a data: URL
-// (one request fewer). `<` is escaped so no list text can close the element.
+// filter start downloading with app.js instead of after it, the example buttons written
+// into the markup (drawn with the first paint; the page script only listens to them, so
+// building them is no work before a first verdict), the favicon as a data: URL (one
+// request fewer). `<` is escaped so no list text can close the element.
 const preloadedFile = `data/${PRELOADED_FILE}`;
 // Only the fields the page reads are inlined (every byte here is before the first verdict);
 // data/manifest.json keeps them all.
@@ -239,6 +241,7 @@ const html = readFileSync(join(demo, 'index.html'), 'utf8')
       `<link rel="preload" href="${preloadedFile}" as="fetch" crossorigin>`,
     ].join('\n  '),
   )
+  .replace('<!-- build:examples -->', exampleButtons(manifest.examples))
   .replace('<!-- build:favicon -->', `<link rel="icon" type="image/svg+xml" href="data:image/svg+xml,${encodeURIComponent(readFileSync(join(demo, 'favicon.svg'), 'utf8').trim())}">`);
 if (html.includes('<!-- build:')) fail('index.html has a build placeholder this script does not fill');
 writeFileSync(join(out, 'index.html'), html);
@@ -294,6 +297,28 @@ for (const [label, files] of rows) {
 }
 console.log(`  before the first verdict (brotli, bodies only): ${kb(firstCheck)}`);
 console.log(`  list: ${manifest.entryCount} entries from ${manifest.lineCount} lines, updated ${manifest.updated}`);
+
+/**
+ * The "Try:" buttons, one per example and the teaching one (main.ts listens to their clicks):
+ * each names its kind and a short form of its URL, with the whole URL as its title.
+ */
+function exampleButtons(examples) {
+  const labels = { 'listed-host': 'listed host', 'listed-url': 'listed URL', ordinary: 'ordinary site' };
+  const shortUrl = (url) => {
+    const bare = url.replace(/^https?:\/\//, '');
+    return bare.length > 34 ? `${bare.slice(0, 32)}…` : bare;
+  };
+  const buttons = examples.map((example, i) =>
+    `<button type="button" class="example example-${escapeHtml(example.kind)}" data-testid="example-${i}" data-kind="${escapeHtml(example.kind)}" data-url="${escapeHtml(example.url)}" data-entry="${escapeHtml(example.entry ?? '')}" title="${escapeHtml(example.url)}">` +
+    `<span class="example-kind">${escapeHtml(labels[example.kind])}</span> ${escapeHtml(shortUrl(example.url))}</button>`);
+  // An address on no list that the filter answers "maybe" for, found by the page when pressed (false-positive-finder.ts).
+  buttons.push('<button type="button" class="example example-false-positive" data-testid="example-false-positive"><span class="example-kind">teaching</span> show a caught false positive</button>');
+  return buttons.join('');
+}
+
+function escapeHtml(text) {
+  return String(text).replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
+}
 
 /** Every file under `dir`, as '/'-separated paths relative to it. */
 function listFiles(dir, prefix = '') {

@@ -112,7 +112,7 @@ struct Range {
 constexpr Range kVersionField{4, 6};
 
 // Same length, and equal everywhere except inside `ranges` and the checksum.
-inline bool differOnlyIn(const Bytes& a, const Bytes& b, std::initializer_list<Range> ranges) {
+inline bool differOnlyIn(const Bytes& a, const Bytes& b, const std::vector<Range>& ranges) {
   if (a.size() != b.size()) return false;
   const size_t end = a.size() >= kChecksum ? a.size() - kChecksum : 0;
   for (size_t i = 0; i < end; ++i) {
@@ -121,6 +121,9 @@ inline bool differOnlyIn(const Bytes& a, const Bytes& b, std::initializer_list<R
     if (!excused && a[i] != b[i]) return false;
   }
   return true;
+}
+inline bool differOnlyIn(const Bytes& a, const Bytes& b, std::initializer_list<Range> ranges) {
+  return differOnlyIn(a, b, std::vector<Range>(ranges));
 }
 
 // ------------------------------------------------------------------ the op-stream model
@@ -174,10 +177,17 @@ enum class Expect {
 // ------------------------------------------------------------------ the hooks
 
 template <typename Filter>
+struct TypeChecks;
+
+template <typename Filter>
 struct DefaultChecks {
   // Bytes of the serialized filter that an add reporting FULL may change
   // besides the checksum (a walk's generator state). Empty: none.
   static constexpr Range kWalkState{};
+  // Where those bytes are in `filter`'s serialized form of `byteCount` bytes: at a fixed
+  // place for a one-table type; a chain hides this (its newest link's walk state moves
+  // with every link added, and that link's own checksum covers it).
+  static std::vector<Range> walkStateIn(const Filter&, size_t) { return {TypeChecks<Filter>::kWalkState}; }
 
   // Whether `out` is what this type writes for the version-1 bytes `in`
   // (their read-back written as version 2). Default: only the version field
@@ -549,6 +559,23 @@ struct TypeChecks<cb::CuckooFilter> : DefaultChecks<cb::CuckooFilter> {
   }
 };
 
+// ---- the scalable cuckoo filter: a chain of cuckoo filters
+
+template <>
+struct TypeChecks<cb::ScalableCuckooFilter> : DefaultChecks<cb::ScalableCuckooFilter> {
+  using Filter = cb::ScalableCuckooFilter;
+  // A FULL add ran the newest link's eviction walk (the chain adds links only up to its
+  // growth limit): that link's walk state, at its place in the payload. The payload is the
+  // links' blobs end to end, oldest first, so the newest ends where the checksum begins.
+  // The link is a whole blob, so its own checksum (its last bytes) changes with it.
+  static std::vector<Range> walkStateIn(const Filter& f, size_t byteCount) {
+    const size_t newestEnd = byteCount - kChecksum;
+    const size_t newestAt = newestEnd - f.link(f.linkCount() - 1).serializedSize();
+    const Range inLink = TypeChecks<cb::CuckooFilter>::kWalkState;
+    return {{newestAt + inLink.from, newestAt + inLink.to}, {newestEnd - kChecksum, newestEnd}};
+  }
+};
+
 // ------------------------------------------------------------------ shared checks
 
 // ---- the binary fuse filter: static, a geometry and packed fingerprints
@@ -591,9 +618,12 @@ struct TypeChecks<cb::BinaryFuseFilter> : DefaultChecks<cb::BinaryFuseFilter> {
   }
 };
 
-inline Range walkStateOf(cb::FilterType type) {
-  Range range;
-  withFilterClass(type, [&](auto tag) { range = TypeChecks<typename decltype(tag)::Filter>::kWalkState; });
+// The bytes of `filter`'s serialized form (`byteCount` long) that a FULL add may change.
+inline std::vector<Range> walkStateOf(const cb::AnyFilter& filter, size_t byteCount) {
+  std::vector<Range> range;
+  withConcrete(filter, [&](const auto& concrete) {
+    range = TypeChecks<ClassOf<decltype(concrete)>>::walkStateIn(concrete, byteCount);
+  });
   return range;
 }
 

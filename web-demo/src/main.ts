@@ -83,9 +83,18 @@ const check = attachUrlChecker(
   describePreloaded,
   () => onChecked(),
 );
-showListInfo(manifest);
-showExamples(manifest, (url) => void check(url));
-offerFalsePositive((url) => void check(url));
+// A check asked for by the form or a button: what a visitor reads before pasting waits for its verdict.
+let asked = false;
+const ask = (url: string): void => {
+  asked = true;
+  void check(url);
+};
+byTestId('check-form').addEventListener('submit', () => {
+  asked = true;
+});
+listenToExamples(ask);
+offerFalsePositive(ask);
+afterFirstVerdictOrIdle(() => showListInfo(manifest));
 
 // The page's own checking function, for the console and the end-to-end tests: the same
 // verdict the form shows (a maybe confirmed against the companion first), as data.
@@ -152,49 +161,43 @@ function showListInfo(info: Manifest): void {
   );
 }
 
-function showExamples(info: Manifest, run: (url: string) => void): void {
-  const container = byTestId('examples');
-  const labels = { 'listed-host': 'listed host', 'listed-url': 'listed URL', ordinary: 'ordinary site' } as const;
-  container.replaceChildren(
-    ...info.examples.map((example, i) =>
-      h('button', {
-        type: 'button',
-        class: `example example-${example.kind}`,
-        'data-testid': `example-${i}`,
-        'data-kind': example.kind,
-        'data-url': example.url,
-        'data-entry': example.entry ?? '',
-        title: example.url,
-      }, h('span', { class: 'example-kind' }, labels[example.kind]), ' ', shortUrl(example.url)),
-    ),
-  );
-  container.addEventListener('click', (event) => {
+/** The example buttons, written into index.html by build.mjs (drawn with the first paint, built by no script). */
+function listenToExamples(run: (url: string) => void): void {
+  byTestId('examples').addEventListener('click', (event) => {
     const button = (event.target as Element).closest<HTMLButtonElement>('button[data-url]');
     if (button?.dataset.url) run(button.dataset.url);
   });
 }
 
 /**
- * One more button beside the examples: an address on no list that the filter answers
- * "maybe" for, found in the page (false-positive-finder.ts); the check then shows the
- * false positive caught by the exact companion.
+ * The teaching button beside the examples (also in index.html): an address on no list that
+ * the filter answers "maybe" for, found in the page (false-positive-finder.ts); the check
+ * then shows the false positive caught by the exact companion.
  */
 function offerFalsePositive(run: (url: string) => void): void {
-  const button = h('button', { type: 'button', class: 'example example-false-positive', 'data-testid': 'example-false-positive' },
-    h('span', { class: 'example-kind' }, 'teaching'), ' show a caught false positive');
-  button.addEventListener('click', () => {
+  byTestId('example-false-positive').addEventListener('click', () => {
     void (async () => {
       const { findFalsePositiveUrl } = await import('./false-positive-finder.ts');
       const url = findFalsePositiveUrl((await loadList()).list);
       if (url !== null) run(url);
     })();
   });
-  byTestId('examples').append(button);
 }
 
-function shortUrl(url: string): string {
-  const bare = url.replace(/^https?:\/\//, '');
-  return bare.length > 34 ? `${bare.slice(0, 32)}…` : bare;
+/**
+ * Runs `draw` once the first verdict is on screen, or when the page is first idle if no check
+ * was asked for by then: what a visitor reads before pasting never runs ahead of a verdict.
+ * A check that never answers (the list failed to load) lets it run 3 s later.
+ */
+function afterFirstVerdictOrIdle(draw: () => void): void {
+  let drawn = false;
+  const once = (): void => {
+    if (drawn) return;
+    drawn = true;
+    draw();
+  };
+  void checked.then(once);
+  void idle().then(() => (asked ? delay(3000) : undefined)).then(once);
 }
 
 function firstOf(...events: Promise<void>[]): Promise<void> {

@@ -4,7 +4,7 @@
 import { BloomFilter, CuckooFilter } from 'cuckoo-bloom-wasm';
 import type { BloomToy } from './bloom-view.ts';
 import type { CuckooToy } from './cuckoo-view.ts';
-import { byTestId, byTestIds, describeError, formatRate, h } from './dom.ts';
+import { byTestId, byTestIds, describeError, formatInteger, formatRate, h } from './dom.ts';
 import { bloomBits, bloomHashes, bloomRate, cuckooBitsPerKey, cuckooMaxLoad, cuckooRate } from './formulas.ts';
 import { fprChart } from './fpr-chart.ts';
 import { setupKSlider } from './k-chart.ts';
@@ -116,7 +116,7 @@ export function setupTunePanel(section: HTMLElement, toys: { bloom: BloomToy; cu
     ]));
     caption.replaceChildren(
       h('span', { class: 'key-bloom' }, 'Bloom'), ' and ', h('span', { class: 'key-cuckoo' }, 'cuckoo'),
-      `: lines are the formulas, (1 − e^(−kx/m))^k and 1 − (1 − 1/(2^f − 1))^(2b·x/slots); dots are rates measured on the toy filters above over ${PROBES.length.toLocaleString('en-US')} keys never added (a fixed set); the big dot is each filter now. `,
+      `: lines are the formulas, (1 − e^(−kx/m))^k and 1 − (1 − 1/(2^f − 1))^(2b·x/slots); dots are rates measured on the toy filters above over ${formatInteger(PROBES.length)} keys never added (a fixed set); the big dot is each filter now. `,
       measured.bloom.length === 0 ? 'Press “Fill both and measure” to draw the measured points.' : '',
     );
   };

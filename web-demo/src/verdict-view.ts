@@ -200,5 +200,5 @@ function renderHow(verdict: Verdict): HTMLElement {
 
 /** 0.002 → "1 in 500 (0.2%)": odds read more plainly than a bare percentage. */
 function formatOdds(probability: number): string {
-  return `1 in ${Math.round(1 / probability).toLocaleString('en-US')} (${formatRate(probability)})`;
+  return `1 in ${formatInteger(Math.round(1 / probability))} (${formatRate(probability)})`;
 }

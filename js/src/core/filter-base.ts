@@ -267,14 +267,15 @@ export abstract class Filter<Name extends FilterTypeName = FilterTypeName, Optio
     const asBytes = resultForm(options) === 'Uint8Array';
     const address = this.address;
     const keys = keySource(keysIn);
-    const total = keys instanceof KeyBatch ? keys.count : keys.length;
+    const batched = keys instanceof KeyBatch ? keys : undefined; // asked once: instanceof reads KeyBatch's mark
+    const total = batched !== undefined ? batched.count : (keys as readonly Key[]).length;
     // One of the two is made, at its final size. The booleans are written
     // straight from each batch's result bytes in wasm memory: a Uint8Array
     // of them in between cost a fresh buffer and one more pass a key.
     const answers = asBytes ? new Uint8Array(total) : undefined;
     const booleans = asBytes ? undefined : new Array<boolean>(total);
     for (let start = 0; start < total; ) {
-      const batch = keys instanceof KeyBatch ? this.arena.copyBatch(keys, start) : this.arena.encodeBatch(keys, start);
+      const batch = batched !== undefined ? this.arena.copyBatch(batched, start) : this.arena.encodeBatch(keys as readonly Key[], start);
       if (batch.keyByKey) {
         // Long strings: the single-key path costs less here (keys.ts, JOIN_MAX_UNITS).
         const path = this.#keyPath;
@@ -305,9 +306,10 @@ export abstract class Filter<Name extends FilterTypeName = FilterTypeName, Optio
   addMany(keysIn: Iterable<Key> | KeyBatch): void {
     const address = this.address;
     const keys = keySource(keysIn);
-    const total = keys instanceof KeyBatch ? keys.count : keys.length;
+    const batched = keys instanceof KeyBatch ? keys : undefined; // asked once: instanceof reads KeyBatch's mark
+    const total = batched !== undefined ? batched.count : (keys as readonly Key[]).length;
     for (let start = 0; start < total; ) {
-      const batch = keys instanceof KeyBatch ? this.arena.copyBatch(keys, start) : this.arena.encodeBatch(keys, start);
+      const batch = batched !== undefined ? this.arena.copyBatch(batched, start) : this.arena.encodeBatch(keys as readonly Key[], start);
       if (batch.keyByKey) {
         // As cbw_add_many: stop at the first key not stored.
         const path = this.#keyPath;
@@ -335,10 +337,11 @@ export abstract class Filter<Name extends FilterTypeName = FilterTypeName, Optio
   protected removeKeys(keysIn: Iterable<Key> | KeyBatch): number {
     const address = this.address;
     const keys = keySource(keysIn);
-    const total = keys instanceof KeyBatch ? keys.count : keys.length;
+    const batched = keys instanceof KeyBatch ? keys : undefined; // asked once: instanceof reads KeyBatch's mark
+    const total = batched !== undefined ? batched.count : (keys as readonly Key[]).length;
     let removed = 0;
     for (let start = 0; start < total; ) {
-      const batch = keys instanceof KeyBatch ? this.arena.copyBatch(keys, start) : this.arena.encodeBatch(keys, start);
+      const batch = batched !== undefined ? this.arena.copyBatch(batched, start) : this.arena.encodeBatch(keys as readonly Key[], start);
       if (batch.keyByKey) {
         const path = this.#keyPath;
         const list = keys as readonly Key[];
@@ -659,6 +662,7 @@ function copyAsBooleans(bytes: Uint8Array, from: number, count: number, target: 
 
 /** Batch input: a KeyBatch as it is, otherwise an array of keys. */
 function keySource(keys: unknown): readonly Key[] | KeyBatch {
+  if (Array.isArray(keys)) return keys as readonly Key[];
   return keys instanceof KeyBatch ? keys : keyArray(keys);
 }
 

@@ -15,6 +15,11 @@ import {
 
 const encoder = new TextEncoder();
 
+// Every KeyBatch carries this mark (as every FilterError does, errors.ts): the shared and
+// reader entries are bundles of their own with their own copy of this class, and a batch
+// made by the main entry's KeyBatch.from must be a KeyBatch to the shared filters' hasMany.
+const KEY_BATCH_MARK: unique symbol = Symbol.for('cuckoo-bloom-wasm/KeyBatch') as never;
+
 /** A KeyBatch holds at most this many bytes: its offsets are uint32. */
 const MAX_KEY_BATCH_BYTES = 2 ** 32 - 1;
 
@@ -33,6 +38,12 @@ const MAX_KEY_BATCH_BYTES = 2 ** 32 - 1;
  * A KeyBatch lives in ordinary JavaScript memory: nothing to free.
  */
 export class KeyBatch implements EncodedKeys {
+  /** `value instanceof KeyBatch`: true for a KeyBatch of any entry's bundle or copy of the package. */
+  static [Symbol.hasInstance](value: unknown): boolean {
+    if (this !== KeyBatch) return Function.prototype[Symbol.hasInstance].call(this, value);
+    return typeof value === 'object' && value !== null && (value as { [KEY_BATCH_MARK]?: unknown })[KEY_BATCH_MARK] === true;
+  }
+
   /** The keys' bytes, one after another. */
   readonly bytes: Uint8Array;
   /** `count + 1` offsets: key i is `bytes[offsets[i], offsets[i + 1])`. */
@@ -41,6 +52,7 @@ export class KeyBatch implements EncodedKeys {
   private constructor(bytes: Uint8Array, offsets: Uint32Array) {
     this.bytes = bytes;
     this.offsets = offsets;
+    Object.defineProperty(this, KEY_BATCH_MARK, { value: true });
   }
 
   /** The number of keys. */

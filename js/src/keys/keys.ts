@@ -204,6 +204,18 @@ export function requireAttached(bytes: Uint8Array, what: string): void {
   }
 }
 
+/**
+ * A batch's keys are read while the batch is laid out in the one scratch region, so code
+ * that runs on a key read (a getter, a Proxy) and calls the library again would overwrite
+ * the batch half written: keys missed, or a trap. Such a call is refused with this instead.
+ */
+export function reenteredWhileEncoding(): FilterError {
+  return new FilterError(
+    'INVALID_ARGUMENT',
+    'the key list ran code while its keys were being read (a getter or Proxy) that called this library again: pass an array of plain keys',
+  );
+}
+
 export function detachedKey(index?: number): FilterError {
   return new FilterError(
     'INVALID_ARGUMENT',
@@ -249,6 +261,8 @@ export class KeyArena {
    * module with the core's encoding exports (the reader's module has none).
    */
   readonly #unitsRoute: boolean;
+  /** A batch is being laid out (encodeBatch): a key read may run code that calls back in. */
+  #encodingBatch = false;
 
   constructor(module: CoreModule) {
     this.#module = module;
@@ -378,6 +392,7 @@ export class KeyArena {
    * Read `pointer` only after this returns: a long key grows (moves) the region.
    */
   encode(key: Key): number {
+    if (this.#encodingBatch) throw reenteredWhileEncoding();
     // Not `if (typeof key === 'string')` with `key.length` inside: Node 20's
     // optimizing compiler (V8 11.3) scheduled that length load above the test
     // once has() had met strings and Uint8Arrays, and has(42) then crashed
@@ -427,6 +442,16 @@ export class KeyArena {
    * Long strings on the TextEncoder route are not laid out (`keyByKey`).
    */
   encodeBatch(keys: readonly Key[], start: number): EncodedBatch {
+    if (this.#encodingBatch) throw reenteredWhileEncoding();
+    this.#encodingBatch = true;
+    try {
+      return this.#layOutBatch(keys, start);
+    } finally {
+      this.#encodingBatch = false;
+    }
+  }
+
+  #layOutBatch(keys: readonly Key[], start: number): EncodedBatch {
     let offsets = this.#offsetsView();
     // By cost (JOIN_MAX_UNITS): join short strings; long ones key by key.
     const join = sampleMeanUnits(keys, start) <= (this.#utf16Next ? JOIN_MAX_UNITS_AS_UNITS : JOIN_MAX_UNITS);

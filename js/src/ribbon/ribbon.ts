@@ -13,7 +13,8 @@ export interface RibbonFilterOptions {
   /**
    * Target false-positive rate in [2^-32, 1). Any rate, not only a power of two: the
    * filter mixes r- and (r+1)-bit columns so its rate is at or just under this, in
-   * about 1.04-1.05 log2(1 / rate) bits per key. Default 0.01.
+   * 1.04-1.06 log2(1 / rate) bits per key at rates of 1% and below (up to 1.11x at rates
+   * over 10%: the mix moves the rate, not its logarithm, linearly). Default 0.01.
    */
   falsePositiveRate?: number | undefined;
   /** Hash seed, a non-negative safe integer. Default 0. */
@@ -38,9 +39,10 @@ function staticError(operation: string): FilterError {
 /**
  * Ribbon filter (Dillinger & Walzer 2021; standard Ribbon with 128-bit rows, as
  * RocksDB's): a static filter, built once from a set of keys and then read-only. Its
- * size follows the rate to a fraction of a bit: about 1.04-1.05 log2(1/ε) bits per key
- * at any ε (7.0 at 1%, 10.4 at 0.1%), where a binary fuse filter rounds up to a whole
- * fingerprint bit. Lookups read up to ~33 words (one per column, three blocks); build
+ * size follows the rate to a fraction of a bit: 1.04-1.06 log2(1/ε) bits per key at
+ * ε ≤ 1% (7.0 at 1%, 10.4 at 0.1%; up to 1.11x at rates over 10%), where a binary fuse
+ * filter rounds up to a whole fingerprint bit. A lookup reads 3 neighbouring words per
+ * column (r columns for a rate of about 2^-r: up to 96 words at 32); build
  * is a Gaussian elimination on the fly. Duplicate keys are stored once. No add or
  * remove: to change the set, build a new filter.
  *

@@ -2,8 +2,9 @@
 // used from every thread that holds a handle to it (docs/CONCURRENCY.md).
 import { FilterError } from '../errors.js';
 import type { HasManyOptions } from '../core/filter-base.js';
+import { KeyBatch } from '../keys/key-batch.js';
 import { describeValue, type Key } from '../keys/keys.js';
-import { keyArenaOf, type SharedKeyArena } from './shared-keys.js';
+import { keyArenaOf, type SharedBatch, type SharedKeyArena } from './shared-keys.js';
 import type { SharedFilterHandle, SharedFilterType } from './shared-handle.js';
 import { FilterPlace, HANDLE_KIND } from './shared-place.js';
 import { guarded, scratch, type SharedRuntime } from './shared-runtime.js';
@@ -77,11 +78,13 @@ export abstract class SharedFilter {
    *   not stored; every key before it was), `LOCKED` (cuckoo, with `index`, as
    *   for `has`), `FREED`.
    */
-  addMany(keys: Iterable<Key>): void {
+  addMany(keys: Iterable<Key> | KeyBatch): void {
     const list = listOf(keys, 'addMany');
+    const count = countOf(list);
+    if (count === 0) this.#requireLive('addMany');
     const { runtime } = this.place;
-    for (let start = 0; start < list.length; ) {
-      const batch = this.#keys.encodeBatch(list, start);
+    for (let start = 0; start < count; ) {
+      const batch = this.#batchOf(list, start);
       const result = guarded(runtime, 'addMany', () =>
         runtime.exports.cbw_shared_add_many(runtime.thread, this.place.slot, this.place.generation, this.#typeId, batch.data, batch.offsets, batch.count),
       );
@@ -103,13 +106,14 @@ export abstract class SharedFilter {
    * @throws FilterError `INVALID_ARGUMENT` (naming the key's index, or a bad
    *   `options`), `FREED`, `LOCKED` (as for `has`, with `index`).
    */
-  hasMany(keys: Iterable<Key>): boolean[];
-  hasMany(keys: Iterable<Key>, options: { as: 'Uint8Array' }): Uint8Array;
-  hasMany(keys: Iterable<Key>, options: { as: 'boolean[]' }): boolean[];
-  hasMany(keys: Iterable<Key>, options?: HasManyOptions): boolean[] | Uint8Array {
+  hasMany(keys: Iterable<Key> | KeyBatch): boolean[];
+  hasMany(keys: Iterable<Key> | KeyBatch, options: { as: 'Uint8Array' }): Uint8Array;
+  hasMany(keys: Iterable<Key> | KeyBatch, options: { as: 'boolean[]' }): boolean[];
+  hasMany(keys: Iterable<Key> | KeyBatch, options?: HasManyOptions): boolean[] | Uint8Array {
     const form = answerForm(options);
-    // Outside guarded(), as has() calls its export.
-    return this.#answersPerKey(listOf(keys, 'hasMany'), 'hasMany', 'cbw_shared_has_many', false, form);
+    // In guarded() (a closure a batch of up to 16,384 keys): a trap must not leave this
+    // thread's in-flight mark for free() to wait on.
+    return this.#answersPerKey(listOf(keys, 'hasMany'), 'hasMany', 'cbw_shared_has_many', true, form);
   }
 
   /** Keys added (Bloom family: every add counts) or fingerprints stored (cuckoo); may lag adds in flight on other threads. @throws FilterError `FREED`. */
@@ -227,7 +231,7 @@ export abstract class SharedFilter {
   }
 
   /** @internal removeMany(): per key, whether it was removed. */
-  protected removeKeys(keys: Iterable<Key>): boolean[] {
+  protected removeKeys(keys: Iterable<Key> | KeyBatch): boolean[] {
     return this.#answersPerKey(listOf(keys, 'removeMany'), 'removeMany', 'cbw_shared_remove_many', true, 'boolean[]');
   }
 
@@ -236,15 +240,18 @@ export abstract class SharedFilter {
    * runs in guarded(), so a trap unwinds the module's locks), as booleans or as the answer
    * bytes; a negative result throws, with the index where its batch began.
    */
-  #answersPerKey(list: readonly Key[], what: string, many: 'cbw_shared_has_many' | 'cbw_shared_remove_many', guard: boolean, form: 'boolean[]'): boolean[];
-  #answersPerKey(list: readonly Key[], what: string, many: 'cbw_shared_has_many', guard: boolean, form: AnswerForm): boolean[] | Uint8Array;
-  #answersPerKey(list: readonly Key[], what: string, many: 'cbw_shared_has_many' | 'cbw_shared_remove_many', guard: boolean, form: AnswerForm): boolean[] | Uint8Array {
+  #answersPerKey(list: KeyList, what: string, many: 'cbw_shared_has_many' | 'cbw_shared_remove_many', guard: boolean, form: 'boolean[]'): boolean[];
+  #answersPerKey(list: KeyList, what: string, many: 'cbw_shared_has_many', guard: boolean, form: AnswerForm): boolean[] | Uint8Array;
+  #answersPerKey(list: KeyList, what: string, many: 'cbw_shared_has_many' | 'cbw_shared_remove_many', guard: boolean, form: AnswerForm): boolean[] | Uint8Array {
+    const count = countOf(list);
+    // No keys, no call into the module: still FREED after free(), as every call is.
+    if (count === 0) this.#requireLive(what);
     // One of the two is made, at its final size (as the main entry's hasMany).
-    const bytes = form === 'Uint8Array' ? new Uint8Array(list.length) : undefined;
-    const answers = bytes === undefined ? new Array<boolean>(list.length) : undefined;
+    const bytes = form === 'Uint8Array' ? new Uint8Array(count) : undefined;
+    const answers = bytes === undefined ? new Array<boolean>(count) : undefined;
     const { runtime } = this.place;
-    for (let start = 0; start < list.length; ) {
-      const batch = this.#keys.encodeBatch(list, start);
+    for (let start = 0; start < count; ) {
+      const batch = this.#batchOf(list, start);
       const call = () =>
         runtime.exports[many](runtime.thread, this.place.slot, this.place.generation, this.#typeId, batch.data, batch.offsets, batch.count, batch.results);
       const result = guard ? guarded(runtime, what, call) : call();
@@ -255,6 +262,12 @@ export abstract class SharedFilter {
       start = batch.end;
     }
     return bytes ?? answers!;
+  }
+
+  /** The batch of `list` from `start`: strings and bytes encoded, a KeyBatch's bytes copied. */
+  #batchOf(list: KeyList, start: number): SharedBatch {
+    // Array.isArray: a KeyBatch's instanceof reads its mark (key-batch.ts), a call per batch.
+    return Array.isArray(list) ? this.#keys.encodeBatch(list as readonly Key[], start) : this.#keys.copyBatch(list as KeyBatch, start);
   }
 
   #requireLive(what: string): void {
@@ -311,8 +324,13 @@ function copyAsBooleans(bytes: Uint8Array, from: number, count: number, target: 
   for (let i = 0; i < count; i++) target[at + i] = bytes[from + i] !== 0;
 }
 
-function listOf(keys: Iterable<Key>, what: string): readonly Key[] {
-  if (Array.isArray(keys)) return keys;
+/** A batch call's keys: an array of keys, or pre-encoded ones. */
+type KeyList = readonly Key[] | KeyBatch;
+
+const countOf = (list: KeyList): number => (Array.isArray(list) ? list.length : (list as KeyBatch).count);
+
+function listOf(keys: Iterable<Key> | KeyBatch, what: string): KeyList {
+  if (Array.isArray(keys) || keys instanceof KeyBatch) return keys;
   if (keys === null || typeof keys !== 'object' || typeof (keys as Iterable<Key>)[Symbol.iterator] !== 'function') {
     throw new FilterError('INVALID_ARGUMENT', `${what} needs an iterable of keys, got ${describeValue(keys)}`);
   }

@@ -2,6 +2,7 @@
 // entry's classes of the same types (options.ts, cuckoo/cuckoo.ts), created in
 // this thread's shared memory (init()) or attached from a handle.
 import { FilterError } from '../errors.js';
+import type { KeyBatch } from '../keys/key-batch.js';
 import { describeValue, type Key } from '../keys/keys.js';
 import { checkOptions, DEFAULT_FALSE_POSITIVE_RATE, type FilterOptions, requireInteger } from '../options.js';
 import { SharedFilter } from './shared-filter.js';
@@ -87,7 +88,7 @@ export class SharedCountingBloomFilter extends SharedFilter {
    * whether it was removed. Same caution as {@link SharedCountingBloomFilter.remove}.
    * @throws FilterError `INVALID_ARGUMENT` (naming the key's index), `FREED`.
    */
-  removeMany(keys: Iterable<Key>): boolean[] {
+  removeMany(keys: Iterable<Key> | KeyBatch): boolean[] {
     return this.removeKeys(keys);
   }
 }
@@ -117,7 +118,7 @@ export class SharedCuckooFilter extends SharedFilter {
    * @throws FilterError `INVALID_ARGUMENT` (naming the key's index), `FREED`,
    *   `LOCKED` (with `index`: the keys before it were done).
    */
-  removeMany(keys: Iterable<Key>): boolean[] {
+  removeMany(keys: Iterable<Key> | KeyBatch): boolean[] {
     return this.removeKeys(keys);
   }
 }

@@ -24,10 +24,13 @@
 // large-object space, whose flattening took a third of a hasMany (profiled).
 import {
   BATCH_KEYS,
+  BATCH_UNITS,
   invalidKey,
   isDetached,
   JOIN_MAX_UNITS,
+  type EncodedKeys,
   type Key,
+  reenteredWhileEncoding,
   sampleMeanUnits,
   scanBatch,
 } from '../keys/keys.js';
@@ -43,6 +46,8 @@ const JOIN_MAX_UNITS_AS_UNITS = 200;
  * TextEncoder call into ordinary memory is cheaper, so its loop stops at 32).
  */
 const SHORT_KEY_UNITS = 16;
+/** A KeyBatch's batch: at most as many bytes as a batch of strings may encode to (3 bytes a unit). */
+const BATCH_COPY_BYTES = BATCH_UNITS * 3;
 
 const encoder = new TextEncoder();
 
@@ -95,6 +100,8 @@ export class SharedKeyArena {
   #keyViewPointer = -1;
   /** Browsers: where TextEncoder writes before the copy into the shared memory. */
   #staging = new Uint8Array(0);
+  /** A batch is being laid out: a key read may run code that calls back in (keys.ts, reenteredWhileEncoding). */
+  #encodingBatch = false;
 
   constructor(runtime: SharedRuntime) {
     this.#runtime = runtime;
@@ -109,6 +116,7 @@ export class SharedKeyArena {
    * @throws FilterError `INVALID_ARGUMENT` (not a key), `OUT_OF_MEMORY`.
    */
   encode(key: Key): number {
+    if (this.#encodingBatch) throw reenteredWhileEncoding();
     // `text` merged from both arms, as in KeyArena#encode (keys.ts: Node 20's
     // optimizing compiler once hoisted a length load above the type test).
     const text = typeof key === 'string' ? key : undefined;
@@ -187,6 +195,37 @@ export class SharedKeyArena {
    *   was sent), `OUT_OF_MEMORY`.
    */
   encodeBatch(keys: readonly Key[], start: number): SharedBatch {
+    if (this.#encodingBatch) throw reenteredWhileEncoding();
+    this.#encodingBatch = true;
+    try {
+      return this.#layOutBatch(keys, start);
+    } finally {
+      this.#encodingBatch = false;
+    }
+  }
+
+  /**
+   * Copies pre-encoded keys (a KeyBatch) [start, ...) into the scratch region as one batch:
+   * at most BATCH_KEYS keys and BATCH_COPY_BYTES bytes, at least one key. The offsets keep
+   * their values (the core reads them relative to the first).
+   * @throws FilterError `OUT_OF_MEMORY`.
+   */
+  copyBatch(keys: EncodedKeys, start: number): SharedBatch {
+    const ends = keys.offsets;
+    const first = ends[start]!;
+    const keyLimit = Math.min(ends.length - 1, start + BATCH_KEYS);
+    let end = start + 1;
+    while (end < keyLimit && ends[end + 1]! - first <= BATCH_COPY_BYTES) end++;
+    const count = end - start;
+    const head = headBytes(count);
+    const dataBytes = ends[end]! - first;
+    const base = scratch(this.#runtime, head + dataBytes);
+    this.#runtime.words.set(ends.subarray(start, end + 1), base >>> 2);
+    this.#heap.set(keys.bytes.subarray(first, ends[end]), base + head);
+    return { end, count, offsets: base, results: base + (count + 1) * 4, data: base + head };
+  }
+
+  #layOutBatch(keys: readonly Key[], start: number): SharedBatch {
     const unitEnds = this.#unitEnds;
     const join = sampleMeanUnits(keys, start) <= (this.#utf16Next ? JOIN_MAX_UNITS_AS_UNITS : JOIN_MAX_UNITS);
     const { end, units, stringUnits, allStrings, joined } = scanBatch(keys, start, unitEnds, join);
