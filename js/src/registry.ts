@@ -312,7 +312,7 @@ export const DEFAULT_FILTER_TYPES = {
   /** For keys added one by one. */
   keys: 'bloom',
   /** For a whole URL list known at once: the smallest static type for it. */
-  list: SMALLEST_STATIC_TYPE,
+  list: 'smallest',
 } as const satisfies { keys: FilterTypeName; list: FilterTypeName | typeof SMALLEST_STATIC_TYPE };
 
 /**
