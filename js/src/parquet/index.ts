@@ -1,4 +1,5 @@
 // Parquet split-block Bloom filters: read the ones engines write into Parquet files.
+export { FilterError, type FilterErrorCode } from '../errors.js';
 export { readParquetBloomFilters, type ParquetColumnBloomFilter } from './read-filters.js';
 export { readBloomFilterPlaces, PHYSICAL_TYPES, type ColumnChunkBloomPlace, type ParquetPhysicalType } from './footer.js';
 export { readBloomFilterHeader, type BloomFilterHeader } from './bloom-filter-header.js';
