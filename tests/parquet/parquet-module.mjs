@@ -11,6 +11,7 @@ const ENTRY = fileURLToPath(new URL('../../js/src/parquet/index.ts', import.meta
 
 export async function loadParquetModule() {
   const result = await esbuild.build({ entryPoints: [ENTRY], bundle: true, format: 'esm', platform: 'neutral', target: 'es2022', write: false });
+  await esbuild.stop(); // its service process would keep the Jest worker alive
   const file = join(mkdtempSync(join(tmpdir(), 'cbw-parquet-module-')), 'parquet.mjs');
   writeFileSync(file, result.outputFiles[0].contents);
   return import(pathToFileURL(file).href);

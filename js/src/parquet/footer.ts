@@ -36,21 +36,35 @@ function magicAt(bytes: Uint8Array, at: number, magic: readonly number[]): boole
   return magic.every((byte, i) => bytes[at + i] === byte);
 }
 
-/** The footer's byte range [start, end) in a whole file's bytes. */
-export function footerRange(bytes: Uint8Array): { start: number; end: number } {
-  if (bytes.length < 12) throw new FilterError('CORRUPT', `Parquet file: ${bytes.length} bytes is too short for a Parquet file`);
-  if (magicAt(bytes, bytes.length - 4, ENCRYPTED_MAGIC)) {
+/**
+ * The FileMetaData's length from a file's last 8 bytes (its length, then the
+ * magic), checked against the file's length.
+ */
+export function footerLengthFromTail(tail: Uint8Array, fileLength: number): number {
+  if (fileLength < 12 || tail.length !== 8) {
+    throw new FilterError('CORRUPT', `Parquet file: ${fileLength} bytes is too short for a Parquet file`);
+  }
+  if (magicAt(tail, 4, ENCRYPTED_MAGIC)) {
     throw new FilterError('UNSUPPORTED', 'Parquet file: the footer is encrypted (PARE), which this reader does not decrypt');
   }
-  if (!magicAt(bytes, bytes.length - 4, MAGIC) || !magicAt(bytes, 0, MAGIC)) {
-    throw new FilterError('CORRUPT', 'Parquet file: no PAR1 magic at its start and end');
+  if (!magicAt(tail, 4, MAGIC)) throw new FilterError('CORRUPT', 'Parquet file: no PAR1 magic at its end');
+  const footerLength = new DataView(tail.buffer, tail.byteOffset, 8).getUint32(0, true);
+  if (footerLength > fileLength - 12) {
+    throw new FilterError('CORRUPT', `Parquet file: footer length ${footerLength} is past the start of the file (${fileLength} bytes)`);
   }
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const footerLength = view.getUint32(bytes.length - 8, true);
+  return footerLength;
+}
+
+/** Whether `head` (a file's first 4 bytes) is Parquet's magic. */
+export function checkHeadMagic(head: Uint8Array): void {
+  if (head.length < 4 || !magicAt(head, 0, MAGIC)) throw new FilterError('CORRUPT', 'Parquet file: no PAR1 magic at its start');
+}
+
+/** The footer's byte range [start, end) in a whole file's bytes. */
+export function footerRange(bytes: Uint8Array): { start: number; end: number } {
+  const footerLength = footerLengthFromTail(bytes.subarray(Math.max(0, bytes.length - 8)), bytes.length);
+  checkHeadMagic(bytes);
   const end = bytes.length - 8;
-  if (footerLength > end - 4) {
-    throw new FilterError('CORRUPT', `Parquet file: footer length ${footerLength} is past the start of the file (${bytes.length} bytes)`);
-  }
   return { start: end - footerLength, end };
 }
 
@@ -127,7 +141,12 @@ function readColumnChunk(reader: CompactReader, rowGroup: number, depth: number)
  */
 export function readBloomFilterPlaces(bytes: Uint8Array): ColumnChunkBloomPlace[] {
   const { start, end } = footerRange(bytes);
-  const reader = new CompactReader(bytes, start, end, 'Parquet footer');
+  return parseFileMetaData(bytes.subarray(start, end));
+}
+
+/** The places from the FileMetaData's bytes alone (the footer without its length and magic). */
+export function parseFileMetaData(footer: Uint8Array): ColumnChunkBloomPlace[] {
+  const reader = new CompactReader(footer, 0, footer.length, 'Parquet footer');
   const places: ColumnChunkBloomPlace[] = [];
   reader.readStruct((field, depth) => {
     if (field.id !== 4) return false;
