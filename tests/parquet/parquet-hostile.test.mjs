@@ -169,3 +169,29 @@ test("fuzzed DuckDB files: every mutation reads or is a typed error, within the 
     duck.close();
   }
 });
+
+test("has() and add() encode as plainEncode does: non-ASCII and long strings, bytes, numbers", () => {
+  const values = {
+    BYTE_ARRAY: ['héllo', '日本', '😀 emoji', 'x'.repeat(1000) + 'é', 'é'.repeat(700), '', 'plain'],
+    INT32: [0, -1, 2147483647, -2147483648],
+    INT64: [0n, -1n, 1n << 62n, 12345, -(2 ** 53) + 1],
+    DOUBLE: [0, -0, 1.5, Number.NaN, Infinity, 1 / 3],
+    FLOAT: [1.5, -2.25],
+  };
+  for (const [type, list] of Object.entries(values)) {
+    // Built through the hash of plainEncode's bytes, asked through has(value).
+    const viaHash = parquet.ParquetBloomFilter.empty(32 * 1024, type);
+    for (const value of list) viaHash.addHash(parquet.xxhash64(parquet.plainEncode(value, type)));
+    const viaValue = parquet.ParquetBloomFilter.empty(32 * 1024, type);
+    for (const value of list) {
+      expect([type, value, viaHash.has(value)]).toEqual([type, value, true]);
+      viaValue.add(value);
+    }
+    expect(hex(viaValue.bitset)).toBe(hex(viaHash.bitset));
+  }
+  const strings = parquet.ParquetBloomFilter.empty(1024, 'BYTE_ARRAY');
+  strings.add('日本');
+  expect(strings.has(new TextEncoder().encode('日本'))).toBe(true);
+  expect(codeOf(() => strings.has(5))).toBe('INVALID_ARGUMENT');
+  expect(codeOf(() => parquet.ParquetBloomFilter.empty(48, 'INT64'))).toBe('INVALID_ARGUMENT');
+});

@@ -10,6 +10,10 @@ import type { ParquetPhysicalType } from './footer.js';
 export type ParquetValue = string | Uint8Array | number | bigint;
 
 const utf8 = new TextEncoder();
+// has() and add() encode into this scratch instead of a fresh array per value
+// (the bytes are hashed at once and never kept). Grown for a longer string.
+let scratch = new Uint8Array(256);
+let scratchView = new DataView(scratch.buffer);
 const INT64_MIN = -(1n << 63n);
 const INT64_MAX = (1n << 63n) - 1n;
 
@@ -52,4 +56,46 @@ export function plainEncode(value: ParquetValue, type: ParquetPhysicalType): Uin
     default:
       throw new FilterError('UNSUPPORTED', `a ${type} column has no Bloom filter this reader evaluates`);
   }
+}
+
+/** The scratch buffer encodeForHash writes into (valid until its next call). */
+export const hashScratch = (): Uint8Array => scratch;
+
+function growScratch(length: number): void {
+  if (length > scratch.length) {
+    scratch = new Uint8Array(Math.max(length, 2 * scratch.length));
+    scratchView = new DataView(scratch.buffer);
+  }
+}
+
+/**
+ * plainEncode's bytes written into hashScratch() for hashing at once; returns
+ * their length. No array per value (a subarray or a fresh Uint8Array per call
+ * cost more than the hash itself): an ASCII string is copied code unit by code
+ * unit, other strings go through encodeInto, numbers through a DataView.
+ */
+export function encodeForHash(value: ParquetValue, type: ParquetPhysicalType): number {
+  if (typeof value === 'string' && (type === 'BYTE_ARRAY' || type === 'FIXED_LEN_BYTE_ARRAY')) {
+    const length = value.length;
+    growScratch(length * 3); // UTF-8 takes at most 3 bytes per UTF-16 code unit
+    let i = 0;
+    for (; i < length; i++) {
+      const unit = value.charCodeAt(i);
+      if (unit >= 0x80) break;
+      scratch[i] = unit;
+    }
+    return i === length ? length : utf8.encodeInto(value, scratch).written;
+  }
+  if (typeof value === 'number' && type === 'DOUBLE') {
+    scratchView.setFloat64(0, value, true);
+    return 8;
+  }
+  if (typeof value === 'bigint' && type === 'INT64' && value >= INT64_MIN && value <= INT64_MAX) {
+    scratchView.setBigInt64(0, value, true);
+    return 8;
+  }
+  const bytes = plainEncode(value, type); // the other cases, and every refusal
+  growScratch(bytes.length);
+  scratch.set(bytes);
+  return bytes.length;
 }

@@ -5,8 +5,8 @@
 // SplitBlockBloomFilter (cpp/include/cuckoo_bloom/parquet/), which builds them.
 import { FilterError } from '../errors.js';
 import type { ParquetPhysicalType } from './footer.js';
-import { plainEncode, type ParquetValue } from './plain-encoding.js';
-import { xxhash64 } from './xxhash64.js';
+import { encodeForHash, hashScratch, type ParquetValue } from './plain-encoding.js';
+import { hashHigh, hashLow, xxhash64Halves } from './xxhash64.js';
 
 const SALT = new Uint32Array([0x47b6137b, 0x44974d91, 0x8824ad5b, 0xa2b7289d, 0x705495c7, 0x2df1424b, 0x9efc4947, 0x5c6bfb31]);
 /** The spec's bounds on a bitset: one 32-byte block at least, 128 MiB at most, a power of two. */
@@ -57,21 +57,31 @@ export class ParquetBloomFilter {
 
   /** False: the row group does not hold `value`. True: it may. */
   has(value: ParquetValue): boolean {
-    return this.hasHash(xxhash64(plainEncode(value, this.physicalType)));
+    this.hashValue(value);
+    return this.hasHalves(hashHigh(), hashLow());
   }
 
   add(value: ParquetValue): void {
-    this.addHash(xxhash64(plainEncode(value, this.physicalType)));
+    this.hashValue(value);
+    const first = this.firstWord(hashHigh());
+    const key = hashLow();
+    for (let i = 0; i < 8; i++) this.words[first + i]! |= 1 << (Math.imul(key, SALT[i]!) >>> 27);
   }
 
+  /** add() on a hash already computed (XXH64 of the plain bytes, seed 0). */
   addHash(hash: bigint): void {
-    const { first, key } = this.locate(hash);
+    const first = this.firstWord(Number(hash >> 32n));
+    const key = Number(hash & 0xffffffffn);
     for (let i = 0; i < 8; i++) this.words[first + i]! |= 1 << (Math.imul(key, SALT[i]!) >>> 27);
   }
 
   /** The probe on a hash already computed (XXH64 of the plain bytes, seed 0). */
   hasHash(hash: bigint): boolean {
-    const { first, key } = this.locate(hash);
+    return this.hasHalves(Number(hash >> 32n), Number(hash & 0xffffffffn));
+  }
+
+  private hasHalves(hashHigh32: number, key: number): boolean {
+    const first = this.firstWord(hashHigh32);
     for (let i = 0; i < 8; i++) {
       const bit = Math.imul(key, SALT[i]!) >>> 27;
       if ((this.words[first + i]! & (1 << bit)) === 0) return false;
@@ -79,12 +89,19 @@ export class ParquetBloomFilter {
     return true;
   }
 
-  /** The value's block (its first word) and the 32-bit key its bits come from. */
-  private locate(hash: bigint): { first: number; key: number } {
-    const high = Number(hash >> 32n);
-    const key = Number(hash & 0xffffffffn);
-    // high * blockCount < 2^32 * 2^22: exact in a double, so the division is >> 32.
-    const block = Math.floor((high * this.blockCount) / 4294967296);
-    return { first: block * 8, key };
+  /** XXH64 of the value's plain bytes into hashHigh()/hashLow(). */
+  private hashValue(value: ParquetValue): void {
+    if (value instanceof Uint8Array && (this.physicalType === 'BYTE_ARRAY' || this.physicalType === 'FIXED_LEN_BYTE_ARRAY')) {
+      xxhash64Halves(value, value.length);
+    } else {
+      const length = encodeForHash(value, this.physicalType);
+      xxhash64Halves(hashScratch(), length);
+    }
+  }
+
+  /** The first word of the block a hash's high 32 bits choose: ((h >> 32) * numBlocks) >> 32. */
+  private firstWord(hashHigh32: number): number {
+    // hashHigh32 * blockCount < 2^32 * 2^22: exact in a double, so the division is >> 32.
+    return Math.floor((hashHigh32 * this.blockCount) / 4294967296) * 8;
   }
 }
