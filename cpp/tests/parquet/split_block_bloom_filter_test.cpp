@@ -84,6 +84,12 @@ TEST(SplitBlockBloomFilterSizing, FollowsTheSpecsFormula) {
     while (expected * 8 < c.bits) expected *= 2;
     EXPECT_EQ(SplitBlockBloomFilter::byteCountFor(c.capacity, c.rate), expected) << c.capacity << " " << c.rate;
   }
+  // DuckDB 1.5 sizes its filters the same way: at its default 1%, the two row
+  // groups of tests/parquet's file (122,880 and 77,120 distinct values) got
+  // 262,144 and 131,072 bytes (parquet_metadata's bloom_filter_length, less
+  // the 17-byte header).
+  EXPECT_EQ(SplitBlockBloomFilter::byteCountFor(122880, 0.01), 262144u);
+  EXPECT_EQ(SplitBlockBloomFilter::byteCountFor(77120, 0.01), 131072u);
   EXPECT_EQ(SplitBlockBloomFilter::byteCountFor(1, 0.5), 32u);
   EXPECT_EQ(SplitBlockBloomFilter::byteCountFor(uint64_t{1} << 40, 0.001), SplitBlockBloomFilter::kMaxBytes);
   auto made = SplitBlockBloomFilter::create({1000000, 0.01});
