@@ -64,6 +64,7 @@
 #include "cuckoo_bloom/core/format.h"
 #include "cuckoo_bloom/core/status.h"
 #include "cuckoo_bloom/core/utf8_offsets.h"
+#include "handle_status.h"
 
 using namespace cuckoo_bloom;
 
@@ -256,7 +257,9 @@ void deleteFilter(uint32_t type, void* filter) {
   }
 }
 
-// What cbw_shared_create writes for JavaScript.
+// What cbw_shared_create writes for JavaScript: a failure as every module
+// gives one (handle_status.h), its code number (cbw_status_name names it)
+// and its message.
 struct CreateResult {
   int32_t status;  // a StatusCode; 0: ok
   uint32_t slot;
@@ -399,10 +402,6 @@ EMSCRIPTEN_KEEPALIVE uint32_t cbw_shared_utf16_keys(uintptr_t units, uint32_t* o
 EMSCRIPTEN_KEEPALIVE uint32_t cbw_shared_utf16_key(uintptr_t units, uint32_t unitCount, uint8_t* data) {
   uint32_t offsets[2] = {0, unitCount};
   return static_cast<uint32_t>(utf16KeysToUtf8(reinterpret_cast<const uint8_t*>(units), offsets, 1, data));
-}
-
-EMSCRIPTEN_KEEPALIVE const char* cbw_shared_status_name(int code) {
-  return statusCodeName(static_cast<StatusCode>(code));
 }
 
 // This thread's number for every later call (1..1024), or 0 when 1024
@@ -751,3 +750,5 @@ EMSCRIPTEN_KEEPALIVE double cbw_shared_table_bytes(uint32_t thread, uint32_t slo
 }
 
 }  // extern "C"
+
+CBW_STATUS_NAME_EXPORT()
