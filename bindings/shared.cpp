@@ -62,6 +62,7 @@
 #include "cuckoo_bloom/concurrent/wait_bound.h"
 #include "cuckoo_bloom/core/filter_support.h"
 #include "cuckoo_bloom/core/format.h"
+#include "cuckoo_bloom/core/hashing.h"
 #include "cuckoo_bloom/core/status.h"
 #include "cuckoo_bloom/core/utf8_offsets.h"
 #include "handle_status.h"
@@ -158,14 +159,7 @@ ThreadRecord* recordOf(uint32_t thread) {
 }
 
 // murmur3's 32-bit finalizer: a bijection, so distinct counters give distinct generations.
-uint32_t scramble(uint32_t value) {
-  value ^= value >> 16;
-  value *= 0x85ebca6bu;
-  value ^= value >> 13;
-  value *= 0xc2b2ae35u;
-  value ^= value >> 16;
-  return value;
-}
+uint32_t scramble(uint32_t value) { return xorShiftMultiply<uint32_t>(value, 16, 0x85ebca6bu, 13, 0xc2b2ae35u, 16); }
 
 // A generation no other filter of this memory had (until 2^32 filters were
 // made), not guessable from another slot's without the memory's mark.

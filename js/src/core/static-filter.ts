@@ -96,6 +96,7 @@ export function checkStaticOptions<Options extends { falsePositiveRate?: number 
 /**
  * The base of the static filter types: built from all their keys at once by `from`,
  * then read-only. `new` and every change throw `UNSUPPORTED` with the same words.
+ * Not exported from the package: the types' own pages list what they inherit from it.
  */
 export abstract class StaticFilter<Name extends FilterTypeName = FilterTypeName> extends Filter<Name> {
   /**
