@@ -53,7 +53,7 @@ test('the shared module: a filter larger than its memory is OUT_OF_MEMORY with t
   expect(error.message).toMatch(/^SharedBloomFilter: \S/);
 });
 
-test('an embind handle that was not made is thrown as its status: a filter's and a blocklist envelope's alike', () => {
+test('an embind handle that was not made is thrown as its status: a filter and a blocklist envelope alike', () => {
   const fromFilter = failure(() => full.BloomFilter.deserialize(bytes.subarray(0, 10)));
   expect(fromFilter.code).toBe('CORRUPT');
   const fromCompanion = failure(() => full.UrlBlocklist.deserialize(bytes));
