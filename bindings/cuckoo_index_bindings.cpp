@@ -2,7 +2,8 @@
 // over a record log. Like embind.cpp, handles are created through embind and
 // the per-key calls are plain C exports (cbw_index_*) taking the handle's
 // address and (pointer, length) pairs; results are integers, a failure is
-// minus its status code and the handle's lastMessage() says why.
+// minus its status code and the handle's lastMessage() says why
+// (handle_status.h: the convention of every module).
 //
 // Where the log lives, and why:
 // - In memory (the default): a MemoryRecordLog in wasm memory, in 16 MiB
@@ -36,6 +37,7 @@
 #include "cuckoo_bloom/exact_index/index_snapshot.h"
 #include "cuckoo_bloom/exact_index/memory_record_log.h"
 #include "cuckoo_bloom/exact_index/record_store.h"
+#include "handle_status_embind.h"
 
 using namespace emscripten;
 using namespace cuckoo_bloom;
@@ -159,7 +161,7 @@ class JsRecordStore final : public RecordStore {
   std::vector<uint8_t> buffer_;
 };
 
-class IndexHandle {
+class IndexHandle : public HandleStatus {
  public:
   IndexHandle() = default;
   IndexHandle(const IndexHandle&) = delete;
@@ -185,19 +187,12 @@ class IndexHandle {
     parsed.tagBits = static_cast<uint32_t>(options["tagBits"].as<double>());
     parsed.maxKicks = static_cast<uint32_t>(options["maxKicks"].as<double>());
     parsed.seed = static_cast<uint64_t>(options["seed"].as<double>());
-    Result<CuckooIndex> made = CuckooIndex::create(*handle->store_, parsed);
-    if (made.isOk()) {
-      handle->index_.emplace(std::move(made).value());
-    } else {
-      handle->status_ = made.status();
-    }
+    handle->keep(CuckooIndex::create(*handle->store_, parsed), handle->index_);
     return handle;
   }
 
-  bool ok() const { return index_.has_value(); }
-  std::string errorCode() const { return statusCodeName(status_.code()); }
-  std::string errorMessage() const { return status_.message(); }
-  std::string lastMessage() const { return status_.message(); }
+  // Made when it holds an index (its status is the last failed call's).
+  bool made() const { return index_.has_value(); }
   uintptr_t address() const { return reinterpret_cast<uintptr_t>(this); }
 
   double size() const { return static_cast<double>(index_->size()); }
@@ -284,7 +279,7 @@ class IndexHandle {
     pending_.reset();
     Result<IndexSnapshot> decoded = decodeIndexSnapshot(bytesAt(data), length);
     if (!decoded.isOk()) {
-      status_ = decoded.status();
+      remember(decoded.status());
       return -1;
     }
     pending_.emplace(std::move(decoded).value());
@@ -299,11 +294,11 @@ class IndexHandle {
     IndexSnapshot snapshot = std::move(*pending_);
     pending_.reset();
     if (XXH3_64bits_digest(&logHash_) != snapshot.params.logChecksum) {
-      status_ = Status::corrupt("the log does not start with the bytes the snapshot describes");
+      remember(Status::corrupt("the log does not start with the bytes the snapshot describes"));
       return false;
     }
     Status adopted = index_->adoptSnapshot(std::move(snapshot));
-    if (!adopted.isOk()) status_ = adopted;
+    if (!adopted.isOk()) remember(adopted);
     return adopted.isOk();
   }
 
@@ -337,10 +332,8 @@ class IndexHandle {
   CuckooIndex& index() { return *index_; }
   RecordStore& store() { return *store_; }
   RecordFormat format() const { return format_; }
-  int fail(const Status& status) {
-    status_ = status;
-    return -static_cast<int>(status.code());
-  }
+  // Records a failure; returns minus its code (this handle's calls' sign).
+  int fail(const Status& status) { return -remember(status); }
 
  private:
   std::unique_ptr<RecordStore> store_;
@@ -348,7 +341,6 @@ class IndexHandle {
   JsRecordStore* jsStore_ = nullptr;
   RecordFormat format_ = RecordFormat::V1;  // the in-memory log's, or the JS store's
   std::optional<CuckooIndex> index_;
-  Status status_;
   uint64_t* liveOffsets_ = nullptr;  // collectLiveOffsets()'s list (float64 bits), malloc'd
   XXH3_state_t logHash_;
   SerializedParts snapshot_;
@@ -525,11 +517,7 @@ EMSCRIPTEN_KEEPALIVE double cbw_records_rechain(uintptr_t data, uint32_t length,
 
 EMSCRIPTEN_BINDINGS(cuckoo_index) {
   constant("recordOverheadBytes", static_cast<uint32_t>(kRecordOverheadBytes));
-  class_<IndexHandle>("IndexHandle")
-      .function("ok", &IndexHandle::ok)
-      .function("errorCode", &IndexHandle::errorCode)
-      .function("errorMessage", &IndexHandle::errorMessage)
-      .function("lastMessage", &IndexHandle::lastMessage)
+  bindHandleStatus(class_<IndexHandle>("IndexHandle"))
       .function("address", &IndexHandle::address)
       .function("size", &IndexHandle::size)
       .function("deadRecords", &IndexHandle::deadRecords)

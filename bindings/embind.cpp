@@ -5,10 +5,11 @@
 // Contract with js/src:
 // - Keys cross as (pointer, length) into wasm memory the caller filled; batches
 //   as one byte buffer plus a uint32 offsets array of count + 1 entries.
-// - Nothing throws. Fallible calls return a status code number (0 = ok) whose
-//   name statusCodeNames() gives; a failed create/deserialize returns a handle
-//   whose ok() is false and whose errorCode()/errorMessage() explain why.
-//   TypeScript turns those into a FilterError and deletes the handle.
+// - Nothing throws (handle_status.h, the convention of every module): fallible
+//   calls return a status code number (0 = ok) whose name statusCodeNames()
+//   gives; a failed create/deserialize returns a handle whose ok() is false
+//   and whose errorCode()/errorMessage() explain why. TypeScript turns those
+//   into a FilterError and deletes the handle (js/src/core/wasm-status.ts).
 // - Type names, type ids and status names come from here (filterTypes(),
 //   statusCodeNames()), never copied by hand into TypeScript.
 // - 64-bit values cross as doubles (exact up to 2^53, far above any count).
@@ -26,6 +27,7 @@
 
 #include "cuckoo_bloom/cuckoo_bloom.h"
 #include "filter_handle.h"
+#include "handle_status_embind.h"
 
 using namespace emscripten;
 using namespace cuckoo_bloom;
@@ -59,7 +61,7 @@ Result<CoreFilterOptions> readFilterOptions(const val& options) {
   return parsed;
 }
 
-class FilterHandle {
+class FilterHandle : public HandleStatus {
  public:
   static FilterHandle* create(const std::string& typeName, const val& options) {
     auto* handle = new FilterHandle();
@@ -97,9 +99,8 @@ class FilterHandle {
     return handle;
   }
 
-  bool ok() const { return filter_ != nullptr; }
-  std::string errorCode() const { return statusCodeName(status_.code()); }
-  std::string errorMessage() const { return status_.message(); }
+  // Made when it holds a filter (its status is the last failed call's).
+  bool made() const { return filter_ != nullptr; }
   // The handle's address, for the plain-C fast path below.
   uintptr_t address() const { return reinterpret_cast<uintptr_t>(this); }
   AnyFilter& filter() { return *filter_; }
@@ -130,7 +131,7 @@ class FilterHandle {
   val serializeParts() {
     Result<SerializedParts> made = filter_->serializedParts();
     if (!made.isOk()) {
-      status_ = made.status();
+      remember(made.status());
       return val::null();
     }
     parts_ = std::move(made).value();
@@ -145,22 +146,21 @@ class FilterHandle {
   // Status code; the message of a failure is lastMessage().
   int unionWith(FilterHandle& other) { return remember(filter_->unionWith(other.filter())); }
   // Why a batch add stopped (cbw_add_many): errorCode() and lastMessage() read it.
-  void rememberFailure(Status status) { status_ = std::move(status); }
-  std::string lastMessage() const { return status_.message(); }
+  void rememberFailure(Status status) { remember(std::move(status)); }
 
  private:
   FilterHandle* fail(Status status) {
-    status_ = std::move(status);
+    remember(std::move(status));
     return this;
   }
   bool findType(const std::string& typeName, FilterType& type) {
     if (filterTypeFromName(typeName.c_str(), type)) return true;
-    status_ = Status::invalidArgument("unknown filter type '" + typeName + "'");
+    remember(Status::invalidArgument("unknown filter type '" + typeName + "'"));
     return false;
   }
   void adopt(Result<std::unique_ptr<AnyFilter>> made) {
     if (!made.isOk()) {
-      status_ = made.status();
+      remember(made.status());
       return;
     }
     filter_ = std::move(made).value();
@@ -176,13 +176,7 @@ class FilterHandle {
         break;
     }
   }
-  int remember(Status status) {
-    const int code = codeOf(status);
-    status_ = std::move(status);
-    return code;
-  }
 
-  Status status_;
   std::unique_ptr<AnyFilter> filter_;
   SerializedParts parts_;
 
@@ -195,7 +189,7 @@ class FilterHandle {
 };
 
 // A URL blocklist envelope, encoded or decoded (see url_blocklist.h).
-class BlocklistEnvelopeHandle {
+class BlocklistEnvelopeHandle : public HandleStatus {
  public:
   static BlocklistEnvelopeHandle* encode(uintptr_t filter, uint32_t length, uint32_t scheme, double entryCount,
                                          uint32_t depth) {
@@ -203,7 +197,7 @@ class BlocklistEnvelopeHandle {
     Result<std::vector<uint8_t>> encoded =
         encodeUrlBlocklist(bytesAt(filter), length, scheme, static_cast<uint64_t>(entryCount), depth);
     if (encoded.isOk()) handle->encoded_ = std::move(encoded).value();
-    else handle->status_ = encoded.status();
+    else handle->remember(encoded.status());
     return handle;
   }
   // Scheme 3 with its exception set (a type-33 blob of `exceptionsLength` bytes; 0: none).
@@ -215,7 +209,7 @@ class BlocklistEnvelopeHandle {
                                                               static_cast<uint64_t>(entryCount), depth,
                                                               bytesAt(exceptions), exceptionsLength);
     if (encoded.isOk()) handle->encoded_ = std::move(encoded).value();
-    else handle->status_ = encoded.status();
+    else handle->remember(encoded.status());
     return handle;
   }
   static BlocklistEnvelopeHandle* decode(uintptr_t data, uint32_t length) {
@@ -228,13 +222,10 @@ class BlocklistEnvelopeHandle {
         handle->exceptionsOffset_ = static_cast<uint32_t>(decoded.value().exceptions - bytesAt(data));
       }
     } else {
-      handle->status_ = decoded.status();
+      handle->remember(decoded.status());
     }
     return handle;
   }
-  bool ok() const { return status_.isOk(); }
-  std::string errorCode() const { return statusCodeName(status_.code()); }
-  std::string errorMessage() const { return status_.message(); }
   val bytes() const { return val(typed_memory_view(encoded_.size(), encoded_.data())); }
   uint32_t scheme() const { return decoded_.expressionScheme; }
   uint32_t depth() const { return decoded_.depth; }
@@ -247,7 +238,6 @@ class BlocklistEnvelopeHandle {
   uint32_t exceptionsLength() const { return static_cast<uint32_t>(decoded_.exceptionsLength); }
 
  private:
-  Status status_;
   std::vector<uint8_t> encoded_;
   UrlBlocklistEnvelope decoded_;
   uint32_t filterOffset_ = 0;
@@ -475,10 +465,7 @@ EMSCRIPTEN_BINDINGS(cuckoo_bloom) {
   function("filterTypes", &filterTypes);
   function("statusCodeNames", &statusCodeNames);
 
-  class_<FilterHandle>("FilterHandle")
-      .function("ok", &FilterHandle::ok)
-      .function("errorCode", &FilterHandle::errorCode)
-      .function("errorMessage", &FilterHandle::errorMessage)
+  bindHandleStatus(class_<FilterHandle>("FilterHandle"))
       .function("address", &FilterHandle::address)
       .function("typeName", &FilterHandle::typeName)
       .function("count", &FilterHandle::count)
@@ -491,17 +478,13 @@ EMSCRIPTEN_BINDINGS(cuckoo_bloom) {
       .function("parameters", &FilterHandle::parameters)
       .function("serializeParts", &FilterHandle::serializeParts)
       .function("releaseSerialized", &FilterHandle::releaseSerialized)
-      .function("unionWith", &FilterHandle::unionWith)
-      .function("lastMessage", &FilterHandle::lastMessage);
+      .function("unionWith", &FilterHandle::unionWith);
   function("createFilter", &FilterHandle::create, allow_raw_pointers());
   function("deserializeBuffer", &FilterHandle::deserializeBuffer, allow_raw_pointers());
   function("deserializeFilter", &FilterHandle::deserialize, allow_raw_pointers());
   function("buildFilter", &FilterHandle::build, allow_raw_pointers());
 
-  class_<BlocklistEnvelopeHandle>("BlocklistEnvelopeHandle")
-      .function("ok", &BlocklistEnvelopeHandle::ok)
-      .function("errorCode", &BlocklistEnvelopeHandle::errorCode)
-      .function("errorMessage", &BlocklistEnvelopeHandle::errorMessage)
+  bindHandleStatus(class_<BlocklistEnvelopeHandle>("BlocklistEnvelopeHandle"))
       .function("bytes", &BlocklistEnvelopeHandle::bytes)
       .function("scheme", &BlocklistEnvelopeHandle::scheme)
       .function("depth", &BlocklistEnvelopeHandle::depth)
@@ -561,18 +544,13 @@ class ExpressionSetBuilderHandle {
 
 // The index of a split companion read from bytes: names the part an
 // expression's hash falls in, and checks a part's bytes against it.
-class ExpressionSetIndexHandle {
+class ExpressionSetIndexHandle : public HandleStatus {
  public:
   static ExpressionSetIndexHandle* read(uintptr_t data, uint32_t length) {
     auto* handle = new ExpressionSetIndexHandle();
-    Result<ExpressionSetIndex> index = ExpressionSetIndex::read(bytesAt(data), length);
-    if (index.isOk()) handle->index_.emplace(std::move(index).value());
-    else handle->status_ = index.status();
+    handle->keep(ExpressionSetIndex::read(bytesAt(data), length), handle->index_);
     return handle;
   }
-  bool ok() const { return status_.isOk(); }
-  std::string errorCode() const { return statusCodeName(status_.code()); }
-  std::string errorMessage() const { return status_.message(); }
   uint32_t partCount() const { return index_->partCount(); }
   double count() const { return static_cast<double>(index_->count()); }
   uint32_t checksumLow() const { return static_cast<uint32_t>(index_->blocklistChecksum()); }
@@ -590,24 +568,18 @@ class ExpressionSetIndexHandle {
   std::string checkMessage() const { return check_.message(); }
 
  private:
-  Status status_;
   Status check_;
   std::optional<ExpressionSetIndex> index_;
 };
 
 // A companion read from bytes (copied: the caller frees its buffer after the call).
-class ExpressionSetHandle {
+class ExpressionSetHandle : public HandleStatus {
  public:
   static ExpressionSetHandle* read(uintptr_t data, uint32_t length) {
     auto* handle = new ExpressionSetHandle();
-    Result<ExpressionSet> set = ExpressionSet::read(bytesAt(data), length);
-    if (set.isOk()) handle->set_.emplace(std::move(set).value());
-    else handle->status_ = set.status();
+    handle->keep(ExpressionSet::read(bytesAt(data), length), handle->set_);
     return handle;
   }
-  bool ok() const { return status_.isOk(); }
-  std::string errorCode() const { return statusCodeName(status_.code()); }
-  std::string errorMessage() const { return status_.message(); }
   bool contains(uintptr_t expression, uint32_t length) const { return set_->contains(bytesAt(expression), length); }
   // How many of the newline-separated expressions at data are held: the
   // batch path of the tests' million-URL check (one crossing per batch).
@@ -641,7 +613,6 @@ class ExpressionSetHandle {
   uint32_t checksumHigh() const { return static_cast<uint32_t>(set_->blocklistChecksum() >> 32); }
 
  private:
-  Status status_;
   std::optional<ExpressionSet> set_;
   std::vector<uint8_t> encoded_;
 };
@@ -686,10 +657,7 @@ EMSCRIPTEN_BINDINGS(cuckoo_bloom_expression_set) {
       .function("split", &ExpressionSetBuilderHandle::split)
       .function("splitIndex", &ExpressionSetBuilderHandle::splitIndex)
       .function("splitPart", &ExpressionSetBuilderHandle::splitPart);
-  class_<ExpressionSetIndexHandle>("ExpressionSetIndexHandle")
-      .function("ok", &ExpressionSetIndexHandle::ok)
-      .function("errorCode", &ExpressionSetIndexHandle::errorCode)
-      .function("errorMessage", &ExpressionSetIndexHandle::errorMessage)
+  bindHandleStatus(class_<ExpressionSetIndexHandle>("ExpressionSetIndexHandle"))
       .function("partCount", &ExpressionSetIndexHandle::partCount)
       .function("count", &ExpressionSetIndexHandle::count)
       .function("checksumLow", &ExpressionSetIndexHandle::checksumLow)
@@ -700,10 +668,7 @@ EMSCRIPTEN_BINDINGS(cuckoo_bloom_expression_set) {
       .function("checkPart", &ExpressionSetIndexHandle::checkPart)
       .function("checkMessage", &ExpressionSetIndexHandle::checkMessage);
   function("readExpressionSetIndex", &ExpressionSetIndexHandle::read, allow_raw_pointers());
-  class_<ExpressionSetHandle>("ExpressionSetHandle")
-      .function("ok", &ExpressionSetHandle::ok)
-      .function("errorCode", &ExpressionSetHandle::errorCode)
-      .function("errorMessage", &ExpressionSetHandle::errorMessage)
+  bindHandleStatus(class_<ExpressionSetHandle>("ExpressionSetHandle"))
       .function("contains", &ExpressionSetHandle::contains)
       .function("countContained", &ExpressionSetHandle::countContained)
       .function("without", &ExpressionSetHandle::without)

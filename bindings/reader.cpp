@@ -10,7 +10,8 @@
 // - Bytes and keys cross as (pointer, length) into wasm memory JS filled.
 // - cbw_reader_open never fails silently: it returns a handle whose status is
 //   0 (ok) or a status code (cbw_status_name names it, cbw_reader_message
-//   explains); 0 only when even the handle could not be allocated.
+//   explains; handle_status.h, the convention of every module); 0 only when
+//   even the handle could not be allocated.
 // - Strings leave as pointers to NUL-terminated UTF-8 that stays valid as long
 //   as the handle (messages) or forever (names).
 // - 64-bit counts cross as doubles (exact up to 2^53).
@@ -24,13 +25,13 @@
 #include "cuckoo_bloom/reader/filter_reader.h"
 #include "cuckoo_bloom/url/expression_set.h"
 #include "cuckoo_bloom/url/url_blocklist.h"
+#include "handle_status.h"
 
 using namespace cuckoo_bloom;
 
 namespace {
 
-struct ReaderHandle {
-  Status status;
+struct ReaderHandle : HandleStatus {
   std::optional<FilterReader> reader;
   // Set when the bytes were a URL blocklist (the reader then holds its nested filter).
   std::optional<UrlBlocklistEnvelope> blocklist;
@@ -55,15 +56,11 @@ EMSCRIPTEN_KEEPALIVE ReaderHandle* cbw_reader_open(uintptr_t data, uint32_t leng
   auto* handle = new (std::nothrow) ReaderHandle();
   if (handle == nullptr) return nullptr;
   if (kind == kReadExpressionSet) {
-    Result<ExpressionSet> set = ExpressionSet::read(bytesAt(data), length);
-    if (set.isOk()) handle->confirmation.emplace(std::move(set).value());
-    else handle->status = set.status();
+    handle->keep(ExpressionSet::read(bytesAt(data), length), handle->confirmation);
     return handle;
   }
   if (kind == kReadExpressionSetIndex) {
-    Result<ExpressionSetIndex> index = ExpressionSetIndex::read(bytesAt(data), length);
-    if (index.isOk()) handle->confirmationIndex.emplace(std::move(index).value());
-    else handle->status = index.status();
+    handle->keep(ExpressionSetIndex::read(bytesAt(data), length), handle->confirmationIndex);
     return handle;
   }
   const uint8_t* filterBytes = bytesAt(data);
@@ -71,19 +68,14 @@ EMSCRIPTEN_KEEPALIVE ReaderHandle* cbw_reader_open(uintptr_t data, uint32_t leng
   if (kind == kReadBlocklist) {
     Result<UrlBlocklistEnvelope> envelope = decodeUrlBlocklist(bytesAt(data), length);
     if (!envelope.isOk()) {
-      handle->status = envelope.status();
+      handle->remember(envelope.status());
       return handle;
     }
     handle->blocklist = envelope.value();
     filterBytes = envelope.value().filter;
     filterLength = envelope.value().filterLength;
   }
-  Result<FilterReader> reader = FilterReader::read(filterBytes, filterLength);
-  if (reader.isOk()) {
-    handle->reader.emplace(std::move(reader.value()));
-  } else {
-    handle->status = reader.status();
-  }
+  handle->keep(FilterReader::read(filterBytes, filterLength), handle->reader);
   // The envelope points into the caller's bytes, which JS frees after this call.
   if (handle->blocklist) handle->blocklist->filter = nullptr;
   return handle;
@@ -91,13 +83,10 @@ EMSCRIPTEN_KEEPALIVE ReaderHandle* cbw_reader_open(uintptr_t data, uint32_t leng
 
 EMSCRIPTEN_KEEPALIVE void cbw_reader_free(ReaderHandle* handle) { delete handle; }
 EMSCRIPTEN_KEEPALIVE int cbw_reader_status(const ReaderHandle* handle) {
-  return static_cast<int>(handle->status.code());
+  return static_cast<int>(handle->status().code());
 }
 EMSCRIPTEN_KEEPALIVE const char* cbw_reader_message(const ReaderHandle* handle) {
-  return handle->status.message().c_str();
-}
-EMSCRIPTEN_KEEPALIVE const char* cbw_status_name(int code) {
-  return statusCodeName(static_cast<StatusCode>(code));
+  return handle->status().message().c_str();
 }
 
 // The filter (a blocklist's nested filter): its header as written.
@@ -167,9 +156,7 @@ EMSCRIPTEN_KEEPALIVE ReaderHandle* cbw_reader_index_open_part(const ReaderHandle
                                                               uint32_t length) {
   auto* handle = new (std::nothrow) ReaderHandle();
   if (handle == nullptr) return nullptr;
-  Result<ExpressionSet> set = index->confirmationIndex->checkPart(part, bytesAt(data), length);
-  if (set.isOk()) handle->confirmation.emplace(std::move(set).value());
-  else handle->status = set.status();
+  handle->keep(index->confirmationIndex->checkPart(part, bytesAt(data), length), handle->confirmation);
   return handle;
 }
 
@@ -193,3 +180,5 @@ EMSCRIPTEN_KEEPALIVE int cbw_reader_first_hit(const ReaderHandle* handle, const 
 }
 
 }  // extern "C"
+
+CBW_STATUS_NAME_EXPORT()

@@ -62,8 +62,10 @@
 #include "cuckoo_bloom/concurrent/wait_bound.h"
 #include "cuckoo_bloom/core/filter_support.h"
 #include "cuckoo_bloom/core/format.h"
+#include "cuckoo_bloom/core/hashing.h"
 #include "cuckoo_bloom/core/status.h"
 #include "cuckoo_bloom/core/utf8_offsets.h"
+#include "handle_status.h"
 
 using namespace cuckoo_bloom;
 
@@ -157,14 +159,7 @@ ThreadRecord* recordOf(uint32_t thread) {
 }
 
 // murmur3's 32-bit finalizer: a bijection, so distinct counters give distinct generations.
-uint32_t scramble(uint32_t value) {
-  value ^= value >> 16;
-  value *= 0x85ebca6bu;
-  value ^= value >> 13;
-  value *= 0xc2b2ae35u;
-  value ^= value >> 16;
-  return value;
-}
+uint32_t scramble(uint32_t value) { return xorShiftMultiply<uint32_t>(value, 16, 0x85ebca6bu, 13, 0xc2b2ae35u, 16); }
 
 // A generation no other filter of this memory had (until 2^32 filters were
 // made), not guessable from another slot's without the memory's mark.
@@ -256,7 +251,9 @@ void deleteFilter(uint32_t type, void* filter) {
   }
 }
 
-// What cbw_shared_create writes for JavaScript.
+// What cbw_shared_create writes for JavaScript: a failure as every module
+// gives one (handle_status.h), its code number (cbw_status_name names it)
+// and its message.
 struct CreateResult {
   int32_t status;  // a StatusCode; 0: ok
   uint32_t slot;
@@ -399,10 +396,6 @@ EMSCRIPTEN_KEEPALIVE uint32_t cbw_shared_utf16_keys(uintptr_t units, uint32_t* o
 EMSCRIPTEN_KEEPALIVE uint32_t cbw_shared_utf16_key(uintptr_t units, uint32_t unitCount, uint8_t* data) {
   uint32_t offsets[2] = {0, unitCount};
   return static_cast<uint32_t>(utf16KeysToUtf8(reinterpret_cast<const uint8_t*>(units), offsets, 1, data));
-}
-
-EMSCRIPTEN_KEEPALIVE const char* cbw_shared_status_name(int code) {
-  return statusCodeName(static_cast<StatusCode>(code));
 }
 
 // This thread's number for every later call (1..1024), or 0 when 1024
@@ -751,3 +744,5 @@ EMSCRIPTEN_KEEPALIVE double cbw_shared_table_bytes(uint32_t thread, uint32_t slo
 }
 
 }  // extern "C"
+
+CBW_STATUS_NAME_EXPORT()

@@ -108,10 +108,19 @@ const CORE_ERROR_CODES: ReadonlySet<string> = new Set<FilterErrorCode>([
   'UNSUPPORTED',
 ]);
 
-/** Turns a failed core status (by name) into a FilterError. */
-export function coreError(statusName: string, message: string): FilterError {
+/**
+ * Turns a failed core status (by name) into a FilterError: the name is the code
+ * when it is one the call can fail with (`expected`: by default every core
+ * failure), else `unexpected` (by default CORRUPT).
+ */
+export function coreError(
+  statusName: string,
+  message: string,
+  expected: ReadonlySet<string> = CORE_ERROR_CODES,
+  unexpected: FilterErrorCode = 'CORRUPT',
+): FilterError {
   // NOT_FOUND never reaches users as an error (remove() returns false); any
   // name this build does not know is reported as the bytes' fault, never dropped.
-  const code = CORE_ERROR_CODES.has(statusName) ? (statusName as FilterErrorCode) : 'CORRUPT';
+  const code = expected.has(statusName) ? (statusName as FilterErrorCode) : unexpected;
   return new FilterError(code, message);
 }

@@ -5,7 +5,9 @@
 export const utf8 = new TextEncoder();
 
 /** mulberry32: a tiny seeded PRNG, uniform in [0, 1). Same seed, same sequence (the demo's generator). */
-export { seededRandom as prng } from '../../web-demo/src/seeded.mjs';
+import { seededRandom } from '../../web-demo/src/seeded.mjs';
+
+export { seededRandom as prng };
 
 /** Uniform integer in [0, n). */
 export function randomInt(random, n) {
@@ -22,6 +24,20 @@ export function asciiKeys(count, prefix = 'key-', start = 0) {
   const keys = new Array(count);
   for (let i = 0; i < count; i++) keys[i] = prefix + (start + i);
   return keys;
+}
+
+/**
+ * `distinct` with its first half repeated, shuffled (Fisher-Yates) by a PRNG of
+ * `seed`: the input of a set built from keys given in any order, repeats and all.
+ */
+export function shuffledWithRepeats(distinct, seed) {
+  const random = seededRandom(seed);
+  const input = [...distinct, ...distinct.slice(0, distinct.length >> 1)];
+  for (let i = input.length - 1; i > 0; i--) {
+    const j = randomInt(random, i + 1);
+    [input[i], input[j]] = [input[j], input[i]];
+  }
+  return input;
 }
 
 // Pieces of every UTF-8 length: 2-byte (é, ß, Ж), 3-byte (日本, €), 4-byte (emoji, 𝄞).

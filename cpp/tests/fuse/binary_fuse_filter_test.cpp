@@ -14,6 +14,7 @@
 #include "cuckoo_bloom/core/format.h"
 #include "cuckoo_bloom/core/hashing.h"
 #include "cuckoo_bloom/registry/any_filter.h"
+#include "support/static_filter_support.h"
 #include "support/test_keys.h"
 
 namespace cuckoo_bloom {
@@ -22,14 +23,11 @@ namespace {
 using cuckoo_bloom_test::absentKey;
 using cuckoo_bloom_test::kOffsetItemCount;
 using cuckoo_bloom_test::kOffsetParams;
+using cuckoo_bloom_test::expectRoundTrip;
+using cuckoo_bloom_test::missingOf;
+using cuckoo_bloom_test::presentHashes;
 using cuckoo_bloom_test::presentKey;
-
-std::vector<KeyHash> hashesOf(uint64_t count, uint64_t seed, uint64_t first = 0) {
-  std::vector<KeyHash> hashes;
-  hashes.reserve(count);
-  for (uint64_t i = first; i < first + count; ++i) hashes.push_back(hashKey(presentKey(i), seed));
-  return hashes;
-}
+using cuckoo_bloom_test::randomHashes;
 
 BinaryFuseFilterOptions fuseOptions(uint32_t fingerprintBits, uint32_t arity = 3, uint64_t seed = 0) {
   BinaryFuseFilterOptions options;
@@ -40,30 +38,7 @@ BinaryFuseFilterOptions fuseOptions(uint32_t fingerprintBits, uint32_t arity = 3
 }
 
 BinaryFuseFilter buildOrFail(const BinaryFuseFilterOptions& options, const std::vector<KeyHash>& hashes) {
-  Result<BinaryFuseFilter> built = BinaryFuseFilter::build(options, hashes.data(), hashes.size());
-  if (!built.isOk()) {
-    ADD_FAILURE() << "build of " << hashes.size() << " keys: " << built.status().message();
-    return std::move(BinaryFuseFilter::build(fuseOptions(8), nullptr, 0)).value();
-  }
-  return std::move(built).value();
-}
-
-uint64_t missingOf(const BinaryFuseFilter& filter, const std::vector<KeyHash>& hashes) {
-  uint64_t missing = 0;
-  for (const KeyHash& hash : hashes) missing += filter.has(hash) ? 0 : 1;
-  return missing;
-}
-
-// Random 64-bit key hashes: what hashKey gives distinct keys (only the low
-// word takes part in a fuse lookup), without hashing millions of strings.
-std::vector<KeyHash> randomHashes(uint64_t count, uint64_t state) {
-  SplitMix64 random(state);
-  std::vector<KeyHash> out(count);
-  for (KeyHash& hash : out) {
-    hash.low = random.next();
-    hash.high = mix64(hash.low ^ kSecondWordSalt);
-  }
-  return out;
+  return cuckoo_bloom_test::buildOrFail<BinaryFuseFilter>(options, hashes, fuseOptions(8));
 }
 
 // ---------------------------------------------------------------- no false negatives
@@ -77,7 +52,7 @@ TEST(BinaryFuseFilter, EverySmallSetIsBuiltAndFindsEveryKey) {
   for (const uint32_t arity : {3u, 4u}) {
     for (const uint64_t seed : {0ull, 1ull, 0xDEADBEEFull}) {
       for (const uint64_t n : sizes) {
-        const std::vector<KeyHash> hashes = hashesOf(n, seed);
+        const std::vector<KeyHash> hashes = presentHashes(n, seed);
         const BinaryFuseFilter filter = buildOrFail(fuseOptions(8, arity, seed), hashes);
         ASSERT_EQ(missingOf(filter, hashes), 0u) << "n=" << n << " arity=" << arity << " seed=" << seed;
         ASSERT_EQ(filter.count(), n);
@@ -104,7 +79,7 @@ TEST(BinaryFuseFilter, DuplicateKeysAreStoredOnce) {
   // the build drops repeats after a failed first attempt (or up front for
   // tiny inputs), and counts distinct keys.
   for (const uint64_t distinct : {1ull, 2ull, 33ull, 1000ull, 100000ull}) {
-    std::vector<KeyHash> hashes = hashesOf(distinct, 11);
+    std::vector<KeyHash> hashes = presentHashes(distinct, 11);
     const std::vector<KeyHash> unique = hashes;
     for (uint64_t i = 0; i < distinct; i += 2) hashes.push_back(hashes[i]), hashes.push_back(hashes[i]);
     std::shuffle(hashes.begin(), hashes.end(), std::mt19937_64(distinct));
@@ -124,7 +99,7 @@ TEST(BinaryFuseFilter, DuplicateKeysAreStoredOnce) {
 }
 
 TEST(BinaryFuseFilter, BytesDependOnTheKeySetNotItsOrder) {
-  std::vector<KeyHash> hashes = hashesOf(5000, 4);
+  std::vector<KeyHash> hashes = presentHashes(5000, 4);
   const std::vector<uint8_t> bytes = buildOrFail(fuseOptions(9, 3, 4), hashes).serialize();
   std::reverse(hashes.begin(), hashes.end());
   EXPECT_EQ(buildOrFail(fuseOptions(9, 3, 4), hashes).serialize(), bytes);
@@ -150,7 +125,7 @@ TEST(BinaryFuseFilter, EmptyFilterFindsNothing) {
 }
 
 TEST(BinaryFuseFilter, ClearMakesTheEmptyFilter) {
-  BinaryFuseFilter filter = buildOrFail(fuseOptions(8, 3, 5), hashesOf(1000, 5));
+  BinaryFuseFilter filter = buildOrFail(fuseOptions(8, 3, 5), presentHashes(1000, 5));
   filter.clear();
   EXPECT_EQ(filter.count(), 0u);
   for (uint64_t i = 0; i < 1000; ++i) ASSERT_FALSE(filter.has(presentKey(i)));
@@ -195,7 +170,7 @@ TEST(BinaryFuseFilter, StringKeysMeetTheTargetRate) {
   // Through hashKey, as every caller does: rate 0.01 gives f = 7 (2^-7 = 0.0078).
   BinaryFuseFilterOptions options;
   options.falsePositiveRate = 0.01;
-  const std::vector<KeyHash> keys = hashesOf(50000, 8);
+  const std::vector<KeyHash> keys = presentHashes(50000, 8);
   const BinaryFuseFilter filter = buildOrFail(options, keys);
   EXPECT_EQ(filter.fingerprintBits(), 7u);
   EXPECT_EQ(filter.targetFalsePositiveRate(), 0.01);
@@ -265,7 +240,7 @@ TEST(BinaryFuseFilter, BitsPerKeyAt10MKeysFromTheGeometry) {
 // ---------------------------------------------------------------- options
 
 TEST(BinaryFuseFilterOptions, InvalidOptionsAreInvalidArgument) {
-  const std::vector<KeyHash> keys = hashesOf(10, 0);
+  const std::vector<KeyHash> keys = presentHashes(10, 0);
   const auto code = [&](const BinaryFuseFilterOptions& o) {
     return BinaryFuseFilter::build(o, keys.data(), keys.size()).status().code();
   };
@@ -296,7 +271,7 @@ TEST(BinaryFuseFilterOptions, InvalidOptionsAreInvalidArgument) {
 }
 
 TEST(BinaryFuseFilterOptions, ExplicitBitsSetTheRecordedRate) {
-  const std::vector<KeyHash> keys = hashesOf(100, 0);
+  const std::vector<KeyHash> keys = presentHashes(100, 0);
   const BinaryFuseFilter filter = buildOrFail(fuseOptions(10), keys);
   EXPECT_EQ(filter.fingerprintBits(), 10u);
   EXPECT_EQ(filter.targetFalsePositiveRate(), std::ldexp(1.0, -10));
@@ -314,7 +289,7 @@ TEST(BinaryFuseFilterOptions, TheRegistryBuildsItAndRefusesToCreateIt) {
   ASSERT_EQ(created.status().code(), StatusCode::Unsupported);
   EXPECT_NE(created.status().message().find("build it from its keys"), std::string::npos);
 
-  const std::vector<KeyHash> keys = hashesOf(1000, 0);
+  const std::vector<KeyHash> keys = presentHashes(1000, 0);
   options.arity = 4;
   options.fingerprintBits = 11;
   Result<std::unique_ptr<AnyFilter>> built = buildFilter(FilterType::BinaryFuse, options, keys.data(), keys.size());
@@ -361,15 +336,8 @@ TEST(BinaryFuseFilterOptions, TheRegistryBuildsItAndRefusesToCreateIt) {
 TEST(BinaryFuseFilterFormat, RoundTripsByteForByte) {
   for (const uint32_t arity : {3u, 4u}) {
     for (const uint32_t bits : {4u, 7u, 8u, 16u, 21u, 32u}) {
-      const std::vector<KeyHash> keys = hashesOf(3000, bits);
-      const BinaryFuseFilter filter = buildOrFail(fuseOptions(bits, arity, bits), keys);
-      const std::vector<uint8_t> bytes = filter.serialize();
-      EXPECT_EQ(bytes.size(), 64 + 20 + filter.byteLength());
-      Result<BinaryFuseFilter> read = BinaryFuseFilter::deserialize(bytes.data(), bytes.size());
-      ASSERT_TRUE(read.isOk()) << read.status().message();
-      EXPECT_EQ(read.value().serialize(), bytes);
-      EXPECT_EQ(missingOf(read.value(), keys), 0u);
-      for (uint64_t i = 0; i < 2000; ++i) ASSERT_EQ(read.value().has(absentKey(i)), filter.has(absentKey(i)));
+      const std::vector<KeyHash> keys = presentHashes(3000, bits);
+      expectRoundTrip(buildOrFail(fuseOptions(bits, arity, bits), keys), keys);
     }
   }
 }
@@ -377,19 +345,12 @@ TEST(BinaryFuseFilterFormat, RoundTripsByteForByte) {
 // A blob with the given parameters and a payload of the size they imply (the
 // reader's other checks pass), its checksum valid.
 std::vector<uint8_t> forgedBlob(const BinaryFuseFilter::Params& params, uint64_t itemCount, uint64_t fill) {
-  FilterHeader header;
-  header.type = FilterType::BinaryFuse;
-  header.itemCount = itemCount;
-  header.capacity = std::max<uint64_t>(itemCount, 1);
-  header.targetFalsePositiveRate = 0.01;
-  const uint64_t words = BinaryFuseFilter::payloadWordsOf(params);
-  std::vector<uint8_t> payload(static_cast<size_t>(words * 8));
-  SplitMix64 random(fill);
-  for (uint8_t& byte : payload) byte = static_cast<uint8_t>(random.next());
   // Clear the padding bits, which a reader rejects.
-  const uint64_t usedBits = BinaryFuseFilter::arrayLengthOf(params) * params.fingerprintBits;
-  for (uint64_t bit = usedBits; bit < words * 64; ++bit) payload[bit / 8] &= static_cast<uint8_t>(~(1u << (bit % 8)));
-  return encodeBlob(header, encodeParams(params), payload);
+  const auto clearPadding = [&params](std::vector<uint8_t>& payload) {
+    const uint64_t usedBits = BinaryFuseFilter::arrayLengthOf(params) * params.fingerprintBits;
+    for (uint64_t bit = usedBits; bit < payload.size() * 8; ++bit) payload[bit / 8] &= static_cast<uint8_t>(~(1u << (bit % 8)));
+  };
+  return cuckoo_bloom_test::forgedBlob<BinaryFuseFilter>(FilterType::BinaryFuse, params, itemCount, fill, clearPadding);
 }
 
 TEST(BinaryFuseFilterFormat, EveryAcceptedGeometryIsSafeToQuery) {
@@ -470,7 +431,7 @@ TEST(BinaryFuseFilterFormat, InconsistentParametersAreCorrupt) {
 
   // A valid filter with any byte changed is refused (the version field as
   // UNSUPPORTED_VERSION, checked first; the rest by the checksum).
-  const std::vector<KeyHash> keys = hashesOf(200, 1);
+  const std::vector<KeyHash> keys = presentHashes(200, 1);
   const std::vector<uint8_t> bytes = buildOrFail(fuseOptions(8, 3, 1), keys).serialize();
   for (size_t at = 0; at + 8 < bytes.size(); ++at) {
     std::vector<uint8_t> damaged = bytes;

@@ -13,6 +13,7 @@
 #include "cuckoo_bloom/core/format.h"
 #include "cuckoo_bloom/core/hashing.h"
 #include "cuckoo_bloom/registry/any_filter.h"
+#include "support/static_filter_support.h"
 #include "support/test_keys.h"
 
 namespace cuckoo_bloom {
@@ -21,26 +22,11 @@ namespace {
 using cuckoo_bloom_test::absentKey;
 using cuckoo_bloom_test::kOffsetItemCount;
 using cuckoo_bloom_test::kOffsetParams;
+using cuckoo_bloom_test::expectRoundTrip;
+using cuckoo_bloom_test::missingOf;
+using cuckoo_bloom_test::presentHashes;
 using cuckoo_bloom_test::presentKey;
-
-std::vector<KeyHash> hashesOf(uint64_t count, uint64_t seed) {
-  std::vector<KeyHash> hashes;
-  hashes.reserve(count);
-  for (uint64_t i = 0; i < count; ++i) hashes.push_back(hashKey(presentKey(i), seed));
-  return hashes;
-}
-
-// Random 64-bit key hashes: what hashKey gives distinct keys (only the low
-// word takes part in a ribbon lookup), without hashing millions of strings.
-std::vector<KeyHash> randomHashes(uint64_t count, uint64_t state) {
-  SplitMix64 random(state);
-  std::vector<KeyHash> out(count);
-  for (KeyHash& hash : out) {
-    hash.low = random.next();
-    hash.high = mix64(hash.low ^ kSecondWordSalt);
-  }
-  return out;
-}
+using cuckoo_bloom_test::randomHashes;
 
 RibbonFilterOptions ribbonOptions(double rate, uint64_t seed = 0) {
   RibbonFilterOptions options;
@@ -50,18 +36,7 @@ RibbonFilterOptions ribbonOptions(double rate, uint64_t seed = 0) {
 }
 
 RibbonFilter buildOrFail(const RibbonFilterOptions& options, const std::vector<KeyHash>& hashes) {
-  Result<RibbonFilter> built = RibbonFilter::build(options, hashes.data(), hashes.size());
-  if (!built.isOk()) {
-    ADD_FAILURE() << "build of " << hashes.size() << " keys: " << built.status().message();
-    return std::move(RibbonFilter::build(ribbonOptions(0.01), nullptr, 0)).value();
-  }
-  return std::move(built).value();
-}
-
-uint64_t missingOf(const RibbonFilter& filter, const std::vector<KeyHash>& hashes) {
-  uint64_t missing = 0;
-  for (const KeyHash& hash : hashes) missing += filter.has(hash) ? 0 : 1;
-  return missing;
+  return cuckoo_bloom_test::buildOrFail<RibbonFilter>(options, hashes, ribbonOptions(0.01));
 }
 
 // The information bound: log2(1 / rate) bits per key.
@@ -79,7 +54,7 @@ TEST(RibbonFilter, EverySmallSetIsBuiltAndFindsEveryKey) {
   for (const double rate : {0.5, 0.01, 3.3e-5}) {
     for (const uint64_t seed : {0ull, 1ull, 0xDEADBEEFull}) {
       for (const uint64_t n : sizes) {
-        const std::vector<KeyHash> hashes = hashesOf(n, seed);
+        const std::vector<KeyHash> hashes = presentHashes(n, seed);
         const RibbonFilter filter = buildOrFail(ribbonOptions(rate, seed), hashes);
         ASSERT_EQ(missingOf(filter, hashes), 0u) << "n=" << n << " rate=" << rate << " seed=" << seed;
         ASSERT_EQ(filter.count(), n);
@@ -92,7 +67,7 @@ TEST(RibbonFilter, DuplicateKeysAreStoredOnce) {
   // Each of the first half of the keys twice more, shuffled: a repeat's row
   // cancels with its fingerprint (implied), so it takes no slot and is not counted.
   for (const uint64_t distinct : {1ull, 2ull, 33ull, 1000ull, 100000ull}) {
-    std::vector<KeyHash> hashes = hashesOf(distinct, 11);
+    std::vector<KeyHash> hashes = presentHashes(distinct, 11);
     const std::vector<KeyHash> unique = hashes;
     for (uint64_t i = 0; i < distinct; i += 2) hashes.push_back(hashes[i]), hashes.push_back(hashes[i]);
     std::shuffle(hashes.begin(), hashes.end(), std::mt19937_64(distinct));
@@ -124,7 +99,7 @@ TEST(RibbonFilter, EmptyFilterFindsNothingAndRoundTrips) {
 }
 
 TEST(RibbonFilter, ClearMakesTheEmptyFilter) {
-  RibbonFilter filter = buildOrFail(ribbonOptions(0.01, 5), hashesOf(1000, 5));
+  RibbonFilter filter = buildOrFail(ribbonOptions(0.01, 5), presentHashes(1000, 5));
   filter.clear();
   EXPECT_EQ(filter.count(), 0u);
   EXPECT_EQ(filter.slotCount(), 0u);
@@ -170,7 +145,7 @@ TEST(RibbonFilter, MillionKeysAtTheBoundWithTheirRate) {
 
 TEST(RibbonFilter, StringKeysMeetTheTargetRate) {
   constexpr uint64_t kKeys = 100000;
-  const RibbonFilter filter = buildOrFail(ribbonOptions(0.01, 3), hashesOf(kKeys, 3));
+  const RibbonFilter filter = buildOrFail(ribbonOptions(0.01, 3), presentHashes(kKeys, 3));
   const uint64_t found = cuckoo_bloom_test::countAbsentFound(filter, 1000000);
   const double expected = filter.estimatedFalsePositiveRate() * 1e6;  // ~10,000: sd 100
   EXPECT_LE(static_cast<double>(found), expected + 500);
@@ -204,7 +179,7 @@ TEST(RibbonFilter, WidthsMixToTheRate) {
 }
 
 TEST(RibbonFilter, BytesDependOnTheKeySetAndOptionsNotTheOrder) {
-  const std::vector<KeyHash> hashes = hashesOf(5000, 4);
+  const std::vector<KeyHash> hashes = presentHashes(5000, 4);
   EXPECT_EQ(buildOrFail(ribbonOptions(0.001, 4), hashes).serialize(), buildOrFail(ribbonOptions(0.001, 4), hashes).serialize());
   // Any order of the keys: the same bytes (rows are added in order of their mixed word).
   std::vector<KeyHash> shuffled = hashes;
@@ -219,7 +194,7 @@ TEST(RibbonFilter, BytesDependOnTheKeySetAndOptionsNotTheOrder) {
 // ---------------------------------------------------------------- options and registry
 
 TEST(RibbonFilterOptions, InvalidOptionsAreInvalidArgument) {
-  const std::vector<KeyHash> hashes = hashesOf(10, 0);
+  const std::vector<KeyHash> hashes = presentHashes(10, 0);
   for (const double rate : {0.0, 1.0, -0.5, 2.0, std::nan(""), std::ldexp(1.0, -33)}) {
     EXPECT_EQ(RibbonFilter::build(ribbonOptions(rate), hashes.data(), hashes.size()).status().code(),
               StatusCode::InvalidArgument)
@@ -232,7 +207,7 @@ TEST(RibbonFilterOptions, TheRegistryBuildsItAndRefusesToCreateIt) {
   CoreFilterOptions options;
   options.falsePositiveRate = 0.001;
   options.seed = 9;
-  const std::vector<KeyHash> hashes = hashesOf(2000, 9);
+  const std::vector<KeyHash> hashes = presentHashes(2000, 9);
   Result<std::unique_ptr<AnyFilter>> built = buildFilter(FilterType::Ribbon, options, hashes.data(), hashes.size());
   ASSERT_TRUE(built.isOk()) << built.status().message();
   EXPECT_EQ(built.value()->header().itemCount, 2000u);
@@ -250,30 +225,16 @@ TEST(RibbonFilterOptions, TheRegistryBuildsItAndRefusesToCreateIt) {
 
 TEST(RibbonFilterFormat, RoundTripsByteForByte) {
   for (const double rate : {0.5, 0.01, 0.001, 3.3e-5, std::ldexp(1.0, -32)}) {
-    const std::vector<KeyHash> keys = hashesOf(3000, 2);
-    const RibbonFilter filter = buildOrFail(ribbonOptions(rate, 2), keys);
-    const std::vector<uint8_t> bytes = filter.serialize();
-    EXPECT_EQ(bytes.size(), 64 + 20 + filter.byteLength());
-    Result<RibbonFilter> read = RibbonFilter::deserialize(bytes.data(), bytes.size());
-    ASSERT_TRUE(read.isOk()) << read.status().message();
-    EXPECT_EQ(read.value().serialize(), bytes);
-    EXPECT_EQ(missingOf(read.value(), keys), 0u);
-    for (uint64_t i = 0; i < 2000; ++i) ASSERT_EQ(read.value().has(absentKey(i)), filter.has(absentKey(i)));
+    const std::vector<KeyHash> keys = presentHashes(3000, 2);
+    expectRoundTrip(buildOrFail(ribbonOptions(rate, 2), keys), keys);
   }
 }
 
 // A blob with the given parameters and a random payload of the size they
 // imply (the reader's other checks pass), its checksum valid.
 std::vector<uint8_t> forgedBlob(const RibbonFilter::Params& params, uint64_t itemCount, uint64_t fill) {
-  FilterHeader header;
-  header.type = FilterType::Ribbon;
-  header.itemCount = itemCount;
-  header.capacity = std::max<uint64_t>(itemCount, 1);
-  header.targetFalsePositiveRate = 0.01;
-  std::vector<uint8_t> payload(static_cast<size_t>(RibbonFilter::payloadWordsOf(params) * 8));
-  SplitMix64 random(fill);
-  for (uint8_t& byte : payload) byte = static_cast<uint8_t>(random.next());
-  return encodeBlob(header, encodeParams(params), payload);
+  // Every payload bit is a solution bit: no padding to clear.
+  return cuckoo_bloom_test::forgedBlob<RibbonFilter>(FilterType::Ribbon, params, itemCount, fill, [](std::vector<uint8_t>&) {});
 }
 
 TEST(RibbonFilterFormat, EveryAcceptedGeometryIsSafeToQuery) {
@@ -347,7 +308,7 @@ TEST(RibbonFilterFormat, InconsistentParametersAreCorrupt) {
 
   // A built filter with any byte changed is refused (the version field as
   // UNSUPPORTED_VERSION, checked first; the rest by the checksum).
-  const std::vector<uint8_t> bytes = buildOrFail(ribbonOptions(0.01, 1), hashesOf(200, 1)).serialize();
+  const std::vector<uint8_t> bytes = buildOrFail(ribbonOptions(0.01, 1), presentHashes(200, 1)).serialize();
   for (size_t at = 0; at + 8 < bytes.size(); ++at) {
     std::vector<uint8_t> damaged = bytes;
     damaged[at] ^= 0x41;

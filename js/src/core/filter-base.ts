@@ -1,6 +1,7 @@
 import type { CoreFilterOptions, CoreModule, FilterHandle } from '../runtime/core-module.js';
 import { coreError, FilterError, statusName } from '../errors.js';
 import { WasmOwner } from './wasm-owner.js';
+import { adoptHandle, type StatusHandle } from './wasm-status.js';
 import { getRuntime } from '../runtime/init.js';
 import { coreFilterType } from '../runtime/core-types.js';
 import { KeyBatch } from '../keys/key-batch.js';
@@ -27,26 +28,8 @@ export class ExistingHandle {
   constructor(readonly handle: FilterHandle) {}
 }
 
-/** What a freshly made wasm handle reports: whether it was made, else why. */
-export interface StatusHandle {
-  ok(): boolean;
-  errorCode(): string;
-  errorMessage(): string;
-  delete(): void;
-}
-
-/**
- * Takes ownership of a freshly made handle (a filter's, a companion's, ...),
- * or frees it and throws the error it carries.
- */
-export function adoptHandle<Handle extends StatusHandle>(handle: Handle): Handle {
-  if (!handle.ok()) {
-    const error = coreError(handle.errorCode(), handle.errorMessage());
-    handle.delete();
-    throw error;
-  }
-  return handle;
-}
+// The handles' status reader, where the callers that build on the base find it.
+export { adoptHandle, type StatusHandle };
 
 /** Serialized bytes as the readers accept them: a Uint8Array or an ArrayBuffer. */
 export type SerializedBytes = Uint8Array | ArrayBuffer;

@@ -1,5 +1,6 @@
 import { WasmOwner } from '../core/wasm-owner.js';
 import { coreError, FilterError } from '../errors.js';
+import { adoptHandle } from '../core/wasm-status.js';
 import { getRuntime } from '../runtime/init.js';
 import { describeValue, invalidKey, isDetached, detachedKey, type Key, type KeyArena } from '../keys/keys.js';
 import { requireInteger } from '../options.js';
@@ -157,13 +158,7 @@ export class CuckooIndex extends WasmOwner {
   }
 
   #makeHandle(bridge: StoreBridge | undefined): IndexHandle {
-    const handle = this.#core.createIndex(this.#options, bridge);
-    if (!handle.ok()) {
-      const error = coreError(handle.errorCode(), handle.errorMessage());
-      handle.delete();
-      throw error;
-    }
-    return handle;
+    return adoptHandle(this.#core.createIndex(this.#options, bridge));
   }
 
   /** Live keys. */

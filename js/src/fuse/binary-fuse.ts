@@ -1,7 +1,7 @@
 import type { CoreFilterOptions } from '../runtime/core-module.js';
 import { FilterError } from '../errors.js';
 import { type FilterClassInfo, Filter } from '../core/filter-base.js';
-import { buildStaticFilter, refuseStaticConstruction, staticFilterError } from '../core/static-filter.js';
+import { buildStaticFilter, checkStaticOptions, StaticFilter } from '../core/static-filter.js';
 import { coreFilterType } from '../runtime/core-types.js';
 import { describeValue, type Key } from '../keys/keys.js';
 import { requireInteger } from '../options.js';
@@ -38,10 +38,6 @@ const DEFAULT_RATE = 0.01;
 
 const INFO: FilterClassInfo<'binary-fuse'> = { typeName: 'binary-fuse', className: 'BinaryFuseFilter' };
 
-function staticError(operation: string): FilterError {
-  return staticFilterError(INFO, operation);
-}
-
 /**
  * Binary fuse filter (Graf & Lemire 2022): a static filter, built once from
  * a set of keys and then read-only. The smallest filter on the wire for a
@@ -55,17 +51,8 @@ function staticError(operation: string): FilterError {
  * fuse.has(urls[0]); // true
  * ```
  */
-export class BinaryFuseFilter extends Filter<'binary-fuse'> {
+export class BinaryFuseFilter extends StaticFilter<'binary-fuse'> {
   protected static override readonly info: FilterClassInfo<'binary-fuse'> = INFO;
-
-  /**
-   * Filters of this type are built from their keys: use `BinaryFuseFilter.from(keys, options)`.
-   * @throws FilterError `UNSUPPORTED` when called with options.
-   */
-  constructor(existing: never) {
-    refuseStaticConstruction(existing, INFO);
-    super(existing);
-  }
 
   /**
    * The filter of `keys` (an array or any iterable; duplicates are stored once).
@@ -75,23 +62,6 @@ export class BinaryFuseFilter extends Filter<'binary-fuse'> {
   static override from<T extends Filter>(keys: Iterable<Key>, options?: BinaryFuseFilterOptions): T;
   static override from(keys: Iterable<Key>, options: BinaryFuseFilterOptions = {}): BinaryFuseFilter {
     return new BinaryFuseFilter(buildStaticFilter(INFO, checkFuseOptions(options), keys) as never);
-  }
-
-  /** @throws FilterError `UNSUPPORTED`: the filter is static (build a new one with `from`). */
-  add(_key: Key): never {
-    throw staticError('add keys');
-  }
-  /** @throws FilterError `UNSUPPORTED`: the filter is static (build a new one with `from`). */
-  override addMany(_keys: Iterable<Key>): never {
-    throw staticError('add keys');
-  }
-  /** @throws FilterError `UNSUPPORTED`: the filter is static (build a new one with `from`). */
-  override addIfNew(_key: Key): never {
-    throw staticError('add keys');
-  }
-  /** @throws FilterError `UNSUPPORTED`: the filter is static (build a new one with `from`). */
-  remove(_key: Key): never {
-    throw staticError('remove keys');
   }
 
   /** Bits per fingerprint, f: the false-positive rate is 2^-f. */
@@ -110,36 +80,13 @@ export class BinaryFuseFilter extends Filter<'binary-fuse'> {
 
 /** Checks the options of `from` and gives the core's form of them. */
 function checkFuseOptions(options: unknown): CoreFilterOptions {
-  if (typeof options !== 'object' || options === null || Array.isArray(options)) {
-    throw new FilterError(
-      'INVALID_ARGUMENT',
-      `BinaryFuseFilter.from needs an options object such as { falsePositiveRate: 0.001 }, got ${describeValue(options)}`,
-    );
-  }
   // Sized by its keys: the rate and seed, and the options its C++ class declares.
   const optionNames = ['falsePositiveRate', ...coreFilterType('binary-fuse').options, 'seed'];
-  for (const key of Object.keys(options)) {
-    if (key === 'capacity' && (options as BinaryFuseFilterOptions).capacity === undefined) continue;
-    if (!optionNames.includes(key)) {
-      const hint = key === 'capacity' ? ' (a binary-fuse filter is sized by its keys)' : '';
-      throw new FilterError(
-        'INVALID_ARGUMENT',
-        `BinaryFuseFilter: unknown option '${key}'${hint} (known options: ${optionNames.join(', ')})`,
-      );
-    }
-  }
-  const { falsePositiveRate, fingerprintBits, arity, seed } = options as BinaryFuseFilterOptions;
-  if (falsePositiveRate !== undefined && (typeof falsePositiveRate !== 'number' || !(falsePositiveRate > 0 && falsePositiveRate < 1))) {
-    throw new FilterError(
-      'INVALID_ARGUMENT',
-      `BinaryFuseFilter: falsePositiveRate must be a number in (0, 1), got ${typeof falsePositiveRate === 'number' ? falsePositiveRate : describeValue(falsePositiveRate)}`,
-    );
-  }
+  const { falsePositiveRate, fingerprintBits, arity, seed } = checkStaticOptions<BinaryFuseFilterOptions>(INFO, options, optionNames);
   if (fingerprintBits !== undefined) requireInteger(fingerprintBits, 'fingerprintBits', 'BinaryFuseFilter', 4, 32);
   if (arity !== undefined && arity !== 3 && arity !== 4) {
     throw new FilterError('INVALID_ARGUMENT', `BinaryFuseFilter: arity must be 3 or 4, got ${typeof arity === 'number' ? arity : describeValue(arity)}`);
   }
-  if (seed !== undefined) requireInteger(seed, 'seed', 'BinaryFuseFilter', 0, Number.MAX_SAFE_INTEGER);
   // The core needs a rate or the bits; with bits alone, it records 2^-f.
   const core: CoreFilterOptions = {
     capacity: 0,

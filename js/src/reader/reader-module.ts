@@ -2,6 +2,7 @@
 // entry opens bytes through them. Internal: users see FilterReader and
 // UrlBlocklistReader only.
 import { FilterError, type FilterErrorCode } from '../errors.js';
+import { failureOf } from '../core/wasm-status.js';
 import { getRuntime } from '../runtime/init.js';
 import { isDetached, MAX_ARENA_BYTES } from '../keys/keys.js';
 
@@ -111,11 +112,10 @@ export function openReader(
   if (handle === 0) throw new FilterError('OUT_OF_MEMORY', 'out of wasm memory: cannot read the bytes');
   const status = module._cbw_reader_status(handle);
   if (status !== 0) {
-    const name = stringAt(module, module._cbw_status_name(status));
     const message = stringAt(module, module._cbw_reader_message(handle));
     module._cbw_reader_free(handle);
     // Any name this build does not expect is reported as the bytes' fault, never dropped.
-    throw new FilterError(READ_ERROR_CODES.has(name) ? (name as FilterErrorCode) : 'CORRUPT', message);
+    throw failureOf(status, (code) => stringAt(module, module._cbw_status_name(code)), message, READ_ERROR_CODES, 'CORRUPT');
   }
   return handle;
 }

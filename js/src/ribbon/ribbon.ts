@@ -1,9 +1,7 @@
 import type { CoreFilterOptions } from '../runtime/core-module.js';
-import { FilterError } from '../errors.js';
 import { type FilterClassInfo, Filter } from '../core/filter-base.js';
-import { buildStaticFilter, refuseStaticConstruction, staticFilterError } from '../core/static-filter.js';
-import { describeValue, type Key } from '../keys/keys.js';
-import { requireInteger } from '../options.js';
+import { buildStaticFilter, checkStaticOptions, StaticFilter } from '../core/static-filter.js';
+import type { Key } from '../keys/keys.js';
 
 /**
  * Options of {@link RibbonFilter.from} (a Ribbon filter is built from all its keys at once):
@@ -32,10 +30,6 @@ const OPTION_NAMES = ['falsePositiveRate', 'seed'];
 
 const INFO: FilterClassInfo<'ribbon'> = { typeName: 'ribbon', className: 'RibbonFilter' };
 
-function staticError(operation: string): FilterError {
-  return staticFilterError(INFO, operation);
-}
-
 /**
  * Ribbon filter (Dillinger & Walzer 2021; standard Ribbon with 128-bit rows, as
  * RocksDB's): a static filter, built once from a set of keys and then read-only. Its
@@ -51,17 +45,8 @@ function staticError(operation: string): FilterError {
  * ribbon.has(urls[0]); // true
  * ```
  */
-export class RibbonFilter extends Filter<'ribbon'> {
+export class RibbonFilter extends StaticFilter<'ribbon'> {
   protected static override readonly info: FilterClassInfo<'ribbon'> = INFO;
-
-  /**
-   * Filters of this type are built from their keys: use `RibbonFilter.from(keys, options)`.
-   * @throws FilterError `UNSUPPORTED` when called with options.
-   */
-  constructor(existing: never) {
-    refuseStaticConstruction(existing, INFO);
-    super(existing);
-  }
 
   /**
    * The filter of `keys` (an array or any iterable; duplicates are stored once).
@@ -71,23 +56,6 @@ export class RibbonFilter extends Filter<'ribbon'> {
   static override from<T extends Filter>(keys: Iterable<Key>, options?: RibbonFilterOptions): T;
   static override from(keys: Iterable<Key>, options: RibbonFilterOptions = {}): RibbonFilter {
     return new RibbonFilter(buildStaticFilter(INFO, checkRibbonOptions(options), keys) as never);
-  }
-
-  /** @throws FilterError `UNSUPPORTED`: the filter is static (build a new one with `from`). */
-  add(_key: Key): never {
-    throw staticError('add keys');
-  }
-  /** @throws FilterError `UNSUPPORTED`: the filter is static (build a new one with `from`). */
-  override addMany(_keys: Iterable<Key>): never {
-    throw staticError('add keys');
-  }
-  /** @throws FilterError `UNSUPPORTED`: the filter is static (build a new one with `from`). */
-  override addIfNew(_key: Key): never {
-    throw staticError('add keys');
-  }
-  /** @throws FilterError `UNSUPPORTED`: the filter is static (build a new one with `from`). */
-  remove(_key: Key): never {
-    throw staticError('remove keys');
   }
 
   /** Columns (bits per slot) of the first blocks; the blocks from `upperStartBlock` on hold one more. */
@@ -108,29 +76,6 @@ export class RibbonFilter extends Filter<'ribbon'> {
 
 /** Checks the options of `from` and gives the core's form of them. */
 function checkRibbonOptions(options: unknown): CoreFilterOptions {
-  if (typeof options !== 'object' || options === null || Array.isArray(options)) {
-    throw new FilterError(
-      'INVALID_ARGUMENT',
-      `RibbonFilter.from needs an options object such as { falsePositiveRate: 0.001 }, got ${describeValue(options)}`,
-    );
-  }
-  for (const key of Object.keys(options)) {
-    if (key === 'capacity' && (options as RibbonFilterOptions).capacity === undefined) continue;
-    if (!OPTION_NAMES.includes(key)) {
-      const hint = key === 'capacity' ? ' (a ribbon filter is sized by its keys)' : '';
-      throw new FilterError(
-        'INVALID_ARGUMENT',
-        `RibbonFilter: unknown option '${key}'${hint} (known options: ${OPTION_NAMES.join(', ')})`,
-      );
-    }
-  }
-  const { falsePositiveRate, seed } = options as RibbonFilterOptions;
-  if (falsePositiveRate !== undefined && (typeof falsePositiveRate !== 'number' || !(falsePositiveRate > 0 && falsePositiveRate < 1))) {
-    throw new FilterError(
-      'INVALID_ARGUMENT',
-      `RibbonFilter: falsePositiveRate must be a number in (0, 1), got ${typeof falsePositiveRate === 'number' ? falsePositiveRate : describeValue(falsePositiveRate)}`,
-    );
-  }
-  if (seed !== undefined) requireInteger(seed, 'seed', 'RibbonFilter', 0, Number.MAX_SAFE_INTEGER);
+  const { falsePositiveRate, seed } = checkStaticOptions<RibbonFilterOptions>(INFO, options, OPTION_NAMES);
   return { capacity: 0, falsePositiveRate: falsePositiveRate ?? DEFAULT_RATE, seed: seed ?? 0 };
 }

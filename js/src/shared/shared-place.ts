@@ -2,6 +2,7 @@
 // made by creating a filter in this thread's memory or by checking a handle
 // and attaching its memory. Internal to js/src/shared: no public type names it.
 import { FilterError, type FilterErrorCode } from '../errors.js';
+import { failureOf } from '../core/wasm-status.js';
 import { describeValue } from '../keys/keys.js';
 import type { SharedFilterHandle, SharedFilterType } from './shared-handle.js';
 import { attachRuntime, guarded, scratch, type SharedRuntime } from './shared-runtime.js';
@@ -61,9 +62,9 @@ export function createPlace(
   const view = new DataView(runtime.memory.buffer, out, 12);
   const status = view.getInt32(0, true);
   if (status !== 0) {
-    const name = stringAt(runtime.heap, runtime.exports.cbw_shared_status_name(status));
     const message = stringAt(runtime.heap, out + 12, 244);
-    throw new FilterError(CREATE_ERROR_CODES.has(name) ? (name as FilterErrorCode) : 'INVALID_ARGUMENT', `${className}: ${message}`);
+    const nameOf = (code: number): string => stringAt(runtime.heap, runtime.exports.cbw_status_name(code));
+    throw failureOf(status, nameOf, `${className}: ${message}`, CREATE_ERROR_CODES, 'INVALID_ARGUMENT');
   }
   return new FilterPlace(runtime, type, typeId, view.getUint32(4, true), view.getUint32(8, true));
 }

@@ -36,7 +36,7 @@ export interface SharedExports {
   cbw_shared_bootstrap_stack_size(): number;
   cbw_shared_bootstrap_lock(): number;
   cbw_shared_runtime_mark(): number;
-  cbw_shared_status_name(code: number): number;
+  cbw_status_name(code: number): number;
   cbw_shared_type_count(): number;
   cbw_shared_type_id(index: number): number;
   cbw_shared_type_name(index: number): number;

@@ -72,15 +72,24 @@ inline uint64_t reduceRange(uint64_t hash, uint64_t n) {
   return multiplyHigh64(hash, n);
 }
 
+// The xorshift-multiply finalizer (murmur3's fmix, Stafford's variants):
+// xor-shift, multiply by an odd constant, twice, then xor-shift. Each step is
+// invertible, so the whole is a bijection of the word; the constants decide
+// how well every input bit reaches every output bit.
+template <typename Word>
+constexpr Word xorShiftMultiply(Word value, int shift1, Word odd1, int shift2, Word odd2, int shift3) {
+  value ^= value >> shift1;
+  value *= odd1;
+  value ^= value >> shift2;
+  value *= odd2;
+  value ^= value >> shift3;
+  return value;
+}
+
 // A strong 64-bit mixer (the SplitMix64 finalizer). Used where a small value
 // (a cuckoo fingerprint) must be spread over all bits.
 inline uint64_t mix64(uint64_t value) {
-  value ^= value >> 30;
-  value *= 0xBF58476D1CE4E5B9ull;
-  value ^= value >> 27;
-  value *= 0x94D049BB133111EBull;
-  value ^= value >> 31;
-  return value;
+  return xorShiftMultiply<uint64_t>(value, 30, 0xBF58476D1CE4E5B9ull, 27, 0x94D049BB133111EBull, 31);
 }
 
 // SplitMix64: the seeded, reproducible generator behind cuckoo eviction walks.
