@@ -13,6 +13,22 @@ constexpr double kLoad = static_cast<double>(ExpandableFilter::kLoadPercent) / 1
 
 uint64_t lowMask(uint32_t bits) { return bits >= 64 ? ~uint64_t{0} : (uint64_t{1} << bits) - 1; }
 
+// The widening layout's top bits may pass the fixed-width layout's 32 (its
+// schedule adds log2(8.5) bits without a hint): rates down to ~1e-11.
+constexpr uint32_t kMaxTopBits = 40;
+
+// Whether level L's new entries get all their scheduled bits (F(L), before the
+// caps of fingerprint_schedule.h): the address's L bits and F(L) within the
+// hash's 64 stream bits and a slot's 56. Past that the table does not double
+// (FULL, nothing changed), as the fixed-width layout stops at L + F > 64, so
+// the rate bound never silently gives way.
+bool scheduledBitsFit(const FingerprintSchedule& schedule, uint32_t level) {
+  if (schedule.widenEvery == 0) return true;
+  const uint64_t scheduled = level < schedule.plannedLevel ? uint64_t{schedule.topBits} + (schedule.plannedLevel - level)
+                                                           : uint64_t{schedule.topBits} + (level - schedule.plannedLevel) / schedule.widenEvery;
+  return scheduled <= FingerprintSchedule::kMaxBits && level + scheduled <= 64;
+}
+
 }  // namespace
 
 #if CUCKOO_BLOOM_FAST_BITS_DISPATCH
@@ -38,8 +54,14 @@ uint64_t ExpandableFilter::baseSlotsFor(uint64_t capacity, uint64_t expectedCapa
 
 FingerprintSchedule ExpandableFilter::scheduleFor(double falsePositiveRate, uint32_t doublings, bool hinted) {
   // fingerprint_schedule.h has the rate of a full table after any number of
-  // doublings: load * 2^-topBits * (widenEvery + 1/2).
-  return FingerprintSchedule::forRate(falsePositiveRate, kLoad, hinted ? doublings : 0, hinted);
+  // doublings: load * 2^-topBits * (widenEvery + 1/2). The level-0 entries'
+  // t + D bits stay within a slot's 56: a hint planning more doublings than
+  // that plans fewer (the rest widen by a bit a doubling, as past any hint).
+  FingerprintSchedule schedule = FingerprintSchedule::forRate(falsePositiveRate, kLoad, hinted ? doublings : 0, hinted);
+  if (schedule.topBits < FingerprintSchedule::kMaxBits) {
+    schedule.plannedLevel = std::min(schedule.plannedLevel, FingerprintSchedule::kMaxBits - schedule.topBits);
+  }
+  return schedule;
 }
 
 Result<ExpandableFilter> ExpandableFilter::createFrom(const CoreFilterOptions& options) {
@@ -57,10 +79,10 @@ Result<ExpandableFilter> ExpandableFilter::createFrom(const CoreFilterOptions& o
   }
   const uint32_t doublings = plannedDoublings(options.capacity, expected);
   const FingerprintSchedule schedule = scheduleFor(options.falsePositiveRate, doublings, options.expectedCapacity.has_value());
-  if (schedule.topBits > kMaxFingerprintBits) {
+  if (schedule.topBits > kMaxTopBits) {
     return Status::invalidArgument("falsePositiveRate " + formatNumber(options.falsePositiveRate) +
                                    " needs fingerprints of " + std::to_string(schedule.topBits) +
-                                   " bits; an expandable filter holds at most " + std::to_string(kMaxFingerprintBits));
+                                   " bits; an expandable filter holds at most " + std::to_string(kMaxTopBits));
   }
   ExpandableFilter filter;
   filter.params_.baseSlots = baseSlotsFor(options.capacity, expected);
@@ -85,7 +107,8 @@ Result<ExpandableFilter> ExpandableFilter::createFrom(const CoreFilterOptions& o
 Status ExpandableFilter::expand() {
   const uint32_t level = params_.level + 1u;
   const uint64_t nominal = params_.baseSlots << level;
-  if (!levelFits(params_, level) || nominal > kMaxSlots || (nominal >> level) != params_.baseSlots) {
+  if (!levelFits(params_, level) || !scheduledBitsFit(scheduleOf(params_), level) || nominal > kMaxSlots ||
+      (nominal >> level) != params_.baseSlots) {
     return Status::full(QuotientTable::withNumbers("expandable filter is full: doubling to level ", level,
                                             " would need more address bits than its hashes have (", count(),
                                             " keys stored; every one is still there)"));
@@ -248,14 +271,15 @@ Result<ExpandableFilter> ExpandableFilter::fromBlob(const DecodedBlob& blob, con
     if (bits < kMinFingerprintBits || bits > kMaxFingerprintBits) {
       return QuotientTable::corruptAt("expandable fingerprint bits ", bits, " outside ", kMinFingerprintBits, "..32");
     }
-  } else if (params.topBits < kMinFingerprintBits || params.topBits > kMaxFingerprintBits || params.plannedLevel > 40) {
+  } else if (params.topBits < kMinFingerprintBits || params.topBits > kMaxTopBits || params.plannedLevel > 40 ||
+             params.topBits + params.plannedLevel > FingerprintSchedule::kMaxBits) {
     return QuotientTable::corruptAt("expandable fingerprint schedule (top bits ", params.topBits, ", planned level ",
                                     params.plannedLevel, ") out of range");
   }
   if (params.baseSlots < kMinBaseSlots || params.baseSlots > kMaxSlots) {
     return QuotientTable::corruptAt("expandable base slot count ", params.baseSlots, " out of range");
   }
-  if (!levelFits(params, params.level) || params.level > 40 || (params.baseSlots << params.level) > kMaxSlots ||
+  if (!levelFits(params, params.level) || !scheduledBitsFit(scheduleOf(params), params.level) || params.level > 40 || (params.baseSlots << params.level) > kMaxSlots ||
       ((params.baseSlots << params.level) >> params.level) != params.baseSlots) {
     return QuotientTable::corruptAt("expandable level ", params.level, " is past what the format addresses");
   }

@@ -215,6 +215,10 @@ TEST(ExpandableFilterOptions, RefusesImpossibleOptions) {
   options.expectedCapacity = (uint64_t{1} << 40) + 1;
   EXPECT_EQ(ExpandableFilter::createFrom(options).status().code(), StatusCode::InvalidArgument);
   options.expectedCapacity.reset();
+  // 1e-9 without a hint takes 33 top bits (0.85 * 8.5 / 1e-9 ~ 2^32.7): past the
+  // fixed-width layout's 32, within the widening layout's 40.
+  options.falsePositiveRate = 1e-9;
+  EXPECT_TRUE(ExpandableFilter::createFrom(options).isOk());
   options.falsePositiveRate = 1e-12;
   const Status tooLow = ExpandableFilter::createFrom(options).status();
   EXPECT_EQ(tooLow.code(), StatusCode::InvalidArgument);
