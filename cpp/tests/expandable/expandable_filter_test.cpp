@@ -187,7 +187,7 @@ TEST(ExpandableFilterGrowth, WithoutAHintTheRateStaysAtTheTargetAfterEveryDoubli
       ASSERT_TRUE(filter.add(presentKey(added++)).isOk());  // the doubling
       ++levels;
     }
-    EXPECT_GE(levels, 12u);
+    EXPECT_GE(levels, kEnd >= 2000000 ? 14u : 11u);  // 2M: 15 doublings from 100; 200k (sanitizer, Debug): 11
     for (uint64_t i = 0; i < kEnd; ++i) ASSERT_TRUE(filter.has(presentKey(i))) << i;
     // The schedule's bound over any number of doublings is itself at most the target.
     EXPECT_LE(filter.schedule().rateBound(static_cast<double>(ExpandableFilter::kLoadPercent) / 100.0), rate);
