@@ -13,6 +13,22 @@ constexpr double kLoad = static_cast<double>(ExpandableFilter::kLoadPercent) / 1
 
 uint64_t lowMask(uint32_t bits) { return bits >= 64 ? ~uint64_t{0} : (uint64_t{1} << bits) - 1; }
 
+// The widening layout's top bits may pass the fixed-width layout's 32 (its
+// schedule adds log2(8.5) bits without a hint): rates down to ~1e-11.
+constexpr uint32_t kMaxTopBits = 40;
+
+// Whether level L's new entries get all their scheduled bits (F(L), before the
+// caps of fingerprint_schedule.h): the address's L bits and F(L) within the
+// hash's 64 stream bits and a slot's 56. Past that the table does not double
+// (FULL, nothing changed), as the fixed-width layout stops at L + F > 64, so
+// the rate bound never silently gives way.
+bool scheduledBitsFit(const FingerprintSchedule& schedule, uint32_t level) {
+  if (schedule.widenEvery == 0) return true;
+  const uint64_t scheduled = level < schedule.plannedLevel ? uint64_t{schedule.topBits} + (schedule.plannedLevel - level)
+                                                           : uint64_t{schedule.topBits} + (level - schedule.plannedLevel) / schedule.widenEvery;
+  return scheduled <= FingerprintSchedule::kMaxBits && level + scheduled <= 64;
+}
+
 }  // namespace
 
 #if CUCKOO_BLOOM_FAST_BITS_DISPATCH
@@ -36,13 +52,16 @@ uint64_t ExpandableFilter::baseSlotsFor(uint64_t capacity, uint64_t expectedCapa
   return std::max(kMinBaseSlots, (end * 100 + perBase - 1) / perBase);
 }
 
-double ExpandableFilter::fingerprintBitsNeeded(double falsePositiveRate, uint32_t doublings) {
-  // Full at level L, the generations inserted at levels L, L-1, ..., 1 fill
-  // half, a quarter, ... of the load, each with one bit less, and level 0's
-  // entries 2^-L of it with F - L bits: each generation adds load * 2^-F / 2,
-  // level 0 adds load * 2^-F, so the rate is load * 2^-F * (L / 2 + 1).
-  const double bits = std::ceil(std::log2(kLoad * (doublings / 2.0 + 1.0) / falsePositiveRate));
-  return std::max<double>(kMinFingerprintBits, bits);
+FingerprintSchedule ExpandableFilter::scheduleFor(double falsePositiveRate, uint32_t doublings, bool hinted) {
+  // fingerprint_schedule.h has the rate of a full table after any number of
+  // doublings: load * 2^-topBits * (widenEvery + 1/2). The level-0 entries'
+  // t + D bits stay within a slot's 56: a hint planning more doublings than
+  // that plans fewer (the rest widen by a bit a doubling, as past any hint).
+  FingerprintSchedule schedule = FingerprintSchedule::forRate(falsePositiveRate, kLoad, hinted ? doublings : 0, hinted);
+  if (schedule.topBits < FingerprintSchedule::kMaxBits) {
+    schedule.plannedLevel = std::min(schedule.plannedLevel, FingerprintSchedule::kMaxBits - schedule.topBits);
+  }
+  return schedule;
 }
 
 Result<ExpandableFilter> ExpandableFilter::createFrom(const CoreFilterOptions& options) {
@@ -59,17 +78,20 @@ Result<ExpandableFilter> ExpandableFilter::createFrom(const CoreFilterOptions& o
     }
   }
   const uint32_t doublings = plannedDoublings(options.capacity, expected);
-  const double bits = fingerprintBitsNeeded(options.falsePositiveRate, doublings);
-  if (bits > kMaxFingerprintBits) {
-    return Status::invalidArgument("falsePositiveRate " + formatNumber(options.falsePositiveRate) + " over " +
-                                   std::to_string(doublings) + " planned doublings needs fingerprints of " +
-                                   formatNumber(bits) + " bits; an expandable filter holds at most " +
-                                   std::to_string(kMaxFingerprintBits));
+  const FingerprintSchedule schedule = scheduleFor(options.falsePositiveRate, doublings, options.expectedCapacity.has_value());
+  if (schedule.topBits > kMaxTopBits) {
+    return Status::invalidArgument("falsePositiveRate " + formatNumber(options.falsePositiveRate) +
+                                   " needs fingerprints of " + std::to_string(schedule.topBits) +
+                                   " bits; an expandable filter holds at most " + std::to_string(kMaxTopBits));
   }
   ExpandableFilter filter;
   filter.params_.baseSlots = baseSlotsFor(options.capacity, expected);
   filter.params_.expectedCapacity = expected;
-  filter.params_.fingerprintBits = static_cast<uint8_t>(bits);
+  filter.params_.widenEvery = static_cast<uint8_t>(schedule.widenEvery);
+  filter.params_.topBits = static_cast<uint8_t>(schedule.topBits);
+  filter.params_.plannedLevel = static_cast<uint8_t>(schedule.plannedLevel);
+  filter.params_.fingerprintBits = static_cast<uint8_t>(schedule.slotBits(0, 0));
+  filter.freshBits_ = schedule.freshBits(0, 0);
   if (filter.params_.baseSlots > kMaxSlots) return validateTableBytes(UINT64_MAX, "ExpandableFilter");
   const uint64_t slots = physicalSlots(filter.params_.baseSlots);
   valid = validateTableBytes(QuotientTable::payloadWordsFor(slots, filter.params_.fingerprintBits + 2) * 8,
@@ -85,13 +107,20 @@ Result<ExpandableFilter> ExpandableFilter::createFrom(const CoreFilterOptions& o
 Status ExpandableFilter::expand() {
   const uint32_t level = params_.level + 1u;
   const uint64_t nominal = params_.baseSlots << level;
-  if (level + params_.fingerprintBits > 64 || nominal > kMaxSlots || (nominal >> level) != params_.baseSlots) {
+  if (!levelFits(params_, level) || !scheduledBitsFit(scheduleOf(params_), level) || nominal > kMaxSlots ||
+      (nominal >> level) != params_.baseSlots) {
     return Status::full(QuotientTable::withNumbers("expandable filter is full: doubling to level ", level,
                                             " would need more address bits than its hashes have (", count(),
                                             " keys stored; every one is still there)"));
   }
   const uint64_t slots = physicalSlots(nominal);
-  const uint32_t valueBits = params_.fingerprintBits + 2u;
+  // The doubled table's slots hold its longest entry: the new level's fresh
+  // bits, or the old longest less the bit each entry gives its address.
+  const FingerprintSchedule schedule = scheduleOf(params_);
+  const uint32_t fresh = schedule.freshBits(level, params_.fingerprintBits);
+  const uint32_t grownBits = std::max(fresh, params_.fingerprintBits - 1u);
+  const uint32_t valueBits = grownBits + 2u;
+  const auto grownVoid = [grownBits](uint64_t age) { return (uint64_t{1} << (grownBits + 1)) | age; };
   if (!validateTableBytes(QuotientTable::payloadWordsFor(slots, valueBits) * 8, "ExpandableFilter").isOk()) {
     return Status::full(QuotientTable::withNumbers("expandable filter is full: doubling to ", nominal,
                                             " slots would pass the table size limit; every key stored is still there"));
@@ -114,14 +143,14 @@ Status ExpandableFilter::expand() {
     for (size_t i = 0; i < count; ++i) {
       const uint64_t v = values[i];
       if (isVoid(v)) {
-        const uint64_t older = voidValue((v & lowMask(params_.fingerprintBits + 1)) + 1);
+        const uint64_t older = grownVoid((v & lowMask(params_.fingerprintBits + 1)) + 1);
         fits = fits && grown.append(low, older);
         high.push_back(older);
         entries += 2;
         continue;
       }
       const uint32_t length = 63u - static_cast<uint32_t>(__builtin_clzll(v));
-      const uint64_t moved = length == 1 ? voidValue(0) : (uint64_t{1} << (length - 1)) | (v & lowMask(length - 1));
+      const uint64_t moved = length == 1 ? grownVoid(0) : (uint64_t{1} << (length - 1)) | (v & lowMask(length - 1));
       if ((v >> (length - 1)) & 1) {
         high.push_back(moved);
       } else {
@@ -136,6 +165,8 @@ Status ExpandableFilter::expand() {
   }
   table_ = std::move(grown);
   params_.level = static_cast<uint8_t>(level);
+  params_.fingerprintBits = static_cast<uint8_t>(grownBits);
+  freshBits_ = fresh;
   entries_ = entries;
   return Status::ok();
 }
@@ -201,9 +232,13 @@ Status ExpandableFilter::remove(const KeyHash& hash) {
 
 void ExpandableFilter::clear() {
   QuotientTable fresh;
-  if (params_.level > 0 && fresh.allocate(physicalSlots(params_.baseSlots), params_.fingerprintBits + 2u)) {
+  const FingerprintSchedule schedule = scheduleOf(params_);
+  const uint32_t firstBits = schedule.slotBits(0, params_.fingerprintBits);
+  if (params_.level > 0 && fresh.allocate(physicalSlots(params_.baseSlots), firstBits + 2u)) {
     table_ = std::move(fresh);
     params_.level = 0;
+    params_.fingerprintBits = static_cast<uint8_t>(firstBits);
+    freshBits_ = schedule.freshBits(0, firstBits);
   } else {
     table_.clear();  // the smaller table could not be had: empty this one (same answers, its level kept)
   }
@@ -227,16 +262,31 @@ static_assert(ExpandableFilter::kMaxFingerprintBits == 32, "fromBlob's message s
 Result<ExpandableFilter> ExpandableFilter::fromBlob(const DecodedBlob& blob, const Params& params) {
   if (blob.header.formatVersion < 2) return Status::corrupt("expandable filters exist from format version 2");
   const uint32_t bits = params.fingerprintBits;
-  if (bits < kMinFingerprintBits || bits > kMaxFingerprintBits) {
-    return QuotientTable::corruptAt("expandable fingerprint bits ", bits, " outside ", kMinFingerprintBits,
-                                    "..32");
+  if (params.widenEvery == 0) {
+    // The fixed-width layout (written before the schedule): every entry
+    // starts with `bits` bits, and the schedule's bytes are 0.
+    if (params.topBits != 0 || params.plannedLevel != 0) {
+      return Status::corrupt("expandable: a fixed-width table (widenEvery 0) with a fingerprint schedule");
+    }
+    if (bits < kMinFingerprintBits || bits > kMaxFingerprintBits) {
+      return QuotientTable::corruptAt("expandable fingerprint bits ", bits, " outside ", kMinFingerprintBits, "..32");
+    }
+  } else if (params.topBits < kMinFingerprintBits || params.topBits > kMaxTopBits || params.plannedLevel > 40 ||
+             params.topBits + params.plannedLevel > FingerprintSchedule::kMaxBits) {
+    return QuotientTable::corruptAt("expandable fingerprint schedule (top bits ", params.topBits, ", planned level ",
+                                    params.plannedLevel, ") out of range");
   }
   if (params.baseSlots < kMinBaseSlots || params.baseSlots > kMaxSlots) {
     return QuotientTable::corruptAt("expandable base slot count ", params.baseSlots, " out of range");
   }
-  if (params.level + bits > 64 || (params.baseSlots << params.level) > kMaxSlots ||
+  if (!levelFits(params, params.level) || !scheduledBitsFit(scheduleOf(params), params.level) || params.level > 40 || (params.baseSlots << params.level) > kMaxSlots ||
       ((params.baseSlots << params.level) >> params.level) != params.baseSlots) {
     return QuotientTable::corruptAt("expandable level ", params.level, " is past what the format addresses");
+  }
+  // With the schedule, the slots' width at a level is the schedule's, not a free choice.
+  if (params.widenEvery != 0 && bits != scheduleOf(params).slotBits(params.level, bits)) {
+    return QuotientTable::corruptAt("expandable fingerprint bits ", bits, " are not the schedule's ",
+                                    scheduleOf(params).slotBits(params.level, bits), " at this level");
   }
   const uint64_t nominal = params.baseSlots << params.level;
   const uint64_t slots = physicalSlots(nominal);
@@ -292,6 +342,7 @@ Result<ExpandableFilter> ExpandableFilter::fromBlob(const DecodedBlob& blob, con
   }
   filter.table_.rebuildSpill();  // the lookup's derived per-block counts, from the bits just checked
   filter.entries_ = entries;
+  filter.freshBits_ = scheduleOf(params).freshBits(params.level, bits);
   filter.header_ = blob.header;
   return filter;
 }

@@ -10,14 +10,16 @@ export interface ExpandableFilterOptions {
   initialCapacity?: number | undefined;
   /** Synonym of `initialCapacity` (what `Filter.from`, `UrlBlocklist` and the CLI pass). Give one, not both. */
   capacity?: number | undefined;
-  /** The false-positive target, in (0, 1). Default 0.01. Held through every doubling up to `expectedCapacity`. */
+  /** The false-positive target, in (0, 1). Default 0.01. Held through every doubling, with the hint or without. */
   falsePositiveRate?: number | undefined;
   /**
    * The growth hint: the count of keys you expect to reach (at least the initial capacity). The table's
-   * slots are chosen so that count lands near full load after the last doubling, and its fingerprints so the
-   * rate stays at or below the target up to it. Without it the rate grows by about half the target per
-   * doubling (https://github.com/cuckoo-bloom-wasm/cuckoo-bloom-wasm/blob/main/docs/EXPANDABLE.md).
-   * The filter still grows past it.
+   * slots are chosen so that count lands near full load after the last doubling, and each entry gets the
+   * fingerprint bits it still needs there, so at that count the filter is about a static filter's size.
+   * Without it the rate still holds (newer entries get longer fingerprints: one bit more every 8-20
+   * doublings), at about 3-4 more bits per slot
+   * (https://github.com/cuckoo-bloom-wasm/cuckoo-bloom-wasm/blob/main/docs/EXPANDABLE.md).
+   * The filter still grows past it, a bit wider a doubling, with the rate held.
    */
   expectedCapacity?: number | undefined;
   /** Hash seed, a non-negative safe integer. Default 0. */
@@ -27,7 +29,8 @@ export interface ExpandableFilterOptions {
 /**
  * A filter that grows without a chain: one quotient-filter table that doubles
  * in place (InfiniFilter's expansion: each entry gives one fingerprint bit to
- * its address; Aleph's duplication once a fingerprint runs out), so a lookup
+ * its address, and newer entries get longer fingerprints so the rate holds at
+ * any growth; Aleph's duplication once a fingerprint runs out), so a lookup
  * stays one probe of one table however far it grows. Supports removal of keys
  * you added. `count` is the keys stored (a key added twice counts twice).
  *
@@ -84,9 +87,13 @@ export class ExpandableFilter extends Filter<'expandable'> {
   get slotCount(): number {
     return this.parameters.slotCount!;
   }
-  /** Fingerprint bits a new entry gets; older entries have one less per doubling since they were added. */
+  /** The longest fingerprint a slot holds at this level (slots are 2 bits wider); each entry loses a bit per doubling. */
   get fingerprintBits(): number {
     return this.parameters.fingerprintBits!;
+  }
+  /** Fingerprint bits a new entry gets at this level (the schedule's: more than older entries have left). */
+  get newEntryBits(): number {
+    return this.parameters.newEntryBits!;
   }
   /** The growth hint the filter was sized for (0: none). */
   declare readonly expectedCapacity: number;

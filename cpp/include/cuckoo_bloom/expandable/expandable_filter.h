@@ -15,13 +15,17 @@
 // and never rehashed: a doubling moves each entry by the first bit of its
 // own fingerprint, which becomes the address's new last bit.
 //
-// Values. A slot holds F + 2 bits (F = fingerprintBits):
+// Values. A slot holds F + 2 bits (F = fingerprintBits, the longest
+// fingerprint an entry has at this level; fingerprint_schedule.h):
 //   normal entry, l fingerprint bits (1 <= l <= F, the first one highest):
 //     (1 << l) | bits, so bit
 //     F + 1 is 0 and the highest set bit is the delimiter that gives l
 //     (unary padding: variable-length fingerprints in fixed-width slots);
 //   void entry (its fingerprint ran out), age k: (1 << (F + 1)) | k.
-// A new entry gets the full F bits; each doubling shortens it by one. An
+// A new entry gets the schedule's bits for the level (fingerprint_schedule.h:
+// newer entries get longer fingerprints, so the rate stays bounded at any
+// growth); each doubling shortens every entry by one, and the doubled table's
+// slots are as wide as its longest entry needs. An
 // entry with one bit left gives it to the address and becomes a void of age
 // 0; at each further doubling a void of age k is copied into both child
 // slots with age k + 1 (Aleph's duplication: a lookup stays one run, and a
@@ -45,6 +49,7 @@
 #include <vector>
 
 #include "cuckoo_bloom/core/filter_support.h"
+#include "cuckoo_bloom/expandable/fingerprint_schedule.h"
 #include "cuckoo_bloom/expandable/quotient_table.h"
 
 namespace cuckoo_bloom {
@@ -71,17 +76,23 @@ class ExpandableFilter : public KeyedFilter<ExpandableFilter> {
   static constexpr EstimateSource kEstimateSource = EstimateSource::EntriesStored;
 
   // The parameter block (docs/FORMAT.md): baseSlots u64, expectedCapacity
-  // u64 (the growth hint, 0 when none), level u8, fingerprintBits u8, then 6
-  // reserved bytes.
+  // u64 (the growth hint, 0 when none), level u8, fingerprintBits u8 (the
+  // slots' longest fingerprint at this level), then the fingerprint schedule
+  // (fingerprint_schedule.h): widenEvery u8, topBits u8, plannedLevel u8, and
+  // 3 reserved bytes. widenEvery 0 (topBits and plannedLevel 0 too) is the
+  // fixed-width layout written before the schedule: read and grown as then.
   struct Params {
     uint64_t baseSlots = 0;
     uint64_t expectedCapacity = 0;
     uint8_t level = 0;
     uint8_t fingerprintBits = 0;
+    uint8_t widenEvery = 0;
+    uint8_t topBits = 0;
+    uint8_t plannedLevel = 0;
     template <typename Fields>
     void fields(Fields& f) {
-      f(baseSlots, expectedCapacity, level, fingerprintBits);
-      f.reserved(6);
+      f(baseSlots, expectedCapacity, level, fingerprintBits, widenEvery, topBits, plannedLevel);
+      f.reserved(3);
     }
   };
 
@@ -90,11 +101,11 @@ class ExpandableFilter : public KeyedFilter<ExpandableFilter> {
   static Result<ExpandableFilter> fromBlob(const DecodedBlob& blob, const Params& params);
 
   // Sizing: doublings planned to go from capacity to expectedCapacity, the
-  // base slot count, and the fingerprint length that keeps the rate at or
-  // below the target through all of them (see docs/EXPANDABLE.md).
+  // base slot count, and the fingerprint schedule that keeps the rate at or
+  // below the target through any number of doublings (docs/EXPANDABLE.md).
   static uint32_t plannedDoublings(uint64_t capacity, uint64_t expectedCapacity);
   static uint64_t baseSlotsFor(uint64_t capacity, uint64_t expectedCapacity);
-  static double fingerprintBitsNeeded(double falsePositiveRate, uint32_t doublings);
+  static FingerprintSchedule scheduleFor(double falsePositiveRate, uint32_t doublings, bool hinted);
 
   // Ok; Full when the table must double and cannot (the format's address
   // bits or the size limit): then nothing changed.
@@ -120,7 +131,11 @@ class ExpandableFilter : public KeyedFilter<ExpandableFilter> {
 
   uint64_t baseSlots() const { return params_.baseSlots; }
   uint32_t level() const { return params_.level; }
+  // The longest fingerprint a slot holds at this level (slots are 2 bits wider).
   uint32_t fingerprintBits() const { return params_.fingerprintBits; }
+  // A new entry's fingerprint bits at this level, and the schedule behind them.
+  uint32_t newEntryBits() const { return freshBits_; }
+  FingerprintSchedule schedule() const { return scheduleOf(params_); }
   uint64_t expectedCapacity() const { return params_.expectedCapacity; }
   uint64_t nominalSlots() const { return params_.baseSlots << params_.level; }
   // Entries in the table (a void's copies each count).
@@ -138,6 +153,7 @@ class ExpandableFilter : public KeyedFilter<ExpandableFilter> {
     visit("level", level());
     visit("slotCount", static_cast<double>(nominalSlots()));
     visit("fingerprintBits", fingerprintBits());
+    visit("newEntryBits", newEntryBits());
     visit("expectedCapacity", static_cast<double>(expectedCapacity()));
     visit("loadFactor", loadFactor());
   }
@@ -158,7 +174,19 @@ class ExpandableFilter : public KeyedFilter<ExpandableFilter> {
   // The key's bits after the address's: its fingerprint at this level, from the top.
   uint64_t streamOf(const KeyHash& hash) const { return hash.high << params_.level; }
   uint64_t newEntryOf(const KeyHash& hash) const {
-    return (uint64_t{1} << params_.fingerprintBits) | (streamOf(hash) >> (64 - params_.fingerprintBits));
+    return (uint64_t{1} << freshBits_) | (streamOf(hash) >> (64 - freshBits_));
+  }
+  static FingerprintSchedule scheduleOf(const Params& params) {
+    FingerprintSchedule schedule;
+    schedule.topBits = params.topBits;
+    schedule.plannedLevel = params.plannedLevel;
+    schedule.widenEvery = params.widenEvery;
+    return schedule;
+  }
+  // Whether the table can double: the fixed-width layout needs its fingerprint
+  // bits past the address's (the widening schedule caps its own).
+  static bool levelFits(const Params& params, uint32_t level) {
+    return params.widenEvery != 0 || level + params.fingerprintBits <= 64;
   }
   // A normal entry (1 << l) | bits matches when its l bits are the stream's first l.
   static bool matches(uint64_t v, uint64_t stream) {
@@ -187,6 +215,7 @@ class ExpandableFilter : public KeyedFilter<ExpandableFilter> {
   Params params_;
   QuotientTable table_;
   uint64_t entries_ = 0;
+  uint32_t freshBits_ = 0;  // newEntryBits(): the schedule's bits at params_.level
 };
 
 }  // namespace cuckoo_bloom
