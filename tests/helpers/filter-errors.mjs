@@ -13,3 +13,19 @@ export function expectCode(fn, code) {
   expect(error.message.length).toBeGreaterThan(0);
   return error;
 }
+
+/**
+ * The FilterError code `run` threw, or null when it returned; anything else it threw is
+ * thrown on (a RangeError or TypeError fails the test). A FilterError of any entry's bundle
+ * counts (the reader's, the shared entry's, a suite's own build): `instanceof` reads the
+ * mark every copy of the class sets.
+ */
+export function codeOf(run) {
+  try {
+    run();
+  } catch (error) {
+    if (error instanceof FilterError) return error.code;
+    throw error;
+  }
+  return null;
+}

@@ -7,21 +7,13 @@ import { loadParquetModule } from './parquet-module.mjs';
 import { T, struct, i32, i64, varint, list, bloomHeader, parquetFile } from './thrift-writer.mjs';
 import { openDuckDB } from './duckdb-parquet.mjs';
 import { prng, randomInt } from '../helpers/keys.mjs';
+import { codeOf } from '../helpers/filter-errors.mjs';
 
 let parquet;
 beforeAll(async () => {
   parquet = await loadParquetModule();
 });
 
-function codeOf(run) {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof parquet.FilterError) return error.code;
-    throw error; // anything else (RangeError, TypeError) fails the test
-  }
-  return null;
-}
 
 const hex = (bytes) => Buffer.from(bytes).toString('hex');
 const INT32 = 1;

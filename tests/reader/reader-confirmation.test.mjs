@@ -3,20 +3,12 @@
 import { readFileSync } from 'node:fs';
 import * as full from 'cuckoo-bloom-wasm';
 import { prng } from '../helpers/keys.mjs';
+import { codeOf } from '../helpers/filter-errors.mjs';
 
 const ROOT = new URL('../../', import.meta.url);
 const reader = await import(new URL('dist/reader.import.cjs', ROOT).href);
 const URLHAUS = readFileSync(new URL('web-demo/data/urlhaus-filter-online.txt', ROOT), 'utf8');
 
-function codeOf(run) {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof reader.FilterError) return error.code;
-    throw error;
-  }
-  return null;
-}
 
 let list;
 let bytes;

@@ -8,6 +8,7 @@ import { brotliCompressSync } from 'node:zlib';
 import * as full from 'cuckoo-bloom-wasm';
 import { makeKeys } from '../../bench/keys.mjs';
 import { expectOwnBundle } from '../package/own-bundle.mjs';
+import { codeOf } from '../helpers/filter-errors.mjs';
 
 const DIST = new URL('../../dist/', import.meta.url);
 const reader = await import(new URL('reader.import.cjs', DIST).href);
@@ -28,15 +29,6 @@ function fill(entry, keys) {
   return filter;
 }
 
-function codeOf(run) {
-  try {
-    run();
-  } catch (error) {
-    if (!(error instanceof Error) || error.name !== 'FilterError') throw error;
-    return error.code;
-  }
-  return null;
-}
 
 test('before init(), reading is NOT_INITIALIZED', () => {
   expect(codeOf(() => reader.FilterReader.deserialize(new Uint8Array(64)))).toBe('NOT_INITIALIZED');

@@ -5,6 +5,7 @@
 // module (no batch to send), so after free() they answer [] / an empty Uint8Array /
 // nothing: a caller's "is this filter still live" batch gets an answer from a freed one.
 import { BloomFilter, init } from 'cuckoo-bloom-wasm';
+import { codeOf } from '../helpers/filter-errors.mjs';
 
 const shared = await import(new URL('../../dist/shared.import.cjs', import.meta.url).href);
 
@@ -13,14 +14,6 @@ beforeAll(async () => {
   await shared.init({ maximumMemory: 64 * 2 ** 20 });
 });
 
-function codeOf(call) {
-  try {
-    call();
-  } catch (error) {
-    return error.code;
-  }
-  return 'returned';
-}
 
 test('the main entry: hasMany([]) of a freed filter is FREED (the behaviour the shared entry documents too)', () => {
   const filter = new BloomFilter({ capacity: 10 });

@@ -3,8 +3,9 @@
 // registry's facts (static, keeps its keys), as the library reads them: a new static
 // type joins the choice here too. A named type is always the one used.
 import { readFileSync } from 'node:fs';
-import { DEFAULT_FILTER_TYPES, FILTER_TYPES, FilterError, parseList, UrlBlocklist, init } from 'cuckoo-bloom-wasm';
+import { DEFAULT_FILTER_TYPES, FILTER_TYPES, parseList, UrlBlocklist, init } from 'cuckoo-bloom-wasm';
 import { prng } from '../helpers/keys.mjs';
+import { codeOf } from '../helpers/filter-errors.mjs';
 
 const ROOT = new URL('../../', import.meta.url);
 const URLHAUS = readFileSync(new URL('web-demo/data/urlhaus-filter-online.txt', ROOT), 'utf8');
@@ -13,15 +14,6 @@ beforeAll(() => init());
 
 const staticTypes = () => FILTER_TYPES.filter((entry) => entry.isStatic && !entry.forgets);
 
-function codeOf(run) {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof FilterError) return error.code;
-    throw error;
-  }
-  return null;
-}
 
 /** `count` distinct hosts and URLs, some with paths (deeper expressions), from a fixed seed. */
 function syntheticList(count, seed) {

@@ -4,8 +4,9 @@
 // the filter's false positives become `clear` once the companion is attached;
 // a companion that is damaged or belongs to other bytes is refused, never used.
 import { readFileSync } from 'node:fs';
-import { FilterError, parseList, UrlBlocklist, init, BloomFilter, splitConfirmation, confirmationPartName } from 'cuckoo-bloom-wasm';
+import { parseList, UrlBlocklist, init, BloomFilter, splitConfirmation, confirmationPartName } from 'cuckoo-bloom-wasm';
 import { prng } from '../helpers/keys.mjs';
+import { codeOf } from '../helpers/filter-errors.mjs';
 
 const ROOT = new URL('../../', import.meta.url);
 const URLHAUS = readFileSync(new URL('web-demo/data/urlhaus-filter-online.txt', ROOT), 'utf8');
@@ -16,15 +17,6 @@ const TYPES = ['binary-fuse', 'bloom', 'blocked-bloom', 'counting-bloom', 'cucko
 
 beforeAll(() => init());
 
-function codeOf(run) {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof FilterError) return error.code;
-    throw error;
-  }
-  return null;
-}
 
 /** A URL that checks exactly this expression among its own ("host/path" → http://host/path). */
 const urlOf = (expression) => `http://${expression}`;
