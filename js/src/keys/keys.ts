@@ -216,6 +216,27 @@ export function reenteredWhileEncoding(): FilterError {
   );
 }
 
+/**
+ * Whether a batch is being laid out in a key arena (this one and the shared entry's): a key
+ * read may run code that calls the library again, which must be refused, not let write
+ * into the region under the batch.
+ */
+export class BatchLayoutGuard {
+  /** A batch is being laid out: a single key's encode must refuse too. */
+  busy = false;
+
+  /** Runs `layOut` marked busy; a call while busy is refused (reenteredWhileEncoding). */
+  run<T>(layOut: () => T): T {
+    if (this.busy) throw reenteredWhileEncoding();
+    this.busy = true;
+    try {
+      return layOut();
+    } finally {
+      this.busy = false;
+    }
+  }
+}
+
 export function detachedKey(index?: number): FilterError {
   return new FilterError(
     'INVALID_ARGUMENT',
@@ -261,8 +282,8 @@ export class KeyArena {
    * module with the core's encoding exports (the reader's module has none).
    */
   readonly #unitsRoute: boolean;
-  /** A batch is being laid out (encodeBatch): a key read may run code that calls back in. */
-  #encodingBatch = false;
+  /** Set while encodeBatch lays a batch out: a key read may run code that calls back in. */
+  readonly #layout = new BatchLayoutGuard();
 
   constructor(module: CoreModule) {
     this.#module = module;
@@ -392,7 +413,7 @@ export class KeyArena {
    * Read `pointer` only after this returns: a long key grows (moves) the region.
    */
   encode(key: Key): number {
-    if (this.#encodingBatch) throw reenteredWhileEncoding();
+    if (this.#layout.busy) throw reenteredWhileEncoding();
     // Not `if (typeof key === 'string')` with `key.length` inside: Node 20's
     // optimizing compiler (V8 11.3) scheduled that length load above the test
     // once has() had met strings and Uint8Arrays, and has(42) then crashed
@@ -442,13 +463,7 @@ export class KeyArena {
    * Long strings on the TextEncoder route are not laid out (`keyByKey`).
    */
   encodeBatch(keys: readonly Key[], start: number): EncodedBatch {
-    if (this.#encodingBatch) throw reenteredWhileEncoding();
-    this.#encodingBatch = true;
-    try {
-      return this.#layOutBatch(keys, start);
-    } finally {
-      this.#encodingBatch = false;
-    }
+    return this.#layout.run(() => this.#layOutBatch(keys, start));
   }
 
   #layOutBatch(keys: readonly Key[], start: number): EncodedBatch {

@@ -28,6 +28,7 @@ import {
   invalidKey,
   isDetached,
   JOIN_MAX_UNITS,
+  BatchLayoutGuard,
   type EncodedKeys,
   type Key,
   reenteredWhileEncoding,
@@ -100,8 +101,8 @@ export class SharedKeyArena {
   #keyViewPointer = -1;
   /** Browsers: where TextEncoder writes before the copy into the shared memory. */
   #staging = new Uint8Array(0);
-  /** A batch is being laid out: a key read may run code that calls back in (keys.ts, reenteredWhileEncoding). */
-  #encodingBatch = false;
+  /** Set while encodeBatch lays a batch out: a key read may run code that calls back in (keys.ts). */
+  readonly #layout = new BatchLayoutGuard();
 
   constructor(runtime: SharedRuntime) {
     this.#runtime = runtime;
@@ -116,7 +117,7 @@ export class SharedKeyArena {
    * @throws FilterError `INVALID_ARGUMENT` (not a key), `OUT_OF_MEMORY`.
    */
   encode(key: Key): number {
-    if (this.#encodingBatch) throw reenteredWhileEncoding();
+    if (this.#layout.busy) throw reenteredWhileEncoding();
     // `text` merged from both arms, as in KeyArena#encode (keys.ts: Node 20's
     // optimizing compiler once hoisted a length load above the type test).
     const text = typeof key === 'string' ? key : undefined;
@@ -195,13 +196,7 @@ export class SharedKeyArena {
    *   was sent), `OUT_OF_MEMORY`.
    */
   encodeBatch(keys: readonly Key[], start: number): SharedBatch {
-    if (this.#encodingBatch) throw reenteredWhileEncoding();
-    this.#encodingBatch = true;
-    try {
-      return this.#layOutBatch(keys, start);
-    } finally {
-      this.#encodingBatch = false;
-    }
+    return this.#layout.run(() => this.#layOutBatch(keys, start));
   }
 
   /**
