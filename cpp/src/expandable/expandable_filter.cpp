@@ -81,7 +81,9 @@ Result<ExpandableFilter> ExpandableFilter::createFrom(const CoreFilterOptions& o
   const FingerprintSchedule schedule = scheduleFor(options.falsePositiveRate, doublings, options.expectedCapacity.has_value());
   if (schedule.topBits > kMaxTopBits) {
     return Status::invalidArgument("falsePositiveRate " + formatNumber(options.falsePositiveRate) +
-                                   " needs fingerprints of " + std::to_string(schedule.topBits) +
+                                   " needs fingerprints of " +
+                                   (schedule.topBits == FingerprintSchedule::kSaturatedBits ? std::string("at least 255")
+                                                                                             : std::to_string(schedule.topBits)) +
                                    " bits; an expandable filter holds at most " + std::to_string(kMaxTopBits));
   }
   ExpandableFilter filter;

@@ -223,6 +223,19 @@ TEST(ExpandableFilterOptions, RefusesImpossibleOptions) {
   const Status tooLow = ExpandableFilter::createFrom(options).status();
   EXPECT_EQ(tooLow.code(), StatusCode::InvalidArgument);
   EXPECT_NE(tooLow.message().find("falsePositiveRate"), std::string::npos) << tooLow.message();
+  // Rates whose bits pass any integer type (a subnormal one overflows log2's argument to
+  // infinity): refused the same way, never a conversion the sanitizers call undefined (the
+  // fuzzer's finding, ops_filter).
+  for (const double rate : {1e-100, 1e-300, 4.9406564584124654e-324}) {
+    for (const bool hinted : {false, true}) {
+      options.expectedCapacity.reset();
+      if (hinted) options.expectedCapacity = 1u << 20;
+      options.falsePositiveRate = rate;
+      const Status refused = ExpandableFilter::createFrom(options).status();
+      EXPECT_EQ(refused.code(), StatusCode::InvalidArgument) << rate << " " << hinted;
+      EXPECT_NE(refused.message().find("fingerprints of"), std::string::npos) << refused.message();
+    }
+  }
 }
 
 TEST(ExpandableFilterOptions, TheHintSizesSlotsAndFingerprints) {

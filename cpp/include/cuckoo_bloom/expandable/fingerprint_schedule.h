@@ -47,6 +47,8 @@ struct FingerprintSchedule {
   // Stream bits a fingerprint may use at most (the table's values stay
   // within 64 bits with the delimiter and void mark).
   static constexpr uint32_t kMaxBits = 56;
+  // forRate's topBits for a rate needing 255 bits or more.
+  static constexpr uint32_t kSaturatedBits = 255;
 
   uint32_t topBits = 0;       // t: the bits each entry keeps at the planned level
   uint32_t plannedLevel = 0;  // D: doublings the growth hint plans (0: none)
@@ -59,7 +61,11 @@ struct FingerprintSchedule {
   static FingerprintSchedule forRate(double falsePositiveRate, double load, uint32_t plannedDoublings, bool hinted) {
     FingerprintSchedule schedule;
     const double fewestPeriods = hinted ? 1.0 : 8.0;
-    schedule.topBits = static_cast<uint32_t>(std::max(6.0, std::ceil(std::log2(load * (fewestPeriods + 0.5) / falsePositiveRate))));
+    // A rate so small that the bits needed pass 254 (or overflow to infinity, at a subnormal
+    // rate) saturates at 255: converting more to uint32 is undefined, and createFrom refuses
+    // any topBits past kMaxTopBits anyway.
+    const double needed = std::ceil(std::log2(load * (fewestPeriods + 0.5) / falsePositiveRate));
+    schedule.topBits = needed < 255.0 ? static_cast<uint32_t>(std::max(6.0, needed)) : kSaturatedBits;
     const double periods = std::floor(falsePositiveRate * std::ldexp(1.0, static_cast<int>(schedule.topBits)) / load - 0.5);
     schedule.widenEvery = static_cast<uint32_t>(std::min(255.0, std::max(fewestPeriods, periods)));
     schedule.plannedLevel = plannedDoublings;
