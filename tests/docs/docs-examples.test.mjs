@@ -46,7 +46,7 @@ function shippedDocs() {
 }
 // Guides read in the repository (linked from the shipped ones, not shipped to keep the
 // package within 3 MB) whose examples a user copies as well: run against the tarball too.
-const REPOSITORY_GUIDES = ['docs/CLI.md', 'docs/EXACT-INDEX.md', 'docs/REDIS.md', 'docs/REDIS-CLUSTER.md', 'docs/SECURITY.md'];
+const REPOSITORY_GUIDES = ['docs/CLI.md', 'docs/EXACT-INDEX.md', 'docs/REDIS.md', 'docs/REDIS-CLUSTER.md', 'docs/SECURITY.md', 'docs/URL-BLOCKLISTS.md'];
 
 /** The marker on the last non-blank line before line `index`: { continues, given, notRun } or null; problems pushed. */
 function markerBefore(lines, index, where, problems) {

@@ -46,7 +46,7 @@ function setOf(module: ReaderModule, opened: number): ExactSet {
 }
 
 /**
- * Reads a split companion's index (docs/URL-BLOCKLISTS.md, "Confirming in parts").
+ * Reads a split companion's index (https://github.com/cuckoo-bloom-wasm/cuckoo-bloom-wasm/blob/main/docs/URL-BLOCKLISTS.md, "Confirming in parts").
  * @throws FilterError `CORRUPT`, `WRONG_TYPE`, `UNSUPPORTED_VERSION`, `INVALID_ARGUMENT` (not bytes), `OUT_OF_MEMORY`.
  */
 export function readReaderConfirmationIndex(input: unknown): ConfirmationIndex {

@@ -7,7 +7,7 @@ import { canonicalUrlExpressions, type ExpressionDepth, SAFE_BROWSING_DEPTH } fr
 import type { ListChanges } from './delta-chain.js';
 
 /**
- * What a check concluded (docs/URL-BLOCKLISTS.md, "Verdicts"):
+ * What a check concluded (https://github.com/cuckoo-bloom-wasm/cuckoo-bloom-wasm/blob/main/docs/URL-BLOCKLISTS.md, "Verdicts"):
  * - `listed`: an expression of the URL is in the list, confirmed by the exact
  *   companion (wrong only on a 64-bit hash collision);
  * - `possible`: the filter reports an expression and no companion is attached

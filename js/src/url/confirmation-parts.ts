@@ -1,4 +1,4 @@
-// The exact companion split by hash prefix (docs/URL-BLOCKLISTS.md, "Confirming
+// The exact companion split by hash prefix (https://github.com/cuckoo-bloom-wasm/cuckoo-bloom-wasm/blob/main/docs/URL-BLOCKLISTS.md, "Confirming
 // in parts"): an index attached up front, parts fetched through the caller's
 // callback only when a "maybe" needs them, each checked against the index and
 // kept. What UrlBlocklist and UrlBlocklistReader share (url-list.ts); each

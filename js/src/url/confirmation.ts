@@ -1,4 +1,4 @@
-// The exact companion of a URL blocklist ("confirmation", docs/URL-BLOCKLISTS.md;
+// The exact companion of a URL blocklist ("confirmation", https://github.com/cuckoo-bloom-wasm/cuckoo-bloom-wasm/blob/main/docs/URL-BLOCKLISTS.md;
 // bytes: https://github.com/cuckoo-bloom-wasm/cuckoo-bloom-wasm/blob/main/docs/FORMAT.md, type 33): what UrlBlocklist and UrlBlocklistReader share.
 // Each reads the bytes with its own module (exact-set.ts, reader/reader-confirmation.ts).
 import { FilterError } from '../errors.js';
@@ -52,7 +52,7 @@ export function requireBuiltFor(set: Pick<ExactSet, 'blocklistChecksum'>, blockl
 }
 
 /**
- * The index of a companion split by hash prefix (docs/URL-BLOCKLISTS.md,
+ * The index of a companion split by hash prefix (https://github.com/cuckoo-bloom-wasm/cuckoo-bloom-wasm/blob/main/docs/URL-BLOCKLISTS.md,
  * "Confirming in parts"; bytes: https://github.com/cuckoo-bloom-wasm/cuckoo-bloom-wasm/blob/main/docs/FORMAT.md, type 34), read in a module:
  * which part an expression's hash falls in, and each part's bytes checked against it.
  */

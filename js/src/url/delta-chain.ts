@@ -1,4 +1,4 @@
-// The deltas applied to one blocklist, oldest first (docs/URL-BLOCKLISTS.md,
+// The deltas applied to one blocklist, oldest first (https://github.com/cuckoo-bloom-wasm/cuckoo-bloom-wasm/blob/main/docs/URL-BLOCKLISTS.md,
 // "Updates by delta"): what UrlBlocklist and UrlBlocklistReader share. An
 // expression's standing is decided newest delta first: added there, it is
 // listed (an exact set: certain, but for a 64-bit hash collision); removed

@@ -107,7 +107,7 @@ export class ExactSetBuilder {
   }
 
   /**
-   * The companion split by hash prefix (docs/URL-BLOCKLISTS.md, "Confirming in
+   * The companion split by hash prefix (https://github.com/cuckoo-bloom-wasm/cuckoo-bloom-wasm/blob/main/docs/URL-BLOCKLISTS.md, "Confirming in
    * parts"): parts of about `partHashes` hashes and their index, bound like `encode`.
    */
   split(blocklist: BlocklistChecksum, partHashes: number = DEFAULT_PART_HASHES): SplitConfirmation {
@@ -233,7 +233,7 @@ export function readConfirmationIndex(bytes: Uint8Array | ArrayBuffer): FullConf
 
 /**
  * Splits a companion (`UrlBlocklist#confirmation()`'s bytes, the CLI's
- * `<filter>.confirm`) by hash prefix (docs/URL-BLOCKLISTS.md, "Confirming in
+ * `<filter>.confirm`) by hash prefix (https://github.com/cuckoo-bloom-wasm/cuckoo-bloom-wasm/blob/main/docs/URL-BLOCKLISTS.md, "Confirming in
  * parts"): parts of about `partHashes` hashes (512 by default: under 4 KB each),
  * each a complete companion over its range of the hash space, and their index,
  * all bound to the same blocklist bytes. `attachConfirmationParts` reads them.

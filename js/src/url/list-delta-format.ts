@@ -1,4 +1,4 @@
-// The bytes of one list delta (docs/URL-BLOCKLISTS.md, "Updates by delta"):
+// The bytes of one list delta (https://github.com/cuckoo-bloom-wasm/cuckoo-bloom-wasm/blob/main/docs/URL-BLOCKLISTS.md, "Updates by delta"):
 // a version of a URL blocklist is its base (filter + companion) plus an
 // ordered chain of deltas, each naming the exact version it applies to. Plain
 // JavaScript (XXH3-64 in js/src/patch/xxh3.ts), so both entries read it and a

@@ -1,4 +1,4 @@
-// Making a list delta (docs/URL-BLOCKLISTS.md, "Updates by delta"): the
+// Making a list delta (https://github.com/cuckoo-bloom-wasm/cuckoo-bloom-wasm/blob/main/docs/URL-BLOCKLISTS.md, "Updates by delta"): the
 // expressions one version of a list adds and removes against the one before,
 // each as an exact set of 64-bit hashes (the companion's format and hash),
 // bound to the exact version it applies to. Its size follows the change

@@ -1,4 +1,4 @@
-// Hot expressions that must never hit (docs/URL-BLOCKLISTS.md, "Never-match
+// Hot expressions that must never hit (https://github.com/cuckoo-bloom-wasm/cuckoo-bloom-wasm/blob/main/docs/URL-BLOCKLISTS.md, "Never-match
 // hosts"): the expressions of a build's never-match hosts and URLs, and where
 // a blocklist's exception set sits in its bytes (https://github.com/cuckoo-bloom-wasm/cuckoo-bloom-wasm/blob/main/docs/FORMAT.md, type 16
 // scheme 3). Shared by UrlBlocklist (which makes the set) and

@@ -1,4 +1,4 @@
-// What a blocklist's never-match step reports (docs/URL-BLOCKLISTS.md,
+// What a blocklist's never-match step reports (https://github.com/cuckoo-bloom-wasm/cuckoo-bloom-wasm/blob/main/docs/URL-BLOCKLISTS.md,
 // "Never-match hosts"); the step itself: never-match-expressions.ts.
 
 /** What a blocklist's never-match step did: in `UrlBlocklistReport.neverMatch`. */

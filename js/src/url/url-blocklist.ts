@@ -87,7 +87,7 @@ export interface UrlBlocklistOptions {
    * suffixes, which the CLI adds). Every expression a check of one makes
    * (its own and its host's suffixes) that the filter reports and the list
    * does not hold goes into the blocklist's exception set, stored in its
-   * bytes (`guardNeverMatch`; docs/URL-BLOCKLISTS.md, "Never-match hosts").
+   * bytes (`guardNeverMatch`; https://github.com/cuckoo-bloom-wasm/cuckoo-bloom-wasm/blob/main/docs/URL-BLOCKLISTS.md, "Never-match hosts").
    * A listed one stays a hit (no false negative), in `report.neverMatch.listed`.
    */
   neverMatch?: Iterable<string> | undefined;
@@ -418,7 +418,7 @@ export class UrlBlocklist extends UrlList<AnyFilter> {
   }
 
   /**
-   * The delta from one version of a list to the next (docs/URL-BLOCKLISTS.md,
+   * The delta from one version of a list to the next (https://github.com/cuckoo-bloom-wasm/cuckoo-bloom-wasm/blob/main/docs/URL-BLOCKLISTS.md,
    * "Updates by delta"), for any filter type, static ones included: the
    * expressions `newList` adds to `oldList` and those it drops, each as an
    * exact set of 64-bit hashes (the companion's), bound to the exact version
@@ -819,7 +819,7 @@ export class UrlBlocklist extends UrlList<AnyFilter> {
   }
 
   /**
-   * The exact companion of this list (docs/URL-BLOCKLISTS.md, "Verdicts";
+   * The exact companion of this list (https://github.com/cuckoo-bloom-wasm/cuckoo-bloom-wasm/blob/main/docs/URL-BLOCKLISTS.md, "Verdicts";
    * bytes: https://github.com/cuckoo-bloom-wasm/cuckoo-bloom-wasm/blob/main/docs/FORMAT.md, type 33): the Rice-coded 64-bit hashes of every
    * stored expression, bound to the bytes `serialize()` gives now. Ship it
    * beside the filter; `attachConfirmation` on the reading side makes `check`
@@ -847,7 +847,7 @@ export class UrlBlocklist extends UrlList<AnyFilter> {
 
   /**
    * Makes sure no never-match host or URL is a hit unless it is listed
-   * (docs/URL-BLOCKLISTS.md, "Never-match hosts"): every expression a check
+   * (https://github.com/cuckoo-bloom-wasm/cuckoo-bloom-wasm/blob/main/docs/URL-BLOCKLISTS.md, "Never-match hosts"): every expression a check
    * of one makes (its own, and its host's suffixes to the list's depth) that
    * the filter reports and the list does not hold goes into the exception set
    * in the blocklist's bytes, and is never a hit. Call it after the last

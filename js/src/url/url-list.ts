@@ -126,7 +126,7 @@ export abstract class UrlList<Filter extends ExpressionFilter> extends WasmOwner
   /**
    * Applies a list delta (`UrlBlocklist.listDelta`, the CLI's `update`/`diff`
    * with `--output x.delta`): the next version of this list, as the expressions
-   * it adds and removes (docs/URL-BLOCKLISTS.md, "Updates by delta"). From then
+   * it adds and removes (https://github.com/cuckoo-bloom-wasm/cuckoo-bloom-wasm/blob/main/docs/URL-BLOCKLISTS.md, "Updates by delta"). From then
    * on `match` and `check` answer for that version: an added expression is
    * `listed`, a removed one no longer lists, and the rest is the base's (filter,
    * then companion; a companion of the base bytes still attaches). Deltas apply
@@ -213,7 +213,7 @@ export abstract class UrlList<Filter extends ExpressionFilter> extends WasmOwner
   }
 
   /**
-   * Attaches the exact companion split by hash prefix (docs/URL-BLOCKLISTS.md,
+   * Attaches the exact companion split by hash prefix (https://github.com/cuckoo-bloom-wasm/cuckoo-bloom-wasm/blob/main/docs/URL-BLOCKLISTS.md,
    * "Confirming in parts"): its index (the CLI's `<filter>.confirm.index`) and a
    * callback that fetches one part (`<filter>.confirm.parts/<name>`). Then
    * `confirm(url)` fetches only the part(s) a "maybe" needs, checks each against
@@ -261,7 +261,7 @@ export abstract class UrlList<Filter extends ExpressionFilter> extends WasmOwner
   /**
    * Expressions in the exception set: ones the filter reports that are never
    * a hit (a build's never-match hosts and the Public Suffix List's suffixes;
-   * docs/URL-BLOCKLISTS.md, "Never-match hosts"). 0 for none.
+   * https://github.com/cuckoo-bloom-wasm/cuckoo-bloom-wasm/blob/main/docs/URL-BLOCKLISTS.md, "Never-match hosts"). 0 for none.
    */
   get exceptionCount(): number {
     return this.#exceptions?.set.count ?? 0;

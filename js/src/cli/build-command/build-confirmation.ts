@@ -1,6 +1,6 @@
 /**
  * `build --urls` writes the list's exact companion beside the filter, as
- * `<output>.confirm` (docs/CLI.md, docs/URL-BLOCKLISTS.md "Verdicts"): the
+ * `<output>.confirm` (docs/CLI.md, https://github.com/cuckoo-bloom-wasm/cuckoo-bloom-wasm/blob/main/docs/URL-BLOCKLISTS.md "Verdicts"): the
  * Rice-coded hashes of every expression, which `query` (and
  * `attachConfirmation`) use to turn the filter's "maybe" into `listed` or
  * `clear`; and the same hashes split by hash prefix ("Confirming in parts"):

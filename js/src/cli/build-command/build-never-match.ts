@@ -1,5 +1,5 @@
 // build --urls: the hosts whose expressions must never be a hit (docs/CLI.md,
-// "build"; docs/URL-BLOCKLISTS.md, "Never-match hosts"): every public suffix
+// "build"; https://github.com/cuckoo-bloom-wasm/cuckoo-bloom-wasm/blob/main/docs/URL-BLOCKLISTS.md, "Never-match hosts"): every public suffix
 // of the Public Suffix List, and the hosts and URLs of each --never-match FILE.
 import type { NeverMatchReport } from '../../url/never-match.js';
 import { publicSuffixes } from './build-public-suffix.js';

@@ -1,5 +1,5 @@
 /**
- * `query`'s three verdicts on a URL blocklist (docs/CLI.md, docs/URL-BLOCKLISTS.md "Verdicts"):
+ * `query`'s three verdicts on a URL blocklist (docs/CLI.md, https://github.com/cuckoo-bloom-wasm/cuckoo-bloom-wasm/blob/main/docs/URL-BLOCKLISTS.md "Verdicts"):
  *
  *   listed<TAB>url<TAB>expression     confirmed by the exact companion (<filter>.confirm)
  *   possible<TAB>url<TAB>expression   the filter's "maybe", with no companion to confirm it
