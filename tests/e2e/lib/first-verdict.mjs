@@ -42,19 +42,27 @@ export async function measureFirstVerdict(browser, url, checkUrl, { viewport, cp
     const urls = new Map();
     const finished = [];
     let navigationStart = null;
+    let navigationWallMs = null;
     cdp.on('Network.requestWillBeSent', (event) => {
       urls.set(event.requestId, event.request.url);
-      if (navigationStart === null && event.type === 'Document') navigationStart = event.timestamp;
+      if (navigationStart === null && event.type === 'Document') {
+        navigationStart = event.timestamp;
+        navigationWallMs = event.wallTime * 1000;
+      }
     });
     cdp.on('Network.loadingFinished', (event) => finished.push({ id: event.requestId, bytes: event.encodedDataLength, at: event.timestamp }));
     await page.addInitScript(WATCH_VERDICT, checkUrl);
     await page.goto(url, { waitUntil: 'domcontentloaded' });
     await page.waitForFunction(() => window.__firstVerdictMs !== undefined, null, { timeout: 15_000 });
-    const ms = await page.evaluate(() => window.__firstVerdictMs);
+    const { ms, timeOrigin } = await page.evaluate(() => ({ ms: window.__firstVerdictMs, timeOrigin: performance.timeOrigin }));
     const verdict = await page.locator(byId('check-verdict')).getAttribute('data-verdict');
-    // Both CDP timestamps are seconds on one monotonic clock; the document request is sent
-    // at navigation start, which is where performance.now() counts from.
-    const verdictAt = navigationStart + ms / 1000;
+    // The CDP timestamps are seconds on one monotonic clock, counted here from the document
+    // request; performance.now() counts from the navigation's time origin, which comes before
+    // that request by as much as a busy machine delays it (hundreds of ms under load: a chunk
+    // fetched just after the verdict was then counted before it). Both have a wall clock time,
+    // which gives the gap.
+    const requestAfterOriginMs = Math.max(0, navigationWallMs - timeOrigin);
+    const verdictAt = navigationStart + (ms - requestAfterOriginMs) / 1000;
     const before = finished.filter((entry) => entry.at <= verdictAt + 0.002);
     return {
       ms,
