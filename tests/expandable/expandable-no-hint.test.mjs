@@ -8,14 +8,12 @@
 import { readFileSync } from 'node:fs';
 import { ExpandableFilter, deserialize, init } from 'cuckoo-bloom-wasm';
 import { asciiKeys } from '../helpers/keys.mjs';
+import { absent, falsePositives, fillLevel, present } from './growth.mjs';
 
 beforeAll(async () => {
   await init();
 });
 
-const present = (i) => `https://host${i % 977}.example/path/${i}`;
-const absent = (i) => `http://absent-${i % 1009}.test/q?id=${i}&x=1`;
-const LOAD_PERCENT = 85; // the table doubles past 0.85 entries per slot
 const GOLDEN = new URL('../golden/', import.meta.url);
 
 describe.each([0.01, 0.001])('ExpandableFilter without a hint at %p', (target) => {
@@ -26,18 +24,11 @@ describe.each([0.01, 0.001])('ExpandableFilter without a hint at %p', (target) =
     try {
       let added = 0;
       let probed = 0;
-      const keys = [];
       const rates = [];
       while (added < end) {
-        const limit = Math.min(end, added + Math.floor((filter.slotCount * LOAD_PERCENT) / 100) - filter.count);
-        keys.length = 0;
-        for (let i = added; i < limit; i++) keys.push(present(i));
-        filter.addMany(keys);
-        added = limit;
-        keys.length = 0;
-        for (let i = 0; i < probes; i++) keys.push(absent(probed + i));
+        added = fillLevel(filter, added, end);
+        const found = falsePositives(filter, probed, probes);
         probed += probes;
-        const found = filter.hasMany(keys).filter(Boolean).length;
         rates.push({ level: filter.level, ratio: Number((found / probes / target).toFixed(2)), bits: filter.fingerprintBits });
         // The schedule keeps the expected rate under the target; 4 sd of binomial slack.
         expect(found).toBeLessThanOrEqual(target * probes + 4 * Math.sqrt(target * probes) + 1);

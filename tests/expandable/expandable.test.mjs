@@ -4,14 +4,12 @@
 // bound), and the bytes round-tripping at several points; then its options.
 import { ExpandableFilter, deserialize, init } from 'cuckoo-bloom-wasm';
 import { expectCode } from '../helpers/filter-errors.mjs';
+import { falsePositives, fillLevel, present } from './growth.mjs';
 
 beforeAll(async () => {
   await init();
 });
 
-const present = (i) => `https://host${i % 977}.example/path/${i}`;
-const absent = (i) => `http://absent-${i % 1009}.test/q?id=${i}&x=1`;
-const LOAD_PERCENT = 85; // the table doubles past 0.85 entries per slot
 
 describe('ExpandableFilter growth', () => {
   test('100 -> 1,000,000 keys: no false negatives, removes included, the rate at or below the target after every doubling', () => {
@@ -22,19 +20,12 @@ describe('ExpandableFilter growth', () => {
       let added = 0;
       let probed = 0;
       const rates = [];
-      const keys = [];
       while (added < end) {
         // Fill to the last entry before the doubling: the fullest point of this level.
-        const limit = Math.min(end, added + Math.floor((filter.slotCount * LOAD_PERCENT) / 100) - filter.count);
-        keys.length = 0;
-        for (let i = added; i < limit; i++) keys.push(present(i));
-        filter.addMany(keys);
-        added = limit;
+        added = fillLevel(filter, added, end);
         const probes = 20_000 + Math.min(200_000, added * 2);
-        keys.length = 0;
-        for (let i = 0; i < probes; i++) keys.push(absent(probed + i));
+        const found = falsePositives(filter, probed, probes);
         probed += probes;
-        const found = filter.hasMany(keys).filter(Boolean).length;
         const measured = found / probes;
         rates.push({ level: filter.level, keys: added, measured });
         // Expected <= target * probes (the sizing's promise); 4 sd of slack.

@@ -1,0 +1,28 @@
+// What the expandable filter's growth suites share: their keys, and filling a level to its
+// fullest point (the last entry before the table doubles), where its rate is highest.
+
+/** Key i of the added set: URLs over 977 hosts. */
+export const present = (i) => `https://host${i % 977}.example/path/${i}`;
+/** Key i of the never-added probes. */
+export const absent = (i) => `http://absent-${i % 1009}.test/q?id=${i}&x=1`;
+
+/** The table doubles past 0.85 entries per slot. */
+const LOAD_PERCENT = 85;
+
+/**
+ * Adds present(added), present(added + 1), ... up to the last key before the next doubling
+ * (or `end`), in one addMany; returns how many keys are added now.
+ */
+export function fillLevel(filter, added, end) {
+  const limit = Math.min(end, added + Math.floor((filter.slotCount * LOAD_PERCENT) / 100) - filter.count);
+  const keys = [];
+  for (let i = added; i < limit; i++) keys.push(present(i));
+  filter.addMany(keys);
+  return Math.max(added, limit);
+}
+
+/** How many of `count` never-added keys from absent(from) the filter reports present. */
+export function falsePositives(filter, from, count) {
+  const keys = Array.from({ length: count }, (_, i) => absent(from + i));
+  return filter.hasMany(keys).filter(Boolean).length;
+}
