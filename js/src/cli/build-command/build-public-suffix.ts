@@ -6,8 +6,13 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { domainToASCII } from 'node:url';
-import { parse } from 'psl';
 import { CliError } from '../errors.js';
+
+// psl is loaded when first asked, not when cli.js starts: parsing its list took about
+// 60-90 ms of every CLI process (a third of `--version`), and only builds of URL lists ask.
+const requireHere = createRequire(import.meta.url);
+let psl: typeof import('psl') | null = null;
+const pslModule = (): typeof import('psl') => (psl ??= requireHere('psl') as typeof import('psl'));
 
 /**
  * Whether `host` (lower case, IDNA-encoded) is itself a public suffix, ICANN
@@ -17,7 +22,7 @@ import { CliError } from '../errors.js';
  * `listed`): it is a single label, which gets its own warning.
  */
 export function isPublicSuffix(host: string): boolean {
-  const parsed = parse(host);
+  const parsed = pslModule().parse(host);
   if ('error' in parsed) return false;
   // psl answers in Unicode for an IDNA-encoded input: compare in the input's form.
   return parsed.listed && parsed.tld !== null && domainToASCII(parsed.tld) === host;
@@ -40,7 +45,7 @@ export function publicSuffixes(): string[] {
   let path = '(psl not found)';
   try {
     // psl's "exports" name its entry only: its data file is found beside that entry.
-    path = join(dirname(createRequire(import.meta.url).resolve('psl')), '..', 'data', 'rules.js');
+    path = join(dirname(requireHere.resolve('psl')), '..', 'data', 'rules.js');
     const text = readFileSync(path, 'utf8');
     rules = JSON.parse(text.slice(text.indexOf('['), text.lastIndexOf(']') + 1));
   } catch (error) {
