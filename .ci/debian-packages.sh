@@ -4,6 +4,8 @@
 #   install_debian_packages WHO PKG...  apt-get installs PKG... (nothing when none
 #                                    is given), with sudo when not root; WHO
 #                                    prefixes the messages ("setup", "fuzz").
+#   fuzz_packages_missing            prints the Debian packages the libFuzzer targets
+#                                    (.ci/fuzz.sh) need and the machine lacks, one a line
 
 have_cmd() { command -v "$1" >/dev/null 2>&1; }
 
@@ -19,6 +21,16 @@ install_debian_packages() {
       exit 1
     fi
   fi
-  $sudo apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "$@" >/dev/null
+  # Another apt (a person's, or `npm test`'s own background install) may hold the lock
+  # for a while: wait for it rather than fail.
+  $sudo apt-get -o DPkg::Lock::Timeout=600 update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get -o DPkg::Lock::Timeout=600 install -y -qq "$@" >/dev/null
+}
+
+fuzz_packages_missing() {
+  have_cmd cmake || echo cmake
+  have_cmd clang++-14 || echo clang-14
+  compgen -G "/usr/lib/llvm-14/lib/clang/14*/lib/linux/libclang_rt.fuzzer-x86_64.a" >/dev/null ||
+    echo libclang-rt-14-dev
+  [ -f /usr/include/xxhash.h ] || echo libxxhash-dev
 }

@@ -24,12 +24,7 @@ jobs=${FUZZ_JOBS:-$(nproc)}
 # --- tools (Debian 12): clang-14 and its libFuzzer/sanitizer runtimes
 # shellcheck source=.ci/debian-packages.sh
 source .ci/debian-packages.sh
-need=()
-have_cmd cmake || need+=(cmake)
-have_cmd clang++-14 || need+=(clang-14)
-compgen -G "/usr/lib/llvm-14/lib/clang/14*/lib/linux/libclang_rt.fuzzer-x86_64.a" >/dev/null ||
-  need+=(libclang-rt-14-dev)
-[ -f /usr/include/xxhash.h ] || need+=(libxxhash-dev)
+mapfile -t need < <(fuzz_packages_missing)
 install_debian_packages fuzz ${need[@]+"${need[@]}"}
 
 # --- build

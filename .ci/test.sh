@@ -16,7 +16,22 @@ jobs=$(nproc)
 # The time since the start, printed as each stage begins (the whole run must stay under 30 minutes).
 stage() { echo "== [$(( SECONDS / 60 ))m$(( SECONDS % 60 ))s] $*"; }
 
-bash .ci/setup.sh --with-browser --with-redis   # Chromium for the web demo's end-to-end tests, redis-server for tests/redis
+# The C++ stages' tools first. The rest (Emscripten, Chromium for the web demo's end-to-end
+# tests, redis-server for tests/redis, the npm packages) is mostly download and unpacking:
+# on a fresh machine it installs in the background while the C++ stages keep the cores
+# busy, and the wasm stage waits for it.
+bash .ci/setup.sh --native-only
+mkdir -p build
+setup_log=build/setup-background.log
+bash .ci/setup.sh --with-browser --with-redis > "$setup_log" 2>&1 & setup_rest=$!
+wait_for_setup() {
+  if ! wait "$setup_rest"; then
+    echo "setup (Emscripten, Chromium, redis-server, npm packages) failed:" >&2
+    cat "$setup_log" >&2
+    exit 1
+  fi
+  cat "$setup_log"
+}
 
 stage "native build and tests"
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null
@@ -39,6 +54,8 @@ bash .ci/fuzz.sh
 stage "concurrency suite under ThreadSanitizer (cpp/tests/concurrent)"
 bash .ci/tsan.sh
 
+stage "waiting for the background setup"
+wait_for_setup
 stage "wasm module and npm package (build-package.mjs builds the wasm first)"
 node .ci/build-package.mjs
 
