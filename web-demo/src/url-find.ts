@@ -13,9 +13,16 @@
 // (`https://a.example/http://b.example/`) gives all three: the whole word, the part before
 // the second scheme and the part from it on, so a second `http` is never hidden in a path.
 //
+// Words end at whitespace and at what never stands unescaped inside a URL a person means:
+// control and invisible format characters (zero-width spaces, word joiners, bidi overrides
+// that disguise a link), `< > " \` { } | \ ^` (HTML, markdown code, JSON, shell pipes) and CJK
+// punctuation and full-width brackets (`访问 http://x/，谢谢`). Hosts may be Unicode
+// (`вебтехнология.рф`) or punycode (`xn--…xn--p1ai`), as the address bar shows them.
+//
 // One exception keeps what readUrlInput did for a single pasted address: text that starts
-// with an address, has its first space inside the path, and holds no other link is that
-// address with spaces in its path (`http://host/my file.exe`).
+// with an address, has its first space inside the path, and holds no other link is also
+// read as that address with spaces in its path (`http://host/my file.exe`); its first word
+// is checked as well, so prose after a listed link never hides it.
 import { readUrlInput, TRAILING, unwrap, refang, type UrlInput } from './url-input.ts';
 
 export type FoundLink = Extract<UrlInput, { ok: true }> & { /** The words as pasted. */ text: string };
@@ -23,9 +30,22 @@ export type FoundLink = Extract<UrlInput, { ok: true }> & { /** The words as pas
 export type FoundLinks = { ok: true; links: FoundLink[] } | { ok: false; reason: string };
 
 const WITH_SCHEME = /^https?:\/\/\S/i;
-const WWW_HOST = /^www\.[a-z0-9-]+(\.[a-z0-9-]+)*\.[a-z]{2,}\.?([/:?#]\S*)?$/i;
-const HOST_WITH_PATH = /^[a-z0-9-]+(\.[a-z0-9-]+)*\.([a-z]{2,}|\d{1,3})\.?(:\d+)?[/?#]\S*$/i;
-const BARE_HOST = /^[a-z0-9-]+(\.[a-z0-9-]+)*\.([a-z]{2,}|\d{1,3})\.?(:\d+)?$/i;
+// A host label: letters of any script (with their combining marks), digits, hyphens. A
+// top-level label: letters (two or more), punycode, or an IPv4 address's last number.
+const LABEL = String.raw`[\p{L}\p{M}\p{N}-]+`;
+const TOP_LABEL = String.raw`(?:\p{L}[\p{L}\p{M}]+|xn--[a-z0-9-]+|\d{1,3})`;
+const WWW_HOST = new RegExp(String.raw`^www\.${LABEL}(?:\.${LABEL})*\.${TOP_LABEL}\.?(?:[/:?#]\S*)?$`, 'iu');
+const HOST_WITH_PATH = new RegExp(String.raw`^${LABEL}(?:\.${LABEL})*\.${TOP_LABEL}\.?(?::\d+)?[/?#]\S*$`, 'iu');
+const BARE_HOST = new RegExp(String.raw`^${LABEL}(?:\.${LABEL})*\.${TOP_LABEL}\.?(?::\d+)?$`, 'iu');
+/** Line breaks, Unicode's included. */
+const LINE_BREAK = /\r\n|[\n\r\u2028\u2029]/;
+/**
+ * What ends a word besides whitespace: control and format characters (\p{Cc}, \p{Cf}:
+ * zero-width spaces, joiners, bidi controls), characters a URL never holds unescaped that
+ * text puts around one (HTML, markdown code, JSON, shell), CJK punctuation (U+3000-U+303F)
+ * and the full-width forms of brackets, quotes and sentence punctuation.
+ */
+const SEPARATOR = /[\s\p{Cc}\p{Cf}<>"`{}|\\^\u3000-\u303f\uff01\uff02\uff08\uff09\uff0c\uff0e\uff1a\uff1b\uff1c\uff1e\uff1f\uff3b\uff3d\uff5b\uff5d]+/u;
 /** Opening punctuation before a link in a sentence. */
 const LEADING = /^["'“‘«<(\[`]+/;
 /** A scheme inside a word, after its start: where a glued second link begins. */
@@ -34,28 +54,41 @@ const INNER_SCHEME = /h(?:tt|xx|\*\*)ps?(?:\[?:\]?\/\/|\[:\/\/\])/gi;
 /** Every link in `text`, in the order they appear, each once; or why there is none. */
 export function findLinks(text: string): FoundLinks {
   const trimmed = text.trim();
-  // One word, or one address with spaces in its path: exactly what readUrlInput reads.
-  if (!/\s/.test(trimmed) || isOneAddressWithSpaces(trimmed)) {
-    const read = readUrlInput(trimmed);
-    if (!read.ok) return read;
-    return { ok: true, links: dedupe([{ ...read, text: trimmed }, ...innerLinks(trimmed)]) };
-  }
   const links: FoundLink[] = [];
-  for (const line of trimmed.split(/\r?\n/)) {
-    const words = line.trim().split(/\s+/).filter((word) => word !== '');
+  // Why the first word that looked like an address was not one (said when none is found).
+  let refusal: string | null = null;
+  // One address with spaces in its path: exactly what readUrlInput reads, beside the words.
+  if (/\s/.test(trimmed) && isOneAddressWithSpaces(trimmed)) {
+    const read = readUrlInput(trimmed);
+    if (read.ok) links.push({ ...read, text: trimmed });
+    else refusal = read.reason;
+  }
+  for (const line of trimmed.split(LINE_BREAK)) {
+    // `{.}` is defanging, not braces around words: kept whole for refang.
+    const refangedBraces = line.replace(/\{\.\}/g, '[.]').trim();
+    const words = refangedBraces.split(SEPARATOR).filter((word) => word !== '');
     // A bare host.tld is a link only on a line of its own (a list of hosts), never a word of a sentence.
     const alone = words.length === 1;
+    // Alone, but with separators cut away (`<…>`, `"…"`, an invisible character).
+    const cut = alone && words[0] !== refangedBraces;
     for (const word of words) {
       const candidate = cleanWord(word);
       if (isAddress(candidate, alone)) {
         const read = readUrlInput(candidate);
-        if (read.ok) links.push({ ...read, text: word, changes: [...read.changes, ...changesFor(word, alone)] });
+        if (read.ok) links.push({ ...read, text: word, changes: [...read.changes, ...changesFor(word, alone, cut)] });
+        else refusal ??= read.reason;
       }
       links.push(...innerLinks(candidate));
     }
   }
-  if (links.length === 0) return { ok: false, reason: 'There is no web address in this text. Paste the address from the browser’s address bar.' };
-  return { ok: true, links: dedupe(links) };
+  if (links.length > 0) return { ok: true, links: dedupe(links) };
+  // Nothing found. One word is read as readUrlInput reads a typed address (an IPv6 host,
+  // a URL of another scheme), which also says why when it is none.
+  if (!/\s/.test(trimmed)) {
+    const read = readUrlInput(trimmed);
+    return read.ok ? { ok: true, links: [{ ...read, text: trimmed }] } : read;
+  }
+  return { ok: false, reason: refusal ?? 'There is no web address in this text. Paste the address from the browser’s address bar.' };
 }
 
 /** Strips what surrounds a word in a sentence (punctuation, quotes, brackets) and undoes defanging. */
@@ -70,10 +103,10 @@ function bareWord(word: string): string {
 }
 
 /** What was done to `word` of a longer text to check it, for the verdict's "Checked … (…)". */
-function changesFor(word: string, alone: boolean): string[] {
+function changesFor(word: string, alone: boolean, cut: boolean): string[] {
   const bare = bareWord(word);
   return [
-    alone ? (bare === word ? null : 'removed the quotes or brackets around it') : 'took the address out of the surrounding text',
+    alone ? (bare === word && !cut ? null : 'removed the punctuation, quotes or brackets around it') : 'took the address out of the surrounding text',
     refang(bare) === bare ? null : 'restored a defanged address (hxxp, [.], [:])',
   ].filter((change) => change !== null);
 }
