@@ -58,9 +58,27 @@ export async function verdictOf(list: CheckableList, describe: ListDescription, 
 export async function verdictsOfText(list: CheckableList, describe: ListDescription, text: string): Promise<Verdict[]> {
   const found = findLinks(text);
   if (!found.ok) return [invalidVerdict(text, found.reason)];
+  return verdictsOfLinks(list, describe, found.links);
+}
+
+/** Texts longer than this are read after "Checking…" is painted (url-check's check()). */
+const LONG_PASTE = 20_000;
+/** Links checked between two paints in a bulk paste. */
+const LINKS_PER_TASK = 2_000;
+
+/** A verdict for each of `links`, in order; a bulk paste lets the page paint between batches. */
+export async function verdictsOfLinks(list: CheckableList, describe: ListDescription, links: FoundLink[]): Promise<Verdict[]> {
   const out: Verdict[] = [];
-  for (const link of found.links) out.push(await verdictOfLink(list, describe, link));
+  for (const [i, link] of links.entries()) {
+    if (i > 0 && i % LINKS_PER_TASK === 0) await nextTask();
+    out.push(await verdictOfLink(list, describe, link));
+  }
   return out;
+}
+
+/** Resolves in a task of its own, after the browser had the chance to paint. */
+function nextTask(): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, 0));
 }
 
 function invalidVerdict(input: string, reason: string): Verdict {
@@ -130,9 +148,18 @@ export function attachUrlChecker(
   // A persistent polite live region: a verdict put into it is announced (the verdict itself is role="status").
   output.setAttribute('aria-live', 'polite');
   const check = async (text = input.value): Promise<void> => {
-    input.value = text;
+    // Set only when it differs: a text area re-laid out with a 2 MB paste costs seconds.
+    if (input.value !== text) input.value = text;
     const token = ++generation;
+    if (text.length > LONG_PASTE) {
+      // A bulk paste (thousands of lines, up to megabytes): "Checking…" is painted before the
+      // text is read, so the page answers at once and never looks frozen.
+      output.replaceChildren(h('p', { class: 'detail', 'data-testid': 'check-waiting' }, 'Checking…'));
+      await nextTask();
+      if (token !== generation) return;
+    }
     const found = findLinks(text);
+    if (token !== generation) return;
     if (!found.ok) return show(output, renderInvalid(found.reason));
     const pending = list();
     if (pending === null) return show(output, renderInvalid('Build a filter from a list file first: there is no list to check against yet.'));
@@ -143,7 +170,7 @@ export function attachUrlChecker(
     let loaded: CheckableList;
     try {
       loaded = await pending;
-      verdicts = await verdictsOfText(loaded, describe(), text);
+      verdicts = await verdictsOfLinks(loaded, describe(), found.links);
     } catch (error) {
       if (token === generation) show(output, renderUnavailable(describeError(error), () => void check(text)));
       return;

@@ -23,7 +23,7 @@
 // with an address, has its first space inside the path, and holds no other link is also
 // read as that address with spaces in its path (`http://host/my file.exe`); its first word
 // is checked as well, so prose after a listed link never hides it.
-import { readUrlInput, TRAILING, unwrap, refang, type UrlInput } from './url-input.ts';
+import { addressStart, readUrlInput, refang, unwrap, withoutTrailing, type UrlInput } from './url-input.ts';
 
 export type FoundLink = Extract<UrlInput, { ok: true }> & { /** The words as pasted. */ text: string };
 
@@ -50,6 +50,14 @@ const SEPARATOR = /[\s\p{Cc}\p{Cf}<>"`{}|\\^\u3000-\u303f\uff01\uff02\uff08\uff0
 const LEADING = /^["'“‘«<(\[`]+/;
 /** A scheme inside a word, after its start: where a glued second link begins. */
 const INNER_SCHEME = /h(?:tt|xx|\*\*)ps?(?:\[?:\]?\/\/|\[:\/\/\])/gi;
+/** `www.` after punctuation that no host has before it ("Link:www.…", "url=www.…"). */
+const INNER_WWW = /(?<=[^\p{L}\p{M}\p{N}./-])www\./giu;
+/**
+ * A percent-encoded address inside a word, up to the end of its query parameter: what a
+ * redirect or a mail "safe link" carries (`?url=http%3A%2F%2Fevil.example%2Fx&data=…`), or
+ * a whole address copied encoded.
+ */
+const ENCODED_ADDRESS = /h(?:tt|xx)ps?%3A%2F%2F[^&\s]*/gi;
 
 /** Every link in `text`, in the order they appear, each once; or why there is none. */
 export function findLinks(text: string): FoundLinks {
@@ -97,7 +105,7 @@ function cleanWord(word: string): string {
 }
 
 function bareWord(word: string): string {
-  const unwrapped = unwrap(word.replace(TRAILING, '')).replace(TRAILING, '');
+  const unwrapped = withoutTrailing(unwrap(withoutTrailing(word)));
   // An opening quote or bracket whose closing one was cut off with the next word ("http://x/a b").
   return unwrapped.replace(LEADING, '');
 }
@@ -116,20 +124,46 @@ function isAddress(word: string, alone: boolean): boolean {
 }
 
 /**
- * The links glued together in one word (`https://a.example/http://b.example/`): at each
- * scheme after the word's start, the part before it and the part from it on, each a link
- * of its own (the whole word is checked too, by the caller: a redirect's own address).
+ * The links glued together in one word (`https://a.example/http://b.example/`): the word
+ * cut at each scheme after its start, each piece a link of its own (the whole word is
+ * checked too, by the caller: a redirect's own address). Pieces, not "before" and "from it
+ * on" at each scheme: a word of n glued links is read in one pass, not n passes over it.
  */
 function innerLinks(word: string): FoundLink[] {
+  return [...gluedLinks(word), ...encodedLinks(word)];
+}
+
+/** The pieces of a word cut at each scheme or `www.` after its start (innerLinks). */
+function gluedLinks(word: string): FoundLink[] {
+  const cuts = [...word.matchAll(INNER_SCHEME), ...word.matchAll(INNER_WWW)]
+    .map((match) => match.index ?? 0)
+    .filter((at) => at > 0)
+    .sort((a, b) => a - b);
+  // Only punctuation before the first ("(http://…"): the same link, not a second one. (Any
+  // later one has a scheme before it.)
+  if (cuts.length > 0 && bareWord(word.slice(0, cuts[0])) === '') cuts.shift();
+  if (cuts.length === 0) return [];
   const found: FoundLink[] = [];
-  for (const match of word.matchAll(INNER_SCHEME)) {
-    if (match.index === undefined || match.index === 0) continue;
-    // Only punctuation before it ("(http://…"): the same link, not a second one.
-    if (bareWord(word.slice(0, match.index)) === '') continue;
-    for (const part of [word.slice(0, match.index), word.slice(match.index)]) {
-      const read = readUrlInput(cleanWord(part));
-      if (read.ok) found.push({ ...read, text: word, changes: [...read.changes, 'cut where a second address was glued to it'] });
+  const starts = [0, ...cuts];
+  for (const [i, start] of starts.entries()) {
+    const read = readUrlInput(cleanWord(word.slice(start, starts[i + 1] ?? word.length)));
+    if (read.ok) found.push({ ...read, text: word, changes: [...read.changes, 'cut where a second address was glued to it'] });
+  }
+  return found;
+}
+
+/** Addresses carried percent-encoded inside a word (a redirect's parameter), decoded. */
+function encodedLinks(word: string): FoundLink[] {
+  const found: FoundLink[] = [];
+  for (const match of word.matchAll(ENCODED_ADDRESS)) {
+    let decoded: string;
+    try {
+      decoded = decodeURIComponent(match[0]);
+    } catch {
+      continue; // A broken escape: not an address anyone can follow.
     }
+    const read = readUrlInput(cleanWord(decoded));
+    if (read.ok) found.push({ ...read, text: word, changes: [...read.changes, 'decoded the address carried inside it (a redirect or safe link)'] });
   }
   return found;
 }
@@ -138,9 +172,9 @@ function innerLinks(word: string): FoundLink[] {
 function isOneAddressWithSpaces(text: string): boolean {
   if (/\n/.test(text)) return false;
   const refanged = refang(text);
-  const start = /^(?:https?:\/\/)?[^\s/?#]+\.[^\s/?#]+[/?#]/i.exec(refanged);
-  if (start === null || /\s/.test(start[0])) return false;
-  const rest = refanged.slice(start[0].length).split(/\s+/).slice(1).map(cleanWord);
+  const start = addressStart(refanged);
+  if (start === null || /\s/.test(start)) return false;
+  const rest = refanged.slice(start.length).split(/\s+/).slice(1).map(cleanWord);
   return !rest.some((word) => isAddress(word, false)) && innerLinks(refanged.split(/\s+/)[0]!).length === 0;
 }
 

@@ -14,7 +14,17 @@ const SCHEME = /^[a-z][a-z0-9+.-]*:/i;
 /** Pairs that wrap a pasted URL: quotes, angle brackets, parentheses. */
 const WRAPPERS: [string, string][] = [['"', '"'], ["'", "'"], ['<', '>'], ['“', '”'], ['‘', '’'], ['«', '»'], ['(', ')'], ['`', '`']];
 /** Punctuation a sentence puts after a URL, never part of one a person means. */
-export const TRAILING = /[.,;:!?'"”’»>)\]]+$/;
+const TRAILING = new Set('.,;:!?\'"”’»>)]');
+
+/**
+ * `text` without the sentence punctuation at its end. A loop from the end, not a `…+$`
+ * pattern: that one is tried from every start position (quadratic: 40 KB of ")" took 34 s).
+ */
+export function withoutTrailing(text: string): string {
+  let end = text.length;
+  while (end > 0 && TRAILING.has(text[end - 1]!)) end--;
+  return text.slice(0, end);
+}
 
 /** Accepts http(s) URLs (scheme optional) whose host the browser's URL parser reads as is. */
 export function readUrlInput(text: string): UrlInput {
@@ -54,9 +64,24 @@ export function readUrlInput(text: string): UrlInput {
   if (host === '' || host.includes('%')) return { ok: false, reason: 'There is no host name in it (like example.com).' };
   const isIp = /^\d+\.\d+\.\d+\.\d+$/.test(host) || host.startsWith('[');
   if (!isIp && !host.includes('.') && host !== 'localhost') {
-    return { ok: false, reason: `“${host}” is not a full host name: a web address has a dot in it (like example.com).` };
+    return { ok: false, reason: `“${shortened(host)}” is not a full host name: a web address has a dot in it (like example.com).` };
   }
   return { ok: true, url, host, changes };
+}
+
+/**
+ * The start of an address at the start of `text`, up to where its path begins
+ * ("http://host/" of "http://host/my file.exe"), or null. Only the first 1,024 characters
+ * are looked at: no host is longer, and over a longer run of dotted labels the pattern
+ * backtracks quadratically (a 2 MB paste of "a.a.a." froze the page).
+ */
+export function addressStart(text: string): string | null {
+  return /^(?:https?:\/\/)?[^\s/?#]+\.[^\s/?#]+[/?#]/i.exec(text.slice(0, 1024))?.[0] ?? null;
+}
+
+/** `text` cut to 60 characters for a message: a reason never echoes a 2 MB paste back. */
+function shortened(text: string): string {
+  return text.length > 60 ? `${text.slice(0, 60)}…` : text;
 }
 
 /** Strips matching wrappers, outermost first ("<https://x>" and "'x'"), however deep. */
@@ -85,11 +110,11 @@ export function refang(text: string): string {
  * (with a scheme, or a dotted host followed by a path) is taken, without trailing punctuation.
  */
 function urlInText(text: string): { url: string; change: string } | null {
-  const start = /^(?:https?:\/\/)?[^\s/?#]+\.[^\s/?#]+[/?#]/i.exec(text);
-  if (start !== null && !/\s/.test(start[0])) {
+  const start = addressStart(text);
+  if (start !== null && !/\s/.test(start)) {
     return { url: text.replace(/\s+/g, (run) => encodeURIComponent(run)), change: 'encoded the spaces in its path' };
   }
-  const words = text.split(/\s+/).map((word) => unwrap(word.replace(TRAILING, '')).replace(TRAILING, ''));
+  const words = text.split(/\s+/).map((word) => withoutTrailing(unwrap(withoutTrailing(word))));
   const withScheme = words.find((word) => /^https?:\/\/\S/i.test(word));
   const hostLike = words.find((word) => /^[a-z0-9-]+(\.[a-z0-9-]+)*\.[a-z]{2,}([/:?#]\S*)?$/i.test(word));
   const url = withScheme ?? hostLike;

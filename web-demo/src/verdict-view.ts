@@ -53,7 +53,11 @@ export function plural(count: number, noun: string): string {
  * An address for a headline: the host kept whole (it says whose site it is), breaks allowed
  * after each slash of the path and, for a path with none, anywhere in it.
  */
-function addressElement(address: string, testId?: string): HTMLElement {
+function addressElement(fullAddress: string, testId?: string): HTMLElement {
+  // A pasted megabyte is shown by its start: every path segment is an element of its own,
+  // and 100,000 of them took longer to lay out than the whole check.
+  const address = fullAddress.length <= SHOWN_ADDRESS ? fullAddress
+    : `${fullAddress.slice(0, SHOWN_ADDRESS)}… (${formatInteger(fullAddress.length - SHOWN_ADDRESS)} more characters)`;
   const cut = address.search(/[/?#]/);
   const host = cut < 0 ? address : address.slice(0, cut);
   const rest = cut < 0 ? '' : address.slice(cut);
@@ -62,6 +66,9 @@ function addressElement(address: string, testId?: string): HTMLElement {
   return h('code', { class: 'address', ...(testId === undefined ? {} : { 'data-testid': testId }) },
     h('span', { class: host.length <= 32 ? 'address-host' : 'address-host is-long' }, host), h('span', { class: 'address-path' }, ...path));
 }
+
+/** Characters of an address shown before the rest is summed up. */
+const SHOWN_ADDRESS = 2_000;
 
 /** The list copy's date and age, a note of its own (not the verdict's colour). */
 function ageNote(description: ListDescription): HTMLElement | null {
