@@ -12,6 +12,7 @@
 //               thread time, unthrottled): what the page makes the main thread do before it can show the
 //               verdict, which a busy machine slows but does not inflate, unlike the wall time.
 //   --cpu-only  that alone, without the wall times.
+//   --rates 4   the CPU throttle rates of the wall times (default 4,1).
 //   --trace     one throttled (4×) load traced (devtools.timeline, v8, v8.wasm, blink.user_timing):
 //               the renderer main thread's time by event name (self time: a parent's time less its
 //               children's) from the navigation to the 'first-verdict' mark, and its long tasks,
@@ -25,7 +26,7 @@ import { startServer } from '../web-demo/serve.mjs';
 import { launchBrowser, PHONE } from '../tests/e2e/lib/browser.mjs';
 import { measureFirstVerdict, waitForVerdict, WATCH_VERDICT } from '../tests/e2e/lib/first-verdict.mjs';
 
-const { values } = parseArgs({ options: { runs: { type: 'string', default: '7' }, url: { type: 'string', default: 'https://www.wikipedia.org/' }, profile: { type: 'boolean', default: false }, compare: { type: 'string' }, cpu: { type: 'boolean', default: false }, 'cpu-only': { type: 'boolean', default: false }, trace: { type: 'boolean', default: false } } });
+const { values } = parseArgs({ options: { runs: { type: 'string', default: '7' }, url: { type: 'string', default: 'https://www.wikipedia.org/' }, profile: { type: 'boolean', default: false }, compare: { type: 'string' }, cpu: { type: 'boolean', default: false }, 'cpu-only': { type: 'boolean', default: false }, trace: { type: 'boolean', default: false }, rates: { type: 'string', default: '4,1' } } });
 const runs = Number(values.runs);
 
 const servers = [{ name: 'this build', server: await startServer({ port: 0 }) }];
@@ -36,7 +37,7 @@ const summary = (times) => {
   return { best: sorted[0], median: sorted[Math.floor(sorted.length / 2)] };
 };
 try {
-  for (const cpuThrottle of values['cpu-only'] || values.trace ? [] : [4, 1]) {
+  for (const cpuThrottle of values['cpu-only'] || values.trace ? [] : values.rates.split(',').map(Number)) {
     const times = servers.map(() => []);
     for (let i = 0; i < runs; i++) {
       for (const [index, { server }] of servers.entries()) {
