@@ -12,6 +12,11 @@
 //               thread time, unthrottled): what the page makes the main thread do before it can show the
 //               verdict, which a busy machine slows but does not inflate, unlike the wall time.
 //   --cpu-only  that alone, without the wall times.
+//   --rates 4   the CPU throttle rates of the wall times (default 4,1).
+//   --trace     one throttled (4×) load traced (devtools.timeline, v8, v8.wasm, blink.user_timing):
+//               the renderer main thread's time by event name (self time: a parent's time less its
+//               children's) from the navigation to the 'first-verdict' mark, and its long tasks,
+//               each with its largest inner events: the work that runs before the verdict, by kind.
 //   --compare DIR   A/B: also serves another build of the demo (a web-demo/dist/ copied aside, e.g. the
 //               one before a change) and alternates the two run by run, so both meet the same load on a
 //               shared machine; prints each one's best and median and the ratios (this build / DIR).
@@ -19,9 +24,9 @@ import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { startServer } from '../web-demo/serve.mjs';
 import { launchBrowser, PHONE } from '../tests/e2e/lib/browser.mjs';
-import { measureFirstVerdict, WATCH_VERDICT } from '../tests/e2e/lib/first-verdict.mjs';
+import { measureFirstVerdict, waitForVerdict, WATCH_VERDICT } from '../tests/e2e/lib/first-verdict.mjs';
 
-const { values } = parseArgs({ options: { runs: { type: 'string', default: '7' }, url: { type: 'string', default: 'https://www.wikipedia.org/' }, profile: { type: 'boolean', default: false }, compare: { type: 'string' }, cpu: { type: 'boolean', default: false }, 'cpu-only': { type: 'boolean', default: false } } });
+const { values } = parseArgs({ options: { runs: { type: 'string', default: '7' }, url: { type: 'string', default: 'https://www.wikipedia.org/' }, profile: { type: 'boolean', default: false }, compare: { type: 'string' }, cpu: { type: 'boolean', default: false }, 'cpu-only': { type: 'boolean', default: false }, trace: { type: 'boolean', default: false }, rates: { type: 'string', default: '4,1' } } });
 const runs = Number(values.runs);
 
 const servers = [{ name: 'this build', server: await startServer({ port: 0 }) }];
@@ -32,7 +37,7 @@ const summary = (times) => {
   return { best: sorted[0], median: sorted[Math.floor(sorted.length / 2)] };
 };
 try {
-  for (const cpuThrottle of values['cpu-only'] ? [] : [4, 1]) {
+  for (const cpuThrottle of values['cpu-only'] || values.trace ? [] : values.rates.split(',').map(Number)) {
     const times = servers.map(() => []);
     for (let i = 0; i < runs; i++) {
       for (const [index, { server }] of servers.entries()) {
@@ -63,6 +68,12 @@ try {
     }
   }
   if (values.profile) await profileOne(browser, servers[0].server.url, values.url);
+  if (values.trace) {
+    // The first run of each build in detail; with --runs N, each event's median self time over N alternated runs.
+    const traced = servers.map(() => []);
+    for (let i = 0; i < runs; i++) for (const [index, { name, server }] of servers.entries()) traced[index].push(await traceOne(browser, server.url, values.url, name, i === 0));
+    if (runs > 1) printTraceMedians(servers.map(({ name }) => name), traced);
+  }
 } finally {
   await browser.close();
   for (const { server } of servers) await server.close();
@@ -86,7 +97,7 @@ async function mainThreadCpu(browser, url, checkUrl) {
     await cdp.send('Tracing.start', { categories: 'toplevel,blink.user_timing,devtools.timeline', transferMode: 'ReportEvents' });
     const navigated = Date.now();
     await page.goto(url, { waitUntil: 'domcontentloaded' });
-    await page.waitForFunction(() => window.__firstVerdictMs !== undefined, null, { timeout: 15_000 });
+    await waitForVerdict(cdp);
     await cdp.send('Tracing.end');
     await complete;
     const verdict = events.find((event) => event.name === 'first-verdict');
@@ -113,7 +124,7 @@ async function profileOne(browser, url, checkUrl) {
   await page.addInitScript(WATCH_VERDICT, checkUrl);
   await cdp.send('Profiler.start');
   await page.goto(url, { waitUntil: 'domcontentloaded' });
-  await page.waitForFunction(() => window.__firstVerdictMs !== undefined, null, { timeout: 15_000 });
+  await waitForVerdict(cdp);
   const { profile } = await cdp.send('Profiler.stop');
   const timeline = await page.evaluate(() => ({
     verdict: window.__firstVerdictMs,
@@ -134,4 +145,81 @@ async function profileOne(browser, url, checkUrl) {
   console.log(`profiled run (4×): verdict at ${Math.round(timeline.verdict)} ms; ${timeline.marks.join(', ')}`);
   console.log(`  resources: ${timeline.resources.join('; ')}`);
   for (const [name, ms] of [...self].sort((a, b) => b[1] - a[1]).slice(0, 20)) console.log(`  ${ms.toFixed(1).padStart(8)} ms  ${name}`);
+}
+
+/**
+ * One throttled (4×) fresh load traced, from the navigation to the 'first-verdict' mark: the
+ * main thread's self time by event name, and its tasks over 16 ms with what they held.
+ */
+async function traceOne(browser, url, checkUrl, name, detailed) {
+  const context = await browser.newContext({ viewport: PHONE, serviceWorkers: 'block' });
+  try {
+    const page = await context.newPage();
+    const cdp = await context.newCDPSession(page);
+    await cdp.send('Network.enable');
+    await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
+    await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
+    await page.addInitScript(WATCH_VERDICT, checkUrl);
+    const events = [];
+    cdp.on('Tracing.dataCollected', (event) => events.push(...event.value));
+    const complete = new Promise((resolve) => cdp.once('Tracing.tracingComplete', resolve));
+    const categories = 'devtools.timeline,v8,v8.wasm,disabled-by-default-devtools.timeline,blink.user_timing,loading,toplevel';
+    await cdp.send('Tracing.start', { categories, transferMode: 'ReportEvents' });
+    await page.goto(url, { waitUntil: 'domcontentloaded' });
+    await waitForVerdict(cdp, 30_000);
+    await cdp.send('Tracing.end');
+    await complete;
+    const verdict = events.find((event) => event.name === 'first-verdict');
+    if (verdict === undefined) throw new Error('no verdict mark in the trace');
+    // The navigation: the renderer's navigationStart mark for the page's URL on the same thread
+    // (the document's time origin; an earlier one is the new tab's about:blank).
+    const thread = events.filter((event) => event.pid === verdict.pid && event.tid === verdict.tid);
+    const start = thread.find((event) => event.name === 'navigationStart' && event.args?.data?.documentLoaderURL?.startsWith(url))?.ts;
+    if (start === undefined) throw new Error('no navigationStart for the page in the trace');
+    const at = (ts) => `${Math.round((ts - start) / 1000)}`;
+    const complete_ = thread.filter((event) => event.ph === 'X' && event.ts >= start && event.ts <= verdict.ts).sort((a, b) => a.ts - b.ts || b.dur - a.dur);
+    // Self time: each event's duration less that of the events directly inside it.
+    const self = new Map();
+    const stack = [];
+    const charge = (event, ms) => self.set(event.name, (self.get(event.name) ?? 0) + ms);
+    for (const event of complete_) {
+      while (stack.length > 0 && stack.at(-1).ts + stack.at(-1).dur <= event.ts) stack.pop();
+      const parent = stack.at(-1);
+      charge(event, (event.dur ?? 0) / 1000);
+      if (parent !== undefined) charge(parent, -Math.min(event.dur ?? 0, parent.ts + parent.dur - event.ts) / 1000);
+      stack.push(event);
+    }
+    // Top-level tasks only (a ThreadControllerImpl::RunTask sits inside each RunTask).
+    const tasks = complete_.filter((event) => event.name === 'RunTask');
+    const busy = tasks.reduce((sum, event) => sum + event.dur, 0) / 1000;
+    const result = { verdictMs: (verdict.ts - start) / 1000, busy, self };
+    if (!detailed) return result;
+    console.log(`traced run (4×, ${name}): verdict at ${at(verdict.ts)} ms; main thread busy ${Math.round(busy)} ms in ${tasks.length} tasks`);
+    console.log('  self time by event:');
+    for (const [event, ms] of [...self].filter(([, ms]) => ms >= 2).sort((a, b) => b[1] - a[1]).slice(0, 25)) console.log(`  ${ms.toFixed(1).padStart(8)} ms  ${event}`);
+    console.log('  tasks over 16 ms (start-end ms: the largest events inside):');
+    for (const task of tasks.filter((event) => event.dur >= 16_000)) {
+      const inside = complete_.filter((event) => event !== task && event.ts >= task.ts && event.ts + event.dur <= task.ts + task.dur && event.dur >= 2000);
+      const named = inside.sort((a, b) => b.dur - a.dur).slice(0, 5).map((event) => `${event.name}${event.args?.data?.url ? `(${event.args.data.url.split('/').pop()})` : ''}${event.args?.data?.functionName ? `(${event.args.data.functionName})` : ''} ${Math.round(event.dur / 1000)}`);
+      console.log(`    ${at(task.ts)}-${at(task.ts + task.dur)}: ${named.join(', ')}`);
+    }
+    const marks = thread.filter((event) => ['domContentLoadedEventEnd', 'firstContentfulPaint', 'first-verdict', 'domInteractive'].includes(event.name)).map((event) => `${event.name} ${at(event.ts)}`);
+    console.log(`  marks: ${marks.join(', ')}`);
+    if (process.env.TRACE_OUT) writeFileSync(process.env.TRACE_OUT, JSON.stringify({ traceEvents: events }));
+    return result;
+  } finally {
+    await context.close();
+  }
+}
+
+/** Per build: the median verdict time, main-thread busy time and self time of the largest events over its traced runs. */
+function printTraceMedians(names, traced) {
+  const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+  const eventNames = new Set(traced.flatMap((runs) => runs.flatMap((run) => [...run.self].filter(([, ms]) => ms >= 5).map(([name]) => name))));
+  names.forEach((name, index) => {
+    const runs = traced[index];
+    console.log(`traced runs (4×, ${name}), medians of ${runs.length}: verdict ${Math.round(median(runs.map((run) => run.verdictMs)))} ms, main thread busy ${Math.round(median(runs.map((run) => run.busy)))} ms`);
+    const rows = [...eventNames].map((event) => [event, median(runs.map((run) => run.self.get(event) ?? 0))]).filter(([, ms]) => ms >= 3).sort((a, b) => b[1] - a[1]);
+    for (const [event, ms] of rows) console.log(`  ${ms.toFixed(1).padStart(8)} ms  ${event}`);
+  });
 }

@@ -16,9 +16,9 @@ const preloaded = manifest.filters[manifest.preloaded];
 const confirmation = manifest.confirmation;
 
 /**
- * The companion's index (a few hundred bytes: 16 a part), fetched right after the list so
- * a first "maybe" waits for one part only, not for the index and then the part. A failed
- * fetch is forgotten, so the next maybe (or Confirm again) fetches it again.
+ * The companion's index (a few hundred bytes: 16 a part), fetched after the first verdict
+ * or by the first "maybe", whichever comes first. A failed fetch is forgotten, so the next
+ * maybe (or Confirm again) fetches it again.
  */
 let loadingIndex: Promise<Uint8Array> | null = null;
 function loadIndex(): Promise<Uint8Array> {
@@ -44,10 +44,7 @@ function loadList(): Promise<{ list: UrlBlocklistReader; bytes: Uint8Array }> {
   loading ??= (async () => {
     if (preloaded === undefined) throw new Error('the manifest names no preloaded filter');
     const [bytes] = await Promise.all([fetchBytes(preloaded.file), isInitialized() ? null : fetchBytes('core.reader.wasm').then((wasm) => init({ wasm }))]);
-    const read = UrlBlocklistReader.deserialize(bytes);
-    // After the list: the index never delays the filter or the first verdict (a failure waits for a maybe).
-    loadIndex().catch(() => {});
-    return { list: read, bytes };
+    return { list: UrlBlocklistReader.deserialize(bytes), bytes };
   })();
   loading.catch(() => {
     loading = null;
@@ -95,6 +92,10 @@ byTestId('check-form').addEventListener('submit', () => {
 listenToExamples(ask);
 offerFalsePositive(ask);
 afterFirstVerdictOrIdle(() => showListInfo(manifest));
+// The companion's index after the first verdict (or when idle): a clear verdict, most of them,
+// needs none of it, and a maybe fetches it itself (ensureConfirmation). Fetched ahead, a later
+// maybe waits for its one part only. A failure waits for a maybe.
+afterFirstVerdictOrIdle(() => void loadIndex().catch(() => {}));
 
 // The page's own checking function, for the console and the end-to-end tests: the same
 // verdict the form shows (a maybe confirmed against the companion first), as data.
