@@ -9,13 +9,8 @@ import { byId } from './browser.mjs';
 // Installed before any page script runs: records when the first verdict element appears
 // (performance.now() counts from navigation start). It runs through the DevTools
 // protocol, so the page's CSP does not apply, and the page's own code does not time itself.
-// The moment is also a performance mark ('first-verdict'), for a profile's timeline, and
-// window.__firstVerdict resolves with it (what waitForVerdict awaits).
+// The moment is also a performance mark ('first-verdict'), for a profile's timeline.
 export const WATCH_VERDICT = (checkUrl) => {
-  let shown;
-  window.__firstVerdict = new Promise((resolve) => {
-    shown = resolve;
-  });
   document.addEventListener('DOMContentLoaded', () => {
     document.querySelector('[data-testid="url-input"]').value = checkUrl;
     document.querySelector('[data-testid="check-form"]').requestSubmit();
@@ -25,33 +20,9 @@ export const WATCH_VERDICT = (checkUrl) => {
       window.__firstVerdictMs = performance.now();
       performance.mark('first-verdict');
       observer.disconnect();
-      shown(window.__firstVerdictMs);
     }
   }).observe(document, { subtree: true, childList: true });
 };
-
-/**
- * Waits until WATCH_VERDICT saw the verdict, by one protocol call that awaits its promise in
- * the page. Not Playwright's page.waitForFunction: that first evaluates Playwright's own
- * injected script in the page (~130 ms of main-thread time at 4× throttle, traced as one
- * EvaluateScript just after DOMContentLoaded), which a visitor's browser never runs and which
- * landed before the verdict on some runs. This runs one expression, when the verdict is in.
- * @returns {Promise<number>} performance.now() when the verdict appeared
- */
-export async function waitForVerdict(cdp, timeoutMs = 15_000) {
-  let timer;
-  const timedOut = new Promise((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`no verdict on screen within ${timeoutMs / 1000} s`)), timeoutMs);
-  });
-  try {
-    const evaluated = cdp.send('Runtime.evaluate', { expression: 'window.__firstVerdict', awaitPromise: true, returnByValue: true });
-    const { result, exceptionDetails } = await Promise.race([evaluated, timedOut]);
-    if (exceptionDetails !== undefined) throw new Error(`waiting for the verdict failed: ${exceptionDetails.exception?.description ?? exceptionDetails.text}`);
-    return result.value;
-  } finally {
-    clearTimeout(timer);
-  }
-}
 
 /**
  * A fresh context (empty cache, no service worker) per call; `cpuThrottle` slows its CPU
@@ -82,8 +53,8 @@ export async function measureFirstVerdict(browser, url, checkUrl, { viewport, cp
     cdp.on('Network.loadingFinished', (event) => finished.push({ id: event.requestId, bytes: event.encodedDataLength, at: event.timestamp }));
     await page.addInitScript(WATCH_VERDICT, checkUrl);
     await page.goto(url, { waitUntil: 'domcontentloaded' });
-    const ms = await waitForVerdict(cdp);
-    const timeOrigin = await page.evaluate(() => performance.timeOrigin);
+    await page.waitForFunction(() => window.__firstVerdictMs !== undefined, null, { timeout: 15_000 });
+    const { ms, timeOrigin } = await page.evaluate(() => ({ ms: window.__firstVerdictMs, timeOrigin: performance.timeOrigin }));
     const verdict = await page.locator(byId('check-verdict')).getAttribute('data-verdict');
     // The CDP timestamps are seconds on one monotonic clock, counted here from the document
     // request; performance.now() counts from the navigation's time origin, which comes before
