@@ -74,3 +74,19 @@ export async function measureFirstVerdict(browser, url, checkUrl, { viewport, cp
     await context.close();
   }
 }
+
+/**
+ * For the bench's traced and CPU-timed loads (a CDP session, no Playwright page call, which
+ * would evaluate Playwright's injected script in the page): polls until the watch script
+ * recorded the verdict; its time (ms since navigation). Polling, not awaiting a promise made
+ * by the page: a promise evaluated in a context the navigation then replaced never settles.
+ */
+export async function waitForVerdict(cdp, timeoutMs = 15_000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const { result } = await cdp.send('Runtime.evaluate', { expression: 'window.__firstVerdictMs', returnByValue: true }).catch(() => ({ result: {} }));
+    if (typeof result.value === 'number') return result.value;
+    if (Date.now() > deadline) throw new Error(`no verdict on screen within ${timeoutMs / 1000} s`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
