@@ -8,7 +8,7 @@
 import { readFileSync } from 'node:fs';
 import { ExpandableFilter, deserialize, init } from 'cuckoo-bloom-wasm';
 import { asciiKeys } from '../helpers/keys.mjs';
-import { absent, falsePositives, fillLevel, present } from './growth.mjs';
+import { absent, growCheckingEveryLevel, present } from './growth.mjs';
 
 beforeAll(async () => {
   await init();
@@ -22,20 +22,16 @@ describe.each([0.01, 0.001])('ExpandableFilter without a hint at %p', (target) =
     const probes = 100_000;
     const filter = new ExpandableFilter({ initialCapacity: 100, falsePositiveRate: target, seed: 5 });
     try {
-      let added = 0;
-      let probed = 0;
       const rates = [];
-      while (added < end) {
-        added = fillLevel(filter, added, end);
-        const found = falsePositives(filter, probed, probes);
-        probed += probes;
-        rates.push({ level: filter.level, ratio: Number((found / probes / target).toFixed(2)), bits: filter.fingerprintBits });
-        // The schedule keeps the expected rate under the target; 4 sd of binomial slack.
-        expect(found).toBeLessThanOrEqual(target * probes + 4 * Math.sqrt(target * probes) + 1);
-        expect(filter.estimatedFalsePositiveRate).toBeLessThanOrEqual(target);
-        expect(filter.overfilled).toBe(false);
-        if (added < end) filter.add(present(added++)); // the doubling
-      }
+      growCheckingEveryLevel(filter, {
+        end,
+        target,
+        probesAt: () => probes,
+        atLevel: ({ found }) => {
+          rates.push({ level: filter.level, ratio: Number((found / probes / target).toFixed(2)), bits: filter.fingerprintBits });
+          expect(filter.overfilled).toBe(false);
+        },
+      });
       expect(filter.level).toBeGreaterThanOrEqual(11);
       expect(filter.newEntryBits).toBeGreaterThanOrEqual(filter.fingerprintBits);
       const everyKey = Array.from({ length: end }, (_, i) => present(i));

@@ -4,7 +4,7 @@
 // bound), and the bytes round-tripping at several points; then its options.
 import { ExpandableFilter, deserialize, init } from 'cuckoo-bloom-wasm';
 import { expectCode } from '../helpers/filter-errors.mjs';
-import { falsePositives, fillLevel, present } from './growth.mjs';
+import { growCheckingEveryLevel, present } from './growth.mjs';
 
 beforeAll(async () => {
   await init();
@@ -17,32 +17,25 @@ describe('ExpandableFilter growth', () => {
     const end = 1_000_000;
     const filter = new ExpandableFilter({ initialCapacity: 100, expectedCapacity: end, falsePositiveRate: target, seed: 3 });
     try {
-      let added = 0;
-      let probed = 0;
       const rates = [];
-      while (added < end) {
-        // Fill to the last entry before the doubling: the fullest point of this level.
-        added = fillLevel(filter, added, end);
-        const probes = 20_000 + Math.min(200_000, added * 2);
-        const found = falsePositives(filter, probed, probes);
-        probed += probes;
-        const measured = found / probes;
-        rates.push({ level: filter.level, keys: added, measured });
-        // Expected <= target * probes (the sizing's promise); 4 sd of slack.
-        expect(found).toBeLessThanOrEqual(target * probes + 4 * Math.sqrt(target * probes) + 1);
-        expect(filter.estimatedFalsePositiveRate).toBeLessThanOrEqual(target);
-        if (filter.level % 4 === 1 || added === end) {
-          const copy = ExpandableFilter.deserialize(filter.serialize());
-          try {
-            expect(copy.serialize()).toEqual(filter.serialize());
-            expect(copy.count).toBe(filter.count);
-            expect(copy.has(present(0)) && copy.has(present(added - 1))).toBe(true);
-          } finally {
-            copy.free();
+      growCheckingEveryLevel(filter, {
+        end,
+        target,
+        probesAt: (added) => 20_000 + Math.min(200_000, added * 2),
+        atLevel: ({ added, found, probes }) => {
+          rates.push({ level: filter.level, keys: added, measured: found / probes });
+          if (filter.level % 4 === 1 || added === end) {
+            const copy = ExpandableFilter.deserialize(filter.serialize());
+            try {
+              expect(copy.serialize()).toEqual(filter.serialize());
+              expect(copy.count).toBe(filter.count);
+              expect(copy.has(present(0)) && copy.has(present(added - 1))).toBe(true);
+            } finally {
+              copy.free();
+            }
           }
-        }
-        if (added < end) filter.add(present(added++)); // the doubling
-      }
+        },
+      });
       expect(filter.level).toBe(13);
       const everyKey = Array.from({ length: end }, (_, i) => present(i));
       expect(filter.hasMany(everyKey, { as: 'Uint8Array' }).every((hit) => hit === 1)).toBe(true);

@@ -26,3 +26,26 @@ export function falsePositives(filter, from, count) {
   const keys = Array.from({ length: count }, (_, i) => absent(from + i));
   return filter.hasMany(keys).filter(Boolean).length;
 }
+
+/**
+ * Grows `filter` from empty to `end` keys (present(0) on), checking every level at its fullest
+ * point: the false positives among probesAt(added) fresh absent keys are at most the target's
+ * expected count plus 4 standard deviations of binomial slack (the sizing promises an expected
+ * rate at or under the target), and the filter's own estimate is at or under the target. Calls
+ * atLevel({ added, found, probes }) there for a suite's own checks, then adds the key that
+ * doubles the table.
+ */
+export function growCheckingEveryLevel(filter, { end, target, probesAt, atLevel }) {
+  let added = 0;
+  let probed = 0;
+  while (added < end) {
+    added = fillLevel(filter, added, end);
+    const probes = probesAt(added);
+    const found = falsePositives(filter, probed, probes);
+    probed += probes;
+    expect(found).toBeLessThanOrEqual(target * probes + 4 * Math.sqrt(target * probes) + 1);
+    expect(filter.estimatedFalsePositiveRate).toBeLessThanOrEqual(target);
+    atLevel({ added, found, probes });
+    if (added < end) filter.add(present(added++)); // the doubling
+  }
+}

@@ -1,22 +1,44 @@
 // What every static filter type (built once from its keys, then read-only:
 // BinaryFuseFilter, RibbonFilter; js/src/core/static-filter.ts) promises alike,
-// as tests each type's suite declares: clear UNSUPPORTED errors for every change,
-// the same filter through serialize, deserialize and clone, damaged bytes refused,
-// and the golden file (shared with the C++ suite) rebuilt byte for byte.
+// as tests each type's suite declares: every key found (repeats included), clear
+// UNSUPPORTED errors for every change, the same filter through serialize,
+// deserialize and clone, damaged bytes refused, and the golden file (shared with
+// the C++ suite) rebuilt byte for byte.
 import { readFileSync } from 'node:fs';
 import { FilterError, UrlBlocklist, deserialize, filterType, serializedType } from 'cuckoo-bloom-wasm';
-import { asciiKeys, firstDifference, header, thrown, utf8 } from './keys.mjs';
+import { asciiKeys, firstDifference, header, shuffledWithRepeats, thrown, utf8 } from './keys.mjs';
 import { expectCode } from './filter-errors.mjs';
 
 /**
  * Declares the shared tests for `Class`.
  * - typeName: its name in the bytes; alias: a name filterType() knows it by.
+ * - repeats: the options of the filters built from keys given with repeats, each shape of table the type has.
  * - smallSets: the options of the small sets (a rate low enough that 1000 keys outside the empty set all miss).
  * - roundTrip: the options of the filters serialized, deserialized and cloned.
  * - golden: the type id in the golden file's header, and what else to check of the filter read back.
  */
-export function staticFilterContract({ Class, typeName, alias, smallSets, roundTrip, golden }) {
+export function staticFilterContract({ Class, typeName, alias, repeats, smallSets, roundTrip, golden }) {
   const from = new RegExp(`${Class.name}\\.from`);
+
+  test('every key is found, with half of the input repeated and shuffled; the set decides the bytes', () => {
+    const distinct = asciiKeys(20000, 'in-');
+    const input = shuffledWithRepeats(distinct, 7);
+    for (const options of repeats) {
+      const filter = Class.from(input, options);
+      expect(filter.count).toBe(distinct.length);
+      // An option the filter reports among its parameters (a fuse filter's arity) is the one given.
+      for (const [name, value] of Object.entries(options)) {
+        if (name in filter.parameters) expect(filter.parameters[name]).toBe(value);
+      }
+      expect(filter.hasMany(distinct).every(Boolean)).toBe(true);
+      for (const key of distinct.slice(0, 500)) expect(filter.has(key)).toBe(true);
+      // The set decides the bytes, not its order or repeats.
+      const again = Class.from(distinct, options);
+      expect(firstDifference(again.serialize(), filter.serialize())).toBeNull();
+      again.free();
+      filter.free();
+    }
+  });
 
   test('small sets, the empty set included, find every key', () => {
     for (let n = 0; n <= 40; n++) {

@@ -4,9 +4,9 @@ import { readFileSync } from 'node:fs';
 import * as full from 'cuckoo-bloom-wasm';
 import { prng } from '../helpers/keys.mjs';
 import { codeOf } from '../helpers/filter-errors.mjs';
+import { confirmedList, reader } from '../helpers/confirmed-list.mjs';
 
 const ROOT = new URL('../../', import.meta.url);
-const reader = await import(new URL('dist/reader.import.cjs', ROOT).href);
 const URLHAUS = readFileSync(new URL('web-demo/data/urlhaus-filter-online.txt', ROOT), 'utf8');
 
 
@@ -14,12 +14,7 @@ let list;
 let bytes;
 let companion;
 beforeAll(async () => {
-  await full.init();
-  await reader.init();
-  list = full.UrlBlocklist.build(URLHAUS, { falsePositiveRate: 0.02 });
-  bytes = list.serialize();
-  companion = list.confirmation();
-  list.attachConfirmation(companion);
+  ({ list, bytes, companion } = await confirmedList(URLHAUS, 0.02));
 });
 afterAll(() => list.free());
 

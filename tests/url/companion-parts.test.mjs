@@ -7,9 +7,7 @@
 // verdict to clear; a part not loaded yet makes the sync check say possible, never clear.
 import * as full from 'cuckoo-bloom-wasm';
 import { prng } from '../helpers/keys.mjs';
-
-const ROOT = new URL('../../', import.meta.url);
-const reader = await import(new URL('dist/reader.import.cjs', ROOT).href);
+import { confirmedList, reader } from '../helpers/confirmed-list.mjs';
 
 const ENTRIES = 100_000;
 const BENIGN = 100_000;
@@ -29,13 +27,8 @@ let bytes; // its bytes
 let companion; // the whole companion
 let split; // { index, parts }
 beforeAll(async () => {
-  await full.init();
-  await reader.init();
   // 5% per URL: many benign URLs get a "maybe" the companion must rule out.
-  built = full.UrlBlocklist.build(LIST_TEXT, { falsePositiveRate: 0.05 });
-  bytes = built.serialize();
-  companion = built.confirmation();
-  built.attachConfirmation(companion);
+  ({ list: built, bytes, companion } = await confirmedList(LIST_TEXT, 0.05));
   split = full.splitConfirmation(companion);
 }, 120_000);
 afterAll(() => built?.free());

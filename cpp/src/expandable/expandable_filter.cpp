@@ -89,9 +89,7 @@ Result<ExpandableFilter> ExpandableFilter::createFrom(const CoreFilterOptions& o
   ExpandableFilter filter;
   filter.params_.baseSlots = baseSlotsFor(options.capacity, expected);
   filter.params_.expectedCapacity = expected;
-  filter.params_.widenEvery = static_cast<uint8_t>(schedule.widenEvery);
-  filter.params_.topBits = static_cast<uint8_t>(schedule.topBits);
-  filter.params_.plannedLevel = static_cast<uint8_t>(schedule.plannedLevel);
+  filter.params_.schedule = StoredSchedule::of(schedule);
   filter.params_.fingerprintBits = static_cast<uint8_t>(schedule.slotBits(0, 0));
   filter.freshBits_ = schedule.freshBits(0, 0);
   if (filter.params_.baseSlots > kMaxSlots) return validateTableBytes(UINT64_MAX, "ExpandableFilter");
@@ -264,19 +262,19 @@ static_assert(ExpandableFilter::kMaxFingerprintBits == 32, "fromBlob's message s
 Result<ExpandableFilter> ExpandableFilter::fromBlob(const DecodedBlob& blob, const Params& params) {
   if (blob.header.formatVersion < 2) return Status::corrupt("expandable filters exist from format version 2");
   const uint32_t bits = params.fingerprintBits;
-  if (params.widenEvery == 0) {
+  if (params.schedule.widenEvery == 0) {
     // The fixed-width layout (written before the schedule): every entry
     // starts with `bits` bits, and the schedule's bytes are 0.
-    if (params.topBits != 0 || params.plannedLevel != 0) {
+    if (params.schedule.topBits != 0 || params.schedule.plannedLevel != 0) {
       return Status::corrupt("expandable: a fixed-width table (widenEvery 0) with a fingerprint schedule");
     }
     if (bits < kMinFingerprintBits || bits > kMaxFingerprintBits) {
       return QuotientTable::corruptAt("expandable fingerprint bits ", bits, " outside ", kMinFingerprintBits, "..32");
     }
-  } else if (params.topBits < kMinFingerprintBits || params.topBits > kMaxTopBits || params.plannedLevel > 40 ||
-             params.topBits + params.plannedLevel > FingerprintSchedule::kMaxBits) {
-    return QuotientTable::corruptAt("expandable fingerprint schedule (top bits ", params.topBits, ", planned level ",
-                                    params.plannedLevel, ") out of range");
+  } else if (params.schedule.topBits < kMinFingerprintBits || params.schedule.topBits > kMaxTopBits || params.schedule.plannedLevel > 40 ||
+             params.schedule.topBits + params.schedule.plannedLevel > FingerprintSchedule::kMaxBits) {
+    return QuotientTable::corruptAt("expandable fingerprint schedule (top bits ", params.schedule.topBits, ", planned level ",
+                                    params.schedule.plannedLevel, ") out of range");
   }
   if (params.baseSlots < kMinBaseSlots || params.baseSlots > kMaxSlots) {
     return QuotientTable::corruptAt("expandable base slot count ", params.baseSlots, " out of range");
@@ -286,7 +284,7 @@ Result<ExpandableFilter> ExpandableFilter::fromBlob(const DecodedBlob& blob, con
     return QuotientTable::corruptAt("expandable level ", params.level, " is past what the format addresses");
   }
   // With the schedule, the slots' width at a level is the schedule's, not a free choice.
-  if (params.widenEvery != 0 && bits != scheduleOf(params).slotBits(params.level, bits)) {
+  if (params.schedule.widenEvery != 0 && bits != scheduleOf(params).slotBits(params.level, bits)) {
     return QuotientTable::corruptAt("expandable fingerprint bits ", bits, " are not the schedule's ",
                                     scheduleOf(params).slotBits(params.level, bits), " at this level");
   }

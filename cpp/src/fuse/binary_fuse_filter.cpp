@@ -468,12 +468,4 @@ uint32_t BinaryFuseFilter::slotAt(uint64_t slot) const {
   return readSlot(table_.data(), slot, params_.fingerprintBits, bit_fields::lowBitMask(params_.fingerprintBits));
 }
 
-SerializedParts BinaryFuseFilter::serializedParts() const {
-  return blobParts(header_, encodeParams(params_), table_.data(), static_cast<size_t>(payloadWordsOf(params_)));
-}
-
-std::vector<uint8_t> BinaryFuseFilter::serialize() const {
-  return encodeBlob(header_, encodeParams(params_), wordsToBytes(table_.data(), static_cast<size_t>(payloadWordsOf(params_))));
-}
-
 }  // namespace cuckoo_bloom

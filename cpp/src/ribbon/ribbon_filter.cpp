@@ -399,13 +399,4 @@ void RibbonFilter::clear() {
   header_.capacity = 1;
 }
 
-SerializedParts RibbonFilter::serializedParts() const {
-  return blobParts(header_, encodeParams(params_), table_.data(), static_cast<size_t>(payloadWordsOf(params_)));
-}
-
-std::vector<uint8_t> RibbonFilter::serialize() const {
-  return encodeBlob(header_, encodeParams(params_),
-                    wordsToBytes(table_.data(), static_cast<size_t>(payloadWordsOf(params_))));
-}
-
 }  // namespace cuckoo_bloom

@@ -52,6 +52,44 @@ uint64_t loadLimit(const ExpandableFilter& filter) {
   return filter.nominalSlots() * ExpandableFilter::kLoadPercent / 100;
 }
 
+// The growth tests run their full length in the Release build only; the
+// sanitizer run (RelWithDebInfo, also NDEBUG) and a Debug build check the same
+// doublings' code on a tenth of the keys, at a tenth of the minutes.
+#if defined(NDEBUG) && !defined(__SANITIZE_ADDRESS__)
+constexpr bool kLongRun = true;
+#else
+constexpr bool kLongRun = false;
+#endif
+
+// Grows `filter` to `end` keys (presentKey(0) on) and checks every level at
+// its fullest point (one entry below the doubling): the rate measured on
+// `probes` absent keys (a fresh range a level, the first at `probeOffset`) at
+// most the target plus 4 standard deviations of the count (honest binomial
+// bound: the sizing puts the expected rate at or below the target), and the
+// filter's own estimate at most the target. Prints each level as `label`;
+// calls afterDoubling(added) after each doubling and counts them in `levels`.
+template <typename AfterDoubling>
+void growCheckingEveryLevel(ExpandableFilter& filter, uint64_t end, double rate, uint64_t probes, uint64_t probeOffset,
+                            const std::string& label, uint32_t& levels, AfterDoubling afterDoubling) {
+  uint64_t added = 0;
+  levels = 0;
+  while (added < end) {
+    const uint64_t limit = std::min<uint64_t>(end, added + (loadLimit(filter) - filter.entries()));
+    for (; added < limit; ++added) ASSERT_TRUE(filter.add(presentKey(added)).isOk()) << added;
+    const double measured = measuredRate(filter, probes, probeOffset + levels * probes);
+    const double allowed = rate + 4.0 * std::sqrt(rate / probes);
+    std::cout << "[measured] " << label << " level " << filter.level() << " keys " << added << " load "
+              << filter.loadFactor() << " fingerprintBits " << filter.fingerprintBits() << " measuredFPR " << measured
+              << " estimated " << filter.estimatedFalsePositiveRate() << "\n";
+    EXPECT_LE(measured, allowed) << label << " level " << filter.level();
+    EXPECT_LE(filter.estimatedFalsePositiveRate(), rate) << label << " level " << filter.level();
+    if (added == end) break;
+    ASSERT_TRUE(filter.add(presentKey(added++)).isOk());  // the doubling
+    afterDoubling(added);
+    ++levels;
+  }
+}
+
 // Adds and removes at random (a key is removed only if added) against a
 // multiset, from 16 keys through ~13 doublings. At rate 0.3 the fingerprints
 // are 6 bits, so after 6 doublings the oldest entries are voids: their
@@ -119,33 +157,15 @@ TEST(ExpandableFilterModel, RemovingAKeyNeverAddedFromAnEmptySlotIsNotFound) {
 // count (honest binomial bound: the sizing puts the expected rate at or
 // below the target). Prints bits/key at the end and at the worst point.
 TEST(ExpandableFilterGrowth, NoFalseNegativesAndTheRateHoldsAfterEveryDoubling) {
-#if defined(NDEBUG) && !defined(__SANITIZE_ADDRESS__)
-  // 10M in the Release run; the sanitizer run (RelWithDebInfo, also NDEBUG) checks
-  // the same doublings' code up to 1M, at a tenth of its minutes.
-  constexpr uint64_t kEnd = 10000000;
-#else
-  constexpr uint64_t kEnd = 1000000;
-#endif
+  constexpr uint64_t kEnd = kLongRun ? 10000000 : 1000000;
   constexpr double kRate = 0.001;
-  constexpr uint64_t kProbes = 200000;
   ExpandableFilter filter = make(1000, kRate, 42, kEnd);
-  uint64_t added = 0;
   double worstBitsPerKey = 0.0;
   uint32_t levels = 0;
-  while (added < kEnd) {
-    const uint64_t limit = std::min<uint64_t>(kEnd, added + (loadLimit(filter) - filter.entries()));
-    for (; added < limit; ++added) ASSERT_TRUE(filter.add(presentKey(added)).isOk()) << added;
-    const double measured = measuredRate(filter, kProbes, levels * kProbes);
-    const double allowed = kRate + 4.0 * std::sqrt(kRate / kProbes);
-    std::cout << "[measured] level " << filter.level() << " keys " << added << " load " << filter.loadFactor()
-              << " measuredFPR " << measured << " estimated " << filter.estimatedFalsePositiveRate() << "\n";
-    EXPECT_LE(measured, allowed) << "level " << filter.level();
-    EXPECT_LE(filter.estimatedFalsePositiveRate(), kRate) << "level " << filter.level();
-    if (added == kEnd) break;
-    ASSERT_TRUE(filter.add(presentKey(added++)).isOk());  // the doubling
+  growCheckingEveryLevel(filter, kEnd, kRate, 200000, 0, "hinted", levels, [&](uint64_t added) {
     worstBitsPerKey = std::max(worstBitsPerKey, filter.byteLength() * 8.0 / static_cast<double>(added));
-    ++levels;
-  }
+  });
+  if (HasFatalFailure()) return;
   for (uint64_t i = 0; i < kEnd; ++i) ASSERT_TRUE(filter.has(presentKey(i))) << i;
   const double endBitsPerKey = filter.byteLength() * 8.0 / static_cast<double>(kEnd);
   std::cout << "[measured] expandable 1000 -> " << kEnd << " at 0.1%: " << levels << " doublings, "
@@ -163,30 +183,14 @@ TEST(ExpandableFilterGrowth, NoFalseNegativesAndTheRateHoldsAfterEveryDoubling) 
 // fingerprints widened, the rate grew by half the target a doubling: 2.6x
 // the target at 1,000 keys, 7.4x at 4M (issue #45).
 TEST(ExpandableFilterGrowth, WithoutAHintTheRateStaysAtTheTargetAfterEveryDoubling) {
-#if defined(NDEBUG) && !defined(__SANITIZE_ADDRESS__)
-  constexpr uint64_t kEnd = 2000000;
-#else
-  constexpr uint64_t kEnd = 200000;
-#endif
+  constexpr uint64_t kEnd = kLongRun ? 2000000 : 200000;
   constexpr uint64_t kProbes = 100000;
   for (const double rate : {0.01, 0.001}) {
     ExpandableFilter filter = make(100, rate, 17);
-    uint64_t added = 0;
     uint32_t levels = 0;
-    while (added < kEnd) {
-      const uint64_t limit = std::min<uint64_t>(kEnd, added + (loadLimit(filter) - filter.entries()));
-      for (; added < limit; ++added) ASSERT_TRUE(filter.add(presentKey(added)).isOk()) << added;
-      const double measured = measuredRate(filter, kProbes, (levels + 1) * kProbes);
-      const double allowed = rate + 4.0 * std::sqrt(rate / kProbes);
-      std::cout << "[measured] no hint, rate " << rate << " level " << filter.level() << " keys " << added
-                << " fingerprintBits " << filter.fingerprintBits() << " measuredFPR " << measured << " estimated "
-                << filter.estimatedFalsePositiveRate() << "\n";
-      EXPECT_LE(filter.estimatedFalsePositiveRate(), rate) << "level " << filter.level();
-      EXPECT_LE(measured, allowed) << "level " << filter.level();
-      if (added == kEnd) break;
-      ASSERT_TRUE(filter.add(presentKey(added++)).isOk());  // the doubling
-      ++levels;
-    }
+    growCheckingEveryLevel(filter, kEnd, rate, kProbes, kProbes, "no hint, rate " + std::to_string(rate), levels,
+                           [](uint64_t) {});
+    if (HasFatalFailure()) return;
     EXPECT_GE(levels, kEnd >= 2000000 ? 14u : 11u);  // 2M: 15 doublings from 100; 200k (sanitizer, Debug): 11
     for (uint64_t i = 0; i < kEnd; ++i) ASSERT_TRUE(filter.has(presentKey(i))) << i;
     // The schedule's bound over any number of doublings is itself at most the target.

@@ -20,14 +20,7 @@
 namespace cuckoo_bloom {
 namespace {
 
-using cuckoo_bloom_test::absentKey;
-using cuckoo_bloom_test::kOffsetItemCount;
-using cuckoo_bloom_test::kOffsetParams;
-using cuckoo_bloom_test::expectRoundTrip;
-using cuckoo_bloom_test::missingOf;
-using cuckoo_bloom_test::presentHashes;
-using cuckoo_bloom_test::presentKey;
-using cuckoo_bloom_test::randomHashes;
+using namespace cuckoo_bloom_test;
 
 BinaryFuseFilterOptions fuseOptions(uint32_t fingerprintBits, uint32_t arity = 3, uint64_t seed = 0) {
   BinaryFuseFilterOptions options;
@@ -35,6 +28,12 @@ BinaryFuseFilterOptions fuseOptions(uint32_t fingerprintBits, uint32_t arity = 3
   options.arity = arity;
   options.seed = seed;
   return options;
+}
+
+// A parameter block from its fields, in wire order.
+BinaryFuseFilter::Params fuseParams(uint64_t constructionSeed, uint32_t segmentCount, uint32_t segmentLength,
+                                    uint8_t fingerprintBits, uint8_t arity) {
+  return {constructionSeed, segmentCount, segmentLength, fingerprintBits, arity};
 }
 
 BinaryFuseFilter buildOrFail(const BinaryFuseFilterOptions& options, const std::vector<KeyHash>& hashes) {
@@ -74,30 +73,6 @@ TEST(BinaryFuseFilter, FindsEveryKeyAtEveryFingerprintWidthAndSize) {
   }
 }
 
-TEST(BinaryFuseFilter, DuplicateKeysAreStoredOnce) {
-  // Half the input repeats keys (each of the first n/2 keys twice), shuffled:
-  // the build drops repeats after a failed first attempt (or up front for
-  // tiny inputs), and counts distinct keys.
-  for (const uint64_t distinct : {1ull, 2ull, 33ull, 1000ull, 100000ull}) {
-    std::vector<KeyHash> hashes = presentHashes(distinct, 11);
-    const std::vector<KeyHash> unique = hashes;
-    for (uint64_t i = 0; i < distinct; i += 2) hashes.push_back(hashes[i]), hashes.push_back(hashes[i]);
-    std::shuffle(hashes.begin(), hashes.end(), std::mt19937_64(distinct));
-    for (const uint32_t arity : {3u, 4u}) {
-      const BinaryFuseFilter filter = buildOrFail(fuseOptions(12, arity, 11), hashes);
-      EXPECT_EQ(filter.count(), distinct) << distinct;
-      EXPECT_EQ(missingOf(filter, unique), 0u) << distinct;
-      // The same bytes as the filter of the distinct keys alone.
-      EXPECT_EQ(filter.serialize(), buildOrFail(fuseOptions(12, arity, 11), unique).serialize()) << distinct;
-    }
-  }
-  // One key a million times is one key.
-  const std::vector<KeyHash> same(1000000, hashKey("the-only-key", 0));
-  const BinaryFuseFilter filter = buildOrFail(fuseOptions(8), same);
-  EXPECT_EQ(filter.count(), 1u);
-  EXPECT_TRUE(filter.has("the-only-key"));
-}
-
 TEST(BinaryFuseFilter, BytesDependOnTheKeySetNotItsOrder) {
   std::vector<KeyHash> hashes = presentHashes(5000, 4);
   const std::vector<uint8_t> bytes = buildOrFail(fuseOptions(9, 3, 4), hashes).serialize();
@@ -105,34 +80,6 @@ TEST(BinaryFuseFilter, BytesDependOnTheKeySetNotItsOrder) {
   EXPECT_EQ(buildOrFail(fuseOptions(9, 3, 4), hashes).serialize(), bytes);
   std::shuffle(hashes.begin(), hashes.end(), std::mt19937_64(1));
   EXPECT_EQ(buildOrFail(fuseOptions(9, 3, 4), hashes).serialize(), bytes);
-}
-
-TEST(BinaryFuseFilter, EmptyFilterFindsNothing) {
-  Result<BinaryFuseFilter> built = BinaryFuseFilter::build(fuseOptions(8), nullptr, 0);
-  ASSERT_TRUE(built.isOk()) << built.status().message();
-  const BinaryFuseFilter& filter = built.value();
-  EXPECT_EQ(filter.count(), 0u);
-  EXPECT_EQ(filter.capacity(), 1u);
-  EXPECT_EQ(filter.slotCount(), 0u);
-  EXPECT_EQ(filter.byteLength(), 0u);
-  EXPECT_EQ(filter.estimatedFalsePositiveRate(), 0.0);
-  for (uint64_t i = 0; i < 10000; ++i) ASSERT_FALSE(filter.has(absentKey(i)));
-  const std::vector<uint8_t> bytes = filter.serialize();
-  Result<BinaryFuseFilter> read = BinaryFuseFilter::deserialize(bytes.data(), bytes.size());
-  ASSERT_TRUE(read.isOk()) << read.status().message();
-  EXPECT_EQ(read.value().serialize(), bytes);
-  EXPECT_FALSE(read.value().has(absentKey(0)));
-}
-
-TEST(BinaryFuseFilter, ClearMakesTheEmptyFilter) {
-  BinaryFuseFilter filter = buildOrFail(fuseOptions(8, 3, 5), presentHashes(1000, 5));
-  filter.clear();
-  EXPECT_EQ(filter.count(), 0u);
-  for (uint64_t i = 0; i < 1000; ++i) ASSERT_FALSE(filter.has(presentKey(i)));
-  const std::vector<uint8_t> bytes = filter.serialize();
-  Result<BinaryFuseFilter> read = BinaryFuseFilter::deserialize(bytes.data(), bytes.size());
-  ASSERT_TRUE(read.isOk()) << read.status().message();
-  EXPECT_EQ(read.value().serialize(), bytes);
 }
 
 // ---------------------------------------------------------------- false positives
@@ -362,21 +309,8 @@ TEST(BinaryFuseFilterFormat, EveryAcceptedGeometryIsSafeToQuery) {
       for (const uint32_t lengthBits : {0u, 1u, 2u, 3u, 11u, 18u}) {
         for (const uint32_t segments : {1u, 2u, 7u}) {
           if (lengthBits == 18 && segments == 7) continue;  // 2.5M slots: slow under the sanitizers, no new case
-          BinaryFuseFilter::Params params;
-          params.constructionSeed = 0x1234 + lengthBits;
-          params.segmentCount = segments;
-          params.segmentLength = uint32_t{1} << lengthBits;
-          params.fingerprintBits = bits;
-          params.arity = arity;
-          const std::vector<uint8_t> bytes = forgedBlob(params, 1, lengthBits * 31 + segments);
-          Result<std::unique_ptr<AnyFilter>> read = deserializeFilter(bytes.data(), bytes.size());
-          ASSERT_TRUE(read.isOk()) << read.status().message();
-          for (uint64_t i = 0; i < 500; ++i) {
-            const std::string key = absentKey(i);
-            const bool viaHash = read.value()->has(hashKey(key, 0));
-            ASSERT_EQ(read.value()->has(reinterpret_cast<const uint8_t*>(key.data()), key.size()), viaHash);
-          }
-          EXPECT_EQ(read.value()->serialize(), bytes);
+          const BinaryFuseFilter::Params params = fuseParams(0x1234 + lengthBits, segments, uint32_t{1} << lengthBits, bits, arity);
+          ASSERT_NO_FATAL_FAILURE(expectSafeToQuery(forgedBlob(params, 1, lengthBits * 31 + segments), 500));
         }
       }
     }
@@ -384,12 +318,7 @@ TEST(BinaryFuseFilterFormat, EveryAcceptedGeometryIsSafeToQuery) {
 }
 
 TEST(BinaryFuseFilterFormat, InconsistentParametersAreCorrupt) {
-  BinaryFuseFilter::Params good;
-  good.constructionSeed = 9;
-  good.segmentCount = 4;
-  good.segmentLength = 16;
-  good.fingerprintBits = 8;
-  good.arity = 3;
+  const BinaryFuseFilter::Params good = fuseParams(9, 4, 16, 8, 3);
   ASSERT_TRUE(deserializeFilter(forgedBlob(good, 10, 1).data(), forgedBlob(good, 10, 1).size()).isOk());
   const auto codeOf = [](const BinaryFuseFilter::Params& params, uint64_t itemCount) {
     const std::vector<uint8_t> bytes = forgedBlob(params, itemCount, 1);
@@ -415,13 +344,8 @@ TEST(BinaryFuseFilterFormat, InconsistentParametersAreCorrupt) {
   BinaryFuseFilter::Params p = good;
   p.segmentCount = UINT32_MAX;  // segmentCount * L > 2^32 (with a payload of the good size)
   {
-    FilterHeader header;
-    header.type = FilterType::BinaryFuse;
-    header.itemCount = 10;
-    header.capacity = 10;
-    header.targetFalsePositiveRate = 0.01;
-    const std::vector<uint8_t> bytes =
-        encodeBlob(header, encodeParams(p), std::vector<uint8_t>(BinaryFuseFilter::payloadWordsOf(good) * 8));
+    const std::vector<uint8_t> bytes = encodeBlob(forgedHeader(FilterType::BinaryFuse, 10), encodeParams(p),
+                                                  std::vector<uint8_t>(BinaryFuseFilter::payloadWordsOf(good) * 8));
     EXPECT_EQ(deserializeFilter(bytes.data(), bytes.size()).status().code(), StatusCode::Corrupt);
   }
   EXPECT_EQ(codeOf(good, 6 * 16 + 1), StatusCode::Corrupt);  // more keys than slots
@@ -429,27 +353,7 @@ TEST(BinaryFuseFilterFormat, InconsistentParametersAreCorrupt) {
   p.segmentCount = 0;  // empty, but with a construction seed
   EXPECT_EQ(codeOf(p, 0), StatusCode::Corrupt);
 
-  // A valid filter with any byte changed is refused (the version field as
-  // UNSUPPORTED_VERSION, checked first; the rest by the checksum).
-  const std::vector<KeyHash> keys = presentHashes(200, 1);
-  const std::vector<uint8_t> bytes = buildOrFail(fuseOptions(8, 3, 1), keys).serialize();
-  for (size_t at = 0; at + 8 < bytes.size(); ++at) {
-    std::vector<uint8_t> damaged = bytes;
-    damaged[at] ^= 0x41;
-    const StatusCode expected = at == 4 || at == 5 ? StatusCode::UnsupportedVersion : StatusCode::Corrupt;
-    EXPECT_EQ(deserializeFilter(damaged.data(), damaged.size()).status().code(), expected) << at;
-  }
-  // Reserved parameter bytes (the last two of the block) must be 0.
-  std::vector<uint8_t> reserved = bytes;
-  reserved[kOffsetParams + 18] = 1;
-  const uint64_t checksum = formatChecksum(reserved.data(), reserved.size() - 8);
-  cuckoo_bloom_test::writeLE(reserved, reserved.size() - 8, 8, checksum);
-  EXPECT_EQ(deserializeFilter(reserved.data(), reserved.size()).status().code(), StatusCode::Corrupt);
-  // An item count above the slots is refused even with a valid checksum.
-  std::vector<uint8_t> counted = bytes;
-  cuckoo_bloom_test::writeLE(counted, kOffsetItemCount, 8, 1u << 20);
-  cuckoo_bloom_test::writeLE(counted, counted.size() - 8, 8, formatChecksum(counted.data(), counted.size() - 8));
-  EXPECT_EQ(deserializeFilter(counted.data(), counted.size()).status().code(), StatusCode::Corrupt);
+  // Damaged bytes of a built filter: core/static_table_filter_test.cpp.
 }
 
 }  // namespace

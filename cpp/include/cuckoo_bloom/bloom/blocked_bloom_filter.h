@@ -25,10 +25,7 @@ using BlockedBloomFilterOptions = FilterOptions;
 // The parameter block (docs/FORMAT.md): blockCount u64.
 struct BlockedBloomFilterParams {
   uint64_t blockCount = 0;
-  template <typename Fields>
-  void fields(Fields& f) {
-    f(blockCount);
-  }
+  CUCKOO_BLOOM_PARAMS_FIELDS(0, blockCount)
 };
 
 class BlockedBloomFilter : public WordArrayFilter<BlockedBloomFilter, BlockedBloomFilterParams> {

@@ -22,11 +22,7 @@ using BloomFilterOptions = FilterOptions;
 struct BloomFilterParams {
   uint64_t bitCount = 0;
   uint32_t hashCount = 0;
-  template <typename Fields>
-  void fields(Fields& f) {
-    f(bitCount, hashCount);
-    f.reserved(4);
-  }
+  CUCKOO_BLOOM_PARAMS_FIELDS(4, bitCount, hashCount)
 };
 
 class BloomFilter : public WordArrayFilter<BloomFilter, BloomFilterParams> {

@@ -26,11 +26,7 @@ struct CountingBloomFilterParams {
   uint64_t counterCount = 0;
   uint32_t hashCount = 0;
   uint8_t counterBits = 4;
-  template <typename Fields>
-  void fields(Fields& f) {
-    f(counterCount, hashCount, counterBits);
-    f.reserved(3);
-  }
+  CUCKOO_BLOOM_PARAMS_FIELDS(3, counterCount, hashCount, counterBits)
 };
 
 class CountingBloomFilter : public WordArrayFilter<CountingBloomFilter, CountingBloomFilterParams> {

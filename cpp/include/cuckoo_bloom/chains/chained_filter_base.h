@@ -53,6 +53,11 @@ class ChainedFilter : public KeyedFilter<Derived> {
   size_t byteLength() const { return chain_.byteLength(); }
 
  protected:
+  // A growing type's private makeLink, for GrowingFilter::appendLink: the
+  // types befriend this base alone, and GrowingFilter reaches makeLink here.
+  static Result<Link> makeLinkOf(const Derived& filter, uint32_t index, uint64_t capacity) {
+    return filter.makeLink(index, capacity);
+  }
   using LinkBlobs = std::vector<std::pair<const uint8_t*, size_t>>;
 
   // What every chain's reader does once its parameters are checked: a filter
@@ -121,16 +126,15 @@ class ChainedFilter : public KeyedFilter<Derived> {
 // What the growing chains' parameter blocks begin with (docs/FORMAT.md):
 // initialCapacity u64, growth f64, tightening f64 (the doubles as their
 // IEEE-754 bits) and linkCount u32; each type's Params derives from it and
-// lists growthFields(f) first in its fields().
+// names growthFields() first in its fields (format.h's CUCKOO_BLOOM_PARAMS_FIELDS).
 struct GrowthParams {
   uint64_t initialCapacity = 0;
   uint64_t growthBits = 0;
   uint64_t tighteningBits = 0;
   uint32_t linkCount = 0;
-  template <typename Fields>
-  void growthFields(Fields& f) {
-    f(initialCapacity, growthBits, tighteningBits, linkCount);
-  }
+  CUCKOO_BLOOM_PARAMS_FIELDS(0, initialCapacity, growthBits, tighteningBits, linkCount)
+  // These fields as one field of a derived block's list.
+  GrowthParams& growthFields() { return *this; }
 };
 
 // The growing chains: a link is appended whenever the newest one cannot take a key.
@@ -149,9 +153,10 @@ class GrowingFilter : public ChainedFilter<Derived, Link, ParamsT> {
   uint32_t linkCount() const { return static_cast<uint32_t>(this->chain_.links().size()); }
   const Link& link(uint32_t index) const { return this->chain_.links()[index]; }
 
-  // The schedule's parameters by name (for `info` and the JS getters), before the type's own.
+  // The schedule's parameters by name (for `info` and the JS getters). A type
+  // with parameters of its own lists these first (GrowingFilter::parameters).
   template <typename Visit>
-  void growthParameters(Visit& visit) const {
+  void parameters(Visit&& visit) const {
     visit("links", linkCount());
     visit("initialCapacity", static_cast<double>(initialCapacity()));
     visit("growth", growth());
@@ -208,7 +213,8 @@ class GrowingFilter : public ChainedFilter<Derived, Link, ParamsT> {
     uint64_t capacity = 0;
     Status grows = nextCapacity(index, capacity);
     if (!grows.isOk()) return grows;
-    Result<Link> made = static_cast<const Derived&>(*this).makeLink(index, capacity);
+    Result<Link> made =
+        ChainedFilter<Derived, Link, ParamsT>::makeLinkOf(static_cast<const Derived&>(*this), index, capacity);
     if (!made.isOk()) return made.status();
     if (this->byteLength() + made.value().byteLength() > kMaxTableBytes) {
       return Status::outOfMemory(std::string(filterTypeName(Derived::kType)) + " filter: link " +

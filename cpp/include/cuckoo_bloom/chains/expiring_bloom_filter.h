@@ -71,11 +71,7 @@ struct ExpiringBloomFilterParams {
   uint64_t windowBits = 0;
   uint64_t generationStartBits = 0;
   uint32_t generationCount = 0;
-  template <typename Fields>
-  void fields(Fields& f) {
-    f(windowBits, generationStartBits, generationCount);
-    f.reserved(4);
-  }
+  CUCKOO_BLOOM_PARAMS_FIELDS(4, windowBits, generationStartBits, generationCount)
 };
 
 class ExpiringBloomFilter : public ChainedFilter<ExpiringBloomFilter, BloomFilter, ExpiringBloomFilterParams> {

@@ -52,11 +52,7 @@ struct ScalableBloomFilterOptions {
 // The parameter block (docs/FORMAT.md, 32 bytes): initialCapacity u64,
 // growth f64, tightening f64, linkCount u32, reserved u32.
 struct ScalableBloomFilterParams : GrowthParams {
-  template <typename Fields>
-  void fields(Fields& f) {
-    growthFields(f);
-    f.reserved(4);
-  }
+  CUCKOO_BLOOM_PARAMS_FIELDS(4, growthFields())
 };
 
 class ScalableBloomFilter : public GrowingFilter<ScalableBloomFilter, BloomFilter, ScalableBloomFilterParams> {
@@ -84,16 +80,10 @@ class ScalableBloomFilter : public GrowingFilter<ScalableBloomFilter, BloomFilte
   Status unionWith(const ScalableBloomFilter& other);
   void clear();
 
-  template <typename Visit>
-  void parameters(Visit&& visit) const {
-    growthParameters(visit);
-  }
-
  private:
-  // The bases make the filter they read (readLinks), its first link (withFirstLink)
-  // and each link it grows by (appendLink, through makeLink).
+  // The chain base makes the filter it reads (readLinks) and, for GrowingFilter,
+  // each link the chain grows by (appendLink, through makeLink).
   friend ChainedFilter;
-  friend GrowingFilter;
   ScalableBloomFilter() = default;
   Result<BloomFilter> makeLink(uint32_t index, uint64_t capacity) const;
 };

@@ -54,12 +54,7 @@ struct ScalableCuckooFilterOptions {
 // growth f64, tightening f64, linkCount u32, bucketSize u8, 3 reserved bytes.
 struct ScalableCuckooFilterParams : GrowthParams {
   uint8_t bucketSize = 0;
-  template <typename Fields>
-  void fields(Fields& f) {
-    growthFields(f);
-    f(bucketSize);
-    f.reserved(3);
-  }
+  CUCKOO_BLOOM_PARAMS_FIELDS(3, growthFields(), bucketSize)
 };
 
 class ScalableCuckooFilter : public GrowingFilter<ScalableCuckooFilter, CuckooFilter, ScalableCuckooFilterParams> {
@@ -99,15 +94,14 @@ class ScalableCuckooFilter : public GrowingFilter<ScalableCuckooFilter, CuckooFi
   uint32_t bucketSize() const { return params_.bucketSize; }
   template <typename Visit>
   void parameters(Visit&& visit) const {
-    growthParameters(visit);
+    GrowingFilter::parameters(visit);
     visit("bucketSize", bucketSize());
   }
 
  private:
-  // The bases make the filter they read (readLinks), its first link (withFirstLink)
-  // and each link it grows by (appendLink, through makeLink).
+  // The chain base makes the filter it reads (readLinks) and, for GrowingFilter,
+  // each link the chain grows by (appendLink, through makeLink).
   friend ChainedFilter;
-  friend GrowingFilter;
   ScalableCuckooFilter() = default;
   Result<CuckooFilter> makeLink(uint32_t index, uint64_t capacity) const;
 };

@@ -24,6 +24,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "cuckoo_bloom/core/hashing.h"
@@ -134,17 +135,26 @@ class ByteReader {
 //   struct Params {
 //     uint64_t bitCount = 0;
 //     uint32_t hashCount = 0;
-//     template <typename Fields> void fields(Fields& f) { f(bitCount, hashCount); f.reserved(4); }
+//     CUCKOO_BLOOM_PARAMS_FIELDS(4, bitCount, hashCount)
 //   };
 //
-// (the fields in wire order, each written at its own width, little-endian),
-// and that one description drives encoding (ParamsWriter), decoding
-// (ParamsReader: exact length, reserved bytes zero) and the size.
+// (the fields in wire order, each written at its own width, little-endian,
+// then that many reserved zero bytes), and that one description drives
+// encoding (ParamsWriter), decoding (ParamsReader: exact length, reserved
+// bytes zero) and the size. A field may itself be a block with fields(): its
+// fields stand there, in its order (the growing chains' GrowthParams).
+#define CUCKOO_BLOOM_PARAMS_FIELDS(reservedBytes, ...) \
+  template <typename Fields>                           \
+  void fields(Fields& f) {                             \
+    f(__VA_ARGS__);                                    \
+    f.reserved(reservedBytes);                         \
+  }
+
 class ParamsWriter {
  public:
   template <typename... T>
   void operator()(T... values) {
-    (bytes_.littleEndian(values), ...);
+    (write(values), ...);
   }
   void reserved(size_t byteCount) {
     for (size_t i = 0; i < byteCount; ++i) bytes_.u8(0);
@@ -152,6 +162,14 @@ class ParamsWriter {
   std::vector<uint8_t>& bytes() { return bytes_.bytes(); }
 
  private:
+  template <typename T>
+  void write(T value) {
+    if constexpr (std::is_integral_v<T>) {
+      bytes_.littleEndian(value);
+    } else {
+      value.fields(*this);
+    }
+  }
   ByteWriter bytes_;
 };
 
@@ -175,9 +193,14 @@ class ParamsReader {
  private:
   template <typename T>
   bool read(T& value) {
-    if (bytes_.littleEndian(value)) return true;
-    truncated_ = true;
-    return false;
+    if constexpr (!std::is_integral_v<T>) {
+      value.fields(*this);
+      return !truncated_;
+    } else {
+      if (bytes_.littleEndian(value)) return true;
+      truncated_ = true;
+      return false;
+    }
   }
   ByteReader bytes_;
   bool truncated_ = false;

@@ -108,10 +108,7 @@ class CuckooFilter : public KeyedFilter<CuckooFilter> {
     uint8_t fingerprintBits = 0;
     uint8_t addressing = 0;
     uint8_t layout = 0;
-    template <typename Fields>
-    void fields(Fields& f) {
-      f(bucketCount, randomState, maxKicks, bucketSize, fingerprintBits, addressing, layout);
-    }
+    CUCKOO_BLOOM_PARAMS_FIELDS(0, bucketCount, randomState, maxKicks, bucketSize, fingerprintBits, addressing, layout)
   };
 
   // The options it takes beyond the shared three (filter_options.h).

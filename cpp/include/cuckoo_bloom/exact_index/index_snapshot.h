@@ -46,11 +46,7 @@ struct IndexSnapshotParams {
   uint64_t deadRecords = 0;
   uint8_t tagBits = 0;
   uint8_t slotLayout = 0;
-  template <typename Fields>
-  void fields(Fields& f) {
-    f(bucketCount, logLength, logChecksum, deadRecords, tagBits, slotLayout);
-    f.reserved(6);
-  }
+  CUCKOO_BLOOM_PARAMS_FIELDS(6, bucketCount, logLength, logChecksum, deadRecords, tagBits, slotLayout)
 };
 
 // A decoded snapshot: every slot checked against the parameters.

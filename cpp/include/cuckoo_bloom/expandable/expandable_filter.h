@@ -75,25 +75,40 @@ class ExpandableFilter : public KeyedFilter<ExpandableFilter> {
   static constexpr uint64_t kDefaultCapacity = 1000;
   static constexpr EstimateSource kEstimateSource = EstimateSource::EntriesStored;
 
+  // The fingerprint schedule (fingerprint_schedule.h) as the parameter block
+  // stores it: widenEvery u8, topBits u8, plannedLevel u8 (createFrom and
+  // fromBlob keep each in range). widenEvery 0 (topBits and plannedLevel 0
+  // too) is the fixed-width layout written before the schedule: read and
+  // grown as then.
+  struct StoredSchedule {
+    uint8_t widenEvery = 0;
+    uint8_t topBits = 0;
+    uint8_t plannedLevel = 0;
+    CUCKOO_BLOOM_PARAMS_FIELDS(0, widenEvery, topBits, plannedLevel)
+    static StoredSchedule of(const FingerprintSchedule& schedule) {
+      return {static_cast<uint8_t>(schedule.widenEvery), static_cast<uint8_t>(schedule.topBits),
+              static_cast<uint8_t>(schedule.plannedLevel)};
+    }
+    FingerprintSchedule unpacked() const {
+      FingerprintSchedule schedule;
+      schedule.topBits = topBits;
+      schedule.plannedLevel = plannedLevel;
+      schedule.widenEvery = widenEvery;
+      return schedule;
+    }
+  };
+
   // The parameter block (docs/FORMAT.md): baseSlots u64, expectedCapacity
   // u64 (the growth hint, 0 when none), level u8, fingerprintBits u8 (the
-  // slots' longest fingerprint at this level), then the fingerprint schedule
-  // (fingerprint_schedule.h): widenEvery u8, topBits u8, plannedLevel u8, and
-  // 3 reserved bytes. widenEvery 0 (topBits and plannedLevel 0 too) is the
-  // fixed-width layout written before the schedule: read and grown as then.
+  // slots' longest fingerprint at this level), then the stored schedule and
+  // 3 reserved bytes.
   struct Params {
     uint64_t baseSlots = 0;
     uint64_t expectedCapacity = 0;
     uint8_t level = 0;
     uint8_t fingerprintBits = 0;
-    uint8_t widenEvery = 0;
-    uint8_t topBits = 0;
-    uint8_t plannedLevel = 0;
-    template <typename Fields>
-    void fields(Fields& f) {
-      f(baseSlots, expectedCapacity, level, fingerprintBits, widenEvery, topBits, plannedLevel);
-      f.reserved(3);
-    }
+    StoredSchedule schedule;
+    CUCKOO_BLOOM_PARAMS_FIELDS(3, baseSlots, expectedCapacity, level, fingerprintBits, schedule)
   };
 
   static constexpr OptionId kOptions[] = {OptionId::ExpectedCapacity};
@@ -176,17 +191,11 @@ class ExpandableFilter : public KeyedFilter<ExpandableFilter> {
   uint64_t newEntryOf(const KeyHash& hash) const {
     return (uint64_t{1} << freshBits_) | (streamOf(hash) >> (64 - freshBits_));
   }
-  static FingerprintSchedule scheduleOf(const Params& params) {
-    FingerprintSchedule schedule;
-    schedule.topBits = params.topBits;
-    schedule.plannedLevel = params.plannedLevel;
-    schedule.widenEvery = params.widenEvery;
-    return schedule;
-  }
+  static FingerprintSchedule scheduleOf(const Params& params) { return params.schedule.unpacked(); }
   // Whether the table can double: the fixed-width layout needs its fingerprint
   // bits past the address's (the widening schedule caps its own).
   static bool levelFits(const Params& params, uint32_t level) {
-    return params.widenEvery != 0 || level + params.fingerprintBits <= 64;
+    return params.schedule.widenEvery != 0 || level + params.fingerprintBits <= 64;
   }
   // A normal entry (1 << l) | bits matches when its l bits are the stream's first l.
   static bool matches(uint64_t v, uint64_t stream) {

@@ -91,11 +91,7 @@ class BinaryFuseFilter : public KeyedFilter<BinaryFuseFilter> {
     uint32_t segmentLength = 0;
     uint8_t fingerprintBits = 0;
     uint8_t arity = 0;
-    template <typename Fields>
-    void fields(Fields& f) {
-      f(constructionSeed, segmentCount, segmentLength, fingerprintBits, arity);
-      f.reserved(2);
-    }
+    CUCKOO_BLOOM_PARAMS_FIELDS(2, constructionSeed, segmentCount, segmentLength, fingerprintBits, arity)
   };
 
   // Builds the filter of the keys whose hashes (hashKey with options.seed)
@@ -145,9 +141,13 @@ class BinaryFuseFilter : public KeyedFilter<BinaryFuseFilter> {
     visit("slotCount", static_cast<double>(slotCount()));
   }
 
-  std::vector<uint8_t> serialize() const;
-  // The same bytes in parts whose payload is the table itself (no copy of it).
-  SerializedParts serializedParts() const;
+  // What the byte format holds (KeyedFilter serializes from it, the parts'
+  // payload being the table itself): the header, the parameter block and the
+  // payload words.
+  template <typename Visit>
+  auto visitBlob(Visit&& visit) const {
+    return visit(header_, encodeParams(params_), table_.data(), static_cast<size_t>(payloadWordsOf(params_)));
+  }
 
   // The slot count of a geometry: (segmentCount + arity - 1) * segmentLength.
   static uint64_t arrayLengthOf(const Params& params);

@@ -93,11 +93,7 @@ class RibbonFilter : public KeyedFilter<RibbonFilter> {
     uint32_t blockCount = 0;       // 0: the empty filter (no slots)
     uint32_t upperStartBlock = 0;  // blocks from here on hold lowerColumns + 1 columns
     uint8_t lowerColumns = 0;
-    template <typename Fields>
-    void fields(Fields& f) {
-      f(constructionSeed, blockCount, upperStartBlock, lowerColumns);
-      f.reserved(3);
-    }
+    CUCKOO_BLOOM_PARAMS_FIELDS(3, constructionSeed, blockCount, upperStartBlock, lowerColumns)
   };
 
   // Sized by its keys: no option beyond the rate and the seed (kOptions left out).
@@ -145,9 +141,13 @@ class RibbonFilter : public KeyedFilter<RibbonFilter> {
     visit("slotCount", static_cast<double>(slotCount()));
   }
 
-  std::vector<uint8_t> serialize() const;
-  // The same bytes in parts whose payload is the table itself (no copy of it).
-  SerializedParts serializedParts() const;
+  // What the byte format holds (KeyedFilter serializes from it, the parts'
+  // payload being the table itself): the header, the parameter block and the
+  // payload words.
+  template <typename Visit>
+  auto visitBlob(Visit&& visit) const {
+    return visit(header_, encodeParams(params_), table_.data(), static_cast<size_t>(payloadWordsOf(params_)));
+  }
 
   // Words of the solution: lowerColumns per block before upperStartBlock, one more from it on.
   static uint64_t payloadWordsOf(const Params& params);

@@ -13,10 +13,7 @@ namespace cuckoo_bloom {
 // The parameter block: bitCount u64.
 struct ToyFilterParams {
   uint64_t bitCount = 0;
-  template <typename Fields>
-  void fields(Fields& f) {
-    f(bitCount);
-  }
+  CUCKOO_BLOOM_PARAMS_FIELDS(0, bitCount)
 };
 
 class ToyFilter : public WordArrayFilter<ToyFilter, ToyFilterParams> {
