@@ -80,17 +80,27 @@ try {
 }
 
 /**
+ * A fresh phone-sized context (no service worker), its page with the verdict watch script and a
+ * CDP session on it, the cache disabled and the CPU `throttle` times slower (1: none).
+ */
+async function freshPhonePage(browser, checkUrl, throttle = 1) {
+  const context = await browser.newContext({ viewport: PHONE, serviceWorkers: 'block' });
+  const page = await context.newPage();
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('Network.enable');
+  await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
+  if (throttle !== 1) await cdp.send('Emulation.setCPUThrottlingRate', { rate: throttle });
+  await page.addInitScript(WATCH_VERDICT, checkUrl);
+  return { context, page, cdp };
+}
+
+/**
  * One fresh load traced: the CPU time (thread time, `tdur`) of every task the page's
  * renderer main thread ran from the navigation to the verdict, in ms.
  */
 async function mainThreadCpu(browser, url, checkUrl) {
-  const context = await browser.newContext({ viewport: PHONE, serviceWorkers: 'block' });
+  const { context, page, cdp } = await freshPhonePage(browser, checkUrl);
   try {
-    const page = await context.newPage();
-    const cdp = await context.newCDPSession(page);
-    await cdp.send('Network.enable');
-    await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
-    await page.addInitScript(WATCH_VERDICT, checkUrl);
     const events = [];
     cdp.on('Tracing.dataCollected', (event) => events.push(...event.value));
     const complete = new Promise((resolve) => cdp.once('Tracing.tracingComplete', resolve));
@@ -113,15 +123,9 @@ async function mainThreadCpu(browser, url, checkUrl) {
 
 /** One throttled load under the V8 sampling profiler, from navigation to the verdict. */
 async function profileOne(browser, url, checkUrl) {
-  const context = await browser.newContext({ viewport: PHONE, serviceWorkers: 'block' });
-  const page = await context.newPage();
-  const cdp = await context.newCDPSession(page);
-  await cdp.send('Network.enable');
-  await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
-  await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
+  const { context, page, cdp } = await freshPhonePage(browser, checkUrl, 4);
   await cdp.send('Profiler.enable');
   await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
-  await page.addInitScript(WATCH_VERDICT, checkUrl);
   await cdp.send('Profiler.start');
   await page.goto(url, { waitUntil: 'domcontentloaded' });
   await waitForVerdict(cdp);
@@ -152,14 +156,8 @@ async function profileOne(browser, url, checkUrl) {
  * main thread's self time by event name, and its tasks over 16 ms with what they held.
  */
 async function traceOne(browser, url, checkUrl, name, detailed) {
-  const context = await browser.newContext({ viewport: PHONE, serviceWorkers: 'block' });
+  const { context, page, cdp } = await freshPhonePage(browser, checkUrl, 4);
   try {
-    const page = await context.newPage();
-    const cdp = await context.newCDPSession(page);
-    await cdp.send('Network.enable');
-    await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
-    await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
-    await page.addInitScript(WATCH_VERDICT, checkUrl);
     const events = [];
     cdp.on('Tracing.dataCollected', (event) => events.push(...event.value));
     const complete = new Promise((resolve) => cdp.once('Tracing.tracingComplete', resolve));

@@ -69,9 +69,15 @@ const LINKS_PER_TASK = 2_000;
 /** A verdict for each of `links`, in order; a bulk paste lets the page paint between batches. */
 export async function verdictsOfLinks(list: CheckableList, describe: ListDescription, links: FoundLink[]): Promise<Verdict[]> {
   const out: Verdict[] = [];
+  // Why the companion could not confirm an earlier link of this paste (a stalled network
+  // waits the fetch timeout): later maybes stay `possible` for the same reason at once,
+  // instead of waiting again, one link after the other.
+  let unavailable: string | null = null;
   for (const [i, link] of links.entries()) {
     if (i > 0 && i % LINKS_PER_TASK === 0) await nextTask();
-    out.push(await verdictOfLink(list, describe, link));
+    const verdict = await verdictOfLink(list, describe, link, unavailable);
+    if (verdict.verdict === 'possible' && verdict.reason !== null) unavailable ??= verdict.reason;
+    out.push(verdict);
   }
   return out;
 }
@@ -85,7 +91,7 @@ function invalidVerdict(input: string, reason: string): Verdict {
   return { verdict: 'invalid', input, checked: null, changes: [], host: null, canonical: null, expressions: [], match: null, maybes: [], confirmedBy: null, reason, urlRate: null };
 }
 
-async function verdictOfLink(list: CheckableList, describe: ListDescription, link: FoundLink): Promise<Verdict> {
+async function verdictOfLink(list: CheckableList, describe: ListDescription, link: FoundLink, unavailable: string | null = null): Promise<Verdict> {
   const input = link.text;
   let result: UrlCheck;
   try {
@@ -96,7 +102,8 @@ async function verdictOfLink(list: CheckableList, describe: ListDescription, lin
     throw error;
   }
   let reason: string | null = null;
-  if (result.verdict === 'possible') {
+  if (result.verdict === 'possible' && unavailable !== null) reason = unavailable;
+  else if (result.verdict === 'possible') {
     try {
       await ensureConfirmation(list, describe);
       result = await list.confirm(link.url);
@@ -151,6 +158,15 @@ export function attachUrlChecker(
     // Set only when it differs: a text area re-laid out with a 2 MB paste costs seconds.
     if (input.value !== text) input.value = text;
     const token = ++generation;
+    // A retry button pressed from the keyboard sits in the output this check replaces: focus
+    // then stays in the output (its new button, or the output itself), never on <body>.
+    const focusInOutput = output.contains(document.activeElement);
+    const keepFocus = (): void => {
+      if (!focusInOutput || (document.activeElement !== null && document.activeElement !== document.body)) return;
+      const target = output.querySelector<HTMLElement>('button') ?? output;
+      if (target === output) output.tabIndex = -1;
+      target.focus({ preventScroll: true });
+    };
     if (text.length > LONG_PASTE) {
       // A bulk paste (thousands of lines, up to megabytes): "Checking…" is painted before the
       // text is read, so the page answers at once and never looks frozen.
@@ -166,13 +182,17 @@ export function attachUrlChecker(
     // The previous verdict goes at once: left in place while this one waits (the list, or the
     // companion's part on a maybe), it would sit beside the new URL as if it were its answer.
     output.replaceChildren(h('p', { class: 'detail', 'data-testid': 'check-waiting' }, pending instanceof Promise ? 'Loading the list…' : 'Checking…'));
+    keepFocus();
     let verdicts: Verdict[];
     let loaded: CheckableList;
     try {
       loaded = await pending;
       verdicts = await verdictsOfLinks(loaded, describe(), found.links);
     } catch (error) {
-      if (token === generation) show(output, renderUnavailable(describeError(error), () => void check(text)));
+      if (token === generation) {
+        show(output, renderUnavailable(describeError(error), () => void check(text)));
+        keepFocus();
+      }
       return;
     }
     if (token !== generation) return;
