@@ -63,7 +63,7 @@ export function readUrlInput(text: string): UrlInput {
   // The parser percent-escapes what a host may not contain: the input was not a host name.
   if (host === '' || host.includes('%')) return { ok: false, reason: 'There is no host name in it (like example.com).' };
   const isIp = /^\d+\.\d+\.\d+\.\d+$/.test(host) || host.startsWith('[');
-  if (!isIp && !host.includes('.') && host !== 'localhost') {
+  if (!isIp && !/[^.]\.[^.]/.test(host) && host !== 'localhost') {
     return { ok: false, reason: `“${shortened(host)}” is not a full host name: a web address has a dot in it (like example.com).` };
   }
   return { ok: true, url, host, changes };
