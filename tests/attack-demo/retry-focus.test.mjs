@@ -5,7 +5,7 @@
 // list), and stays there when the answer has no verdict to focus (the list still failing).
 // Failed on the code it was written against (attack-demo branch report).
 import { describe, expect, test } from '@jest/globals';
-import { byId, openPage } from '../e2e/lib/browser.mjs';
+import { byId, openPage, openPageWithBlocked } from '../e2e/lib/browser.mjs';
 import { useDemoSite, readDemoManifest } from '../e2e/lib/demo-site.mjs';
 
 const site = useDemoSite({ build: process.env.DEMO_SKIP_BUILD !== '1' });
@@ -35,11 +35,8 @@ describe('a retry pressed from the keyboard keeps focus off <body>', () => {
   }, 60_000);
 
   test('"Try again" when the list cannot load: focus is not left on <body>', async () => {
-    const { page, context, close } = await openPage(site.browser, site.server.url, { serviceWorkers: 'block', waitReady: false });
+    const { page, close } = await openPageWithBlocked(site.browser, site.server.url, '**/data/urlhaus.filter', 'error');
     try {
-      await context.route('**/data/urlhaus.filter', (route) => route.abort('blockedbyclient'));
-      await page.reload();
-      await page.waitForSelector('body[data-ready="error"]', { timeout: 15_000 });
       await page.fill(byId('url-input'), 'https://www.wikipedia.org/');
       await page.keyboard.press('Enter');
       await page.locator(byId('check-retry')).waitFor();

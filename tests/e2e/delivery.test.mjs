@@ -5,7 +5,7 @@
 import { describe, expect, test } from '@jest/globals';
 import { startServer } from '../../web-demo/serve.mjs';
 import { axeViolations } from './lib/axe.mjs';
-import { byId, DESKTOP, openPage, PHONE } from './lib/browser.mjs';
+import { byId, DESKTOP, openPage, openPageWithBlocked, PHONE } from './lib/browser.mjs';
 import { useDemoSite } from './lib/demo-site.mjs';
 import { measureFirstVerdict } from './lib/first-verdict.mjs';
 
@@ -202,11 +202,8 @@ describe('delivery', () => {
   }, 90_000);
 
   test('a blocked core.small.wasm leaves a notice and Retry in its sections, not empty grids; Retry loads them', async () => {
-    const { page, context, close } = await openPage(site.browser, site.server.url, { serviceWorkers: 'block', waitReady: false });
+    const { page, context, close } = await openPageWithBlocked(site.browser, site.server.url, '**/core.small.wasm', 'true');
     try {
-      await context.route('**/core.small.wasm', (route) => route.abort('blockedbyclient'));
-      await page.reload();
-      await page.waitForSelector('body[data-ready="true"]', { timeout: 15_000 });
       await page.fill(byId('url-input'), 'https://www.wikipedia.org/');
       await page.click(byId('check-button'));
       await page.locator(byId('playgrounds-failed')).waitFor({ timeout: 20_000 });

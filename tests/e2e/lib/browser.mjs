@@ -54,3 +54,21 @@ export async function openPage(browser, url, { viewport = DESKTOP, reducedMotion
 }
 
 export const byId = (id) => `[data-testid="${id}"]`;
+
+/**
+ * A page (no service worker) reloaded with the requests matching `blocked` refused, as a
+ * failing network refuses them, once its body says `ready` ('true', or 'error' when what
+ * failed was the list itself); openPage's handle.
+ */
+export async function openPageWithBlocked(browser, url, blocked, ready) {
+  const opened = await openPage(browser, url, { serviceWorkers: 'block', waitReady: false });
+  try {
+    await opened.context.route(blocked, (route) => route.abort('blockedbyclient'));
+    await opened.page.reload();
+    await opened.page.waitForSelector(`body[data-ready="${ready}"]`, { timeout: 15_000 });
+    return opened;
+  } catch (error) {
+    await opened.close();
+    throw error;
+  }
+}
