@@ -91,7 +91,7 @@ Result<ExpandableFilter> ExpandableFilter::createFrom(const CoreFilterOptions& o
   filter.params_.expectedCapacity = expected;
   filter.params_.schedule = StoredSchedule::of(schedule);
   filter.params_.fingerprintBits = static_cast<uint8_t>(schedule.slotBits(0, 0));
-  filter.freshBits_ = schedule.freshBits(0, 0);
+  filter.freshBits_ = freshBitsOf(filter.params_);
   if (filter.params_.baseSlots > kMaxSlots) return validateTableBytes(UINT64_MAX, "ExpandableFilter");
   const uint64_t slots = physicalSlots(filter.params_.baseSlots);
   valid = validateTableBytes(QuotientTable::payloadWordsFor(slots, filter.params_.fingerprintBits + 2) * 8,
@@ -104,46 +104,93 @@ Result<ExpandableFilter> ExpandableFilter::createFrom(const CoreFilterOptions& o
   return filter;
 }
 
-Status ExpandableFilter::expand() {
-  const uint32_t level = params_.level + 1u;
-  const uint64_t nominal = params_.baseSlots << level;
-  if (!levelFits(params_, level) || !scheduledBitsFit(scheduleOf(params_), level) || nominal > kMaxSlots ||
-      (nominal >> level) != params_.baseSlots) {
-    return Status::full(QuotientTable::withNumbers("expandable filter is full: doubling to level ", level,
+uint64_t ExpandableFilter::quotientAt(uint64_t slot) const {
+  const uint32_t steps = params_.growthSteps;
+  uint64_t quotient = slot * kGrowthSteps / (kGrowthSteps + steps);
+  while (slotOf(quotient + 1) <= slot) ++quotient;
+  while (quotient > 0 && slotOf(quotient) > slot) --quotient;
+  return quotient;
+}
+
+bool ExpandableFilter::canDoubleTo(const Params& params, uint32_t level) {
+  if (level > 40 || !levelFits(params, level) || !scheduledBitsFit(scheduleOf(params), level)) return false;
+  const uint64_t quotients = params.baseSlots << level;
+  return quotients <= kMaxSlots && (quotients >> level) == params.baseSlots;
+}
+
+uint32_t ExpandableFilter::freshBitsOf(const Params& params) {
+  const uint32_t ahead = params.growthSteps > 0 ? 1u : 0u;
+  return scheduleOf(params).freshBits(params.level + ahead, params.fingerprintBits - ahead) + ahead;
+}
+
+Status ExpandableFilter::grow() {
+  // Tables of the fixed-width layout (read from older bytes) keep doubling
+  // their slots with their quotients, as they were written to.
+  if (params_.schedule.widenEvery == 0 || params_.growthSteps + 1u == kGrowthSteps) {
+    return rebuild(params_.level + 1u, 0);
+  }
+  return rebuild(params_.level, params_.growthSteps + 1u);
+}
+
+Status ExpandableFilter::rebuild(uint32_t level, uint32_t steps) {
+  const bool doubling = level != params_.level;
+  // The first step past a level's quotients already holds entries of the
+  // next level (see the header): the quotients must be able to double.
+  if ((doubling || params_.growthSteps == 0) && !canDoubleTo(params_, params_.level + 1u)) {
+    return Status::full(QuotientTable::withNumbers("expandable filter is full: doubling to level ", params_.level + 1u,
                                             " would need more address bits than its hashes have (", count(),
                                             " keys stored; every one is still there)"));
   }
+  Params grownParams = params_;
+  grownParams.level = static_cast<uint8_t>(level);
+  grownParams.growthSteps = static_cast<uint8_t>(steps);
+  const uint64_t nominal = slotsFor(grownParams.baseSlots << level, steps);
   const uint64_t slots = physicalSlots(nominal);
-  // The doubled table's slots hold its longest entry: the new level's fresh
-  // bits, or the old longest less the bit each entry gives its address.
-  const FingerprintSchedule schedule = scheduleOf(params_);
-  const uint32_t fresh = schedule.freshBits(level, params_.fingerprintBits);
-  const uint32_t grownBits = std::max(fresh, params_.fingerprintBits - 1u);
+  // The slots hold the longest entry: a doubling takes a bit from each (the
+  // new level's fresh entries may be longer), a step keeps each and adds
+  // entries with the next level's bits plus one.
+  const uint32_t oldBits = params_.fingerprintBits;
+  const uint32_t kept = doubling ? oldBits - 1u : oldBits;
+  const uint32_t fresh = freshBitsOf(grownParams);  // (the fixed layout's: its width, oldBits)
+  const uint32_t grownBits = std::max(fresh, kept);
+  grownParams.fingerprintBits = static_cast<uint8_t>(grownBits);
   const uint32_t valueBits = grownBits + 2u;
   const auto grownVoid = [grownBits](uint64_t age) { return (uint64_t{1} << (grownBits + 1)) | age; };
   if (!validateTableBytes(QuotientTable::payloadWordsFor(slots, valueBits) * 8, "ExpandableFilter").isOk()) {
-    return Status::full(QuotientTable::withNumbers("expandable filter is full: doubling to ", nominal,
+    return Status::full(QuotientTable::withNumbers("expandable filter is full: growing to ", nominal,
                                             " slots would pass the table size limit; every key stored is still there"));
   }
   QuotientTable grown;
   if (!grown.allocate(slots, valueBits)) {
-    return Status::outOfMemory(QuotientTable::withNumbers("out of memory doubling an expandable filter to ", nominal,
+    return Status::outOfMemory(QuotientTable::withNumbers("out of memory growing an expandable filter to ", nominal,
                                                    " slots; every key stored is still there"));
   }
-  // Each old run (canonical a) splits into the runs of 2a and 2a + 1 by the
-  // first bit of each fingerprint; voids go to both. Runs come in canonical
-  // order, so the new table is built by appending.
+  // Runs come in quotient order, so the new table is built by appending. A
+  // step moves each run whole to its quotient's new slot; a doubling splits
+  // quotient a's run into the runs of 2a and 2a + 1 by the first bit of each
+  // fingerprint (voids go to both, one age older).
   bool fits = true;
   uint64_t entries = 0;
   std::vector<uint64_t> high;
   table_.forEachRun([&](uint64_t canonical, const uint64_t* values, size_t count) {
     if (!fits) return;
+    const uint64_t quotient = quotientAt(canonical);
+    if (!doubling) {
+      const uint64_t at = slotOf(quotient, steps);
+      for (size_t i = 0; i < count; ++i) {
+        const uint64_t v = values[i];
+        fits = fits && grown.append(at, isVoid(v) ? grownVoid(v & lowMask(oldBits + 1)) : v);
+      }
+      entries += count;
+      return;
+    }
     high.clear();
-    const uint64_t low = canonical << 1;
+    const uint64_t low = slotOf(quotient << 1, steps);
+    const uint64_t highSlot = slotOf((quotient << 1) + 1, steps);
     for (size_t i = 0; i < count; ++i) {
       const uint64_t v = values[i];
       if (isVoid(v)) {
-        const uint64_t older = grownVoid((v & lowMask(params_.fingerprintBits + 1)) + 1);
+        const uint64_t older = grownVoid((v & lowMask(oldBits + 1)) + 1);
         fits = fits && grown.append(low, older);
         high.push_back(older);
         entries += 2;
@@ -158,14 +205,13 @@ Status ExpandableFilter::expand() {
       }
       ++entries;
     }
-    for (uint64_t v : high) fits = fits && grown.append(low + 1, v);
+    for (uint64_t v : high) fits = fits && grown.append(highSlot, v);
   });
   if (!fits) {
-    return Status::full("expandable filter is full: a cluster ran past the end of the doubled table; every key stored is still there");
+    return Status::full("expandable filter is full: a cluster ran past the end of the grown table; every key stored is still there");
   }
   table_ = std::move(grown);
-  params_.level = static_cast<uint8_t>(level);
-  params_.fingerprintBits = static_cast<uint8_t>(grownBits);
+  params_ = grownParams;
   freshBits_ = fresh;
   entries_ = entries;
   return Status::ok();
@@ -173,12 +219,12 @@ Status ExpandableFilter::expand() {
 
 Status ExpandableFilter::add(const KeyHash& hash) {
   if (entries_ + 1 > loadLimit()) {
-    Status grown = expand();
+    Status grown = grow();
     if (!grown.isOk()) return grown;
   }
   if (!table_.insert(canonicalSlot(hash), newEntryOf(hash))) {
-    // The last cluster reached the padding's end: double, then it fits.
-    Status grown = expand();
+    // The last cluster reached the padding's end: grow, then it fits.
+    Status grown = grow();
     if (!grown.isOk()) return grown;
     if (!table_.insert(canonicalSlot(hash), newEntryOf(hash))) {
       return Status::full("expandable filter is full: no room at the end of the table");
@@ -190,7 +236,8 @@ Status ExpandableFilter::add(const KeyHash& hash) {
 }
 
 Status ExpandableFilter::remove(const KeyHash& hash) {
-  const uint64_t q = canonicalSlot(hash);
+  const uint64_t quotient = quotientOf(hash);
+  const uint64_t q = slotOf(quotient);
   const uint64_t stream = streamOf(hash);
   // The most specific match: the longest fingerprint, else the youngest void.
   uint64_t best = 0;
@@ -215,16 +262,16 @@ Status ExpandableFilter::remove(const KeyHash& hash) {
     return Status::ok();
   }
   if (youngestVoid == UINT64_MAX) return Status::notFound("no matching entry in the key's slot");
-  // A void of age k: one copy in each of the 2^k slots of its aligned group.
+  // A void of age k: one copy in each of the 2^k quotients of its aligned group.
   const uint64_t value = voidValue(youngestVoid);
-  const uint64_t first = q & ~lowMask(static_cast<uint32_t>(youngestVoid));
+  const uint64_t first = quotient & ~lowMask(static_cast<uint32_t>(youngestVoid));
   const uint64_t copies = uint64_t{1} << youngestVoid;
-  for (uint64_t s = first; s < first + copies; ++s) {
-    if (!table_.anyInRun(s, [&](uint64_t v) { return v == value; })) {
-      return QuotientTable::corruptAt("expandable: a void entry's copy is missing from slot ", s, "");
+  for (uint64_t a = first; a < first + copies; ++a) {
+    if (!table_.anyInRun(slotOf(a), [&](uint64_t v) { return v == value; })) {
+      return QuotientTable::corruptAt("expandable: a void entry's copy is missing from quotient ", a, "");
     }
   }
-  for (uint64_t s = first; s < first + copies; ++s) table_.erase(s, value);
+  for (uint64_t a = first; a < first + copies; ++a) table_.erase(slotOf(a), value);
   entries_ -= copies;
   --header_.itemCount;
   return Status::ok();
@@ -234,11 +281,12 @@ void ExpandableFilter::clear() {
   QuotientTable fresh;
   const FingerprintSchedule schedule = scheduleOf(params_);
   const uint32_t firstBits = schedule.slotBits(0, params_.fingerprintBits);
-  if (params_.level > 0 && fresh.allocate(physicalSlots(params_.baseSlots), firstBits + 2u)) {
+  if ((params_.level > 0 || params_.growthSteps > 0) && fresh.allocate(physicalSlots(params_.baseSlots), firstBits + 2u)) {
     table_ = std::move(fresh);
     params_.level = 0;
+    params_.growthSteps = 0;
     params_.fingerprintBits = static_cast<uint8_t>(firstBits);
-    freshBits_ = schedule.freshBits(0, firstBits);
+    freshBits_ = freshBitsOf(params_);
   } else {
     table_.clear();  // the smaller table could not be had: empty this one (same answers, its level kept)
   }
@@ -254,7 +302,7 @@ double ExpandableFilter::estimatedFalsePositiveRate() const {
       matches += isVoid(v) ? 1.0 : std::ldexp(1.0, -static_cast<int>(63 - __builtin_clzll(v)));
     }
   });
-  return std::min(1.0, matches / static_cast<double>(nominalSlots()));
+  return std::min(1.0, matches / static_cast<double>(quotientCount()));
 }
 
 static_assert(ExpandableFilter::kMaxFingerprintBits == 32, "fromBlob's message spells the range out");
@@ -279,16 +327,23 @@ Result<ExpandableFilter> ExpandableFilter::fromBlob(const DecodedBlob& blob, con
   if (params.baseSlots < kMinBaseSlots || params.baseSlots > kMaxSlots) {
     return QuotientTable::corruptAt("expandable base slot count ", params.baseSlots, " out of range");
   }
+  if (params.growthSteps >= kGrowthSteps || (params.growthSteps > 0 && params.schedule.widenEvery == 0)) {
+    return QuotientTable::corruptAt("expandable growth steps ", params.growthSteps, " out of range for its layout");
+  }
   if (!levelFits(params, params.level) || !scheduledBitsFit(scheduleOf(params), params.level) || params.level > 40 || (params.baseSlots << params.level) > kMaxSlots ||
-      ((params.baseSlots << params.level) >> params.level) != params.baseSlots) {
+      ((params.baseSlots << params.level) >> params.level) != params.baseSlots ||
+      (params.growthSteps > 0 && !canDoubleTo(params, params.level + 1u))) {
     return QuotientTable::corruptAt("expandable level ", params.level, " is past what the format addresses");
   }
-  // With the schedule, the slots' width at a level is the schedule's, not a free choice.
-  if (params.schedule.widenEvery != 0 && bits != scheduleOf(params).slotBits(params.level, bits)) {
-    return QuotientTable::corruptAt("expandable fingerprint bits ", bits, " are not the schedule's ",
-                                    scheduleOf(params).slotBits(params.level, bits), " at this level");
+  // With the schedule, the slots' width is the schedule's, not a free choice:
+  // its level's (the next level's plus one while growth steps are under way).
+  const uint32_t ahead = params.growthSteps > 0 ? 1u : 0u;
+  const uint32_t scheduledBits = scheduleOf(params).slotBits(params.level + ahead, bits) + ahead;
+  if (params.schedule.widenEvery != 0 && bits != scheduledBits) {
+    return QuotientTable::corruptAt("expandable fingerprint bits ", bits, " are not the schedule's ", scheduledBits, "");
   }
-  const uint64_t nominal = params.baseSlots << params.level;
+  const uint64_t quotients = params.baseSlots << params.level;
+  const uint64_t nominal = slotsFor(quotients, params.growthSteps);
   const uint64_t slots = physicalSlots(nominal);
   const uint64_t wordCount = QuotientTable::payloadWordsFor(slots, bits + 2);
   if (blob.payloadLength % 8 != 0 || blob.payloadLength / 8 != wordCount) {
@@ -303,18 +358,23 @@ Result<ExpandableFilter> ExpandableFilter::fromBlob(const DecodedBlob& blob, con
     return Status::outOfMemory(QuotientTable::withNumbers("out of memory reading an expandable filter of ", wordCount * 8, " bytes"));
   }
   bytesToWords(blob.payload, static_cast<size_t>(wordCount), filter.table_.words());
-  // Every entry well formed; voids counted per (age, group, slot) to check
-  // that each group holds the same number of copies in every slot.
+  // Every entry well formed and in a quotient's slot; voids counted per
+  // (age, quotient) to check that each group holds the same number of copies
+  // in every quotient.
   uint64_t normal = 0, entries = 0;
-  std::map<std::pair<uint64_t, uint64_t>, uint64_t> voidCopies;  // (age, slot) -> copies
+  std::map<std::pair<uint64_t, uint64_t>, uint64_t> voidCopies;  // (age, quotient) -> copies
   valid = filter.table_.checkLayout(nominal, [&](uint64_t canonical, uint64_t v) {
     ++entries;
+    const uint64_t quotient = filter.quotientAt(canonical);
+    if (filter.slotOf(quotient) != canonical) {
+      return QuotientTable::corruptAt("expandable: a run at slot ", canonical, ", which is no quotient's");
+    }
     if (filter.isVoid(v)) {
       const uint64_t age = v & lowMask(bits + 1);
       if ((v >> (bits + 1)) != 1 || age > params.level) {
         return QuotientTable::corruptAt("expandable: slot value ", v, " is not an entry");
       }
-      ++voidCopies[{age, canonical}];
+      ++voidCopies[{age, quotient}];
       return Status::ok();
     }
     if (v < 2) return Status::corrupt("expandable: an entry with no fingerprint bits and no void mark");
@@ -322,8 +382,8 @@ Result<ExpandableFilter> ExpandableFilter::fromBlob(const DecodedBlob& blob, con
     return Status::ok();
   });
   if (!valid.isOk()) return valid;
-  // In (age, slot) order each group's 2^age slots come one after another,
-  // from its first (aligned) slot: walked once, so this is linear.
+  // In (age, quotient) order each group's 2^age quotients come one after
+  // another, from its first (aligned) one: walked once, so this is linear.
   uint64_t voidKeys = 0;
   for (auto it = voidCopies.begin(); it != voidCopies.end();) {
     const uint64_t age = it->first.first;
@@ -331,7 +391,7 @@ Result<ExpandableFilter> ExpandableFilter::fromBlob(const DecodedBlob& blob, con
     const uint64_t copies = it->second;
     for (uint64_t s = first; s < first + (uint64_t{1} << age); ++s, ++it) {
       if (it == voidCopies.end() || it->first != std::make_pair(age, s) || it->second != copies) {
-        return QuotientTable::corruptAt("expandable: a void entry of age ", age, " is missing a copy in slot ", s, "");
+        return QuotientTable::corruptAt("expandable: a void entry of age ", age, " is missing a copy in quotient ", s, "");
       }
     }
     voidKeys += copies;
@@ -342,7 +402,7 @@ Result<ExpandableFilter> ExpandableFilter::fromBlob(const DecodedBlob& blob, con
   }
   filter.table_.rebuildSpill();  // the lookup's derived per-block counts, from the bits just checked
   filter.entries_ = entries;
-  filter.freshBits_ = scheduleOf(params).freshBits(params.level, bits);
+  filter.freshBits_ = freshBitsOf(params);
   filter.header_ = blob.header;
   return filter;
 }

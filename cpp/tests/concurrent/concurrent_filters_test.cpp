@@ -251,12 +251,20 @@ TEST(ConcurrentCuckooFilter, SerializeDuringAddsAndKicksGivesValidBytesWithEvery
   for (auto& p : published) p.store(0);
   std::atomic<uint32_t> writersDone{0};
   std::atomic<uint64_t> refused{0};
+  std::atomic<uint64_t> snapshotsTaken{0};
   uint64_t snapshots = 0, unreadable = 0, missing = 0;
   onThreads(kWriters + 1, [&](uint32_t t) {
     if (t < kWriters) {
       for (uint64_t n = 0; n < perWriter; ++n) {
         refused += !shared->add(presentKey(n * kWriters + t)).isOk();
         published[t].store(n + 1, std::memory_order_release);
+        // Halfway, wait for one whole snapshot: at least one is taken while
+        // adds are under way however the threads are scheduled (on a loaded
+        // machine the writers could otherwise finish before the first).
+        if (n == perWriter / 2) {
+          const uint64_t seen = snapshotsTaken.load();
+          while (snapshotsTaken.load() <= seen) std::this_thread::yield();
+        }
       }
       writersDone.fetch_add(1);
       return;
@@ -266,6 +274,7 @@ TEST(ConcurrentCuckooFilter, SerializeDuringAddsAndKicksGivesValidBytesWithEvery
       for (uint32_t w = 0; w < kWriters; ++w) upTo[w] = published[w].load(std::memory_order_acquire);
       const std::vector<uint8_t> bytes = shared->serialize();
       ++snapshots;
+      snapshotsTaken.store(snapshots);
       Result<CuckooFilter> readBack = CuckooFilter::deserialize(bytes.data(), bytes.size());
       if (!readBack.isOk()) {
         ++unreadable;

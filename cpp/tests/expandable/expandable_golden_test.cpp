@@ -7,6 +7,7 @@
 // RegisteredGolden (registered_golden_test.cpp) and here for its schedule.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <fstream>
 #include <iterator>
 #include <string>
@@ -90,6 +91,37 @@ TEST(ExpandableGolden, TodaysBytesCarryTheFingerprintSchedule) {
   EXPECT_EQ(filter.serialize(), bytes);
 }
 
+// tests/golden/growth-steps/expandable.cbf: the 150 golden keys in a filter
+// for 100 keys at 1%, seed 42: past its first table (100 keys) the slots grew
+// in eighths, four steps (issue #45). Its bytes are pinned (written by this
+// test with CUCKOO_BLOOM_UPDATE_GOLDEN=1) and read back whole.
+TEST(ExpandableGolden, GrowthStepBytesAreTheCheckedInFile) {
+  CoreFilterOptions options;
+  options.capacity = 100;
+  options.falsePositiveRate = 0.01;
+  options.seed = 42;
+  ExpandableFilter filter = ExpandableFilter::createFrom(options).value();
+  for (uint64_t i = 0; i < 150; ++i) ASSERT_TRUE(filter.add(goldenKey(i)).isOk()) << i;
+  EXPECT_EQ(filter.level(), 0u);
+  EXPECT_EQ(filter.growthSteps(), 4u);
+  EXPECT_EQ(filter.nominalSlots(), 118u + 118u * 4u / 8u);
+  EXPECT_EQ(filter.fingerprintBits(), 11u) << "the next level's 10 bits and the one its address will take";
+  const std::vector<uint8_t> fresh = filter.serialize();
+  const std::string path = std::string(CUCKOO_BLOOM_GOLDEN_DIR) + "/growth-steps/expandable.cbf";
+  const char* update = std::getenv("CUCKOO_BLOOM_UPDATE_GOLDEN");
+  if (update != nullptr && std::string(update) == "1") {
+    std::ofstream out(path, std::ios::binary | std::ios::trunc);
+    ASSERT_TRUE(out) << "cannot write " << path;
+    out.write(reinterpret_cast<const char*>(fresh.data()), static_cast<std::streamsize>(fresh.size()));
+  }
+  const std::vector<uint8_t> stored = goldenBytes("growth-steps/expandable.cbf");
+  EXPECT_EQ(fresh, stored);
+  ExpandableFilter back = read(stored);
+  EXPECT_EQ(back.growthSteps(), 4u);
+  for (uint64_t i = 0; i < 150; ++i) EXPECT_TRUE(back.has(goldenKey(i))) << goldenKey(i);
+  EXPECT_EQ(back.serialize(), stored);
+}
+
 // A schedule byte in a fixed-width block, or slot bits that are not the
 // schedule's at the level, is CORRUPT (each layout is read by its own rules).
 TEST(ExpandableGolden, AScheduleThatContradictsTheSlotsIsCorrupt) {
@@ -102,10 +134,14 @@ TEST(ExpandableGolden, AScheduleThatContradictsTheSlotsIsCorrupt) {
     const std::vector<uint8_t> payload(decoded.payload, decoded.payload + decoded.payloadLength);
     return encodeBlob(decoded.header, params, payload);
   };
+  const std::vector<uint8_t> stepped = goldenBytes("growth-steps/expandable.cbf");
   // Block: baseSlots 0-7, expectedCapacity 8-15, level 16, fingerprintBits 17,
-  // widenEvery 18, topBits 19, plannedLevel 20.
+  // widenEvery 18, topBits 19, plannedLevel 20, growthSteps 21. Growth steps
+  // in a fixed-width block, eight or more, or other than the payload's, too.
   for (const auto& damaged : {withParam(fixed, 19, 7), withParam(fixed, 20, 1), withParam(today, 19, 9),
-                              withParam(today, 20, 3), withParam(today, 18, 0)}) {
+                              withParam(today, 20, 3), withParam(today, 18, 0), withParam(fixed, 21, 1),
+                              withParam(today, 21, 1), withParam(stepped, 21, 8), withParam(stepped, 21, 3),
+                              withParam(stepped, 21, 0), withParam(stepped, 22, 1)}) {
     Result<ExpandableFilter> filter = ExpandableFilter::deserialize(damaged.data(), damaged.size());
     ASSERT_FALSE(filter.isOk());
     EXPECT_EQ(filter.status().code(), StatusCode::Corrupt) << filter.status().message();

@@ -6,14 +6,28 @@
 // Addresses. A key's hash gives a base slot b = reduceRange(hash.low, M)
 // (M: the base slot count, any integer, chosen from the growth hint) and a
 // bit stream hash.high, read from its top bit down. At level L (after L
-// doublings) the table has S = M * 2^L nominal slots and the key's
-// canonical slot is
+// doublings of the address space) there are Q = M * 2^L quotients and the
+// key's quotient is
 //   (b << L) | (the stream's first L bits),
-// so each doubling appends the stream's next bit to the address: slot a
+// so each doubling appends the stream's next bit to the address: quotient a
 // splits into 2a and 2a + 1, which keeps the runs in order. The key's
 // fingerprint at level L is the stream's next F bits. Keys are never stored
 // and never rehashed: a doubling moves each entry by the first bit of its
 // own fingerprint, which becomes the address's new last bit.
+//
+// Slots. The table does not double its slots with its quotients: it grows
+// in eighths. With s growth steps (0..7) it has N = Q + floor(Q * s / 8)
+// slots and quotient a's canonical slot is a + floor(a * s / 8): strictly
+// increasing (runs stay in quotient order, one quotient a slot) and below N.
+// When one more entry would pass 0.85 N the table is rebuilt one step
+// larger (the same entries, spread), and at the eighth step the quotients
+// double instead (N = 2Q = the doubled Q: s back to 0). So just after a
+// step the load is 0.85 * 8/9 = 0.756 at the least, where doubling the
+// slots with the quotients left 0.425 (issue #45: bits per key at any
+// count, docs/EXPANDABLE.md "Growth in eighths"). Between doublings (s > 0)
+// new entries belong to the next level: they get its fingerprint plus the
+// one bit its address will take, so every entry matches the same keys, and
+// the rate is the same, as if the table had doubled at the first step.
 //
 // Values. A slot holds F + 2 bits (F = fingerprintBits, the longest
 // fingerprint an entry has at this level; fingerprint_schedule.h):
@@ -41,7 +55,7 @@
 // specific that still answers for it, so no other key is lost.
 //
 // count() is keys (a void's copies count once); the table grows when one
-// more entry would pass the load limit (0.85 of the nominal slots).
+// more entry would pass the load limit (0.85 of its slots).
 #pragma once
 
 #include <cstddef>
@@ -63,12 +77,15 @@ class ExpandableFilter : public KeyedFilter<ExpandableFilter> {
   static constexpr uint32_t kMinFingerprintBits = 6;
   static constexpr uint32_t kMaxFingerprintBits = 32;
   static constexpr uint64_t kMinBaseSlots = 8;
-  // Entries per nominal slot a table holds before it doubles.
+  // Entries per slot a table holds before it grows.
   static constexpr uint64_t kLoadPercent = 85;
   // Slots past the nominal count the last clusters may run into.
   static constexpr uint64_t kMaxPaddingSlots = 128;
-  // Nominal slots a table may address (a doubling beyond is FULL).
+  // Quotients a table may address (a doubling beyond is FULL).
   static constexpr uint64_t kMaxSlots = uint64_t{1} << 40;
+  // Growth steps a doubling of the quotients takes: the slots grow by an
+  // eighth of the quotients a step (see the top).
+  static constexpr uint32_t kGrowthSteps = 8;
   // Registry facts (core/type_facts.h): it grows by doubling its one table,
   // so from a pipe it is itself the growing type, from kDefaultCapacity keys.
   static constexpr FilterGrowth kGrowth = FilterGrowth::InPlace;
@@ -100,15 +117,18 @@ class ExpandableFilter : public KeyedFilter<ExpandableFilter> {
 
   // The parameter block (docs/FORMAT.md): baseSlots u64, expectedCapacity
   // u64 (the growth hint, 0 when none), level u8, fingerprintBits u8 (the
-  // slots' longest fingerprint at this level), then the stored schedule and
-  // 3 reserved bytes.
+  // slots' longest fingerprint), then the stored schedule, growthSteps u8
+  // (0..7, the slots past the quotients in eighths of them; 0 in bytes
+  // written before growth in eighths, which doubled its slots) and 2
+  // reserved bytes.
   struct Params {
     uint64_t baseSlots = 0;
     uint64_t expectedCapacity = 0;
     uint8_t level = 0;
     uint8_t fingerprintBits = 0;
     StoredSchedule schedule;
-    CUCKOO_BLOOM_PARAMS_FIELDS(3, baseSlots, expectedCapacity, level, fingerprintBits, schedule)
+    uint8_t growthSteps = 0;
+    CUCKOO_BLOOM_PARAMS_FIELDS(2, baseSlots, expectedCapacity, level, fingerprintBits, schedule, growthSteps)
   };
 
   static constexpr OptionId kOptions[] = {OptionId::ExpectedCapacity};
@@ -145,19 +165,24 @@ class ExpandableFilter : public KeyedFilter<ExpandableFilter> {
   void clear();
 
   uint64_t baseSlots() const { return params_.baseSlots; }
+  // Doublings of the quotients so far.
   uint32_t level() const { return params_.level; }
-  // The longest fingerprint a slot holds at this level (slots are 2 bits wider).
+  // Steps of an eighth the slots have grown past the quotients (0..7).
+  uint32_t growthSteps() const { return params_.growthSteps; }
+  // The longest fingerprint a slot holds (slots are 2 bits wider).
   uint32_t fingerprintBits() const { return params_.fingerprintBits; }
   // A new entry's fingerprint bits at this level, and the schedule behind them.
   uint32_t newEntryBits() const { return freshBits_; }
   FingerprintSchedule schedule() const { return scheduleOf(params_); }
   uint64_t expectedCapacity() const { return params_.expectedCapacity; }
-  uint64_t nominalSlots() const { return params_.baseSlots << params_.level; }
+  uint64_t quotientCount() const { return params_.baseSlots << params_.level; }
+  // The table's slots (the load limit is 0.85 of them).
+  uint64_t nominalSlots() const { return slotsFor(quotientCount(), params_.growthSteps); }
   // Entries in the table (a void's copies each count).
   uint64_t entries() const { return entries_; }
   double loadFactor() const { return static_cast<double>(entries_) / static_cast<double>(nominalSlots()); }
   // The chance an absent key matches: the sum over entries of 2^-l (1 for a
-  // void copy), over the nominal slots.
+  // void copy), over the quotients.
   double estimatedFalsePositiveRate() const;
   // In memory: the table's words (the serialized payload) and the lookup's
   // per-block spill counts (2 bytes a block, derived, not serialized).
@@ -166,6 +191,8 @@ class ExpandableFilter : public KeyedFilter<ExpandableFilter> {
   void parameters(Visit&& visit) const {
     visit("baseSlots", static_cast<double>(baseSlots()));
     visit("level", level());
+    visit("growthSteps", growthSteps());
+    visit("quotientCount", static_cast<double>(quotientCount()));
     visit("slotCount", static_cast<double>(nominalSlots()));
     visit("fingerprintBits", fingerprintBits());
     visit("newEntryBits", newEntryBits());
@@ -182,10 +209,19 @@ class ExpandableFilter : public KeyedFilter<ExpandableFilter> {
   ExpandableFilter() = default;
   static uint64_t physicalSlots(uint64_t nominal) { return nominal + std::min(nominal, kMaxPaddingSlots); }
   uint64_t loadLimit() const { return nominalSlots() / 100 * kLoadPercent + nominalSlots() % 100 * kLoadPercent / 100; }
-  uint64_t canonicalSlot(const KeyHash& hash) const {
+  static uint64_t slotsFor(uint64_t quotients, uint32_t steps) { return quotients + ((quotients * steps) >> 3); }
+  // Quotient a's canonical slot with `steps` growth steps (see the top).
+  static uint64_t slotOf(uint64_t quotient, uint32_t steps) { return quotient + ((quotient * steps) >> 3); }
+  uint64_t slotOf(uint64_t quotient) const { return slotOf(quotient, params_.growthSteps); }
+  // The quotient whose canonical slot is `slot`, if one is (else the one
+  // below it): slotOf is strictly increasing, and a * 8 / (8 + s) is within
+  // one of the answer.
+  uint64_t quotientAt(uint64_t slot) const;
+  uint64_t quotientOf(const KeyHash& hash) const {
     const uint64_t base = reduceRange(hash.low, params_.baseSlots);
     return (base << params_.level) | (params_.level == 0 ? 0 : hash.high >> (64 - params_.level));
   }
+  uint64_t canonicalSlot(const KeyHash& hash) const { return slotOf(quotientOf(hash)); }
   // The key's bits after the address's: its fingerprint at this level, from the top.
   uint64_t streamOf(const KeyHash& hash) const { return hash.high << params_.level; }
   uint64_t newEntryOf(const KeyHash& hash) const {
@@ -218,13 +254,23 @@ class ExpandableFilter : public KeyedFilter<ExpandableFilter> {
   // code for those cannot be inlined into code for any x86-64.
   CUCKOO_BLOOM_FAST_BITS_TARGET bool hasWithFastBits(const KeyHash& hash) const;
 #endif
-  // One doubling: a new table one level up, or Full (nothing changed).
-  Status expand();
+  // One growth step: the slots an eighth more, or at the eighth step the
+  // quotients doubled (see the top); Full when it cannot (nothing changed).
+  Status grow();
+  // The table rebuilt at `level` (params_.level or one more: a doubling) and
+  // `steps`; Full or OutOfMemory with nothing changed.
+  Status rebuild(uint32_t level, uint32_t steps);
+  // Whether the quotients can double to `level`: the address bits, the
+  // schedule's bits and the size limit (growth past them is FULL).
+  static bool canDoubleTo(const Params& params, uint32_t level);
+  // A new entry's bits: the schedule's for the level its entries belong to
+  // (the next one while s > 0) plus the bit its address will take then.
+  static uint32_t freshBitsOf(const Params& params);
 
   Params params_;
   QuotientTable table_;
   uint64_t entries_ = 0;
-  uint32_t freshBits_ = 0;  // newEntryBits(): the schedule's bits at params_.level
+  uint32_t freshBits_ = 0;  // newEntryBits(): freshBitsOf(params_)
 };
 
 }  // namespace cuckoo_bloom
