@@ -115,19 +115,30 @@ void growth(double rate, bool hinted, const std::vector<KeyHash>& keys, const st
   double worst = 0.0;
   uint32_t worstLevel = 0;
   uint64_t added = 0;
+  // Bytes just after each growth step past 10,000 keys (where a count fills
+  // the table least), as bits per key: the worst is the size's bound.
+  double worstBits = 0.0;
+  uint64_t worstBitsAt = 0;
   std::printf("    level:rate/target");
   while (added < end) {
     const uint64_t limit = std::min<uint64_t>(end, added + (filter.nominalSlots() * ExpandableFilter::kLoadPercent / 100 - filter.entries()));
     for (; added < limit; ++added) {
       if (!filter.add(keys[added]).isOk()) std::exit(1);
     }
-    const double at = measured();
-    std::printf(" %u:%.2f", filter.level(), at / rate);
-    if (at > worst) {
-      worst = at;
-      worstLevel = filter.level();
+    // The fullest point of a level: before the step that doubles the quotients.
+    if (filter.growthSteps() == 0 || filter.growthSteps() + 1 == ExpandableFilter::kGrowthSteps || added == end) {
+      const double at = measured();
+      std::printf(" %u:%.2f", filter.level(), at / rate);
+      if (at > worst) {
+        worst = at;
+        worstLevel = filter.level();
+      }
     }
-    if (added < end && !filter.add(keys[added++]).isOk()) std::exit(1);  // the doubling
+    if (added < end) {
+      if (!filter.add(keys[added++]).isOk()) std::exit(1);  // the growth step
+      const double bits = filter.byteLength() * 8.0 / static_cast<double>(added);
+      if (added >= 10000 && bits > worstBits) worstBits = bits, worstBitsAt = added;
+    }
   }
   const double endBits = filter.byteLength() * 8.0 / static_cast<double>(end);
   const uint32_t levels = filter.level();
@@ -143,10 +154,12 @@ void growth(double rate, bool hinted, const std::vector<KeyHash>& keys, const st
   const double bloomBits = bloom->byteLength() * 8.0 / static_cast<double>(end);
   const double cuckooBits = cuckoo->byteLength() * 8.0 / static_cast<double>(end);
   std::printf("\n  eps %.3f%%, %s, %llu -> %llu keys (%u doublings): worst measured rate %.5f = %.2fx target (level %u), "
-              "estimate at the end %.5f; false negatives (removes included) %llu; %.2f bits/key = %.2fx Bloom (%.2f), %.2fx cuckoo (%.2f)\n",
+              "estimate at the end %.5f; false negatives (removes included) %llu; %.2f bits/key = %.2fx Bloom (%.2f), %.2fx cuckoo (%.2f); "
+              "worst just after a growth step past 10,000 keys %.2f bits/key = %.2fx Bloom (at %llu keys)\n",
               rate * 100, hinted ? "expectedCapacity = end" : "no hint", static_cast<unsigned long long>(kStart),
               static_cast<unsigned long long>(end), levels, worst, worst / rate, worstLevel, endEstimate,
-              static_cast<unsigned long long>(falseNegatives), endBits, endBits / bloomBits, bloomBits, endBits / cuckooBits, cuckooBits);
+              static_cast<unsigned long long>(falseNegatives), endBits, endBits / bloomBits, bloomBits, endBits / cuckooBits, cuckooBits,
+              worstBits, worstBits / bloomBits, static_cast<unsigned long long>(worstBitsAt));
 }
 
 }  // namespace
@@ -166,7 +179,7 @@ int main(int argc, char** argv) {
   const std::vector<KeyHash> present = hashes("https://present.example/", kKeys, 7);
   const std::vector<KeyHash> absent = hashes("http://absent.test/", kKeys, 7);
   for (const double rate : {0.01, 0.001}) {
-    // Grown from 100 with the hint: bits/key just after each doubling.
+    // Grown from 100 with the hint: bits/key just after each growth step.
     std::unique_ptr<AnyFilter> grown = made(FilterType::Expandable, kStart, rate, kKeys);
     double worstBitsPerKey = 0.0;
     size_t bytes = grown->byteLength();

@@ -79,15 +79,23 @@ export class ExpandableFilter extends Filter<'expandable'> {
     throw new FilterError('FULL', `expandable filter cannot grow further: stored keys 0..${index - 1}; key ${index} and later were not added`, { index });
   }
 
-  /** Doublings so far. */
+  /** Doublings of the address space so far (quotients: baseSlots × 2^level). */
   get level(): number {
     return this.parameters.level!;
   }
-  /** Nominal slots of the table now: baseSlots × 2^level. */
+  /** Growth steps since the last doubling (0–7): the table's slots grow by an eighth of its quotients a step, and the quotients double at the eighth. */
+  get growthSteps(): number {
+    return this.parameters.growthSteps!;
+  }
+  /** Addresses a key can have now: baseSlots × 2^level. */
+  get quotientCount(): number {
+    return this.parameters.quotientCount!;
+  }
+  /** Slots of the table now: quotientCount plus growthSteps eighths of it. */
   get slotCount(): number {
     return this.parameters.slotCount!;
   }
-  /** The longest fingerprint a slot holds at this level (slots are 2 bits wider); each entry loses a bit per doubling. */
+  /** The longest fingerprint a slot holds (slots are 2 bits wider); each entry loses a bit per doubling. */
   get fingerprintBits(): number {
     return this.parameters.fingerprintBits!;
   }
@@ -102,7 +110,7 @@ export class ExpandableFilter extends Filter<'expandable'> {
     this.defineSizingGetters('expectedCapacity');
   }
 
-  /** Entries over nominal slots (the table doubles past 0.85). */
+  /** Entries over slots (the table grows by a step past 0.85). */
   get loadFactor(): number {
     return this.parameters.loadFactor!;
   }
