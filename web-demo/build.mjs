@@ -10,7 +10,7 @@
 //   core.reader.wasm, core.small.wasm   the package build's, beside app.js (init() looks there)
 //   index.html        with the manifest inlined (no request before the first verdict) and
 //                     preload links, so the wasm and the filter download in parallel with app.js
-//   styles.css, playground.css, sections.html (the later parts' markup and styles)
+//   styles.css, playground.css, sections.html (the later parts' markup and styles; the CSS minified)
 //   sw.js             the service worker: network first, the cache when offline; it caches the
 //                     page's own copies of the files (from the HTTP cache), never fetching them twice
 //   data/*.filter     the list in each type of the registry a blocklist can use, built by the CLI;
@@ -36,7 +36,7 @@ import { join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib';
-import { build } from 'esbuild';
+import { build, transform } from 'esbuild';
 
 const run = promisify(execFile);
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -101,7 +101,13 @@ const criticalChunks = [
   ...(glue && outputName(glue[0]) !== 'app.js' ? [outputName(glue[0])] : []),
 ];
 for (const wasm of ['core.reader.wasm', 'core.small.wasm']) copyFileSync(join(pkg, wasm), join(out, wasm));
-for (const file of ['styles.css', 'playground.css', 'sections.html']) copyFileSync(join(demo, file), join(out, file));
+// The stylesheets minified (their comments are for this repository, not for every visitor's
+// bytes before the first verdict); the markup as written.
+for (const file of ['styles.css', 'playground.css']) {
+  const { code } = await transform(readFileSync(join(demo, file), 'utf8'), { loader: 'css', minify: true, target: ['chrome120', 'firefox120', 'safari16'], logLevel: 'warning' });
+  writeFileSync(join(out, file), code);
+}
+copyFileSync(join(demo, 'sections.html'), join(out, 'sections.html'));
 
 // 2. The blocklist, with the project's own CLI, once per type of the library's registry that a
 // blocklist can use (not one that forgets its keys); the page checks URLs with the preloaded one
