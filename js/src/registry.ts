@@ -276,7 +276,7 @@ const ENTRIES = [
   entry(ExpandableFilter, {
     name: 'expandable',
     label: 'Expandable',
-    summary: 'grows by doubling one table (no chain), with removal; sized by a growth hint to stay near static size and under its rate',
+    summary: 'grows one table in place (no chain), with removal; sized by a growth hint to stay near static size and under its rate',
     lookup: '1 run of 1 quotient-filter table (one probe, however far it grew)',
   }),
 ];
