@@ -17,7 +17,9 @@ const GROWTH_STEPS = 8;
  * (or `end`), in one addMany; returns how many keys are added now.
  */
 export function fillLevel(filter, added, end) {
-  const limit = Math.min(end, added + Math.floor((filter.slotCount * LOAD_PERCENT) / 100) - filter.count);
+  // The table's entries (a void's copies each count, unlike `count`): its load times its slots.
+  const entries = Math.round(filter.loadFactor * filter.slotCount);
+  const limit = Math.min(end, added + Math.floor((filter.slotCount * LOAD_PERCENT) / 100) - entries);
   const keys = [];
   for (let i = added; i < limit; i++) keys.push(present(i));
   filter.addMany(keys);

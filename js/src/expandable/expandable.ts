@@ -27,10 +27,12 @@ export interface ExpandableFilterOptions {
 }
 
 /**
- * A filter that grows without a chain: one quotient-filter table that doubles
- * in place (InfiniFilter's expansion: each entry gives one fingerprint bit to
- * its address, and newer entries get longer fingerprints so the rate holds at
- * any growth; Aleph's duplication once a fingerprint runs out), so a lookup
+ * A filter that grows without a chain: one quotient-filter table that grows
+ * in place, its slots by an eighth at a time and its addresses by doubling
+ * (InfiniFilter's expansion: at each doubling every entry gives one
+ * fingerprint bit to its address, and newer entries get longer fingerprints
+ * so the rate holds at any growth; Aleph's duplication once a fingerprint
+ * runs out), so it stays within 0.756–0.85 entries a slot and a lookup
  * stays one probe of one table however far it grows. Supports removal of keys
  * you added. `count` is the keys stored (a key added twice counts twice).
  *
@@ -50,8 +52,8 @@ export class ExpandableFilter extends Filter<'expandable'> {
   }
 
   /**
-   * Adds a key; the table doubles when it is full.
-   * @throws FilterError `FULL` (the table cannot double further: its hashes have no more address bits, or the
+   * Adds a key; a full table grows by a step (its slots an eighth of its addresses more; every eighth step doubles the addresses).
+   * @throws FilterError `FULL` (the table cannot grow further: its hashes have no more address bits, or the
    *   size limit) or `OUT_OF_MEMORY`: nothing changed, every key added before is still found. `INVALID_ARGUMENT`; `FREED`.
    */
   add(key: Key): this {
