@@ -211,7 +211,8 @@ class ExpandableFilter : public KeyedFilter<ExpandableFilter> {
   uint64_t loadLimit() const { return nominalSlots() / 100 * kLoadPercent + nominalSlots() % 100 * kLoadPercent / 100; }
   static uint64_t slotsFor(uint64_t quotients, uint32_t steps) { return quotients + ((quotients * steps) >> 3); }
   // Quotient a's canonical slot with `steps` growth steps (see the top).
-  static uint64_t slotOf(uint64_t quotient, uint32_t steps) { return quotient + ((quotient * steps) >> 3); }
+  // (At s = 0, the table's state at a hinted count, a lookup skips the multiply.)
+  static uint64_t slotOf(uint64_t quotient, uint32_t steps) { return steps == 0 ? quotient : quotient + ((quotient * steps) >> 3); }
   uint64_t slotOf(uint64_t quotient) const { return slotOf(quotient, params_.growthSteps); }
   // The quotient whose canonical slot is `slot`, if one is (else the one
   // below it): slotOf is strictly increasing, and a * 8 / (8 + s) is within
