@@ -9,17 +9,20 @@
 //                  14: i64 bloom_filter_offset, 15: i32 bloom_filter_length
 // Everything else is skipped by CompactReader.
 import { FilterError } from '../errors.js';
-import { CompactReader, CompactType } from './thrift-compact.js';
+import { CompactReader, CompactType, type FieldHeader } from './thrift-compact.js';
 
 /** Parquet's physical types (parquet.thrift `Type`), by their number there. */
 export const PHYSICAL_TYPES = ['BOOLEAN', 'INT32', 'INT64', 'INT96', 'FLOAT', 'DOUBLE', 'BYTE_ARRAY', 'FIXED_LEN_BYTE_ARRAY'] as const;
+/** A Parquet physical type by name. */
 export type ParquetPhysicalType = (typeof PHYSICAL_TYPES)[number];
 
 /** Where one column chunk's Bloom filter is, as the footer says. */
 export interface ColumnChunkBloomPlace {
+  /** The row group's index in the footer, from 0. */
   rowGroup: number;
   /** The column's path in the schema, joined with '.' (a top-level column: its name). */
   column: string;
+  /** The column's physical type: how its values are encoded for the filter. */
   physicalType: ParquetPhysicalType;
   /** Byte offset of the BloomFilterHeader in the file; undefined when the chunk has no filter. */
   bloomFilterOffset: number | undefined;
@@ -150,23 +153,25 @@ export function parseFileMetaData(footer: Uint8Array): ColumnChunkBloomPlace[] {
   const places: ColumnChunkBloomPlace[] = [];
   reader.readStruct((field, depth) => {
     if (field.id !== 4) return false;
-    reader.expectType(field, CompactType.List, 'FileMetaData.row_groups');
-    const rowGroups = reader.readListHeader();
-    if (rowGroups.elementType !== CompactType.Struct) throw reader.corrupt('row_groups is not a list of structs');
-    for (let rowGroup = 0; rowGroup < rowGroups.size; rowGroup++) {
+    forEachStruct(reader, field, 'FileMetaData.row_groups', (rowGroup) => {
       reader.readStruct((groupField, groupDepth) => {
         if (groupField.id !== 1) return false;
-        reader.expectType(groupField, CompactType.List, 'RowGroup.columns');
-        const columns = reader.readListHeader();
-        if (columns.elementType !== CompactType.Struct) throw reader.corrupt('columns is not a list of structs');
-        for (let c = 0; c < columns.size; c++) {
+        forEachStruct(reader, groupField, 'RowGroup.columns', () => {
           const place = readColumnChunk(reader, rowGroup, groupDepth + 1);
           if (place !== undefined) places.push(place);
-        }
+        });
         return true;
       }, depth + 1);
-    }
+    });
     return true;
   });
   return places;
+}
+
+/** Reads `field` as a list of structs (`what` names it), calling `each` with each element's index before it is read. */
+function forEachStruct(reader: CompactReader, field: FieldHeader, what: string, each: (index: number) => void): void {
+  reader.expectType(field, CompactType.List, what);
+  const list = reader.readListHeader();
+  if (list.elementType !== CompactType.Struct) throw reader.corrupt(`${what} is not a list of structs`);
+  for (let index = 0; index < list.size; index++) each(index);
 }

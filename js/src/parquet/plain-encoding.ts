@@ -10,10 +10,11 @@ import type { ParquetPhysicalType } from './footer.js';
 export type ParquetValue = string | Uint8Array | number | bigint;
 
 const utf8 = new TextEncoder();
-// has() and add() encode into this scratch instead of a fresh array per value
-// (the bytes are hashed at once and never kept). Grown for a longer string.
-let scratch = new Uint8Array(256);
-let scratchView = new DataView(scratch.buffer);
+// has() and add() encode a number into this scratch instead of a fresh array
+// per value (the bytes are hashed at once and never kept).
+const scratch = new Uint8Array(8);
+const scratchView = new DataView(scratch.buffer);
+const scratch4 = scratch.subarray(0, 4);
 const INT64_MIN = -(1n << 63n);
 const INT64_MAX = (1n << 63n) - 1n;
 
@@ -28,6 +29,11 @@ function wrong(value: ParquetValue, type: ParquetPhysicalType, need: string): Fi
   return new FilterError('INVALID_ARGUMENT', `a ${type} column's value must be ${need}, not ${shown}`);
 }
 
+/**
+ * `value` as Parquet's PLAIN encoding writes it for a column of `type`: the bytes the
+ * spec hashes for a Bloom filter.
+ * @throws FilterError `INVALID_ARGUMENT` for a value the type cannot hold; `UNSUPPORTED` for BOOLEAN and INT96.
+ */
 export function plainEncode(value: ParquetValue, type: ParquetPhysicalType): Uint8Array {
   switch (type) {
     case 'BYTE_ARRAY':
@@ -58,44 +64,27 @@ export function plainEncode(value: ParquetValue, type: ParquetPhysicalType): Uin
   }
 }
 
-/** The scratch buffer encodeForHash writes into (valid until its next call). */
-export const hashScratch = (): Uint8Array => scratch;
-
-function growScratch(length: number): void {
-  if (length > scratch.length) {
-    scratch = new Uint8Array(Math.max(length, 2 * scratch.length));
-    scratchView = new DataView(scratch.buffer);
-  }
-}
-
 /**
- * plainEncode's bytes written into hashScratch() for hashing at once; returns
- * their length. No array per value (a subarray or a fresh Uint8Array per call
- * cost more than the hash itself): an ASCII string is copied code unit by code
- * unit, other strings go through encodeInto, numbers through a DataView.
+ * plainEncode's bytes for hashing at once: a number of a numeric column in a
+ * shared scratch (valid until the next call; a fresh array per value cost more
+ * than the hash itself), anything else (and every refusal) through plainEncode.
  */
-export function encodeForHash(value: ParquetValue, type: ParquetPhysicalType): number {
-  if (typeof value === 'string' && (type === 'BYTE_ARRAY' || type === 'FIXED_LEN_BYTE_ARRAY')) {
-    const length = value.length;
-    growScratch(length * 3); // UTF-8 takes at most 3 bytes per UTF-16 code unit
-    let i = 0;
-    for (; i < length; i++) {
-      const unit = value.charCodeAt(i);
-      if (unit >= 0x80) break;
-      scratch[i] = unit;
-    }
-    return i === length ? length : utf8.encodeInto(value, scratch).written;
-  }
+export function encodeForHash(value: ParquetValue, type: ParquetPhysicalType): Uint8Array {
   if (typeof value === 'number' && type === 'DOUBLE') {
     scratchView.setFloat64(0, value, true);
-    return 8;
+    return scratch;
+  }
+  if (typeof value === 'number' && type === 'INT32' && Number.isInteger(value) && value >= -0x80000000 && value <= 0x7fffffff) {
+    scratchView.setInt32(0, value, true);
+    return scratch4;
   }
   if (typeof value === 'bigint' && type === 'INT64' && value >= INT64_MIN && value <= INT64_MAX) {
     scratchView.setBigInt64(0, value, true);
-    return 8;
+    return scratch;
   }
-  const bytes = plainEncode(value, type); // the other cases, and every refusal
-  growScratch(bytes.length);
-  scratch.set(bytes);
-  return bytes.length;
+  if (typeof value === 'number' && type === 'INT64' && Number.isSafeInteger(value)) {
+    scratchView.setBigInt64(0, BigInt(value), true);
+    return scratch;
+  }
+  return plainEncode(value, type);
 }

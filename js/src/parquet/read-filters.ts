@@ -19,11 +19,15 @@ import {
 } from './footer.js';
 import { MAX_BITSET_BYTES, ParquetBloomFilter } from './split-block-filter.js';
 
+/** One column chunk's filter and where it is. */
 export interface ParquetColumnBloomFilter {
+  /** The row group's index in the footer, from 0. */
   rowGroup: number;
   /** The column's path in the schema, joined with '.'. */
   column: string;
+  /** The column's physical type. */
   physicalType: ParquetPhysicalType;
+  /** The filter: `filter.has(value)` false means the row group does not hold `value`. */
   filter: ParquetBloomFilter;
 }
 

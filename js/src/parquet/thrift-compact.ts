@@ -16,20 +16,10 @@
 // (key type << 4) | value type; a struct ends at a STOP (0) byte.
 import { FilterError } from '../errors.js';
 
+// The compact protocol's type ids, 0..12 in the spec's order.
+// prettier-ignore
 export enum CompactType {
-  Stop = 0,
-  BoolTrue = 1,
-  BoolFalse = 2,
-  Byte = 3,
-  I16 = 4,
-  I32 = 5,
-  I64 = 6,
-  Double = 7,
-  Binary = 8,
-  List = 9,
-  Set = 10,
-  Map = 11,
-  Struct = 12,
+  Stop, BoolTrue, BoolFalse, Byte, I16, I32, I64, Double, Binary, List, Set, Map, Struct,
 }
 
 /** Parquet's metadata nests about 6 deep; anything past this is hostile. */
