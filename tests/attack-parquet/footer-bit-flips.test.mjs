@@ -7,12 +7,17 @@
 // path_in_schema and type with the schema, so a flip that makes a parser resync reads
 // as a smaller, different footer. Bitset flips are not counted: the format has no
 // checksum there, nothing can catch those.
+// Measured on a scratch copy of the reader: a STOP that must be the byte 0x00, the
+// required fields of FileMetaData, RowGroup, ColumnChunk and ColumnMetaData, and no
+// bytes after FileMetaData leave 34 of the 185; 22 rename or retype a column (caught by
+// comparing path_in_schema and type with the schema's leaves), 12 lose the
+// bloom_filter_offset field (a chunk without a filter: row-group-without-filter.test.mjs).
 import { readFileSync } from 'node:fs';
 import { jest } from '@jest/globals';
 import { loadParquetModule } from '../parquet/parquet-module.mjs';
 import { openDuckDB } from '../parquet/duckdb-parquet.mjs';
 import { T, struct, i32, i64, list, binary } from '../parquet/thrift-writer.mjs';
-import { assemble, signature } from './attack-helpers.mjs';
+import { assemble, fileMetaData, signature } from './attack-helpers.mjs';
 
 jest.setTimeout(180_000);
 
@@ -77,6 +82,21 @@ test("footer byte 0's bit 2 (DuckDB file): version's i32 header becomes a bool, 
   const footerLength = new DataView(original.buffer, original.byteOffset).getUint32(original.length - 8, true);
   const file = original.slice();
   file[original.length - 8 - footerLength] ^= 0x04;
+  let outcome;
+  try {
+    outcome = `read ${parquet.readParquetBloomFilters(file).length} filters`;
+  } catch (error) {
+    if (!(error instanceof parquet.FilterError)) throw error;
+    outcome = error.code;
+  }
+  expect(outcome).toBe('CORRUPT');
+});
+
+test('a field header byte of type STOP with a nonzero delta (0x10) is CORRUPT, not the end of the struct', () => {
+  // The compact protocol's STOP is the byte 0x00; 0x10 is no field header at all. Read as
+  // STOP, it ends FileMetaData at once and the file reads as having no filters.
+  const valid = fileMetaData([[]]);
+  const file = assemble([], [0x10, ...valid]);
   let outcome;
   try {
     outcome = `read ${parquet.readParquetBloomFilters(file).length} filters`;
