@@ -121,3 +121,23 @@ test('a 32 MiB footer of structs nested 30 deep, repeated: read or CORRUPT, in b
   expect(['read', 'CORRUPT']).toContain(outcome);
   expect(performance.now() - started).toBeLessThan(60_000);
 });
+
+test('a range reader that rejects at request k: the call rejects (as is, or UNAVAILABLE naming it) and reads nothing more', async () => {
+  const { read, requests } = recordingReader(original);
+  await parquet.fetchParquetBloomFilters(read, original.length);
+  for (let k = 0; k < requests.length; k++) {
+    let calls = 0;
+    const failing = async (offset, length) => {
+      if (calls++ === k) throw new Error(`network down at request ${k}`);
+      return original.slice(offset, offset + length);
+    };
+    let outcome;
+    try {
+      await parquet.fetchParquetBloomFilters(failing, original.length);
+      outcome = 'read';
+    } catch (error) {
+      outcome = error instanceof parquet.FilterError ? (error.code === 'UNAVAILABLE' && /network down/.test(`${error.message} ${error.cause?.message}`) ? 'named' : error.code) : error.message;
+    }
+    expect([k, outcome === 'named' ? `network down at request ${k}` : outcome, calls]).toEqual([k, `network down at request ${k}`, k + 1]);
+  }
+});
