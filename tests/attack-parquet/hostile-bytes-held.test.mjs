@@ -1,7 +1,7 @@
 // Held on main (a guard): hostile bytes the reader already refuses with a typed error in
 // bounded time, on both paths (whole bytes and a range reader): a DuckDB file cut at
 // every offset, each Bloom filter header byte set to each of its 256 values, a range
-// reader that comes up short at each of its requests, Thrift that lies (varints of 11
+// reader that comes up short or rejects at each of its requests, Thrift that lies (varints of 11
 // bytes, lists and maps of 2^31, nesting 100,000 deep inside a filter header, a 32 MiB
 // footer of nested structs), and a file read from inside a larger buffer.
 import { readFileSync } from 'node:fs';
