@@ -70,7 +70,9 @@ test('a hand-made file reads back, filter and all', () => {
   const body = [...bloomHeader(64), ...filter.bitset];
   const file = parquetFile(body, [{ name: 'n', type: INT64, offset: 4, length: body.length }, { name: 'x', type: INT32 }]);
   const read = parquet.readParquetBloomFilters(file);
-  expect(read.map((f) => [f.rowGroup, f.column, f.physicalType])).toEqual([[0, 'n', 'INT64']]);
+  // The chunk without a filter is there too, answering true (its row group may hold anything).
+  expect(read.map((f) => [f.rowGroup, f.column, f.physicalType, f.filter.known])).toEqual([[0, 'n', 'INT64', true], [0, 'x', 'INT32', false]]);
+  expect(read[1].filter.has(7)).toBe(true);
   expect(read[0].filter.has(42n)).toBe(true);
   expect(read[0].filter.has(43)).toBe(false);
   // Without bloom_filter_length (writers before format 2.10), the header says the size.

@@ -37,8 +37,10 @@ test('random footers inside a well-framed file read or are typed errors', () => 
 });
 
 test("a valid file's footer and filter header overwritten at random read or are typed errors", () => {
-  const body = [...bloomHeader(64), ...new Array(64).fill(0x5a)];
-  const valid = parquetFile(body, [{ name: 'n', type: 2, offset: 4, length: body.length }, { name: 's', type: 6, offset: 4 }]);
+  // Two filters, each its own bytes (filters sharing bytes are CORRUPT): one with its length recorded, one without.
+  const one = [...bloomHeader(64), ...new Array(64).fill(0x5a)];
+  const body = [...one, ...one];
+  const valid = parquetFile(body, [{ name: 'n', type: 2, offset: 4, length: one.length }, { name: 's', type: 6, offset: 4 + one.length }]);
   expect(parquet.readParquetBloomFilters(valid)).toHaveLength(2);
   const outcomes = { read: 0, CORRUPT: 0, UNSUPPORTED: 0 };
   const edit = fc.record({ at: fc.nat({ max: valid.length - 9 }), bytes: fc.uint8Array({ minLength: 1, maxLength: 4 }) });

@@ -4,10 +4,11 @@
 // FLOAT and DOUBLE little-endian IEEE 754. BOOLEAN and INT96 have no filter any
 // writer makes (UNSUPPORTED); a value that does not fit the type is INVALID_ARGUMENT.
 import { FilterError } from '../errors.js';
-import type { ParquetPhysicalType } from './footer.js';
+import { describeValue } from '../keys/keys.js';
+import type { ParquetPhysicalType } from './footer-fields.js';
 
-/** A value `has` takes: a string or bytes for byte arrays, a number or bigint for numbers. */
-export type ParquetValue = string | Uint8Array | number | bigint;
+/** A value `has` takes: a string or bytes for byte arrays, a number or bigint for numbers, a Date for DATE and TIMESTAMP columns. */
+export type ParquetValue = string | Uint8Array | number | bigint | Date;
 
 const utf8 = new TextEncoder();
 // has() and add() encode a number into this scratch instead of a fresh array
@@ -25,7 +26,7 @@ function littleEndian(length: number, write: (view: DataView) => void): Uint8Arr
 }
 
 function wrong(value: ParquetValue, type: ParquetPhysicalType, need: string): FilterError {
-  const shown = typeof value === 'string' ? JSON.stringify(value.slice(0, 40)) : typeof value === 'object' ? 'a Uint8Array' : String(value);
+  const shown = typeof value === 'string' ? JSON.stringify(value.slice(0, 40)) : value instanceof Uint8Array ? 'a Uint8Array' : typeof value === 'bigint' ? `${value}n` : typeof value === 'object' || typeof value === 'function' ? describeValue(value) : String(value);
   return new FilterError('INVALID_ARGUMENT', `a ${type} column's value must be ${need}, not ${shown}`);
 }
 
@@ -41,11 +42,13 @@ export function plainEncode(value: ParquetValue, type: ParquetPhysicalType): Uin
       if (typeof value === 'string') return utf8.encode(value);
       if (value instanceof Uint8Array) return value;
       throw wrong(value, type, 'a string or a Uint8Array');
-    case 'INT32':
-      if (typeof value === 'number' && Number.isInteger(value) && value >= -0x80000000 && value <= 0x7fffffff) {
-        return littleEndian(4, (view) => view.setInt32(0, value, true));
+    case 'INT32': {
+      const int = typeof value === 'bigint' && value >= -0x80000000n && value <= 0x7fffffffn ? Number(value) : value;
+      if (typeof int === 'number' && Number.isInteger(int) && int >= -0x80000000 && int <= 0x7fffffff) {
+        return littleEndian(4, (view) => view.setInt32(0, int, true));
       }
-      throw wrong(value, type, 'an integer in the 32-bit range');
+      throw wrong(value, type, 'an integer (number or bigint) in the 32-bit range');
+    }
     case 'INT64': {
       const big = typeof value === 'bigint' ? value : typeof value === 'number' && Number.isSafeInteger(value) ? BigInt(value) : undefined;
       if (big !== undefined && big >= INT64_MIN && big <= INT64_MAX) {

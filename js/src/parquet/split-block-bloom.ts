@@ -3,6 +3,8 @@ import type { FilterClassInfo } from '../core/filter-base.js';
 import { coreError, FilterError, statusName } from '../errors.js';
 import type { FilterOptions } from '../options.js';
 import type { CoreModule } from '../runtime/core-module.js';
+import { getRuntime } from '../runtime/init.js';
+import { describeValue, requireAttached } from '../keys/keys.js';
 
 /** Options of {@link SplitBlockBloomFilter}: the {@link FilterOptions} every filter takes, and its own. */
 export interface SplitBlockBloomFilterOptions extends FilterOptions {
@@ -14,10 +16,31 @@ export interface SplitBlockBloomFilterOptions extends FilterOptions {
   byteCount?: number | undefined;
 }
 
-/** The one export beyond the registry's calls (bindings/parquet_bitset.cpp). */
+/** The exports beyond the registry's calls (bindings/parquet_bitset.cpp). */
 interface BitsetExports {
   _cbw_sbbf_load_bitset(handle: number, data: number, length: number): number;
+  _cbw_sbbf_add_hash(handle: number, low: number, high: number): number;
+  _cbw_sbbf_has_hash(handle: number, low: number, high: number): number;
+  _cbw_sbbf_xxh64(data: number, length: number, out: number): void;
 }
+
+const TWO_64 = 1n << 64n;
+
+/**
+ * A 64-bit hash as the two 32-bit halves wasm takes. The signed form of a hash
+ * (BigInt.asIntN(64, h), how Java and Spark hand one out) is the same 64 bits;
+ * anything else (a number, a bigint outside [-2^63, 2^64)) is refused, never
+ * reduced to other bits.
+ */
+function hashHalves(hash: bigint, method: string): [number, number] {
+  if (typeof hash !== 'bigint' || hash < -(1n << 63n) || hash >= TWO_64) {
+    const shown = typeof hash === 'bigint' ? `${hash}n` : typeof hash;
+    throw new FilterError('INVALID_ARGUMENT', `${method} takes a 64-bit hash as a bigint in [-2^63, 2^64), not ${shown}`);
+  }
+  const bits = BigInt.asUintN(64, hash);
+  return [Number(bits & 0xffffffffn), Number(bits >> 32n)];
+}
+
 
 /**
  * The spec's rule-of-thumb rate at 8 bits per value, (1 - e^-1)^8: what a
@@ -51,6 +74,28 @@ export class SplitBlockBloomFilter extends MergeableBloomFilter<'split-block-blo
   }
 
   /**
+   * The spec's hash of a value's plain-encoded bytes: XXH64 with seed 0, in wasm
+   * (call `init()` first). What {@link addHash} takes.
+   * @throws FilterError `INVALID_ARGUMENT` unless `bytes` is an attached Uint8Array.
+   */
+  static xxhash64(bytes: Uint8Array): bigint {
+    if (!(bytes instanceof Uint8Array)) throw new FilterError('INVALID_ARGUMENT', `xxhash64 takes a Uint8Array, not ${describeValue(bytes)}`);
+    requireAttached(bytes, "xxhash64's value");
+    const module = getRuntime().module as CoreModule & BitsetExports;
+    const pointer = module._malloc(bytes.length + 8);
+    if (pointer === 0) throw new FilterError('OUT_OF_MEMORY', `cannot reserve ${bytes.length + 8} bytes of wasm memory to hash`);
+    try {
+      // The hash's 8 bytes first (malloc's alignment), the value after them.
+      module.HEAPU8.set(bytes, pointer + 8);
+      module._cbw_sbbf_xxh64(pointer + 8, bytes.length, pointer);
+      const view = new DataView(module.HEAPU8.buffer, pointer, 8);
+      return BigInt(view.getUint32(0, true)) | (BigInt(view.getUint32(4, true)) << 32n);
+    } finally {
+      module._free(pointer);
+    }
+  }
+
+  /**
    * An empty filter of exactly `byteCount` bytes, seed 0: the same values at the
    * same size give the same bytes as an engine's filter.
    * @throws FilterError `INVALID_ARGUMENT` unless byteCount is a power of two from 32 to 128 MiB.
@@ -77,6 +122,29 @@ export class SplitBlockBloomFilter extends MergeableBloomFilter<'split-block-blo
     }
     filter.loadBitset(bitset);
     return filter;
+  }
+
+  /**
+   * Adds a value by its spec hash (XXH64 seed 0 of its plain bytes, {@link SplitBlockBloomFilter.xxhash64}),
+   * unsigned or in its signed 64-bit form.
+   * @throws FilterError `INVALID_ARGUMENT` for a number or a bigint outside [-2^63, 2^64).
+   */
+  addHash(hash: bigint): this {
+    const [low, high] = hashHalves(hash, 'addHash');
+    const status = (this.module as CoreModule & BitsetExports)._cbw_sbbf_add_hash(this.address, low, high);
+    if (status < 0) throw coreError(statusName(this.module, -status), 'addHash refused');
+    return this;
+  }
+
+  /**
+   * Whether a value with this spec hash may have been added (false: it was not).
+   * @throws FilterError `INVALID_ARGUMENT` as {@link addHash}.
+   */
+  hasHash(hash: bigint): boolean {
+    const [low, high] = hashHalves(hash, 'hasHash');
+    const status = (this.module as CoreModule & BitsetExports)._cbw_sbbf_has_hash(this.address, low, high);
+    if (status < 0) throw coreError(statusName(this.module, -status), 'hasHash refused');
+    return status === 1;
   }
 
   /** The spec bitset (numBytes long, the bytes a Parquet file stores after the header): a fresh copy. */

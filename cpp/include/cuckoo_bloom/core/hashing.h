@@ -49,12 +49,23 @@ inline KeyHash hashKey(const uint8_t* data, size_t length, uint64_t seed) {
   return {low, mix64(low ^ kSecondWordSalt)};
 }
 
+// XXH64, kept out of line: XXH_INLINE_ALL would otherwise inline its body into
+// every registry instantiation that can hash with it, and each wasm KB costs
+// ~3.7 KB of package (the inline bundles embed the wasm in base64). One call
+// per key costs nothing measurable next to the hash itself.
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((noinline))
+#endif
+inline uint64_t xxh64OutOfLine(const uint8_t* data, size_t length, uint64_t seed) {
+  return XXH64(data, length, seed);
+}
+
 // A type's hash (its registry fact kHashAlgorithm, filter_support.h): the
 // same KeyHash shape whatever the algorithm, so every probe derivation works on it.
 template <HashAlgorithm Algorithm>
 inline KeyHash hashKeyWith(const uint8_t* data, size_t length, uint64_t seed) {
   if constexpr (Algorithm == HashAlgorithm::Xxh64) {
-    const uint64_t low = XXH64(data, length, seed);
+    const uint64_t low = xxh64OutOfLine(data, length, seed);
     return {low, mix64(low ^ kSecondWordSalt)};
   } else {
     return hashKey(data, length, seed);
