@@ -414,10 +414,11 @@ const sharesMain = (name, mainFile) => ({
     });
   },
 });
-async function buildNodeOnlyEntry(name, entryPoint) {
+async function buildNodeOnlyEntry(name, entryPoint, extra = {}) {
   const file = `${name}.cjs`;
   await esbuild.build({
     ...common,
+    ...extra,
     entryPoints: [join(src, entryPoint)],
     format: 'cjs',
     platform: 'node',
@@ -444,9 +445,13 @@ const redisExports = await buildNodeOnlyEntry('redis', 'redis/index.ts');
 const indexFileExports = await buildNodeOnlyEntry('index-file', 'exact-index/file/index.ts');
 // `cuckoo-bloom-wasm/parquet`: in Node built as the Node-only entries are; in browsers and
 // bundlers (parquet.js) the same code as an ES module over browser.js's classes and wasm instance.
-const parquetExports = await buildNodeOnlyEntry('parquet', 'parquet/index.ts');
+// Local names renamed, as in cli.js (classes and functions keep theirs: keepNames): the
+// entry's two bundles are ~7 KB smaller each, toward the package's 3 MB.
+const parquetMinify = { minifyIdentifiers: true };
+const parquetExports = await buildNodeOnlyEntry('parquet', 'parquet/index.ts', parquetMinify);
 await esbuild.build({
   ...common,
+  ...parquetMinify,
   entryPoints: [join(src, 'parquet/index.ts')],
   format: 'esm',
   platform: 'browser',

@@ -57,6 +57,14 @@ export const PHYSICAL_TYPES = ['BOOLEAN', 'INT32', 'INT64', 'INT96', 'FLOAT', 'D
 /** A Parquet physical type by name. */
 export type ParquetPhysicalType = (typeof PHYSICAL_TYPES)[number];
 
+/** A Type field's value (i32) as its name: CORRUPT for a number parquet.thrift does not define. */
+export function readPhysicalType(reader: CompactReader): ParquetPhysicalType {
+  const typeNumber = reader.readI32();
+  const type = PHYSICAL_TYPES[typeNumber];
+  if (type === undefined) throw reader.corrupt(`physical type ${typeNumber} is not a Parquet type`);
+  return type;
+}
+
 /** Reads a list of structs (`what` names it), calling `each` with each element's index. */
 export function forEachStruct(reader: CompactReader, what: string, each: (index: number) => void): void {
   const list = reader.readListHeader();

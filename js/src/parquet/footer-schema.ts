@@ -5,7 +5,7 @@
 // and its logical type (how a JS value is encoded for the filter: a UUID string,
 // a TIMESTAMP's unit, a DECIMAL's scale, plain-encoding.ts).
 import { CompactType, type CompactReader } from './thrift-compact.js';
-import { forEachStruct, PHYSICAL_TYPES, SCHEMA_ELEMENT, readFields, type ParquetPhysicalType } from './footer-fields.js';
+import { forEachStruct, readPhysicalType, SCHEMA_ELEMENT, readFields, type ParquetPhysicalType } from './footer-fields.js';
 
 /** A time unit of a TIME or TIMESTAMP column. */
 export type ParquetTimeUnit = 'MILLIS' | 'MICROS' | 'NANOS';
@@ -116,36 +116,20 @@ function readLogicalType(reader: CompactReader, depth: number): ParquetLogicalTy
   return logical;
 }
 
+// The SchemaElement fields read as plain i32s: field id -> where it goes.
+const I32_FIELDS = { 5: 'numChildren', 6: 'convertedType', 7: 'scale' } as const;
+
 function readElement(reader: CompactReader, depth: number): Element {
   const element: Partial<Element> = {};
   readFields(reader, SCHEMA_ELEMENT, depth, (id, fieldDepth) => {
-    switch (id) {
-      case 1: {
-        const typeNumber = reader.readI32();
-        element.type = PHYSICAL_TYPES[typeNumber];
-        if (element.type === undefined) throw reader.corrupt(`physical type ${typeNumber} is not a Parquet type`);
-        return true;
-      }
-      case 4:
-        element.name = reader.readString();
-        return true;
-      case 5:
-        element.numChildren = reader.readI32();
-        if (element.numChildren < 0) throw reader.corrupt(`num_children ${element.numChildren} is negative`);
-        return true;
-      case 6:
-        element.convertedType = reader.readI32();
-        return true;
-      case 7:
-        element.scale = reader.readI32();
-        return true;
-      case 10:
-        element.logicalType = readLogicalType(reader, fieldDepth);
-        return true;
-      default:
-        return false;
-    }
+    if (id === 1) element.type = readPhysicalType(reader);
+    else if (id === 4) element.name = reader.readString();
+    else if (id === 10) element.logicalType = readLogicalType(reader, fieldDepth);
+    else if (id in I32_FIELDS) element[I32_FIELDS[id as keyof typeof I32_FIELDS]] = reader.readI32();
+    else return false;
+    return true;
   });
+  if (element.numChildren !== undefined && element.numChildren < 0) throw reader.corrupt(`num_children ${element.numChildren} is negative`);
   return element as Element;
 }
 

@@ -8,7 +8,7 @@
 // rather than a smaller, different footer.
 import { FilterError } from '../errors.js';
 import { CompactReader, CompactType } from './thrift-compact.js';
-import { COLUMN_CHUNK, COLUMN_META_DATA, FILE_META_DATA, forEachStruct, PHYSICAL_TYPES, ROW_GROUP, readFields, type ParquetPhysicalType } from './footer-fields.js';
+import { COLUMN_CHUNK, COLUMN_META_DATA, FILE_META_DATA, forEachStruct, PHYSICAL_TYPES, ROW_GROUP, readFields, readPhysicalType, type ParquetPhysicalType } from './footer-fields.js';
 import { readSchemaLeaves, type ParquetLogicalType, type SchemaLeaf } from './footer-schema.js';
 
 export { PHYSICAL_TYPES, type ParquetPhysicalType };
@@ -99,12 +99,9 @@ function readColumnMetaData(reader: CompactReader, depth: number): ChunkMeta {
   const meta: Partial<ChunkMeta> = {};
   readFields(reader, COLUMN_META_DATA, depth, (id) => {
     switch (id) {
-      case 1: {
-        const typeNumber = reader.readI32();
-        meta.physicalType = PHYSICAL_TYPES[typeNumber];
-        if (meta.physicalType === undefined) throw reader.corrupt(`physical type ${typeNumber} is not a Parquet type`);
+      case 1:
+        meta.physicalType = readPhysicalType(reader);
         return true;
-      }
       case 3: {
         const list = reader.readListHeader();
         if (list.elementType !== CompactType.Binary) throw reader.corrupt('path_in_schema is not a list of strings');
