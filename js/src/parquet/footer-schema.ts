@@ -18,8 +18,9 @@ export interface ParquetLogicalType {
   unit?: ParquetTimeUnit;
   /** DECIMAL: digits after the point (the stored integer is value * 10^scale). */
   scale?: number;
-  /** INTEGER: its width in bits and whether it is signed. */
+  /** INTEGER: its width in bits. */
   bitWidth?: number;
+  /** INTEGER: whether it is signed (an unsigned one stores 2^31.. or 2^63.. as negative). */
   signed?: boolean;
 }
 
