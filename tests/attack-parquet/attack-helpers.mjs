@@ -1,7 +1,9 @@
 // Shared pieces of the attack-parquet suites: the parquet module's own FilterError
 // check (the module is bundled from source, so no dist/ is needed), a Parquet file
 // assembled around any FileMetaData bytes, and a recording range reader.
+import { readFileSync } from 'node:fs';
 import { T, struct, i32, i64, list, binary } from '../parquet/thrift-writer.mjs';
+import { openDuckDB } from '../parquet/duckdb-parquet.mjs';
 
 const MAGIC = [0x50, 0x41, 0x52, 0x31];
 
@@ -63,3 +65,15 @@ export function recordingReader(bytes) {
 /** (row group, column, physical type, bitset) of each filter: two reads answer alike when these are equal. */
 export const signature = (filters) =>
   filters.map((f) => `${f.rowGroup}|${f.column}|${f.physicalType}|${Buffer.from(f.filter.bitset).toString('hex')}`);
+
+/** The bytes of the Parquet file DuckDB writes for `query` with COPY options `options`. */
+export async function duckdbFile(query, options) {
+  const duck = await openDuckDB();
+  try {
+    const path = `${duck.directory}/file.parquet`;
+    await duck.connection.run(`COPY (${query}) TO '${path}' (${options})`);
+    return new Uint8Array(readFileSync(path));
+  } finally {
+    duck.close();
+  }
+}

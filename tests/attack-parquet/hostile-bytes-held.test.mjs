@@ -4,12 +4,10 @@
 // reader that comes up short or rejects at each of its requests, Thrift that lies (varints of 11
 // bytes, lists and maps of 2^31, nesting 100,000 deep inside a filter header, a 32 MiB
 // footer of nested structs), and a file read from inside a larger buffer.
-import { readFileSync } from 'node:fs';
 import { jest } from '@jest/globals';
 import { loadParquetModule } from '../parquet/parquet-module.mjs';
-import { openDuckDB } from '../parquet/duckdb-parquet.mjs';
 import { T, struct, i32, varint, bloomHeader } from '../parquet/thrift-writer.mjs';
-import { assemble, columnChunk, fileMetaData, outcomeOf, recordingReader, signature } from './attack-helpers.mjs';
+import { assemble, columnChunk, duckdbFile, fileMetaData, outcomeOf, recordingReader, signature } from './attack-helpers.mjs';
 
 jest.setTimeout(300_000);
 
@@ -17,14 +15,7 @@ let parquet;
 let original;
 beforeAll(async () => {
   parquet = await loadParquetModule();
-  const duck = await openDuckDB();
-  try {
-    const path = `${duck.directory}/hostile.parquet`;
-    await duck.connection.run(`COPY (SELECT 'k' || (i % 40) AS s, (i % 40)::BIGINT AS n, (i % 40) / 3 AS d FROM range(4000) t(i)) TO '${path}' (FORMAT parquet, ROW_GROUP_SIZE 2048)`);
-    original = new Uint8Array(readFileSync(path));
-  } finally {
-    duck.close();
-  }
+  original = await duckdbFile(`SELECT 'k' || (i % 40) AS s, (i % 40)::BIGINT AS n, (i % 40) / 3 AS d FROM range(4000) t(i)`, 'FORMAT parquet, ROW_GROUP_SIZE 2048');
 });
 
 const rangeOver = (bytes) => async (offset, length) => bytes.slice(offset, offset + length);
