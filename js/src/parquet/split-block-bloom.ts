@@ -50,8 +50,8 @@ function hashHalves(hash: bigint, method: string): [number, number] {
 const RATE_AT_8_BITS_PER_VALUE = (1 - Math.exp(-1)) ** 8;
 
 /**
- * Parquet's split-block Bloom filter, bit for bit (apache/parquet-format
- * BloomFilter.md): the filter DuckDB, Spark, arrow-rs and parquet-go write per
+ * Parquet's split-block Bloom filter, bit for bit
+ * (https://github.com/apache/parquet-format/blob/master/BloomFilter.md): the filter DuckDB, Spark, arrow-rs and parquet-go write per
  * column chunk. A key is hashed with XXH64, seed 0 (the spec's: keep the default
  * seed for Parquet), into one 256-bit block of eight 32-bit words, one bit per
  * word. Its raw bitset ({@link toBitset}, {@link fromBitset}) is what a Parquet
