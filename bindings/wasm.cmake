@@ -42,7 +42,7 @@ function(cuckoo_bloom_wasm_module target library output_name)
 endfunction()
 
 cuckoo_bloom_wasm_module(cuckoo_bloom_core cuckoo_bloom core
-  SOURCES bindings/embind.cpp bindings/inspect.cpp bindings/redis_positions.cpp bindings/cuckoo_index_bindings.cpp
+  SOURCES bindings/embind.cpp bindings/inspect.cpp bindings/redis_positions.cpp bindings/cuckoo_index_bindings.cpp bindings/parquet_bitset.cpp
   LINK_FLAGS --bind)
 
 # The size build compiles the library again at -Oz (the last -O flag wins), with
@@ -55,7 +55,7 @@ target_include_directories(cuckoo_bloom_small PUBLIC
   ${CMAKE_CURRENT_SOURCE_DIR}/cpp/include
   ${CMAKE_BINARY_DIR}/xxhash-include)
 cuckoo_bloom_wasm_module(cuckoo_bloom_core_small cuckoo_bloom_small core.small
-  SOURCES bindings/embind.cpp bindings/inspect.cpp bindings/cuckoo_index_bindings.cpp
+  SOURCES bindings/embind.cpp bindings/inspect.cpp bindings/cuckoo_index_bindings.cpp bindings/parquet_bitset.cpp
   FLAGS -Oz -flto
   LINK_FLAGS --bind -sTEXTDECODER=2 -sSUPPORT_ERRNO=0 "-sINCOMING_MODULE_JS_API=[locateFile,instantiateWasm,print,printErr,onAbort]")
 

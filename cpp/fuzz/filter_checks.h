@@ -643,7 +643,8 @@ inline void inspectFilter(const cb::AnyFilter& filter, const std::vector<std::st
   }
   for (const std::string& key : keys) {
     const cb::KeyHash h = hashOf(filter, key);
-    const cb::KeyHash expected = cb::hashKey(bytesOf(key), key.size(), filter.header().seed);
+    const cb::KeyHash expected =
+        cb::hashKeyWith(filter.header().hashAlgorithm, bytesOf(key), key.size(), filter.header().seed);
     FUZZ_CHECK(h.low == expected.low && h.high == expected.high);
     FUZZ_CHECK(filter.has(h) == filter.has(bytesOf(key), key.size()));
   }

@@ -77,3 +77,4 @@ export { diffFilters } from './patch/diff-filters.js';
  */
 export { getRuntime as internalRuntime } from './runtime/init.js';
 export { RibbonFilter, type RibbonFilterOptions } from './ribbon/ribbon.js';
+export { SplitBlockBloomFilter, type SplitBlockBloomFilterOptions } from './parquet/split-block-bloom.js';

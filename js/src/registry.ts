@@ -21,6 +21,7 @@ import { ScalableBloomFilter } from './chains/scalable-bloom.js';
 import { ScalableCuckooFilter } from './chains/scalable-cuckoo.js';
 import { ExpiringBloomFilter } from './chains/expiring-bloom.js';
 import { RibbonFilter } from './ribbon/ribbon.js';
+import { SplitBlockBloomFilter } from './parquet/split-block-bloom.js';
 import { FilterError } from './errors.js';
 import type { EstimateSource, FilterGrowth, OptionLimit } from './runtime/core-module.js';
 import { coreFilterType } from './runtime/core-types.js';
@@ -31,6 +32,7 @@ export type { EstimateSource, FilterGrowth, OptionLimit } from './runtime/core-m
 
 /** Any filter of this package. */
 export type AnyFilter =
+  | SplitBlockBloomFilter
   | RibbonFilter
   | BloomFilter
   | BlockedBloomFilter
@@ -46,6 +48,7 @@ export type AnyFilter =
 // type without importing the classes): a new type adds its line here.
 declare module './core/filter-type-name.js' {
   interface FilterClasses {
+    'split-block-bloom': SplitBlockBloomFilter;
     ribbon: RibbonFilter;
     bloom: BloomFilter;
     'blocked-bloom': BlockedBloomFilter;
@@ -278,6 +281,12 @@ const ENTRIES = [
     label: 'Expandable',
     summary: 'grows one table in place (no chain), with removal; sized by a growth hint to stay near static size and under its rate',
     lookup: '1 run of 1 quotient-filter table (one probe, however far it grew)',
+  }),
+  entry(SplitBlockBloomFilter, {
+    name: 'split-block-bloom',
+    label: 'Split-block Bloom (Parquet)',
+    summary: "Parquet's own Bloom filter, bit for bit: reads and builds the filters DuckDB, Spark and arrow-rs write per column chunk",
+    lookup: '1 block of 256 bits (8 words of 32 bits)',
   }),
 ];
 

@@ -1,5 +1,7 @@
 #include "cuckoo_bloom/bloom/blocked_bloom_filter.h"
 
+#include "cuckoo_bloom/bloom/blocked_rate.h"
+
 #include <algorithm>
 #include <cmath>
 
@@ -12,22 +14,7 @@ static_assert(BlockedBloomFilter::kWordsPerBlock == kBlockWords, "one block layo
 }  // namespace
 
 double BlockedBloomFilter::expectedFalsePositiveRate(double keysPerBlock) {
-  // Sum over j of Pois(j; lambda) * (1 - (1 - 1/64)^j)^8, over j in a window
-  // that holds all but a negligible tail of the Poisson mass (mean +- 12 sd).
-  const double lambda = keysPerBlock;
-  if (lambda <= 0) return 0.0;
-  const double spread = 12.0 * std::sqrt(lambda) + 16.0;
-  const int64_t first = static_cast<int64_t>(std::max(0.0, std::floor(lambda - spread)));
-  const int64_t last = static_cast<int64_t>(std::ceil(lambda + spread));
-  const double logKeep = std::log1p(-1.0 / 64.0);
-  double rate = 0.0;
-  for (int64_t j = first; j <= last; ++j) {
-    const double jj = static_cast<double>(j);
-    const double logPoisson = -lambda + jj * std::log(lambda) - std::lgamma(jj + 1.0);
-    const double wordHit = 1.0 - std::exp(jj * logKeep);
-    rate += std::exp(logPoisson) * std::pow(wordHit, kWordsPerBlock);
-  }
-  return rate;
+  return blockedFalsePositiveRate(keysPerBlock, 64, kWordsPerBlock);
 }
 
 uint64_t BlockedBloomFilter::blockCountFor(uint64_t capacity, double falsePositiveRate) {

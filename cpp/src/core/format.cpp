@@ -258,7 +258,9 @@ Result<DecodedBlob> decodeBlob(const uint8_t* data, size_t length) {
   if (!isKnownFilterType(type)) {
     return Status::wrongType("unknown filter type " + std::to_string(type));
   }
-  if (hashAlgorithm != static_cast<uint8_t>(HashAlgorithm::Xxh3_64)) {
+  // Which algorithm a type may use is its own fact (readFilter checks it).
+  if (hashAlgorithm != static_cast<uint8_t>(HashAlgorithm::Xxh3_64) &&
+      hashAlgorithm != static_cast<uint8_t>(HashAlgorithm::Xxh64)) {
     return Status::corrupt("unknown hash algorithm " + std::to_string(hashAlgorithm));
   }
   if (flags != 0) return Status::corrupt("reserved flags are set");

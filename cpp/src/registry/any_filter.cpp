@@ -208,7 +208,8 @@ FilterTypeInfo typeInfoOf(const char* name) {
           GrowingStandInOf<Class>::value,
           Class::kEstimateSource,
           DefaultCapacityOf<Class>::value,
-          OptionLimitsOf<Class>::value};
+          OptionLimitsOf<Class>::value,
+          HashAlgorithmOf<Class>::value};
 }
 
 }  // namespace

@@ -341,7 +341,12 @@ TEST(DocsTables, SecurityLoaderChecksGiveTheErrorsTheTableSays) {
          const StatusCode other = BloomFilter::deserialize(cuckoo.data(), cuckoo.size()).status().code();
          return unknown == other ? unknown : StatusCode::Ok;
        }},
-      {7, [&] { return decodeBlob(changed(bloom, kHashAt, 1, 2).data(), bloom.size()).status().code(); }},
+      {7, [&] {  // an unknown algorithm, and a known one that is not the type's own
+         const StatusCode unknown = decodeBlob(changed(bloom, kHashAt, 1, 3).data(), bloom.size()).status().code();
+         const Bytes other = changed(bloom, kHashAt, 1, 2);
+         const StatusCode notOwn = BloomFilter::deserialize(other.data(), other.size()).status().code();
+         return unknown == notOwn ? unknown : StatusCode::Ok;
+       }},
       {8, [&] { return BloomFilter::deserialize(changed(bloom, kParamsAt + 8, 4, 0).data(), bloom.size()).status().code(); }},
   };
   std::set<uint64_t> steps;

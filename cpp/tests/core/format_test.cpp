@@ -452,9 +452,10 @@ TEST(FormatPrimitives, NamesAreStable) {
   EXPECT_STREQ(filterTypeName(FilterType::BinaryFuse), "binary-fuse");
   EXPECT_STREQ(filterTypeName(FilterType::Expandable), "expandable");
   EXPECT_STREQ(filterTypeName(FilterType::Ribbon), "ribbon");
-  // 1..7 are the single-part filters; 0 and 8..15 are unassigned (0x10 and
+  EXPECT_STREQ(filterTypeName(FilterType::SplitBlockBloom), "split-block-bloom");
+  // 1..8 are the single-part filters; 0 and 9..15 are unassigned (0x10 and
   // up are reserved for composite types, which this file does not pin).
-  for (int v = 0; v < 16; ++v) EXPECT_EQ(isKnownFilterType(static_cast<uint8_t>(v)), v >= 1 && v <= 7) << v;
+  for (int v = 0; v < 16; ++v) EXPECT_EQ(isKnownFilterType(static_cast<uint8_t>(v)), v >= 1 && v <= 8) << v;
   EXPECT_STREQ(statusCodeName(StatusCode::Corrupt), "CORRUPT");
   EXPECT_STREQ(statusCodeName(StatusCode::UnsupportedVersion), "UNSUPPORTED_VERSION");
   EXPECT_STREQ(statusCodeName(StatusCode::WrongType), "WRONG_TYPE");

@@ -2,6 +2,8 @@
 // split-block Bloom filter, checked against bytes another writer made.
 #include "cuckoo_bloom/parquet/split_block_bloom_filter.h"
 
+#include "cuckoo_bloom/registry/any_filter.h"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -92,6 +94,9 @@ TEST(SplitBlockBloomFilterSizing, FollowsTheSpecsFormula) {
   EXPECT_EQ(SplitBlockBloomFilter::byteCountFor(77120, 0.01), 131072u);
   EXPECT_EQ(SplitBlockBloomFilter::byteCountFor(1, 0.5), 32u);
   EXPECT_EQ(SplitBlockBloomFilter::byteCountFor(uint64_t{1} << 40, 0.001), SplitBlockBloomFilter::kMaxBytes);
+  // Past the spec's largest filter, refused rather than clamped to a higher rate than asked.
+  EXPECT_EQ(SplitBlockBloomFilter::create({uint64_t{1} << 40, 0.001}).status().code(), StatusCode::InvalidArgument);
+  EXPECT_TRUE(SplitBlockBloomFilter::create({100000000, 0.01}).isOk());  // 120 MB of spec bytes: 128 MiB
   auto made = SplitBlockBloomFilter::create({1000000, 0.01});
   ASSERT_TRUE(made.isOk());
   EXPECT_EQ(made.value().byteLength(), 2u << 20);
@@ -163,6 +168,95 @@ TEST(SplitBlockBloomFilterClear, BackToAllZero) {
   made.value().clear();
   EXPECT_EQ(made.value().bitset(), std::vector<uint8_t>(1024, 0));
   EXPECT_FALSE(made.value().has(valueKey(1)));
+}
+
+// Through the registry, as JavaScript makes it: by name, with the explicit
+// byte count option, hashing a key's bytes with the spec's XXH64 (its
+// kHashAlgorithm), not the library's XXH3.
+TEST(SplitBlockBloomFilterRegistry, CreatedByNameHashesAsTheSpec) {
+  FilterType type;
+  ASSERT_TRUE(filterTypeFromName("split-block-bloom", type));
+  CoreFilterOptions options;
+  options.capacity = 10;
+  options.falsePositiveRate = 0.01;
+  options.byteCount = 32;
+  auto made = createFilter(type, options);
+  ASSERT_TRUE(made.isOk()) << made.status().message();
+  AnyFilter& filter = *made.value();
+  for (int i = 0; i < 10; ++i) {
+    const std::string key = "a" + std::to_string(i);
+    ASSERT_TRUE(filter.add(reinterpret_cast<const uint8_t*>(key.data()), key.size()).isOk());
+  }
+  EXPECT_EQ(filter.as<SplitBlockBloomFilter>()->bitset(), kParquetMrBitset);
+  EXPECT_EQ(filter.header().hashAlgorithm, HashAlgorithm::Xxh64);
+  const FilterTypeInfo* info = nullptr;
+  for (const FilterTypeInfo& each : registeredFilterTypes()) info = each.type == type ? &each : info;
+  ASSERT_NE(info, nullptr);
+  EXPECT_TRUE(info->supportsUnion);
+  EXPECT_FALSE(info->supportsRemove);
+
+  // Sized by the spec's formula without the option; a byte count that is not a power of two is refused.
+  options.byteCount.reset();
+  options.capacity = 122880;
+  auto sized = createFilter(type, options);
+  ASSERT_TRUE(sized.isOk());
+  EXPECT_EQ(sized.value()->byteLength(), 262144u);
+  for (const uint64_t bytes : {uint64_t{0}, uint64_t{48}, uint64_t{1} << 28}) {
+    options.byteCount = bytes;
+    EXPECT_EQ(createFilter(type, options).status().code(), StatusCode::InvalidArgument) << bytes;
+  }
+}
+
+// The envelope: its payload is the spec bitset, it reads back byte for byte,
+// and a hash algorithm byte other than the type's own is refused (a Bloom
+// filter naming XXH64, this type naming XXH3): either would answer wrongly.
+TEST(SplitBlockBloomFilterEnvelope, PayloadIsTheBitsetAndTheHashIsChecked) {
+  auto read = SplitBlockBloomFilter::fromBitset(kParquetMrBitset.data(), kParquetMrBitset.size());
+  ASSERT_TRUE(read.isOk());
+  std::vector<uint8_t> bytes = read.value().serialize();
+  ASSERT_EQ(bytes.size(), kHeaderBytes + 8 + 32 + kChecksumBytes);
+  EXPECT_EQ(std::vector<uint8_t>(bytes.begin() + kHeaderBytes + 8, bytes.end() - kChecksumBytes), kParquetMrBitset);
+  EXPECT_EQ(bytes[7], 2);  // hash algorithm: XXH64
+  auto back = deserializeFilter(bytes.data(), bytes.size());
+  ASSERT_TRUE(back.isOk()) << back.status().message();
+  EXPECT_EQ(back.value()->serialize(), bytes);
+
+  const auto withAlgorithm = [](std::vector<uint8_t> blob, uint8_t algorithm) {
+    blob[7] = algorithm;
+    const uint64_t checksum = formatChecksum(blob.data(), blob.size() - kChecksumBytes);
+    for (size_t i = 0; i < 8; ++i) blob[blob.size() - 8 + i] = static_cast<uint8_t>(checksum >> (8 * i));
+    return blob;
+  };
+  EXPECT_EQ(deserializeFilter(withAlgorithm(bytes, 1).data(), bytes.size()).status().code(), StatusCode::Corrupt);
+  EXPECT_EQ(deserializeFilter(withAlgorithm(bytes, 3).data(), bytes.size()).status().code(), StatusCode::Corrupt);
+  auto bloom = BloomFilter::create({10, 0.01, 0});
+  ASSERT_TRUE(bloom.isOk());
+  const std::vector<uint8_t> bloomBytes = bloom.value().serialize();
+  EXPECT_EQ(deserializeFilter(withAlgorithm(bloomBytes, 2).data(), bloomBytes.size()).status().code(),
+            StatusCode::Corrupt);
+  EXPECT_TRUE(deserializeFilter(withAlgorithm(bloomBytes, 1).data(), bloomBytes.size()).isOk());
+}
+
+// A seed other than the spec's 0 hashes differently (it is no Parquet filter),
+// union needs equal sizes and seeds, and loadBitset takes only its own length.
+TEST(SplitBlockBloomFilterRegistry, SeedUnionAndLoad) {
+  auto zero = SplitBlockBloomFilter::create({100, 0.01, 0, 1024});
+  auto seven = SplitBlockBloomFilter::create({100, 0.01, 7, 1024});
+  ASSERT_TRUE(zero.isOk() && seven.isOk());
+  zero.value().add("x");
+  seven.value().add("x");
+  EXPECT_NE(zero.value().bitset(), seven.value().bitset());
+  EXPECT_EQ(zero.value().unionWith(seven.value()).code(), StatusCode::InvalidArgument);
+  auto other = SplitBlockBloomFilter::create({100, 0.01, 0, 1024});
+  ASSERT_TRUE(other.isOk());
+  other.value().add("y");
+  ASSERT_TRUE(zero.value().unionWith(other.value()).isOk());
+  EXPECT_TRUE(zero.value().has("x") && zero.value().has("y"));
+  EXPECT_EQ(zero.value().loadBitset(kParquetMrBitset.data(), kParquetMrBitset.size()).code(), StatusCode::Corrupt);
+  const std::vector<uint8_t> ones(1024, 0xff);
+  ASSERT_TRUE(zero.value().loadBitset(ones.data(), ones.size()).isOk());
+  EXPECT_EQ(zero.value().bitset(), ones);
+  EXPECT_EQ(zero.value().count(), 0u);
 }
 
 }  // namespace

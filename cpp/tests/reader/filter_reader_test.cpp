@@ -31,7 +31,12 @@ std::unique_ptr<AnyFilter> filledFilter(FilterType type, uint64_t count) {
   options.falsePositiveRate = 0.05;
   options.seed = 11;
   std::vector<KeyHash> hashes;
-  for (uint64_t i = 0; i < count; ++i) hashes.push_back(hashKey(presentKey(i), options.seed));
+  HashAlgorithm algorithm = HashAlgorithm::Xxh3_64;  // the type's own hash, as the registry says
+  for (const FilterTypeInfo& info : registeredFilterTypes()) algorithm = info.type == type ? info.hashAlgorithm : algorithm;
+  for (uint64_t i = 0; i < count; ++i) {
+    const std::string key = presentKey(i);
+    hashes.push_back(hashKeyWith(algorithm, reinterpret_cast<const uint8_t*>(key.data()), key.size(), options.seed));
+  }
   Result<std::unique_ptr<AnyFilter>> built = buildFilter(type, options, hashes.data(), hashes.size());
   EXPECT_TRUE(built.isOk()) << built.status().message();
   return built.isOk() ? std::move(built.value()) : nullptr;

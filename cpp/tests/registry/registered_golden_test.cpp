@@ -42,7 +42,11 @@ TYPED_TEST(RegisteredGolden, FreshBytesEqualTheCheckedInFileAndReadBack) {
   options.falsePositiveRate = 0.01;
   options.seed = 42;
   std::vector<KeyHash> hashes;
-  for (uint64_t i = 0; i < 50; ++i) hashes.push_back(hashKey(cuckoo_bloom_test::goldenKey(i), 42));
+  for (uint64_t i = 0; i < 50; ++i) {
+    // Each type's own hash (its kHashAlgorithm), as its byte-key add would use.
+    const std::string key = cuckoo_bloom_test::goldenKey(i);
+    hashes.push_back(hashKeyWith<HashAlgorithmOf<TypeParam>::value>(reinterpret_cast<const uint8_t*>(key.data()), key.size(), 42));
+  }
   Result<std::unique_ptr<AnyFilter>> built = buildFilter(TypeParam::kType, options, hashes.data(), hashes.size());
   ASSERT_TRUE(built.isOk()) << built.status().message();
   const std::vector<uint8_t> fresh = built.value()->serialize();

@@ -8,7 +8,9 @@
 import { FilterError } from '../errors.js';
 import { CompactReader, CompactType } from './thrift-compact.js';
 
+/** What a BloomFilterHeader says the reader needs: the bitset's size and where it starts. */
 export interface BloomFilterHeader {
+  /** The bitset's bytes (the header's numBytes). */
   numBytes: number;
   /** Bytes the header takes: the bitset starts right after it. */
   headerLength: number;

@@ -16,20 +16,10 @@
 // (key type << 4) | value type; a struct ends at a STOP (0) byte.
 import { FilterError } from '../errors.js';
 
+// The compact protocol's type ids, 0..12 in the spec's order.
+// prettier-ignore
 export enum CompactType {
-  Stop = 0,
-  BoolTrue = 1,
-  BoolFalse = 2,
-  Byte = 3,
-  I16 = 4,
-  I32 = 5,
-  I64 = 6,
-  Double = 7,
-  Binary = 8,
-  List = 9,
-  Set = 10,
-  Map = 11,
-  Struct = 12,
+  Stop, BoolTrue, BoolFalse, Byte, I16, I32, I64, Double, Binary, List, Set, Map, Struct,
 }
 
 /** Parquet's metadata nests about 6 deep; anything past this is hostile. */
@@ -128,7 +118,11 @@ export class CompactReader {
   readFieldHeader(previousId: number): FieldHeader {
     const byte = this.readByte();
     const type = (byte & 0x0f) as CompactType;
-    if (type === CompactType.Stop) return { id: 0, type };
+    // STOP is the byte 0x00: a STOP nibble under a nonzero delta is no header at all.
+    if (type === CompactType.Stop) {
+      if (byte !== 0) throw this.corrupt(`field header 0x${byte.toString(16)} is a STOP with a field id delta`);
+      return { id: 0, type };
+    }
     if (type > CompactType.Struct) throw this.corrupt(`field type ${type} is not a Thrift type`);
     const delta = byte >> 4;
     const id = delta === 0 ? this.readI32() : previousId + delta;
@@ -203,7 +197,10 @@ export class CompactReader {
 
   /**
    * Reads a struct's fields until its STOP: `field` reads the ones it knows
-   * (returning true) and the rest are skipped.
+   * (returning true) and the rest are skipped. Field ids must rise: Thrift
+   * writers emit a struct's fields in the IDL's order, and Parquet's IDL numbers
+   * them in that order, so a repeated or falling id is damage (a flipped delta
+   * that would otherwise read one field as another), not a writer's choice.
    */
   readStruct(field: (header: FieldHeader, depth: number) => boolean, depth = 0): void {
     if (depth > MAX_DEPTH) throw this.corrupt(`nesting deeper than ${MAX_DEPTH}`);
@@ -211,6 +208,7 @@ export class CompactReader {
     for (;;) {
       const header = this.readFieldHeader(previousId);
       if (header.type === CompactType.Stop) return;
+      if (header.id <= previousId) throw this.corrupt(`field id ${header.id} after field ${previousId}`);
       if (!field(header, depth)) this.skip(header.type, depth);
       previousId = header.id;
     }

@@ -12,7 +12,7 @@ export const EDITS = [
     file: 'cpp/include/cuckoo_bloom/registry/filter_types.h',
     step: 'its X(...) line with a new id',
     after: '#define CUCKOO_BLOOM_FILTER_TYPES(X)',
-    insert: '  X(Toy, 8, "toy", ToyFilter)                                     \\',
+    insert: '  X(Toy, 9, "toy", ToyFilter)                                     \\',
   },
   {
     file: 'cpp/include/cuckoo_bloom/registry/filter_types.h',
@@ -67,10 +67,10 @@ export const EDITS = [
   {
     file: 'docs/FORMAT.md',
     step: 'its row in the filter types table',
-    replace: '| 8–15 | | reserved for single-part filters | | | — | |',
+    replace: '| 9–15 | | reserved for single-part filters | | | — | |',
     with: [
-      '| 8 | `toy` | toy (one-hash Bloom) | 8 | 2 | any | the bit array |',
-      '| 9–15 | | reserved for single-part filters | | | — | |',
+      '| 9 | `toy` | toy (one-hash Bloom) | 8 | 2 | any | the bit array |',
+      '| 10–15 | | reserved for single-part filters | | | — | |',
     ].join('\n'),
   },
   {
@@ -78,7 +78,7 @@ export const EDITS = [
     step: 'its parameter block and payload, byte by byte',
     append: [
       '',
-      '### Toy (type 8)',
+      '### Toy (type 9)',
       '',
       'Parameters (8 bytes): `bitCount` u64 (≥ 1). Payload: `ceil(bitCount / 64)` words of the bit',
       'array, bits past `bitCount` 0. A key sets the one bit `bloomProbeIndex(hash, 0, bitCount)`.',

@@ -36,6 +36,7 @@ namespace cuckoo_bloom {
   X(Seed, seed, Count, "the hash seed; filters to be unioned need the same one")
 
 #define CUCKOO_BLOOM_TYPE_OPTIONS(X)                                                                     \
+  X(ByteCount, byteCount, Count, "the split-block Bloom bitset's exact bytes: a power of two, 32..128 MiB") \
   X(BucketSize, bucketSize, Integer, "slots per bucket: 2, 4 or 8")                                     \
   X(FingerprintBits, fingerprintBits, Integer, "bits per fingerprint: 4..32")                           \
   X(MaxKicks, maxKicks, Integer, "evictions an insert tries before it reports FULL")                    \

@@ -72,10 +72,22 @@ inline Status readPayloadWords(const DecodedBlob& blob, uint64_t wordCount, uint
   return Status::ok();
 }
 
+// A class's kHashAlgorithm (type_facts.h), Xxh3_64 when it declares none.
+template <typename Filter, typename = void>
+struct HashAlgorithmOf : std::integral_constant<HashAlgorithm, HashAlgorithm::Xxh3_64> {};
+template <typename Filter>
+struct HashAlgorithmOf<Filter, std::void_t<decltype(Filter::kHashAlgorithm)>>
+    : std::integral_constant<HashAlgorithm, Filter::kHashAlgorithm> {};
+
 // The generic read path of a single-part filter type: the common decode, the
-// type's parameter block, then the type's own checks and payload.
+// type's parameter block, then the type's own checks and payload. Bytes that
+// name another hash than the type's would answer wrongly for every key.
 template <typename Filter>
 Result<Filter> readFilter(const DecodedBlob& decoded) {
+  if (decoded.header.hashAlgorithm != HashAlgorithmOf<Filter>::value) {
+    return Status::corrupt(std::string(filterTypeName(decoded.header.type)) + " filter with hash algorithm " +
+                           std::to_string(static_cast<int>(decoded.header.hashAlgorithm)) + ", not its own");
+  }
   typename Filter::Params params;
   Status status = decodeParams(decoded, params);
   if (!status.isOk()) return status;
@@ -165,8 +177,13 @@ class KeyedFilter {
   uint64_t capacity() const { return header_.capacity; }
   double targetFalsePositiveRate() const { return header_.targetFalsePositiveRate; }
 
-  KeyHash hashOf(const uint8_t* key, size_t length) const { return hashKey(key, length, header_.seed); }
-  KeyHash hashOf(std::string_view key) const { return hashKey(key, header_.seed); }
+  // The type's own hash (its kHashAlgorithm) with the header's seed.
+  KeyHash hashOf(const uint8_t* key, size_t length) const {
+    return hashKeyWith<HashAlgorithmOf<Derived>::value>(key, length, header_.seed);
+  }
+  KeyHash hashOf(std::string_view key) const {
+    return hashOf(reinterpret_cast<const uint8_t*>(key.data()), key.size());
+  }
 
   // Return types spelled as "whatever the KeyHash form returns", so that a form
   // the type lacks is simply not there (SFINAE), rather than a deduction error.

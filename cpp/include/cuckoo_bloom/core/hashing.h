@@ -27,6 +27,9 @@ namespace cuckoo_bloom {
 // Hash algorithm ids stored in the byte format.
 enum class HashAlgorithm : uint8_t {
   Xxh3_64 = 1,  // low = XXH3_64bits_withSeed(key, seed); high = mix64(low ^ kSecondWordSalt)
+  // low = XXH64(key, seed), high as above: the hash Parquet's split-block
+  // Bloom filters fix (with seed 0), for the one type that must match them.
+  Xxh64 = 2,
 };
 
 struct KeyHash {
@@ -44,6 +47,23 @@ constexpr uint64_t kSecondWordSalt = 0x9E3779B97F4A7C15ull;
 inline KeyHash hashKey(const uint8_t* data, size_t length, uint64_t seed) {
   const uint64_t low = XXH3_64bits_withSeed(data, length, seed);
   return {low, mix64(low ^ kSecondWordSalt)};
+}
+
+// A type's hash (its registry fact kHashAlgorithm, filter_support.h): the
+// same KeyHash shape whatever the algorithm, so every probe derivation works on it.
+template <HashAlgorithm Algorithm>
+inline KeyHash hashKeyWith(const uint8_t* data, size_t length, uint64_t seed) {
+  if constexpr (Algorithm == HashAlgorithm::Xxh64) {
+    const uint64_t low = XXH64(data, length, seed);
+    return {low, mix64(low ^ kSecondWordSalt)};
+  } else {
+    return hashKey(data, length, seed);
+  }
+}
+// The same, for an algorithm known only at run time (a header's).
+inline KeyHash hashKeyWith(HashAlgorithm algorithm, const uint8_t* data, size_t length, uint64_t seed) {
+  return algorithm == HashAlgorithm::Xxh64 ? hashKeyWith<HashAlgorithm::Xxh64>(data, length, seed)
+                                           : hashKey(data, length, seed);
 }
 
 // High 64 bits of a 64x64-bit product, portable.

@@ -18,6 +18,9 @@
 //   kOptionLimits     OptionLimit per option of its own whose range and
 //                     default it checks (create/createFrom use the same
 //                     constants, and a registry test checks the two agree).
+//   kHashAlgorithm    HashAlgorithm its keys are hashed with (hashing.h);
+//                     default Xxh3_64. The header records it and a read
+//                     refuses bytes that name another (filter_support.h).
 #pragma once
 
 #include <cmath>

@@ -56,6 +56,9 @@ struct FilterTypeInfo {
   uint64_t defaultCapacity;
   // The range and default of each of its own options that declares them.
   OptionLimitList optionLimits;
+  // How its keys are hashed (kHashAlgorithm): what a caller of buildFilter
+  // hashes them with (hashKeyWith), and what its bytes' header says.
+  HashAlgorithm hashAlgorithm;
 };
 
 
@@ -193,7 +196,7 @@ class AnyFilter {
 // An empty filter of a dynamic type; Unsupported for a static type (build it
 // from its keys).
 Result<std::unique_ptr<AnyFilter>> createFilter(FilterType type, const CoreFilterOptions& options);
-// A filter holding the keys whose hashes (hashKey with options.seed) are
+// A filter holding the keys whose hashes (hashKeyWith the type's hashAlgorithm, options.seed) are
 // given. A static type is built from them (duplicates stored once); a dynamic
 // type is created (capacity: options.capacity, or the key count when 0) and
 // each key added in order, the first failure (cuckoo: Full) returned.

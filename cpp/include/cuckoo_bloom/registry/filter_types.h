@@ -29,6 +29,7 @@
   X(BinaryFuse, 5, "binary-fuse", BinaryFuseFilter)               \
   X(Expandable, 6, "expandable", ExpandableFilter)                \
   X(Ribbon, 7, "ribbon", RibbonFilter)                            \
+  X(SplitBlockBloom, 8, "split-block-bloom", SplitBlockBloomFilter) \
   X(ScalableBloom, 17, "scalable-bloom", ScalableBloomFilter)     \
   X(ScalableCuckoo, 18, "scalable-cuckoo", ScalableCuckooFilter)  \
   X(ExpiringBloom, 19, "expiring-bloom", ExpiringBloomFilter)
@@ -47,5 +48,6 @@
 #include "cuckoo_bloom/cuckoo/cuckoo_filter.h"
 #include "cuckoo_bloom/expandable/expandable_filter.h"
 #include "cuckoo_bloom/fuse/binary_fuse_filter.h"
+#include "cuckoo_bloom/parquet/split_block_bloom_filter.h"
 #include "cuckoo_bloom/ribbon/ribbon_filter.h"
 #endif
