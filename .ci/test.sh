@@ -65,8 +65,11 @@ set -m
 ) > "$asan_log" 2>&1 &
 asan_background=$!
 set +m
-# Ends the background ASan job if a later stage fails, so a failed run leaves nothing running.
+# Ends the background ASan job if a later stage fails or the run is interrupted, so a failed
+# run leaves nothing running (in its own process group, Ctrl-C would not reach it).
 trap 'kill -- "-$asan_background" 2>/dev/null || true' EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
 
 stage "native build and tests"
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null
@@ -123,7 +126,7 @@ fi
 stage "native tests under ASan + UBSan (waiting for the background build and suite)"
 asan_status=0
 wait "$asan_background" || asan_status=$?
-trap - EXIT
+trap - EXIT INT TERM
 cat "$asan_log"
 if [ "$asan_status" != 0 ]; then
   echo "the ASan + UBSan build or suite failed (exit $asan_status): $asan_log" >&2
