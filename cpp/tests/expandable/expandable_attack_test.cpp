@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "cuckoo_bloom/expandable/expandable_filter.h"
+#include "support/expandable_test_support.h"
 #include "support/test_keys.h"
 
 namespace {
@@ -31,14 +32,7 @@ using cuckoo_bloom_test::goldenKey;
 using cuckoo_bloom_test::presentKey;
 
 ExpandableFilter make(uint64_t capacity, double rate, uint64_t seed, uint64_t expected = 0) {
-  CoreFilterOptions options;
-  options.capacity = capacity;
-  options.falsePositiveRate = rate;
-  options.seed = seed;
-  if (expected != 0) options.expectedCapacity = expected;
-  Result<ExpandableFilter> made = ExpandableFilter::createFrom(options);
-  EXPECT_TRUE(made.isOk()) << made.status().message();
-  return std::move(made.value());
+  return cuckoo_bloom_test::makeExpandable(capacity, rate, seed, expected);
 }
 
 std::vector<uint8_t> goldenBytes(const std::string& name) {

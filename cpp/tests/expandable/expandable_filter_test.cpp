@@ -15,6 +15,7 @@
 #include "cuckoo_bloom/bloom/bloom_filter.h"
 #include "cuckoo_bloom/cuckoo/cuckoo_filter.h"
 #include "cuckoo_bloom/expandable/expandable_filter.h"
+#include "support/expandable_test_support.h"
 #include "support/test_keys.h"
 
 namespace {
@@ -24,14 +25,7 @@ using cuckoo_bloom_test::absentKey;
 using cuckoo_bloom_test::presentKey;
 
 ExpandableFilter make(uint64_t capacity, double rate, uint64_t seed, uint64_t expected = 0) {
-  CoreFilterOptions options;
-  options.capacity = capacity;
-  options.falsePositiveRate = rate;
-  options.seed = seed;
-  if (expected != 0) options.expectedCapacity = expected;
-  Result<ExpandableFilter> made = ExpandableFilter::createFrom(options);
-  EXPECT_TRUE(made.isOk()) << made.status().message();
-  return std::move(made.value());
+  return cuckoo_bloom_test::makeExpandable(capacity, rate, seed, expected);
 }
 
 ExpandableFilter roundTrip(const ExpandableFilter& filter) {
