@@ -28,18 +28,10 @@
 namespace {
 
 using namespace cuckoo_bloom;
+using cuckoo_bloom_test::goldenBytes;
+using cuckoo_bloom_test::makeExpandable;
 using cuckoo_bloom_test::goldenKey;
 using cuckoo_bloom_test::presentKey;
-
-ExpandableFilter make(uint64_t capacity, double rate, uint64_t seed, uint64_t expected = 0) {
-  return cuckoo_bloom_test::makeExpandable(capacity, rate, seed, expected);
-}
-
-std::vector<uint8_t> goldenBytes(const std::string& name) {
-  std::ifstream in(std::string(CUCKOO_BLOOM_GOLDEN_DIR) + "/" + name, std::ios::binary);
-  EXPECT_TRUE(in) << name << " is missing";
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
 
 // Growth position as one number: level * 8 + steps (each growth adds one).
 uint32_t position(const ExpandableFilter& filter) {
@@ -81,7 +73,7 @@ bool expectCorruptOrEveryKeyFound(const std::vector<uint8_t>& damaged, const std
 // A small filter past its first table, mid-level (level 1, step 3), at rate
 // 0.3 so its 6-bit entries are few words: the keys it holds.
 struct Stepped {
-  ExpandableFilter filter = make(16, 0.3, 7);
+  ExpandableFilter filter = makeExpandable(16, 0.3, 7);
   std::vector<std::string> keys;
   Stepped() {
     for (uint64_t i = 0; position(filter) < 1 * 8 + 3; ++i) {
@@ -98,7 +90,7 @@ struct Stepped {
 // run out of fingerprint bits after a few doublings (voids, their groups'
 // removal in quotient space) while steps are under way.
 void modelAcrossEverySteps(double rate, uint64_t expected, uint64_t seed, int operations) {
-  ExpandableFilter filter = make(16, rate, seed, expected);
+  ExpandableFilter filter = makeExpandable(16, rate, seed, expected);
   std::multiset<uint64_t> model;
   std::vector<uint64_t> held, kept;
   std::mt19937_64 random(seed);
@@ -173,7 +165,7 @@ TEST(ExpandableAttackModel, AddsDuplicatesAndRemovesAtEveryGrowthStepNoHintRate0
 // A key added twice while steps are under way, then removed twice across a
 // doubling: each remove finds an entry, and the third is NotFound.
 TEST(ExpandableAttackModel, DuplicateAddedTwiceMidStepRemovedTwiceAfterADoubling) {
-  ExpandableFilter filter = make(16, 0.3, 9);
+  ExpandableFilter filter = makeExpandable(16, 0.3, 9);
   uint64_t next = 1000;
   while (filter.growthSteps() == 0) ASSERT_TRUE(filter.add(presentKey(next++)).isOk());
   const std::string key = presentKey(0);
@@ -192,14 +184,14 @@ TEST(ExpandableAttackModel, DuplicateAddedTwiceMidStepRemovedTwiceAfterADoubling
 // the fresh filter's bytes, and every key added after it found, round-tripped.
 TEST(ExpandableAttackModel, ClearMidStepThenGrowAgain) {
   for (const uint64_t expected : {uint64_t{0}, uint64_t{5000}}) {
-    ExpandableFilter filter = make(16, 0.01, 12, expected);
+    ExpandableFilter filter = makeExpandable(16, 0.01, 12, expected);
     uint64_t i = 0;
     while (position(filter) < 2 * 8 + 5) ASSERT_TRUE(filter.add(presentKey(i++)).isOk());
     filter.clear();
     EXPECT_EQ(filter.level(), 0u);
     EXPECT_EQ(filter.growthSteps(), 0u);
     EXPECT_EQ(filter.count(), 0u);
-    EXPECT_EQ(filter.serialize(), make(16, 0.01, 12, expected).serialize());
+    EXPECT_EQ(filter.serialize(), makeExpandable(16, 0.01, 12, expected).serialize());
     for (uint64_t j = 0; j < 3000; ++j) ASSERT_TRUE(filter.add(presentKey(100000 + j)).isOk()) << j;
     const std::vector<uint8_t> bytes = filter.serialize();
     Result<ExpandableFilter> read = ExpandableFilter::deserialize(bytes.data(), bytes.size());
@@ -296,7 +288,6 @@ TEST(ExpandableAttackBytes, EveryParamsBitAndByteValueOfASteppedFilterIsCorruptO
   EXPECT_LT(seconds, 60.0) << "every read is bounded by the payload";
 }
 
-
 // Every bit of the payload flipped (checksum recomputed), except a normal
 // entry's bits below its void mark (a changed fingerprint or delimiter is a
 // well-formed table: no reader check can tell; that is what the checksum is
@@ -352,7 +343,7 @@ TEST(ExpandableAttackBytes, EveryStructuralPayloadBitFlipOfASteppedFilterIsCorru
 // widening at s = 0, widening mid-level): only the true value reads.
 TEST(ExpandableAttackBytes, GrowthStepsZeroTo255InEachLayoutOnlyTheTrueValueReads) {
   Stepped stepped;
-  ExpandableFilter unstepped = make(16, 0.3, 7);
+  ExpandableFilter unstepped = makeExpandable(16, 0.3, 7);
   std::vector<std::string> unsteppedKeys;
   for (uint64_t i = 0; i < 10; ++i) {
     unsteppedKeys.push_back(presentKey(i));
@@ -390,7 +381,7 @@ TEST(ExpandableAttackBytes, GrowthStepsZeroTo255InEachLayoutOnlyTheTrueValueRead
 // there (its occupied bit, its value, the item count 1) is CORRUPT; so is one
 // at a quotient's slot at or past the nominal slots.
 TEST(ExpandableAttackBytes, ARunAtASlotNoQuotientMapsToIsCorrupt) {
-  ExpandableFilter filter = make(16, 0.01, 5);
+  ExpandableFilter filter = makeExpandable(16, 0.01, 5);
   std::vector<std::string> keys;
   for (uint64_t i = 0; filter.growthSteps() < 4; ++i) {
     keys.push_back(presentKey(i));
@@ -447,7 +438,7 @@ namespace {
 TEST(ExpandableAttackRate, HighRatesWithoutAHintStayAtTheTargetAtEveryStep) {
   using cuckoo_bloom_test::absentKey;
   for (const double rate : {0.3, 0.1, 0.05, 0.02}) {
-    ExpandableFilter filter = make(16, rate, 77);
+    ExpandableFilter filter = makeExpandable(16, rate, 77);
     uint64_t added = 0, probeBase = 0;
     double worstEstimate = 0.0, worstMeasured = 0.0;
     while (filter.level() < 13) {
@@ -483,7 +474,7 @@ namespace {
 // entries) must be FULL. Then: the add changed nothing (the same bytes),
 // every key is found, later adds stay FULL, removes still work and make room.
 TEST(ExpandableAttackFull, TheFirstStepPastTheLastLevelIsFullAndLosesNothing) {
-  ExpandableFilter filter = make(8, 1.2e-12, 3, 8);
+  ExpandableFilter filter = makeExpandable(8, 1.2e-12, 3, 8);
   ASSERT_EQ(filter.schedule().topBits, 40u);
   ASSERT_EQ(filter.schedule().widenEvery, 1u);
   ASSERT_EQ(filter.schedule().plannedLevel, 0u);
@@ -527,7 +518,7 @@ TEST(ExpandableAttackRate, AGrowthStepChangesNoAnswerButTheNewEntrys) {
   using cuckoo_bloom_test::absentKey;
   constexpr uint64_t kProbes = 20000;
   for (const double rate : {0.3, 0.01}) {
-    ExpandableFilter filter = make(16, rate, 55);
+    ExpandableFilter filter = makeExpandable(16, rate, 55);
     std::vector<char> before(kProbes);
     uint64_t added = 0;
     uint32_t growths = 0;
@@ -592,7 +583,6 @@ TEST(ExpandableAttackBytes, EveryLevelBitsAndStepsCombinationIsCorruptOrKeepsEve
 
 namespace {
 
-
 }  // namespace
 
 namespace {
@@ -605,7 +595,7 @@ namespace {
 // wider" wrong: as wide within a hint's doublings, two wider past it.)
 TEST(ExpandableAttackDocs, WhileStepsAreUnderWayTheSlotsHoldTheNextLevelsBitsPlusOne) {
   for (const uint64_t expected : {uint64_t{0}, uint64_t{800}}) {
-    ExpandableFilter filter = make(100, 0.01, 1, expected);
+    ExpandableFilter filter = makeExpandable(100, 0.01, 1, expected);
     uint64_t added = 0;
     while (filter.level() < 14) {
       const uint32_t level = filter.level();

@@ -21,12 +21,10 @@
 namespace {
 
 using namespace cuckoo_bloom;
+using cuckoo_bloom_test::makeExpandable;
 using cuckoo_bloom_test::absentKey;
 using cuckoo_bloom_test::presentKey;
 
-ExpandableFilter make(uint64_t capacity, double rate, uint64_t seed, uint64_t expected = 0) {
-  return cuckoo_bloom_test::makeExpandable(capacity, rate, seed, expected);
-}
 
 ExpandableFilter roundTrip(const ExpandableFilter& filter) {
   const std::vector<uint8_t> bytes = filter.serialize();
@@ -99,7 +97,7 @@ void growCheckingEveryLevel(ExpandableFilter& filter, uint64_t end, double rate,
 // duplication and group removal are exercised too.
 TEST(ExpandableFilterModel, MatchesAMultisetThroughManyDoublingsWithRemoves) {
   for (const double rate : {0.3, 0.01}) {
-    ExpandableFilter filter = make(16, rate, 11);
+    ExpandableFilter filter = makeExpandable(16, rate, 11);
     std::multiset<uint64_t> model;
     std::vector<uint64_t> held;  // the model as a vector, to pick removals
     std::mt19937_64 random(5);
@@ -141,13 +139,13 @@ TEST(ExpandableFilterModel, MatchesAMultisetThroughManyDoublingsWithRemoves) {
     // clear() goes back to the first table: a fresh filter's bytes.
     filter.clear();
     EXPECT_EQ(filter.level(), 0u);
-    EXPECT_EQ(filter.serialize(), make(16, rate, 11).serialize());
+    EXPECT_EQ(filter.serialize(), makeExpandable(16, rate, 11).serialize());
   }
 }
 
 // A key never added is NotFound (no change) when nothing in its slot matches.
 TEST(ExpandableFilterModel, RemovingAKeyNeverAddedFromAnEmptySlotIsNotFound) {
-  ExpandableFilter filter = make(100, 0.001, 3);
+  ExpandableFilter filter = makeExpandable(100, 0.001, 3);
   EXPECT_EQ(filter.remove(presentKey(1)).code(), StatusCode::NotFound);
   ASSERT_TRUE(filter.add(presentKey(1)).isOk());
   EXPECT_EQ(filter.remove(presentKey(2)).code(), StatusCode::NotFound);
@@ -162,7 +160,7 @@ TEST(ExpandableFilterModel, RemovingAKeyNeverAddedFromAnEmptySlotIsNotFound) {
 TEST(ExpandableFilterGrowth, NoFalseNegativesAndTheRateHoldsAfterEveryDoubling) {
   constexpr uint64_t kEnd = kLongRun ? 10000000 : 1000000;
   constexpr double kRate = 0.001;
-  ExpandableFilter filter = make(1000, kRate, 42, kEnd);
+  ExpandableFilter filter = makeExpandable(1000, kRate, 42, kEnd);
   double worstBitsPerKey = 0.0;
   uint32_t growths = 0;
   growCheckingEveryLevel(filter, kEnd, kRate, 200000, 0, "hinted", growths, [&](uint64_t added) {
@@ -189,7 +187,7 @@ TEST(ExpandableFilterGrowth, WithoutAHintTheRateStaysAtTheTargetAfterEveryDoubli
   constexpr uint64_t kEnd = kLongRun ? 2000000 : 200000;
   constexpr uint64_t kProbes = 100000;
   for (const double rate : {0.01, 0.001}) {
-    ExpandableFilter filter = make(100, rate, 17);
+    ExpandableFilter filter = makeExpandable(100, rate, 17);
     uint32_t growths = 0;
     growCheckingEveryLevel(filter, kEnd, rate, kProbes, kProbes, "no hint, rate " + std::to_string(rate), growths,
                            [](uint64_t) {});
@@ -220,7 +218,7 @@ double timesStatic(const ExpandableFilter& filter, uint64_t keys, double rate) {
 TEST(ExpandableFilterGrowth, WithoutAHintTheSizeStaysNearAStaticBloomFilterAtAnyCount) {
   constexpr uint64_t kEnd = kLongRun ? 4000000 : 400000;
   for (const double rate : {0.01, 0.001}) {
-    ExpandableFilter filter = make(100, rate, 29);
+    ExpandableFilter filter = makeExpandable(100, rate, 29);
     double worst = 0.0;
     uint64_t worstAt = 0;
     uint64_t nextCheck = 0;
@@ -246,7 +244,7 @@ TEST(ExpandableFilterGrowth, WithoutAHintTheSizeStaysNearAStaticBloomFilterAtAny
 TEST(ExpandableFilterGrowth, WithTheHintTheSizeStaysNearAStaticCuckooFilter) {
   constexpr uint64_t kEnd = kLongRun ? 1000000 : 200000;
   for (const double rate : {0.01, 0.001}) {
-    ExpandableFilter filter = make(100, rate, 31, kEnd);
+    ExpandableFilter filter = makeExpandable(100, rate, 31, kEnd);
     for (uint64_t i = 0; i < kEnd; ++i) ASSERT_TRUE(filter.add(presentKey(i)).isOk()) << i;
     const double ratio = timesStatic<CuckooFilter>(filter, kEnd, rate);
     std::cout << "[measured] hint " << kEnd << ", rate " << rate << ": " << ratio << "x a static cuckoo filter's bytes\n";
@@ -257,7 +255,7 @@ TEST(ExpandableFilterGrowth, WithTheHintTheSizeStaysNearAStaticCuckooFilter) {
 // Removes keep every other key: grown without a hint through the doublings
 // where widths change, half the keys removed, the rest all found.
 TEST(ExpandableFilterGrowth, RemovesAcrossWideningDoublingsLoseNoKey) {
-  ExpandableFilter filter = make(100, 0.01, 23);
+  ExpandableFilter filter = makeExpandable(100, 0.01, 23);
   constexpr uint64_t kKeys = 200000;
   for (uint64_t i = 0; i < kKeys; ++i) ASSERT_TRUE(filter.add(presentKey(i)).isOk());
   EXPECT_GT(filter.fingerprintBits(), filter.schedule().topBits) << "the table should have widened";
@@ -327,7 +325,7 @@ TEST(ExpandableFilterOptions, TheHintSizesSlotsAndFingerprints) {
 // A damaged table is CORRUPT: an item count that disagrees, a value in an
 // empty slot, a continuation after an empty slot.
 TEST(ExpandableFilterFormat, DamagedTablesAreCorrupt) {
-  ExpandableFilter filter = make(100, 0.01, 1);
+  ExpandableFilter filter = makeExpandable(100, 0.01, 1);
   for (uint64_t i = 0; i < 60; ++i) ASSERT_TRUE(filter.add(presentKey(i)).isOk());
   const std::vector<uint8_t> bytes = filter.serialize();
   size_t corrupt = 0, tried = 0;

@@ -14,20 +14,16 @@
 #include <vector>
 
 #include "cuckoo_bloom/expandable/expandable_filter.h"
+#include "support/expandable_test_support.h"
 #include "support/test_keys.h"
 
 namespace {
 
 using namespace cuckoo_bloom;
+using cuckoo_bloom_test::goldenBytes;
 using cuckoo_bloom_test::absentKey;
 using cuckoo_bloom_test::goldenKey;
 using cuckoo_bloom_test::presentKey;
-
-std::vector<uint8_t> goldenBytes(const std::string& name) {
-  std::ifstream in(std::string(CUCKOO_BLOOM_GOLDEN_DIR) + "/" + name, std::ios::binary);
-  EXPECT_TRUE(in) << name << " is missing";
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
 
 ExpandableFilter read(const std::vector<uint8_t>& bytes) {
   Result<ExpandableFilter> filter = ExpandableFilter::deserialize(bytes.data(), bytes.size());

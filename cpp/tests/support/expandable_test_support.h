@@ -1,10 +1,14 @@
-// Expandable filters as the expandable suites make them: capacity, rate and
-// seed, and the growth hint when `expected` is not 0; the test fails if the
-// options are refused.
+// What the expandable suites share: filters made from capacity, rate and
+// seed (and the growth hint when `expected` is not 0; the test fails if the
+// options are refused), and the golden files' bytes.
 #pragma once
 
 #include <cstdint>
+#include <fstream>
+#include <iterator>
+#include <string>
 #include <utility>
+#include <vector>
 
 #include <gtest/gtest.h>
 
@@ -21,6 +25,13 @@ inline cuckoo_bloom::ExpandableFilter makeExpandable(uint64_t capacity, double r
   cuckoo_bloom::Result<cuckoo_bloom::ExpandableFilter> made = cuckoo_bloom::ExpandableFilter::createFrom(options);
   EXPECT_TRUE(made.isOk()) << made.status().message();
   return std::move(made.value());
+}
+
+// tests/golden/<name> (CUCKOO_BLOOM_GOLDEN_DIR); the test fails if it is missing.
+inline std::vector<uint8_t> goldenBytes(const std::string& name) {
+  std::ifstream in(std::string(CUCKOO_BLOOM_GOLDEN_DIR) + "/" + name, std::ios::binary);
+  EXPECT_TRUE(in) << name << " is missing";
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
 }
 
 }  // namespace cuckoo_bloom_test
