@@ -101,6 +101,13 @@ Result<UrlBlocklistEnvelope> decodeUrlBlocklist(const uint8_t* data, size_t leng
   Result<DecodedBlob> decoded = decodeBlobOfType(data, length, FilterType::UrlBlocklist);
   if (!decoded.isOk()) return decoded.status();
   const DecodedBlob& blob = decoded.value();
+  // decodeBlob takes either hash algorithm (a filter type's own is its fact, checked
+  // where the type reads); an envelope's expressions are hashed only one way, and
+  // the writer records only that one.
+  if (blob.header.hashAlgorithm != HashAlgorithm::Xxh3_64) {
+    return Status::corrupt("a URL blocklist's header names hash algorithm " +
+                           std::to_string(static_cast<int>(blob.header.hashAlgorithm)) + "; its expressions are hashed with XXH3 (1)");
+  }
   if (blob.paramsLength != 8) return Status::corrupt("URL blocklist parameters must be 8 bytes");
   ByteReader params(blob.params, blob.paramsLength);
   uint32_t scheme = 0, depth = 0;
