@@ -3,16 +3,17 @@
 //   app.js, chunk-*   web-demo/src/main.ts bundled with esbuild against the built package, as a
 //                     page that counts its bytes would use it. Split: app.js holds only what a
 //                     URL check needs, on `cuckoo-bloom-wasm/reader` (dist/reader.js + the glue
-//                     dist/core.reader.mjs: read and match only); the playgrounds, tune panel,
-//                     comparison and your-own-list code load after the first verdict is
-//                     possible, on `cuckoo-bloom-wasm/small` (dist/small.js + dist/core.small.mjs:
+//                     dist/core.reader.mjs: read and match only); the filter's numbers, the
+//                     playgrounds, tune panel, comparison, your-own-list and lab code load when
+//                     the visitor scrolls below the checker, on `cuckoo-bloom-wasm/small` (dist/small.js + dist/core.small.mjs:
 //                     the full library at -Oz, about 60% of the speed build's wasm bytes).
 //   core.reader.wasm, core.small.wasm   the package build's, beside app.js (init() looks there)
 //   index.html        with the manifest inlined (no request before the first verdict) and
 //                     preload links, so the wasm and the filter download in parallel with app.js
 //   styles.css, playground.css, sections.html (the later parts' markup and styles; the CSS minified)
-//   sw.js             the service worker: network first, the cache when offline; it caches the
-//                     page's own copies of the files (from the HTTP cache), never fetching them twice
+//   sw.js             the service worker: network first, the cache when offline; it precaches the
+//                     checker's files and keeps what else the page fetched (from the HTTP cache,
+//                     never fetching a file twice)
 //   data/*.filter     the list in each type of the registry a blocklist can use, built by the CLI;
 //                     urlhaus.filter the one the page checks with (src/compared-types.json:
 //                     "smallest", the CLI's default build, or a type's name)
@@ -23,6 +24,8 @@
 //                     in, so `listed` is confirmed without the whole companion. The whole
 //                     `.confirm` is not shipped: nothing in the page needs it (a list built in
 //                     the page makes its own).
+//   data/urlhaus.filter.confirm.parts.all   the parts back to back: the offline copy the service
+//                     worker keeps after a confirmed maybe (src/offline.ts)
 //   data/manifest.json                  source, counts, date, licence, example URLs
 //   *.br, *.gz        every compressible file precompressed (serve.mjs picks by Accept-Encoding)
 // and prints the transfer sizes (raw, gzip, brotli).
@@ -180,6 +183,11 @@ if (!existsSync(join(out, 'data', companionIndex)) || !existsSync(join(out, 'dat
 const partFiles = readdirSync(join(out, 'data', companionParts)).sort().map((name) => `data/${companionParts}/${name}`);
 const partSizes = partFiles.map((file) => statSync(join(out, file)).size);
 if (partFiles.length === 0) fail(`data/${companionParts}/ is empty`);
+// The offline copy: the parts back to back in one file, which the service worker keeps once a
+// maybe was confirmed (src/offline.ts), so any listed URL is confirmed offline after one
+// visit. One request, where the parts one by one are ~25 (issue 29's budget is 25 requests).
+const offlineCopy = `data/${companionParts}.all`;
+writeFileSync(join(out, offlineCopy), Buffer.concat(partFiles.map((file) => readFileSync(join(out, file)))));
 
 // 3. The manifest: what the page shows about the list, and examples checked here against
 // the filter the CLI just wrote (read back with the package build).
@@ -219,6 +227,8 @@ const manifest = {
     partCount: partFiles.length,
     bytes: partSizes.reduce((sum, bytes) => sum + bytes, 0),
     largestPart: Math.max(...partSizes),
+    offlineCopy,
+    partBytes: partSizes,
   },
   examples,
   builtWith: `cuckoo-bloom-wasm CLI: build --urls --type <type> --fpr ${RATE}`,
@@ -251,20 +261,24 @@ const html = readFileSync(join(demo, 'index.html'), 'utf8')
   .replace('<!-- build:examples -->', exampleButtons(manifest.examples))
   .replace('<!-- build:favicon -->', `<link rel="icon" type="image/png" sizes="32x32" href="data:image/png;base64,${readFileSync(join(demo, 'favicon.png')).toString('base64')}">`);
 if (html.includes('<!-- build:')) fail('index.html has a build placeholder this script does not fill');
-writeFileSync(join(out, 'index.html'), html);
+// Its comments are for this repository, not for every visitor's bytes before the first verdict.
+writeFileSync(join(out, 'index.html'), html.replace(/<!--[\s\S]*?-->\s*/g, ''));
 
-// 5. The service worker: the file list and a version from the files' contents, so a new
-// build replaces the old cache and an unchanged one keeps it. It precaches only what the
-// page itself loads on a first visit (registered after that, it takes them from the HTTP
-// cache); the comparison filters and the companion's index and parts, loaded on demand, are
-// cached when the page fetches them, and data/manifest.json (inlined in the page) not at all.
+// 5. The service worker: the file lists and a version from the files' contents, so a new
+// build replaces the old cache and an unchanged one keeps it. It precaches only what a URL
+// check loads (registered after the first verdict, it takes them from the HTTP cache); the
+// rest (the playgrounds, the comparison filters, the companion's index, parts and offline
+// copy) is cached when the page fetches it, or kept when the page asks (files of this build
+// only), and data/manifest.json (inlined in the page) not at all.
 const assets = listFiles(out).filter((file) => file !== 'sw.js');
 const version = createHash('sha256');
 for (const file of assets) version.update(file).update(readFileSync(join(out, file)));
-const onDemand = new Set(['data/manifest.json', `data/${companionIndex}`, ...partFiles, ...Object.entries(filters).filter(([type]) => type !== preloadedType).map(([, name]) => `data/${name}`)]);
+const checkerFiles = ['styles.css', 'app.js', ...criticalChunks, 'core.reader.wasm', preloadedFile];
+for (const file of checkerFiles) if (!assets.includes(file)) fail(`the checker's ${file} was not built`);
 const worker = readFileSync(join(demo, 'sw.js'), 'utf8')
   .replace("'__VERSION__'", JSON.stringify(version.digest('hex').slice(0, 16)))
-  .replace("['__ASSETS__']", JSON.stringify(['./', ...assets.filter((file) => file !== 'index.html' && !onDemand.has(file))]));
+  .replace("['__ASSETS__']", JSON.stringify(['./', ...checkerFiles]))
+  .replace("['__KEPT__']", JSON.stringify(assets.filter((file) => file !== 'index.html' && file !== 'data/manifest.json' && !checkerFiles.includes(file))));
 writeFileSync(join(out, 'sw.js'), worker);
 
 // 6. Precompressed copies, made once here so the server never compresses per request.
@@ -290,7 +304,7 @@ const rows = [
   ['-- later: the full library\'s wasm (core.small.wasm)', ['core.small.wasm']],
   [`-- after the first verdict (or on a "maybe"): companion index (data/${companionIndex})`, [`data/${companionIndex}`]],
   [`-- on a "maybe": one companion part (largest of ${partFiles.length})`, [partFiles[partSizes.indexOf(Math.max(...partSizes))]]],
-  ['-- all the companion parts (never all at once)', partFiles],
+  ['-- after a confirmed "maybe": the offline copy (all the parts, one file)', [offlineCopy]],
   ['-- on demand: comparison filters', Object.entries(filters).filter(([type]) => type !== preloadedType).map(([, name]) => `data/${name}`)],
 ];
 const size = (file, kind) => (existsSync(join(out, `${file}${kind}`)) ? statSync(join(out, `${file}${kind}`)) : statSync(join(out, file))).size;

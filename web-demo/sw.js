@@ -1,28 +1,31 @@
 // The demo's service worker: lets a visitor reload the page offline. build.mjs fills in
-// the version (a hash of the built files) and the file list.
+// the version (a hash of the built files) and the file lists.
 //
 // Network first, the cache as the fallback: online, a visitor always gets the newest list
 // (a stale blocklist is exactly what the verdict warns about); offline, the last copy.
 // Every successful response refreshes the cache. Online, "network" means the browser's
 // HTTP cache first: hash-named files are immutable there, the rest are revalidated (304).
 //
-// Nothing is downloaded twice. The page registers the worker only after it has loaded its
-// files, so the precache takes them from the HTTP cache (`cache: 'force-cache'`: no
-// request, whatever their freshness); files loaded on demand (the comparison filters, the
-// exact companion) are not precached, only cached when the page fetches them.
+// Nothing is downloaded twice. The page registers the worker after its first verdict, so the
+// precache (ASSETS: what a URL check loads) takes its files from the HTTP cache
+// (`cache: 'force-cache'`: no request, whatever their freshness). The rest of the site
+// (KEPT: the playgrounds, loaded when the visitor scrolls to them; the comparison filters;
+// the exact companion's index, parts and offline copy) is cached when the page fetches it
+// under this worker, or kept when the page names it in a `keep` message: fetched before
+// this worker controlled the page, it went through no worker, and is taken from the HTTP
+// cache too. Only this build's files are kept, whatever a message names.
 //
-// The exact companion (the demo ships it split: `*.confirm.index` and `*.confirm.parts/NNNN`;
-// any path with `.confirm` in it) is what turns a filter's "maybe" into `listed` offline. A
-// first visit fetches the index and a part before this worker controls the page, so the page
-// names the copies it fetched (a `keep` message) and the worker stores them from the HTTP
-// cache (no second download): after one visit that confirmed a listed URL, another URL whose
-// hashes fall in a part fetched then is confirmed offline too; one whose part was never
-// fetched stays `possible` (the page says it could not load the part), never `clear`.
+// The exact companion is what turns a filter's "maybe" into `listed` offline. It is split in
+// parts (one part a maybe); once a maybe was confirmed, the page names its offline copy (all
+// the parts in one file, `*.confirm.parts.all`), which is then downloaded once and kept, and
+// offline the page cuts the part it needs from it (src/offline.ts): after one visit that
+// confirmed a listed URL, any other listed URL is confirmed offline too.
 const VERSION = '__VERSION__';
 const CACHE = `cbw-demo-${VERSION}`;
 const ASSETS = ['__ASSETS__'];
-/** The companion and its parts, by URL pattern: kept for offline use once fetched. */
-const KEEP = /\.confirm(?:$|[./?-])/;
+const KEPT = ['__KEPT__'];
+/** Paths (relative to this worker's scope) a `keep` message may name. */
+const KEEPABLE = new Set([...ASSETS, ...KEPT].map((file) => new URL(file, self.registration.scope).pathname));
 
 self.addEventListener('install', (event) => {
   event.waitUntil(
@@ -61,11 +64,15 @@ self.addEventListener('fetch', (event) => {
 self.addEventListener('message', (event) => {
   const { data } = event;
   if (data === null || typeof data !== 'object' || data.type !== 'keep' || !Array.isArray(data.urls)) return;
-  const urls = data.urls.filter((url) => {
+  const urls = [...new Set(data.urls.filter((url) => {
     if (typeof url !== 'string') return false;
-    const parsed = new URL(url, self.location.href);
-    return parsed.origin === self.location.origin && KEEP.test(parsed.pathname);
-  });
+    try {
+      const parsed = new URL(url, self.location.href);
+      return parsed.origin === self.location.origin && parsed.search === '' && KEEPABLE.has(parsed.pathname);
+    } catch {
+      return false;
+    }
+  }))];
   event.waitUntil(
     caches.open(CACHE).then((cache) =>
       Promise.allSettled(urls.map(async (url) => ((await cache.match(url)) ? undefined : cache.add(new Request(url, { cache: 'force-cache' }))))),

@@ -8,6 +8,7 @@ import { axeViolations } from './lib/axe.mjs';
 import { byId, DESKTOP, openPage, openPageWithBlocked, PHONE } from './lib/browser.mjs';
 import { useDemoSite } from './lib/demo-site.mjs';
 import { measureFirstVerdict } from './lib/first-verdict.mjs';
+import { startPlaygrounds } from './lib/playgrounds.mjs';
 
 /** Budgets from issue 17. */
 const MAX_BYTES_BEFORE_VERDICT = 80 * 1000;
@@ -81,6 +82,8 @@ describe('delivery', () => {
     const timings = [];
     page.on('requestfinished', (request) => timings.push(request));
     await page.reload();
+    await page.waitForSelector('body[data-ready="true"]', { timeout: 15_000 });
+    await startPlaygrounds(page);
     await page.click(byId('comparison-load'), { timeout: 30_000 });
     await page.waitForSelector('body[data-comparison="done"]', { timeout: 30_000 });
     const entries = await page.evaluate(() => performance.getEntriesByType('resource').map((entry) => ({ name: new URL(entry.name).pathname, start: entry.startTime, end: entry.responseEnd })));
@@ -101,7 +104,7 @@ describe('delivery', () => {
 
   test('a page reloaded offline still checks URLs (service worker)', async () => {
     const { context, page, problems, close } = await openPage(site.browser, site.server.url);
-    await page.waitForSelector('body[data-playgrounds="ready"]', { timeout: 30_000 });
+    // No check and no scroll: the worker is registered at the first idle moment.
     await page.evaluate(() => navigator.serviceWorker.ready);
     // The worker controls the page once it is active (clients.claim).
     await page.waitForFunction(() => navigator.serviceWorker.controller !== null, null, { timeout: 10_000 });
@@ -116,37 +119,33 @@ describe('delivery', () => {
     await close();
   });
 
-  test('offline after one first visit that confirmed a listed URL, another listed URL is still listed (the worker kept the companion)', async () => {
+  test('offline after one first visit that confirmed a listed URL, every other listed URL is still listed (the worker kept the companion)', async () => {
     const { context, page, problems, close } = await openPage(site.browser, site.server.url, { viewport: PHONE });
     const manifest = await page.evaluate(() => JSON.parse(document.getElementById('manifest').textContent));
-    const [first, second] = manifest.examples.filter((example) => example.entry !== null);
+    const listed = manifest.examples.filter((example) => example.entry !== null);
+    const [first, second] = listed;
     // The first visit: a listed URL, confirmed (the companion fetched, before any worker runs).
     await page.fill(byId('url-input'), first.url);
     await page.click(byId('check-button'));
     await expect(page.locator(byId('check-verdict')).getAttribute('data-verdict')).resolves.toBe('listed');
-    await page.waitForSelector('body[data-playgrounds="ready"]', { timeout: 30_000 });
     await page.waitForFunction(() => navigator.serviceWorker.controller !== null, null, { timeout: 10_000 });
-    // Until the worker has stored every part of the companion (the page fetches the rest
-    // once idle after a confirmed maybe), whichever part the second URL falls in.
-    // (Polled with evaluate: waitForFunction takes an async function's promise for truthy.)
-    const partsCached = () =>
-      page.evaluate(async () => {
-        const parts = new Set();
-        for (const name of await caches.keys()) {
-          for (const request of await (await caches.open(name)).keys()) {
-            const part = /\.confirm\.parts\/(\d{4})$/.exec(new URL(request.url).pathname);
-            if (part !== null) parts.add(part[1]);
-          }
-        }
-        return parts.size;
-      });
-    for (const deadline = Date.now() + 20_000; (await partsCached()) < manifest.confirmation.partCount && Date.now() < deadline; ) {
-      await page.waitForTimeout(200);
-    }
-    await expect(partsCached()).resolves.toBe(manifest.confirmation.partCount);
+    await waitForOfflineCopy(page, manifest);
     await context.setOffline(true);
     await page.reload();
     await page.waitForSelector('body[data-ready="true"]', { timeout: 15_000 });
+    // The parts the first visit fetched, kept as files too, go: every confirmation below
+    // must come from the offline copy, whichever part a URL falls in.
+    const dropped = await page.evaluate(async () => {
+      let count = 0;
+      for (const name of await caches.keys()) {
+        const cache = await caches.open(name);
+        for (const request of await cache.keys()) if (/\.confirm\.parts\/\d{4}$/.test(new URL(request.url).pathname)) count += Number(await cache.delete(request));
+      }
+      return count;
+    });
+    expect(dropped).toBeGreaterThanOrEqual(1);
+    const verdicts = await page.evaluate(async (urls) => (await window.demo.verdicts(urls)).map((result) => [result.verdict, result.match]), listed.map((example) => example.url));
+    expect(verdicts).toEqual(listed.map((example) => ['listed', example.entry]));
     await page.fill(byId('url-input'), second.url);
     await page.click(byId('check-button'));
     const verdict = page.locator(`${byId('check-verdict')}:not([data-verdict="invalid"])`);
@@ -159,31 +158,43 @@ describe('delivery', () => {
 
   // Issue 29's budgets, weighed where they are spent: a private server counts every response
   // it writes (headers and body, the service worker's requests included, which the page's
-  // own network events do not show).
-  test('a first visit with a check is at most 25 requests and 250 KB, nothing twice and no comparison filter; a revisit at most 10 KB', async () => {
+  // own network events do not show). A first visit that confirms a listed URL also keeps the
+  // whole companion for offline use (issue 43); the playgrounds load only when the visitor
+  // scrolls to them, and are weighed apart.
+  test('a first visit with a listed check, the offline companion kept, is at most 25 requests and 250 KB, nothing twice, no playground or comparison file; a revisit at most 10 KB', async () => {
     const log = [];
     const server = await startServer({ port: 0, onResponse: (entry) => log.push(entry) });
-    const { context, page, problems, close } = await openPage(site.browser, server.url);
+    const { context, page, problems, close } = await openPage(site.browser, server.url, { viewport: PHONE });
     try {
+      const manifest = await page.evaluate(() => JSON.parse(document.getElementById('manifest').textContent));
       // A listed example: the filter says maybe, so the companion is fetched too (the heavier visit).
       await page.click(byId('example-0'));
       await page.locator(`${byId('check-verdict')}[data-verdict="listed"]`).waitFor();
-      await page.waitForSelector('body[data-playgrounds="ready"]', { timeout: 30_000 });
       await page.evaluate(() => navigator.serviceWorker.ready);
       await page.waitForFunction(() => navigator.serviceWorker.controller !== null, null, { timeout: 10_000 });
+      await waitForOfflineCopy(page, manifest);
       await page.waitForTimeout(500);
       const first = log.splice(0);
       const paths = first.map((entry) => entry.path);
       const bytes = first.reduce((sum, entry) => sum + entry.bytes, 0);
       console.log(`first visit: ${first.length} requests, ${bytes} bytes: ${first.map((entry) => `${entry.path} ${entry.bytes}`).join(', ')}`);
       expect(new Set(paths).size).toBe(paths.length);
-      expect(paths.filter((path) => /urlhaus\.[a-z-]+\.filter/.test(path))).toEqual([]);
+      expect(paths).toContain(`/${manifest.confirmation.offlineCopy}`);
+      expect(paths.filter((path) => /urlhaus\.[a-z-]+\.filter|core\.small|playground|sections\.html|chunk-page/.test(path))).toEqual([]);
+      await expect(page.locator('body').getAttribute('data-playgrounds')).resolves.toBeNull();
       expect(first.length).toBeLessThanOrEqual(25);
       expect(bytes).toBeLessThanOrEqual(250_000);
 
+      // Scrolled to, the playgrounds load: printed, with the requests they add.
+      await startPlaygrounds(page);
+      await page.waitForTimeout(500);
+      const later = log.splice(0);
+      console.log(`the playgrounds, scrolled to: ${later.length} requests, ${later.reduce((sum, entry) => sum + entry.bytes, 0)} bytes`);
+      expect(later.map((entry) => entry.path).filter((path) => paths.includes(path))).toEqual([]);
+
       await page.reload();
       await page.waitForSelector('body[data-ready="true"]', { timeout: 15_000 });
-      await page.waitForSelector('body[data-playgrounds="ready"]', { timeout: 30_000 });
+      await startPlaygrounds(page);
       await page.waitForTimeout(500);
       const again = log.splice(0);
       const revisit = again.reduce((sum, entry) => sum + entry.bytes, 0);
@@ -192,7 +203,7 @@ describe('delivery', () => {
       // The comparison loads on demand, and only then.
       await page.click(byId('comparison-load'));
       await page.waitForSelector('body[data-comparison="done"]', { timeout: 30_000 });
-      expect(log.filter((entry) => /urlhaus\.[a-z-]+\.filter/.test(entry.path)).length).toBe(Object.keys(await page.evaluate(() => JSON.parse(document.getElementById('manifest').textContent).filters)).length - 1);
+      expect(log.filter((entry) => /urlhaus\.[a-z-]+\.filter/.test(entry.path)).length).toBe(Object.keys(manifest.filters).length - 1);
       expect(problems).toEqual([]);
     } finally {
       await close();
@@ -206,7 +217,7 @@ describe('delivery', () => {
     try {
       await page.fill(byId('url-input'), 'https://www.wikipedia.org/');
       await page.click(byId('check-button'));
-      await page.locator(byId('playgrounds-failed')).waitFor({ timeout: 20_000 });
+      await startPlaygrounds(page, { state: 'failed' });
       await expect(page.locator(byId('playgrounds-failed')).textContent()).resolves.toMatch(/could not load: could not load core\.small\.wasm/);
       await expect(page.locator(byId('stats-failed')).count()).resolves.toBe(1);
       await expect(page.locator(byId('bloom-section')).count()).resolves.toBe(0);
@@ -214,7 +225,7 @@ describe('delivery', () => {
       await expect(page.locator(`${byId('check-verdict')}`).getAttribute('data-verdict')).resolves.toBe('clear');
       await context.unroute('**/core.small.wasm');
       await page.click(byId('playgrounds-failed-retry'));
-      await page.waitForSelector('body[data-playgrounds="ready"]', { timeout: 30_000 });
+      await startPlaygrounds(page);
       await expect(page.locator(byId('bloom-section')).count()).resolves.toBe(1);
       await expect(page.locator(byId('stats-entries')).count()).resolves.toBe(1);
     } finally {
@@ -272,3 +283,10 @@ describe('delivery', () => {
     }
   }, 60_000);
 });
+
+/** Waits (20 s at most) until the service worker has stored the companion's offline copy (all its parts in one file). */
+async function waitForOfflineCopy(page, manifest) {
+  const cached = () => page.evaluate(async (path) => (await caches.match(new URL(path, location.href).href)) !== undefined, manifest.confirmation.offlineCopy);
+  for (const deadline = Date.now() + 20_000; !(await cached()) && Date.now() < deadline; ) await page.waitForTimeout(200);
+  await expect(cached()).resolves.toBe(true);
+}

@@ -7,6 +7,7 @@ import { axeViolations } from './lib/axe.mjs';
 import { byId, openPage } from './lib/browser.mjs';
 import { readDemoManifest, ROOT, useDemoSite } from './lib/demo-site.mjs';
 import { initLibrary } from './lib/library.mjs';
+import { startPlaygrounds } from './lib/playgrounds.mjs';
 
 const site = useDemoSite({ build: process.env.DEMO_SKIP_BUILD !== '1' });
 let manifest;
@@ -21,7 +22,7 @@ const integer = (value) => value.toLocaleString('en-US');
 
 async function inPlaygrounds(body) {
   const { page, problems, close } = await openPage(site.browser, site.server.url);
-  await page.waitForSelector('body[data-playgrounds="ready"]', { timeout: 20_000 });
+  await startPlaygrounds(page);
   await body(page);
   expect(problems).toEqual([]);
   await close();

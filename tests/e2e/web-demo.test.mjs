@@ -10,6 +10,7 @@ import { axeViolations } from './lib/axe.mjs';
 import { byId, DESKTOP, openPage, PHONE } from './lib/browser.mjs';
 import { installContrast } from './lib/contrast.mjs';
 import { readDemoManifest, ROOT, useDemoSite } from './lib/demo-site.mjs';
+import { startPlaygrounds } from './lib/playgrounds.mjs';
 
 const ARTIFACTS = join(ROOT, 'test-artifacts', 'e2e');
 const DOCS = join(ROOT, 'docs', 'demo');
@@ -25,7 +26,7 @@ beforeAll(() => {
 });
 
 const open = (options) => openPage(site.browser, site.server.url, options);
-const playgrounds = (page) => page.waitForSelector('body[data-playgrounds="ready"]', { timeout: 20_000 });
+const playgrounds = (page) => startPlaygrounds(page);
 
 /** A screenshot of one element (a data-testid) or the viewport; `docs`: also for the README. */
 async function shot(page, name, testId, { docs = false } = {}) {
@@ -142,6 +143,7 @@ describe('checking a URL', () => {
 describe('the filter and its comparison', () => {
   test('loads clean, measures each compared type with a fixed sample, and times nothing', async () => {
     const { page, problems, close } = await open();
+    await playgrounds(page);
     await page.click(byId('comparison-load'), { timeout: 30_000 });
     await page.waitForSelector('body[data-comparison="done"]', { timeout: 30_000 });
     await expect(text(page, 'load-status')).resolves.toMatch(/^Ready: /);
@@ -176,6 +178,7 @@ describe('the filter and its comparison', () => {
     });
     // A fixed seed: a second load measures exactly the same counts.
     const again = await open();
+    await playgrounds(again.page);
     await again.page.click(byId('comparison-load'), { timeout: 30_000 });
     await again.page.waitForSelector('body[data-comparison="done"]', { timeout: 30_000 });
     for (const [i, type] of types.entries()) {
@@ -341,6 +344,9 @@ describe('teaching moments, one click each from a fresh page', () => {
 describe('accessibility', () => {
   test.each([['desktop', DESKTOP], ['phone', PHONE]])('%s: axe-core finds 0 violations before and after interaction', async (_, viewport) => {
     const { page, problems, close } = await open({ viewport, reducedMotion: 'reduce' });
+    // Before the playgrounds load: the note that they load on a scroll, and its button.
+    expect(await axeViolations(page)).toEqual([]);
+    await playgrounds(page);
     await page.click(byId('comparison-load'), { timeout: 30_000 });
     await page.waitForSelector('body[data-comparison="done"]', { timeout: 30_000 });
     expect(await axeViolations(page)).toEqual([]);

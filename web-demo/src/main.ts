@@ -1,7 +1,9 @@
 // The web demo's entry point, and the only code a URL check waits for: it starts the
 // filter download at once, in parallel with the wasm (both are also preloaded by
-// index.html), answers checks as soon as both are in, and only then loads the rest of the
-// page (playgrounds, tune panel, comparison, your own list) as a separate chunk.
+// index.html) and answers checks as soon as both are in. The rest of the page (the
+// filter's numbers, playgrounds, tune panel, comparison, your own list, the lab) is a
+// separate chunk loaded when the visitor goes below the checker: a visit that only checks
+// links downloads none of it (issue 43: the offline companion fits the first visit's budget).
 // The check runs on `cuckoo-bloom-wasm/reader` (read and match only, core.reader.wasm):
 // the full library and its wasm come with the later chunk.
 import { init, isInitialized, UrlBlocklistReader } from 'cuckoo-bloom-wasm/reader';
@@ -23,10 +25,7 @@ const confirmation = manifest.confirmation;
 let loadingIndex: Promise<Uint8Array> | null = null;
 function loadIndex(): Promise<Uint8Array> {
   if (confirmation === null) return Promise.reject(new Error('the manifest names no exact companion'));
-  loadingIndex ??= fetchBytes(confirmation.index).then((bytes) => {
-    keepForOffline();
-    return bytes;
-  });
+  loadingIndex ??= fetchBytes(confirmation.index);
   loadingIndex.catch(() => {
     loadingIndex = null;
   });
@@ -60,14 +59,42 @@ const describePreloaded = (): ListDescription => ({
   // fetched once and kept by the list; kept for offline use once fetched.
   companionParts: confirmation === null ? undefined : {
     index: loadIndex,
-    part: (name) => fetchBytes(`${confirmation.parts}${name}`).then((bytes) => {
-      fetchedParts.add(name);
-      keepForOffline();
-      completeOfflineCopy();
-      return bytes;
-    }),
+    // A part is fetched; offline (or failing) it is cut from the offline copy when the
+    // worker kept one (offline.ts), else the fetch's error stands (the verdict: possible).
+    // Known to be offline, the copy is read first: no request that can only fail.
+    part: async (name) => {
+      if (!navigator.onLine) {
+        const kept = await partFromOfflineCopy(confirmation, name);
+        if (kept !== null) return kept;
+      }
+      return fetchBytes(`${confirmation.parts}${name}`).then(
+        (bytes) => {
+          companionUsed = true;
+          offline?.keepOfflineCopy();
+          return bytes;
+        },
+        async (error: unknown) => (await partFromOfflineCopy(confirmation, name)) ?? Promise.reject(error),
+      );
+    },
   },
 });
+
+/**
+ * Offline use (offline.ts, its own chunk: none of it is needed before a first verdict).
+ * `companionUsed` is set by the first part fetched (a maybe confirmed): from then on the
+ * worker keeps the whole companion.
+ */
+let companionUsed = false;
+let offline: typeof import('./offline.ts') | null = null;
+const loadOffline = (): Promise<typeof import('./offline.ts') | null> =>
+  import('./offline.ts').then(
+    (module) => (offline = module),
+    () => null,
+  );
+/** Part `name` cut from the offline copy the worker kept, or null (offline.ts). */
+async function partFromOfflineCopy(parts: NonNullable<Manifest['confirmation']>, name: string): Promise<Uint8Array | null> {
+  return (await loadOffline())?.partFromOfflineCopy(parts, name) ?? null;
+}
 
 let onChecked = (): void => {};
 const checked = new Promise<void>((resolve) => {
@@ -128,14 +155,19 @@ function start(): void {
       });
       status.textContent = `Ready: ${formatInteger(loaded.entryCount)} blocklist entries loaded (${formatBytes(bytes.length)} ${filterNoun(loaded.type)}, WebAssembly core).`;
       document.body.dataset.ready = 'true';
-      // The rest of the page after the visitor's first verdict, a scroll, or a short wait:
-      // a check typed while the page loads does not queue behind the playgrounds' set-up.
-      await firstOf(checked, scrolled(), delay(2500));
+      // The worker after the first verdict (or the first idle moment without a check): it
+      // precaches the checker's files from the HTTP cache, never fetching them again.
+      afterFirstVerdictOrIdle(() => void loadOffline().then((module) => module?.registerServiceWorker(() => (companionUsed ? confirmation : null))));
+      // The rest of the page when the visitor goes there, once the page is idle: a check
+      // typed meanwhile does not queue behind the playgrounds' set-up.
+      await visitorGoesBelowTheChecker();
       await idle();
       const { startPage } = await import('./page.ts');
       await startPage({ bytes, manifest });
-      // After the page loaded its files: the worker caches those copies instead of fetching them again.
-      registerServiceWorker();
+      // Their files, fetched before the worker controlled the page, kept for offline reloads.
+      offline?.keepOfflineCopy();
+      const target = location.hash.length > 1 ? document.getElementById(decodeURIComponent(location.hash.slice(1))) : null;
+      if (target !== null && target.closest('#check') === null) target.scrollIntoView();
     },
     (error: unknown) => {
       const retry = h('button', { type: 'button', class: 'secondary', 'data-testid': 'load-retry' }, 'Retry');
@@ -201,12 +233,48 @@ function afterFirstVerdictOrIdle(draw: () => void): void {
   void idle().then(() => (asked ? delay(3000) : undefined)).then(once);
 }
 
-function firstOf(...events: Promise<void>[]): Promise<void> {
-  return Promise.race(events);
+/**
+ * Resolves when the visitor goes below the checker: the playgrounds' placeholder scrolls into
+ * view (its top above the viewport's bottom tenth: on a 1440×900 screen it starts just below
+ * it), a section link or the page's address names a later section, focus moves below the
+ * checker, or "Load them now" is pressed. Not on the verdict's own scrollIntoView, which only
+ * brings the verdict into view. Called once a check can be answered.
+ */
+let goBelow: () => void = () => {};
+const wentBelow = new Promise<void>((resolve) => {
+  goBelow = resolve;
+});
+let watchingBelow: Promise<void> | null = null;
+function visitorGoesBelowTheChecker(): Promise<void> {
+  watchingBelow ??= watchBelowTheChecker();
+  return watchingBelow;
 }
-
-function scrolled(): Promise<void> {
-  return new Promise((resolve) => addEventListener('scroll', () => resolve(), { once: true, passive: true }));
+function watchBelowTheChecker(): Promise<void> {
+  const placeholder = byTestId('later-sections');
+  const note = byTestId('playgrounds-waiting');
+  const button = byTestId('playgrounds-load');
+  const observer = new IntersectionObserver((entries) => {
+    if (entries.some((entry) => entry.isIntersecting)) goBelow();
+  }, { rootMargin: '0px 0px -10% 0px' });
+  observer.observe(placeholder);
+  const laterHash = (): boolean => location.hash.length > 1 && !['#check', '#top'].includes(location.hash);
+  if (laterHash()) goBelow();
+  addEventListener('hashchange', () => {
+    if (laterHash()) goBelow();
+  });
+  // Tabbing onto "Load them now" is not asking for them; pressing it is.
+  document.addEventListener('focusin', (event) => {
+    const target = event.target as Element;
+    if (target !== button && target.closest('#filter, #later, footer') !== null) goBelow();
+  });
+  button.addEventListener('click', () => goBelow());
+  return wentBelow.then(() => {
+    observer.disconnect();
+    if (note.firstChild !== null) note.firstChild.textContent = 'Loading this filter’s numbers, the comparison and the playgrounds… ';
+    button.textContent = 'Loading…';
+    const loading = document.querySelector('[data-testid="playgrounds-loading"]');
+    if (loading !== null) loading.textContent = 'Loading the playgrounds…';
+  });
 }
 
 function idle(): Promise<void> {
@@ -214,63 +282,4 @@ function idle(): Promise<void> {
     if ('requestIdleCallback' in window) requestIdleCallback(() => resolve(), { timeout: 1000 });
     else setTimeout(resolve, 50);
   });
-}
-
-let workerRegistered = false;
-
-/** Offline reloads: the worker caches what the page loaded (see sw.js). */
-function registerServiceWorker(): void {
-  if (!('serviceWorker' in navigator) || location.protocol === 'file:') return;
-  navigator.serviceWorker.register('sw.js').then(
-    () => {
-      workerRegistered = true;
-      keepForOffline();
-    },
-    () => {
-      // Blocked (private mode, a test harness): the page works the same, only not offline.
-    },
-  );
-}
-
-/**
- * After the first "maybe" was confirmed (a person using the checker), the rest of the
- * companion's parts, one at a time, once the page is idle: offline, any listed URL is
- * then confirmed, not only those in the parts a check happened to fetch. Never on a visit
- * that needed no part, so the first visit's budget and the listed verdict's bytes stay as
- * they were (one part, ≤ 80 KB); ~25 parts of ≤ 2 KB for the shipped list (build.mjs splits it in parts of ~256 hashes).
- */
-const fetchedParts = new Set<string>();
-let completing = false;
-function completeOfflineCopy(): void {
-  if (completing || confirmation === null) return;
-  completing = true;
-  const parts = confirmation;
-  setTimeout(() => {
-    void (async () => {
-      for (let part = 0; part < parts.partCount; part++) {
-        const name = String(part).padStart(4, '0');
-        if (fetchedParts.has(name)) continue;
-        try {
-          await fetchBytes(`${parts.parts}${name}`);
-          fetchedParts.add(name);
-        } catch {
-          completing = false; // offline or failing: the next confirmed maybe tries again
-          return;
-        }
-      }
-      keepForOffline();
-    })();
-  }, 3000);
-}
-
-/**
- * Asks the worker to keep every copy of the exact companion (or of its parts) this page
- * fetched: fetched before the worker controlled the page, they went through no worker.
- * The worker takes them from the HTTP cache (see sw.js), never downloading them again.
- */
-function keepForOffline(): void {
-  if (!workerRegistered) return; // registration sends what was fetched until then
-  const urls = performance.getEntriesByType('resource').map((entry) => entry.name).filter((name) => /\.confirm(?:$|[./?-])/.test(new URL(name).pathname));
-  if (urls.length === 0) return;
-  void navigator.serviceWorker.ready.then((registration) => registration.active?.postMessage({ type: 'keep', urls }));
 }

@@ -30,9 +30,20 @@ export interface Manifest {
    * The preloaded filter's exact companion split by hash prefix (the CLI's
    * `<output>.confirm.index` and `<output>.confirm.parts/NNNN`): the index fetched with the
    * filter, one part on a filter's "maybe". `parts` is the folder, ending in '/';
-   * `bytes` the parts' total, `largestPart` the most one maybe fetches.
+   * `bytes` the parts' total, `largestPart` the most one maybe fetches. `offlineCopy` is the
+   * parts back to back in one file, `partBytes` each part's length in it: what the service
+   * worker keeps once a maybe was confirmed (offline.ts).
    */
-  confirmation: { index: string; indexBytes: number; parts: string; partCount: number; bytes: number; largestPart: number } | null;
+  confirmation: {
+    index: string;
+    indexBytes: number;
+    parts: string;
+    partCount: number;
+    bytes: number;
+    largestPart: number;
+    offlineCopy: string;
+    partBytes: number[];
+  } | null;
   examples: Example[];
 }
 

@@ -1,7 +1,7 @@
-// Everything below the URL checker, loaded as its own chunk once a check can be answered:
-// the filter's numbers and comparison, the playgrounds, the tune panel, your own list.
-// These build and draw filters, so they load the full library (`cuckoo-bloom-wasm/small`
-// and core.small.wasm) now, after the first verdict was answered by the reader.
+// Everything below the URL checker, loaded as its own chunk when the visitor goes there
+// (main.ts): the filter's numbers and comparison, the playgrounds, the tune panel, your own
+// list, the lab. These build and draw filters, so they load the full library
+// (`cuckoo-bloom-wasm/small` and core.small.wasm); the checker runs on the reader.
 import { FILTER_TYPES, init, isInitialized, UrlBlocklist } from 'cuckoo-bloom-wasm';
 import { setupBloomDelete } from './bloom-delete.ts';
 import { setupBloomView } from './bloom-view.ts';
@@ -28,6 +28,7 @@ export async function startPage({ bytes, manifest }: { bytes: Uint8Array; manife
     const message = `The filter’s numbers and the playgrounds could not load: ${describeError(error)}.`;
     notice(byTestId('filter-stats'), 'stats-failed', message, retry);
     notice(byTestId('later-sections'), 'playgrounds-failed', `${message} The URL checker above works without them.`, retry);
+    removeWaitingNote();
     document.body.dataset.playgrounds = 'failed';
     return;
   }
@@ -41,6 +42,7 @@ export async function startPage({ bytes, manifest }: { bytes: Uint8Array; manife
     list.free();
   }
   offerComparison(byTestId('comparison'), manifest, bytes);
+  removeWaitingNote();
   insertSections(sections);
   describeCheckerType(checkerFilter.type, manifest);
   describeCheckerFuse(checkerFilter);
@@ -132,6 +134,23 @@ function describeCheckerFuse(filter: { type: string; slotCount?: number; arity?:
 }
 
 /** The later sections' markup (a same-origin file of this site), put in place of the placeholder. */
+/**
+ * The note "these load when you scroll down" (index.html) goes once they have loaded or
+ * failed. Focus in it ("Load them now" pressed from the keyboard) moves to the section's
+ * heading, never to <body>.
+ */
+function removeWaitingNote(): void {
+  const note = document.querySelector('[data-testid="playgrounds-waiting"]');
+  if (note === null) return;
+  const hadFocus = note.contains(document.activeElement);
+  note.remove();
+  const heading = document.getElementById('filter-title');
+  if (hadFocus && heading !== null) {
+    heading.tabIndex = -1;
+    heading.focus();
+  }
+}
+
 function insertSections(markup: string): void {
   const template = document.createElement('template');
   template.innerHTML = markup;
