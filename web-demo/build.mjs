@@ -24,8 +24,8 @@
 //                     in, so `listed` is confirmed without the whole companion. The whole
 //                     `.confirm` is not shipped: nothing in the page needs it (a list built in
 //                     the page makes its own).
-//   data/urlhaus.filter.confirm.parts.all   the parts back to back: the offline copy the service
-//                     worker keeps after a confirmed maybe (src/offline.ts)
+//   data/urlhaus.filter.confirm.parts.<hash>.all   the parts back to back, named by content: the
+//                     offline copy the service worker keeps after a confirmed maybe (src/offline.ts)
 //   data/manifest.json                  source, counts, date, licence, example URLs
 //   *.br, *.gz        every compressible file precompressed (serve.mjs picks by Accept-Encoding)
 // and prints the transfer sizes (raw, gzip, brotli).
@@ -186,8 +186,11 @@ if (partFiles.length === 0) fail(`data/${companionParts}/ is empty`);
 // The offline copy: the parts back to back in one file, which the service worker keeps once a
 // maybe was confirmed (src/offline.ts), so any listed URL is confirmed offline after one
 // visit. One request, where the parts one by one are ~25 (issue 29's budget is 25 requests).
-const offlineCopy = `data/${companionParts}.all`;
-writeFileSync(join(out, offlineCopy), Buffer.concat(partFiles.map((file) => readFileSync(join(out, file)))));
+// Named by its content: the worker takes it from the HTTP cache when it can, and a rebuilt
+// list must never be confirmed against an older build's copy under the same name.
+const offlineBytes = Buffer.concat(partFiles.map((file) => readFileSync(join(out, file))));
+const offlineCopy = `data/${companionParts}.${createHash('sha256').update(offlineBytes).digest('hex').slice(0, 12)}.all`;
+writeFileSync(join(out, offlineCopy), offlineBytes);
 
 // 3. The manifest: what the page shows about the list, and examples checked here against
 // the filter the CLI just wrote (read back with the package build).
@@ -278,7 +281,8 @@ for (const file of checkerFiles) if (!assets.includes(file)) fail(`the checker's
 const worker = readFileSync(join(demo, 'sw.js'), 'utf8')
   .replace("'__VERSION__'", JSON.stringify(version.digest('hex').slice(0, 16)))
   .replace("['__ASSETS__']", JSON.stringify(['./', ...checkerFiles]))
-  .replace("['__KEPT__']", JSON.stringify(assets.filter((file) => file !== 'index.html' && file !== 'data/manifest.json' && !checkerFiles.includes(file))));
+  .replace("['__KEPT__']", JSON.stringify(assets.filter((file) => file !== 'index.html' && file !== 'data/manifest.json' && !checkerFiles.includes(file))))
+  .replace("'__OFFLINE_COPY__'", JSON.stringify(offlineCopy));
 writeFileSync(join(out, 'sw.js'), worker);
 
 // 6. Precompressed copies, made once here so the server never compresses per request.

@@ -17,24 +17,40 @@
 //
 // The exact companion is what turns a filter's "maybe" into `listed` offline. It is split in
 // parts (one part a maybe); once a maybe was confirmed, the page names its offline copy (all
-// the parts in one file, `*.confirm.parts.all`), which is then downloaded once and kept, and
-// offline the page cuts the part it needs from it (src/offline.ts): after one visit that
-// confirmed a listed URL, any other listed URL is confirmed offline too.
+// the parts in one file, `*.confirm.parts.<hash>.all`, named by content), which is then
+// downloaded once and kept, and offline the page cuts the part it needs from it
+// (src/offline.ts): after one visit that confirmed a listed URL, any other listed URL is
+// confirmed offline too. A new build's worker takes over a visitor's offline copy: when an
+// older cache held one, it precaches this build's (the list may have changed).
 const VERSION = '__VERSION__';
 const CACHE = `cbw-demo-${VERSION}`;
 const ASSETS = ['__ASSETS__'];
 const KEPT = ['__KEPT__'];
+const OFFLINE_COPY = '__OFFLINE_COPY__';
 /** Paths (relative to this worker's scope) a `keep` message may name. */
 const KEEPABLE = new Set([...ASSETS, ...KEPT].map((file) => new URL(file, self.registration.scope).pathname));
 
 self.addEventListener('install', (event) => {
   event.waitUntil(
-    caches.open(CACHE)
+    (async () => {
+      const cache = await caches.open(CACHE);
+      const files = (await olderCacheHeldOfflineCopy()) ? [...ASSETS, OFFLINE_COPY] : ASSETS;
       // One failed file (blocked, offline) must not keep the others from being cached.
-      .then((cache) => Promise.allSettled(ASSETS.map((asset) => cache.add(new Request(asset, { cache: 'force-cache' })))))
-      .then(() => self.skipWaiting()),
+      await Promise.allSettled(files.map((file) => cache.add(new Request(file, { cache: 'force-cache' }))));
+      await self.skipWaiting();
+    })(),
   );
 });
+
+/** Whether an older build's cache (deleted on activation) held an offline copy of the companion. */
+async function olderCacheHeldOfflineCopy() {
+  for (const name of await caches.keys()) {
+    if (!name.startsWith('cbw-demo-') || name === CACHE) continue;
+    const requests = await (await caches.open(name)).keys();
+    if (requests.some((request) => /\.confirm\.parts\.[0-9a-f]+\.all$/.test(new URL(request.url).pathname))) return true;
+  }
+  return false;
+}
 
 self.addEventListener('activate', (event) => {
   // Older builds' caches go: their files no longer match this page.

@@ -1,12 +1,12 @@
-// Attack on issue 43's offline promise when the list is rebuilt. The offline copy
-// (data/urlhaus.filter.confirm.parts.all) keeps its name from build to build and is served
-// `no-cache`; the worker's `keep` takes it with `cache: 'force-cache'`, which returns the HTTP
-// cache's copy however stale, without revalidating. A visitor whose HTTP cache holds the
-// previous build's copy (same length, other content: a list refresh) gets that copy kept by
-// the new build's worker: offline, every listed URL stays `possible` until the HTTP cache
-// entry goes, although the visit confirmed a listed URL against the current list.
-// (A temporary copy of the site: the first build's copy is the current one with one byte of
-// each part changed; the new build restores it and changes sw.js's VERSION.)
+// Attack on issue 43's offline promise when the list is rebuilt. The attack found the offline
+// copy kept its name from build to build (data/urlhaus.filter.confirm.parts.all), and the
+// worker's `keep` takes it with `cache: 'force-cache'`, which returns the HTTP cache's copy
+// however stale: a visitor whose HTTP cache held the previous build's copy (same length, other
+// content: a list refresh) got that copy kept by the new build's worker, and offline every
+// listed URL stayed `possible`. The copy is now named by its content, as build.mjs writes it.
+// Here a temporary copy of the site plays both builds: the old one serves a copy with one
+// byte of each part changed under its own name (index.html's manifest, data/manifest.json and
+// sw.js name it, with another worker version); the new one is the site as built.
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,25 +16,35 @@ import { ROOT, useDemoSite } from '../e2e/lib/demo-site.mjs';
 import { startServer } from '../../web-demo/serve.mjs';
 
 const site = useDemoSite({ build: process.env.DEMO_SKIP_BUILD !== '1' });
+/** The files that name the offline copy (served plain here: their precompressed copies are removed). */
+const NAMING = ['index.html', 'sw.js', 'data/manifest.json'];
 let root;
 let server;
 let manifest;
-let current;
+const built = new Map();
 beforeAll(async () => {
   root = mkdtempSync(join(tmpdir(), 'cbw-demo-stale-'));
   cpSync(join(ROOT, 'web-demo', 'dist'), root, { recursive: true });
   manifest = JSON.parse(readFileSync(join(root, 'data', 'manifest.json'), 'utf8'));
-  const file = join(root, manifest.confirmation.offlineCopy);
-  for (const ext of ['.br', '.gz']) rmSync(file + ext, { force: true });
-  current = readFileSync(file);
-  // The previous build's copy: same parts' lengths, other bytes.
+  const current = readFileSync(join(root, manifest.confirmation.offlineCopy));
+  // The previous build's copy: same parts' lengths, other bytes, its own name.
   const older = Buffer.from(current);
   let start = 0;
   for (const length of manifest.confirmation.partBytes) {
     older[start + Math.floor(length / 2)] ^= 0x5a;
     start += length;
   }
-  writeFileSync(file, older);
+  const olderName = manifest.confirmation.offlineCopy.replace(/\.[0-9a-f]+\.all$/, '.0123456789ab.all');
+  expect(olderName).not.toBe(manifest.confirmation.offlineCopy);
+  writeFileSync(join(root, olderName), older);
+  for (const file of NAMING) {
+    for (const ext of ['.br', '.gz']) rmSync(join(root, file + ext), { force: true });
+    const text = readFileSync(join(root, file), 'utf8');
+    built.set(file, text);
+    let old = text.split(manifest.confirmation.offlineCopy).join(olderName);
+    if (file === 'sw.js') old = old.replace(/const VERSION = "[0-9a-f]+"/, 'const VERSION = "0123456789abcdef"');
+    writeFileSync(join(root, file), old);
+  }
   server = await startServer({ port: 0, root });
 });
 afterAll(async () => {
@@ -43,10 +53,7 @@ afterAll(async () => {
 });
 
 function newBuild() {
-  writeFileSync(join(root, manifest.confirmation.offlineCopy), current);
-  const file = join(root, 'sw.js');
-  for (const ext of ['.br', '.gz']) rmSync(file + ext, { force: true });
-  writeFileSync(file, readFileSync(file, 'utf8').replace(/const VERSION = "[0-9a-f]+"/, 'const VERSION = "0123456789abcdef"'));
+  for (const [file, text] of built) writeFileSync(join(root, file), text);
 }
 
 async function confirmListed(page) {
@@ -69,7 +76,7 @@ describe('the offline copy after the list was rebuilt', () => {
       await page.reload();
       await confirmListed(page); // under the new worker: the copy is kept again
       const kept = await page.evaluate(async (url) => (await caches.match(url))?.arrayBuffer().then((bytes) => bytes.byteLength), new URL(manifest.confirmation.offlineCopy, server.url).href);
-      expect(kept).toBe(current.length);
+      expect(kept).toBe(manifest.confirmation.partBytes.reduce((sum, bytes) => sum + bytes, 0));
       await context.setOffline(true);
       await page.reload();
       await page.waitForSelector('body[data-ready="true"]', { timeout: 15_000 });

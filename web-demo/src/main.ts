@@ -234,11 +234,14 @@ function afterFirstVerdictOrIdle(draw: () => void): void {
 }
 
 /**
- * Resolves when the visitor goes below the checker: the playgrounds' placeholder scrolls into
- * view (its top above the viewport's bottom tenth: on a 1440×900 screen it starts just below
- * it), a section link or the page's address names a later section, focus moves below the
- * checker, or "Load them now" is pressed. Not on the verdict's own scrollIntoView, which only
- * brings the verdict into view. Called once a check can be answered.
+ * Resolves when the visitor goes below the checker: they scroll the page and the
+ * playgrounds' placeholder is then in view (its top above the viewport's bottom tenth), a
+ * section link or the page's address names a later section, focus moves below the checker,
+ * or "Load them now" is pressed. A scroll is required, not mere visibility: on a window
+ * taller than ~1,000 px the placeholder is in view at load, and a visit that only checks
+ * links must not load it (issue 29's first-visit budget). The verdict's own scrollIntoView
+ * (on a phone) brings the verdict into view, not the placeholder. Called once a check can
+ * be answered.
  */
 let goBelow: () => void = () => {};
 const wentBelow = new Promise<void>((resolve) => {
@@ -253,23 +256,26 @@ function watchBelowTheChecker(): Promise<void> {
   const placeholder = byTestId('later-sections');
   const note = byTestId('playgrounds-waiting');
   const button = byTestId('playgrounds-load');
-  const observer = new IntersectionObserver((entries) => {
-    if (entries.some((entry) => entry.isIntersecting)) goBelow();
-  }, { rootMargin: '0px 0px -10% 0px' });
-  observer.observe(placeholder);
+  const placeholderReached = (): boolean => scrollY > 0 && placeholder.isConnected && placeholder.getBoundingClientRect().top < innerHeight * 0.9;
+  const onScroll = (): void => {
+    if (placeholderReached()) goBelow();
+  };
+  addEventListener('scroll', onScroll, { passive: true });
+  onScroll(); // a reload restores its scroll position before this runs
   const laterHash = (): boolean => location.hash.length > 1 && !['#check', '#top'].includes(location.hash);
   if (laterHash()) goBelow();
   addEventListener('hashchange', () => {
     if (laterHash()) goBelow();
   });
-  // Tabbing onto "Load them now" is not asking for them; pressing it is.
+  // Focus on "Load them now" is not asking for them (pressing it is), though on a small
+  // screen the scroll that brings it into view may bring the placeholder too.
   document.addEventListener('focusin', (event) => {
     const target = event.target as Element;
     if (target !== button && target.closest('#filter, #later, footer') !== null) goBelow();
   });
   button.addEventListener('click', () => goBelow());
   return wentBelow.then(() => {
-    observer.disconnect();
+    removeEventListener('scroll', onScroll);
     if (note.firstChild !== null) note.firstChild.textContent = 'Loading this filter’s numbers, the comparison and the playgrounds… ';
     button.textContent = 'Loading…';
     const loading = document.querySelector('[data-testid="playgrounds-loading"]');

@@ -6,7 +6,7 @@
 // exact companion is split in parts (one part a "maybe"); to turn a maybe into `listed`
 // offline for any listed URL, not only those whose part a check happened to fetch, the page
 // asks the worker to keep the whole companion once a maybe was confirmed: one file, the
-// parts back to back (data/…confirm.parts.all, written by build.mjs; one request where the
+// parts back to back (data/…confirm.parts.<hash>.all, written by build.mjs; one request where the
 // parts are ~25). Offline, a part the network cannot give is cut from that copy: the
 // manifest gives each part's length, and the library checks the part's own checksum and its
 // binding to the filter, so a copy of another build is CORRUPT (the verdict: possible), never
@@ -33,6 +33,9 @@ export function registerServiceWorker(companion: () => Confirmation | null): voi
     () => {
       workerRegistered = true;
       keepOfflineCopy();
+      // A new build's worker takes the page over (clients.claim) and deletes the old cache,
+      // where the old worker may have just stored what the page asked it to keep: ask again.
+      navigator.serviceWorker.addEventListener('controllerchange', () => keepOfflineCopy());
     },
     () => {},
   );

@@ -87,7 +87,12 @@ function offerComparison(target: HTMLElement, manifest: Manifest, preloadedBytes
 function notice(target: HTMLElement, testId: string, message: string, retry: () => void): void {
   const button = h('button', { type: 'button', class: 'secondary', 'data-testid': `${testId}-retry` }, 'Retry');
   button.addEventListener('click', () => {
+    // The button pressed goes with the notice: focus moves to the section's heading (or the
+    // box the notice was in), never to <body>.
+    const keep = target.closest('section')?.querySelector<HTMLElement>('h2') ?? target;
     target.replaceChildren(...(target.tagName === 'DL' ? [] : [h('p', { class: 'detail' }, 'Trying again…')]));
+    keep.tabIndex = -1;
+    keep.focus();
     retry();
   });
   const box = h('div', { class: 'notice', role: 'alert', 'data-testid': testId }, h('p', {}, message), button);
@@ -154,7 +159,15 @@ function removeWaitingNote(): void {
 function insertSections(markup: string): void {
   const template = document.createElement('template');
   template.innerHTML = markup;
-  byTestId('later-sections').replaceWith(template.content);
+  const placeholder = byTestId('later-sections');
+  const hadFocus = placeholder.contains(document.activeElement);
+  const first = template.content.querySelector<HTMLElement>('h2');
+  placeholder.replaceWith(template.content);
+  // Focus on the placeholder (a Retry pressed there) moves to the first section's heading.
+  if (hadFocus && first !== null) {
+    first.tabIndex = -1;
+    first.focus();
+  }
 }
 
 /** The playgrounds' styles, only needed once they are drawn; a stylesheet that does not arrive in time is an error. */
