@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { byId, openPage, PHONE } from '../e2e/lib/browser.mjs';
 import { ROOT, useDemoSite } from '../e2e/lib/demo-site.mjs';
+import { pageVerdicts, reloadOffline } from '../e2e/lib/offline.mjs';
 import { startServer } from '../../web-demo/serve.mjs';
 
 const site = useDemoSite({ build: process.env.DEMO_SKIP_BUILD !== '1' });
@@ -77,11 +78,8 @@ describe('the offline copy after the list was rebuilt', () => {
       await confirmListed(page); // under the new worker: the copy is kept again
       const kept = await page.evaluate(async (url) => (await caches.match(url))?.arrayBuffer().then((bytes) => bytes.byteLength), new URL(manifest.confirmation.offlineCopy, server.url).href);
       expect(kept).toBe(manifest.confirmation.partBytes.reduce((sum, bytes) => sum + bytes, 0));
-      await context.setOffline(true);
-      await page.reload();
-      await page.waitForSelector('body[data-ready="true"]', { timeout: 15_000 });
-      const verdicts = await page.evaluate(async (urls) => (await window.demo.verdicts(urls)).map((result) => result.verdict), listed.map((example) => example.url));
-      expect(verdicts).toEqual(listed.map(() => 'listed'));
+      await reloadOffline(context, page);
+      await expect(pageVerdicts(page, listed.map((example) => example.url))).resolves.toEqual(listed.map(() => 'listed'));
     } finally {
       await context.setOffline(false);
       await close();

@@ -9,6 +9,7 @@ import { byId, DESKTOP, openPage, openPageWithBlocked, PHONE } from './lib/brows
 import { useDemoSite } from './lib/demo-site.mjs';
 import { measureFirstVerdict } from './lib/first-verdict.mjs';
 import { startPlaygrounds } from './lib/playgrounds.mjs';
+import { reloadOffline, waitForOfflineCopy } from './lib/offline.mjs';
 
 /** Budgets from issue 17. */
 const MAX_BYTES_BEFORE_VERDICT = 80 * 1000;
@@ -130,9 +131,7 @@ describe('delivery', () => {
     await expect(page.locator(byId('check-verdict')).getAttribute('data-verdict')).resolves.toBe('listed');
     await page.waitForFunction(() => navigator.serviceWorker.controller !== null, null, { timeout: 10_000 });
     await waitForOfflineCopy(page, manifest);
-    await context.setOffline(true);
-    await page.reload();
-    await page.waitForSelector('body[data-ready="true"]', { timeout: 15_000 });
+    await reloadOffline(context, page);
     // The parts the first visit fetched, kept as files too, go: every confirmation below
     // must come from the offline copy, whichever part a URL falls in.
     const dropped = await page.evaluate(async () => {
@@ -283,10 +282,3 @@ describe('delivery', () => {
     }
   }, 60_000);
 });
-
-/** Waits (20 s at most) until the service worker has stored the companion's offline copy (all its parts in one file). */
-async function waitForOfflineCopy(page, manifest) {
-  const cached = () => page.evaluate(async (path) => (await caches.match(new URL(path, location.href).href)) !== undefined, manifest.confirmation.offlineCopy);
-  for (const deadline = Date.now() + 20_000; !(await cached()) && Date.now() < deadline; ) await page.waitForTimeout(200);
-  await expect(cached()).resolves.toBe(true);
-}

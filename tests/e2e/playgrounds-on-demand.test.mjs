@@ -8,6 +8,7 @@ import { describe, expect, test } from '@jest/globals';
 import { axeViolations } from './lib/axe.mjs';
 import { byId, DESKTOP, openPage, PHONE } from './lib/browser.mjs';
 import { readDemoManifest, useDemoSite } from './lib/demo-site.mjs';
+import { pageVerdicts, reloadOffline, waitForOfflineCopy } from './lib/offline.mjs';
 
 const site = useDemoSite({ build: process.env.DEMO_SKIP_BUILD !== '1' });
 
@@ -76,12 +77,8 @@ describe('the offline copy of the companion', () => {
       await page.locator(`${byId('check-verdict')}[data-verdict="listed"]`).waitFor();
       await page.waitForFunction(() => navigator.serviceWorker.controller !== null, null, { timeout: 15_000 });
       const copyUrl = new URL(manifest.confirmation.offlineCopy, site.server.url).href;
-      for (const deadline = Date.now() + 20_000; !(await page.evaluate(async (url) => (await caches.match(url)) !== undefined, copyUrl)) && Date.now() < deadline; ) {
-        await page.waitForTimeout(200);
-      }
-      await context.setOffline(true);
-      await page.reload();
-      await page.waitForSelector('body[data-ready="true"]', { timeout: 15_000 });
+      await waitForOfflineCopy(page, manifest);
+      await reloadOffline(context, page);
       // Every part kept as its own file goes, and the copy is rewritten with one byte of each
       // part's payload flipped (its header and length intact).
       const damaged = await page.evaluate(async ({ url, partBytes }) => {
@@ -103,8 +100,7 @@ describe('the offline copy of the companion', () => {
         return found;
       }, { url: copyUrl, partBytes: manifest.confirmation.partBytes });
       expect(damaged).toBe(true);
-      const verdicts = await page.evaluate(async (urls) => (await window.demo.verdicts(urls)).map((result) => result.verdict), listed.map((example) => example.url));
-      expect(verdicts).toEqual(listed.map(() => 'possible'));
+      await expect(pageVerdicts(page, listed.map((example) => example.url))).resolves.toEqual(listed.map(() => 'possible'));
     } finally {
       await context.setOffline(false);
       await close();
