@@ -13,12 +13,15 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { byId, openPage, PHONE } from '../e2e/lib/browser.mjs';
 import { ROOT, useDemoSite } from '../e2e/lib/demo-site.mjs';
-import { pageVerdicts, reloadOffline } from '../e2e/lib/offline.mjs';
+import { pageVerdicts, reloadOffline, waitForWorkerOfBuild, within, workerVersion } from '../e2e/lib/offline.mjs';
 import { startServer } from '../../web-demo/serve.mjs';
 
 const site = useDemoSite({ build: process.env.DEMO_SKIP_BUILD !== '1' });
 /** The files that name the offline copy (served plain here: their precompressed copies are removed). */
 const NAMING = ['index.html', 'sw.js', 'data/manifest.json'];
+/** The previous build's worker version and offline copy's name. */
+const OLD_VERSION = '0123456789abcdef';
+let olderName;
 let root;
 let server;
 let manifest;
@@ -35,7 +38,7 @@ beforeAll(async () => {
     older[start + Math.floor(length / 2)] ^= 0x5a;
     start += length;
   }
-  const olderName = manifest.confirmation.offlineCopy.replace(/\.[0-9a-f]+\.all$/, '.0123456789ab.all');
+  olderName = manifest.confirmation.offlineCopy.replace(/\.[0-9a-f]+\.all$/, '.0123456789ab.all');
   expect(olderName).not.toBe(manifest.confirmation.offlineCopy);
   writeFileSync(join(root, olderName), older);
   for (const file of NAMING) {
@@ -43,7 +46,7 @@ beforeAll(async () => {
     const text = readFileSync(join(root, file), 'utf8');
     built.set(file, text);
     let old = text.split(manifest.confirmation.offlineCopy).join(olderName);
-    if (file === 'sw.js') old = old.replace(/const VERSION = "[0-9a-f]+"/, 'const VERSION = "0123456789abcdef"');
+    if (file === 'sw.js') old = old.replace(/const VERSION = "[0-9a-f]+"/, `const VERSION = "${OLD_VERSION}"`);
     writeFileSync(join(root, file), old);
   }
   server = await startServer({ port: 0, root });
@@ -57,12 +60,12 @@ function newBuild() {
   for (const [file, text] of built) writeFileSync(join(root, file), text);
 }
 
-async function confirmListed(page) {
+/** A listed example checked (its part fetched: a maybe confirmed), then the worker of build `version` settled with `copy` kept. */
+async function confirmListed(page, version, copy) {
   await page.waitForSelector('body[data-ready="true"]', { timeout: 15_000 });
   await page.click(byId('example-0'));
   await page.locator(`${byId('check-verdict')}[data-verdict="listed"]`).waitFor();
-  await page.waitForFunction(() => navigator.serviceWorker.controller !== null, null, { timeout: 15_000 });
-  await page.waitForTimeout(5000);
+  await waitForWorkerOfBuild(page, version, copy);
 }
 
 describe('the offline copy after the list was rebuilt', () => {
@@ -70,18 +73,19 @@ describe('the offline copy after the list was rebuilt', () => {
     const { context, page, close } = await openPage(site.browser, server.url, { viewport: PHONE });
     try {
       const listed = manifest.examples.filter((example) => example.entry !== null);
-      await confirmListed(page); // the old build: its copy is fetched and kept
+      await confirmListed(page, OLD_VERSION, olderName); // the old build: its copy is fetched and kept
       newBuild();
       await page.reload();
-      await confirmListed(page); // the new worker installs and takes over
+      // The new worker installs, takes over, deletes the old cache and keeps its own copy.
+      await confirmListed(page, workerVersion(built.get('sw.js')), manifest.confirmation.offlineCopy);
       await page.reload();
-      await confirmListed(page); // under the new worker: the copy is kept again
-      const kept = await page.evaluate(async (url) => (await caches.match(url))?.arrayBuffer().then((bytes) => bytes.byteLength), new URL(manifest.confirmation.offlineCopy, server.url).href);
+      await confirmListed(page, workerVersion(built.get('sw.js')), manifest.confirmation.offlineCopy); // under the new worker
+      const kept = await within('reading the kept copy', 10_000, page.evaluate(async (url) => (await caches.match(url))?.arrayBuffer().then((bytes) => bytes.byteLength), new URL(manifest.confirmation.offlineCopy, server.url).href));
       expect(kept).toBe(manifest.confirmation.partBytes.reduce((sum, bytes) => sum + bytes, 0));
       await reloadOffline(context, page);
       await expect(pageVerdicts(page, listed.map((example) => example.url))).resolves.toEqual(listed.map(() => 'listed'));
     } finally {
-      await context.setOffline(false);
+      await within('going online', 15_000, context.setOffline(false)).catch(() => {}); // the context closes anyway
       await close();
     }
   }, 120_000);
