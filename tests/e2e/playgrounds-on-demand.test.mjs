@@ -9,6 +9,7 @@ import { axeViolations } from './lib/axe.mjs';
 import { byId, DESKTOP, openPage, PHONE } from './lib/browser.mjs';
 import { readDemoManifest, useDemoSite } from './lib/demo-site.mjs';
 import { pageVerdicts, reloadOffline, waitForOfflineCopy } from './lib/offline.mjs';
+import { startPlaygrounds } from './lib/playgrounds.mjs';
 
 const site = useDemoSite({ build: process.env.DEMO_SKIP_BUILD !== '1' });
 
@@ -32,6 +33,33 @@ describe('the playgrounds load when the visitor goes to them', () => {
       await close();
     }
   }, 60_000);
+
+  test('phone: a reload after a listed verdict scrolled the page loads none of them (the restored position showed the placeholder); a reload after going below loads them again', async () => {
+    const { page, problems, close } = await openPage(site.browser, site.server.url, { viewport: PHONE, serviceWorkers: 'block' });
+    try {
+      const requested = [];
+      page.on('request', (request) => requested.push(request.url()));
+      await page.click(byId('example-0'));
+      await page.locator(`${byId('check-verdict')}[data-verdict="listed"]`).waitFor();
+      await page.waitForTimeout(500);
+      expect(await page.evaluate(() => scrollY)).toBeGreaterThan(0); // the verdict scrolled into view
+      await page.reload();
+      await page.waitForSelector('body[data-ready="true"]', { timeout: 15_000 });
+      await page.waitForTimeout(4000);
+      expect(requested.filter(isLater)).toEqual([]);
+      await expect(page.locator('body').getAttribute('data-playgrounds')).resolves.toBeNull();
+      // Gone below, then reloaded at the lab: its place is restored and they load again.
+      await startPlaygrounds(page);
+      await page.evaluate(() => document.getElementById('lab').scrollIntoView());
+      await page.waitForTimeout(300);
+      await page.reload();
+      await page.waitForSelector('body[data-playgrounds="ready"]', { timeout: 30_000 });
+      expect(await page.evaluate(() => scrollY)).toBeGreaterThan(PHONE.height);
+      expect(problems).toEqual([]);
+    } finally {
+      await close();
+    }
+  }, 90_000);
 
   test('a section link loads them and brings its section into view', async () => {
     const { page, problems, close } = await openPage(site.browser, site.server.url, { viewport: PHONE, serviceWorkers: 'block' });

@@ -247,6 +247,19 @@ let goBelow: () => void = () => {};
 const wentBelow = new Promise<void>((resolve) => {
   goBelow = resolve;
 });
+// A reload restores the scroll position, and a verdict scrolls the page to itself: restored
+// on the reloaded page, without that verdict and so shorter, the same position showed the
+// placeholder, and counted as going below (a reload after a check loaded the playgrounds,
+// or offline failed to). Once a verdict was shown, a reload starts at the checker, until the
+// visitor goes below: from then on a reload restores their place there, and loads it.
+let below = false;
+void checked.then(() => {
+  if (!below && 'scrollRestoration' in history) history.scrollRestoration = 'manual';
+});
+void wentBelow.then(() => {
+  below = true;
+  if ('scrollRestoration' in history) history.scrollRestoration = 'auto';
+});
 let watchingBelow: Promise<void> | null = null;
 function visitorGoesBelowTheChecker(): Promise<void> {
   watchingBelow ??= watchBelowTheChecker();
@@ -278,8 +291,6 @@ function watchBelowTheChecker(): Promise<void> {
     removeEventListener('scroll', onScroll);
     if (note.firstChild !== null) note.firstChild.textContent = 'Loading this filter’s numbers, the comparison and the playgrounds… ';
     button.textContent = 'Loading…';
-    const loading = document.querySelector('[data-testid="playgrounds-loading"]');
-    if (loading !== null) loading.textContent = 'Loading the playgrounds…';
   });
 }
 

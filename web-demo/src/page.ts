@@ -25,13 +25,17 @@ export async function startPage({ bytes, manifest }: { bytes: Uint8Array; manife
     [, , sections] = await Promise.all([isInitialized() ? null : fetchBytes('core.small.wasm').then((wasm) => init({ wasm })), loadStyles('playground.css'), fetchText('sections.html')]);
   } catch (error) {
     const retry = (): void => void startPage({ bytes, manifest });
-    const message = `The filter’s numbers and the playgrounds could not load: ${describeError(error)}.`;
-    notice(byTestId('filter-stats'), 'stats-failed', message, retry);
-    notice(byTestId('later-sections'), 'playgrounds-failed', `${message} The URL checker above works without them.`, retry);
-    removeWaitingNote();
+    const placeholder = byTestId('later-sections');
+    // "Load them now" pressed from the keyboard goes with the note: focus moves to Retry.
+    const hadFocus = placeholder.contains(document.activeElement);
+    notice(placeholder, 'playgrounds-failed', `The filter’s numbers and the playgrounds could not load: ${describeError(error)}. The URL checker above works without them.`, retry);
+    if (hadFocus) placeholder.querySelector('button')?.focus();
     document.body.dataset.playgrounds = 'failed';
     return;
   }
+  // Section 2 (the filter's numbers, the comparison) comes with the rest (sections.html):
+  // inserted, then filled in the same task, so no empty shell is ever drawn.
+  insertSections(sections);
   const list = UrlBlocklist.deserialize(bytes);
   let checkerFilter: { type: string; slotCount?: number; arity?: number };
   try {
@@ -42,8 +46,6 @@ export async function startPage({ bytes, manifest }: { bytes: Uint8Array; manife
     list.free();
   }
   offerComparison(byTestId('comparison'), manifest, bytes);
-  removeWaitingNote();
-  insertSections(sections);
   describeCheckerType(checkerFilter.type, manifest);
   describeCheckerFuse(checkerFilter);
   await yieldToEventLoop();
@@ -138,24 +140,11 @@ function describeCheckerFuse(filter: { type: string; slotCount?: number; arity?:
   if (filter.arity === 3) facts.lastChild?.remove();
 }
 
-/** The later sections' markup (a same-origin file of this site), put in place of the placeholder. */
 /**
- * The note "these load when you scroll down" (index.html) goes once they have loaded or
- * failed. Focus in it ("Load them now" pressed from the keyboard) moves to the section's
- * heading, never to <body>.
+ * The later sections' markup (a same-origin file of this site), put in place of the
+ * placeholder and its "these load when you scroll down" note. Focus in it ("Load them now"
+ * or a Retry pressed from the keyboard) moves to the first section's heading, never to <body>.
  */
-function removeWaitingNote(): void {
-  const note = document.querySelector('[data-testid="playgrounds-waiting"]');
-  if (note === null) return;
-  const hadFocus = note.contains(document.activeElement);
-  note.remove();
-  const heading = document.getElementById('filter-title');
-  if (hadFocus && heading !== null) {
-    heading.tabIndex = -1;
-    heading.focus();
-  }
-}
-
 function insertSections(markup: string): void {
   const template = document.createElement('template');
   template.innerHTML = markup;
@@ -163,7 +152,6 @@ function insertSections(markup: string): void {
   const hadFocus = placeholder.contains(document.activeElement);
   const first = template.content.querySelector<HTMLElement>('h2');
   placeholder.replaceWith(template.content);
-  // Focus on the placeholder (a Retry pressed there) moves to the first section's heading.
   if (hadFocus && first !== null) {
     first.tabIndex = -1;
     first.focus();
