@@ -27,10 +27,18 @@ export function serializedType(bytes: SerializedBytes): SerializedType | null {
  *   does not know), `INVALID_ARGUMENT` (not a Uint8Array), `OUT_OF_MEMORY`, `NOT_INITIALIZED`.
  */
 export function deserialize(bytes: SerializedBytes): AnyFilter {
-  if (serializedTypeIsBlocklist(bytes)) {
-    throw new FilterError('WRONG_TYPE', 'these bytes are a URL blocklist: read them with UrlBlocklist.deserialize()');
+  let handle: ReturnType<typeof readHandle>;
+  try {
+    handle = readHandle(bytes);
+  } catch (error) {
+    // The core checks the bytes before their type: a damaged blob whose type byte happens to
+    // say URL blocklist is CORRUPT, as the reader (FilterReader) says too. Intact URL
+    // blocklist bytes are WRONG_TYPE, with the way to read them.
+    if (error instanceof FilterError && error.code === 'WRONG_TYPE' && serializedTypeIsBlocklist(bytes)) {
+      throw new FilterError('WRONG_TYPE', 'these bytes are a URL blocklist: read them with UrlBlocklist.deserialize()', { cause: error });
+    }
+    throw error;
   }
-  const handle = readHandle(bytes);
   const entry = findFilterType(handle.typeName());
   if (entry === null) {
     const name = handle.typeName();

@@ -4,7 +4,8 @@
 // On a phone (390×844), tapping the "example.com" example or the false-positive teaching
 // button, brought to mid-screen as a tap scrolls it (Playwright's click, Chrome's
 // scrollIntoViewIfNeeded), puts the placeholder's top above 90 % of the viewport: a visit
-// that only checks URLs downloads core.small.wasm and the whole page chunk.
+// that only checks URLs downloads core.small.wasm and the whole page chunk. The scroll rule
+// is now the placeholder's top in the upper half of the window (main.ts).
 import { describe, expect, test } from '@jest/globals';
 import { byId, openPage, PHONE } from '../e2e/lib/browser.mjs';
 import { useDemoSite } from '../e2e/lib/demo-site.mjs';

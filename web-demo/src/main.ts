@@ -163,11 +163,18 @@ function start(): void {
       await visitorGoesBelowTheChecker();
       await idle();
       const { startPage } = await import('./page.ts');
-      await startPage({ bytes, manifest });
-      // Their files, fetched before the worker controlled the page, kept for offline reloads.
-      offline?.keepOfflineCopy();
-      const target = location.hash.length > 1 ? document.getElementById(decodeURIComponent(location.hash.slice(1))) : null;
-      if (target !== null && target.closest('#check') === null) target.scrollIntoView();
+      await startPage({
+        bytes,
+        manifest,
+        // Once they are in (at once, or after a Retry when their files failed): their files,
+        // fetched before the worker controlled the page, kept for offline reloads, and the
+        // section a link or the address named brought into view.
+        onReady: () => {
+          offline?.keepOfflineCopy();
+          const target = location.hash.length > 1 ? document.getElementById(decodeURIComponent(location.hash.slice(1))) : null;
+          if (target !== null && target.closest('#check') === null) target.scrollIntoView();
+        },
+      });
     },
     (error: unknown) => {
       const retry = h('button', { type: 'button', class: 'secondary', 'data-testid': 'load-retry' }, 'Retry');
@@ -235,7 +242,7 @@ function afterFirstVerdictOrIdle(draw: () => void): void {
 
 /**
  * Resolves when the visitor goes below the checker: they scroll the page and the
- * playgrounds' placeholder is then in view (its top above the viewport's bottom tenth), a
+ * playgrounds' placeholder is then well in view (its top in the upper half of the window), a
  * section link or the page's address names a later section, focus moves below the checker,
  * or "Load them now" is pressed. A scroll is required, not mere visibility: on a window
  * taller than ~1,000 px the placeholder is in view at load, and a visit that only checks
@@ -269,7 +276,10 @@ function watchBelowTheChecker(): Promise<void> {
   const placeholder = byTestId('later-sections');
   const note = byTestId('playgrounds-waiting');
   const button = byTestId('playgrounds-load');
-  const placeholderReached = (): boolean => scrollY > 0 && placeholder.isConnected && placeholder.getBoundingClientRect().top < innerHeight * 0.9;
+  // Its top in the upper half of the window: the placeholder starts just below the checker,
+  // and a phone that brings the checker's last buttons to mid-screen (a tap after a thumb
+  // scroll) shows the placeholder's top in the lower half, without going below.
+  const placeholderReached = (): boolean => scrollY > 0 && placeholder.isConnected && placeholder.getBoundingClientRect().top < innerHeight * 0.5;
   const onScroll = (): void => {
     if (placeholderReached()) goBelow();
   };

@@ -18,13 +18,14 @@ import { setupTunePanel } from './tune-panel.ts';
  * answered at once. A part that cannot load (a blocked core.small.wasm, a stalled request)
  * leaves a plain notice with a Retry button in its section: never empty grids, never
  * "Loading…" forever. Nothing is inserted until everything it needs has arrived.
+ * `onReady` runs once they are set up, by the first run or by a Retry.
  */
-export async function startPage({ bytes, manifest }: { bytes: Uint8Array; manifest: Manifest }): Promise<void> {
+export async function startPage({ bytes, manifest, onReady = () => {} }: { bytes: Uint8Array; manifest: Manifest; onReady?: () => void }): Promise<void> {
   let sections: string;
   try {
     [, , sections] = await Promise.all([isInitialized() ? null : fetchBytes('core.small.wasm').then((wasm) => init({ wasm })), loadStyles('playground.css'), fetchText('sections.html')]);
   } catch (error) {
-    const retry = (): void => void startPage({ bytes, manifest });
+    const retry = (): void => void startPage({ bytes, manifest, onReady });
     const placeholder = byTestId('later-sections');
     // "Load them now" pressed from the keyboard goes with the note: focus moves to Retry.
     const hadFocus = placeholder.contains(document.activeElement);
@@ -59,6 +60,7 @@ export async function startPage({ bytes, manifest }: { bytes: Uint8Array; manife
   await yieldToEventLoop();
   setupByoList(byTestId('byo-section'));
   offerLab(byTestId('lab-section'));
+  onReady();
   document.body.dataset.playgrounds = 'ready';
 }
 
