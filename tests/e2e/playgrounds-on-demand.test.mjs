@@ -61,6 +61,25 @@ describe('the playgrounds load when the visitor goes to them', () => {
     }
   }, 90_000);
 
+  test('when their own chunk cannot load (offline and never cached, blocked), the placeholder says so with a Retry that loads them once it can', async () => {
+    const { page, context, problems, close } = await openPage(site.browser, site.server.url, { viewport: PHONE, serviceWorkers: 'block' });
+    const pageChunk = /\/chunk-page-[^/]*\.js$/;
+    try {
+      await context.route(pageChunk, (route) => route.abort('internetdisconnected'));
+      await page.click(byId('playgrounds-load'));
+      await page.waitForSelector('body[data-playgrounds="failed"]', { timeout: 20_000 });
+      await expect(page.locator(byId('playgrounds-failed')).textContent()).resolves.toMatch(/could not load: .*chunk-page-/);
+      expect(await page.evaluate(() => document.activeElement !== document.body)).toBe(true);
+      await context.unroute(pageChunk);
+      await page.click(byId('playgrounds-failed-retry'));
+      await page.waitForSelector('body[data-playgrounds="ready"]', { timeout: 30_000 });
+      await expect(page.locator(byId('filter-stats')).count()).resolves.toBe(1);
+      expect(problems.filter((problem) => !/chunk-page-|ERR_INTERNET_DISCONNECTED/.test(problem))).toEqual([]);
+    } finally {
+      await close();
+    }
+  }, 60_000);
+
   test('a section link loads them and brings its section into view', async () => {
     const { page, problems, close } = await openPage(site.browser, site.server.url, { viewport: PHONE, serviceWorkers: 'block' });
     try {

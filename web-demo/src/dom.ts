@@ -104,3 +104,20 @@ export const prefersReducedMotion = (): boolean =>
 export function describeError(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
+
+/**
+ * A plain notice in place of `target`'s content (a part that could not load), with a button
+ * that tries again. The button pressed goes with the notice: focus moves to the section's
+ * heading (or to `target`), never to <body>.
+ */
+export function notice(target: HTMLElement, testId: string, message: string, retry: () => void): void {
+  const button = h('button', { type: 'button', class: 'secondary', 'data-testid': `${testId}-retry` }, 'Retry');
+  button.addEventListener('click', () => {
+    const keep = target.closest('section')?.querySelector<HTMLElement>('h2') ?? target;
+    target.replaceChildren(h('p', { class: 'detail' }, 'Trying again…'));
+    keep.tabIndex = -1;
+    keep.focus();
+    retry();
+  });
+  target.replaceChildren(h('div', { class: 'notice', role: 'alert', 'data-testid': testId }, h('p', {}, message), button));
+}

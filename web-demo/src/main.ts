@@ -7,7 +7,7 @@
 // The check runs on `cuckoo-bloom-wasm/reader` (read and match only, core.reader.wasm):
 // the full library and its wasm come with the later chunk.
 import { init, isInitialized, UrlBlocklistReader } from 'cuckoo-bloom-wasm/reader';
-import { byTestId, delay, describeError, formatBytes, formatInteger, h } from './dom.ts';
+import { byTestId, delay, describeError, formatBytes, formatInteger, h, notice } from './dom.ts';
 import { fetchBytes, listAge, readManifest, type Manifest } from './manifest.ts';
 import { attachUrlChecker, filterNoun, verdictOf, verdictsOfText } from './url-check.ts';
 import type { ListDescription } from './verdict-types.ts';
@@ -162,19 +162,7 @@ function start(): void {
       // typed meanwhile does not queue behind the playgrounds' set-up.
       await visitorGoesBelowTheChecker();
       await idle();
-      const { startPage } = await import('./page.ts');
-      await startPage({
-        bytes,
-        manifest,
-        // Once they are in (at once, or after a Retry when their files failed): their files,
-        // fetched before the worker controlled the page, kept for offline reloads, and the
-        // section a link or the address named brought into view.
-        onReady: () => {
-          offline?.keepOfflineCopy();
-          const target = location.hash.length > 1 ? document.getElementById(decodeURIComponent(location.hash.slice(1))) : null;
-          if (target !== null && target.closest('#check') === null) target.scrollIntoView();
-        },
-      });
+      await startBelow(bytes);
     },
     (error: unknown) => {
       const retry = h('button', { type: 'button', class: 'secondary', 'data-testid': 'load-retry' }, 'Retry');
@@ -302,6 +290,37 @@ function watchBelowTheChecker(): Promise<void> {
     if (note.firstChild !== null) note.firstChild.textContent = 'Loading this filter’s numbers, the comparison and the playgrounds… ';
     button.textContent = 'Loading…';
   });
+}
+
+/**
+ * Everything below the checker (page.ts, its own chunk, and the files it loads). When the
+ * chunk or its files cannot load (offline and never cached, blocked, a stalled request),
+ * nothing was inserted: the placeholder shows why, with a Retry (a failed dynamic import
+ * is fetched again), never "Loading…" forever.
+ */
+async function startBelow(bytes: Uint8Array): Promise<void> {
+  try {
+    const { startPage } = await import('./page.ts');
+    await startPage({
+      bytes,
+      manifest,
+      // Once they are in: their files, fetched before the worker controlled the page, kept
+      // for offline reloads, and the section a link or the address named brought into view.
+      onReady: () => {
+        offline?.keepOfflineCopy();
+        const target = location.hash.length > 1 ? document.getElementById(decodeURIComponent(location.hash.slice(1))) : null;
+        if (target !== null && target.closest('#check') === null) target.scrollIntoView();
+      },
+    });
+  } catch (error) {
+    const placeholder = document.querySelector<HTMLElement>('[data-testid="later-sections"]');
+    if (placeholder === null) throw error; // inserted already: a defect, not a file that failed
+    // "Load them now" pressed from the keyboard goes with the note: focus moves to Retry.
+    const hadFocus = placeholder.contains(document.activeElement);
+    notice(placeholder, 'playgrounds-failed', `The filter’s numbers and the playgrounds could not load: ${describeError(error)}. The URL checker above works without them.`, () => void startBelow(bytes));
+    if (hadFocus) placeholder.querySelector('button')?.focus();
+    document.body.dataset.playgrounds = 'failed';
+  }
 }
 
 function idle(): Promise<void> {

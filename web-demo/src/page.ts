@@ -7,7 +7,7 @@ import { setupBloomDelete } from './bloom-delete.ts';
 import { setupBloomView } from './bloom-view.ts';
 import { setupByoList } from './byo-list.ts';
 import { setupCuckooView } from './cuckoo-view.ts';
-import { byTestId, describeError, formatBytes, formatInteger, h, yieldToEventLoop } from './dom.ts';
+import { byTestId, describeError, formatBytes, formatInteger, h, notice, yieldToEventLoop } from './dom.ts';
 import { renderComparison, renderStats } from './filter-stats.ts';
 import { fetchBytes, fetchText, type Manifest } from './manifest.ts';
 import { offerLab } from './lab/lab-loader.ts';
@@ -15,25 +15,13 @@ import { setupTunePanel } from './tune-panel.ts';
 
 /**
  * Sets the parts up one at a time, yielding between them, so a Check pressed meanwhile is
- * answered at once. A part that cannot load (a blocked core.small.wasm, a stalled request)
- * leaves a plain notice with a Retry button in its section: never empty grids, never
- * "Loading…" forever. Nothing is inserted until everything it needs has arrived.
- * `onReady` runs once they are set up, by the first run or by a Retry.
+ * answered at once. Nothing is inserted until everything it needs has arrived: when a file
+ * cannot load (a blocked core.small.wasm, a stalled request) it throws, with the page
+ * untouched, and main.ts leaves its notice and Retry in the placeholder (never empty grids,
+ * never "Loading…" forever). `onReady` runs once they are set up.
  */
 export async function startPage({ bytes, manifest, onReady = () => {} }: { bytes: Uint8Array; manifest: Manifest; onReady?: () => void }): Promise<void> {
-  let sections: string;
-  try {
-    [, , sections] = await Promise.all([isInitialized() ? null : fetchBytes('core.small.wasm').then((wasm) => init({ wasm })), loadStyles('playground.css'), fetchText('sections.html')]);
-  } catch (error) {
-    const retry = (): void => void startPage({ bytes, manifest, onReady });
-    const placeholder = byTestId('later-sections');
-    // "Load them now" pressed from the keyboard goes with the note: focus moves to Retry.
-    const hadFocus = placeholder.contains(document.activeElement);
-    notice(placeholder, 'playgrounds-failed', `The filter’s numbers and the playgrounds could not load: ${describeError(error)}. The URL checker above works without them.`, retry);
-    if (hadFocus) placeholder.querySelector('button')?.focus();
-    document.body.dataset.playgrounds = 'failed';
-    return;
-  }
+  const [, , sections] = await Promise.all([isInitialized() ? null : fetchBytes('core.small.wasm').then((wasm) => init({ wasm })), loadStyles('playground.css'), fetchText('sections.html')]);
   // Section 2 (the filter's numbers, the comparison) comes with the rest (sections.html):
   // inserted, then filled in the same task, so no empty shell is ever drawn.
   insertSections(sections);
@@ -85,23 +73,6 @@ function offerComparison(target: HTMLElement, manifest: Manifest, preloadedBytes
     h('p', { class: 'detail' }, `The same list built as each of the library’s ${formatInteger(others.length + 1)} filter types, measured in this page: bytes and false positives.`),
     button,
   );
-}
-
-/** A plain notice in place of a part that could not load, with a button that tries again. */
-function notice(target: HTMLElement, testId: string, message: string, retry: () => void): void {
-  const button = h('button', { type: 'button', class: 'secondary', 'data-testid': `${testId}-retry` }, 'Retry');
-  button.addEventListener('click', () => {
-    // The button pressed goes with the notice: focus moves to the section's heading (or the
-    // box the notice was in), never to <body>.
-    const keep = target.closest('section')?.querySelector<HTMLElement>('h2') ?? target;
-    target.replaceChildren(...(target.tagName === 'DL' ? [] : [h('p', { class: 'detail' }, 'Trying again…')]));
-    keep.tabIndex = -1;
-    keep.focus();
-    retry();
-  });
-  const box = h('div', { class: 'notice', role: 'alert', 'data-testid': testId }, h('p', {}, message), button);
-  // A definition list may hold only term and definition pairs (the filter's numbers are one).
-  target.replaceChildren(...(target.tagName === 'DL' ? [h('dt', {}, 'Not loaded'), h('dd', {}, box)] : [box]));
 }
 
 /**
