@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { byId, openPage, PHONE } from '../e2e/lib/browser.mjs';
 import { ROOT, useDemoSite } from '../e2e/lib/demo-site.mjs';
-import { pageVerdicts, reloadOffline, waitForWorkerOfBuild, within, workerVersion } from '../e2e/lib/offline.mjs';
+import { closeOnline, pageVerdicts, reloadOffline, waitForWorkerOfBuild, workerVersion } from '../e2e/lib/offline.mjs';
 import { startServer } from '../../web-demo/serve.mjs';
 
 const site = useDemoSite({ build: process.env.DEMO_SKIP_BUILD !== '1' });
@@ -63,8 +63,7 @@ describe('offline after a revisit to a new build that confirmed a listed URL', (
       await reloadOffline(context, page);
       await expect(pageVerdicts(page, listed.map((example) => example.url))).resolves.toEqual(listed.map(() => 'listed'));
     } finally {
-      await within('going online', 15_000, context.setOffline(false)).catch(() => {}); // the context closes anyway
-      await close();
+      await closeOnline(context, close);
     }
   }, 120_000);
 });

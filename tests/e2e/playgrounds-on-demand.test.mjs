@@ -8,7 +8,7 @@ import { describe, expect, test } from '@jest/globals';
 import { axeViolations } from './lib/axe.mjs';
 import { byId, DESKTOP, openPage, PHONE } from './lib/browser.mjs';
 import { readDemoManifest, useDemoSite } from './lib/demo-site.mjs';
-import { pageVerdicts, reloadOffline, waitForOfflineCopy } from './lib/offline.mjs';
+import { closeOnline, pageVerdicts, reloadOffline, waitForOfflineCopy } from './lib/offline.mjs';
 import { startPlaygrounds } from './lib/playgrounds.mjs';
 
 const site = useDemoSite({ build: process.env.DEMO_SKIP_BUILD !== '1' });
@@ -149,8 +149,7 @@ describe('the offline copy of the companion', () => {
       expect(damaged).toBe(true);
       await expect(pageVerdicts(page, listed.map((example) => example.url))).resolves.toEqual(listed.map(() => 'possible'));
     } finally {
-      await context.setOffline(false);
-      await close();
+      await closeOnline(context, close);
     }
   }, 90_000);
 });

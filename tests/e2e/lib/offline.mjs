@@ -69,3 +69,12 @@ export async function waitForWorkerOfBuild(page, version, copy) {
     throw new Error(`the worker of build ${version}${copy ? ` with ${copy} kept` : ''} did not settle within 30 s: ${JSON.stringify(state)}`);
   }
 }
+
+/**
+ * For a test's `finally`: sets `context` online again (15 s at most; a failure there is not
+ * the test's) and closes the page with `close` (openPage's).
+ */
+export async function closeOnline(context, close) {
+  await within('going online', 15_000, context.setOffline(false)).catch(() => {});
+  await close();
+}
