@@ -19,6 +19,8 @@ const FILL_VALUE = 'x'.repeat(4096);
 /** Bytes Redis may hold above what it holds with the filter in it: ~60 fill values. */
 const HEADROOM = 256 * 1024;
 const MAX_FILLS = 3000;
+/** Fill keys older than the filter's keys but the hash, for the hash-alone test: 400 KiB. */
+const OLDER_FILLS = 100;
 
 async function usedMemory(client) {
   return Number(/used_memory:(\d+)/.exec(String(await run(client, ['INFO', 'memory'])))[1]);
@@ -79,6 +81,7 @@ describeIfRedis('Redis filters under maxmemory and each eviction policy', () => 
     await run(client, ['FLUSHALL']);
     await run(client, ['CONFIG', 'SET', 'maxmemory-policy', policy]);
     await run(client, ['CONFIG', 'SET', 'lfu-log-factor', '0']);
+    await run(client, ['CONFIG', 'SET', 'maxmemory-samples', '5']);
     const key = `evicted:${kind.name}:${policy}`;
     const filter = await kind.Class.create(client, key, kind.options);
     const acked = [];
@@ -226,9 +229,17 @@ describeIfRedis('Redis filters under maxmemory and each eviction policy', () => 
 
     test(`${kind.name}: the parameters hash alone evicted (allkeys-lru): every handle refuses, create refuses`, async () => {
       const { client, key, filter, acked, names } = await prepare(kind, 'allkeys-lru');
+      // Three ages, as Redis's LRU clock counts them (in seconds): the hash the oldest, then
+      // older fill keys, then the filter's other keys with the new fills. One write may
+      // evict several keys; those after the hash are then the older fills, never the
+      // filter's last keys tied with the new fills (as when every key but the hash was as
+      // old as the fills, and one run saw the whole filter go). 64 samples per eviction (the
+      // most Redis takes, 5 by default) find the idlest key among these few hundred at once.
       await sleep(1100);
-      // Touch every other key of the filter: the hash is now its idlest key.
+      for (let i = 0; i < OLDER_FILLS; i++) await run(client, ['SET', `older:${i}`, FILL_VALUE]);
+      await sleep(1100);
       await run(client, ['TOUCH', ...names.filter((name) => name !== key)]);
+      await run(client, ['CONFIG', 'SET', 'maxmemory-samples', '64']);
       await limit(client);
       const filled = await fill(client, names, { lfu: false, stop: (gone) => gone.includes(key), checkEvery: 1 });
       await run(client, ['CONFIG', 'SET', 'maxmemory', '0']);
