@@ -31,6 +31,10 @@ import { bytesOf, openReader, ReadKind, readerModule } from './reader-module.js'
  * ```
  */
 export class UrlBlocklistReader extends UrlList<FilterReader> {
+  protected override get className(): string {
+    return 'UrlBlocklistReader';
+  }
+
   readonly #checksum: BlocklistChecksum;
 
   private constructor(filter: FilterReader, entryCount: number, depth: ExpressionDepth, checksum: BlocklistChecksum) {
