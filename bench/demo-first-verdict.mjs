@@ -12,6 +12,7 @@
 //               thread time, unthrottled): what the page makes the main thread do before it can show the
 //               verdict, which a busy machine slows but does not inflate, unlike the wall time.
 //   --cpu-only  that alone, without the wall times.
+//   --trace-rate 1   the throttle of the traced loads (default 4).
 //   --rates 4   the CPU throttle rates of the wall times (default 4,1).
 //   --trace     one throttled (4×) load traced (devtools.timeline, v8, v8.wasm, blink.user_timing):
 //               the renderer main thread's time by event name (self time: a parent's time less its
@@ -26,8 +27,9 @@ import { startServer } from '../web-demo/serve.mjs';
 import { launchBrowser, PHONE } from '../tests/e2e/lib/browser.mjs';
 import { measureFirstVerdict, waitForVerdict, WATCH_VERDICT } from '../tests/e2e/lib/first-verdict.mjs';
 
-const { values } = parseArgs({ options: { runs: { type: 'string', default: '7' }, url: { type: 'string', default: 'https://www.wikipedia.org/' }, profile: { type: 'boolean', default: false }, compare: { type: 'string' }, cpu: { type: 'boolean', default: false }, 'cpu-only': { type: 'boolean', default: false }, trace: { type: 'boolean', default: false }, rates: { type: 'string', default: '4,1' } } });
+const { values } = parseArgs({ options: { runs: { type: 'string', default: '7' }, url: { type: 'string', default: 'https://www.wikipedia.org/' }, profile: { type: 'boolean', default: false }, compare: { type: 'string' }, cpu: { type: 'boolean', default: false }, 'cpu-only': { type: 'boolean', default: false }, trace: { type: 'boolean', default: false }, 'trace-rate': { type: 'string', default: '4' }, rates: { type: 'string', default: '4,1' } } });
 const runs = Number(values.runs);
+const TRACE_RATE = Number(values['trace-rate']);
 
 const servers = [{ name: 'this build', server: await startServer({ port: 0 }) }];
 if (values.compare) servers.push({ name: values.compare, server: await startServer({ port: 0, root: values.compare }) });
@@ -39,6 +41,9 @@ const summary = (times) => {
 try {
   for (const cpuThrottle of values['cpu-only'] || values.trace ? [] : values.rates.split(',').map(Number)) {
     const times = servers.map(() => []);
+    // One untimed load of each build first: a just-launched Chromium's first loads took
+    // ~0.2-0.4 s longer whatever the page (tests/e2e/delivery.test.mjs does the same).
+    for (const { server } of servers) await measureFirstVerdict(browser, server.url, values.url, { viewport: PHONE, cpuThrottle });
     for (let i = 0; i < runs; i++) {
       for (const [index, { server }] of servers.entries()) {
         const run = await measureFirstVerdict(browser, server.url, values.url, { viewport: PHONE, cpuThrottle });
@@ -156,7 +161,7 @@ async function profileOne(browser, url, checkUrl) {
  * main thread's self time by event name, and its tasks over 16 ms with what they held.
  */
 async function traceOne(browser, url, checkUrl, name, detailed) {
-  const { context, page, cdp } = await freshPhonePage(browser, checkUrl, 4);
+  const { context, page, cdp } = await freshPhonePage(browser, checkUrl, TRACE_RATE);
   try {
     const events = [];
     cdp.on('Tracing.dataCollected', (event) => events.push(...event.value));
@@ -192,7 +197,7 @@ async function traceOne(browser, url, checkUrl, name, detailed) {
     const busy = tasks.reduce((sum, event) => sum + event.dur, 0) / 1000;
     const result = { verdictMs: (verdict.ts - start) / 1000, busy, self };
     if (!detailed) return result;
-    console.log(`traced run (4×, ${name}): verdict at ${at(verdict.ts)} ms; main thread busy ${Math.round(busy)} ms in ${tasks.length} tasks`);
+    console.log(`traced run (${TRACE_RATE}×, ${name}): verdict at ${at(verdict.ts)} ms; main thread busy ${Math.round(busy)} ms in ${tasks.length} tasks`);
     console.log('  self time by event:');
     for (const [event, ms] of [...self].filter(([, ms]) => ms >= 2).sort((a, b) => b[1] - a[1]).slice(0, 25)) console.log(`  ${ms.toFixed(1).padStart(8)} ms  ${event}`);
     console.log('  tasks over 16 ms (start-end ms: the largest events inside):');
@@ -216,7 +221,7 @@ function printTraceMedians(names, traced) {
   const eventNames = new Set(traced.flatMap((runs) => runs.flatMap((run) => [...run.self].filter(([, ms]) => ms >= 5).map(([name]) => name))));
   names.forEach((name, index) => {
     const runs = traced[index];
-    console.log(`traced runs (4×, ${name}), medians of ${runs.length}: verdict ${Math.round(median(runs.map((run) => run.verdictMs)))} ms, main thread busy ${Math.round(median(runs.map((run) => run.busy)))} ms`);
+    console.log(`traced runs (${TRACE_RATE}×, ${name}), medians of ${runs.length}: verdict ${Math.round(median(runs.map((run) => run.verdictMs)))} ms, main thread busy ${Math.round(median(runs.map((run) => run.busy)))} ms`);
     const rows = [...eventNames].map((event) => [event, median(runs.map((run) => run.self.get(event) ?? 0))]).filter(([, ms]) => ms >= 3).sort((a, b) => b[1] - a[1]);
     for (const [event, ms] of rows) console.log(`  ${ms.toFixed(1).padStart(8)} ms  ${event}`);
   });

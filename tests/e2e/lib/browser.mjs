@@ -1,6 +1,9 @@
 // Debian's Chromium driven by playwright-core (no browser is ever downloaded), and the
 // built demo served in-process on 127.0.0.1.
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 
 export const CHROMIUM = '/usr/bin/chromium';
@@ -16,8 +19,47 @@ export async function launchBrowser() {
   return chromium.launch({
     executablePath: CHROMIUM,
     headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic', `--disable-features=${[...(await playwrightDisabledFeatures()), ...NO_BROWSER_UI_PRELOAD].join(',')}`],
   });
+}
+
+/**
+ * Headless Chromium (156) opens a desktop window per context, and preloads its top-chrome
+ * WebUIs: the address bar's popup (chrome://omnibox-popup.top-chrome) loads in its own
+ * renderer for ~1 s after each new context. In a 4x trace of the demo's first visit that
+ * renderer took 411 ms of CPU beside the page's 767 on this 2-core machine. A phone's
+ * browser loads no such popup, and no test here uses the browser's own UI: the page's
+ * timings (bench/demo-first-verdict.mjs, tests/e2e/delivery) and every suite's pace should
+ * not share the cores with it.
+ */
+const NO_BROWSER_UI_PRELOAD = ['PreloadTopChromeWebUI', 'WebUIOmniboxPopup'];
+
+/**
+ * The features Playwright disables itself (its own --disable-features switch): Chromium keeps
+ * only the last such switch, so ours restates them. Read from a probe browser's command line
+ * (--enable-automation lets CDP return it) once per Playwright version and Chromium binary,
+ * then from a file in the temp directory.
+ */
+async function playwrightDisabledFeatures() {
+  const version = createRequire(import.meta.url)('playwright-core/package.json').version;
+  const { size, mtimeMs } = statSync(CHROMIUM);
+  const cache = join(tmpdir(), `cbw-playwright-${version}-chromium-${size}-${Math.round(mtimeMs)}-disabled-features.json`);
+  try {
+    return JSON.parse(readFileSync(cache, 'utf8'));
+  } catch {
+    // not probed yet
+  }
+  const probe = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox', '--enable-automation'] });
+  try {
+    const cdp = await probe.newBrowserCDPSession();
+    const { arguments: argv } = await cdp.send('Browser.getBrowserCommandLine');
+    const switches = argv.filter((arg) => arg.startsWith('--disable-features='));
+    const features = switches.length === 0 ? [] : switches.at(-1).slice('--disable-features='.length).split(',').filter(Boolean);
+    writeFileSync(cache, JSON.stringify(features));
+    return features;
+  } finally {
+    await probe.close();
+  }
 }
 
 /** What Playwright prints in the page when a context that blocks service workers sees one registered. */
