@@ -272,7 +272,10 @@ function watchBelowTheChecker(): Promise<void> {
     if (placeholderReached()) goBelow();
   };
   addEventListener('scroll', onScroll, { passive: true });
-  onScroll(); // a reload restores its scroll position before this runs
+  // A reload restores its scroll position before this runs: looked at once, after the first
+  // verdict (or when idle). Not now: reading scrollY lays the page out, and the verdict then
+  // changes it (a forced layout of ~25 ms at 4x CPU, before the verdict, in a profile).
+  afterFirstVerdictOrIdle(onScroll);
   const laterHash = (): boolean => location.hash.length > 1 && !['#check', '#top'].includes(location.hash);
   if (laterHash()) goBelow();
   addEventListener('hashchange', () => {
