@@ -66,6 +66,13 @@ describe('the playgrounds load when the visitor goes to them', () => {
     const pageChunk = /\/chunk-page-[^/]*\.js$/;
     try {
       await context.route(pageChunk, (route) => route.abort('internetdisconnected'));
+      // "Load them now" in view with the placeholder's top in the lower half of the window: a
+      // click that scrolled it to mid-screen would go below by the scroll itself (it loads
+      // them too), and the failure's notice would replace the button under the click.
+      await page.evaluate(() => {
+        const placeholder = document.querySelector('[data-testid="later-sections"]');
+        scrollTo(0, Math.max(0, placeholder.getBoundingClientRect().top + scrollY - innerHeight * 0.7));
+      });
       await page.click(byId('playgrounds-load'));
       await page.waitForSelector('body[data-playgrounds="failed"]', { timeout: 20_000 });
       await expect(page.locator(byId('playgrounds-failed')).textContent()).resolves.toMatch(/could not load: .*chunk-page-/);

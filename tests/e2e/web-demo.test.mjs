@@ -100,7 +100,7 @@ describe('checking a URL', () => {
     expect(hit).not.toMatch(/1 in [\d,]+/);
     await expect(text(page, 'load-status')).resolves.toContain(`${manifest.preloaded.replace('-', ' ')} filter`);
     // The checker's type as its bytes say (the build's default: the smallest static type), not a fixed name.
-    await expect(page.locator('#check-how').textContent()).resolves.toContain(`looked up in the list’s ${manifest.preloaded.replace('-', ' ')} filter`);
+    await expect(page.locator('#check-method').textContent()).resolves.toContain(`looked up in the list’s ${manifest.preloaded.replace('-', ' ')} filter`);
     await close();
   });
 
