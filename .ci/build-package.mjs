@@ -164,8 +164,8 @@ const common = {
   // newline costs a byte where a line would pass the limit: ~0.5% of a bundle.
   lineLimit: LINE_LIMIT,
   // No source maps (issue #33: the package within 3 MB unpacked; the maps were 226 KB):
-  // every bundle keeps its class and function names as written (keepNames, whitespace
-  // and syntax minified only), so a stack trace names what ran without a map.
+  // every bundle but reader.js keeps its class and function names (keepNames), so a stack
+  // trace names what ran without a map.
   sourcemap: false,
   target: 'es2022',
   logLevel: 'warning',
@@ -241,7 +241,7 @@ const inline = {
 // page's own minifier would: 0.7x the bytes, and the package within 3 MB unpacked
 // (issue #33) once list deltas and the split companion came (3.24 MB). Classes and
 // functions keep their names (keepNames: toString, inspect and stack frames name
-// them). Node's library bundles (.cjs) rename local identifiers too, keeping their
+// them), but in reader.js (below). Node's library bundles (.cjs) rename local identifiers too, keeping their
 // own keepNames (as cli.js, below): a stack frame still names the function or class
 // that ran, and the package stays within 3 MB with the Parquet reader and its type
 // (3.12 MB with the .cjs bundles' locals as written). (index.js, the test suites' ES
@@ -281,9 +281,10 @@ await bundle({
 });
 // `cuckoo-bloom-wasm/reader`: read-only, for pages that count bytes, so without keepNames:
 // esbuild's name-keeping calls are statements a page's bundler must keep, and with them it
-// kept all of reader.js (45.7 KB of the demo's 50.9 KB app.js; 34 KB without). Its classes
-// name themselves where a name is shown (FilterReader's and UrlBlocklistReader's toString,
-// FilterError's name); tests/reader/reader-tree-shaking.test.mjs pins both.
+// kept all of reader.js (45.7 KB of the demo's 50.9 KB app.js; 36.2 KB without). Its public
+// classes name themselves (a static `name`: inspect, toString and errors read the same);
+// its stack frames show the renamed functions, as a page's own minifier would leave them.
+// tests/reader/reader-tree-shaking.test.mjs pins both.
 const readerExports = await bundle(
   {
     format: 'esm',
@@ -319,7 +320,6 @@ const sharedExports = await bundle(
   {
     format: 'esm',
     platform: 'browser',
-    keepNames: false,
     outfile: join(dist, 'shared.js'),
     entryName: 'cuckoo-bloom-wasm/shared',
     plugins: [sharedLoaderPlugin('browser')],

@@ -56,6 +56,12 @@ const FILTER_ERROR_MARK: unique symbol = Symbol.for('cuckoo-bloom-wasm/FilterErr
  * was wrong and where (which option, key index, file or Redis key).
  */
 export class FilterError extends Error {
+  /**
+   * The name inspect and stack traces show where a bundle renames classes
+   * (`cuckoo-bloom-wasm/reader` is built without keepNames, so pages can tree-shake it).
+   */
+  static override readonly name = 'FilterError';
+
   /** `error instanceof FilterError`: true for a FilterError of any entry's bundle or copy of the package. */
   static override [Symbol.hasInstance](value: unknown): boolean {
     // A subclass keeps the ordinary prototype check.

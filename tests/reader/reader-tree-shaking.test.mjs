@@ -4,6 +4,7 @@
 // 45.7 KB of it for a URL check). A page's bundler now drops what the page does not import,
 // and the classes still name themselves where a name is shown.
 import { readFileSync } from 'node:fs';
+import { inspect } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import * as full from 'cuckoo-bloom-wasm';
@@ -55,4 +56,9 @@ test('the renamed classes still name themselves: toString and FilterError', asyn
   }
   expect(error).toBeInstanceOf(reader.FilterError);
   expect(error.name).toBe('FilterError');
+  // What console.log prints: inspect adds the constructor's name when it differs from .name
+  // ("t [FilterError]: …" with the renamed class).
+  expect(inspect(error)).toMatch(/^FilterError: /);
+  expect(inspect(list)).toMatch(/^UrlBlocklistReader /);
+  expect([reader.FilterError.name, reader.FilterReader.name, reader.UrlBlocklistReader.name]).toEqual(['FilterError', 'FilterReader', 'UrlBlocklistReader']);
 });

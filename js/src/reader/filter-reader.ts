@@ -16,6 +16,9 @@ import { bytesOf, droppedReaders, openReader, ReadKind, type ReaderModule, reade
  * ```
  */
 export class FilterReader extends WasmOwner {
+  /** Its name where the reader bundle renames classes (no keepNames: tree-shakable). */
+  static override readonly name = 'FilterReader';
+
   #handle: number;
   readonly #module: ReaderModule;
   readonly #byteLength: number;

@@ -31,9 +31,8 @@ import { bytesOf, openReader, ReadKind, readerModule } from './reader-module.js'
  * ```
  */
 export class UrlBlocklistReader extends UrlList<FilterReader> {
-  protected override get className(): string {
-    return 'UrlBlocklistReader';
-  }
+  /** Its name where the reader bundle renames classes (no keepNames: tree-shakable). */
+  static override readonly name = 'UrlBlocklistReader';
 
   readonly #checksum: BlocklistChecksum;
 

@@ -325,18 +325,10 @@ export abstract class UrlList<Filter extends ExpressionFilter> extends WasmOwner
     this.#freed = true;
     this.expressionFilter.free();
   }
-  /**
-   * The class name `toString` shows. The read-only bundle (`cuckoo-bloom-wasm/reader`) renames
-   * classes (no keepNames: esbuild's name-keeping calls would keep all of it in a page's
-   * bundle), so a class shipped there names itself.
-   */
-  protected get className(): string {
-    return this.constructor.name;
-  }
-
   /** `String(list)`: its type, entries, rate and size on one line. */
   toString(): string {
-    const name = this.className;
+    // The class's own: a class shipped in the reader bundle (which renames classes) sets its static name.
+    const name = this.constructor.name;
     let filter: string;
     try {
       filter =

@@ -1,6 +1,6 @@
 // Debian's Chromium driven by playwright-core (no browser is ever downloaded), and the
 // built demo served in-process on 127.0.0.1.
-import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -37,13 +37,13 @@ const NO_BROWSER_UI_PRELOAD = ['PreloadTopChromeWebUI', 'WebUIOmniboxPopup'];
 /**
  * The features Playwright disables itself (its own --disable-features switch): Chromium keeps
  * only the last such switch, so ours restates them. Read from a probe browser's command line
- * (--enable-automation lets CDP return it) once per Playwright version and Chromium binary,
- * then from a file in the temp directory.
+ * (--enable-automation lets CDP return it) once per Playwright version, then from a file in
+ * the temp directory.
  */
 async function playwrightDisabledFeatures() {
+  // Keyed by Playwright's version alone: the list is Playwright's (its chromiumSwitches), whatever the Chromium.
   const version = createRequire(import.meta.url)('playwright-core/package.json').version;
-  const { size, mtimeMs } = statSync(CHROMIUM);
-  const cache = join(tmpdir(), `cbw-playwright-${version}-chromium-${size}-${Math.round(mtimeMs)}-disabled-features.json`);
+  const cache = join(tmpdir(), `cbw-playwright-${version}-disabled-features.json`);
   try {
     return JSON.parse(readFileSync(cache, 'utf8'));
   } catch {
