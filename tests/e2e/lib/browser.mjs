@@ -1,6 +1,6 @@
 // Debian's Chromium driven by playwright-core (no browser is ever downloaded), and the
 // built demo served in-process on 127.0.0.1.
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -55,7 +55,10 @@ async function playwrightDisabledFeatures() {
     const { arguments: argv } = await cdp.send('Browser.getBrowserCommandLine');
     const switches = argv.filter((arg) => arg.startsWith('--disable-features='));
     const features = switches.length === 0 ? [] : switches.at(-1).slice('--disable-features='.length).split(',').filter(Boolean);
-    writeFileSync(cache, JSON.stringify(features));
+    // Whole or not at all: two suites launching at once each probe, and each renames its own file in.
+    const written = `${cache}.${process.pid}`;
+    writeFileSync(written, JSON.stringify(features));
+    renameSync(written, cache);
     return features;
   } finally {
     await probe.close();
