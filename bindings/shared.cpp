@@ -41,7 +41,9 @@
 // - Nothing here reads or writes thread-local storage or calls into
 //   JavaScript but for the clock (emscripten_get_now) in a wait that lasts:
 //   each instance only needs its own stack (set by the loader before the
-//   first call) and the shared malloc (emmalloc takes its spin lock under -pthread).
+//   first call) and the shared malloc (emmalloc behind the allocator lock of
+//   shared_allocator.cpp, whose waits end: a thread killed inside malloc
+//   makes later allocations fail, never spin for ever).
 #include <emscripten/emscripten.h>
 
 #include <algorithm>

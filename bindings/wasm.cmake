@@ -95,7 +95,7 @@ target_include_directories(cuckoo_bloom_shared PUBLIC
 # imported (js/src/shared makes it), at least INITIAL_MEMORY, at most the 2 GB
 # MAXIMUM_MEMORY above; 64 KiB main stack (each attached thread mallocs its own).
 cuckoo_bloom_wasm_module(cuckoo_bloom_core_shared cuckoo_bloom_shared core.shared
-  SOURCES bindings/shared.cpp
+  SOURCES bindings/shared.cpp bindings/shared_allocator.cpp
   FLAGS -pthread -O3 -flto
   LINK_FLAGS -sENVIRONMENT=web,worker -sTOTAL_STACK=65536 -sINITIAL_MEMORY=1048576 -sSUPPORT_ERRNO=0
     -lexports.js -Wno-pthreads-mem-growth

@@ -7,7 +7,7 @@ import { describeValue, type Key } from '../keys/keys.js';
 import { keyArenaOf, type SharedBatch, type SharedKeyArena } from './shared-keys.js';
 import type { SharedFilterHandle, SharedFilterType } from './shared-handle.js';
 import { FilterPlace, HANDLE_KIND } from './shared-place.js';
-import { guarded, scratch, type SharedRuntime } from './shared-runtime.js';
+import { allocatorGiveUps, allocatorLocked, guarded, scratch, type SharedRuntime } from './shared-runtime.js';
 
 // bindings/shared.cpp's negative results.
 const FREED = -1;
@@ -138,11 +138,13 @@ export abstract class SharedFilter {
    * under every lock, so other threads wait for it;
    * https://github.com/cuckoo-bloom-wasm/cuckoo-bloom-wasm/blob/main/docs/CONCURRENCY.md).
    * @throws FilterError `FREED`, `OUT_OF_MEMORY` (no lock is kept: the filter
-   *   works on), `LOCKED` (cuckoo, as for `has`).
+   *   works on), `LOCKED` (cuckoo, as for `has`; or the memory's allocator
+   *   held by a thread terminated inside it).
    */
   serialize(): Uint8Array {
     const { runtime } = this.place;
     const lengthAt = scratch(runtime, 4);
+    const giveUps = allocatorGiveUps(runtime);
     const pointer = guarded(runtime, 'serialize', () =>
       runtime.exports.cbw_shared_serialize(runtime.thread, this.place.slot, this.place.generation, this.#typeId, lengthAt),
     );
@@ -150,6 +152,7 @@ export abstract class SharedFilter {
     if (pointer === 0) {
       if (length === 0) throw this.#failure(FREED, 'serialize');
       if (length === 2) throw this.#failure(LOCKED, 'serialize');
+      if (allocatorGiveUps(runtime) !== giveUps) throw allocatorLocked(`${this.place.type} shared filter: serialize`);
       throw new FilterError('OUT_OF_MEMORY', `${this.place.type} shared filter: serialize: out of shared wasm memory for the bytes (no lock was kept: the filter works on)`);
     }
     // slice(): a copy in an ordinary ArrayBuffer, the caller's to keep.

@@ -49,7 +49,9 @@ export class SharedBloomFilter extends SharedFilter {
   /**
    * @throws FilterError `INVALID_ARGUMENT` (bad options, naming the option),
    *   `OUT_OF_MEMORY` (the shared memory is too small: see init's `maximumMemory`),
-   *   `NOT_INITIALIZED` before `init()` resolved on this thread.
+   *   `NOT_INITIALIZED` before `init()` resolved on this thread, `LOCKED` (the
+   *   memory's allocator is held by a thread that was terminated inside it:
+   *   docs/CONCURRENCY.md).
    */
   constructor(options: FilterOptions) {
     super(wordFilterPlace('bloom', 'SharedBloomFilter', options));
@@ -173,10 +175,12 @@ const CLASSES = {
  * The filter a handle names, on this thread, over the same shared memory (no
  * copy). Synchronous; needs no `init()`: the handle brings the compiled module
  * and the memory, and the first attach on a thread instantiates the module
- * there (its own stack in the shared memory, 64 KiB, kept while the thread lives).
+ * there (its own stack and first scratch region in the shared memory, 64 KiB
+ * each, kept while the thread lives).
  *
  * @throws FilterError `INVALID_ARGUMENT` (not a handle, or its fields are wrong,
- *   naming the field), `FREED` (the filter was freed, on any thread), `LOAD_FAILED`.
+ *   naming the field), `FREED` (the filter was freed, on any thread), `LOAD_FAILED`,
+ *   `LOCKED` (another thread stopped while attaching, or inside the memory's allocator).
  */
 export function attach<T extends SharedFilterType>(handle: SharedFilterHandle & { readonly type: T }): SharedFilterOf<T>;
 export function attach(handle: SharedFilterHandle): SharedFilter;

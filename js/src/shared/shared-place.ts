@@ -5,7 +5,7 @@ import { FilterError, type FilterErrorCode } from '../errors.js';
 import { failureOf } from '../core/wasm-status.js';
 import { describeValue } from '../keys/keys.js';
 import type { SharedFilterHandle, SharedFilterType } from './shared-handle.js';
-import { attachRuntime, guarded, scratch, type SharedRuntime } from './shared-runtime.js';
+import { allocatorGiveUps, allocatorLocked, attachRuntime, guarded, scratch, type SharedRuntime } from './shared-runtime.js';
 
 export const HANDLE_KIND = 'cuckoo-bloom-wasm/shared';
 
@@ -47,6 +47,7 @@ export function createPlace(
   const typeId = typeIdIn(runtime, type);
   if (typeId === 0) throw new FilterError('INVALID_ARGUMENT', `${className}: this core.shared.wasm makes no '${type}' filters`);
   const out = scratch(runtime, 256);
+  const giveUps = allocatorGiveUps(runtime);
   guarded(runtime, `new ${className}`, () =>
     runtime.exports.cbw_shared_create(
     out,
@@ -62,6 +63,8 @@ export function createPlace(
   const view = new DataView(runtime.memory.buffer, out, 12);
   const status = view.getInt32(0, true);
   if (status !== 0) {
+    // An allocation that gave up waiting for the allocator reports itself as out of memory.
+    if (allocatorGiveUps(runtime) !== giveUps) throw allocatorLocked(`new ${className}`);
     const message = stringAt(runtime.heap, out + 12, 244);
     const nameOf = (code: number): string => stringAt(runtime.heap, runtime.exports.cbw_status_name(code));
     throw failureOf(status, nameOf, `${className}: ${message}`, CREATE_ERROR_CODES, 'INVALID_ARGUMENT');

@@ -19,7 +19,11 @@
 //   small bootstrap stack (bindings/shared.cpp), so no two instances ever run
 //   on the same stack bytes.
 // - Thread-local storage: emscripten_tls_init() gives each instance its own block.
-// - malloc: emmalloc under -pthread takes a spin lock (no pthread state needed).
+// - malloc: emmalloc under -pthread takes a spin lock that waits for ever, so
+//   the module puts its own lock in front (bindings/shared_allocator.cpp),
+//   whose waits end: a thread terminated inside an allocation makes later
+//   allocations fail with LOCKED, never hang. Threads allocate at attach (their
+//   stack and first scratch region) and when a batch outgrows their scratch.
 import { FilterError } from '../errors.js';
 
 /** What core.shared.wasm exports (bindings/shared.cpp, plus Emscripten's stack and thread helpers). */
@@ -32,6 +36,9 @@ export interface SharedExports {
   emscripten_stack_set_limits(base: number, end: number): void;
   malloc(size: number): number;
   free(pointer: number): void;
+  cbw_shared_allocator_state(): number;
+  cbw_shared_allocator_take(): number;
+  cbw_shared_allocator_release(): void;
   cbw_shared_bootstrap_stack(): number;
   cbw_shared_bootstrap_stack_size(): number;
   cbw_shared_bootstrap_lock(): number;
@@ -71,10 +78,26 @@ export interface SharedExports {
 }
 
 /** Exports the loader calls: a module without them is not core.shared.wasm. */
-const REQUIRED_EXPORTS = ['__wasm_call_ctors', 'emscripten_tls_init', 'stackRestore', 'stackSave', 'malloc', 'cbw_shared_create', 'cbw_shared_has', 'cbw_shared_register_thread'];
+const REQUIRED_EXPORTS = [
+  '__wasm_call_ctors',
+  'emscripten_tls_init',
+  'stackRestore',
+  'stackSave',
+  'malloc',
+  'cbw_shared_allocator_state',
+  'cbw_shared_create',
+  'cbw_shared_has',
+  'cbw_shared_register_thread',
+];
 
 /** Bytes of each attached instance's own stack (the module's main stack is 64 KiB too: -sTOTAL_STACK). */
 const STACK_BYTES = 64 * 1024;
+/**
+ * A thread's first scratch region, allocated with its stack: a batch of 1,024
+ * URL-length keys fits, so a thread whose batches stay about that size never
+ * allocates again, and a worker terminated mid-call is not inside the allocator.
+ */
+const FIRST_SCRATCH_BYTES = 64 * 1024;
 const PAGE_BYTES = 65536;
 /** The module needs 1 MiB (-sINITIAL_MEMORY: static data, the main stack, the slot table); 2 MiB leaves a heap. */
 export const MIN_MEMORY = 2 * 2 ** 20;
@@ -103,6 +126,8 @@ export interface SharedRuntime {
   readonly typeIds: ReadonlyMap<string, number>;
   /** Where this thread's stack starts: a call unwound by a trap leaves the stack pointer inside (see `guarded`). */
   readonly stackTop: number;
+  /** Index in `words` of the allocator's lock word; the next word counts its waits that gave up (bindings/shared_allocator.cpp). */
+  readonly allocatorWord: number;
   /** This thread's scratch region in wasm memory (keys, results); grown by `scratch()`. */
   scratchPointer: number;
   scratchBytes: number;
@@ -168,12 +193,14 @@ const WAIT_BOUND_MS = 500;
  * abort, else LOAD_FAILED naming the trap.
  */
 export function guarded<T>(runtime: SharedRuntime, what: string, call: () => T): T {
+  const giveUps = allocatorGiveUps(runtime);
   try {
     return call();
   } catch (error) {
     if (error instanceof FilterError) throw error;
     runtime.exports.stackRestore(runtime.stackTop);
     runtime.exports.cbw_shared_unwind(runtime.thread);
+    if (error instanceof WasmAbort && allocatorGiveUps(runtime) !== giveUps) throw allocatorLocked(what, error);
     if (error instanceof WasmAbort) {
       throw new FilterError('OUT_OF_MEMORY', `${what}: out of shared wasm memory (an allocation failed; every lock it held was released)`, {
         cause: error,
@@ -181,6 +208,22 @@ export function guarded<T>(runtime: SharedRuntime, what: string, call: () => T):
     }
     throw new FilterError('LOAD_FAILED', `${what}: core.shared.wasm trapped: ${(error as Error).message}`, { cause: error });
   }
+}
+
+/** How many waits for the shared memory's allocator have given up so far: compared around a call that allocates. */
+export function allocatorGiveUps(runtime: SharedRuntime): number {
+  return Atomics.load(runtime.words, runtime.allocatorWord + 1);
+}
+
+/** An allocation gave up waiting for the allocator (bindings/shared_allocator.cpp). */
+export function allocatorLocked(what: string, cause?: unknown): FilterError {
+  return new FilterError(
+    'LOCKED',
+    `${what}: the shared memory's allocator was held for over ${WAIT_BOUND_MS} ms, by a thread that stopped while ` +
+      'allocating (a worker terminated mid-call; then nothing more can be allocated in this memory: no new filters, ' +
+      'attach or serialize, while the filters in it still answer) or one stalled that long (try again)',
+    cause === undefined ? undefined : { cause },
+  );
 }
 
 function requireSharedModule(module: WebAssembly.Module): void {
@@ -220,9 +263,11 @@ function runtimeOf(
     markAddress: exports.cbw_shared_runtime_mark(),
     heap: new Uint8Array(memory.buffer),
     words: new Uint32Array(memory.buffer),
+    allocatorWord: exports.cbw_shared_allocator_state() >>> 2,
     scratchPointer: 0,
     scratchBytes: 0,
   };
+  scratch(runtime, FIRST_SCRATCH_BYTES);
   runtimesByMark.set(markKey(mark), runtime);
   return runtime;
 }
@@ -337,17 +382,26 @@ export function attachRuntime(
     }
   }
   let stack = 0;
+  const giveUpsAt = (exports.cbw_shared_allocator_state() >>> 2) + 1;
+  const giveUps = Atomics.load(words, giveUpsAt);
   try {
     exports.stackRestore(exports.cbw_shared_bootstrap_stack() + exports.cbw_shared_bootstrap_stack_size());
     stack = exports.malloc(STACK_BYTES);
   } finally {
     Atomics.store(lock, lockIndex, 0);
   }
+  if (stack === 0 && Atomics.load(words, giveUpsAt) !== giveUps) throw allocatorLocked('attach');
   if (stack === 0) throw new FilterError('OUT_OF_MEMORY', 'attach: no room in the shared memory for this thread\'s stack');
   const top = (stack + STACK_BYTES) & ~15;
   exports.stackRestore(top);
   exports.emscripten_stack_set_limits(top, stack);
-  exports.emscripten_tls_init();
+  // Its TLS block comes from emmalloc directly (emscripten_builtin_memalign): under the allocator's lock.
+  if (exports.cbw_shared_allocator_take() !== 1) throw allocatorLocked('attach');
+  try {
+    exports.emscripten_tls_init();
+  } finally {
+    exports.cbw_shared_allocator_release();
+  }
   return runtimeOf(exports, memory, module, mark);
 }
 
@@ -359,8 +413,10 @@ export function knownRuntime(mark: readonly [number, number]): SharedRuntime | u
 /** A scratch region of at least `bytes` in wasm memory for this thread (reused; grown by doubling). */
 export function scratch(runtime: SharedRuntime, bytes: number): number {
   if (bytes <= runtime.scratchBytes) return runtime.scratchPointer;
-  const size = Math.max(bytes, runtime.scratchBytes * 2, 4096);
+  const size = Math.max(bytes, runtime.scratchBytes * 2, FIRST_SCRATCH_BYTES);
+  const giveUps = allocatorGiveUps(runtime);
   const pointer = size < MAX_MEMORY ? runtime.exports.malloc(size) : 0;
+  if (pointer === 0 && allocatorGiveUps(runtime) !== giveUps) throw allocatorLocked(`copying ${bytes} bytes of keys in`);
   if (pointer === 0) throw new FilterError('OUT_OF_MEMORY', `out of shared wasm memory: cannot copy ${bytes} bytes of keys in`);
   if (runtime.scratchPointer !== 0) runtime.exports.free(runtime.scratchPointer);
   runtime.scratchPointer = pointer;
