@@ -587,7 +587,10 @@ EMSCRIPTEN_KEEPALIVE int cbw_shared_remove(uint32_t thread, uint32_t slot, uint3
   Entered entered(thread, slot, generation, type);
   if (!entered.ok()) return kFreed;
   const std::string_view view(asChars(key), length);
-  if (type == kCounting) return entered.as<ConcurrentCountingBloomFilter>()->remove(view).isOk() ? 1 : 0;
+  if (type == kCounting) {
+    auto& filter = *entered.as<ConcurrentCountingBloomFilter>();
+    return filter.removeIfPresent(filter.hashOf(view)) ? 1 : 0;
+  }
   if (type == kCuckoo) {
     auto& filter = *entered.as<ConcurrentCuckooFilter>();
     LockWaiter waiter = waiterFor(thread);
@@ -665,7 +668,7 @@ EMSCRIPTEN_KEEPALIVE int cbw_shared_remove_many(uint32_t thread, uint32_t slot, 
   if (type == kCounting) {
     auto& filter = *entered.as<ConcurrentCountingBloomFilter>();
     forEachHashed(filter, data, offsets, count, [&](uint32_t i, const KeyHash& hash) {
-      out[i] = filter.remove(hash).isOk() ? 1 : 0;
+      out[i] = filter.removeIfPresent(hash) ? 1 : 0;
       return true;
     });
     return 0;

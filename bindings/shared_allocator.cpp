@@ -18,10 +18,14 @@
 //
 // A hold by a thread that died never ends: emmalloc's heap may be half updated,
 // so nothing releases it, and from then on this memory can allocate nothing
-// (attach, new filters, serialize: LOCKED). Every filter already in the memory
-// keeps answering: adds and lookups allocate nothing. The loader makes that
-// window small: a thread's stack and first scratch region come from one
-// allocation at attach, and later allocations only when a batch outgrows them.
+// (attach, new filters, serialize: LOCKED). The same holds for a call cut short
+// inside malloc by a JavaScript exception (a stack overflow): it may have
+// stopped inside emmalloc too. Every filter already in the memory keeps
+// answering: lookups, Bloom-family adds and removes, and batches that fit a
+// thread's scratch region allocate nothing (a cuckoo add whose kick path
+// passes 256 moves does). The loader keeps the window small: a thread's stack,
+// TLS block and first scratch region are allocated as it attaches, and later
+// only when a batch outgrows the scratch region.
 //
 // Holds are short: the lock covers emmalloc's bookkeeping only; calloc zeroes
 // and realloc copies after releasing it. emscripten_tls_init() allocates through
@@ -149,6 +153,8 @@ void* realloc(void* pointer, size_t size) {
   void* resized = underAllocatorLock([&] { return emmalloc_realloc_try(pointer, size); }, static_cast<void*>(nullptr));
   if (resized != nullptr) return resized;
   const size_t old = malloc_usable_size(pointer);
+  // 0 for a live block means the lock was not had: fail, the block kept whole.
+  if (old == 0) return nullptr;
   void* moved = malloc(size);
   if (moved == nullptr) return nullptr;
   std::memcpy(moved, pointer, old < size ? old : size);

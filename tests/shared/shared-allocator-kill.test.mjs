@@ -53,8 +53,10 @@ describe('a worker terminated inside the allocator', () => {
     const filter = new shared.SharedBlockedBloomFilter({ capacity: 20_000 });
     const cuckoo = new shared.SharedCuckooFilter({ capacity: 20_000 });
     const kept = keys('kept-', 0, 5_000);
+    const countingFilter = new shared.SharedCountingBloomFilter({ capacity: 20_000 });
     filter.addMany(kept);
     cuckoo.addMany(kept);
+    countingFilter.addMany(kept);
     // A thread dies holding the allocator: it takes the lock, then is terminated.
     const { module, memory } = filter.handle();
     const holder = new Worker(HOLDER, { workerData: { module, memory } });
@@ -75,8 +77,8 @@ describe('a worker terminated inside the allocator', () => {
     const { worker, attached } = await attachedWorker(filter);
     expect(attached.error).toEqual(expect.objectContaining({ code: 'LOCKED' }));
     await worker.terminate();
-    // A batch larger than this thread's scratch region needs an allocation: LOCKED, nothing half done.
-    const large = timed(() => filter.addMany(keys('large-', 0, 20_000)));
+    // A key larger than this thread's scratch region (3 bytes reserved a character) needs an allocation: LOCKED.
+    const large = timed(() => filter.add('x'.repeat(100_000)));
     expect(large.error?.code).toBe('LOCKED');
     // The filters answer on: adds and lookups within the scratch region allocate nothing, and nothing added is lost.
     for (const target of [filter, cuckoo]) {
@@ -90,5 +92,19 @@ describe('a worker terminated inside the allocator', () => {
     }
     expect(cuckoo.remove('after-the-kill')).toBe(true);
     expect(cuckoo.has('kept-1')).toBe(true);
+    // A counting filter's remove, of a key it has and of one it never had: no allocation, no wait.
+    const counting = timed(() => [countingFilter.remove('kept-3'), countingFilter.remove('never-added'), countingFilter.removeMany(['kept-4', 'never-either'])]);
+    expect(counting.error).toBeNull();
+    expect(counting.value).toEqual([true, false, [true, false]]);
+    expect(counting.ms).toBeLessThan(100);
+    // This thread's first scratch region holds a batch of 1,024 URL-length keys (80 characters).
+    const urls = Array.from({ length: 1024 }, (_, i) => `https://www.example.com/some/path/to/a/page/${String(i).padStart(6, '0')}?q=${'a'.repeat(27)}`);
+    expect(urls.every((url) => url.length === 80)).toBe(true);
+    const batch = timed(() => {
+      filter.addMany(urls);
+      return filter.hasMany(urls);
+    });
+    expect(batch.error).toBeNull();
+    expect(batch.value.every(Boolean)).toBe(true);
   }, 60_000);
 });

@@ -18,6 +18,14 @@ const LOCKED = -3;
  * What the four shared filters have in common. Every method may be called
  * from any thread holding the filter (made here, or `attach`ed from a handle)
  * while other threads call theirs.
+ *
+ * A call that allocates in the shared memory throws FilterError `LOCKED` once
+ * the memory's allocator is held by a call that stopped inside it (a worker
+ * terminated there): a key or batch larger than this thread's scratch region
+ * so far (256 KiB at first: 1,024 keys of 80 characters), a cuckoo add whose
+ * kick path passes 256 moves, `serialize`, new filters and `attach`. Lookups,
+ * Bloom-family adds and removes, and batches that fit answer on; `free()`
+ * then keeps the table's memory (docs/CONCURRENCY.md).
  */
 export abstract class SharedFilter {
   readonly #place: FilterPlace;

@@ -60,7 +60,7 @@ export class SharedBloomFilter extends SharedFilter {
 
 /** A blocked Bloom filter in shared memory (one cache line per key). Its bytes are a `BlockedBloomFilter`'s. */
 export class SharedBlockedBloomFilter extends SharedFilter {
-  /** @throws FilterError `INVALID_ARGUMENT`, `OUT_OF_MEMORY`, `NOT_INITIALIZED` (as {@link SharedBloomFilter}). */
+  /** @throws FilterError `INVALID_ARGUMENT`, `OUT_OF_MEMORY`, `NOT_INITIALIZED`, `LOCKED` (as {@link SharedBloomFilter}). */
   constructor(options: FilterOptions) {
     super(wordFilterPlace('blocked-bloom', 'SharedBlockedBloomFilter', options));
   }
@@ -71,7 +71,7 @@ export class SharedBlockedBloomFilter extends SharedFilter {
  * compare-and-swap, so keys can be removed. Its bytes are a `CountingBloomFilter`'s.
  */
 export class SharedCountingBloomFilter extends SharedFilter {
-  /** @throws FilterError `INVALID_ARGUMENT`, `OUT_OF_MEMORY`, `NOT_INITIALIZED` (as {@link SharedBloomFilter}). */
+  /** @throws FilterError `INVALID_ARGUMENT`, `OUT_OF_MEMORY`, `NOT_INITIALIZED`, `LOCKED` (as {@link SharedBloomFilter}). */
   constructor(options: FilterOptions) {
     super(wordFilterPlace('counting-bloom', 'SharedCountingBloomFilter', options));
   }
@@ -100,7 +100,7 @@ export class SharedCountingBloomFilter extends SharedFilter {
  * removes, optimistic lookups. Its bytes are a `CuckooFilter`'s.
  */
 export class SharedCuckooFilter extends SharedFilter {
-  /** @throws FilterError `INVALID_ARGUMENT`, `OUT_OF_MEMORY`, `NOT_INITIALIZED` (as {@link SharedBloomFilter}). */
+  /** @throws FilterError `INVALID_ARGUMENT`, `OUT_OF_MEMORY`, `NOT_INITIALIZED`, `LOCKED` (as {@link SharedBloomFilter}). */
   constructor(options: SharedCuckooFilterOptions) {
     super(cuckooPlace(options));
   }

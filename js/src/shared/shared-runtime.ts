@@ -93,11 +93,16 @@ const REQUIRED_EXPORTS = [
 /** Bytes of each attached instance's own stack (the module's main stack is 64 KiB too: -sTOTAL_STACK). */
 const STACK_BYTES = 64 * 1024;
 /**
- * A thread's first scratch region, allocated with its stack: a batch of 1,024
- * URL-length keys fits, so a thread whose batches stay about that size never
- * allocates again, and a worker terminated mid-call is not inside the allocator.
+ * A thread's first scratch region, allocated as it registers: 256 KiB (a
+ * 128th of a smaller memory). A batch reserves 3 bytes a character, so 1,024
+ * keys of up to 80 characters fit: a thread whose batches stay about that size
+ * never allocates again, and a worker terminated mid-call is not inside the
+ * allocator.
  */
-const FIRST_SCRATCH_BYTES = 64 * 1024;
+const FIRST_SCRATCH_MAX_BYTES = 256 * 1024;
+function firstScratchBytes(memory: WebAssembly.Memory): number {
+  return Math.min(FIRST_SCRATCH_MAX_BYTES, Math.max(16 * 1024, memory.buffer.byteLength / 128));
+}
 const PAGE_BYTES = 65536;
 /** The module needs 1 MiB (-sINITIAL_MEMORY: static data, the main stack, the slot table); 2 MiB leaves a heap. */
 export const MIN_MEMORY = 2 * 2 ** 20;
@@ -219,9 +224,10 @@ export function allocatorGiveUps(runtime: SharedRuntime): number {
 export function allocatorLocked(what: string, cause?: unknown): FilterError {
   return new FilterError(
     'LOCKED',
-    `${what}: the shared memory's allocator was held for over ${WAIT_BOUND_MS} ms, by a thread that stopped while ` +
-      'allocating (a worker terminated mid-call; then nothing more can be allocated in this memory: no new filters, ' +
-      'attach or serialize, while the filters in it still answer) or one stalled that long (try again)',
+    `${what}: the shared memory's allocator was held for over ${WAIT_BOUND_MS} ms, by a call that stopped while ` +
+      'allocating (a worker terminated mid-call, or a call cut short by an exception such as a stack overflow: then ' +
+      'nothing more can be allocated in this memory, no new filters, attach, serialize or batches larger than ' +
+      'before, while the filters in it still answer) or by a thread stalled that long (try again)',
     cause === undefined ? undefined : { cause },
   );
 }
@@ -267,7 +273,7 @@ function runtimeOf(
     scratchPointer: 0,
     scratchBytes: 0,
   };
-  scratch(runtime, FIRST_SCRATCH_BYTES);
+  scratch(runtime, firstScratchBytes(memory));
   runtimesByMark.set(markKey(mark), runtime);
   return runtime;
 }
@@ -413,7 +419,7 @@ export function knownRuntime(mark: readonly [number, number]): SharedRuntime | u
 /** A scratch region of at least `bytes` in wasm memory for this thread (reused; grown by doubling). */
 export function scratch(runtime: SharedRuntime, bytes: number): number {
   if (bytes <= runtime.scratchBytes) return runtime.scratchPointer;
-  const size = Math.max(bytes, runtime.scratchBytes * 2, FIRST_SCRATCH_BYTES);
+  const size = Math.max(bytes, runtime.scratchBytes * 2, 4096);
   const giveUps = allocatorGiveUps(runtime);
   const pointer = size < MAX_MEMORY ? runtime.exports.malloc(size) : 0;
   if (pointer === 0 && allocatorGiveUps(runtime) !== giveUps) throw allocatorLocked(`copying ${bytes} bytes of keys in`);

@@ -39,14 +39,21 @@ class ConcurrentCountingBloomFilter : public ConcurrentWordFilter<CountingBloomF
   }
   // NotFound (and no change) when a counter of the key reads 0.
   Status remove(const KeyHash& hash) {
-    if (!has(hash)) return Status::notFound("key is not in the filter");
+    return removeIfPresent(hash) ? Status::ok() : Status::notFound("key is not in the filter");
+  }
+  // remove() without a Status: false (and no change) when a counter of the key
+  // reads 0. It allocates nothing (a NotFound's message is a heap string on
+  // wasm32), so the shared module's remove of an absent key never waits on
+  // the allocator (bindings/shared_allocator.cpp).
+  bool removeIfPresent(const KeyHash& hash) {
+    if (!has(hash)) return false;
     // A counter hit by two of the key's probes is stepped down twice, as add()
     // stepped it up twice.
     for (uint32_t probe = 0; probe < filter_.hashCount(); ++probe) {
       step(bloomProbeIndex(hash, probe, filter_.counterCount()), -1);
     }
     countRemove();
-    return Status::ok();
+    return true;
   }
   void add(std::string_view key) { add(hashOf(key)); }
   bool has(std::string_view key) const { return has(hashOf(key)); }
