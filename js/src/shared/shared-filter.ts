@@ -25,7 +25,8 @@ const LOCKED = -3;
  * so far (256 KiB at first: 1,024 keys of 80 characters), a cuckoo add whose
  * kick path passes 256 moves, `serialize`, new filters and `attach`. Lookups,
  * Bloom-family adds and removes, and batches that fit answer on; `free()`
- * then keeps the table's memory (docs/CONCURRENCY.md).
+ * then keeps the table's memory
+ * (https://github.com/cuckoo-bloom-wasm/cuckoo-bloom-wasm/blob/main/docs/CONCURRENCY.md).
  */
 export abstract class SharedFilter {
   readonly #place: FilterPlace;

@@ -51,7 +51,7 @@ export class SharedBloomFilter extends SharedFilter {
    *   `OUT_OF_MEMORY` (the shared memory is too small: see init's `maximumMemory`),
    *   `NOT_INITIALIZED` before `init()` resolved on this thread, `LOCKED` (the
    *   memory's allocator is held by a thread that was terminated inside it:
-   *   docs/CONCURRENCY.md).
+   *   https://github.com/cuckoo-bloom-wasm/cuckoo-bloom-wasm/blob/main/docs/CONCURRENCY.md).
    */
   constructor(options: FilterOptions) {
     super(wordFilterPlace('bloom', 'SharedBloomFilter', options));
