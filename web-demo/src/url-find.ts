@@ -24,34 +24,21 @@
 // read as that address with spaces in its path (`http://host/my file.exe`); its first word
 // is checked as well, so prose after a listed link never hides it.
 import { addressStart, readUrlInput, refang, unwrap, withoutTrailing, type UrlInput } from './url-input.ts';
+import { isAscii, PATTERNS, patternFor } from './url-patterns.mjs';
 
 export type FoundLink = Extract<UrlInput, { ok: true }> & { /** The words as pasted. */ text: string };
 
 export type FoundLinks = { ok: true; links: FoundLink[] } | { ok: false; reason: string };
 
 const WITH_SCHEME = /^https?:\/\/\S/i;
-// A host label: letters of any script (with their combining marks), digits, hyphens. A
-// top-level label: letters (two or more), punycode, or an IPv4 address's last number.
-const LABEL = String.raw`[\p{L}\p{M}\p{N}-]+`;
-const TOP_LABEL = String.raw`(?:\p{L}[\p{L}\p{M}]+|xn--[a-z0-9-]+|\d{1,3})`;
-const WWW_HOST = new RegExp(String.raw`^www\.${LABEL}(?:\.${LABEL})*\.${TOP_LABEL}\.?(?:[/:?#]\S*)?$`, 'iu');
-const HOST_WITH_PATH = new RegExp(String.raw`^${LABEL}(?:\.${LABEL})*\.${TOP_LABEL}\.?(?::\d+)?[/?#]\S*$`, 'iu');
-const BARE_HOST = new RegExp(String.raw`^${LABEL}(?:\.${LABEL})*\.${TOP_LABEL}\.?(?::\d+)?$`, 'iu');
+// The host patterns, the word separator and the glued `www.` are url-patterns.mjs's, each
+// with an ASCII twin used on ASCII text (the Unicode ones cost milliseconds to compile).
 /** Line breaks, Unicode's included. */
 const LINE_BREAK = /\r\n|[\n\r\u2028\u2029]/;
-/**
- * What ends a word besides whitespace: control and format characters (\p{Cc}, \p{Cf}:
- * zero-width spaces, joiners, bidi controls), characters a URL never holds unescaped that
- * text puts around one (HTML, markdown code, JSON, shell), CJK punctuation (U+3000-U+303F)
- * and the full-width forms of brackets, quotes and sentence punctuation.
- */
-const SEPARATOR = /[\s\p{Cc}\p{Cf}<>"`{}|\\^\u3000-\u303f\uff01\uff02\uff08\uff09\uff0c\uff0e\uff1a\uff1b\uff1c\uff1e\uff1f\uff3b\uff3d\uff5b\uff5d]+/u;
 /** Opening punctuation before a link in a sentence. */
 const LEADING = /^["'“‘«<(\[`]+/;
 /** A scheme inside a word, after its start: where a glued second link begins. */
 const INNER_SCHEME = /h(?:tt|xx|\*\*)ps?(?:\[?:\]?\/\/|\[:\/\/\])/gi;
-/** `www.` after punctuation that no host has before it ("Link:www.…", "url=www.…"). */
-const INNER_WWW = /(?<=[^\p{L}\p{M}\p{N}./-])www\./giu;
 /**
  * A percent-encoded address inside a word, up to the end of its query parameter: what a
  * redirect or a mail "safe link" carries (`?url=http%3A%2F%2Fevil.example%2Fx&data=…`), or
@@ -74,7 +61,7 @@ export function findLinks(text: string): FoundLinks {
   for (const line of trimmed.split(LINE_BREAK)) {
     // `{.}` is defanging, not braces around words: kept whole for refang.
     const refangedBraces = line.replace(/\{\.\}/g, '[.]').trim();
-    const words = refangedBraces.split(SEPARATOR).filter((word) => word !== '');
+    const words = refangedBraces.split(patternFor('separator', refangedBraces)).filter((word) => word !== '');
     // A bare host.tld is a link only on a line of its own (a list of hosts), never a word of a sentence.
     const alone = words.length === 1;
     // Alone, but with separators cut away (`<…>`, `"…"`, an invisible character).
@@ -120,7 +107,9 @@ function changesFor(word: string, alone: boolean, cut: boolean): string[] {
 }
 
 function isAddress(word: string, alone: boolean): boolean {
-  return WITH_SCHEME.test(word) || WWW_HOST.test(word) || HOST_WITH_PATH.test(word) || (alone && BARE_HOST.test(word));
+  if (WITH_SCHEME.test(word)) return true;
+  const twin = isAscii(word) ? 1 : 0;
+  return PATTERNS.wwwHost[twin].test(word) || PATTERNS.hostWithPath[twin].test(word) || (alone && PATTERNS.bareHost[twin].test(word));
 }
 
 /**
@@ -135,7 +124,7 @@ function innerLinks(word: string): FoundLink[] {
 
 /** The pieces of a word cut at each scheme or `www.` after its start (innerLinks). */
 function gluedLinks(word: string): FoundLink[] {
-  const cuts = [...word.matchAll(INNER_SCHEME), ...word.matchAll(INNER_WWW)]
+  const cuts = [...word.matchAll(INNER_SCHEME), ...word.matchAll(patternFor('innerWww', word))]
     .map((match) => match.index ?? 0)
     .filter((at) => at > 0)
     .sort((a, b) => a - b);
