@@ -401,13 +401,12 @@ export function attachRuntime(
   const top = (stack + STACK_BYTES) & ~15;
   exports.stackRestore(top);
   exports.emscripten_stack_set_limits(top, stack);
-  // Its TLS block comes from emmalloc directly (emscripten_builtin_memalign): under the allocator's lock.
+  // Its TLS block comes from emmalloc directly (emscripten_builtin_memalign): under the
+  // allocator's lock. Released only when it returned: cut short by an exception, it may have
+  // stopped inside emmalloc, and the lock stays held (bindings/shared_allocator.cpp).
   if (exports.cbw_shared_allocator_take() !== 1) throw allocatorLocked('attach');
-  try {
-    exports.emscripten_tls_init();
-  } finally {
-    exports.cbw_shared_allocator_release();
-  }
+  exports.emscripten_tls_init();
+  exports.cbw_shared_allocator_release();
   return runtimeOf(exports, memory, module, mark);
 }
 
